@@ -1,0 +1,57 @@
+/* ssched/error.h — status codes and error messages shared by every stage.
+ *
+ * Library functions never print.  They return an ssched_status_t and, when
+ * it is not SSCHED_OK, fill an ssched_error_t with one human-readable line
+ * saying what is wrong and where.  The CLI maps SSCHED_EINPUT to exit status
+ * 2 and every other failure to exit status 1. */
+#ifndef SSCHED_ERROR_H
+#define SSCHED_ERROR_H
+
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    SSCHED_OK = 0,
+    SSCHED_EINPUT,      /* bad input: malformed file, bad option, bad value  */
+    SSCHED_ENOMEM,      /* allocation failure                                 */
+    SSCHED_ESOLVER,     /* the LP backend failed (not a property of the input) */
+    SSCHED_EUNCERTIFIED,/* no exact certificate could be established          */
+    SSCHED_EINTERNAL    /* a broken invariant: a bug in ssched                */
+} ssched_status_t;
+
+#define SSCHED_ERROR_MSG_MAX 512
+
+typedef struct {
+    ssched_status_t status;
+    char message[SSCHED_ERROR_MSG_MAX];
+} ssched_error_t;
+
+/* Reset an error record to SSCHED_OK with an empty message. */
+void ssched_error_clear(ssched_error_t *err);
+
+/* Record status and a printf-style message; returns status so callers can
+ * write `return ssched_error_set(err, SSCHED_EINPUT, "...")`.  err may be NULL. */
+ssched_status_t ssched_error_set(ssched_error_t *err, ssched_status_t status,
+                                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Prefix the existing message with a context string ("file.graphml: ..."). */
+void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A short fixed name for a status ("bad input", "out of memory", ...). */
+const char *ssched_status_name(ssched_status_t status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,97 @@
+/* ssched/platform.h — the platform graph (RR-4872 §2).
+ *
+ * A directed graph G = (V, E).  Edge (i,j) has cost c(i,j) > 0, the time to
+ * move one unit-size message over it.  Node i may have a cost w(i) > 0, the
+ * time to compute one reduction task; a node without w only routes.
+ * All numbers are exact rationals.  Node names are GraphML node ids. */
+#ifndef SSCHED_PLATFORM_H
+#define SSCHED_PLATFORM_H
+
+#include <gmp.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ssched/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    size_t n_nodes;
+    size_t n_edges;
+    char **names;      /* n_nodes node names (unique)                      */
+    int *has_w;        /* n_nodes flags: does node i compute?              */
+    mpq_t *w;          /* n_nodes task times (0 when !has_w)               */
+    size_t *from;      /* n_edges tails                                    */
+    size_t *to;        /* n_edges heads                                    */
+    mpq_t *c;          /* n_edges unit-message transfer times              */
+    /* Adjacency, rebuilt by ssched_platform_finalize(): the edges leaving
+     * node i are out_list[out_start[i] .. out_start[i+1]-1], entering ones
+     * in_list[in_start[i] .. in_start[i+1]-1] (edge indices, ascending). */
+    size_t *out_start, *out_list;
+    size_t *in_start, *in_list;
+    size_t node_cap, edge_cap;
+} ssched_platform_t;
+
+/* Empty platform. Always succeeds; pair with ssched_platform_free(). */
+void ssched_platform_init(ssched_platform_t *p);
+void ssched_platform_free(ssched_platform_t *p);
+
+/* Add a node; w == NULL means a routing-only node.  Rejects (EINPUT) an
+ * empty or duplicate name and w <= 0. *index receives the new index. */
+ssched_status_t ssched_platform_add_node(ssched_platform_t *p, const char *name,
+                                         mpq_srcptr w, size_t *index,
+                                         ssched_error_t *err);
+
+/* Add edge from -> to with cost c.  Rejects (EINPUT) self-loops, parallel
+ * edges (same ordered pair) and c <= 0. */
+ssched_status_t ssched_platform_add_edge(ssched_platform_t *p, size_t from,
+                                         size_t to, const mpq_t c,
+                                         ssched_error_t *err);
+
+/* Build the adjacency lists. Must be called after the last add_*. */
+ssched_status_t ssched_platform_finalize(ssched_platform_t *p,
+                                         ssched_error_t *err);
+
+/* Index of the edge from -> to, or (size_t)-1. Needs finalize(). */
+size_t ssched_platform_edge_index(const ssched_platform_t *p, size_t from,
+                                  size_t to);
+
+/* Index of the node called `name`; EINPUT ("unknown node 'x'") if none. */
+ssched_status_t ssched_platform_find_node(const ssched_platform_t *p,
+                                          const char *name, size_t *index,
+                                          ssched_error_t *err);
+
+/* Parse a comma-separated list of node names ("a,b,c") into indices.
+ * `what` names the option in messages ("--targets").  Rejects unknown names,
+ * empty items and duplicates.  *list is malloc'ed; free() it. */
+ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
+                                                const char *text,
+                                                const char *what,
+                                                size_t **list, size_t *count,
+                                                ssched_error_t *err);
+
+/* Load a directed GraphML file (igraph reader).  Node key `w` (optional),
+ * edge key `c` (required), either as strings holding exact numbers or as
+ * numeric attributes (converted with ssched_rational_from_double).  Every
+ * error is EINPUT with a message naming the file and the element. */
+ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
+                                             const char *path,
+                                             ssched_error_t *err);
+
+/* Write the platform as GraphML with exact string attributes. */
+ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p,
+                                              FILE *out, ssched_error_t *err);
+
+/* reach[i] = 1 iff node i is reachable from `node` along directed edges
+ * (reverse = 0), or iff `node` is reachable from i (reverse = 1).
+ * reach has n_nodes entries.  Needs finalize().  ENOMEM only. */
+ssched_status_t ssched_platform_reachable(const ssched_platform_t *p, size_t node,
+                                          int reverse, unsigned char *reach,
+                                          ssched_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+/* ssched/problem.h — which collective series to plan (the input beside the
+ * platform).  RR-4872: series of scatters (§3), of personalized all-to-alls
+ * ("gossip", §3.5) and of reduces (§4). */
+#ifndef SSCHED_PROBLEM_H
+#define SSCHED_PROBLEM_H
+
+#include <gmp.h>
+#include <stddef.h>
+
+#include "ssched/error.h"
+#include "ssched/platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    SSCHED_PROBLEM_SCATTER,  /* one source, a message per target          */
+    SSCHED_PROBLEM_GOSSIP,   /* a message per (source, target), source != target */
+    SSCHED_PROBLEM_REDUCE    /* ordered participants reduced to a target  */
+} ssched_problem_kind_t;
+
+typedef struct {
+    ssched_problem_kind_t kind;
+    size_t n_sources, *sources;            /* scatter: exactly one          */
+    size_t n_targets, *targets;            /* scatter, gossip               */
+    size_t n_participants, *participants;  /* reduce, in operator order     */
+    size_t target;                         /* reduce                        */
+    mpq_t size;                            /* message size, default 1       */
+} ssched_problem_t;
+
+void ssched_problem_init(ssched_problem_t *pb);
+void ssched_problem_free(ssched_problem_t *pb);
+
+/* Fill a scatter problem from node names ("s" and "a,b,c"); validates. */
+ssched_status_t ssched_problem_set_scatter(ssched_problem_t *pb, const ssched_platform_t *p,
+                                           const char *source, const char *targets,
+                                           ssched_error_t *err);
+/* Fill a gossip problem from comma-separated node-name lists; validates. */
+ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_platform_t *p,
+                                          const char *sources, const char *targets,
+                                          ssched_error_t *err);
+
+/* Check indices and the rules of each kind: size > 0; scatter has one
+ * source not listed among its targets; gossip has at least one pair
+ * (source, target) of distinct nodes; lists have no duplicates.  EINPUT. */
+ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,
+                                        ssched_error_t *err);
+
+/* "scatter", "gossip" or "reduce". */
+const char *ssched_problem_kind_name(ssched_problem_kind_t kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,49 @@
+/* ssched/rational.h — exact numbers at the boundaries.
+ *
+ * Every platform number, rate, time and period in ssched is an exact GMP
+ * rational (mpq_t) or integer (mpz_t).  These helpers parse user text exactly
+ * and format results for text and JSON output. */
+#ifndef SSCHED_RATIONAL_H
+#define SSCHED_RATIONAL_H
+
+#include <gmp.h>
+#include <stdio.h>
+
+#include "ssched/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parse an exact number: an integer ("3", "-2"), a fraction ("1/3"), a
+ * decimal ("0.125", ".5") or scientific notation ("2.5e-3", "1E7").
+ * Leading/trailing blanks are ignored.  The result is canonical.
+ * Returns SSCHED_EINPUT (message names the text) for anything else,
+ * including a zero denominator ("1/0"), "inf" and "nan". */
+ssched_status_t ssched_rational_parse(mpq_t out, const char *text,
+                                      ssched_error_t *err);
+
+/* The simplest rational (smallest denominator, then smallest numerator in
+ * absolute value) that rounds to exactly the same IEEE double as `d` under
+ * round-to-nearest-even.  So 0.1 -> 1/10 and 1.0/3 -> 1/3.
+ * Returns SSCHED_EINPUT for inf/nan. */
+ssched_status_t ssched_rational_from_double(mpq_t out, double d,
+                                            ssched_error_t *err);
+
+/* Newly allocated "p/q" (or "p" when integral); free() it. NULL on ENOMEM. */
+char *ssched_rational_to_string(const mpq_t q);
+
+/* Newly allocated decimal approximation with `digits` significant digits,
+ * for display only (e.g. "0.333333"). */
+char *ssched_rational_to_decimal(const mpq_t q, int digits);
+
+/* Write "p/q" (or "p") to a stream. */
+void ssched_rational_fprint(FILE *out, const mpq_t q);
+
+/* out = lcm(out, denominator(q)).  Used to build integral periods. */
+void ssched_rational_lcm_den(mpz_t out, const mpq_t q);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

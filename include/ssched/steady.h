@@ -1,0 +1,90 @@
+/* ssched/steady.h — the steady-state LPs of RR-4872 and their certified
+ * optimum.
+ *
+ * ssched_model_build() states SSSP (scatter) or SSPA2A (gossip) as an exact
+ * rational LP, with the corrections of design.md: a source emits its own
+ * messages freely (no conservation there, and nothing of its type flows back
+ * into it), and a destination never forwards its own type.  Send variables
+ * that cannot lie on any origin -> destination path are not created (they
+ * can only carry useless circulations), which keeps the LP small.
+ *
+ * ssched_steady_solve() builds, solves exactly and interprets the solution:
+ * per-edge per-type rates, port occupations, and the dual prices that prove
+ * which ports bound the throughput (TP = sum of the prices of the saturated
+ * ports, by LP duality, since port rows are the only rows with rhs 1). */
+#ifndef SSCHED_STEADY_H
+#define SSCHED_STEADY_H
+
+#include <gmp.h>
+#include <stddef.h>
+
+#include "ssched/error.h"
+#include "ssched/lp.h"
+#include "ssched/platform.h"
+#include "ssched/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A message type of scatter/gossip: messages from origin to dest. */
+typedef struct {
+    size_t origin, dest;
+} ssched_commodity_t;
+
+#define SSCHED_NO_ROW ((size_t)-1)
+
+typedef struct {
+    ssched_lp_t lp;
+    size_t tp_col;                     /* the throughput variable TP        */
+    size_t n_commodities;
+    ssched_commodity_t *commodities;
+    size_t n_sends;                    /* send(edge, type) columns          */
+    size_t *send_edge, *send_type, *send_col;
+    size_t *out_row, *in_row;          /* per node port row or SSCHED_NO_ROW */
+} ssched_model_t;
+
+/* Build the LP for a validated scatter or gossip problem.  EINPUT for other
+ * kinds (reduce has its own builder). */
+ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   ssched_model_t *model, ssched_error_t *err);
+void ssched_model_free(ssched_model_t *model);
+
+/* A nonzero rate: `rate` messages of commodity `type` per time unit on `edge`. */
+typedef struct {
+    size_t edge, type;
+    mpq_t rate;
+} ssched_flow_t;
+
+typedef struct {
+    mpq_t throughput;                  /* certified optimal TP              */
+    size_t n_nodes;
+    size_t n_commodities;
+    ssched_commodity_t *commodities;   /* copy of the model's types         */
+    unsigned char *unreachable;        /* per commodity: dest unreachable   */
+    size_t n_flows;
+    ssched_flow_t *flows;              /* nonzero rates, by edge then type  */
+    mpq_t *out_busy, *in_busy;         /* per node: port occupation in [0,1] */
+    mpq_t *out_price, *in_price;       /* per node: dual price of the port  */
+    size_t lp_rows, lp_cols;
+    ssched_lp_solution_t lp;           /* exact solution and solver figures */
+} ssched_steady_t;
+
+void ssched_steady_init(ssched_steady_t *s);
+void ssched_steady_free(ssched_steady_t *s);
+
+/* Build, solve exactly, certify and interpret.  opt may be NULL. */
+ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                    const ssched_lp_options_t *opt, ssched_steady_t *out,
+                                    ssched_error_t *err);
+
+/* The solution as JSON text: "throughput" (exact "p/q"), per-edge per-type
+ * "rates", "saturated" ports with their dual prices, "unreachable" types and
+ * "solver" figures.  malloc'ed (free() it); NULL on ENOMEM. */
+char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                         const ssched_steady_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,196 @@
+/* SSSP (scatter, RR-4872 §3.1) and SSPA2A (gossip, §3.5) as one
+ * multicommodity-flow LP over message types (origin, dest).
+ *
+ *   maximize TP
+ *   out-port  sum_{e=(i,*)} sum_t size*c(e)*send(e,t) <= 1      for every i
+ *   in-port   sum_{e=(*,i)} sum_t size*c(e)*send(e,t) <= 1      for every i
+ *   balance   in(i,t) - out(i,t) = 0        for every t, i not in {origin, dest}
+ *   delivery  in(dest_t, t) - TP = 0                             for every t
+ *
+ * Corrections to the report's laws (design.md): the report writes the
+ * conservation law for every node but the destination, so read literally it
+ * binds the source too; and it lets a destination re-emit its own type.  Here
+ * the origin emits freely and receives nothing of its type back, and a
+ * destination has no outgoing send of its own type. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssched/steady.h"
+
+void ssched_model_free(ssched_model_t *m)
+{
+    ssched_lp_free(&m->lp);
+    free(m->commodities);
+    free(m->send_edge);
+    free(m->send_type);
+    free(m->send_col);
+    free(m->out_row);
+    free(m->in_row);
+    memset(m, 0, sizeof *m);
+}
+
+/* The message types of a scatter or gossip problem. */
+static ssched_status_t list_commodities(const ssched_problem_t *pb, ssched_model_t *m,
+                                        ssched_error_t *err)
+{
+    size_t cap = pb->n_sources * pb->n_targets;
+    m->commodities = malloc((cap ? cap : 1) * sizeof *m->commodities);
+    if (!m->commodities)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t a = 0; a < pb->n_sources; a++)
+        for (size_t b = 0; b < pb->n_targets; b++)
+            if (pb->sources[a] != pb->targets[b]) {
+                m->commodities[m->n_commodities].origin = pb->sources[a];
+                m->commodities[m->n_commodities].dest = pb->targets[b];
+                m->n_commodities++;
+            }
+    return SSCHED_OK;
+}
+
+static ssched_status_t add_send_col(ssched_model_t *m, size_t e, size_t t, size_t *cap,
+                                    ssched_error_t *err)
+{
+    if (m->n_sends == *cap) {
+        *cap = *cap ? 2 * *cap : 256;
+        size_t *a = realloc(m->send_edge, *cap * sizeof *a);
+        if (a) m->send_edge = a;
+        size_t *b = a ? realloc(m->send_type, *cap * sizeof *b) : NULL;
+        if (b) m->send_type = b;
+        size_t *c = b ? realloc(m->send_col, *cap * sizeof *c) : NULL;
+        if (!c)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        m->send_col = c;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "x_e%zu_t%zu", e, t);
+    size_t col;
+    ssched_status_t st = ssched_lp_add_col(&m->lp, name, NULL, &col, err);
+    if (st != SSCHED_OK)
+        return st;
+    m->send_edge[m->n_sends] = e;
+    m->send_type[m->n_sends] = t;
+    m->send_col[m->n_sends] = col;
+    m->n_sends++;
+    return SSCHED_OK;
+}
+
+/* Create every useful send(e,t) column: e = (i,j) with i reachable from the
+ * origin, the destination reachable from j, j != origin, i != dest. */
+static ssched_status_t create_columns(const ssched_platform_t *p, ssched_model_t *m,
+                                      ssched_error_t *err)
+{
+    unsigned char *from_o = malloc(p->n_nodes ? p->n_nodes : 1);
+    unsigned char *to_d = malloc(p->n_nodes ? p->n_nodes : 1);
+    ssched_status_t st = SSCHED_OK;
+    size_t cap = 0;
+    if (!from_o || !to_d)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t t = 0; t < m->n_commodities && st == SSCHED_OK; t++) {
+        size_t o = m->commodities[t].origin, d = m->commodities[t].dest;
+        if ((st = ssched_platform_reachable(p, o, 0, from_o, err)) != SSCHED_OK ||
+            (st = ssched_platform_reachable(p, d, 1, to_d, err)) != SSCHED_OK)
+            break;
+        for (size_t e = 0; e < p->n_edges && st == SSCHED_OK; e++) {
+            size_t i = p->from[e], j = p->to[e];
+            if (from_o[i] && to_d[j] && j != o && i != d)
+                st = add_send_col(m, e, t, &cap, err);
+        }
+    }
+    free(from_o);
+    free(to_d);
+    return st;
+}
+
+ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   ssched_model_t *m, ssched_error_t *err)
+{
+    memset(m, 0, sizeof *m);
+    ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER ? "sssp" : "sspa2a");
+    if (pb->kind != SSCHED_PROBLEM_SCATTER && pb->kind != SSCHED_PROBLEM_GOSSIP)
+        return ssched_error_set(err, SSCHED_EINPUT, "the flow model handles scatter and gossip only");
+    ssched_status_t st = ssched_problem_validate(pb, p, err);
+    mpq_t one, zero, coef;
+    mpq_inits(one, zero, coef, NULL);
+    mpq_set_ui(one, 1, 1);
+    size_t n = p->n_nodes;
+    size_t *flow_row = NULL, *tp_row = NULL;
+    if (st == SSCHED_OK)
+        st = list_commodities(pb, m, err);
+    if (st == SSCHED_OK)
+        st = ssched_lp_add_col(&m->lp, "TP", one, &m->tp_col, err);
+    if (st == SSCHED_OK)
+        st = create_columns(p, m, err);
+    m->out_row = malloc((n ? n : 1) * sizeof *m->out_row);
+    m->in_row = malloc((n ? n : 1) * sizeof *m->in_row);
+    /* balance rows are created lazily: flow_row[t*n + i] */
+    size_t nt = m->n_commodities;
+    flow_row = malloc((nt * n > 0 ? nt * n : 1) * sizeof *flow_row);
+    tp_row = malloc((nt ? nt : 1) * sizeof *tp_row);
+    if (st == SSCHED_OK && (!m->out_row || !m->in_row || !flow_row || !tp_row))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK) {
+        for (size_t i = 0; i < n; i++)
+            m->out_row[i] = m->in_row[i] = SSCHED_NO_ROW;
+        for (size_t k = 0; k < nt * n; k++)
+            flow_row[k] = SSCHED_NO_ROW;
+    }
+    char name[64];
+    /* Delivery rows: one per type, even when unreachable (then TP = 0). */
+    mpq_set_si(coef, -1, 1);
+    for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
+        snprintf(name, sizeof name, "deliver_t%zu", t);
+        st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_EQ, zero, &tp_row[t], err);
+        if (st == SSCHED_OK)
+            st = ssched_lp_add_coef(&m->lp, tp_row[t], m->tp_col, coef, err);
+    }
+    for (size_t k = 0; k < m->n_sends && st == SSCHED_OK; k++) {
+        size_t e = m->send_edge[k], t = m->send_type[k], col = m->send_col[k];
+        size_t i = p->from[e], j = p->to[e];
+        const ssched_commodity_t *c = &m->commodities[t];
+        mpq_mul(coef, p->c[e], pb->size);
+        /* port rows */
+        if (m->out_row[i] == SSCHED_NO_ROW) {
+            snprintf(name, sizeof name, "out_n%zu", i);
+            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->out_row[i], err);
+        }
+        if (st == SSCHED_OK && m->in_row[j] == SSCHED_NO_ROW) {
+            snprintf(name, sizeof name, "in_n%zu", j);
+            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->in_row[j], err);
+        }
+        if (st == SSCHED_OK)
+            st = ssched_lp_add_coef(&m->lp, m->out_row[i], col, coef, err);
+        if (st == SSCHED_OK)
+            st = ssched_lp_add_coef(&m->lp, m->in_row[j], col, coef, err);
+        /* balance at the tail (if a relay) and at the head (relay or dest) */
+        if (st == SSCHED_OK && i != c->origin) {
+            size_t *r = &flow_row[t * n + i];
+            if (*r == SSCHED_NO_ROW) {
+                snprintf(name, sizeof name, "flow_n%zu_t%zu", i, t);
+                st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_EQ, zero, r, err);
+            }
+            mpq_set_si(coef, -1, 1);
+            if (st == SSCHED_OK)
+                st = ssched_lp_add_coef(&m->lp, *r, col, coef, err);
+        }
+        if (st == SSCHED_OK) {
+            size_t r;
+            if (j == c->dest) {
+                r = tp_row[t];
+            } else {
+                size_t *rp = &flow_row[t * n + j];
+                if (*rp == SSCHED_NO_ROW) {
+                    snprintf(name, sizeof name, "flow_n%zu_t%zu", j, t);
+                    st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_EQ, zero, rp, err);
+                }
+                r = *rp;
+            }
+            if (st == SSCHED_OK)
+                st = ssched_lp_add_coef(&m->lp, r, col, one, err);
+        }
+    }
+    free(flow_row);
+    free(tp_row);
+    mpq_clears(one, zero, coef, NULL);
+    return st;
+}

@@ -1,0 +1,68 @@
+/* Private interfaces of the lp/ folder (not installed). */
+#ifndef SSCHED_LP_INTERNAL_H
+#define SSCHED_LP_INTERNAL_H
+
+#include <gmp.h>
+#include <stddef.h>
+
+#include "ssched/lp.h"
+
+/* A sparse vector: nnz entries (idx ascending, vals nonzero). */
+typedef struct {
+    size_t nnz, cap;
+    size_t *idx;
+    mpq_t *vals;
+} spvec_t;
+
+void spvec_init(spvec_t *v);
+void spvec_free(spvec_t *v);
+/* Append (i, q); i must exceed every index already present. */
+int spvec_push(spvec_t *v, size_t i, const mpq_t q);
+
+/* Solve the square system M z = rhs exactly, M given as n sparse rows whose
+ * indices are in [0, n).  Rows are consumed (modified).  rhs is overwritten
+ * with z.  Markowitz-style pivoting (sparsest row, then least-used column)
+ * keeps fill-in low on the network matrices ssched builds.
+ * Returns 1 on success, 0 if M is singular, -1 on allocation failure. */
+int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs);
+
+/* Standard form used by the exact code: row i is  a_i.x + s_i = b_i, where
+ * the slack s_i is >= 0 (<= row), <= 0 (>= row) or == 0 (= row).  Variables
+ * are numbered 0..n_cols-1 (structural, >= 0) then n_cols..n_cols+n_rows-1
+ * (slacks).  Every nonbasic variable sits at 0, its only finite bound. */
+
+/* Column-major copy of the constraint matrix. */
+typedef struct {
+    size_t n_cols, n_rows;
+    size_t *start;   /* n_cols + 1 */
+    size_t *row;     /* nnz        */
+    mpq_t *val;      /* nnz        */
+} csc_t;
+
+int csc_build(csc_t *a, const ssched_lp_t *lp);
+void csc_free(csc_t *a);
+
+/* Basic solution of `basis` (flags over n_cols + n_rows variables, exactly
+ * n_rows of them set): x (n_cols + n_rows values, slacks included) and duals
+ * y (n_rows).  Returns 1, 0 if the basis matrix is singular, -1 on ENOMEM. */
+int basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basis,
+                mpq_t *x, mpq_t *y);
+
+/* Solve B d = column `var` of [A | I] for the basis (d indexed by the
+ * position of each basic variable in basic_list).  Same return codes. */
+int basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list,
+                    size_t var, mpq_t *d);
+
+/* Exact primal simplex (Bland's rule) from a primal-feasible basis; updates
+ * basis in place.  Returns 1 when optimal, 0 if the start is not primal
+ * feasible or the LP is unbounded, -1 on error; *pivots counts pivots. */
+int exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
+                         long max_pivots, long *pivots);
+
+/* Floating-point solve with lp_solve; fills basis (n_cols + n_rows flags).
+ * attempt selects a configuration (0 = default, 1.. = alternatives used
+ * when a basis fails to certify).  Returns 1 optimal, 0 infeasible,
+ * 2 unbounded, -1 failure. */
+int float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis);
+
+#endif

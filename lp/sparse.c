@@ -1,0 +1,244 @@
+/* Sparse rational vectors and exact sparse Gaussian elimination. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/internal.h"
+
+void spvec_init(spvec_t *v)
+{
+    memset(v, 0, sizeof *v);
+}
+
+void spvec_free(spvec_t *v)
+{
+    for (size_t k = 0; k < v->nnz; k++)
+        mpq_clear(v->vals[k]);
+    free(v->idx);
+    free(v->vals);
+    memset(v, 0, sizeof *v);
+}
+
+static int spvec_reserve(spvec_t *v, size_t cap)
+{
+    if (cap <= v->cap)
+        return 1;
+    size_t *idx = realloc(v->idx, cap * sizeof *idx);
+    if (!idx)
+        return 0;
+    v->idx = idx;
+    mpq_t *vals = realloc(v->vals, cap * sizeof *vals);
+    if (!vals)
+        return 0;
+    v->vals = vals;
+    v->cap = cap;
+    return 1;
+}
+
+int spvec_push(spvec_t *v, size_t i, const mpq_t q)
+{
+    if (v->nnz == v->cap && !spvec_reserve(v, v->cap ? 2 * v->cap : 4))
+        return 0;
+    v->idx[v->nnz] = i;
+    mpq_init(v->vals[v->nnz]);
+    mpq_set(v->vals[v->nnz], q);
+    v->nnz++;
+    return 1;
+}
+
+/* dst = dst - f * src over the columns still active (dst and src sorted).
+ * New fill-in positions are reported through col_rows so the elimination
+ * can find every row holding a column. */
+typedef struct {
+    size_t n;
+    size_t **rows;   /* per column: row ids that may hold it (stale allowed) */
+    size_t *len, *cap;
+} colmap_t;
+
+static int colmap_add(colmap_t *m, size_t col, size_t row)
+{
+    if (m->len[col] == m->cap[col]) {
+        size_t cap = m->cap[col] ? 2 * m->cap[col] : 4;
+        size_t *r = realloc(m->rows[col], cap * sizeof *r);
+        if (!r)
+            return 0;
+        m->rows[col] = r;
+        m->cap[col] = cap;
+    }
+    m->rows[col][m->len[col]++] = row;
+    return 1;
+}
+
+static int axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const mpq_t f,
+                    colmap_t *map, size_t *colcount, mpq_t tmp)
+{
+    spvec_t out;
+    spvec_init(&out);
+    if (!spvec_reserve(&out, dst->nnz + src->nnz))
+        return 0;
+    size_t a = 0, b = 0;
+    while (a < dst->nnz || b < src->nnz) {
+        size_t ia = a < dst->nnz ? dst->idx[a] : SIZE_MAX;
+        size_t ib = b < src->nnz ? src->idx[b] : SIZE_MAX;
+        if (ia < ib) {
+            out.idx[out.nnz] = ia;
+            mpq_init(out.vals[out.nnz]);
+            mpq_swap(out.vals[out.nnz], dst->vals[a]);
+            out.nnz++;
+            a++;
+        } else if (ib < ia) {
+            mpq_mul(tmp, f, src->vals[b]);
+            mpq_neg(tmp, tmp);
+            out.idx[out.nnz] = ib;
+            mpq_init(out.vals[out.nnz]);
+            mpq_swap(out.vals[out.nnz], tmp);
+            out.nnz++;
+            colcount[ib]++;
+            if (!colmap_add(map, ib, dst_id)) {
+                spvec_free(&out);
+                return 0;
+            }
+            b++;
+        } else {
+            mpq_mul(tmp, f, src->vals[b]);
+            mpq_sub(tmp, dst->vals[a], tmp);
+            if (mpq_sgn(tmp) != 0) {
+                out.idx[out.nnz] = ia;
+                mpq_init(out.vals[out.nnz]);
+                mpq_swap(out.vals[out.nnz], tmp);
+                out.nnz++;
+            } else {
+                colcount[ia]--;
+            }
+            a++;
+            b++;
+        }
+    }
+    spvec_free(dst);
+    *dst = out;
+    return 1;
+}
+
+/* Position of column `col` in row r (binary search), or SIZE_MAX. */
+static size_t find_col(const spvec_t *r, size_t col)
+{
+    size_t lo = 0, hi = r->nnz;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->idx[mid] < col)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (lo < r->nnz && r->idx[lo] == col) ? lo : SIZE_MAX;
+}
+
+int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
+{
+    if (n == 0)
+        return 1;
+    int result = -1;
+    colmap_t map = {n, calloc(n, sizeof(size_t *)), calloc(n, sizeof(size_t)),
+                    calloc(n, sizeof(size_t))};
+    size_t *colcount = calloc(n, sizeof *colcount);
+    unsigned char *row_done = calloc(n, 1), *col_done = calloc(n, 1);
+    size_t *piv_row = malloc(n * sizeof *piv_row), *piv_col = malloc(n * sizeof *piv_col);
+    mpq_t f, tmp;
+    mpq_inits(f, tmp, NULL);
+    if (!map.rows || !map.len || !map.cap || !colcount || !row_done || !col_done ||
+        !piv_row || !piv_col)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < rows[i].nnz; k++) {
+            colcount[rows[i].idx[k]]++;
+            if (!colmap_add(&map, rows[i].idx[k], i))
+                goto done;
+        }
+
+    for (size_t step = 0; step < n; step++) {
+        /* Pivot choice: the active row with fewest entries; inside it the
+         * column used by fewest rows (a cheap Markowitz approximation). */
+        size_t best_row = SIZE_MAX, best_len = SIZE_MAX;
+        for (size_t i = 0; i < n; i++)
+            if (!row_done[i] && rows[i].nnz < best_len) {
+                best_len = rows[i].nnz;
+                best_row = i;
+                if (best_len <= 1)
+                    break;
+            }
+        if (best_row == SIZE_MAX || best_len == 0) {
+            result = 0; /* an active row with no active column: singular */
+            goto done;
+        }
+        spvec_t *pr = &rows[best_row];
+        size_t best_k = 0;
+        for (size_t k = 1; k < pr->nnz; k++)
+            if (colcount[pr->idx[k]] < colcount[pr->idx[best_k]])
+                best_k = k;
+        size_t pc = pr->idx[best_k];
+        piv_row[step] = best_row;
+        piv_col[step] = pc;
+        row_done[best_row] = 1;
+        col_done[pc] = 1;
+        for (size_t k = 0; k < pr->nnz; k++)
+            colcount[pr->idx[k]]--;
+        /* Eliminate pc from every other active row holding it. */
+        for (size_t t = 0; t < map.len[pc]; t++) {
+            size_t r = map.rows[pc][t];
+            if (row_done[r])
+                continue;
+            size_t pos = find_col(&rows[r], pc);
+            if (pos == SIZE_MAX)
+                continue;
+            mpq_div(f, rows[r].vals[pos], pr->vals[best_k]);
+            /* rhs_r -= f * rhs_p */
+            mpq_mul(tmp, f, rhs[best_row]);
+            mpq_sub(rhs[r], rhs[r], tmp);
+            /* colcount is only a pivoting heuristic: axpy_row keeps it
+             * roughly right (fill-in counts up, cancellation down). */
+            if (!axpy_row(&rows[r], r, pr, f, &map, colcount, tmp))
+                goto done;
+        }
+    }
+    /* Back substitution in reverse pivot order: the pivot row of step s
+     * only holds columns pivoted at steps >= s. */
+    mpq_t *z = malloc(n * sizeof *z);
+    if (!z)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        mpq_init(z[i]);
+    for (size_t s = n; s-- > 0;) {
+        const spvec_t *pr = &rows[piv_row[s]];
+        mpq_set(f, rhs[piv_row[s]]);
+        mpq_t *diag = NULL;
+        for (size_t k = 0; k < pr->nnz; k++) {
+            if (pr->idx[k] == piv_col[s]) {
+                diag = &pr->vals[k];
+                continue;
+            }
+            mpq_mul(tmp, pr->vals[k], z[pr->idx[k]]);
+            mpq_sub(f, f, tmp);
+        }
+        mpq_div(z[piv_col[s]], f, *diag);
+    }
+    for (size_t i = 0; i < n; i++) {
+        mpq_swap(rhs[i], z[i]);
+        mpq_clear(z[i]);
+    }
+    free(z);
+    result = 1;
+done:
+    if (map.rows)
+        for (size_t c = 0; c < n; c++)
+            free(map.rows[c]);
+    free(map.rows);
+    free(map.len);
+    free(map.cap);
+    free(colcount);
+    free(row_done);
+    free(col_done);
+    free(piv_row);
+    free(piv_col);
+    mpq_clears(f, tmp, NULL);
+    return result;
+}

@@ -1,0 +1,124 @@
+/* ssched_steady_solve: build, solve exactly, and read the solution back in
+ * platform terms (steady.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssched/steady.h"
+
+void ssched_steady_init(ssched_steady_t *s)
+{
+    memset(s, 0, sizeof *s);
+    mpq_init(s->throughput);
+    ssched_lp_solution_init(&s->lp);
+}
+
+static void clear_vec(mpq_t *v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        mpq_clear(v[i]);
+    free(v);
+}
+
+void ssched_steady_free(ssched_steady_t *s)
+{
+    for (size_t k = 0; k < s->n_flows; k++)
+        mpq_clear(s->flows[k].rate);
+    free(s->flows);
+    free(s->commodities);
+    free(s->unreachable);
+    clear_vec(s->out_busy, s->n_nodes);
+    clear_vec(s->in_busy, s->n_nodes);
+    clear_vec(s->out_price, s->n_nodes);
+    clear_vec(s->in_price, s->n_nodes);
+    mpq_clear(s->throughput);
+    ssched_lp_solution_free(&s->lp);
+    memset(s, 0, sizeof *s);
+}
+
+static mpq_t *new_vec(size_t n)
+{
+    mpq_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (v)
+        for (size_t i = 0; i < n; i++)
+            mpq_init(v[i]);
+    return v;
+}
+
+static int by_edge_then_type(const void *a, const void *b)
+{
+    const ssched_flow_t *x = a, *y = b;
+    if (x->edge != y->edge)
+        return x->edge < y->edge ? -1 : 1;
+    return x->type < y->type ? -1 : x->type > y->type;
+}
+
+ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                    const ssched_lp_options_t *opt, ssched_steady_t *out,
+                                    ssched_error_t *err)
+{
+    ssched_steady_free(out);
+    ssched_steady_init(out);
+    ssched_model_t m;
+    ssched_status_t st = ssched_model_build(p, pb, &m, err);
+    if (st != SSCHED_OK) {
+        ssched_model_free(&m);
+        return st;
+    }
+    out->lp_rows = m.lp.n_rows;
+    out->lp_cols = m.lp.n_cols;
+    st = ssched_lp_solve(&m.lp, opt, &out->lp, err);
+    size_t n = p->n_nodes, nt = m.n_commodities;
+    if (st == SSCHED_OK) {
+        out->n_nodes = n;
+        out->n_commodities = nt;
+        out->commodities = malloc((nt ? nt : 1) * sizeof *out->commodities);
+        out->unreachable = calloc(nt ? nt : 1, 1);
+        out->flows = malloc((m.n_sends ? m.n_sends : 1) * sizeof *out->flows);
+        out->out_busy = new_vec(n);
+        out->in_busy = new_vec(n);
+        out->out_price = new_vec(n);
+        out->in_price = new_vec(n);
+        unsigned char *reach = malloc(n ? n : 1);
+        if (!out->commodities || !out->unreachable || !out->flows || !out->out_busy ||
+            !out->in_busy || !out->out_price || !out->in_price || !reach) {
+            free(reach);
+            ssched_model_free(&m);
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        memcpy(out->commodities, m.commodities, nt * sizeof *m.commodities);
+        for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
+            st = ssched_platform_reachable(p, m.commodities[t].origin, 0, reach, err);
+            out->unreachable[t] = !reach[m.commodities[t].dest];
+        }
+        free(reach);
+        mpq_set(out->throughput, out->lp.x[m.tp_col]);
+        mpq_t busy;
+        mpq_init(busy);
+        for (size_t k = 0; k < m.n_sends; k++) {
+            mpq_srcptr x = out->lp.x[m.send_col[k]];
+            if (mpq_sgn(x) == 0)
+                continue;
+            ssched_flow_t *f = &out->flows[out->n_flows++];
+            f->edge = m.send_edge[k];
+            f->type = m.send_type[k];
+            mpq_init(f->rate);
+            mpq_set(f->rate, x);
+            mpq_mul(busy, x, p->c[f->edge]);
+            mpq_mul(busy, busy, pb->size);
+            mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], busy);
+            mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], busy);
+        }
+        mpq_clear(busy);
+        qsort(out->flows, out->n_flows, sizeof *out->flows, by_edge_then_type);
+        for (size_t i = 0; i < n; i++) {
+            if (m.out_row[i] != SSCHED_NO_ROW)
+                mpq_set(out->out_price[i], out->lp.y[m.out_row[i]]);
+            if (m.in_row[i] != SSCHED_NO_ROW)
+                mpq_set(out->in_price[i], out->lp.y[m.in_row[i]]);
+        }
+    }
+    ssched_model_free(&m);
+    return st;
+}

@@ -1,0 +1,38 @@
+/* Internal CLI plumbing shared by the subcommands (not a public header).
+ *
+ * The CLI is a thin layer over the library: each subcommand parses its
+ * options with getopt_long, calls include/ssched/ functions and prints.
+ * Exit status: 0 success, 2 bad input (one line on stderr), 1 failure. */
+#ifndef SSCHED_CLI_H
+#define SSCHED_CLI_H
+
+#include <gmp.h>
+
+#include "ssched/error.h"
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_BADINPUT = 2 };
+
+/* Print "ssched <cmd>: <message>" on one stderr line; return the exit code
+ * for the error's status (2 for SSCHED_EINPUT, 1 otherwise). */
+int cli_report(const char *cmd, const ssched_error_t *err);
+
+/* Print a printf-formatted usage/option error on one line; return 2. */
+int cli_bad_input(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Parse an exact rational option value; on failure print one line naming the
+ * option and return 0. */
+int cli_parse_rational(const char *cmd, const char *option, const char *text,
+                       mpq_t out);
+
+/* Parse a non-negative integer option (decimal, fits in long); 0 on failure
+ * after printing one line. */
+int cli_parse_long(const char *cmd, const char *option, const char *text,
+                   long min, long max, long *out);
+
+/* Subcommands.  Each returns the process exit status. */
+int cli_cmd_solve(int argc, char **argv);
+int cli_cmd_lp(int argc, char **argv);
+int cli_cmd_gen(int argc, char **argv);
+
+#endif

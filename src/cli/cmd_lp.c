@@ -1,0 +1,77 @@
+/* ssched lp: export the steady-state LP for exact cross-checks. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/problem_opts.h"
+#include "ssched/steady.h"
+
+static const char *usage_text =
+    "usage: ssched lp PLATFORM <problem options as for solve> -o MODEL.lp|MODEL.mps\n"
+    "  writes the LP with integer coefficients (each row scaled by the LCM of its\n"
+    "  denominators): glpsol --exact --lp MODEL.lp, or esolver -L MODEL.lp\n";
+
+int cli_cmd_lp(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        CLI_PROBLEM_LONGOPTS,
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_problem_opts_t po = {0};
+    const char *output = NULL;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+        if (cli_problem_option(&po, c, optarg))
+            continue;
+        switch (c) {
+        case 'o': output = optarg; break;
+        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        default:
+            return cli_bad_input("lp", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        po.platform_path = argv[optind++];
+    if (optind < argc)
+        return cli_bad_input("lp", "unexpected argument '%s'", argv[optind]);
+    if (!output)
+        return cli_bad_input("lp", "missing -o MODEL.lp (or MODEL.mps)");
+    size_t len = strlen(output);
+    int mps = len > 4 && !strcmp(output + len - 4, ".mps");
+    if (!mps && !(len > 3 && !strcmp(output + len - 3, ".lp")))
+        return cli_bad_input("lp", "-o %s: the file name must end in .lp or .mps", output);
+
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    int rc = cli_problem_load("lp", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK) {
+        ssched_model_t m;
+        ssched_error_t err;
+        ssched_error_clear(&err);
+        if (ssched_model_build(&p, &pb, &m, &err) != SSCHED_OK) {
+            rc = cli_report("lp", &err);
+        } else {
+            FILE *f = fopen(output, "w");
+            if (!f) {
+                rc = cli_bad_input("lp", "-o %s: cannot write the file", output);
+            } else {
+                ssched_status_t st = mps ? ssched_lp_write_mps(&m.lp, f, &err)
+                                         : ssched_lp_write_lp(&m.lp, f, &err);
+                if (fclose(f) != 0 && st == SSCHED_OK)
+                    st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", output);
+                if (st != SSCHED_OK)
+                    rc = cli_report("lp", &err);
+            }
+        }
+        ssched_model_free(&m);
+    }
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return rc;
+}

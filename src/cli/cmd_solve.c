@@ -1,0 +1,128 @@
+/* ssched solve: certified optimal steady-state throughput. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/problem_opts.h"
+#include "ssched/rational.h"
+#include "ssched/steady.h"
+
+static const char *usage_text =
+    "usage: ssched solve PLATFORM --problem scatter --source S --targets A,B,... [--json]\n"
+    "       ssched solve PLATFORM --problem gossip --sources A,B,.. --targets C,D,.. [--json]\n"
+    "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n";
+
+static void print_q(FILE *out, const mpq_t q)
+{
+    char *s = ssched_rational_to_string(q);
+    fputs(s, out);
+    free(s);
+}
+
+static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
+                       const ssched_problem_t *pb, const ssched_steady_t *s)
+{
+    fprintf(out, "platform: %s (%zu nodes, %zu edges)\nproblem: ", path, p->n_nodes, p->n_edges);
+    cli_problem_describe(out, p, pb);
+    char *dec = ssched_rational_to_decimal(s->throughput, 10);
+    fputs("\nthroughput TP = ", out);
+    print_q(out, s->throughput);
+    fprintf(out, " (%s) operations per time unit, certified optimal\n", dec);
+    free(dec);
+    for (size_t t = 0; t < s->n_commodities; t++)
+        if (s->unreachable[t])
+            fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
+                    p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
+
+    fputs("saturated ports (busy = 1; price > 0 marks the ports that bound TP, "
+          "and TP = sum of prices):\n", out);
+    int any = 0;
+    for (size_t i = 0; i < p->n_nodes; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            mpq_srcptr busy = dir ? s->in_busy[i] : s->out_busy[i];
+            mpq_srcptr price = dir ? s->in_price[i] : s->out_price[i];
+            if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
+                continue;
+            fprintf(out, "  %-3s-port %-12s busy ", dir ? "in" : "out", p->names[i]);
+            print_q(out, busy);
+            fputs("  price ", out);
+            print_q(out, price);
+            fputc('\n', out);
+            any = 1;
+        }
+    if (!any)
+        fputs("  (none)\n", out);
+    fputs("rates (messages per time unit):\n", out);
+    for (size_t k = 0; k < s->n_flows; k++) {
+        const ssched_flow_t *f = &s->flows[k];
+        const ssched_commodity_t *c = &s->commodities[f->type];
+        fprintf(out, "  %s -> %s  [%s->%s]  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]],
+                p->names[c->origin], p->names[c->dest]);
+        print_q(out, f->rate);
+        fputc('\n', out);
+    }
+    fprintf(out, "solver: %zu rows, %zu columns; float %.3f s, exact %.3f s, %ld repair pivots\n",
+            s->lp_rows, s->lp_cols, s->lp.float_seconds, s->lp.exact_seconds, s->lp.repair_pivots);
+}
+
+int cli_cmd_solve(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        CLI_PROBLEM_LONGOPTS,
+        {"json", no_argument, NULL, 'j'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_problem_opts_t po = {0};
+    int json = 0, verbose = 0, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        if (cli_problem_option(&po, c, optarg))
+            continue;
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'v': verbose = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        default:
+            return cli_bad_input("solve", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        po.platform_path = argv[optind++];
+    if (optind < argc)
+        return cli_bad_input("solve", "unexpected argument '%s'", argv[optind]);
+
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    int rc = cli_problem_load("solve", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK) {
+        ssched_lp_options_t opt;
+        ssched_lp_options_default(&opt);
+        opt.verbose = verbose;
+        ssched_steady_t s;
+        ssched_steady_init(&s);
+        ssched_error_t err;
+        ssched_error_clear(&err);
+        if (ssched_steady_solve(&p, &pb, &opt, &s, &err) != SSCHED_OK) {
+            rc = cli_report("solve", &err);
+        } else if (json) {
+            char *text = ssched_steady_json(&p, &pb, &s);
+            if (text) {
+                puts(text);
+                free(text);
+            } else {
+                rc = CLI_EXIT_FAILURE;
+            }
+        } else {
+            print_text(stdout, po.platform_path, &p, &pb, &s);
+        }
+        ssched_steady_free(&s);
+    }
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return rc;
+}

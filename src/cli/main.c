@@ -1,0 +1,45 @@
+/* ssched command-line entry point: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command_t;
+
+static const command_t commands[] = {
+    {"solve", cli_cmd_solve, "certified optimal steady-state throughput of a series of collectives"},
+    {"lp", cli_cmd_lp, "export the steady-state LP (.lp or .mps) for cross-checking"},
+    {"gen", cli_cmd_gen, "generate platforms (gen tiers: WAN/MAN/LAN hierarchy)"},
+    {NULL, NULL, NULL}};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: ssched COMMAND [options]   (ssched COMMAND --help for details)\n\ncommands:\n");
+    for (const command_t *c = commands; c->name; c++)
+        fprintf(out, "  %-16s %s\n", c->name, c->summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_BADINPUT;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("ssched 0.1.0\n");
+        return CLI_EXIT_OK;
+    }
+    for (const command_t *c = commands; c->name; c++)
+        if (!strcmp(argv[1], c->name))
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "ssched: unknown command '%s' (try ssched --help)\n", argv[1]);
+    return CLI_EXIT_BADINPUT;
+}

@@ -1,0 +1,41 @@
+/* Problem options shared by solve, lp and schedule (CLI contract in
+ * design.md): PLATFORM --problem KIND and the node lists of each kind. */
+#ifndef SSCHED_CLI_PROBLEM_OPTS_H
+#define SSCHED_CLI_PROBLEM_OPTS_H
+
+#include <getopt.h>
+
+#include "ssched/platform.h"
+#include "ssched/problem.h"
+
+enum {
+    OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
+    OPT_TARGET, OPT_SIZE, OPT_PROBLEM_LAST
+};
+
+#define CLI_PROBLEM_LONGOPTS                                          \
+    {"problem", required_argument, NULL, OPT_PROBLEM},                \
+    {"source", required_argument, NULL, OPT_SOURCE},                  \
+    {"sources", required_argument, NULL, OPT_SOURCES},                \
+    {"targets", required_argument, NULL, OPT_TARGETS},                \
+    {"participants", required_argument, NULL, OPT_PARTICIPANTS},      \
+    {"target", required_argument, NULL, OPT_TARGET},                  \
+    {"size", required_argument, NULL, OPT_SIZE}
+
+typedef struct {
+    const char *platform_path;
+    const char *problem, *source, *sources, *targets, *participants, *target, *size;
+} cli_problem_opts_t;
+
+/* Record a problem option; returns 1 if `opt` was one. */
+int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
+
+/* Load the platform and build the problem.  Prints one line and returns 2
+ * on bad input, 1 on failure, 0 on success. */
+int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
+                     ssched_problem_t *pb);
+
+/* One-line human description of the problem ("scatter from s to a,b"). */
+void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_problem_t *pb);
+
+#endif

@@ -1,0 +1,111 @@
+/* JSON form of a certified steady-state solution (steady.h). */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "ssched/rational.h"
+#include "ssched/steady.h"
+
+static json_t *q_json(const mpq_t q)
+{
+    char *s = ssched_rational_to_string(q);
+    json_t *j = json_string(s ? s : "?");
+    free(s);
+    return j;
+}
+
+static json_t *node_list(const ssched_platform_t *p, const size_t *l, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(a, json_string(p->names[l[k]]));
+    return a;
+}
+
+json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb);
+
+json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string(ssched_problem_kind_name(pb->kind)));
+    switch (pb->kind) {
+    case SSCHED_PROBLEM_SCATTER:
+        json_object_set_new(o, "source", json_string(p->names[pb->sources[0]]));
+        json_object_set_new(o, "targets", node_list(p, pb->targets, pb->n_targets));
+        break;
+    case SSCHED_PROBLEM_GOSSIP:
+        json_object_set_new(o, "sources", node_list(p, pb->sources, pb->n_sources));
+        json_object_set_new(o, "targets", node_list(p, pb->targets, pb->n_targets));
+        break;
+    case SSCHED_PROBLEM_REDUCE:
+        json_object_set_new(o, "participants", node_list(p, pb->participants, pb->n_participants));
+        json_object_set_new(o, "target", json_string(p->names[pb->target]));
+        break;
+    }
+    json_object_set_new(o, "size", q_json(pb->size));
+    return o;
+}
+
+char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                         const ssched_steady_t *s)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "problem", ssched_problem_json(p, pb));
+    json_object_set_new(root, "throughput", q_json(s->throughput));
+    json_object_set_new(root, "throughput_approx", json_real(mpq_get_d(s->throughput)));
+    json_object_set_new(root, "certified", json_true());
+
+    json_t *rates = json_array();
+    for (size_t k = 0; k < s->n_flows; k++) {
+        const ssched_flow_t *f = &s->flows[k];
+        const ssched_commodity_t *c = &s->commodities[f->type];
+        json_t *r = json_object();
+        json_object_set_new(r, "from", json_string(p->names[p->from[f->edge]]));
+        json_object_set_new(r, "to", json_string(p->names[p->to[f->edge]]));
+        json_object_set_new(r, "origin", json_string(p->names[c->origin]));
+        json_object_set_new(r, "dest", json_string(p->names[c->dest]));
+        json_object_set_new(r, "rate", q_json(f->rate));
+        json_array_append_new(rates, r);
+    }
+    json_object_set_new(root, "rates", rates);
+
+    json_t *sat = json_array();
+    for (size_t i = 0; i < s->n_nodes; i++)
+        for (int dir = 0; dir < 2; dir++) {
+            mpq_srcptr busy = dir ? s->in_busy[i] : s->out_busy[i];
+            mpq_srcptr price = dir ? s->in_price[i] : s->out_price[i];
+            if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
+                continue;
+            json_t *r = json_object();
+            json_object_set_new(r, "node", json_string(p->names[i]));
+            json_object_set_new(r, "port", json_string(dir ? "in" : "out"));
+            json_object_set_new(r, "busy", q_json(busy));
+            json_object_set_new(r, "price", q_json(price));
+            json_object_set_new(r, "binding", json_boolean(mpq_sgn(price) > 0));
+            json_array_append_new(sat, r);
+        }
+    json_object_set_new(root, "saturated", sat);
+
+    json_t *unreach = json_array();
+    for (size_t t = 0; t < s->n_commodities; t++)
+        if (s->unreachable[t]) {
+            json_t *r = json_object();
+            json_object_set_new(r, "origin", json_string(p->names[s->commodities[t].origin]));
+            json_object_set_new(r, "dest", json_string(p->names[s->commodities[t].dest]));
+            json_array_append_new(unreach, r);
+        }
+    json_object_set_new(root, "unreachable", unreach);
+
+    json_t *solver = json_object();
+    json_object_set_new(solver, "method", json_string("lp"));
+    json_object_set_new(solver, "rows", json_integer((json_int_t)s->lp_rows));
+    json_object_set_new(solver, "columns", json_integer((json_int_t)s->lp_cols));
+    json_object_set_new(solver, "float_seconds", json_real(s->lp.float_seconds));
+    json_object_set_new(solver, "exact_seconds", json_real(s->lp.exact_seconds));
+    json_object_set_new(solver, "repair_pivots", json_integer(s->lp.repair_pivots));
+    json_object_set_new(solver, "float_solves", json_integer(s->lp.float_solves));
+    json_object_set_new(root, "solver", solver);
+
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    return text;
+}

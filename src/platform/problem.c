@@ -1,0 +1,127 @@
+/* Problem definitions and their validation (problem.h). */
+#include "ssched/problem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ssched_problem_init(ssched_problem_t *pb)
+{
+    memset(pb, 0, sizeof *pb);
+    mpq_init(pb->size);
+    mpq_set_ui(pb->size, 1, 1);
+}
+
+void ssched_problem_free(ssched_problem_t *pb)
+{
+    free(pb->sources);
+    free(pb->targets);
+    free(pb->participants);
+    mpq_clear(pb->size);
+    memset(pb, 0, sizeof *pb);
+}
+
+const char *ssched_problem_kind_name(ssched_problem_kind_t kind)
+{
+    switch (kind) {
+    case SSCHED_PROBLEM_SCATTER: return "scatter";
+    case SSCHED_PROBLEM_GOSSIP: return "gossip";
+    case SSCHED_PROBLEM_REDUCE: return "reduce";
+    }
+    return "unknown";
+}
+
+static ssched_status_t check_list(const ssched_platform_t *p, const size_t *list, size_t n,
+                                  const char *what, ssched_error_t *err)
+{
+    if (n == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: empty node list", what);
+    for (size_t k = 0; k < n; k++) {
+        if (list[k] >= p->n_nodes)
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: node index %zu out of range",
+                                    what, list[k]);
+        for (size_t l = 0; l < k; l++)
+            if (list[l] == list[k])
+                return ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s' listed twice", what,
+                                        p->names[list[k]]);
+    }
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,
+                                        ssched_error_t *err)
+{
+    if (mpq_sgn(pb->size) <= 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "--size: message size must be positive");
+    ssched_status_t st;
+    switch (pb->kind) {
+    case SSCHED_PROBLEM_SCATTER:
+        if (pb->n_sources != 1)
+            return ssched_error_set(err, SSCHED_EINPUT, "--source: a scatter has exactly one source");
+        if ((st = check_list(p, pb->sources, 1, "--source", err)) != SSCHED_OK ||
+            (st = check_list(p, pb->targets, pb->n_targets, "--targets", err)) != SSCHED_OK)
+            return st;
+        for (size_t k = 0; k < pb->n_targets; k++)
+            if (pb->targets[k] == pb->sources[0])
+                return ssched_error_set(err, SSCHED_EINPUT,
+                                        "--targets: the source '%s' is listed among its own targets",
+                                        p->names[pb->sources[0]]);
+        return SSCHED_OK;
+    case SSCHED_PROBLEM_GOSSIP:
+        if ((st = check_list(p, pb->sources, pb->n_sources, "--sources", err)) != SSCHED_OK ||
+            (st = check_list(p, pb->targets, pb->n_targets, "--targets", err)) != SSCHED_OK)
+            return st;
+        for (size_t a = 0; a < pb->n_sources; a++)
+            for (size_t b = 0; b < pb->n_targets; b++)
+                if (pb->sources[a] != pb->targets[b])
+                    return SSCHED_OK;
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "gossip: no (source, target) pair of distinct nodes");
+    case SSCHED_PROBLEM_REDUCE:
+        if ((st = check_list(p, pb->participants, pb->n_participants, "--participants", err)) !=
+            SSCHED_OK)
+            return st;
+        if (pb->n_participants < 2)
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "--participants: a reduce needs at least 2 participants");
+        if (pb->target >= p->n_nodes)
+            return ssched_error_set(err, SSCHED_EINPUT, "--target: node index out of range");
+        return SSCHED_OK;
+    }
+    return ssched_error_set(err, SSCHED_EINPUT, "unknown problem kind");
+}
+
+ssched_status_t ssched_problem_set_scatter(ssched_problem_t *pb, const ssched_platform_t *p,
+                                           const char *source, const char *targets,
+                                           ssched_error_t *err)
+{
+    pb->kind = SSCHED_PROBLEM_SCATTER;
+    free(pb->sources);
+    free(pb->targets);
+    pb->sources = pb->targets = NULL;
+    pb->n_sources = pb->n_targets = 0;
+    ssched_status_t st = ssched_platform_parse_node_list(p, source, "--source", &pb->sources,
+                                                         &pb->n_sources, err);
+    if (st == SSCHED_OK && pb->n_sources != 1)
+        st = ssched_error_set(err, SSCHED_EINPUT, "--source: a scatter has exactly one source");
+    if (st == SSCHED_OK)
+        st = ssched_platform_parse_node_list(p, targets, "--targets", &pb->targets,
+                                             &pb->n_targets, err);
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
+}
+
+ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_platform_t *p,
+                                          const char *sources, const char *targets,
+                                          ssched_error_t *err)
+{
+    pb->kind = SSCHED_PROBLEM_GOSSIP;
+    free(pb->sources);
+    free(pb->targets);
+    pb->sources = pb->targets = NULL;
+    pb->n_sources = pb->n_targets = 0;
+    ssched_status_t st = ssched_platform_parse_node_list(p, sources, "--sources", &pb->sources,
+                                                         &pb->n_sources, err);
+    if (st == SSCHED_OK)
+        st = ssched_platform_parse_node_list(p, targets, "--targets", &pb->targets,
+                                             &pb->n_targets, err);
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
+}

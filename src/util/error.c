@@ -1,0 +1,58 @@
+/* Error records: see include/ssched/error.h. */
+#include "ssched/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void ssched_error_clear(ssched_error_t *err)
+{
+    if (!err)
+        return;
+    err->status = SSCHED_OK;
+    err->message[0] = '\0';
+}
+
+ssched_status_t ssched_error_set(ssched_error_t *err, ssched_status_t status,
+                                 const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        err->status = status;
+    }
+    return status;
+}
+
+void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    char prefix[SSCHED_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    size_t plen = strlen(prefix), mlen = strlen(err->message);
+    if (plen >= SSCHED_ERROR_MSG_MAX)
+        plen = SSCHED_ERROR_MSG_MAX - 1;
+    if (plen + mlen >= SSCHED_ERROR_MSG_MAX)
+        mlen = SSCHED_ERROR_MSG_MAX - 1 - plen;
+    memmove(err->message + plen, err->message, mlen);
+    memcpy(err->message, prefix, plen);
+    err->message[plen + mlen] = '\0';
+}
+
+const char *ssched_status_name(ssched_status_t status)
+{
+    switch (status) {
+    case SSCHED_OK: return "ok";
+    case SSCHED_EINPUT: return "bad input";
+    case SSCHED_ENOMEM: return "out of memory";
+    case SSCHED_ESOLVER: return "LP solver failure";
+    case SSCHED_EUNCERTIFIED: return "result could not be certified";
+    case SSCHED_EINTERNAL: return "internal error";
+    }
+    return "unknown status";
+}

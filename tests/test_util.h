@@ -1,0 +1,43 @@
+/* Shared helpers for the CUnit suites: run the CLI, temporary files, main(). */
+#ifndef SSCHED_TEST_UTIL_H
+#define SSCHED_TEST_UTIL_H
+
+#include <CUnit/Basic.h>
+#include <gmp.h>
+
+typedef struct {
+    int status;   /* exit status of the command (or -1 if it did not exit) */
+    char *out;    /* captured stdout */
+    char *err;    /* captured stderr */
+} tu_run_t;
+
+/* Run `SSCHED_BIN <args>` through /bin/sh (args is printf-formatted),
+ * capturing stdout and stderr.  Returns r->status. */
+int tu_run(tu_run_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Same for an arbitrary shell command. */
+int tu_sh(tu_run_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tu_run_free(tu_run_t *r);
+
+/* Number of lines in s (a final line without '\n' counts). */
+int tu_count_lines(const char *s);
+
+/* A fresh path inside this process's scratch directory (removed at exit). */
+const char *tu_tmp_path(const char *name);
+/* Write text to a file; returns 0 on success. */
+int tu_write_file(const char *path, const char *text);
+/* Read a whole file (malloc'ed, NUL-terminated) or NULL. */
+char *tu_read_file(const char *path);
+
+/* Assert q == "p/q" text. */
+int tu_mpq_equals(const mpq_t q, const char *text);
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} tu_test_t;
+
+/* Register the NULL-terminated tests as one suite, run them with the basic
+ * interface, and return the exit status for main(): 0 iff all passed. */
+int tu_main(const char *suite, const tu_test_t *tests);
+
+#endif
