@@ -28,10 +28,10 @@ static void print_term(FILE *out, const mpz_t scale, const mpq_t q, int first)
     mpz_divexact(v, scale, mpq_denref(q));
     mpz_mul(v, v, mpq_numref(q));
     if (mpz_sgn(v) < 0) {
-        fputs(first ? "-" : " - ", out);
+        fputs(first ? "-" : "- ", out);
         mpz_neg(v, v);
     } else if (!first) {
-        fputs(" + ", out);
+        fputs("+ ", out);
     }
     mpz_out_str(out, 10, v);
     mpz_clear(v);
@@ -126,9 +126,11 @@ ssched_status_t ssched_lp_write_mps(const ssched_lp_t *lp, FILE *out, ssched_err
     mpz_init(oscale);
     lcm_of(oscale, (const mpq_t *)lp->obj, lp->n_cols, NULL);
     fprintf(out, "* %s: exported by ssched; rows scaled to integer coefficients\n", lp->name);
-    fputs("* objective scale: ", out);
+    /* OBJSENSE is not read by every MPS reader (GLPK rejects it), so the
+     * file minimizes the negated objective. */
+    fputs("* minimizes -scale * objective; objective scale: ", out);
     mpz_out_str(out, 10, oscale);
-    fprintf(out, "\nNAME %s\nOBJSENSE\n    MAX\nROWS\n N obj\n", lp->name);
+    fprintf(out, "\nNAME %s\nROWS\n N obj\n", lp->name);
     for (size_t i = 0; i < lp->n_rows; i++)
         fprintf(out, " %c %s\n", lp->rows[i].sense == SSCHED_ROW_LE ? 'L' :
                 lp->rows[i].sense == SSCHED_ROW_GE ? 'G' : 'E', lp->rows[i].name);
@@ -136,7 +138,11 @@ ssched_status_t ssched_lp_write_mps(const ssched_lp_t *lp, FILE *out, ssched_err
     for (size_t j = 0; j < lp->n_cols; j++) {
         if (mpq_sgn(lp->obj[j]) != 0) {
             fprintf(out, "    %s obj ", lp->col_names[j]);
-            print_scaled(out, oscale, lp->obj[j]);
+            mpq_t neg;
+            mpq_init(neg);
+            mpq_neg(neg, lp->obj[j]);
+            print_scaled(out, oscale, neg);
+            mpq_clear(neg);
             fputc('\n', out);
         }
         for (size_t t = count[j]; t < count[j + 1]; t++) {

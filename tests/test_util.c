@@ -72,7 +72,7 @@ static int run_shell(tu_run_t *r, const char *cmd)
     snprintf(errp, sizeof errp, "%s", tu_tmp_path("run.err"));
     size_t n = strlen(cmd) + 2 * sizeof outp + 64;
     char *full = malloc(n);
-    snprintf(full, n, "%s >'%s' 2>'%s' </dev/null", cmd, outp, errp);
+    snprintf(full, n, "( %s ) >'%s' 2>'%s' </dev/null", cmd, outp, errp);
     int st = system(full);
     free(full);
     r->status = (st != -1 && WIFEXITED(st)) ? WEXITSTATUS(st) : -1;
