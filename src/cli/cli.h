@@ -34,5 +34,8 @@ int cli_parse_long(const char *cmd, const char *option, const char *text,
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_lp(int argc, char **argv);
 int cli_cmd_gen(int argc, char **argv);
+int cli_cmd_redistribute(int argc, char **argv);
+int cli_cmd_schedule(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
 
 #endif

@@ -24,7 +24,7 @@ int cli_cmd_lp(int argc, char **argv)
     int c;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         if (cli_problem_option(&po, c, optarg))
             continue;
         switch (c) {

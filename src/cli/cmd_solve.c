@@ -78,7 +78,7 @@ int cli_cmd_solve(int argc, char **argv)
     int json = 0, verbose = 0, c;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         if (cli_problem_option(&po, c, optarg))
             continue;
         switch (c) {

@@ -12,8 +12,11 @@ typedef struct {
 
 static const command_t commands[] = {
     {"solve", cli_cmd_solve, "certified optimal steady-state throughput of a series of collectives"},
+    {"schedule", cli_cmd_schedule, "periodic one-port schedule at the certified throughput"},
+    {"check", cli_cmd_check, "independent checker for schedule files"},
     {"lp", cli_cmd_lp, "export the steady-state LP (.lp or .mps) for cross-checking"},
     {"gen", cli_cmd_gen, "generate platforms (gen tiers: WAN/MAN/LAN hierarchy)"},
+    {"redistribute", cli_cmd_redistribute, "schedule a block-cyclic redistribution cyclic(x) -> cyclic(Kx)"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *out)

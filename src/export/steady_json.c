@@ -3,14 +3,45 @@
 #include <stdlib.h>
 
 #include "ssched/rational.h"
+#include "src/export/json_util.h"
 #include "ssched/steady.h"
 
-static json_t *q_json(const mpq_t q)
+json_t *json_mpq(const mpq_t q)
 {
     char *s = ssched_rational_to_string(q);
     json_t *j = json_string(s ? s : "?");
     free(s);
     return j;
+}
+
+json_t *json_mpz(const mpz_t z)
+{
+    char *s = mpz_get_str(NULL, 10, z);
+    json_t *j = json_string(s ? s : "?");
+    free(s);
+    return j;
+}
+
+json_t *ssched_platform_json(const ssched_platform_t *p)
+{
+    json_t *nodes = json_array(), *edges = json_array();
+    for (size_t i = 0; i < p->n_nodes; i++) {
+        json_t *n = json_object();
+        json_object_set_new(n, "id", json_string(p->names[i]));
+        json_object_set_new(n, "w", p->has_w[i] ? json_mpq(p->w[i]) : json_null());
+        json_array_append_new(nodes, n);
+    }
+    for (size_t e = 0; e < p->n_edges; e++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "from", json_string(p->names[p->from[e]]));
+        json_object_set_new(o, "to", json_string(p->names[p->to[e]]));
+        json_object_set_new(o, "c", json_mpq(p->c[e]));
+        json_array_append_new(edges, o);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "nodes", nodes);
+    json_object_set_new(o, "edges", edges);
+    return o;
 }
 
 static json_t *node_list(const ssched_platform_t *p, const size_t *l, size_t n)
@@ -20,8 +51,6 @@ static json_t *node_list(const ssched_platform_t *p, const size_t *l, size_t n)
         json_array_append_new(a, json_string(p->names[l[k]]));
     return a;
 }
-
-json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb);
 
 json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb)
 {
@@ -41,7 +70,7 @@ json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *
         json_object_set_new(o, "target", json_string(p->names[pb->target]));
         break;
     }
-    json_object_set_new(o, "size", q_json(pb->size));
+    json_object_set_new(o, "size", json_mpq(pb->size));
     return o;
 }
 
@@ -50,7 +79,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
 {
     json_t *root = json_object();
     json_object_set_new(root, "problem", ssched_problem_json(p, pb));
-    json_object_set_new(root, "throughput", q_json(s->throughput));
+    json_object_set_new(root, "throughput", json_mpq(s->throughput));
     json_object_set_new(root, "throughput_approx", json_real(mpq_get_d(s->throughput)));
     json_object_set_new(root, "certified", json_true());
 
@@ -63,7 +92,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
         json_object_set_new(r, "to", json_string(p->names[p->to[f->edge]]));
         json_object_set_new(r, "origin", json_string(p->names[c->origin]));
         json_object_set_new(r, "dest", json_string(p->names[c->dest]));
-        json_object_set_new(r, "rate", q_json(f->rate));
+        json_object_set_new(r, "rate", json_mpq(f->rate));
         json_array_append_new(rates, r);
     }
     json_object_set_new(root, "rates", rates);
@@ -78,8 +107,8 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_t *r = json_object();
             json_object_set_new(r, "node", json_string(p->names[i]));
             json_object_set_new(r, "port", json_string(dir ? "in" : "out"));
-            json_object_set_new(r, "busy", q_json(busy));
-            json_object_set_new(r, "price", q_json(price));
+            json_object_set_new(r, "busy", json_mpq(busy));
+            json_object_set_new(r, "price", json_mpq(price));
             json_object_set_new(r, "binding", json_boolean(mpq_sgn(price) > 0));
             json_array_append_new(sat, r);
         }

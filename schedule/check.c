@@ -1,0 +1,269 @@
+/* The independent schedule checker (schedule.h: ssched_check_schedule_text).
+ *
+ * It trusts nothing but the file: it rebuilds the platform and the problem
+ * from the JSON, then re-verifies every property of design.md.  It shares no
+ * code with the schedule builder (only the exact number parser).  Malformed
+ * files are SSCHED_EINPUT; a well-formed file that breaks a property is
+ * reported with report->valid = 0 and the first violation stated plainly. */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/check_internal.h"
+#include "ssched/rational.h"
+
+void chk_init(chk_t *c)
+{
+    memset(c, 0, sizeof *c);
+    mpq_inits(c->size, c->throughput, NULL);
+}
+
+void chk_free(chk_t *c)
+{
+    for (size_t i = 0; i < c->n_nodes; i++)
+        free(c->names[i]);
+    for (size_t e = 0; e < c->n_edges; e++)
+        mpq_clear(c->cost[e]);
+    free(c->names);
+    free(c->from);
+    free(c->to);
+    free(c->cost);
+    free(c->type_origin);
+    free(c->type_dest);
+    mpq_clears(c->size, c->throughput, NULL);
+    memset(c, 0, sizeof *c);
+}
+
+int chk_violation(chk_t *c, const char *fmt, ...)
+{
+    if (c->report->valid) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(c->report->violation, sizeof c->report->violation, fmt, ap);
+        va_end(ap);
+        c->report->valid = 0;
+    }
+    return 0;
+}
+
+ssched_status_t chk_bad(chk_t *c, const char *fmt, ...)
+{
+    char msg[SSCHED_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return ssched_error_set(c->err, SSCHED_EINPUT, "schedule file: %s", msg);
+}
+
+ssched_status_t chk_get_q(chk_t *c, json_t *obj, const char *key, const char *where, mpq_t out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_string(v))
+        return chk_bad(c, "%s: missing exact string field \"%s\"", where, key);
+    ssched_error_t e;
+    if (ssched_rational_parse(out, json_string_value(v), &e) != SSCHED_OK)
+        return chk_bad(c, "%s: field \"%s\": %s", where, key, e.message);
+    return SSCHED_OK;
+}
+
+ssched_status_t chk_get_node(chk_t *c, json_t *obj, const char *key, const char *where,
+                             size_t *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_string(v))
+        return chk_bad(c, "%s: missing node field \"%s\"", where, key);
+    const char *name = json_string_value(v);
+    for (size_t i = 0; i < c->n_nodes; i++)
+        if (!strcmp(c->names[i], name)) {
+            *out = i;
+            return SSCHED_OK;
+        }
+    return chk_bad(c, "%s: unknown node '%s'", where, name);
+}
+
+size_t chk_edge(const chk_t *c, size_t from, size_t to)
+{
+    for (size_t e = 0; e < c->n_edges; e++)
+        if (c->from[e] == from && c->to[e] == to)
+            return e;
+    return (size_t)-1;
+}
+
+size_t chk_type(const chk_t *c, size_t origin, size_t dest)
+{
+    for (size_t t = 0; t < c->n_types; t++)
+        if (c->type_origin[t] == origin && c->type_dest[t] == dest)
+            return t;
+    return (size_t)-1;
+}
+
+static ssched_status_t read_platform(chk_t *c, json_t *root)
+{
+    json_t *pl = json_object_get(root, "platform");
+    json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
+    if (!json_is_array(nodes) || !json_is_array(edges))
+        return chk_bad(c, "missing platform.nodes / platform.edges arrays");
+    c->n_nodes = json_array_size(nodes);
+    c->names = calloc(c->n_nodes ? c->n_nodes : 1, sizeof *c->names);
+    if (!c->names)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    for (size_t i = 0; i < c->n_nodes; i++) {
+        json_t *id = json_object_get(json_array_get(nodes, i), "id");
+        if (!json_is_string(id))
+            return chk_bad(c, "platform.nodes[%zu]: missing \"id\"", i);
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(c->names[k], json_string_value(id)))
+                return chk_bad(c, "platform.nodes: duplicate node '%s'", c->names[k]);
+        c->names[i] = strdup(json_string_value(id));
+    }
+    size_t m = json_array_size(edges);
+    c->from = malloc((m ? m : 1) * sizeof *c->from);
+    c->to = malloc((m ? m : 1) * sizeof *c->to);
+    c->cost = malloc((m ? m : 1) * sizeof *c->cost);
+    if (!c->from || !c->to || !c->cost)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    char where[64];
+    for (size_t e = 0; e < m; e++) {
+        json_t *o = json_array_get(edges, e);
+        snprintf(where, sizeof where, "platform.edges[%zu]", e);
+        mpq_init(c->cost[e]);
+        c->n_edges++;
+        ssched_status_t st;
+        if ((st = chk_get_node(c, o, "from", where, &c->from[e])) != SSCHED_OK ||
+            (st = chk_get_node(c, o, "to", where, &c->to[e])) != SSCHED_OK ||
+            (st = chk_get_q(c, o, "c", where, c->cost[e])) != SSCHED_OK)
+            return st;
+        if (mpq_sgn(c->cost[e]) <= 0)
+            return chk_bad(c, "%s: c must be positive", where);
+        if (chk_edge(c, c->from[e], c->to[e]) != e)
+            return chk_bad(c, "%s: parallel edge", where);
+    }
+    return SSCHED_OK;
+}
+
+static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t **out, size_t *n)
+{
+    json_t *a = json_object_get(pb, key);
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return chk_bad(c, "problem.%s: missing node list", key);
+    *n = json_array_size(a);
+    *out = malloc(*n * sizeof **out);
+    if (!*out)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    char where[64];
+    snprintf(where, sizeof where, "problem.%s", key);
+    for (size_t k = 0; k < *n; k++) {
+        json_t *wrap = json_pack("{sO}", "n", json_array_get(a, k));
+        ssched_status_t st = chk_get_node(c, wrap, "n", where, &(*out)[k]);
+        json_decref(wrap);
+        if (st != SSCHED_OK)
+            return st;
+    }
+    return SSCHED_OK;
+}
+
+/* Message types of the problem: (source, target) pairs of distinct nodes. */
+static ssched_status_t read_problem(chk_t *c, json_t *root)
+{
+    json_t *pb = json_object_get(root, "problem");
+    const char *kind = json_string_value(json_object_get(pb, "kind"));
+    if (!kind)
+        return chk_bad(c, "missing problem.kind");
+    size_t *src = NULL, *dst = NULL, ns = 0, nd = 0;
+    ssched_status_t st = SSCHED_OK;
+    if (!strcmp(kind, "scatter")) {
+        json_t *s = json_object_get(pb, "source");
+        json_t *wrap = json_pack("{s[O]}", "source", s ? s : json_null());
+        st = node_list(c, wrap, "source", &src, &ns);
+        json_decref(wrap);
+    } else if (!strcmp(kind, "gossip")) {
+        st = node_list(c, pb, "sources", &src, &ns);
+    } else {
+        return chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
+    }
+    if (st == SSCHED_OK)
+        st = node_list(c, pb, "targets", &dst, &nd);
+    if (st == SSCHED_OK && json_object_get(pb, "size"))
+        st = chk_get_q(c, pb, "size", "problem", c->size);
+    else if (st == SSCHED_OK)
+        mpq_set_ui(c->size, 1, 1);
+    if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
+        st = chk_bad(c, "problem.size must be positive");
+    if (st == SSCHED_OK) {
+        c->type_origin = malloc((ns * nd > 0 ? ns * nd : 1) * sizeof(size_t));
+        c->type_dest = malloc((ns * nd > 0 ? ns * nd : 1) * sizeof(size_t));
+        if (!c->type_origin || !c->type_dest)
+            st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        for (size_t a = 0; a < ns && st == SSCHED_OK; a++)
+            for (size_t b = 0; b < nd; b++)
+                if (src[a] != dst[b] && chk_type(c, src[a], dst[b]) == (size_t)-1) {
+                    c->type_origin[c->n_types] = src[a];
+                    c->type_dest[c->n_types] = dst[b];
+                    c->n_types++;
+                }
+        if (st == SSCHED_OK && c->n_types == 0)
+            st = chk_bad(c, "problem has no (source, target) pair of distinct nodes");
+    }
+    free(src);
+    free(dst);
+    return st;
+}
+
+/* The (edge, type) of a transfer object; SSCHED_EINPUT if malformed. */
+ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edge,
+                             size_t *type)
+{
+    size_t from, to, origin, dest;
+    ssched_status_t st;
+    if ((st = chk_get_node(c, x, "from", where, &from)) != SSCHED_OK ||
+        (st = chk_get_node(c, x, "to", where, &to)) != SSCHED_OK ||
+        (st = chk_get_node(c, x, "origin", where, &origin)) != SSCHED_OK ||
+        (st = chk_get_node(c, x, "dest", where, &dest)) != SSCHED_OK)
+        return st;
+    *edge = chk_edge(c, from, to);
+    if (*edge == (size_t)-1)
+        return chk_bad(c, "%s: no platform edge %s->%s", where, c->names[from], c->names[to]);
+    *type = chk_type(c, origin, dest);
+    if (*type == (size_t)-1)
+        return chk_bad(c, "%s: %s->%s is not a message type of the problem", where,
+                       c->names[origin], c->names[dest]);
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report_t *report,
+                                           ssched_error_t *err)
+{
+    memset(report, 0, sizeof *report);
+    report->valid = 1;
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    if (!root)
+        return ssched_error_set(err, SSCHED_EINPUT, "schedule file: invalid JSON at line %d: %s",
+                                jerr.line, jerr.text);
+    chk_t c;
+    chk_init(&c);
+    c.report = report;
+    c.err = err;
+    ssched_status_t st;
+    const char *format = json_string_value(json_object_get(root, "format"));
+    if (!format)
+        st = chk_bad(&c, "missing \"format\"");
+    else if (strcmp(format, "ssched-schedule/1") && strcmp(format, "ssched-unrolled/1"))
+        st = chk_bad(&c, "unknown format '%s'", format);
+    else if ((st = read_platform(&c, root)) == SSCHED_OK &&
+             (st = read_problem(&c, root)) == SSCHED_OK &&
+             (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
+        if (!strcmp(format, "ssched-schedule/1")) {
+            st = chk_periodic(&c, root);
+        } else {
+            report->unrolled = 1;
+            st = chk_unrolled(&c, root);
+        }
+    }
+    chk_free(&c);
+    json_decref(root);
+    return st;
+}

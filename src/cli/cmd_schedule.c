@@ -1,0 +1,225 @@
+/* ssched schedule: a periodic one-port schedule at the certified TP, or its
+ * unrolled form for K operations.  Every schedule is passed through the
+ * independent checker before it is written. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/problem_opts.h"
+#include "ssched/rational.h"
+#include "ssched/schedule.h"
+
+static const char *usage_text =
+    "usage: ssched schedule PLATFORM <problem options as for solve> [options]\n"
+    "  --no-split          whole messages in every slot (period x LCM of amounts)\n"
+    "  --json              ssched-schedule/1 JSON instead of the table\n"
+    "  -o FILE             write the schedule (JSON) to FILE\n"
+    "  --operations K --unroll -o FILE\n"
+    "                      explicit timed transfers for K operations (init, steady\n"
+    "                      state, clean-up), ssched-unrolled/1 JSON\n"
+    "  --gantt FILE.svg    Gantt chart of one period, one row per port\n"
+    "  --dot FILE          per-period message counts on the platform (Graphviz)\n"
+    "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n";
+
+/* Check the JSON text with the independent checker; 1 if valid. */
+static int self_check(const char *text)
+{
+    ssched_check_report_t rep;
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    if (ssched_check_schedule_text(text, &rep, &err) != SSCHED_OK) {
+        fprintf(stderr, "ssched schedule: internal error: emitted schedule is malformed: %s\n",
+                err.message);
+        return 0;
+    }
+    if (!rep.valid) {
+        fprintf(stderr, "ssched schedule: internal error: emitted schedule fails the checker: %s\n",
+                rep.violation);
+        return 0;
+    }
+    return 1;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return cli_bad_input("schedule", "-o %s: cannot write the file", path);
+    fputs(text, f);
+    fputc('\n', f);
+    if (fclose(f) != 0)
+        return cli_bad_input("schedule", "-o %s: write error", path);
+    return CLI_EXIT_OK;
+}
+
+typedef struct {
+    int json, no_split, unroll;
+    long operations;
+    const char *output, *gantt, *dot;
+    ssched_matching_rule_t rule;
+} sched_opts_t;
+
+static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_problem_t *pb,
+                const ssched_steady_t *st, const ssched_schedule_t *s)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    if (o->unroll) {
+        ssched_unrolled_t u;
+        ssched_unrolled_init(&u);
+        int rc = CLI_EXIT_OK;
+        if (ssched_unroll(p, pb, s, (unsigned long)o->operations, &u, &err) != SSCHED_OK) {
+            rc = cli_report("schedule", &err);
+        } else {
+            char *text = ssched_unrolled_json(p, pb, s, &u);
+            if (!text || !self_check(text))
+                rc = CLI_EXIT_FAILURE;
+            else
+                rc = write_text(o->output, text);
+            free(text);
+            if (rc == CLI_EXIT_OK) {
+                char *a = ssched_rational_to_string(u.makespan);
+                char *b = ssched_rational_to_string(u.steady_time);
+                char *c = ssched_rational_to_string(u.overhead);
+                char *d = ssched_rational_to_decimal(u.overhead, 6);
+                printf("unrolled schedule for %lu operations: %zu transfers over %zu periods\n",
+                       u.operations, u.n_transfers, u.periods);
+                printf("time for K operations: %s;  K/TP = %s;  overhead = %s (%s)\n", a, b, c, d);
+                printf("checked: valid (ssched check %s)\n", o->output);
+                free(a); free(b); free(c); free(d);
+            }
+        }
+        ssched_unrolled_free(&u);
+        return rc;
+    }
+    char *text = ssched_schedule_json(p, pb, s);
+    if (!text || !self_check(text)) {
+        free(text);
+        return CLI_EXIT_FAILURE;
+    }
+    int rc = CLI_EXIT_OK;
+    if (o->output)
+        rc = write_text(o->output, text);
+    if (rc == CLI_EXIT_OK && o->json && !o->output) {
+        puts(text);
+    } else if (rc == CLI_EXIT_OK && !o->json) {
+        char *tp = ssched_rational_to_string(st->throughput);
+        char *dec = ssched_rational_to_decimal(st->throughput, 10);
+        printf("throughput TP = %s (%s), certified optimal; schedule checked: valid\n", tp, dec);
+        printf("matchings: %zu (bound %zu) over %zu bipartite edges\n", s->n_matchings,
+               s->matching_bound, s->bipartite_edges);
+        free(tp);
+        free(dec);
+        ssched_schedule_write_table(p, s, stdout);
+    }
+    free(text);
+    FILE *f;
+    if (rc == CLI_EXIT_OK && o->gantt) {
+        if (!(f = fopen(o->gantt, "w")))
+            return cli_bad_input("schedule", "--gantt %s: cannot write the file", o->gantt);
+        ssched_status_t ws = ssched_schedule_write_gantt(p, s, f, &err);
+        if (fclose(f) != 0 || ws != SSCHED_OK)
+            return cli_bad_input("schedule", "--gantt %s: write error", o->gantt);
+    }
+    if (rc == CLI_EXIT_OK && o->dot) {
+        if (!(f = fopen(o->dot, "w")))
+            return cli_bad_input("schedule", "--dot %s: cannot write the file", o->dot);
+        ssched_status_t ws = ssched_schedule_write_dot(p, s, f, &err);
+        if (fclose(f) != 0 || ws != SSCHED_OK)
+            return cli_bad_input("schedule", "--dot %s: write error", o->dot);
+    }
+    return rc;
+}
+
+int cli_cmd_schedule(int argc, char **argv)
+{
+    enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH };
+    static const struct option longopts[] = {
+        CLI_PROBLEM_LONGOPTS,
+        {"no-split", no_argument, NULL, O_NOSPLIT},
+        {"json", no_argument, NULL, O_JSON},
+        {"operations", required_argument, NULL, O_OPS},
+        {"unroll", no_argument, NULL, O_UNROLL},
+        {"gantt", required_argument, NULL, O_GANTT},
+        {"dot", required_argument, NULL, O_DOT},
+        {"matching", required_argument, NULL, O_MATCH},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_problem_opts_t po = {0};
+    sched_opts_t o = {0};
+    o.rule = SSCHED_MATCHING_BOTTLENECK;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if (cli_problem_option(&po, c, optarg))
+            continue;
+        switch (c) {
+        case O_NOSPLIT: o.no_split = 1; break;
+        case O_JSON: o.json = 1; break;
+        case O_UNROLL: o.unroll = 1; break;
+        case O_OPS:
+            if (!cli_parse_long("schedule", "--operations", optarg, 1, 100000000L, &o.operations))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_GANTT: o.gantt = optarg; break;
+        case O_DOT: o.dot = optarg; break;
+        case O_MATCH:
+            if (!strcmp(optarg, "bottleneck"))
+                o.rule = SSCHED_MATCHING_BOTTLENECK;
+            else if (!strcmp(optarg, "arbitrary"))
+                o.rule = SSCHED_MATCHING_ARBITRARY;
+            else
+                return cli_bad_input("schedule", "--matching: unknown rule '%s' "
+                                     "(bottleneck or arbitrary)", optarg);
+            break;
+        case 'o': o.output = optarg; break;
+        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        default:
+            return cli_bad_input("schedule", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        po.platform_path = argv[optind++];
+    if (optind < argc)
+        return cli_bad_input("schedule", "unexpected argument '%s'", argv[optind]);
+    if (o.unroll && (!o.operations || !o.output))
+        return cli_bad_input("schedule", "--unroll needs --operations K and -o FILE");
+    if (o.operations && !o.unroll)
+        return cli_bad_input("schedule", "--operations is used with --unroll");
+    if (o.unroll)
+        o.no_split = 1; /* whole messages */
+
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    int rc = cli_problem_load("schedule", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK) {
+        ssched_steady_t st;
+        ssched_schedule_t s;
+        ssched_steady_init(&st);
+        ssched_schedule_init(&s);
+        ssched_error_t err;
+        ssched_error_clear(&err);
+        ssched_schedule_options_t so;
+        ssched_schedule_options_default(&so);
+        so.no_split = o.no_split;
+        so.rule = o.rule;
+        if (ssched_steady_solve(&p, &pb, NULL, &st, &err) != SSCHED_OK ||
+            ssched_schedule_build(&p, &pb, &st, &so, &s, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
+        else if (mpq_sgn(st.throughput) == 0)
+            rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
+        else
+            rc = emit(&o, &p, &pb, &st, &s);
+        ssched_schedule_free(&s);
+        ssched_steady_free(&st);
+    }
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return rc;
+}

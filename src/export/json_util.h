@@ -1,0 +1,19 @@
+/* Small jansson helpers shared by the JSON writers (private). */
+#ifndef SSCHED_EXPORT_JSON_UTIL_H
+#define SSCHED_EXPORT_JSON_UTIL_H
+
+#include <gmp.h>
+#include <jansson.h>
+
+#include "ssched/platform.h"
+#include "ssched/problem.h"
+
+/* Exact "p/q" (or "p") string. */
+json_t *json_mpq(const mpq_t q);
+json_t *json_mpz(const mpz_t z);
+/* {"kind": ..., node lists ..., "size": ...} */
+json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb);
+/* {"nodes": [{"id","w"}], "edges": [{"from","to","c"}]} */
+json_t *ssched_platform_json(const ssched_platform_t *p);
+
+#endif

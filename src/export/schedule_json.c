@@ -1,0 +1,90 @@
+/* Schedule JSON writers: "ssched-schedule/1" and "ssched-unrolled/1". */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "src/export/json_util.h"
+#include "ssched/schedule.h"
+
+static json_t *header(const char *format, const ssched_platform_t *p,
+                      const ssched_problem_t *pb, const ssched_schedule_t *s)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_string(format));
+    json_object_set_new(root, "problem", ssched_problem_json(p, pb));
+    json_object_set_new(root, "platform", ssched_platform_json(p));
+    json_object_set_new(root, "throughput", json_mpq(s->throughput));
+    return root;
+}
+
+static void set_type(json_t *o, const ssched_platform_t *p, const ssched_schedule_t *s,
+                     size_t edge, size_t type)
+{
+    json_object_set_new(o, "from", json_string(p->names[p->from[edge]]));
+    json_object_set_new(o, "to", json_string(p->names[p->to[edge]]));
+    json_object_set_new(o, "origin", json_string(p->names[s->commodities[type].origin]));
+    json_object_set_new(o, "dest", json_string(p->names[s->commodities[type].dest]));
+}
+
+static char *dump(json_t *root)
+{
+    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    return text;
+}
+
+char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                           const ssched_schedule_t *s)
+{
+    json_t *root = header("ssched-schedule/1", p, pb, s);
+    json_object_set_new(root, "period", json_mpz(s->period));
+    json_object_set_new(root, "operations_per_period", json_mpz(s->ops_per_period));
+    json_object_set_new(root, "split", json_boolean(s->split));
+    json_t *slots = json_array();
+    for (size_t k = 0; k < s->n_slots; k++) {
+        const ssched_slot_t *sl = &s->slots[k];
+        json_t *o = json_object(), *tr = json_array();
+        json_object_set_new(o, "start", json_mpq(sl->start));
+        json_object_set_new(o, "end", json_mpq(sl->end));
+        for (size_t t = 0; t < sl->n_transfers; t++) {
+            json_t *x = json_object();
+            set_type(x, p, s, sl->transfers[t].edge, sl->transfers[t].type);
+            json_object_set_new(x, "amount", json_mpq(sl->transfers[t].amount));
+            json_array_append_new(tr, x);
+        }
+        json_object_set_new(o, "transfers", tr);
+        json_array_append_new(slots, o);
+    }
+    json_object_set_new(root, "slots", slots);
+    json_t *m = json_object();
+    json_object_set_new(m, "matchings", json_integer((json_int_t)s->n_matchings));
+    json_object_set_new(m, "bound", json_integer((json_int_t)s->matching_bound));
+    json_object_set_new(m, "bipartite_edges", json_integer((json_int_t)s->bipartite_edges));
+    json_object_set_new(m, "lcm_period", json_mpz(s->lcm_period));
+    json_object_set_new(m, "nosplit_factor", json_mpz(s->nosplit_factor));
+    json_object_set_new(root, "figures", m);
+    return dump(root);
+}
+
+char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                           const ssched_schedule_t *s, const ssched_unrolled_t *u)
+{
+    json_t *root = header("ssched-unrolled/1", p, pb, s);
+    json_object_set_new(root, "operations", json_integer((json_int_t)u->operations));
+    json_object_set_new(root, "makespan", json_mpq(u->makespan));
+    json_object_set_new(root, "steady_time", json_mpq(u->steady_time));
+    json_object_set_new(root, "overhead", json_mpq(u->overhead));
+    json_object_set_new(root, "period", json_mpz(s->period));
+    json_object_set_new(root, "periods", json_integer((json_int_t)u->periods));
+    json_t *tr = json_array();
+    for (size_t k = 0; k < u->n_transfers; k++) {
+        const ssched_timed_transfer_t *t = &u->transfers[k];
+        json_t *x = json_object();
+        json_object_set_new(x, "start", json_mpq(t->start));
+        json_object_set_new(x, "end", json_mpq(t->end));
+        set_type(x, p, s, t->edge, t->type);
+        json_object_set_new(x, "op", json_integer((json_int_t)t->op));
+        json_array_append_new(tr, x);
+    }
+    json_object_set_new(root, "transfers", tr);
+    return dump(root);
+}
