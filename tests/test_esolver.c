@@ -1,52 +1,12 @@
 /* Cross-check: on random small platforms, ssched's certified TP equals the
  * exact optimum QSopt_ex's esolver finds on the LP ssched exports.  The two
  * solvers share nothing but the exported file. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ssched/rational.h"
 #include "ssched/steady.h"
 #include "test_util.h"
-
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static uint64_t next_u64(void)
-{
-    uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static unsigned pick(unsigned n)
-{
-    return (unsigned)(next_u64() % n);
-}
-
-static void random_platform(ssched_platform_t *p, unsigned n)
-{
-    ssched_platform_init(p);
-    char name[16];
-    for (unsigned i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "P%u", i);
-        ssched_platform_add_node(p, name, NULL, NULL, NULL);
-    }
-    mpq_t c;
-    mpq_init(c);
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned j = 0; j < n; j++) {
-            /* a ring keeps most instances connected; extra random edges */
-            int ring = j == (i + 1) % n;
-            if (i == j || (!ring && pick(100) >= 35))
-                continue;
-            mpq_set_ui(c, pick(9) + 1, pick(6) + 1);
-            mpq_canonicalize(c);
-            ssched_platform_add_edge(p, i, j, c, NULL);
-        }
-    mpq_clear(c);
-    ssched_platform_finalize(p, NULL);
-}
 
 /* esolver's exact optimum of the exported LP, or -1 on failure. */
 static int esolver_optimum(const ssched_lp_t *lp, mpq_t out)
@@ -108,17 +68,17 @@ static void test_random_scatters(void)
     int agree = 0;
     for (int k = 0; k < 100; k++) {
         ssched_platform_t p;
-        unsigned n = 4 + pick(5);
-        random_platform(&p, n);
+        unsigned n = 4 + tu_pick(5);
+        tu_random_platform(&p, n);
         ssched_problem_t pb;
         ssched_problem_init(&pb);
         pb.kind = SSCHED_PROBLEM_SCATTER;
         pb.n_sources = 1;
         pb.sources = malloc(sizeof(size_t));
-        pb.sources[0] = pick(n);
+        pb.sources[0] = tu_pick(n);
         pb.targets = malloc(n * sizeof(size_t));
         for (unsigned i = 0; i < n; i++)
-            if (i != pb.sources[0] && (pick(2) || pb.n_targets == 0))
+            if (i != pb.sources[0] && (tu_pick(2) || pb.n_targets == 0))
                 pb.targets[pb.n_targets++] = i;
         check_instance(&p, &pb, &agree);
         ssched_problem_free(&pb);
@@ -132,17 +92,17 @@ static void test_random_gossips(void)
     int agree = 0;
     for (int k = 0; k < 60; k++) {
         ssched_platform_t p;
-        unsigned n = 3 + pick(4);
-        random_platform(&p, n);
+        unsigned n = 3 + tu_pick(4);
+        tu_random_platform(&p, n);
         ssched_problem_t pb;
         ssched_problem_init(&pb);
         pb.kind = SSCHED_PROBLEM_GOSSIP;
         pb.sources = malloc(n * sizeof(size_t));
         pb.targets = malloc(n * sizeof(size_t));
         for (unsigned i = 0; i < n; i++) {
-            if (pick(3) || pb.n_sources == 0)
+            if (tu_pick(3) || pb.n_sources == 0)
                 pb.sources[pb.n_sources++] = i;
-            if (pick(3) || pb.n_targets == 0 || (i == n - 1 && pb.n_targets == 1))
+            if (tu_pick(3) || pb.n_targets == 0 || (i == n - 1 && pb.n_targets == 1))
                 pb.targets[pb.n_targets++] = i;
         }
         if (ssched_problem_validate(&pb, &p, NULL) == SSCHED_OK)

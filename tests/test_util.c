@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stdint.h>
 
 static char scratch_dir[256];
 
@@ -151,4 +152,37 @@ int tu_main(const char *suite_name, const tu_test_t *tests)
     unsigned run = CU_get_number_of_tests_run();
     CU_cleanup_registry();
     return (failures == 0 && run > 0) ? 0 : 1;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+unsigned tu_pick(unsigned n)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (unsigned)((z ^ (z >> 31)) % n);
+}
+
+void tu_random_platform(ssched_platform_t *p, unsigned n)
+{
+    ssched_platform_init(p);
+    char name[16];
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "P%u", i);
+        ssched_platform_add_node(p, name, NULL, NULL, NULL);
+    }
+    mpq_t c;
+    mpq_init(c);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            int ring = j == (i + 1) % n;
+            if (i == j || (!ring && tu_pick(100) >= 35))
+                continue;
+            mpq_set_ui(c, tu_pick(9) + 1, tu_pick(6) + 1);
+            mpq_canonicalize(c);
+            ssched_platform_add_edge(p, i, j, c, NULL);
+        }
+    mpq_clear(c);
+    ssched_platform_finalize(p, NULL);
 }

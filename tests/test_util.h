@@ -31,6 +31,14 @@ char *tu_read_file(const char *path);
 /* Assert q == "p/q" text. */
 int tu_mpq_equals(const mpq_t q, const char *text);
 
+/* Deterministic pseudo-random numbers (splitmix64) for random instances. */
+unsigned tu_pick(unsigned n);
+/* A random platform on n nodes P0..P(n-1): a ring (so most instances are
+ * strongly connected) plus each other ordered pair with probability 35%,
+ * costs a/b with a in 1..9, b in 1..6; finalized. */
+#include "ssched/platform.h"
+void tu_random_platform(ssched_platform_t *p, unsigned n);
+
 typedef struct {
     const char *name;
     void (*fn)(void);
