@@ -70,7 +70,7 @@ static void test_load_numeric_attributes(void)
 
 static void test_write_roundtrip(void)
 {
-    const char *path = write_tmp("rt.graphml", HEAD NW("a&b", "7/3") N("c") E("a&amp;b", "c", "5/7")
+    const char *path = write_tmp("rt.graphml", HEAD NW("a&amp;b", "7/3") N("c") E("a&amp;b", "c", "5/7")
                                  E("c", "a&amp;b", "1e-7") TAIL);
     ssched_platform_t p, q;
     ssched_platform_init(&p);
