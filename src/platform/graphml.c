@@ -48,6 +48,54 @@ static void silent_xml_structured(void *ctx, xmlErrorPtr error)
     (void)error;
 }
 
+/* igraph 0.10 hands node ids over with XML character references left in
+ * ("a&#38;b" for the id "a&amp;b"); decode them so names are what the file
+ * means.  Writes at most strlen(in)+1 bytes (UTF-8 of a code point is never
+ * longer than its reference). */
+static void decode_references(const char *in, char *out)
+{
+    static const struct { const char *ent; char c; } named[] = {
+        {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+    while (*in) {
+        int done = 0;
+        for (size_t k = 0; k < sizeof named / sizeof *named && !done; k++) {
+            size_t n = strlen(named[k].ent);
+            if (!strncmp(in, named[k].ent, n)) {
+                *out++ = named[k].c;
+                in += n;
+                done = 1;
+            }
+        }
+        if (!done && in[0] == '&' && in[1] == '#') {
+            char *end;
+            int hex = in[2] == 'x' || in[2] == 'X';
+            unsigned long cp = strtoul(in + (hex ? 3 : 2), &end, hex ? 16 : 10);
+            if (*end == ';' && end > in + (hex ? 3 : 2) && cp > 0 && cp <= 0x10FFFF) {
+                if (cp < 0x80) {
+                    *out++ = (char)cp;
+                } else if (cp < 0x800) {
+                    *out++ = (char)(0xC0 | (cp >> 6));
+                    *out++ = (char)(0x80 | (cp & 0x3F));
+                } else if (cp < 0x10000) {
+                    *out++ = (char)(0xE0 | (cp >> 12));
+                    *out++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+                    *out++ = (char)(0x80 | (cp & 0x3F));
+                } else {
+                    *out++ = (char)(0xF0 | (cp >> 18));
+                    *out++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+                    *out++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+                    *out++ = (char)(0x80 | (cp & 0x3F));
+                }
+                in = end + 1;
+                done = 1;
+            }
+        }
+        if (!done)
+            *out++ = *in++;
+    }
+    *out = '\0';
+}
+
 /* Type of a vertex/edge attribute, or -1 if absent. */
 static int attribute_type(const igraph_t *g, int vertex, const char *name)
 {
@@ -118,9 +166,13 @@ static ssched_status_t convert(const igraph_t *g, ssched_platform_t *p,
         const char *name = NULL;
         if (id_type == IGRAPH_ATTRIBUTE_STRING)
             name = VAS(g, "id", v);
+        char *decoded = NULL;
         if (!name || !*name) {
             snprintf(fallback, sizeof fallback, "n%lld", (long long)v);
             name = fallback;
+        } else if ((decoded = malloc(strlen(name) + 1)) != NULL) {
+            decode_references(name, decoded);
+            name = decoded;
         }
         int have = 0;
         if (w_type >= 0) {
@@ -128,14 +180,13 @@ static ssched_status_t convert(const igraph_t *g, ssched_platform_t *p,
             if (have < 0) {
                 ssched_error_prefix(err, "node '%s': w: ", name);
                 st = SSCHED_EINPUT;
-                break;
-            }
-            if (have && mpq_sgn(q) <= 0) {
+            } else if (have && mpq_sgn(q) <= 0) {
                 st = ssched_error_set(err, SSCHED_EINPUT, "node '%s': w must be positive", name);
-                break;
             }
         }
-        st = ssched_platform_add_node(p, name, have ? q : NULL, NULL, err);
+        if (st == SSCHED_OK)
+            st = ssched_platform_add_node(p, name, have ? q : NULL, NULL, err);
+        free(decoded);
     }
     for (igraph_integer_t e = 0; e < m && st == SSCHED_OK; e++) {
         igraph_integer_t a = IGRAPH_FROM(g, e), b = IGRAPH_TO(g, e);
