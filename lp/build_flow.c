@@ -18,6 +18,9 @@
 
 #include "ssched/steady.h"
 
+ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                          ssched_model_t *m, ssched_error_t *err);
+
 void ssched_model_free(ssched_model_t *m)
 {
     ssched_lp_free(&m->lp);
@@ -27,6 +30,10 @@ void ssched_model_free(ssched_model_t *m)
     free(m->send_col);
     free(m->out_row);
     free(m->in_row);
+    free(m->intervals);
+    free(m->cons_col);
+    free(m->cons);
+    free(m->compute_row);
     memset(m, 0, sizeof *m);
 }
 
@@ -106,10 +113,13 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
                                    ssched_model_t *m, ssched_error_t *err)
 {
     memset(m, 0, sizeof *m);
-    ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER ? "sssp" : "sspa2a");
-    if (pb->kind != SSCHED_PROBLEM_SCATTER && pb->kind != SSCHED_PROBLEM_GOSSIP)
-        return ssched_error_set(err, SSCHED_EINPUT, "the flow model handles scatter and gossip only");
+    ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER ? "sssp"
+                           : pb->kind == SSCHED_PROBLEM_GOSSIP ? "sspa2a" : "ssr");
     ssched_status_t st = ssched_problem_validate(pb, p, err);
+    if (st != SSCHED_OK)
+        return st;
+    if (pb->kind == SSCHED_PROBLEM_REDUCE)
+        return ssched_model_build_reduce(p, pb, m, err);
     mpq_t one, zero, coef;
     mpq_inits(one, zero, coef, NULL);
     mpq_set_ui(one, 1, 1);

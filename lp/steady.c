@@ -27,6 +27,12 @@ void ssched_steady_free(ssched_steady_t *s)
         mpq_clear(s->flows[k].rate);
     free(s->flows);
     free(s->commodities);
+    free(s->intervals);
+    for (size_t k = 0; k < s->n_tasks; k++)
+        mpq_clear(s->tasks[k].rate);
+    free(s->tasks);
+    clear_vec(s->compute_busy, s->n_nodes);
+    clear_vec(s->compute_price, s->n_nodes);
     free(s->unreachable);
     clear_vec(s->out_busy, s->n_nodes);
     clear_vec(s->in_busy, s->n_nodes);
@@ -70,11 +76,40 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
     out->lp_cols = m.lp.n_cols;
     st = ssched_lp_solve(&m.lp, opt, &out->lp, err);
     size_t n = p->n_nodes, nt = m.n_commodities;
+    out->kind = pb->kind;
     if (st == SSCHED_OK) {
         out->n_nodes = n;
+        out->compute_busy = new_vec(n);
+        out->compute_price = new_vec(n);
+        out->n_intervals = m.n_intervals;
+        out->intervals = malloc((m.n_intervals ? m.n_intervals : 1) * sizeof *out->intervals);
+        out->tasks = malloc((m.n_cons ? m.n_cons : 1) * sizeof *out->tasks);
+        if (!out->compute_busy || !out->compute_price || !out->intervals || !out->tasks) {
+            ssched_model_free(&m);
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        memcpy(out->intervals, m.intervals, m.n_intervals * sizeof *m.intervals);
+        for (size_t k = 0; k < m.n_cons; k++) {
+            mpq_srcptr x = out->lp.x[m.cons_col[k]];
+            if (mpq_sgn(x) == 0)
+                continue;
+            ssched_task_t *t = &out->tasks[out->n_tasks++];
+            *t = m.cons[k];
+            mpq_init(t->rate);
+            mpq_set(t->rate, x);
+            mpq_t busy;
+            mpq_init(busy);
+            mpq_mul(busy, x, p->w[t->node]);
+            mpq_add(out->compute_busy[t->node], out->compute_busy[t->node], busy);
+            mpq_clear(busy);
+        }
+        for (size_t i = 0; i < n; i++)
+            if (m.compute_row && m.compute_row[i] != SSCHED_NO_ROW)
+                mpq_set(out->compute_price[i], out->lp.y[m.compute_row[i]]);
         out->n_commodities = nt;
         out->commodities = malloc((nt ? nt : 1) * sizeof *out->commodities);
-        out->unreachable = calloc(nt ? nt : 1, 1);
+        size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
+        out->unreachable = calloc(n_unreach ? n_unreach : 1, 1);
         out->flows = malloc((m.n_sends ? m.n_sends : 1) * sizeof *out->flows);
         out->out_busy = new_vec(n);
         out->in_busy = new_vec(n);
@@ -91,6 +126,12 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
         for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
             st = ssched_platform_reachable(p, m.commodities[t].origin, 0, reach, err);
             out->unreachable[t] = !reach[m.commodities[t].dest];
+        }
+        if (pb->kind == SSCHED_PROBLEM_REDUCE && st == SSCHED_OK) {
+            /* every value must travel (maybe merged) to the target */
+            st = ssched_platform_reachable(p, pb->target, 1, reach, err);
+            for (size_t k = 0; k < pb->n_participants; k++)
+                out->unreachable[k] = !reach[pb->participants[k]];
         }
         free(reach);
         mpq_set(out->throughput, out->lp.x[m.tp_col]);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "schedule/internal.h"
+#include "ssched/schedule.h"
 
 void ssched_schedule_options_default(ssched_schedule_options_t *opt)
 {
@@ -128,7 +128,7 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
 
     ssched_status_t status = SSCHED_OK;
     for (size_t t = 0; t < nt && status == SSCHED_OK; t++)
-        if (!sched_cancel_cycles(p, flow + t * ne))
+        if (!ssched_platform_cancel_cycles(p, flow + t * ne))
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
 
     /* Period: every count rate*T, every busy time rate*size*c*T and TP*T

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule/internal.h"
+#include "ssched/schedule.h"
 
 void ssched_unrolled_init(ssched_unrolled_t *u)
 {

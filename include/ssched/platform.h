@@ -91,6 +91,12 @@ ssched_status_t ssched_platform_reachable(const ssched_platform_t *p, size_t nod
                                           int reverse, unsigned char *reach,
                                           ssched_error_t *err);
 
+/* Remove every directed cycle from the positive part of flow[] (one exact
+ * value per edge, negative values ignored) by subtracting each cycle's
+ * bottleneck; conservation at every node is preserved.  Needs finalize().
+ * Returns 1, or 0 on allocation failure. */
+int ssched_platform_cancel_cycles(const ssched_platform_t *p, mpq_t *flow);
+
 #ifdef __cplusplus
 }
 #endif

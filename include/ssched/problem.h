@@ -41,6 +41,13 @@ ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_pla
                                           const char *sources, const char *targets,
                                           ssched_error_t *err);
 
+/* Fill a reduce problem: ordered participants "p0,p1,..." and the target.
+ * The target need not be a participant: it then only receives (and, if it
+ * has w, may compute) the result. */
+ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_platform_t *p,
+                                          const char *participants, const char *target,
+                                          ssched_error_t *err);
+
 /* Check indices and the rules of each kind: size > 0; scatter has one
  * source not listed among its targets; gossip has at least one pair
  * (source, target) of distinct nodes; lists have no duplicates.  EINPUT. */

@@ -34,18 +34,36 @@ typedef struct {
 
 #define SSCHED_NO_ROW ((size_t)-1)
 
+/* A partial reduction v[k,m] = v_k (+) ... (+) v_m of the ordered
+ * participants (reduce only; message types are intervals). */
+typedef struct {
+    size_t k, m;
+} ssched_interval_t;
+
+/* Task T_{k,l,m}: v[k,m] = v[k,l] (+) v[l+1,m] computed on `node`. */
+typedef struct {
+    size_t node, k, l, m;
+    mpq_t rate;                        /* tasks per time unit (solutions)   */
+} ssched_task_t;
+
 typedef struct {
     ssched_lp_t lp;
     size_t tp_col;                     /* the throughput variable TP        */
-    size_t n_commodities;
+    size_t n_commodities;              /* scatter/gossip message types      */
     ssched_commodity_t *commodities;
+    size_t n_intervals;                /* reduce message types              */
+    ssched_interval_t *intervals;
     size_t n_sends;                    /* send(edge, type) columns          */
     size_t *send_edge, *send_type, *send_col;
+    size_t n_cons;                     /* reduce: cons(node, T_{k,l,m})     */
+    size_t *cons_col;
+    ssched_task_t *cons;               /* (rate unused here)                */
     size_t *out_row, *in_row;          /* per node port row or SSCHED_NO_ROW */
+    size_t *compute_row;               /* reduce: per node, or SSCHED_NO_ROW */
 } ssched_model_t;
 
-/* Build the LP for a validated scatter or gossip problem.  EINPUT for other
- * kinds (reduce has its own builder). */
+/* Build the LP of a validated problem: SSSP, SSPA2A, or SSR (RR-4872 §4.2,
+ * with the correction that v[0,N-1] never leaves the target). */
 ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    ssched_model_t *model, ssched_error_t *err);
 void ssched_model_free(ssched_model_t *model);
@@ -58,10 +76,19 @@ typedef struct {
 
 typedef struct {
     mpq_t throughput;                  /* certified optimal TP              */
+    ssched_problem_kind_t kind;
     size_t n_nodes;
     size_t n_commodities;
     ssched_commodity_t *commodities;   /* copy of the model's types         */
-    unsigned char *unreachable;        /* per commodity: dest unreachable   */
+    size_t n_intervals;                /* reduce: flows' type = interval    */
+    ssched_interval_t *intervals;
+    size_t n_tasks;                    /* reduce: nonzero task rates        */
+    ssched_task_t *tasks;
+    mpq_t *compute_busy, *compute_price; /* reduce: per node                */
+    unsigned char *unreachable;        /* scatter/gossip, per commodity: the
+                                          dest is unreachable; reduce, per
+                                          participant: the target cannot be
+                                          reached from it.  Either forces TP=0 */
     size_t n_flows;
     ssched_flow_t *flows;              /* nonzero rates, by edge then type  */
     mpq_t *out_busy, *in_busy;         /* per node: port occupation in [0,1] */

@@ -11,6 +11,7 @@
 static const char *usage_text =
     "usage: ssched solve PLATFORM --problem scatter --source S --targets A,B,... [--json]\n"
     "       ssched solve PLATFORM --problem gossip --sources A,B,.. --targets C,D,.. [--json]\n"
+    "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
     "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n";
 
 static void print_q(FILE *out, const mpq_t q)
@@ -34,17 +35,25 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         if (s->unreachable[t])
             fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
                     p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
+    if (pb->kind == SSCHED_PROBLEM_REDUCE)
+        for (size_t k = 0; k < pb->n_participants; k++)
+            if (s->unreachable[k])
+                fprintf(out, "note: the target %s cannot be reached from participant %s, so TP = 0\n",
+                        p->names[pb->target], p->names[pb->participants[k]]);
 
-    fputs("saturated ports (busy = 1; price > 0 marks the ports that bound TP, "
+    fputs("saturated resources (busy = 1; price > 0 marks those that bound TP, "
           "and TP = sum of prices):\n", out);
     int any = 0;
+    static const char *what[] = {"out-port", "in-port", "compute"};
     for (size_t i = 0; i < p->n_nodes; i++)
-        for (int dir = 0; dir < 2; dir++) {
-            mpq_srcptr busy = dir ? s->in_busy[i] : s->out_busy[i];
-            mpq_srcptr price = dir ? s->in_price[i] : s->out_price[i];
+        for (int dir = 0; dir < 3; dir++) {
+            if (dir == 2 && pb->kind != SSCHED_PROBLEM_REDUCE)
+                continue;
+            mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
+            mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
             if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
                 continue;
-            fprintf(out, "  %-3s-port %-12s busy ", dir ? "in" : "out", p->names[i]);
+            fprintf(out, "  %-8s %-12s busy ", what[dir], p->names[i]);
             print_q(out, busy);
             fputs("  price ", out);
             print_q(out, price);
@@ -56,11 +65,23 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
     fputs("rates (messages per time unit):\n", out);
     for (size_t k = 0; k < s->n_flows; k++) {
         const ssched_flow_t *f = &s->flows[k];
-        const ssched_commodity_t *c = &s->commodities[f->type];
-        fprintf(out, "  %s -> %s  [%s->%s]  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]],
-                p->names[c->origin], p->names[c->dest]);
+        fprintf(out, "  %s -> %s  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]]);
+        if (pb->kind == SSCHED_PROBLEM_REDUCE)
+            fprintf(out, "v[%zu,%zu]  ", s->intervals[f->type].k, s->intervals[f->type].m);
+        else
+            fprintf(out, "[%s->%s]  ", p->names[s->commodities[f->type].origin],
+                    p->names[s->commodities[f->type].dest]);
         print_q(out, f->rate);
         fputc('\n', out);
+    }
+    if (pb->kind == SSCHED_PROBLEM_REDUCE) {
+        fputs("tasks (per time unit):\n", out);
+        for (size_t k = 0; k < s->n_tasks; k++) {
+            const ssched_task_t *t = &s->tasks[k];
+            fprintf(out, "  %s computes T[%zu,%zu,%zu]  ", p->names[t->node], t->k, t->l, t->m);
+            print_q(out, t->rate);
+            fputc('\n', out);
+        }
     }
     fprintf(out, "solver: %zu rows, %zu columns; float %.3f s, exact %.3f s, %ld repair pivots\n",
             s->lp_rows, s->lp_cols, s->lp.float_seconds, s->lp.exact_seconds, s->lp.repair_pivots);

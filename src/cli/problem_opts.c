@@ -26,9 +26,10 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (!o->platform_path)
         return cli_bad_input(cmd, "missing PLATFORM file (ssched %s PLATFORM --problem ...)", cmd);
     if (!o->problem)
-        return cli_bad_input(cmd, "missing --problem (scatter or gossip)");
-    if (strcmp(o->problem, "scatter") && strcmp(o->problem, "gossip"))
-        return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter or gossip)",
+        return cli_bad_input(cmd, "missing --problem (scatter, gossip or reduce)");
+    if (strcmp(o->problem, "scatter") && strcmp(o->problem, "gossip") &&
+        strcmp(o->problem, "reduce"))
+        return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip or reduce)",
                              o->problem);
     if (ssched_platform_load_graphml(p, o->platform_path, &err) != SSCHED_OK)
         return cli_report(cmd, &err);
@@ -43,6 +44,14 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         if (o->sources || o->participants || o->target)
             return cli_bad_input(cmd, "scatter: use --source and --targets only");
         st = ssched_problem_set_scatter(pb, p, o->source, o->targets, &err);
+    } else if (!strcmp(o->problem, "reduce")) {
+        if (!o->participants)
+            return cli_bad_input(cmd, "reduce: missing --participants");
+        if (!o->target)
+            return cli_bad_input(cmd, "reduce: missing --target");
+        if (o->source || o->sources || o->targets)
+            return cli_bad_input(cmd, "reduce: use --participants and --target only");
+        st = ssched_problem_set_reduce(pb, p, o->participants, o->target, &err);
     } else {
         if (!o->sources)
             return cli_bad_input(cmd, "gossip: missing --sources");
@@ -67,6 +76,16 @@ static void print_list(FILE *out, const ssched_platform_t *p, const size_t *l, s
 
 void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_problem_t *pb)
 {
+    if (pb->kind == SSCHED_PROBLEM_REDUCE) {
+        fputs("reduce of ", out);
+        print_list(out, p, pb->participants, pb->n_participants);
+        fprintf(out, " (in this order) to %s", p->names[pb->target]);
+        if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
+            fputs(", message size ", out);
+            mpq_out_str(out, 10, pb->size);
+        }
+        return;
+    }
     fprintf(out, "%s from ", ssched_problem_kind_name(pb->kind));
     print_list(out, p, pb->sources, pb->n_sources);
     fputs(" to ", out);

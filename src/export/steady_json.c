@@ -86,27 +86,47 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_t *rates = json_array();
     for (size_t k = 0; k < s->n_flows; k++) {
         const ssched_flow_t *f = &s->flows[k];
-        const ssched_commodity_t *c = &s->commodities[f->type];
         json_t *r = json_object();
         json_object_set_new(r, "from", json_string(p->names[p->from[f->edge]]));
         json_object_set_new(r, "to", json_string(p->names[p->to[f->edge]]));
-        json_object_set_new(r, "origin", json_string(p->names[c->origin]));
-        json_object_set_new(r, "dest", json_string(p->names[c->dest]));
+        if (s->kind == SSCHED_PROBLEM_REDUCE) {
+            json_object_set_new(r, "interval", json_pack("[II]", (json_int_t)s->intervals[f->type].k,
+                                                         (json_int_t)s->intervals[f->type].m));
+        } else {
+            const ssched_commodity_t *c = &s->commodities[f->type];
+            json_object_set_new(r, "origin", json_string(p->names[c->origin]));
+            json_object_set_new(r, "dest", json_string(p->names[c->dest]));
+        }
         json_object_set_new(r, "rate", json_mpq(f->rate));
         json_array_append_new(rates, r);
     }
     json_object_set_new(root, "rates", rates);
+    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        json_t *tasks = json_array();
+        for (size_t k = 0; k < s->n_tasks; k++) {
+            const ssched_task_t *t = &s->tasks[k];
+            json_t *r = json_object();
+            json_object_set_new(r, "node", json_string(p->names[t->node]));
+            json_object_set_new(r, "task", json_pack("[III]", (json_int_t)t->k, (json_int_t)t->l,
+                                                     (json_int_t)t->m));
+            json_object_set_new(r, "rate", json_mpq(t->rate));
+            json_array_append_new(tasks, r);
+        }
+        json_object_set_new(root, "tasks", tasks);
+    }
 
     json_t *sat = json_array();
     for (size_t i = 0; i < s->n_nodes; i++)
-        for (int dir = 0; dir < 2; dir++) {
-            mpq_srcptr busy = dir ? s->in_busy[i] : s->out_busy[i];
-            mpq_srcptr price = dir ? s->in_price[i] : s->out_price[i];
+        for (int dir = 0; dir < 3; dir++) {
+            if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE)
+                continue;
+            mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
+            mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
             if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
                 continue;
             json_t *r = json_object();
             json_object_set_new(r, "node", json_string(p->names[i]));
-            json_object_set_new(r, "port", json_string(dir ? "in" : "out"));
+            json_object_set_new(r, "port", json_string(dir == 2 ? "compute" : dir ? "in" : "out"));
             json_object_set_new(r, "busy", json_mpq(busy));
             json_object_set_new(r, "price", json_mpq(price));
             json_object_set_new(r, "binding", json_boolean(mpq_sgn(price) > 0));
@@ -115,6 +135,14 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_object_set_new(root, "saturated", sat);
 
     json_t *unreach = json_array();
+    if (s->kind == SSCHED_PROBLEM_REDUCE)
+        for (size_t k = 0; k < pb->n_participants; k++)
+            if (s->unreachable[k]) {
+                json_t *r = json_object();
+                json_object_set_new(r, "participant", json_string(p->names[pb->participants[k]]));
+                json_object_set_new(r, "target", json_string(p->names[pb->target]));
+                json_array_append_new(unreach, r);
+            }
     for (size_t t = 0; t < s->n_commodities; t++)
         if (s->unreachable[t]) {
             json_t *r = json_object();

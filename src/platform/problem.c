@@ -125,3 +125,21 @@ ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_pla
                                              &pb->n_targets, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
+
+ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_platform_t *p,
+                                          const char *participants, const char *target,
+                                          ssched_error_t *err)
+{
+    pb->kind = SSCHED_PROBLEM_REDUCE;
+    free(pb->participants);
+    pb->participants = NULL;
+    pb->n_participants = 0;
+    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "--participants",
+                                                         &pb->participants,
+                                                         &pb->n_participants, err);
+    if (st == SSCHED_OK && (!target || !*target))
+        st = ssched_error_set(err, SSCHED_EINPUT, "--target: missing node name");
+    if (st == SSCHED_OK && ssched_platform_find_node(p, target, &pb->target, err) != SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_EINPUT, "--target: unknown node '%s'", target);
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
+}

@@ -1,14 +1,14 @@
-/* Cancelling flow cycles of one message type.
+/* Cancelling flow cycles of one message type (platform.h).
  *
- * An optimal LP vertex may route part of a type around a cycle that starts
- * and ends at the same relay: conservation holds, nothing is delivered, port
- * time is wasted.  Removing such circulations keeps every constraint (ports
- * only get less busy) and the throughput, and gives the unrolled schedule a
- * flow in which every message makes progress toward its destination. */
+ * An optimal LP vertex may route part of a type around a cycle through
+ * relays: conservation holds, nothing is delivered, port time is wasted.
+ * Removing such circulations keeps every constraint (ports only get less
+ * busy) and the throughput, gives unrolled schedules a flow in which every
+ * message progresses, and makes reduction-tree extraction terminate. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule/internal.h"
+#include "ssched/platform.h"
 
 /* Find a directed cycle among edges with flow[e] > 0 (iterative DFS with
  * colours).  On success the cycle's edges are written to cyc and its length
@@ -63,7 +63,7 @@ out:
     return len;
 }
 
-int sched_cancel_cycles(const ssched_platform_t *p, mpq_t *flow)
+int ssched_platform_cancel_cycles(const ssched_platform_t *p, mpq_t *flow)
 {
     size_t *cyc = malloc((p->n_nodes ? p->n_nodes : 1) * sizeof *cyc);
     if (!cyc)

@@ -1,0 +1,237 @@
+/* EXTRACT_TREES / FIND_TREE (RR-4872 Fig. 8) and the exactness check. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trees/internal.h"
+
+void ssched_trees_init(ssched_trees_t *t)
+{
+    memset(t, 0, sizeof *t);
+    mpz_inits(t->period, t->ops_per_period, NULL);
+}
+
+void ssched_trees_free(ssched_trees_t *t)
+{
+    for (size_t k = 0; k < t->n_trees; k++) {
+        mpz_clear(t->trees[k].weight);
+        free(t->trees[k].tasks);
+    }
+    free(t->trees);
+    mpz_clears(t->period, t->ops_per_period, NULL);
+    memset(t, 0, sizeof *t);
+}
+
+/* T = lcm of the denominators of TP, every rate, every busy time. */
+static void reduce_period(const ssched_platform_t *p, const ssched_problem_t *pb,
+                          const ssched_steady_t *s, mpz_t T)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpz_set(T, mpq_denref(s->throughput));
+    for (size_t k = 0; k < s->n_flows; k++) {
+        mpz_lcm(T, T, mpq_denref(s->flows[k].rate));
+        mpq_mul(q, s->flows[k].rate, p->c[s->flows[k].edge]);
+        mpq_mul(q, q, pb->size);
+        mpz_lcm(T, T, mpq_denref(q));
+    }
+    for (size_t k = 0; k < s->n_tasks; k++)
+        mpz_lcm(T, T, mpq_denref(s->tasks[k].rate));
+    mpq_clear(q);
+}
+
+typedef struct {
+    size_t k, m, node, parent, depth;
+} input_t;
+
+/* FIND_TREE: explain v[0,N-1] on the target by positive tasks of sol. */
+static ssched_status_t find_tree(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                 const ssched_steady_t *s, const tr_solution_t *sol,
+                                 ssched_tree_t *tree, size_t **refs, ssched_error_t *err)
+{
+    size_t N = pb->n_participants;
+    /* a tree has at most N-1 computations and, per interval, a simple path */
+    size_t cap = (2 * N - 1) * (p->n_nodes + 1);
+    input_t *stack = malloc(cap * sizeof *stack);
+    tree->tasks = malloc(cap * sizeof *tree->tasks);
+    *refs = malloc(cap * sizeof **refs); /* index into sends or n_sends + cons */
+    if (!stack || !tree->tasks || !*refs) {
+        free(stack);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    size_t top = 0;
+    stack[top++] = (input_t){0, N - 1, pb->target, SIZE_MAX, 0};
+    tree->n_tasks = 0;
+    ssched_status_t st = SSCHED_OK;
+    while (top && st == SSCHED_OK) {
+        input_t in = stack[--top];
+        if (in.k == in.m && pb->participants[in.k] == in.node)
+            continue; /* a participant's own value: a leaf */
+        if (tree->n_tasks + 2 > cap || top + 2 > cap) {
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "reduction tree grows without bound");
+            break;
+        }
+        ssched_tree_task_t *t = &tree->tasks[tree->n_tasks];
+        size_t b, e;
+        tr_find_cons(sol, in.node, in.k, in.m, &b, &e);
+        for (; b < e && mpz_sgn(sol->cons[b].count) == 0; b++)
+            ;
+        if (b < e) { /* computed in place */
+            *t = (ssched_tree_task_t){SSCHED_TREE_COMPUTE, 0, in.node, in.k, sol->cons[b].l, in.m,
+                                      in.parent, in.depth};
+            (*refs)[tree->n_tasks] = sol->n_sends + b;
+            stack[top++] = (input_t){sol->cons[b].l + 1, in.m, in.node, tree->n_tasks, in.depth + 1};
+            stack[top++] = (input_t){in.k, sol->cons[b].l, in.node, tree->n_tasks, in.depth + 1};
+            tree->n_tasks++;
+            continue;
+        }
+        size_t I = SIZE_MAX;
+        for (size_t x = 0; x < s->n_intervals; x++)
+            if (s->intervals[x].k == in.k && s->intervals[x].m == in.m)
+                I = x;
+        tr_find_sends(sol, in.node, I, &b, &e);
+        for (; b < e && mpz_sgn(sol->sends[b].count) == 0; b++)
+            ;
+        if (b == e) {
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "no task produces v[%zu,%zu] on %s: solution not conserved",
+                                  in.k, in.m, p->names[in.node]);
+            break;
+        }
+        size_t edge = sol->sends[b].edge;
+        *t = (ssched_tree_task_t){SSCHED_TREE_SEND, edge, 0, in.k, 0, in.m, in.parent, in.depth};
+        (*refs)[tree->n_tasks] = b;
+        stack[top++] = (input_t){in.k, in.m, p->from[edge], tree->n_tasks, in.depth + 1};
+        tree->n_tasks++;
+    }
+    free(stack);
+    return st;
+}
+
+static mpz_t *ref_count(tr_solution_t *sol, size_t ref)
+{
+    return ref < sol->n_sends ? &sol->sends[ref].count : &sol->cons[ref - sol->n_sends].count;
+}
+
+ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                     const ssched_steady_t *s, ssched_trees_t *out,
+                                     ssched_error_t *err)
+{
+    ssched_trees_free(out);
+    ssched_trees_init(out);
+    if (pb->kind != SSCHED_PROBLEM_REDUCE || s->kind != SSCHED_PROBLEM_REDUCE)
+        return ssched_error_set(err, SSCHED_EINPUT, "trees: not a reduce solution");
+    if (mpq_sgn(s->throughput) == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "trees: TP = 0, there is nothing to extract");
+    reduce_period(p, pb, s, out->period);
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_z(q, out->period);
+    mpq_mul(q, q, s->throughput);
+    mpz_set(out->ops_per_period, mpq_numref(q));
+    mpq_clear(q);
+    tr_solution_t sol;
+    ssched_status_t st = tr_solution_build(p, s, out->period, &sol, err);
+    mpz_t done;
+    mpz_init(done);
+    size_t cap = 0;
+    /* each round zeroes at least one task, so there are at most this many */
+    size_t max_rounds = sol.n_sends + sol.n_cons;
+    while (st == SSCHED_OK && mpz_cmp(done, out->ops_per_period) < 0) {
+        if (out->n_trees == max_rounds) {
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "tree extraction does not terminate");
+            break;
+        }
+        if (out->n_trees == cap) {
+            cap = cap ? 2 * cap : 8;
+            ssched_tree_t *t = realloc(out->trees, cap * sizeof *t);
+            if (!t) {
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+                break;
+            }
+            out->trees = t;
+        }
+        ssched_tree_t *tree = &out->trees[out->n_trees++];
+        memset(tree, 0, sizeof *tree);
+        mpz_init(tree->weight);
+        size_t *refs = NULL;
+        st = find_tree(p, pb, s, &sol, tree, &refs, err);
+        if (st == SSCHED_OK && tree->n_tasks == 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "empty reduction tree");
+        if (st == SSCHED_OK) {
+            /* w(T) = min count; never more than what remains to deliver */
+            mpz_sub(tree->weight, out->ops_per_period, done);
+            for (size_t k = 0; k < tree->n_tasks; k++)
+                if (mpz_cmp(*ref_count(&sol, refs[k]), tree->weight) < 0)
+                    mpz_set(tree->weight, *ref_count(&sol, refs[k]));
+            for (size_t k = 0; k < tree->n_tasks; k++)
+                mpz_sub(*ref_count(&sol, refs[k]), *ref_count(&sol, refs[k]), tree->weight);
+            mpz_add(done, done, tree->weight);
+        }
+        free(refs);
+    }
+    /* Lemma 2: the trees account for the whole solution. */
+    for (size_t k = 0; k < sol.n_sends && st == SSCHED_OK; k++)
+        if (mpz_sgn(sol.sends[k].count) != 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "trees leave a transfer of the solution unexplained");
+    for (size_t k = 0; k < sol.n_cons && st == SSCHED_OK; k++)
+        if (mpz_sgn(sol.cons[k].count) != 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "trees leave a computation of the solution unexplained");
+    mpz_clear(done);
+    tr_solution_free(&sol);
+    return st;
+}
+
+ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_steady_t *s,
+                                    const ssched_trees_t *trees, ssched_error_t *err)
+{
+    tr_solution_t sol;
+    ssched_status_t st = tr_solution_build(p, s, trees->period, &sol, err);
+    mpz_t total;
+    mpz_init(total);
+    /* subtract weight * chi_T for every tree; everything must land on 0 */
+    for (size_t t = 0; t < trees->n_trees && st == SSCHED_OK; t++) {
+        const ssched_tree_t *tr = &trees->trees[t];
+        mpz_add(total, total, tr->weight);
+        for (size_t k = 0; k < tr->n_tasks && st == SSCHED_OK; k++) {
+            const ssched_tree_task_t *x = &tr->tasks[k];
+            size_t b, e;
+            mpz_t *cnt = NULL;
+            if (x->kind == SSCHED_TREE_COMPUTE) {
+                tr_find_cons(&sol, x->node, x->k, x->m, &b, &e);
+                for (; b < e; b++)
+                    if (sol.cons[b].l == x->l)
+                        cnt = &sol.cons[b].count;
+            } else {
+                size_t I = SIZE_MAX;
+                for (size_t y = 0; y < s->n_intervals; y++)
+                    if (s->intervals[y].k == x->k && s->intervals[y].m == x->m)
+                        I = y;
+                tr_find_sends(&sol, p->to[x->edge], I, &b, &e);
+                for (; b < e; b++)
+                    if (sol.sends[b].edge == x->edge)
+                        cnt = &sol.sends[b].count;
+            }
+            if (!cnt)
+                st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                      "tree %zu uses a task absent from the solution", t);
+            else
+                mpz_sub(*cnt, *cnt, tr->weight);
+        }
+    }
+    for (size_t k = 0; k < sol.n_sends && st == SSCHED_OK; k++)
+        if (mpz_sgn(sol.sends[k].count) != 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "sum of weighted trees differs from the solution on a transfer");
+    for (size_t k = 0; k < sol.n_cons && st == SSCHED_OK; k++)
+        if (mpz_sgn(sol.cons[k].count) != 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "sum of weighted trees differs from the solution on a computation");
+    if (st == SSCHED_OK && mpz_cmp(total, trees->ops_per_period) != 0)
+        st = ssched_error_set(err, SSCHED_EINTERNAL, "tree weights do not add up to TP * T");
+    mpz_clear(total);
+    tr_solution_free(&sol);
+    return st;
+}
