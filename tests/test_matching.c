@@ -32,8 +32,8 @@ static void add(ssched_bipartite_t *g, size_t u, size_t v, unsigned long w)
 
 /* Random multigraph: m edges, weights uniform in [1, 2^bits] (+ 2^offset_bits
  * if offset_bits > 0, to get weights beyond machine integers). */
-static void random_graph(ssched_bipartite_t *g, size_t nl, size_t nr, size_t m,
-                         unsigned bits, unsigned offset_bits, uint64_t seed)
+static void random_graph(ssched_bipartite_t *g, size_t nl, size_t nr, size_t m, unsigned bits,
+                         unsigned offset_bits, uint64_t seed)
 {
     uint64_t s = seed;
     mpz_t w, t;
@@ -107,13 +107,14 @@ static void decompose_and_check(const ssched_bipartite_t *g, const mpz_t T, size
         ssched_matching_result_t r;
         ssched_error_t err;
         ssched_matching_result_init(&r);
-        ssched_status_t st = ssched_matching_decompose(g, T, (ssched_matching_rule_t)rule, &r, &err);
+        ssched_status_t st =
+            ssched_matching_decompose(g, T, (ssched_matching_rule_t)rule, &r, &err);
         CU_ASSERT_EQUAL(st, SSCHED_OK);
         if (st != SSCHED_OK)
             fprintf(stderr, "decompose: %s\n", err.message);
         CU_ASSERT_EQUAL(ssched_matching_verify(g, T, &r, NULL), SSCHED_OK);
         CU_ASSERT(naive_check(g, T, &r));
-        CU_ASSERT(mpz_cmp(r.total, D) == 0);   /* Σλ = D: optimal length */
+        CU_ASSERT(mpz_cmp(r.total, D) == 0); /* Σλ = D: optimal length */
         CU_ASSERT(r.n_matchings <= r.bound);
         CU_ASSERT(r.rounds <= r.padded_edges - r.padded_nodes + 1 || g->n_edges == 0);
         CU_ASSERT_EQUAL(r.rule, (ssched_matching_rule_t)rule);
@@ -140,7 +141,7 @@ static void test_empty_and_single(void)
 
     add(&g, 2, 1, 4);
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &r, NULL),
-                    SSCHED_OK);   /* the result is reused: reset first */
+                    SSCHED_OK); /* the result is reused: reset first */
     CU_ASSERT_EQUAL_FATAL(r.n_matchings, 1);
     CU_ASSERT_EQUAL(mpz_get_ui(r.matchings[0].lambda), 4);
     CU_ASSERT_EQUAL(r.matchings[0].n_edges, 1);
@@ -192,7 +193,7 @@ static void test_disjoint_in_parallel(void)
     ssched_matching_result_init(&r);
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &r, NULL),
                     SSCHED_OK);
-    CU_ASSERT_EQUAL(r.n_matchings, 2);   /* {0,1} for 1 unit, {1} for 1 unit */
+    CU_ASSERT_EQUAL(r.n_matchings, 2); /* {0,1} for 1 unit, {1} for 1 unit */
     CU_ASSERT_EQUAL(mpz_get_ui(r.total), 2);
     CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
     ssched_matching_result_free(&r);
@@ -213,12 +214,12 @@ static void test_rr4872_toy(void)
     mpz_t T;
     mpz_init_set_ui(T, 12);
     ssched_bipartite_init(&g, 3, 4);
-    add(&g, 0, 0, 3);   /* 0: s -> a, 3 x m0            */
-    add(&g, 0, 1, 3);   /* 1: s -> b, 3 x m0            */
-    add(&g, 0, 1, 6);   /* 2: s -> b, 6 x m1            */
-    add(&g, 1, 2, 9);   /* 3: a -> P0, 3 x m0, c = 3    */
-    add(&g, 2, 2, 3);   /* 4: b -> P0, 3 x m0           */
-    add(&g, 2, 3, 6);   /* 5: b -> P1, 6 x m1           */
+    add(&g, 0, 0, 3); /* 0: s -> a, 3 x m0            */
+    add(&g, 0, 1, 3); /* 1: s -> b, 3 x m0            */
+    add(&g, 0, 1, 6); /* 2: s -> b, 6 x m1            */
+    add(&g, 1, 2, 9); /* 3: a -> P0, 3 x m0, c = 3    */
+    add(&g, 2, 2, 3); /* 4: b -> P0, 3 x m0           */
+    add(&g, 2, 3, 6); /* 5: b -> P1, 6 x m1           */
     size_t r[2];
     decompose_and_check(&g, T, r);
     /* The report decomposes its instance into four matchings. */
@@ -228,7 +229,7 @@ static void test_rr4872_toy(void)
     ssched_matching_result_init(&res);
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &res, NULL),
                     SSCHED_OK);
-    CU_ASSERT_EQUAL(mpz_get_ui(res.total), 12);   /* s and P0 are saturated */
+    CU_ASSERT_EQUAL(mpz_get_ui(res.total), 12); /* s and P0 are saturated */
     /* Edge 3 (a -> P0, 9 units) and edge 5 (b -> P1) share no endpoint
      * with each other; every step keeps s busy (degree 12 = D). */
     for (size_t i = 0; i < res.n_matchings; i++) {
@@ -244,8 +245,8 @@ static void test_rr4872_toy(void)
 
 static void test_random_small_weights(void)
 {
-    static const size_t sizes[][3] = {{1, 1, 4},  {2, 3, 5},  {3, 3, 9},  {4, 2, 12},
-                                      {5, 5, 25}, {8, 6, 30}, {10, 10, 60}, {16, 16, 200},
+    static const size_t sizes[][3] = {{1, 1, 4},   {2, 3, 5},    {3, 3, 9},    {4, 2, 12},
+                                      {5, 5, 25},  {8, 6, 30},   {10, 10, 60}, {16, 16, 200},
                                       {7, 20, 80}, {30, 30, 400}};
     mpz_t T;
     mpz_init(T);
@@ -256,7 +257,7 @@ static void test_random_small_weights(void)
             random_graph(&g, sizes[k][0], sizes[k][1], sizes[k][2], 6, 0, seed * 7919 + k);
             CU_ASSERT_EQUAL(ssched_bipartite_max_degree(&g, T, NULL), SSCHED_OK);
             if (seed % 2)
-                mpz_add_ui(T, T, seed);   /* T above D is allowed */
+                mpz_add_ui(T, T, seed); /* T above D is allowed */
             size_t r[2];
             decompose_and_check(&g, T, r);
             total_r[0] += r[0];
@@ -310,9 +311,9 @@ static void test_lcm_weights(void)
     for (size_t i = 0; i < m; i++) {
         mpz_divexact_ui(w, L, den[i]);
         mpz_mul_ui(w, w, num[i]);
-        CU_ASSERT_EQUAL(ssched_bipartite_add_edge(&g, rng_below(&s, 8), rng_below(&s, 8), w,
-                                                  NULL, NULL),
-                        SSCHED_OK);
+        CU_ASSERT_EQUAL(
+            ssched_bipartite_add_edge(&g, rng_below(&s, 8), rng_below(&s, 8), w, NULL, NULL),
+            SSCHED_OK);
     }
     CU_ASSERT_EQUAL(ssched_bipartite_max_degree(&g, T, NULL), SSCHED_OK);
     decompose_and_check(&g, T, NULL);
@@ -325,8 +326,8 @@ static void test_lcm_weights(void)
 /* Brute force on tiny graphs: the bottleneck search returns a perfect
  * matching whose minimum weight equals the best over all n! perfect
  * matchings of the padded graph. */
-static size_t brute_best_rank(const mt_padded_t *pg, const size_t *rank, size_t *perm,
-                              size_t k, size_t n, size_t worst)
+static size_t brute_best_rank(const mt_padded_t *pg, const size_t *rank, size_t *perm, size_t k,
+                              size_t n, size_t worst)
 {
     if (k == n)
         return worst;
@@ -436,7 +437,7 @@ static void test_single_matching_graph(void)
     ssched_matching_result_init(&r);
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &r, NULL),
                     SSCHED_OK);
-    CU_ASSERT_EQUAL(r.n_matchings, 3);   /* 3 units all, 3 more without e3, 4 more */
+    CU_ASSERT_EQUAL(r.n_matchings, 3); /* 3 units all, 3 more without e3, 4 more */
     CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
     ssched_matching_result_free(&r);
     ssched_bipartite_free(&g);

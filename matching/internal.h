@@ -1,0 +1,117 @@
+/* matching/internal.h — shared between the files of matching/ only.
+ *
+ * Story of the folder:
+ *   bipartite.c           the caller's multigraph, validation, degrees
+ *   regularize.c          padding to a D-regular bipartite graph of "pairs"
+ *   bipartite_matching.c  Hopcroft–Karp on the pairs, warm-started, restricted
+ *                         to the pairs of rank <= a threshold
+ *   bottleneck.c          max-min (bottleneck) perfect matching by a
+ *                         galloping + binary search on that threshold
+ *   decompose.c           the rounds: match, subtract, re-rank
+ *   expand.c              map each round back to the caller's edges (splits
+ *                         along parallel edges and slack), merge equal steps
+ *   verify.c              the independent checker */
+#ifndef SSCHED_MATCHING_INTERNAL_H
+#define SSCHED_MATCHING_INTERNAL_H
+
+#include <gmp.h>
+#include <stddef.h>
+
+#include "ssched/matching.h"
+
+#define MT_NONE ((size_t)-1)
+
+/* ---- bipartite.c ---- */
+mpz_t *mt_mpz_array(size_t n);             /* n initialised mpz, or NULL */
+void mt_mpz_array_free(mpz_t *a, size_t n);
+void mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right);
+ssched_status_t mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t D,
+                               ssched_error_t *err);
+
+/* ---- regularize.c ----
+ * The padded graph: n nodes per side, every node of weighted degree D.
+ * Its edges are "pairs": one per distinct (sender, receiver) of the padded
+ * graph.  Pair p carries, in order, the caller edges between its endpoints
+ * (edges[edge_start[p] .. edge_start[p+1]-1]) and then slack[p] dummy units
+ * (0 = none).  This concatenation is the pair's "timeline"; expand.c cuts
+ * it into the pieces that the rounds consume. */
+typedef struct {
+    size_t n;            /* nodes per side                                 */
+    size_t n_pairs;
+    size_t *pu, *pv;     /* padded endpoints of pair p                     */
+    mpz_t *w;            /* total weight (caller edges + slack)            */
+    mpz_t *slack;        /* dummy units at the end of the timeline         */
+    size_t *edge_start;  /* n_pairs + 1 offsets into edges                 */
+    size_t *edges;       /* caller edge indices grouped by pair            */
+    size_t n_slack;      /* pairs with slack > 0                           */
+    mpz_t degree;        /* D                                              */
+} mt_padded_t;
+
+/* Build the padded graph of g with D = max weighted degree (> 0).
+ * Precondition: g valid, at least one edge. */
+ssched_status_t mt_regularize(const ssched_bipartite_t *g, const mpz_t D,
+                              mt_padded_t *out, ssched_error_t *err);
+void mt_padded_free(mt_padded_t *p);
+
+/* ---- bipartite_matching.c ----
+ * Hopcroft–Karp on the padded graph.  Pair p is usable iff rank[p] <= limit
+ * (dead pairs have rank MT_NONE).  mate_l[u] / mate_r[v] hold pair ids or
+ * MT_NONE and persist between calls: that is the warm start. */
+typedef struct {
+    size_t n;
+    size_t *adj_start, *adj_len, *adj;   /* left adjacency over pair ids  */
+    const size_t *pu, *pv;
+    size_t *rank;
+    size_t *mate_l, *mate_r;
+    size_t *dist, *queue, *iter, *stack, *via;
+    size_t *saved;                       /* bottleneck.c: best matching  */
+    size_t size;                         /* current matching size        */
+} mt_hk_t;
+
+ssched_status_t mt_hk_init(mt_hk_t *h, const mt_padded_t *g);
+void mt_hk_free(mt_hk_t *h);
+/* Drop dead pairs (rank MT_NONE) from the adjacency lists. */
+void mt_hk_compact(mt_hk_t *h);
+/* Unmatch pairs of rank > limit, then augment to a maximum matching of the
+ * pairs of rank <= limit.  Returns the matching size. */
+size_t mt_hk_maximize(mt_hk_t *h, size_t limit);
+
+/* ---- bottleneck.c ----
+ * Leave in h a perfect matching of the live pairs maximising the minimum
+ * weight (pairs ranked 0.. by decreasing weight, n_groups distinct weights).
+ * Returns 0, or -1 if no perfect matching exists (a broken invariant). */
+int mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups);
+
+/* ---- sort.c ----
+ * Stable merge sort of idx[0..n) by key[idx[i]], ascending or descending;
+ * tmp has room for n entries. */
+void mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key, int descending, size_t *tmp);
+
+/* ---- expand.c ---- */
+typedef struct {
+    const ssched_bipartite_t *g;
+    const mt_padded_t *pg;
+    size_t *seg;          /* per pair: current timeline segment            */
+    mpz_t *used;          /* per pair: units consumed in that segment      */
+    /* scratch for one round */
+    size_t n_events, event_cap;
+    size_t *ev_node, *ev_order, *ev_tmp;   /* event: left node, sort scratch */
+    mpz_t *ev_offset;                      /* event: offset in the round     */
+    size_t *cur;          /* per padded left node: its pair's segment now  */
+    size_t *piece;        /* edges of the piece being emitted              */
+    size_t out_cap;       /* capacity of out->matchings                    */
+    mpz_t remaining, offset, len;
+} mt_expand_t;
+
+ssched_status_t mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g,
+                               const mt_padded_t *pg);
+void mt_expand_free(mt_expand_t *x);
+/* Append to out the pieces of one round: the perfect matching given by
+ * mate_l (pair per padded left node) held for lambda units. */
+ssched_status_t mt_expand_round(mt_expand_t *x, const size_t *mate_l,
+                                const mpz_t lambda, ssched_matching_result_t *out,
+                                ssched_error_t *err);
+/* Merge steps with the same edge set (keeping the first one's position). */
+ssched_status_t mt_merge_equal(ssched_matching_result_t *out, ssched_error_t *err);
+
+#endif
