@@ -58,7 +58,7 @@ static void test_pattern_fig1(void)
         }
         CU_ASSERT_EQUAL(out, 3);
         CU_ASSERT_EQUAL(in, 3);
-        CU_ASSERT_EQUAL(total, 12);   /* 6 blocks of 2 elements each */
+        CU_ASSERT_EQUAL(total, 12); /* 6 blocks of 2 elements each */
     }
     /* P0 holds blocks 0,4,8,12,16,20 -> new blocks 0,1,2,4,5,6 -> P0,P1,P2,P0,P1,P2 */
     CU_ASSERT_EQUAL(s[0 * 4 + 0], 4);
@@ -113,7 +113,7 @@ static void run_all(const ssched_redist_t *r, mpq_t completion[3])
         }
         CU_ASSERT_EQUAL(ssched_redist_check(r, &s, NULL), SSCHED_OK);
         CU_ASSERT(mpq_cmp(s.completion, r->lower_bound) >= 0);
-        if (a == SSCHED_REDIST_GREEDY)   /* seed 003 Lemma: within twice optimal */
+        if (a == SSCHED_REDIST_GREEDY) /* seed 003 Lemma: within twice optimal */
             CU_ASSERT(mpq_cmp(s.completion, two_lb) <= 0);
         if (a == SSCHED_REDIST_DIRECT) {
             CU_ASSERT(s.n_steps <= r->K);
@@ -145,18 +145,17 @@ static void test_algorithms_random(void)
         size_t P, K;
         unsigned long N, x;
         const char *bmin, *bmax, *startup;
-    } cases[] = {
-        {1, 1, 10, 1, "1", "1", "0"},         {2, 1, 12, 2, "1", "5", "0"},
-        {4, 3, 48, 2, "10", "200", "0"},      {4, 3, 48, 2, "10", "200", "1/2"},
-        {5, 2, 100, 1, "1/3", "7/2", "0"},    {6, 5, 997, 1, "10", "20", "0"},
-        {8, 7, 1000, 5, "10", "200", "3"},    {8, 12, 960, 1, "2", "9", "0"},
-        {16, 9, 100000, 1, "10", "200", "0"}, {16, 15, 100000, 4, "10", "200", "1/10"},
-        {7, 3, 21, 1, "1", "2", "0"},         {3, 5, 45, 3, "0.5", "2.5", "2"}};
+    } cases[] = {{1, 1, 10, 1, "1", "1", "0"},         {2, 1, 12, 2, "1", "5", "0"},
+                 {4, 3, 48, 2, "10", "200", "0"},      {4, 3, 48, 2, "10", "200", "1/2"},
+                 {5, 2, 100, 1, "1/3", "7/2", "0"},    {6, 5, 997, 1, "10", "20", "0"},
+                 {8, 7, 1000, 5, "10", "200", "3"},    {8, 12, 960, 1, "2", "9", "0"},
+                 {16, 9, 100000, 1, "10", "200", "0"}, {16, 15, 100000, 4, "10", "200", "1/10"},
+                 {7, 3, 21, 1, "1", "2", "0"},         {3, 5, 45, 3, "0.5", "2.5", "2"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (uint64_t seed = 1; seed <= 3; seed++) {
             ssched_redist_t r;
-            make(&r, cases[c].P, cases[c].K, cases[c].N, cases[c].x, cases[c].bmin,
-                 cases[c].bmax, seed, cases[c].startup);
+            make(&r, cases[c].P, cases[c].K, cases[c].N, cases[c].x, cases[c].bmin, cases[c].bmax,
+                 seed, cases[c].startup);
             run_all(&r, NULL);
             ssched_redist_free(&r);
         }
@@ -194,9 +193,9 @@ static void test_network_random(void)
     for (size_t i = 0; i < 36; i++) {
         CU_ASSERT(mpq_equal(a.bandwidth[i], b.bandwidth[i]));
         if (i % 7 == 0)
-            continue;   /* diagonal: unused */
+            continue; /* diagonal: unused */
         CU_ASSERT(mpq_cmp(a.bandwidth[i], lo) >= 0 && mpq_cmp(a.bandwidth[i], hi) <= 0);
-        CU_ASSERT(mpz_cmp_ui(mpq_denref(a.bandwidth[i]), 1) == 0);   /* integral grid */
+        CU_ASSERT(mpz_cmp_ui(mpq_denref(a.bandwidth[i]), 1) == 0); /* integral grid */
         distinct += !mpq_equal(a.bandwidth[i], a.bandwidth[1]);
     }
     CU_ASSERT(distinct > 0);
@@ -232,9 +231,9 @@ static void test_network_file(void)
     ssched_redist_t r;
     ssched_error_t err;
     ssched_redist_init(&r);
-    CU_ASSERT_EQUAL(read_text(&r, 3, "# bandwidths\n0 1 2\n\n3 0 1/2  # row 2\n0.25 2.5e1 0\n",
-                              &err),
-                    SSCHED_OK);
+    CU_ASSERT_EQUAL(
+        read_text(&r, 3, "# bandwidths\n0 1 2\n\n3 0 1/2  # row 2\n0.25 2.5e1 0\n", &err),
+        SSCHED_OK);
     CU_ASSERT(tu_mpq_equals(r.bandwidth[1 * 3 + 2], "1/2"));
     CU_ASSERT(tu_mpq_equals(r.bandwidth[2 * 3 + 0], "1/4"));
     CU_ASSERT(tu_mpq_equals(r.bandwidth[2 * 3 + 1], "25"));
@@ -344,7 +343,7 @@ static void test_check_rejects(void)
     ssched_redist_transfer_t *ra = &s.transfers[s.recv_list[s.recv_start[p]]];
     ssched_redist_transfer_t *rb = &s.transfers[s.recv_list[s.recv_start[p] + 1]];
     mpq_set(keep_s, rb->start);
-    mpq_set(rb->start, ra->start);   /* rb now starts with ra and lasts longer */
+    mpq_set(rb->start, ra->start); /* rb now starts with ra and lasts longer */
     CU_ASSERT_NOT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_OK);
     mpq_set(rb->start, keep_s);
     CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, NULL), SSCHED_OK);
@@ -406,8 +405,9 @@ static void test_cli_ok(void)
     tu_run_t r;
     const char *algos[] = {"direct", "greedy", "preemptive"};
     for (int a = 0; a < 3; a++) {
-        tu_run(&r, "redistribute --P 6 --K 4 --N 480 --x 2 --bw-min 10 --bw-max 200 --seed 3 "
-                   "--algorithm %s --json",
+        tu_run(&r,
+               "redistribute --P 6 --K 4 --N 480 --x 2 --bw-min 10 --bw-max 200 --seed 3 "
+               "--algorithm %s --json",
                algos[a]);
         CU_ASSERT_EQUAL(r.status, 0);
         json_error_t jerr;
@@ -418,8 +418,7 @@ static void test_cli_ok(void)
             const char *lb = json_string_value(json_object_get(root, "lower_bound"));
             CU_ASSERT_PTR_NOT_NULL(c);
             CU_ASSERT_PTR_NOT_NULL(lb);
-            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "algorithm")),
-                                   algos[a]);
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "algorithm")), algos[a]);
             if (c && lb && a == 2)
                 CU_ASSERT_STRING_EQUAL(c, lb);
             json_decref(root);
@@ -437,8 +436,7 @@ static void test_cli_ok(void)
 
     const char *m = tu_tmp_path("m.txt");
     tu_write_file(m, "0 2 4\n1 0 1/2\n3 3 0\n");
-    tu_run(&r, "redistribute --P 3 --K 2 --N 12 --matrix '%s' --startup 1/4 --algorithm greedy",
-           m);
+    tu_run(&r, "redistribute --P 3 --K 2 --N 12 --matrix '%s' --startup 1/4 --algorithm greedy", m);
     CU_ASSERT_EQUAL(r.status, 0);
     tu_run_free(&r);
     tu_run(&r, "redistribute --help");
@@ -450,14 +448,14 @@ static void test_cli_bad(void)
 {
     const char *base = "--bw-min 1 --bw-max 2 --algorithm greedy";
     char buf[512];
-    expect_bad("--K 3 --N 48 --bw-min 1 --bw-max 2 --algorithm greedy");   /* no --P */
+    expect_bad("--K 3 --N 48 --bw-min 1 --bw-max 2 --algorithm greedy"); /* no --P */
     snprintf(buf, sizeof buf, "--P 0 --K 3 --N 48 %s", base);
     expect_bad(buf);
     snprintf(buf, sizeof buf, "--P 4 --K 0 --N 48 %s", base);
     expect_bad(buf);
     snprintf(buf, sizeof buf, "--P 4 --K -2 --N 48 %s", base);
     expect_bad(buf);
-    snprintf(buf, sizeof buf, "--P 4 --K 3 --N 49 --x 2 %s", base);   /* N not covering */
+    snprintf(buf, sizeof buf, "--P 4 --K 3 --N 49 --x 2 %s", base); /* N not covering */
     expect_bad(buf);
     snprintf(buf, sizeof buf, "--P 4 --K 3 --N 0 %s", base);
     expect_bad(buf);
@@ -484,11 +482,11 @@ static void test_cli_bad(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "bad.txt:2: column 2"));
     tu_run_free(&r);
     tu_write_file(m, "0 1\n0 0\n");
-    expect_bad(buf);   /* non-positive bandwidth */
+    expect_bad(buf); /* non-positive bandwidth */
     tu_write_file(m, "0 1\n");
-    expect_bad(buf);   /* too few rows */
+    expect_bad(buf); /* too few rows */
     snprintf(buf, sizeof buf, "--P 2 --K 3 --N 48 --matrix '%s' --seed 3 --algorithm greedy", m);
-    expect_bad(buf);   /* matrix and seed */
+    expect_bad(buf); /* matrix and seed */
 }
 
 int main(void)

@@ -1,0 +1,180 @@
+/* ssched redistribute: schedule a block-cyclic redistribution cyclic(x) ->
+ * cyclic(Kx) on a heterogeneous network (seed 003).  A thin layer over
+ * include/ssched/redistribution.h. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "ssched/rational.h"
+#include "ssched/redistribution.h"
+
+static const char *usage_text =
+    "usage: ssched redistribute --P P --K K --N N [--x X]\n"
+    "           (--bw-min A --bw-max B [--seed S] | --matrix FILE) [--startup T]\n"
+    "           --algorithm direct|greedy|preemptive [--json]\n"
+    "  Redistributes N elements from cyclic(X) to cyclic(K*X) on P processors (X\n"
+    "  divides N; X defaults to 1).  A message of m elements from i to j takes\n"
+    "  T + m / B(i,j) time units (T defaults to 0).  Bandwidths are drawn in\n"
+    "  [A, B] from seed S (default 1), or read from FILE: P lines of P exact\n"
+    "  numbers, line i = bandwidths from processor i.  All numbers are exact\n"
+    "  (3, 0.125, 1/3, 2.5e-3).  Prints the lower bound, the completion time and\n"
+    "  per processor the ordered sends and receives; --json prints them as JSON\n"
+    "  with exact \"p/q\" strings.\n";
+
+#define CMD "redistribute"
+
+enum {
+    OPT_P = 256,
+    OPT_K,
+    OPT_N,
+    OPT_X,
+    OPT_BWMIN,
+    OPT_BWMAX,
+    OPT_SEED,
+    OPT_MATRIX,
+    OPT_STARTUP,
+    OPT_ALGO,
+    OPT_JSON
+};
+
+int cli_cmd_redistribute(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"P", required_argument, NULL, OPT_P},
+                                             {"K", required_argument, NULL, OPT_K},
+                                             {"N", required_argument, NULL, OPT_N},
+                                             {"x", required_argument, NULL, OPT_X},
+                                             {"bw-min", required_argument, NULL, OPT_BWMIN},
+                                             {"bw-max", required_argument, NULL, OPT_BWMAX},
+                                             {"seed", required_argument, NULL, OPT_SEED},
+                                             {"matrix", required_argument, NULL, OPT_MATRIX},
+                                             {"startup", required_argument, NULL, OPT_STARTUP},
+                                             {"algorithm", required_argument, NULL, OPT_ALGO},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    long P = 0, K = 0, N = 0, x = 1, seed = 1;
+    const char *matrix = NULL, *bwmin_text = NULL, *bwmax_text = NULL;
+    int algorithm = -1, json = 0, have_seed = 0, rc = CLI_EXIT_BADINPUT;
+    mpq_t bw_min, bw_max, startup;
+    mpq_init(bw_min);
+    mpq_init(bw_max);
+    mpq_init(startup);
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        int ok = 1;
+        switch (c) {
+        case OPT_P: ok = cli_parse_long(CMD, "--P", optarg, 1, SSCHED_REDIST_MAX_P, &P); break;
+        case OPT_K: ok = cli_parse_long(CMD, "--K", optarg, 1, SSCHED_REDIST_MAX_K, &K); break;
+        case OPT_N: ok = cli_parse_long(CMD, "--N", optarg, 1, LONG_MAX, &N); break;
+        case OPT_X: ok = cli_parse_long(CMD, "--x", optarg, 1, LONG_MAX, &x); break;
+        case OPT_SEED:
+            ok = cli_parse_long(CMD, "--seed", optarg, 0, LONG_MAX, &seed);
+            have_seed = 1;
+            break;
+        case OPT_BWMIN:
+            ok = cli_parse_rational(CMD, "--bw-min", optarg, bw_min);
+            bwmin_text = optarg;
+            break;
+        case OPT_BWMAX:
+            ok = cli_parse_rational(CMD, "--bw-max", optarg, bw_max);
+            bwmax_text = optarg;
+            break;
+        case OPT_STARTUP:
+            ok = cli_parse_rational(CMD, "--startup", optarg, startup);
+            if (ok && mpq_sgn(startup) < 0) {
+                cli_bad_input(CMD, "option --startup: '%s' is negative", optarg);
+                ok = 0;
+            }
+            break;
+        case OPT_MATRIX: matrix = optarg; break;
+        case OPT_ALGO:
+            algorithm = ssched_redist_algorithm_parse(optarg);
+            if (algorithm < 0) {
+                cli_bad_input(CMD, "option --algorithm: '%s' is not direct, greedy or preemptive",
+                              optarg);
+                ok = 0;
+            }
+            break;
+        case OPT_JSON: json = 1; break;
+        case 'h':
+            fputs(usage_text, stdout);
+            rc = CLI_EXIT_OK;
+            goto out;
+        default:
+            cli_bad_input(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
+            goto out;
+        }
+        if (!ok)
+            goto out;
+    }
+    if (optind < argc) {
+        cli_bad_input(CMD, "unexpected argument '%s'", argv[optind]);
+        goto out;
+    }
+    if (!P || !K || !N) {
+        cli_bad_input(CMD, "missing option %s (see ssched redistribute --help)",
+                      !P   ? "--P"
+                      : !K ? "--K"
+                           : "--N");
+        goto out;
+    }
+    if (algorithm < 0) {
+        cli_bad_input(CMD, "missing option --algorithm direct|greedy|preemptive");
+        goto out;
+    }
+    if (matrix && (bwmin_text || bwmax_text || have_seed)) {
+        cli_bad_input(CMD, "--matrix excludes --bw-min, --bw-max and --seed");
+        goto out;
+    }
+    if (!matrix && (!bwmin_text || !bwmax_text)) {
+        cli_bad_input(CMD, "missing bandwidths: give --bw-min and --bw-max, or --matrix FILE");
+        goto out;
+    }
+    if (!matrix && mpq_sgn(bw_min) <= 0) {
+        cli_bad_input(CMD, "option --bw-min: bandwidth '%s' is not positive", bwmin_text);
+        goto out;
+    }
+    if (!matrix && mpq_cmp(bw_min, bw_max) > 0) {
+        cli_bad_input(CMD, "option --bw-min: %s is larger than --bw-max %s", bwmin_text,
+                      bwmax_text);
+        goto out;
+    }
+
+    ssched_redist_t r;
+    ssched_redist_schedule_t s;
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_redist_init(&r);
+    ssched_redist_schedule_init(&s);
+    ssched_status_t st;
+    if (matrix) {
+        FILE *f = fopen(matrix, "r");
+        if (!f) {
+            st = ssched_error_set(&err, SSCHED_EINPUT, "--matrix %s: cannot open the file", matrix);
+        } else {
+            st = ssched_redist_network_read(&r, (size_t)P, f, matrix, &err);
+            fclose(f);
+        }
+    } else {
+        st = ssched_redist_network_random(&r, (size_t)P, bw_min, bw_max, (uint64_t)seed, &err);
+    }
+    if (st == SSCHED_OK)
+        st = ssched_redist_build(&r, (size_t)K, (unsigned long)N, (unsigned long)x, startup, &err);
+    if (st == SSCHED_OK)
+        st = ssched_redist_schedule(&r, (ssched_redist_algorithm_t)algorithm, &s, &err);
+    if (st == SSCHED_OK)
+        st = json ? ssched_redist_write_json(&r, &s, stdout, &err)
+                  : ssched_redist_write_text(&r, &s, stdout, &err);
+    rc = st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
+    ssched_redist_schedule_free(&s);
+    ssched_redist_free(&r);
+out:
+    mpq_clear(bw_min);
+    mpq_clear(bw_max);
+    mpq_clear(startup);
+    return rc;
+}

@@ -1,0 +1,136 @@
+/* The adaptive greedy heuristic of seed 003 §4.3.
+ *
+ * Every processor is a sender and a receiver.  sendavail[i] / recvavail[j]
+ * are the times at which sender i / receiver j become free (initially 0).
+ * Senders are processed in increasing order of availability (ties by index:
+ * the seed allows any order, a fixed one makes the result reproducible).
+ * When sender i becomes available it scans its remaining receiver set R_i,
+ * picks the receiver j that becomes free first (ties: smallest j), and sends
+ * to it at t = max(sendavail[i], recvavail[j]); both are then busy until
+ * t + C(i,j).  A sender with an empty R_i leaves the queue.
+ *
+ * Cost: P·K events, each scanning at most K receivers: O(PK²), plus
+ * O(log P) per event for the sender queue (a binary heap).
+ * Guarantee (seed 003 Lemma): completion <= one row sum + one column sum of C
+ * <= twice the lower bound. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/redistribution/internal.h"
+
+typedef struct {
+    size_t *heap, n;
+    const mpq_t *key; /* sendavail */
+} heap_t;
+
+static int less(const heap_t *h, size_t a, size_t b)
+{
+    int c = mpq_cmp(h->key[a], h->key[b]);
+    return c < 0 || (c == 0 && a < b);
+}
+
+static void heap_push(heap_t *h, size_t x)
+{
+    size_t i = h->n++;
+    h->heap[i] = x;
+    while (i > 0 && less(h, h->heap[i], h->heap[(i - 1) / 2])) {
+        size_t t = h->heap[i];
+        h->heap[i] = h->heap[(i - 1) / 2];
+        h->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static size_t heap_pop(heap_t *h)
+{
+    size_t top = h->heap[0];
+    h->heap[0] = h->heap[--h->n];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && less(h, h->heap[l], h->heap[m]))
+            m = l;
+        if (r < h->n && less(h, h->heap[r], h->heap[m]))
+            m = r;
+        if (m == i)
+            break;
+        size_t t = h->heap[i];
+        h->heap[i] = h->heap[m];
+        h->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+ssched_status_t rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+                          ssched_error_t *err)
+{
+    size_t P = r->P, M = r->n_messages;
+    /* R_i: messages of sender i (r->messages is sorted by source), as a
+     * compactable list: rset[first[i] .. first[i] + left[i]). */
+    size_t *first = calloc(P + 1, sizeof *first), *left = calloc(P, sizeof *left);
+    size_t *rset = malloc((M ? M : 1) * sizeof *rset);
+    size_t *heap = malloc(P * sizeof *heap);
+    mpq_t *avail = malloc(2 * P * sizeof *avail), t, end, amount;
+    if (!first || !left || !rset || !heap || !avail) {
+        free(first);
+        free(left);
+        free(rset);
+        free(heap);
+        free(avail);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the greedy schedule");
+    }
+    mpq_t *sendavail = avail, *recvavail = avail + P;
+    for (size_t p = 0; p < 2 * P; p++)
+        mpq_init(avail[p]);
+    mpq_init(t);
+    mpq_init(end);
+    mpq_init(amount);
+    for (size_t e = 0; e < M; e++) {
+        first[r->messages[e].src + 1]++;
+        rset[e] = e;
+    }
+    for (size_t p = 0; p < P; p++) {
+        left[p] = first[p + 1];
+        first[p + 1] += first[p];
+    }
+    heap_t h = {heap, 0, (const mpq_t *)sendavail};
+    for (size_t p = 0; p < P; p++)
+        if (left[p])
+            heap_push(&h, p);
+
+    ssched_status_t st = SSCHED_OK;
+    while (h.n > 0) {
+        size_t i = heap_pop(&h);
+        size_t *R = rset + first[i], best = 0;
+        for (size_t k = 1; k < left[i]; k++) {
+            int c = mpq_cmp(recvavail[r->messages[R[k]].dst], recvavail[r->messages[R[best]].dst]);
+            if (c < 0 || (c == 0 && r->messages[R[k]].dst < r->messages[R[best]].dst))
+                best = k;
+        }
+        const ssched_redist_message_t *m = &r->messages[R[best]];
+        mpq_set(t,
+                mpq_cmp(sendavail[i], recvavail[m->dst]) >= 0 ? sendavail[i] : recvavail[m->dst]);
+        mpq_add(end, t, m->cost);
+        mpq_set_ui(amount, m->elements, 1);
+        if (rd_add_transfer(s, R[best], t, end, amount)) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the greedy schedule");
+            break;
+        }
+        mpq_set(sendavail[i], end);
+        mpq_set(recvavail[m->dst], end);
+        R[best] = R[--left[i]]; /* delete j from R_i */
+        if (left[i])
+            heap_push(&h, i);
+    }
+    for (size_t p = 0; p < 2 * P; p++)
+        mpq_clear(avail[p]);
+    mpq_clear(t);
+    mpq_clear(end);
+    mpq_clear(amount);
+    free(first);
+    free(left);
+    free(rset);
+    free(heap);
+    free(avail);
+    return st;
+}

@@ -1,0 +1,123 @@
+/* A redistribution instance: messages, exact costs and the lower bound.
+ *
+ * Lower bound (seed 003 §4.2): a processor sends its messages one after the
+ * other and receives its messages one after the other, so no schedule ends
+ * before the largest total send time or total receive time at one
+ * processor (the largest column or row sum of the seed's matrix C). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/redistribution/internal.h"
+
+void ssched_redist_init(ssched_redist_t *r)
+{
+    memset(r, 0, sizeof *r);
+    mpq_init(r->startup);
+    mpq_init(r->lower_bound);
+}
+
+static void clear_messages(ssched_redist_t *r)
+{
+    for (size_t i = 0; i < r->n_messages; i++)
+        mpq_clear(r->messages[i].cost);
+    free(r->messages);
+    free(r->local);
+    r->messages = NULL;
+    r->local = NULL;
+    r->n_messages = 0;
+}
+
+void ssched_redist_free(ssched_redist_t *r)
+{
+    clear_messages(r);
+    if (r->bandwidth)
+        for (size_t i = 0; i < r->P * r->P; i++)
+            mpq_clear(r->bandwidth[i]);
+    free(r->bandwidth);
+    r->bandwidth = NULL;
+    r->P = 0;
+    mpq_clear(r->startup);
+    mpq_clear(r->lower_bound);
+}
+
+ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, unsigned long N, unsigned long x,
+                                    const mpq_t startup, ssched_error_t *err)
+{
+    if (!r->bandwidth || r->P == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "no network: set the bandwidths first");
+    if (mpq_sgn(startup) < 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "start-up time must not be negative");
+    size_t P = r->P;
+    unsigned long *sizes = malloc(P * P * sizeof *sizes);
+    if (!sizes)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the pattern");
+    ssched_status_t st = ssched_redist_pattern(P, K, N, x, sizes, err);
+    if (st != SSCHED_OK) {
+        free(sizes);
+        return st;
+    }
+    clear_messages(r);
+    r->K = K;
+    r->N = N;
+    r->x = x;
+    mpq_set(r->startup, startup);
+    size_t n = 0;
+    for (size_t s = 0; s < P; s++)
+        for (size_t d = 0; d < P; d++)
+            n += s != d && sizes[s * P + d] > 0;
+    r->messages = malloc((n ? n : 1) * sizeof *r->messages);
+    r->local = malloc(P * sizeof *r->local);
+    mpq_t *send = malloc(2 * P * sizeof *send), *recv = send ? send + P : NULL;
+    if (!r->messages || !r->local || !send) {
+        free(sizes);
+        free(send);
+        clear_messages(r);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the messages");
+    }
+    for (size_t p = 0; p < 2 * P; p++)
+        mpq_init(send[p]);
+    for (size_t s = 0; s < P; s++) {
+        r->local[s] = sizes[s * P + s];
+        for (size_t d = 0; d < P; d++) {
+            if (s == d || sizes[s * P + d] == 0)
+                continue;
+            ssched_redist_message_t *m = &r->messages[r->n_messages++];
+            m->src = s;
+            m->dst = d;
+            m->elements = sizes[s * P + d];
+            mpq_init(m->cost);
+            mpq_set_ui(m->cost, m->elements, 1);
+            mpq_div(m->cost, m->cost, r->bandwidth[s * P + d]);
+            mpq_add(m->cost, m->cost, startup);
+            mpq_add(send[s], send[s], m->cost);
+            mpq_add(recv[d], recv[d], m->cost);
+        }
+    }
+    mpq_set_ui(r->lower_bound, 0, 1);
+    for (size_t p = 0; p < 2 * P; p++) {
+        if (mpq_cmp(send[p], r->lower_bound) > 0)
+            mpq_set(r->lower_bound, send[p]);
+        mpq_clear(send[p]);
+    }
+    free(send);
+    free(sizes);
+    return SSCHED_OK;
+}
+
+const char *ssched_redist_algorithm_name(ssched_redist_algorithm_t a)
+{
+    switch (a) {
+    case SSCHED_REDIST_DIRECT: return "direct";
+    case SSCHED_REDIST_GREEDY: return "greedy";
+    case SSCHED_REDIST_PREEMPTIVE: return "preemptive";
+    }
+    return "unknown";
+}
+
+int ssched_redist_algorithm_parse(const char *name)
+{
+    for (int a = SSCHED_REDIST_DIRECT; a <= SSCHED_REDIST_PREEMPTIVE; a++)
+        if (!strcmp(name, ssched_redist_algorithm_name((ssched_redist_algorithm_t)a)))
+            return a;
+    return -1;
+}

@@ -1,0 +1,41 @@
+/* src/redistribution/internal.h — shared by the files of this folder only.
+ *
+ *   pattern.c     which elements go from whom to whom (seed 003 §2)
+ *   network.c     bandwidths: seeded grid draw, matrix file, array
+ *   instance.c    messages, exact costs, lower bound (seed 003 §4.2)
+ *   schedule.c    schedule records, per-processor ordering, dispatch
+ *   direct.c      K-step contention-free schedule (König colouring)
+ *   greedy.c      the adaptive heuristic of seed 003 §4.3
+ *   preemptive.c  optimal preemptive schedule from matching/
+ *   check.c       the independent checker
+ *   output.c      text and JSON writers */
+#ifndef SSCHED_REDIST_INTERNAL_H
+#define SSCHED_REDIST_INTERNAL_H
+
+#include "ssched/redistribution.h"
+
+/* schedule.c: append a transfer (copies the mpq values). 0 or -1 (ENOMEM). */
+int rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t start,
+                    const mpq_t end, const mpq_t amount);
+
+/* "As soon as possible in step order": pieces[0..n) in the order of their
+ * steps (within one step each processor sends at most one piece and
+ * receives at most one piece, so the order inside a step does not matter).
+ * Piece q carries amount[q] elements of message[q] and lasts
+ * startup + amount / B; it starts when its sender has finished its previous
+ * send and its receiver its previous receive.  A piece whose message was the
+ * last transfer of both its sender and its receiver extends that transfer
+ * (no new start-up).  Implemented in schedule.c, used by direct.c and
+ * preemptive.c. */
+ssched_status_t rd_place_pieces(const ssched_redist_t *r, const size_t *message,
+                                const mpq_t *amount, size_t n, ssched_redist_schedule_t *s,
+                                ssched_error_t *err);
+
+ssched_status_t rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+                          ssched_error_t *err);
+ssched_status_t rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+                          ssched_error_t *err);
+ssched_status_t rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+                              ssched_error_t *err);
+
+#endif
