@@ -1,0 +1,395 @@
+/* ssched scatter-balance: load-balanced scatter of n items (seed 004). */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "ssched/rational.h"
+#include "ssched/scatter_balance.h"
+
+#define CMD "scatter-balance"
+
+static const char *usage_text =
+    "usage: ssched scatter-balance FILE.csv --items N [--algorithm ALG] [--order ORDER]\n"
+    "                              [--root NAME | --choose-root] [--holder NAME]\n"
+    "                              [--json] [--plot FILE.svg]\n"
+    "  ALG:   exact (default; exact integer optimum, fast), dp (Algorithm 1), dp-fast\n"
+    "         (Algorithm 2), lp (LP (3) + rounding), closed-form (Theorems 1-2 +\n"
+    "         rounding), uniform (MPI_Scatter)\n"
+    "  ORDER: given (default), bandwidth-desc, bandwidth-asc; the root is always last\n"
+    "  FILE:  name,mu,lambda[,mu0,lambda0][,cpu]  or  name,items,comm,comp (tables)\n";
+
+typedef struct {
+    const char *path, *root_name, *holder_name, *plot;
+    long n;
+    int have_n, json, choose_root;
+    ssched_sb_algorithm_t alg;
+    ssched_sb_order_t order;
+} opts_t;
+
+static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
+{
+    static const struct option longopts[] = {
+        {"items", required_argument, NULL, 'n'},   {"algorithm", required_argument, NULL, 'a'},
+        {"order", required_argument, NULL, 'o'},   {"root", required_argument, NULL, 'r'},
+        {"holder", required_argument, NULL, 'H'},  {"choose-root", no_argument, NULL, 'c'},
+        {"json", no_argument, NULL, 'j'},          {"plot", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->alg = SSCHED_SB_EXACT;
+    o->order = SSCHED_SB_ORDER_GIVEN;
+    int c;
+    opterr = 0;
+    optind = 1;
+    *exit_now = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (!cli_parse_long(CMD, "--items", optarg, 0, LONG_MAX / 4, &o->n))
+                return CLI_EXIT_BADINPUT;
+            o->have_n = 1;
+            break;
+        case 'a':
+            if (!ssched_sb_algorithm_parse(optarg, &o->alg))
+                return cli_bad_input(CMD, "unknown algorithm '%s' (dp, dp-fast, exact, lp, "
+                                          "closed-form, uniform)", optarg);
+            break;
+        case 'o':
+            if (!ssched_sb_order_parse(optarg, &o->order))
+                return cli_bad_input(CMD, "unknown order '%s' (given, bandwidth-desc, "
+                                          "bandwidth-asc)", optarg);
+            break;
+        case 'r': o->root_name = optarg; break;
+        case 'H': o->holder_name = optarg; break;
+        case 'c': o->choose_root = 1; break;
+        case 'j': o->json = 1; break;
+        case 'p': o->plot = optarg; break;
+        case 'h':
+            fputs(usage_text, stdout);
+            *exit_now = 1;
+            return CLI_EXIT_OK;
+        default:
+            return cli_bad_input(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        o->path = argv[optind++];
+    if (optind < argc)
+        return cli_bad_input(CMD, "unexpected argument '%s'", argv[optind]);
+    if (!o->path)
+        return cli_bad_input(CMD, "missing FILE.csv (see ssched scatter-balance --help)");
+    if (!o->have_n)
+        return cli_bad_input(CMD, "missing --items N");
+    if (o->choose_root && o->root_name)
+        return cli_bad_input(CMD, "--root and --choose-root exclude each other");
+    return CLI_EXIT_OK;
+}
+
+static char *qstr(const mpq_t q)
+{
+    return ssched_rational_to_string(q);
+}
+
+static json_t *jq(const mpq_t q)
+{
+    char *s = qstr(q);
+    json_t *j = json_string(s ? s : "?");
+    free(s);
+    return j;
+}
+
+static json_t *jdec(const mpq_t q)
+{
+    char *s = ssched_sb_decimal(q, 6);
+    json_t *j = json_string(s ? s : "?");
+    free(s);
+    return j;
+}
+
+static const char *alg_long_name(ssched_sb_algorithm_t a)
+{
+    switch (a) {
+    case SSCHED_SB_DP: return "Algorithm 1 (exact DP)";
+    case SSCHED_SB_DP_FAST: return "Algorithm 2 (optimized exact DP)";
+    case SSCHED_SB_EXACT: return "pruned exact search";
+    case SSCHED_SB_LP: return "LP (3) heuristic + rounding of section 3.3";
+    case SSCHED_SB_CLOSED_FORM: return "closed form of Theorems 1-2 + rounding of section 3.3";
+    case SSCHED_SB_UNIFORM: return "uniform distribution (MPI_Scatter)";
+    }
+    return "?";
+}
+
+typedef struct {
+    const opts_t *o;
+    const ssched_sb_platform_t *pl, *inst;
+    size_t holder, root;
+    const mpq_t *pre;
+    const ssched_sb_result_t *res;
+    const ssched_sb_root_eval_t *evals; /* choose-root only */
+} report_t;
+
+static void print_text(FILE *out, const report_t *r)
+{
+    const ssched_sb_result_t *res = r->res;
+    const ssched_sb_platform_t *inst = r->inst;
+    fprintf(out, "scatter-balance: %s: %zu processors, %ld items, order %s, root %s\n",
+            r->o->path, inst->p, res->n, ssched_sb_order_name(r->o->order),
+            r->pl->procs[r->root].name);
+    fprintf(out, "algorithm: %s (%s)%s\n", ssched_sb_algorithm_name(res->algorithm),
+            alg_long_name(res->algorithm), res->optimal ? ", exact integer optimum" : "");
+    char *s = qstr(res->makespan), *d = ssched_sb_decimal(res->makespan, 6);
+    fprintf(out, "makespan: %s = %s s\n", s, d);
+    free(s);
+    free(d);
+    if (r->root != r->holder) {
+        mpq_t total;
+        mpq_init(total);
+        mpq_add(total, *r->pre, res->makespan);
+        s = ssched_sb_decimal(*r->pre, 6);
+        d = ssched_sb_decimal(total, 6);
+        fprintf(out, "root %s is not the data holder %s: pre-transfer %s s, total %s s\n",
+                r->pl->procs[r->root].name, r->pl->procs[r->holder].name, s, d);
+        free(s);
+        free(d);
+        mpq_clear(total);
+    }
+    if (res->has_relaxation) {
+        mpq_t bound;
+        mpq_init(bound);
+        mpq_add(bound, res->relaxed_makespan, res->guarantee);
+        char *a = qstr(res->relaxed_makespan), *b = ssched_sb_decimal(res->relaxed_makespan, 6);
+        char *g = ssched_sb_decimal(res->guarantee, 6), *bb = ssched_sb_decimal(bound, 6);
+        fprintf(out, "rational optimum T = %s = %s s (lower bound on the integer optimum)\n", a, b);
+        fprintf(out, "eq. (4): T <= makespan <= T + %s = %s s\n", g, bb);
+        free(a);
+        free(b);
+        free(g);
+        free(bb);
+        mpq_clear(bound);
+        if (res->useful) {
+            int any = 0;
+            for (size_t i = 0; i < inst->p; i++)
+                if (!res->useful[i]) {
+                    fprintf(out, "%s%s", any ? ", " : "Theorem 2 drops: ", inst->procs[i].name);
+                    any = 1;
+                }
+            if (any)
+                fputc('\n', out);
+        }
+    }
+    fprintf(out, "%4s  %-16s %10s %16s %16s  %s\n", "#", "processor", "items", "receive end (s)",
+            "finish (s)", "finish (exact)");
+    for (size_t i = 0; i < inst->p; i++) {
+        char *re = ssched_sb_decimal(res->send_end[i], 6), *fi = ssched_sb_decimal(res->finish[i], 6);
+        char *fx = qstr(res->finish[i]);
+        fprintf(out, "%4zu  %-16s %10ld %16s %16s  %s\n", i + 1, inst->procs[i].name,
+                res->items[i], re, fi, fx);
+        free(re);
+        free(fi);
+        free(fx);
+    }
+    if (r->evals) {
+        fputs("root choice (section 3.4): pre-transfer + makespan per root\n", out);
+        for (size_t k = 0; k < r->pl->p; k++) {
+            char *a = ssched_sb_decimal(r->evals[k].pre_transfer, 6);
+            char *b = ssched_sb_decimal(r->evals[k].makespan, 6);
+            char *c = ssched_sb_decimal(r->evals[k].total, 6);
+            fprintf(out, "  %-16s %14s + %14s = %14s%s\n", r->pl->procs[k].name, a, b, c,
+                    k == r->root ? "  <- best" : "");
+            free(a);
+            free(b);
+            free(c);
+        }
+    }
+}
+
+static json_t *build_json(const report_t *r)
+{
+    const ssched_sb_result_t *res = r->res;
+    const ssched_sb_platform_t *inst = r->inst;
+    json_t *o = json_object();
+    json_object_set_new(o, "format", json_string("ssched-scatter-balance/1"));
+    json_object_set_new(o, "file", json_string(r->o->path));
+    json_object_set_new(o, "items", json_integer(res->n));
+    json_object_set_new(o, "algorithm", json_string(ssched_sb_algorithm_name(res->algorithm)));
+    json_object_set_new(o, "order", json_string(ssched_sb_order_name(r->o->order)));
+    json_object_set_new(o, "root", json_string(r->pl->procs[r->root].name));
+    json_object_set_new(o, "holder", json_string(r->pl->procs[r->holder].name));
+    json_object_set_new(o, "optimal", json_boolean(res->optimal));
+    json_object_set_new(o, "makespan", jq(res->makespan));
+    json_object_set_new(o, "makespan_decimal", jdec(res->makespan));
+    mpq_t total;
+    mpq_init(total);
+    mpq_add(total, *r->pre, res->makespan);
+    json_object_set_new(o, "pre_transfer", jq(*r->pre));
+    json_object_set_new(o, "total", jq(total));
+    mpq_clear(total);
+    json_t *dist = json_array();
+    mpq_t zero;
+    mpq_init(zero);
+    for (size_t i = 0; i < inst->p; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "name", json_string(inst->procs[i].name));
+        json_object_set_new(e, "items", json_integer(res->items[i]));
+        json_object_set_new(e, "receive_start", jq(i ? res->send_end[i - 1] : zero));
+        json_object_set_new(e, "receive_end", jq(res->send_end[i]));
+        json_object_set_new(e, "finish", jq(res->finish[i]));
+        json_object_set_new(e, "finish_decimal", jdec(res->finish[i]));
+        json_array_append_new(dist, e);
+    }
+    mpq_clear(zero);
+    json_object_set_new(o, "distribution", dist);
+    if (res->has_relaxation) {
+        json_t *rx = json_object();
+        json_object_set_new(rx, "makespan", jq(res->relaxed_makespan));
+        json_object_set_new(rx, "makespan_decimal", jdec(res->relaxed_makespan));
+        json_t *it = json_array();
+        for (size_t i = 0; i < inst->p; i++)
+            json_array_append_new(it, jq(res->relaxed_items[i]));
+        json_object_set_new(rx, "items", it);
+        json_object_set_new(rx, "guarantee", jq(res->guarantee));
+        mpq_t b;
+        mpq_init(b);
+        mpq_add(b, res->relaxed_makespan, res->guarantee);
+        json_object_set_new(rx, "bound", jq(b));
+        mpq_clear(b);
+        if (res->useful) {
+            json_t *dr = json_array();
+            for (size_t i = 0; i < inst->p; i++)
+                if (!res->useful[i])
+                    json_array_append_new(dr, json_string(inst->procs[i].name));
+            json_object_set_new(rx, "dropped", dr);
+        }
+        json_object_set_new(o, "relaxation", rx);
+    }
+    if (r->evals) {
+        json_t *a = json_array();
+        for (size_t k = 0; k < r->pl->p; k++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "root", json_string(r->pl->procs[k].name));
+            json_object_set_new(e, "pre_transfer", jq(r->evals[k].pre_transfer));
+            json_object_set_new(e, "makespan", jq(r->evals[k].makespan));
+            json_object_set_new(e, "total", jq(r->evals[k].total));
+            json_array_append_new(a, e);
+        }
+        json_object_set_new(o, "root_choice", a);
+    }
+    json_t *w = json_object();
+    json_object_set_new(w, "evaluations", json_integer(res->evaluations));
+    json_object_set_new(w, "states", json_integer(res->states));
+    json_object_set_new(o, "work", w);
+    return o;
+}
+
+static int write_plot(const report_t *r)
+{
+    FILE *f = fopen(r->o->plot, "w");
+    if (!f)
+        return cli_bad_input(CMD, "--plot %s: cannot write: %s", r->o->plot, strerror(errno));
+    char title[256];
+    snprintf(title, sizeof title, "%s: %ld items, %s, order %s", r->o->path, r->res->n,
+             ssched_sb_algorithm_name(r->res->algorithm), ssched_sb_order_name(r->o->order));
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_status_t st = ssched_sb_write_svg(f, r->inst, r->res, title, &err);
+    if (fclose(f) != 0 && st == SSCHED_OK)
+        return cli_bad_input(CMD, "--plot %s: write error", r->o->plot);
+    return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
+}
+
+static long find_proc(const ssched_sb_platform_t *pl, const char *name, const char *opt, int *rc)
+{
+    long k = ssched_sb_platform_find(pl, name);
+    if (k < 0)
+        *rc = cli_bad_input(CMD, "%s: unknown processor '%s'", opt, name);
+    return k;
+}
+
+int cli_cmd_scatter_balance(int argc, char **argv)
+{
+    opts_t o;
+    int exit_now;
+    int rc = parse_args(argc, argv, &o, &exit_now);
+    if (rc != CLI_EXIT_OK || exit_now)
+        return rc;
+
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_sb_platform_t pl, inst;
+    ssched_sb_platform_init(&pl);
+    ssched_sb_platform_init(&inst);
+    ssched_sb_result_t res;
+    ssched_sb_result_init(&res);
+    ssched_sb_root_eval_t *evals = NULL;
+    mpq_t pre;
+    mpq_init(pre);
+    size_t holder = 0, root = 0;
+
+    if (ssched_sb_platform_load_csv(&pl, o.path, &err) != SSCHED_OK) {
+        rc = cli_report(CMD, &err);
+        goto out;
+    }
+    holder = ssched_sb_platform_holder(&pl);
+    if (o.holder_name) {
+        long k = find_proc(&pl, o.holder_name, "--holder", &rc);
+        if (k < 0)
+            goto out;
+        holder = (size_t)k;
+    }
+    root = holder;
+    if (o.root_name) {
+        long k = find_proc(&pl, o.root_name, "--root", &rc);
+        if (k < 0)
+            goto out;
+        root = (size_t)k;
+    }
+    if (o.choose_root) {
+        evals = calloc(pl.p, sizeof *evals);
+        if (!evals) {
+            rc = CLI_EXIT_FAILURE;
+            fprintf(stderr, "ssched %s: out of memory\n", CMD);
+            goto out;
+        }
+        if (ssched_sb_choose_root(&pl, holder, o.order, o.n, o.alg, &root, evals, &err) !=
+            SSCHED_OK) {
+            rc = cli_report(CMD, &err);
+            goto out;
+        }
+    }
+    if (ssched_sb_arrange(&pl, holder, root, o.order, o.n, &inst, pre, &err) != SSCHED_OK ||
+        ssched_sb_solve(&inst, o.n, o.alg, &res, &err) != SSCHED_OK) {
+        rc = cli_report(CMD, &err);
+        goto out;
+    }
+    report_t r = {&o, &pl, &inst, holder, root, (const mpq_t *)&pre, &res, evals};
+    if (o.plot && (rc = write_plot(&r)) != CLI_EXIT_OK)
+        goto out;
+    if (o.json) {
+        json_t *j = build_json(&r);
+        char *text = json_dumps(j, JSON_INDENT(2));
+        json_decref(j);
+        if (!text) {
+            fprintf(stderr, "ssched %s: cannot format JSON\n", CMD);
+            rc = CLI_EXIT_FAILURE;
+            goto out;
+        }
+        puts(text);
+        free(text);
+    } else {
+        print_text(stdout, &r);
+    }
+out:
+    if (evals) {
+        ssched_sb_root_evals_free(evals, pl.p);
+        free(evals);
+    }
+    mpq_clear(pre);
+    ssched_sb_result_free(&res);
+    ssched_sb_platform_free(&inst);
+    ssched_sb_platform_free(&pl);
+    return rc;
+}
