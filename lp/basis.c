@@ -124,7 +124,7 @@ static spvec_t *basis_cols(const ssched_lp_t *lp, const csc_t *a, const size_t *
 static size_t *list_basic(const ssched_lp_t *lp, const unsigned char *basis, int *ok)
 {
     size_t m = lp->n_rows, total = lp->n_cols + lp->n_rows, p = 0;
-    size_t *list = malloc((m ? m : 1) * sizeof *list);
+    size_t *list = calloc(m ? m : 1, sizeof *list);
     *ok = list != NULL;
     if (!list)
         return NULL;

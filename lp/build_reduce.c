@@ -147,7 +147,7 @@ static ssched_status_t add_cons(reduce_builder_t *b, size_t i, size_t k, size_t 
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         m->cons = t;
     }
-    char name[80];
+    char name[96];
     snprintf(name, sizeof name, "t_n%zu_%zu_%zu_%zu", i, k, l, mm);
     size_t col, r;
     ssched_status_t st = ssched_lp_add_col(&m->lp, name, NULL, &col, err);

@@ -22,10 +22,16 @@ void chk_init(chk_t *c)
 
 void chk_free(chk_t *c)
 {
-    for (size_t i = 0; i < c->n_nodes; i++)
+    for (size_t i = 0; i < c->n_nodes; i++) {
         free(c->names[i]);
+        if (c->w)
+            mpq_clear(c->w[i]);
+    }
     for (size_t e = 0; e < c->n_edges; e++)
         mpq_clear(c->cost[e]);
+    free(c->has_w);
+    free(c->w);
+    free(c->participants);
     free(c->names);
     free(c->from);
     free(c->to);
@@ -106,18 +112,34 @@ static ssched_status_t read_platform(chk_t *c, json_t *root)
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
     if (!json_is_array(nodes) || !json_is_array(edges))
         return chk_bad(c, "missing platform.nodes / platform.edges arrays");
-    c->n_nodes = json_array_size(nodes);
-    c->names = calloc(c->n_nodes ? c->n_nodes : 1, sizeof *c->names);
-    if (!c->names)
+    size_t nn = json_array_size(nodes);
+    c->names = calloc(nn ? nn : 1, sizeof *c->names);
+    c->has_w = calloc(nn ? nn : 1, sizeof *c->has_w);
+    c->w = malloc((nn ? nn : 1) * sizeof *c->w);
+    if (!c->names || !c->has_w || !c->w)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-    for (size_t i = 0; i < c->n_nodes; i++) {
-        json_t *id = json_object_get(json_array_get(nodes, i), "id");
+    for (size_t i = 0; i < nn; i++) {
+        json_t *node = json_array_get(nodes, i);
+        json_t *id = json_object_get(node, "id");
+        mpq_init(c->w[i]);
+        c->n_nodes++;
         if (!json_is_string(id))
             return chk_bad(c, "platform.nodes[%zu]: missing \"id\"", i);
         for (size_t k = 0; k < i; k++)
             if (!strcmp(c->names[k], json_string_value(id)))
                 return chk_bad(c, "platform.nodes: duplicate node '%s'", c->names[k]);
         c->names[i] = strdup(json_string_value(id));
+        json_t *w = json_object_get(node, "w");
+        if (w && !json_is_null(w)) {
+            char where[64];
+            snprintf(where, sizeof where, "platform.nodes[%zu]", i);
+            ssched_status_t st = chk_get_q(c, node, "w", where, c->w[i]);
+            if (st != SSCHED_OK)
+                return st;
+            if (mpq_sgn(c->w[i]) <= 0)
+                return chk_bad(c, "%s: w must be positive", where);
+            c->has_w[i] = 1;
+        }
     }
     size_t m = json_array_size(edges);
     c->from = malloc((m ? m : 1) * sizeof *c->from);
@@ -181,6 +203,38 @@ static ssched_status_t read_problem(chk_t *c, json_t *root)
         json_decref(wrap);
     } else if (!strcmp(kind, "gossip")) {
         st = node_list(c, pb, "sources", &src, &ns);
+    } else if (!strcmp(kind, "reduce")) {
+        c->reduce = 1;
+        st = node_list(c, pb, "participants", &c->participants, &c->N);
+        if (st == SSCHED_OK)
+            st = chk_get_node(c, pb, "target", "problem", &c->target);
+        if (st == SSCHED_OK && c->N < 2)
+            st = chk_bad(c, "problem.participants: a reduce needs at least 2 participants");
+        for (size_t a = 0; a < c->N && st == SSCHED_OK; a++)
+            for (size_t b = 0; b < a; b++)
+                if (c->participants[a] == c->participants[b])
+                    st = chk_bad(c, "problem.participants: '%s' listed twice",
+                                 c->names[c->participants[a]]);
+        if (st == SSCHED_OK && json_object_get(pb, "size"))
+            st = chk_get_q(c, pb, "size", "problem", c->size);
+        else if (st == SSCHED_OK)
+            mpq_set_ui(c->size, 1, 1);
+        if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
+            st = chk_bad(c, "problem.size must be positive");
+        /* types are the intervals [k,m], k-major */
+        size_t nI = c->N * (c->N + 1) / 2;
+        if (st == SSCHED_OK) {
+            c->type_origin = malloc(nI * sizeof(size_t));
+            c->type_dest = malloc(nI * sizeof(size_t));
+            if (!c->type_origin || !c->type_dest)
+                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+            for (size_t k = 0; k < c->N && st == SSCHED_OK; k++)
+                for (size_t m = k; m < c->N; m++) {
+                    c->type_origin[c->n_types] = k;
+                    c->type_dest[c->n_types++] = m;
+                }
+        }
+        return st;
     } else {
         return chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
     }
@@ -212,6 +266,26 @@ static ssched_status_t read_problem(chk_t *c, json_t *root)
     return st;
 }
 
+size_t chk_interval(const chk_t *c, size_t k, size_t m)
+{
+    if (k > m || m >= c->N)
+        return (size_t)-1;
+    return k * c->N - (k ? k * (k - 1) / 2 : 0) + (m - k);
+}
+
+int chk_int_array(json_t *a, size_t len, size_t *out)
+{
+    if (!json_is_array(a) || json_array_size(a) != len)
+        return 0;
+    for (size_t k = 0; k < len; k++) {
+        json_t *v = json_array_get(a, k);
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return 0;
+        out[k] = (size_t)json_integer_value(v);
+    }
+    return 1;
+}
+
 /* The (edge, type) of a transfer object; SSCHED_EINPUT if malformed. */
 ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edge,
                              size_t *type)
@@ -219,13 +293,24 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
     size_t from, to, origin, dest;
     ssched_status_t st;
     if ((st = chk_get_node(c, x, "from", where, &from)) != SSCHED_OK ||
-        (st = chk_get_node(c, x, "to", where, &to)) != SSCHED_OK ||
-        (st = chk_get_node(c, x, "origin", where, &origin)) != SSCHED_OK ||
-        (st = chk_get_node(c, x, "dest", where, &dest)) != SSCHED_OK)
+        (st = chk_get_node(c, x, "to", where, &to)) != SSCHED_OK)
         return st;
     *edge = chk_edge(c, from, to);
     if (*edge == (size_t)-1)
         return chk_bad(c, "%s: no platform edge %s->%s", where, c->names[from], c->names[to]);
+    if (c->reduce) {
+        size_t km[2];
+        if (!chk_int_array(json_object_get(x, "interval"), 2, km))
+            return chk_bad(c, "%s: missing \"interval\": [k, m]", where);
+        *type = chk_interval(c, km[0], km[1]);
+        if (*type == (size_t)-1)
+            return chk_bad(c, "%s: interval [%zu,%zu] is not within the participants", where,
+                           km[0], km[1]);
+        return SSCHED_OK;
+    }
+    if ((st = chk_get_node(c, x, "origin", where, &origin)) != SSCHED_OK ||
+        (st = chk_get_node(c, x, "dest", where, &dest)) != SSCHED_OK)
+        return st;
     *type = chk_type(c, origin, dest);
     if (*type == (size_t)-1)
         return chk_bad(c, "%s: %s->%s is not a message type of the problem", where,
@@ -260,7 +345,7 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
             st = chk_periodic(&c, root);
         } else {
             report->unrolled = 1;
-            st = chk_unrolled(&c, root);
+            st = c.reduce ? chk_unrolled_reduce(&c, root) : chk_unrolled(&c, root);
         }
     }
     chk_free(&c);

@@ -11,7 +11,13 @@ typedef struct {
     char **names;
     size_t *from, *to;
     mpq_t *cost;
-    size_t *type_origin, *type_dest;
+    int *has_w;
+    mpq_t *w;                      /* task time per node (reduce)       */
+    int reduce;                    /* reduce: types are intervals        */
+    size_t N, target;              /* reduce: participants, target       */
+    size_t *participants;
+    size_t *type_origin, *type_dest; /* scatter/gossip: (origin, dest);
+                                      reduce: (k, m) of the interval     */
     mpq_t size, throughput;
     ssched_check_report_t *report;
     ssched_error_t *err;
@@ -31,7 +37,15 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
 size_t chk_edge(const chk_t *c, size_t from, size_t to);
 size_t chk_type(const chk_t *c, size_t origin, size_t dest);
 
+/* Interval number of [k,m] (reduce), or SIZE_MAX. */
+size_t chk_interval(const chk_t *c, size_t k, size_t m);
+/* Parse a JSON array of `len` non-negative integers into out. */
+int chk_int_array(json_t *a, size_t len, size_t *out);
+
 ssched_status_t chk_periodic(chk_t *c, json_t *root);
+ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
+                                   const mpq_t ops);
+ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root);
 ssched_status_t chk_unrolled(chk_t *c, json_t *root);
 
 #endif

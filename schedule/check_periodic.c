@@ -150,11 +150,22 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
             size_t i = c->from[edge[t]], j = c->to[edge[t]];
             mpq_sub(net[type * nn + i], net[type * nn + i], amount[t]);
             mpq_add(net[type * nn + j], net[type * nn + j], amount[t]);
-            if (i == c->type_dest[type])
+            if (c->reduce) {
+                size_t k = c->type_origin[type], m = c->type_dest[type];
+                if (k == 0 && m == c->N - 1 && i == c->target)
+                    chk_violation(c, "%s: the result v[0,%zu] leaves the target", where, m);
+                else if (k == m && j == c->participants[k])
+                    chk_violation(c, "%s: participant %s is sent its own value", where, c->names[j]);
+            } else if (i == c->type_dest[type]) {
                 mpq_add(sent_by_dest[type], sent_by_dest[type], amount[t]);
+            }
         }
         if (c->report->valid)
             check_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
+    }
+    if (c->reduce && c->report->valid) {
+        st = chk_reduce_balance(c, root, net, period, ops);
+        goto out;
     }
     /* Per period: conservation at relays, every destination receives
      * exactly operations_per_period of its type and never forwards it. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssched/schedule.h"
+#include "schedule/internal.h"
 
 void ssched_unrolled_init(ssched_unrolled_t *u)
 {
@@ -24,7 +24,10 @@ void ssched_unrolled_free(ssched_unrolled_t *u)
 {
     for (size_t k = 0; k < u->n_transfers; k++)
         mpq_clears(u->transfers[k].start, u->transfers[k].end, NULL);
+    for (size_t k = 0; k < u->n_computations; k++)
+        mpq_clears(u->computations[k].start, u->computations[k].end, NULL);
     free(u->transfers);
+    free(u->computations);
     mpq_clears(u->makespan, u->steady_time, u->overhead, NULL);
     memset(u, 0, sizeof *u);
 }
@@ -54,7 +57,10 @@ static int fifo_push(fifo_t *f, unsigned long op, size_t period)
     return 1;
 }
 
-static int record(ssched_unrolled_t *u, const mpq_t start, const mpq_t end, size_t edge,
+int sched_record_transfer(ssched_unrolled_t *u, const mpq_t start, const mpq_t end, size_t edge,
+                          size_t type, unsigned long op);
+
+int sched_record_transfer(ssched_unrolled_t *u, const mpq_t start, const mpq_t end, size_t edge,
                   size_t type, unsigned long op)
 {
     if (u->n_transfers == u->cap) {
@@ -75,7 +81,9 @@ static int record(ssched_unrolled_t *u, const mpq_t start, const mpq_t end, size
     return 1;
 }
 
-static int by_start(const void *a, const void *b)
+int sched_transfer_by_start(const void *a, const void *b);
+
+int sched_transfer_by_start(const void *a, const void *b)
 {
     const ssched_timed_transfer_t *x = a, *y = b;
     int c = mpq_cmp(x->start, y->start);
@@ -97,6 +105,8 @@ ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t
                                 "unrolling needs whole messages: build the schedule with no_split");
     if (mpq_sgn(s->throughput) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "throughput is 0: no operation can complete");
+    if (s->kind == SSCHED_PROBLEM_REDUCE)
+        return sched_unroll_reduce(p, pb, s, K, u, err);
     size_t nt = s->n_commodities, nn = p->n_nodes;
     fifo_t *q = calloc(nt * nn > 0 ? nt * nn : 1, sizeof *q);
     unsigned long *emitted = calloc(nt ? nt : 1, sizeof *emitted);
@@ -110,7 +120,7 @@ ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t
         mpq_init(cursor[e]);
     mpq_t base, per, msg, start, end;
     mpq_inits(base, per, msg, start, end, NULL);
-    mpq_set_z(per, s->period);
+    mpq_set(per, s->period);
     ssched_status_t st = SSCHED_OK;
     size_t done_types = 0, period = 0, idle = 0;
     int seen_full = 0;
@@ -152,7 +162,7 @@ ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t
                     mpq_add(start, base, cursor[e]);
                     mpq_add(end, start, msg);
                     mpq_add(cursor[e], cursor[e], msg);
-                    if (!record(u, start, end, e, ty, op)) {
+                    if (!sched_record_transfer(u, start, end, e, ty, op)) {
                         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
                         break;
                     }
@@ -182,7 +192,7 @@ ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t
         period++;
     }
     u->periods = period;
-    qsort(u->transfers, u->n_transfers, sizeof *u->transfers, by_start);
+    qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
     mpq_set_ui(u->steady_time, K, 1);
     mpq_div(u->steady_time, u->steady_time, s->throughput);
     mpq_sub(u->overhead, u->makespan, u->steady_time);

@@ -44,10 +44,10 @@ static int check_json(const char *text, char *violation, size_t len)
     ssched_error_clear(&err);
     ssched_status_t st = ssched_check_schedule_text(text, &rep, &err);
     if (st != SSCHED_OK) {
-        snprintf(violation, len, "malformed: %s", err.message);
+        snprintf(violation, len, "malformed: %.400s", err.message);
         return -1;
     }
-    snprintf(violation, len, "%s", rep.violation);
+    snprintf(violation, len, "%.480s", rep.violation);
     return rep.valid;
 }
 
@@ -79,9 +79,8 @@ static void schedule_and_check(const ssched_platform_t *p, const ssched_problem_
             /* throughput = ops / period exactly */
             mpq_t q;
             mpq_init(q);
-            mpq_set_num(q, s.ops_per_period);
-            mpq_set_den(q, s.period);
-            mpq_canonicalize(q);
+            mpq_set_z(q, s.ops_per_period);
+            mpq_div(q, q, s.period);
             CU_ASSERT(mpq_equal(q, st.throughput));
             mpq_clear(q);
             if (no_split)

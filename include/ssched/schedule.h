@@ -29,16 +29,24 @@
 #include "ssched/platform.h"
 #include "ssched/problem.h"
 #include "ssched/steady.h"
+#include "ssched/trees.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* `amount` messages of commodity `type` over platform edge `edge`. */
+/* `amount` messages of type `type` over platform edge `edge`; the type is a
+ * commodity (scatter, gossip) or an interval v[k,m] (reduce). */
 typedef struct {
     size_t edge, type;
     mpq_t amount;
 } ssched_transfer_t;
+
+/* `count` tasks T_{k,l,m} on `node` per period (reduce). */
+typedef struct {
+    size_t node, k, l, m;
+    mpz_t count;
+} ssched_computation_t;
 
 /* A communication step [start, end): a matching of the platform's links. */
 typedef struct {
@@ -49,11 +57,16 @@ typedef struct {
 
 typedef struct {
     ssched_problem_kind_t kind;
-    size_t n_commodities;
+    size_t n_commodities;      /* scatter, gossip: transfer types           */
     ssched_commodity_t *commodities;
+    size_t n_intervals;        /* reduce: transfer types v[k,m]             */
+    ssched_interval_t *intervals;
+    size_t n_computations;     /* reduce: tasks per period                  */
+    ssched_computation_t *computations;
+    ssched_trees_t trees;      /* reduce: the weighted trees used           */
     mpq_t throughput;          /* = ops_per_period / period                 */
     mpq_t size;                /* message size (a transfer takes amount*size*c) */
-    mpz_t period;              /* T, times L with no_split                  */
+    mpq_t period;              /* T (times L with no_split), or TF          */
     mpz_t ops_per_period;      /* operations completed per period           */
     mpz_t lcm_period;          /* T before the no-split scaling             */
     mpz_t nosplit_factor;      /* L (1 in the split variant)                */
@@ -63,11 +76,18 @@ typedef struct {
     /* matching figures */
     size_t n_matchings, matching_bound, bipartite_edges;
     double decompose_seconds;
+    /* fixed period (reduce, RR-4872 §4.6) */
+    int fixed;                 /* 1 if built for a given period TF          */
+    mpq_t optimal_throughput;  /* the certified TP                          */
+    mpq_t floor_throughput;    /* sum_T floor(w(T) TF / T) / TF             */
+    mpq_t report_bound;        /* TP - card(TREES) / TF                     */
+    mpz_t extra_instances;     /* tree instances added beyond the floors    */
 } ssched_schedule_t;
 
 typedef struct {
     int no_split;                   /* integral amounts (period x L)       */
     ssched_matching_rule_t rule;    /* bottleneck (default) or arbitrary   */
+    mpq_srcptr fixed_period;        /* reduce: period TF > 0, or NULL      */
 } ssched_schedule_options_t;
 
 void ssched_schedule_options_default(ssched_schedule_options_t *opt);
@@ -75,8 +95,15 @@ void ssched_schedule_init(ssched_schedule_t *s);
 void ssched_schedule_free(ssched_schedule_t *s);
 
 /* Build one period of a schedule reaching exactly steady->throughput.
- * Flow cycles of the LP solution (useless circulations) are cancelled
- * first.  Scatter and gossip. */
+ * Scatter and gossip: flow cycles of the LP solution (useless
+ * circulations) are cancelled first.  Reduce: the solution is decomposed
+ * into weighted reduction trees (trees.h); the transfers of the trees make
+ * the bipartite graph (RR-4872 §4.3) and their computations are listed per
+ * period.  With opt->fixed_period (reduce), every tree T of weight w(T) is
+ * used r(T) = floor(w(T) TF / T) times per period TF (RR-4872 §4.6), then
+ * extra tree instances are added greedily while every port and processor
+ * still fits in TF, so the throughput is never below the report's floor
+ * version (both figures are kept). */
 ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                       const ssched_steady_t *steady,
                                       const ssched_schedule_options_t *opt,
@@ -95,10 +122,19 @@ typedef struct {
     unsigned long op;          /* operation index, 0 .. K-1                 */
 } ssched_timed_transfer_t;
 
+/* Reduce: task T_{k,l,m} of operation `op` computed on `node`. */
+typedef struct {
+    mpq_t start, end;
+    size_t node, k, l, m;
+    unsigned long op;
+} ssched_timed_computation_t;
+
 typedef struct {
     unsigned long operations;  /* K                                         */
     size_t n_transfers, cap;
     ssched_timed_transfer_t *transfers;  /* sorted by start time            */
+    size_t n_computations, comp_cap;     /* reduce                          */
+    ssched_timed_computation_t *computations;
     mpq_t makespan;            /* time the last message arrives             */
     mpq_t steady_time;         /* K / TP, the asymptotic lower bound        */
     mpq_t overhead;            /* makespan - K / TP                         */
@@ -110,7 +146,12 @@ void ssched_unrolled_init(ssched_unrolled_t *u);
 void ssched_unrolled_free(ssched_unrolled_t *u);
 
 /* Unroll a no-split periodic schedule for K >= 1 operations.  EINPUT if the
- * schedule has fractional amounts or K == 0. */
+ * schedule has fractional amounts or K == 0.
+ * Reduce: operation t (time-stamp t) is reduced by one instance of one tree;
+ * the instances of period b's batch run their task of level L (leaf-side
+ * tasks have level 0, a task's level exceeds its inputs') in period b + L,
+ * so every value of time-stamp t is sent or merged only after it exists,
+ * and the overhead is at most (max level + 1) periods. */
 ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t *pb,
                               const ssched_schedule_t *s, unsigned long K,
                               ssched_unrolled_t *out, ssched_error_t *err);

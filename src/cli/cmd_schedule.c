@@ -21,7 +21,9 @@ static const char *usage_text =
     "                      state, clean-up), ssched-unrolled/1 JSON\n"
     "  --gantt FILE.svg    Gantt chart of one period, one row per port\n"
     "  --dot FILE          per-period message counts on the platform (Graphviz)\n"
-    "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n";
+    "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n"
+    "  --fixed-period TF   reduce: a schedule of period TF (RR-4872 4.6, improved)\n"
+    "  --trees-dot FILE    reduce: the weighted reduction trees as Graphviz\n";
 
 /* Check the JSON text with the independent checker; 1 if valid. */
 static int self_check(const char *text)
@@ -55,11 +57,41 @@ static int write_text(const char *path, const char *text)
 }
 
 typedef struct {
-    int json, no_split, unroll;
+    int json, no_split, unroll, fixed;
     long operations;
-    const char *output, *gantt, *dot;
+    const char *output, *gantt, *dot, *trees_dot;
     ssched_matching_rule_t rule;
+    mpq_t fixed_period;
 } sched_opts_t;
+
+static void print_fraction(const char *label, const mpq_t q)
+{
+    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 10);
+    printf("%s%s (%s)", label, a, b);
+    free(a);
+    free(b);
+}
+
+static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                const ssched_schedule_t *s)
+{
+    if (s->fixed) {
+        print_fraction("fixed period TF = ", s->period);
+        print_fraction("\n  throughput with floors r(T) = floor(w(T) TF / T) (RR-4872 4.6): ",
+                       s->floor_throughput);
+        print_fraction("\n  report's guarantee TP - card(TREES)/TF: ", s->report_bound);
+        print_fraction("\n  achieved, with ", s->throughput);
+        fputs("", stdout);
+        printf("  [");
+        mpz_out_str(stdout, 10, s->extra_instances);
+        printf(" extra tree instances]\n");
+    }
+    printf("%zu reduction trees:\n", s->trees.n_trees);
+    for (size_t k = 0; k < s->trees.n_trees; k++) {
+        printf("tree %zu: ", k + 1);
+        ssched_tree_write_text(p, pb, &s->trees.trees[k], stdout);
+    }
+}
 
 static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_problem_t *pb,
                 const ssched_steady_t *st, const ssched_schedule_t *s)
@@ -112,6 +144,8 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
                s->matching_bound, s->bipartite_edges);
         free(tp);
         free(dec);
+        if (s->kind == SSCHED_PROBLEM_REDUCE)
+            print_reduce_extras(p, pb, s);
         ssched_schedule_write_table(p, s, stdout);
     }
     free(text);
@@ -123,6 +157,19 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
         if (fclose(f) != 0 || ws != SSCHED_OK)
             return cli_bad_input("schedule", "--gantt %s: write error", o->gantt);
     }
+    if (rc == CLI_EXIT_OK && o->trees_dot) {
+        if (s->kind != SSCHED_PROBLEM_REDUCE)
+            return cli_bad_input("schedule", "--trees-dot applies to reduce problems");
+        if (!(f = fopen(o->trees_dot, "w")))
+            return cli_bad_input("schedule", "--trees-dot %s: cannot write the file", o->trees_dot);
+        for (size_t k = 0; k < s->trees.n_trees; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "tree%zu", k + 1);
+            ssched_tree_write_dot(p, pb, &s->trees.trees[k], name, f);
+        }
+        if (fclose(f) != 0)
+            return cli_bad_input("schedule", "--trees-dot %s: write error", o->trees_dot);
+    }
     if (rc == CLI_EXIT_OK && o->dot) {
         if (!(f = fopen(o->dot, "w")))
             return cli_bad_input("schedule", "--dot %s: cannot write the file", o->dot);
@@ -133,24 +180,38 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
     return rc;
 }
 
+enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
+       O_FIXED, O_TREES_DOT };
+static const struct option longopts[] = {
+    CLI_PROBLEM_LONGOPTS,
+    {"no-split", no_argument, NULL, O_NOSPLIT},
+    {"json", no_argument, NULL, O_JSON},
+    {"operations", required_argument, NULL, O_OPS},
+    {"unroll", no_argument, NULL, O_UNROLL},
+    {"gantt", required_argument, NULL, O_GANTT},
+    {"dot", required_argument, NULL, O_DOT},
+    {"matching", required_argument, NULL, O_MATCH},
+    {"fixed-period", required_argument, NULL, O_FIXED},
+    {"trees-dot", required_argument, NULL, O_TREES_DOT},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+static int run_schedule(int argc, char **argv, sched_opts_t *o);
+
 int cli_cmd_schedule(int argc, char **argv)
 {
-    enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH };
-    static const struct option longopts[] = {
-        CLI_PROBLEM_LONGOPTS,
-        {"no-split", no_argument, NULL, O_NOSPLIT},
-        {"json", no_argument, NULL, O_JSON},
-        {"operations", required_argument, NULL, O_OPS},
-        {"unroll", no_argument, NULL, O_UNROLL},
-        {"gantt", required_argument, NULL, O_GANTT},
-        {"dot", required_argument, NULL, O_DOT},
-        {"matching", required_argument, NULL, O_MATCH},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    cli_problem_opts_t po = {0};
     sched_opts_t o = {0};
     o.rule = SSCHED_MATCHING_BOTTLENECK;
+    mpq_init(o.fixed_period);
+    int rc = run_schedule(argc, argv, &o);
+    mpq_clear(o.fixed_period);
+    return rc;
+}
+
+static int run_schedule(int argc, char **argv, sched_opts_t *o)
+{
+    cli_problem_opts_t po = {0};
     int c;
     opterr = 0;
     optind = 1;
@@ -158,25 +219,33 @@ int cli_cmd_schedule(int argc, char **argv)
         if (cli_problem_option(&po, c, optarg))
             continue;
         switch (c) {
-        case O_NOSPLIT: o.no_split = 1; break;
-        case O_JSON: o.json = 1; break;
-        case O_UNROLL: o.unroll = 1; break;
+        case O_NOSPLIT: o->no_split = 1; break;
+        case O_JSON: o->json = 1; break;
+        case O_UNROLL: o->unroll = 1; break;
         case O_OPS:
-            if (!cli_parse_long("schedule", "--operations", optarg, 1, 100000000L, &o.operations))
+            if (!cli_parse_long("schedule", "--operations", optarg, 1, 100000000L, &o->operations))
                 return CLI_EXIT_BADINPUT;
             break;
-        case O_GANTT: o.gantt = optarg; break;
-        case O_DOT: o.dot = optarg; break;
+        case O_GANTT: o->gantt = optarg; break;
+        case O_DOT: o->dot = optarg; break;
         case O_MATCH:
             if (!strcmp(optarg, "bottleneck"))
-                o.rule = SSCHED_MATCHING_BOTTLENECK;
+                o->rule = SSCHED_MATCHING_BOTTLENECK;
             else if (!strcmp(optarg, "arbitrary"))
-                o.rule = SSCHED_MATCHING_ARBITRARY;
+                o->rule = SSCHED_MATCHING_ARBITRARY;
             else
                 return cli_bad_input("schedule", "--matching: unknown rule '%s' "
                                      "(bottleneck or arbitrary)", optarg);
             break;
-        case 'o': o.output = optarg; break;
+        case O_FIXED:
+            if (!cli_parse_rational("schedule", "--fixed-period", optarg, o->fixed_period))
+                return CLI_EXIT_BADINPUT;
+            if (mpq_sgn(o->fixed_period) <= 0)
+                return cli_bad_input("schedule", "--fixed-period: TF must be positive");
+            o->fixed = 1;
+            break;
+        case O_TREES_DOT: o->trees_dot = optarg; break;
+        case 'o': o->output = optarg; break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         default:
             return cli_bad_input("schedule", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -186,12 +255,12 @@ int cli_cmd_schedule(int argc, char **argv)
         po.platform_path = argv[optind++];
     if (optind < argc)
         return cli_bad_input("schedule", "unexpected argument '%s'", argv[optind]);
-    if (o.unroll && (!o.operations || !o.output))
+    if (o->unroll && (!o->operations || !o->output))
         return cli_bad_input("schedule", "--unroll needs --operations K and -o FILE");
-    if (o.operations && !o.unroll)
+    if (o->operations && !o->unroll)
         return cli_bad_input("schedule", "--operations is used with --unroll");
-    if (o.unroll)
-        o.no_split = 1; /* whole messages */
+    if (o->unroll)
+        o->no_split = 1; /* whole messages */
 
     ssched_platform_t p;
     ssched_problem_t pb;
@@ -207,15 +276,16 @@ int cli_cmd_schedule(int argc, char **argv)
         ssched_error_clear(&err);
         ssched_schedule_options_t so;
         ssched_schedule_options_default(&so);
-        so.no_split = o.no_split;
-        so.rule = o.rule;
+        so.no_split = o->no_split;
+        so.rule = o->rule;
+        so.fixed_period = o->fixed ? o->fixed_period : NULL;
         if (ssched_steady_solve(&p, &pb, NULL, &st, &err) != SSCHED_OK ||
             ssched_schedule_build(&p, &pb, &st, &so, &s, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
         else
-            rc = emit(&o, &p, &pb, &st, &s);
+            rc = emit(o, &p, &pb, &st, &s);
         ssched_schedule_free(&s);
         ssched_steady_free(&st);
     }

@@ -16,13 +16,53 @@ static json_t *header(const char *format, const ssched_platform_t *p,
     return root;
 }
 
+static json_t *interval_json(size_t k, size_t m)
+{
+    return json_pack("[II]", (json_int_t)k, (json_int_t)m);
+}
+
 static void set_type(json_t *o, const ssched_platform_t *p, const ssched_schedule_t *s,
                      size_t edge, size_t type)
 {
     json_object_set_new(o, "from", json_string(p->names[p->from[edge]]));
     json_object_set_new(o, "to", json_string(p->names[p->to[edge]]));
+    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        json_object_set_new(o, "interval", interval_json(s->intervals[type].k, s->intervals[type].m));
+        return;
+    }
     json_object_set_new(o, "origin", json_string(p->names[s->commodities[type].origin]));
     json_object_set_new(o, "dest", json_string(p->names[s->commodities[type].dest]));
+}
+
+/* The weighted trees: each task with its parent, so a reader can rebuild
+ * the tree; root tasks have parent -1. */
+static json_t *trees_json(const ssched_platform_t *p, const ssched_trees_t *t)
+{
+    json_t *arr = json_array();
+    for (size_t k = 0; k < t->n_trees; k++) {
+        const ssched_tree_t *tr = &t->trees[k];
+        json_t *o = json_object(), *tasks = json_array();
+        json_object_set_new(o, "weight", json_mpz(tr->weight));
+        for (size_t i = 0; i < tr->n_tasks; i++) {
+            const ssched_tree_task_t *x = &tr->tasks[i];
+            json_t *y = json_object();
+            if (x->kind == SSCHED_TREE_SEND) {
+                json_object_set_new(y, "send", json_pack("[ss]", p->names[p->from[x->edge]],
+                                                         p->names[p->to[x->edge]]));
+                json_object_set_new(y, "interval", interval_json(x->k, x->m));
+            } else {
+                json_object_set_new(y, "compute", json_string(p->names[x->node]));
+                json_object_set_new(y, "task", json_pack("[III]", (json_int_t)x->k,
+                                                         (json_int_t)x->l, (json_int_t)x->m));
+            }
+            json_object_set_new(y, "parent", json_integer(x->parent == (size_t)-1 ? -1
+                                                          : (json_int_t)x->parent));
+            json_array_append_new(tasks, y);
+        }
+        json_object_set_new(o, "tasks", tasks);
+        json_array_append_new(arr, o);
+    }
+    return arr;
 }
 
 static char *dump(json_t *root)
@@ -36,7 +76,7 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
                            const ssched_schedule_t *s)
 {
     json_t *root = header("ssched-schedule/1", p, pb, s);
-    json_object_set_new(root, "period", json_mpz(s->period));
+    json_object_set_new(root, "period", json_mpq(s->period));
     json_object_set_new(root, "operations_per_period", json_mpz(s->ops_per_period));
     json_object_set_new(root, "split", json_boolean(s->split));
     json_t *slots = json_array();
@@ -55,6 +95,28 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
         json_array_append_new(slots, o);
     }
     json_object_set_new(root, "slots", slots);
+    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        json_t *comps = json_array();
+        for (size_t k = 0; k < s->n_computations; k++) {
+            const ssched_computation_t *c = &s->computations[k];
+            json_t *o = json_object();
+            json_object_set_new(o, "node", json_string(p->names[c->node]));
+            json_object_set_new(o, "task", json_pack("[III]", (json_int_t)c->k, (json_int_t)c->l,
+                                                     (json_int_t)c->m));
+            json_object_set_new(o, "count", json_mpz(c->count));
+            json_array_append_new(comps, o);
+        }
+        json_object_set_new(root, "computations", comps);
+        json_object_set_new(root, "trees", trees_json(p, &s->trees));
+    }
+    if (s->fixed) {
+        json_t *f = json_object();
+        json_object_set_new(f, "optimal_throughput", json_mpq(s->optimal_throughput));
+        json_object_set_new(f, "floor_throughput", json_mpq(s->floor_throughput));
+        json_object_set_new(f, "report_bound", json_mpq(s->report_bound));
+        json_object_set_new(f, "extra_instances", json_mpz(s->extra_instances));
+        json_object_set_new(root, "fixed_period", f);
+    }
     json_t *m = json_object();
     json_object_set_new(m, "matchings", json_integer((json_int_t)s->n_matchings));
     json_object_set_new(m, "bound", json_integer((json_int_t)s->matching_bound));
@@ -73,7 +135,7 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
     json_object_set_new(root, "makespan", json_mpq(u->makespan));
     json_object_set_new(root, "steady_time", json_mpq(u->steady_time));
     json_object_set_new(root, "overhead", json_mpq(u->overhead));
-    json_object_set_new(root, "period", json_mpz(s->period));
+    json_object_set_new(root, "period", json_mpq(s->period));
     json_object_set_new(root, "periods", json_integer((json_int_t)u->periods));
     json_t *tr = json_array();
     for (size_t k = 0; k < u->n_transfers; k++) {
@@ -86,5 +148,20 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
         json_array_append_new(tr, x);
     }
     json_object_set_new(root, "transfers", tr);
+    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        json_t *comps = json_array();
+        for (size_t k = 0; k < u->n_computations; k++) {
+            const ssched_timed_computation_t *c = &u->computations[k];
+            json_t *x = json_object();
+            json_object_set_new(x, "start", json_mpq(c->start));
+            json_object_set_new(x, "end", json_mpq(c->end));
+            json_object_set_new(x, "node", json_string(p->names[c->node]));
+            json_object_set_new(x, "task", json_pack("[III]", (json_int_t)c->k, (json_int_t)c->l,
+                                                     (json_int_t)c->m));
+            json_object_set_new(x, "op", json_integer((json_int_t)c->op));
+            json_array_append_new(comps, x);
+        }
+        json_object_set_new(root, "computations", comps);
+    }
     return dump(root);
 }

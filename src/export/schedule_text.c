@@ -7,6 +7,17 @@
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 
+/* "[origin->dest]" or "v[k,m]" */
+static void type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
+                       char *buf, size_t len)
+{
+    if (s->kind == SSCHED_PROBLEM_REDUCE)
+        snprintf(buf, len, "v[%zu,%zu]", s->intervals[type].k, s->intervals[type].m);
+    else
+        snprintf(buf, len, "[%s->%s]", p->names[s->commodities[type].origin],
+                 p->names[s->commodities[type].dest]);
+}
+
 static void fq(FILE *out, const mpq_t q)
 {
     char *s = ssched_rational_to_string(q);
@@ -17,7 +28,7 @@ static void fq(FILE *out, const mpq_t q)
 void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedule_t *s, FILE *out)
 {
     fputs("period ", out);
-    mpz_out_str(out, 10, s->period);
+    mpq_out_str(out, 10, s->period);
     fputs(", ", out);
     mpz_out_str(out, 10, s->ops_per_period);
     fprintf(out, " operations per period, %s amounts, %zu slots\n",
@@ -33,11 +44,21 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
         fprintf(out, "%-16s ", span);
         for (size_t t = 0; t < sl->n_transfers; t++) {
             const ssched_transfer_t *tr = &sl->transfers[t];
-            const ssched_commodity_t *c = &s->commodities[tr->type];
+            char label[128];
+            type_label(p, s, tr->type, label, sizeof label);
             fprintf(out, "%s %s->%s ", t ? "," : "", p->names[p->from[tr->edge]],
                     p->names[p->to[tr->edge]]);
             fq(out, tr->amount);
-            fprintf(out, " x [%s->%s]", p->names[c->origin], p->names[c->dest]);
+            fprintf(out, " x %s", label);
+        }
+        fputc('\n', out);
+    }
+    if (s->n_computations) {
+        fputs("computations per period:", out);
+        for (size_t k = 0; k < s->n_computations; k++) {
+            const ssched_computation_t *c = &s->computations[k];
+            fprintf(out, "%s %s T(%zu,%zu,%zu) x ", k ? "," : "", p->names[c->node], c->k, c->l, c->m);
+            mpz_out_str(out, 10, c->count);
         }
         fputc('\n', out);
     }
@@ -78,14 +99,14 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             row_in[i] = rows++;
     }
     const double left = 130, width = 900, row_h = 22, top = 30;
-    double period = mpz_get_d(s->period);
+    double period = mpq_get_d(s->period);
     double scale = period > 0 ? width / period : 1;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                  "font-family=\"sans-serif\" font-size=\"11\">\n",
             left + width + 20, top + rows * row_h + 40);
     fputs("<title>ssched: one period of the schedule</title>\n", out);
     fprintf(out, "<text x=\"%.0f\" y=\"18\">one period = ", left);
-    mpz_out_str(out, 10, s->period);
+    mpq_out_str(out, 10, s->period);
     fputs(" time units; colour = message type</text>\n", out);
     for (size_t i = 0; i < nn; i++)
         for (int dir = 0; dir < 2; dir++) {
@@ -115,16 +136,18 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
                 }
             mpq_mul(len, tr->amount, p->c[e]);
             mpq_mul(len, len, s->size);
-            type_colour(tr->type, s->n_commodities, colour, sizeof colour);
+            type_colour(tr->type, s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals : s->n_commodities,
+                        colour, sizeof colour);
+            char label[128];
+            type_label(p, s, tr->type, label, sizeof label);
             for (int dir = 0; dir < 2; dir++) {
                 int r = dir ? row_in[p->to[e]] : row_out[p->from[e]];
                 fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" "
                              "fill=\"%s\" stroke=\"#333\" stroke-width=\"0.5\"><title>%s-&gt;%s "
-                             "[%s-&gt;%s]</title></rect>\n",
+                             "%s</title></rect>\n",
                         left + mpq_get_d(cur) * scale, top + r * row_h + 2,
                         mpq_get_d(len) * scale, row_h - 4, colour, p->names[p->from[e]],
-                        p->names[p->to[e]], p->names[s->commodities[tr->type].origin],
-                        p->names[s->commodities[tr->type].dest]);
+                        p->names[p->to[e]], label);
             }
         }
     }
@@ -141,7 +164,8 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
                                           const ssched_schedule_t *s, FILE *out,
                                           ssched_error_t *err)
 {
-    size_t ne = p->n_edges, nt = s->n_commodities;
+    size_t ne = p->n_edges;
+    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals : s->n_commodities;
     mpq_t *count = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *count);
     if (!count)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -153,7 +177,7 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
             mpq_add(count[tr->type * ne + tr->edge], count[tr->type * ne + tr->edge], tr->amount);
         }
     fputs("digraph ssched {\n  rankdir=LR;\n  label=\"messages per period = ", out);
-    mpz_out_str(out, 10, s->period);
+    mpq_out_str(out, 10, s->period);
     fputs(" time units\";\n", out);
     for (size_t i = 0; i < p->n_nodes; i++)
         fprintf(out, "  \"%s\" [shape=%s];\n", p->names[i], p->has_w[i] ? "box" : "ellipse");
@@ -171,8 +195,9 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
         for (size_t t = 0; t < nt; t++) {
             if (mpq_sgn(count[t * ne + e]) == 0)
                 continue;
-            fprintf(out, "%s%s->%s: ", first ? "" : "\\n", p->names[s->commodities[t].origin],
-                    p->names[s->commodities[t].dest]);
+            char label[128];
+            type_label(p, s, t, label, sizeof label);
+            fprintf(out, "%s%s: ", first ? "" : "\\n", label);
             fq(out, count[t * ne + e]);
             first = 0;
         }

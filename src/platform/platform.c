@@ -210,7 +210,7 @@ ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
             st = ssched_error_set(err, SSCHED_EINPUT, "%s: empty item in '%s'", what, text);
             break;
         }
-        size_t idx;
+        size_t idx = 0;
         if (ssched_platform_find_node(p, item, &idx, err) != SSCHED_OK) {
             st = ssched_error_set(err, SSCHED_EINPUT, "%s: unknown node '%s'", what, item);
             break;

@@ -1,0 +1,75 @@
+/* Checker: the per-period balance of a reduce schedule, computations
+ * included (RR-4872 eq. 10-11 with the correction), and compute time. */
+#include <stdlib.h>
+
+#include "schedule/check_internal.h"
+
+ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
+                                   const mpq_t ops)
+{
+    size_t nn = c->n_nodes, N = c->N;
+    json_t *comps = json_object_get(root, "computations");
+    if (!json_is_array(comps))
+        return chk_bad(c, "missing \"computations\" array");
+    mpq_t *busy = malloc((nn ? nn : 1) * sizeof *busy);
+    if (!busy)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    for (size_t i = 0; i < nn; i++)
+        mpq_init(busy[i]);
+    mpq_t count, q;
+    mpq_inits(count, q, NULL);
+    ssched_status_t st = SSCHED_OK;
+    char where[64];
+    for (size_t k = 0; k < json_array_size(comps) && st == SSCHED_OK && c->report->valid; k++) {
+        json_t *x = json_array_get(comps, k);
+        snprintf(where, sizeof where, "computations[%zu]", k);
+        size_t node, t[3];
+        if ((st = chk_get_node(c, x, "node", where, &node)) != SSCHED_OK ||
+            (st = chk_get_q(c, x, "count", where, count)) != SSCHED_OK)
+            break;
+        if (!chk_int_array(json_object_get(x, "task"), 3, t) || !(t[0] <= t[1] && t[1] < t[2] && t[2] < N)) {
+            st = chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, N);
+            break;
+        }
+        if (!c->has_w[node]) {
+            chk_violation(c, "%s: node %s has no w and cannot compute", where, c->names[node]);
+            break;
+        }
+        if (mpq_sgn(count) <= 0 || mpz_cmp_ui(mpq_denref(count), 1) != 0) {
+            chk_violation(c, "%s: the count must be a positive integer", where);
+            break;
+        }
+        size_t out = chk_interval(c, t[0], t[2]), left = chk_interval(c, t[0], t[1]);
+        size_t right = chk_interval(c, t[1] + 1, t[2]);
+        mpq_add(net[out * nn + node], net[out * nn + node], count);
+        mpq_sub(net[left * nn + node], net[left * nn + node], count);
+        mpq_sub(net[right * nn + node], net[right * nn + node], count);
+        mpq_mul(q, count, c->w[node]);
+        mpq_add(busy[node], busy[node], q);
+    }
+    for (size_t i = 0; i < nn && st == SSCHED_OK && c->report->valid; i++)
+        if (mpq_cmp(busy[i], period) > 0)
+            chk_violation(c, "node %s computes longer than the period", c->names[i]);
+    for (size_t I = 0; I < c->n_types && st == SSCHED_OK && c->report->valid; I++) {
+        size_t k = c->type_origin[I], m = c->type_dest[I];
+        for (size_t i = 0; i < nn && c->report->valid; i++) {
+            if (k == m && c->participants[k] == i)
+                continue; /* a participant's own value: free supply */
+            if (k == 0 && m == N - 1 && i == c->target) {
+                if (!mpq_equal(net[I * nn + i], ops))
+                    chk_violation(c, "the target %s obtains a number of results v[0,%zu] per period "
+                                  "different from operations_per_period", c->names[i], m);
+                continue;
+            }
+            if (mpq_sgn(net[I * nn + i]) != 0)
+                chk_violation(c, "node %s does not conserve v[%zu,%zu] (%s)", c->names[i], k, m,
+                              mpq_sgn(net[I * nn + i]) < 0 ? "uses more than it gets"
+                                                          : "gets more than it uses");
+        }
+    }
+    for (size_t i = 0; i < nn; i++)
+        mpq_clear(busy[i]);
+    free(busy);
+    mpq_clears(count, q, NULL);
+    return st;
+}

@@ -1,0 +1,39 @@
+/* Private interfaces of schedule/ (not installed). */
+#ifndef SSCHED_SCHEDULE_INTERNAL_H
+#define SSCHED_SCHEDULE_INTERNAL_H
+
+#include "ssched/schedule.h"
+
+/* `count` messages of `type` over `edge` per period. */
+typedef struct {
+    size_t edge, type;
+    mpq_t count;
+} sched_load_t;
+
+/* Slots for one period of length out->period from the per-period loads
+ * (sorted by edge then type).  Busy times are scaled to integers by the LCM
+ * D of their denominators and of the period's, decomposed into matchings
+ * with bound period*D (matching.h), and mapped back.  Fills out->slots and
+ * the matching figures. */
+ssched_status_t sched_make_slots(const ssched_platform_t *p, const sched_load_t *loads,
+                                 size_t n_loads, ssched_matching_rule_t rule,
+                                 ssched_schedule_t *out, ssched_error_t *err);
+
+/* Multiply period, slots, amounts, ops_per_period (and computations and
+ * tree weights) by the LCM of the amounts' denominators (Fig. 4(b)). */
+void sched_scale_no_split(ssched_schedule_t *s);
+
+/* The reduce front end of ssched_schedule_build(). */
+ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_t *st, const ssched_schedule_options_t *opt,
+                                   ssched_schedule_t *out, ssched_error_t *err);
+
+/* Unrolled schedules (unroll.c, unroll_reduce.c). */
+int sched_record_transfer(ssched_unrolled_t *u, const mpq_t start, const mpq_t end, size_t edge,
+                          size_t type, unsigned long op);
+int sched_transfer_by_start(const void *a, const void *b);
+ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                    const ssched_schedule_t *s, unsigned long K,
+                                    ssched_unrolled_t *u, ssched_error_t *err);
+
+#endif
