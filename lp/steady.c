@@ -88,7 +88,8 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
             ssched_model_free(&m);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
-        memcpy(out->intervals, m.intervals, m.n_intervals * sizeof *m.intervals);
+        if (m.n_intervals) /* memcpy from NULL is undefined even for 0 bytes */
+            memcpy(out->intervals, m.intervals, m.n_intervals * sizeof *m.intervals);
         for (size_t k = 0; k < m.n_cons; k++) {
             mpq_srcptr x = out->lp.x[m.cons_col[k]];
             if (mpq_sgn(x) == 0)
@@ -122,7 +123,8 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
             ssched_model_free(&m);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
-        memcpy(out->commodities, m.commodities, nt * sizeof *m.commodities);
+        if (nt)
+            memcpy(out->commodities, m.commodities, nt * sizeof *m.commodities);
         for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
             st = ssched_platform_reachable(p, m.commodities[t].origin, 0, reach, err);
             out->unreachable[t] = !reach[m.commodities[t].dest];

@@ -60,7 +60,8 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
         free(loads);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    memcpy(out->commodities, st->commodities, nt * sizeof *st->commodities);
+    if (nt)
+        memcpy(out->commodities, st->commodities, nt * sizeof *st->commodities);
     for (size_t k = 0; k < ne * nt; k++)
         mpq_init(flow[k]);
     for (size_t k = 0; k < st->n_flows; k++)

@@ -157,7 +157,8 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
     out->intervals = malloc((st->n_intervals ? st->n_intervals : 1) * sizeof *out->intervals);
     if (!out->intervals)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    memcpy(out->intervals, st->intervals, st->n_intervals * sizeof *st->intervals);
+    if (st->n_intervals)
+        memcpy(out->intervals, st->intervals, st->n_intervals * sizeof *st->intervals);
     mpz_set(out->lcm_period, out->trees.period);
     if (opt->fixed_period) {
         if (mpq_sgn(opt->fixed_period) <= 0)

@@ -80,8 +80,7 @@ static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem
         print_fraction("\n  throughput with floors r(T) = floor(w(T) TF / T) (RR-4872 4.6): ",
                        s->floor_throughput);
         print_fraction("\n  report's guarantee TP - card(TREES)/TF: ", s->report_bound);
-        print_fraction("\n  achieved, with ", s->throughput);
-        fputs("", stdout);
+        print_fraction("\n  achieved by this schedule (floors plus greedy fill): ", s->throughput);
         printf("  [");
         mpz_out_str(stdout, 10, s->extra_instances);
         printf(" extra tree instances]\n");

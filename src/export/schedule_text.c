@@ -33,7 +33,9 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
     mpz_out_str(out, 10, s->ops_per_period);
     fprintf(out, " operations per period, %s amounts, %zu slots\n",
             s->split ? "split (fractional)" : "whole", s->n_slots);
-    fprintf(out, "%-16s  %s\n", "slot", "transfers: sender -> receiver  amount x [origin->dest]");
+    fprintf(out, "%-16s  %s\n", "slot", s->kind == SSCHED_PROBLEM_REDUCE
+                                     ? "transfers: sender -> receiver  amount x v[k,m]"
+                                     : "transfers: sender -> receiver  amount x [origin->dest]");
     for (size_t k = 0; k < s->n_slots; k++) {
         const ssched_slot_t *sl = &s->slots[k];
         char *a = ssched_rational_to_string(sl->start), *b = ssched_rational_to_string(sl->end);
