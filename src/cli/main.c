@@ -16,7 +16,9 @@ static const command_t commands[] = {
     {"check", cli_cmd_check, "independent checker for schedule files"},
     {"lp", cli_cmd_lp, "export the steady-state LP (.lp or .mps) for cross-checking"},
     {"gen", cli_cmd_gen, "generate platforms (gen tiers: WAN/MAN/LAN hierarchy)"},
+    {"scatter-balance", cli_cmd_scatter_balance, "load-balanced scatter: optimal distribution of n items (seed 004)"},
     {"redistribute", cli_cmd_redistribute, "schedule a block-cyclic redistribution cyclic(x) -> cyclic(Kx)"},
+    {"makespan", cli_cmd_makespan, "one-shot reduce/broadcast/allreduce schedules (SNF, FNF, optimal)"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *out)

@@ -1,0 +1,264 @@
+/* ssched makespan: one-shot reduce, broadcast and all-reduce schedules
+ * (include/ssched/makespan.h). */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "src/cli/cli.h"
+#include "ssched/makespan.h"
+#include "ssched/rational.h"
+
+#define CMD "makespan"
+
+static const char *usage_text =
+    "usage: ssched makespan reduce|broadcast|allreduce --times T0,T1,... --algorithm ALG\n"
+    "                       [--root I] [--json]\n"
+    "  Model: processor p sends one message to anyone in time t(p); a processor takes\n"
+    "  part in one transfer at a time.  Times are exact numbers (3, 1/3, 0.25, 2.5e-1).\n"
+    "  reduce     every processor's data is combined at processor I (--root, required)\n"
+    "             ALG: snf      slowest-node-first (Liu, Kuo, Wang), a 2-approximation\n"
+    "                  optimal  exact minimum (class-count dynamic program, or\n"
+    "                           branch-and-bound when there are many distinct times)\n"
+    "  broadcast  processor I (--root, required) sends its data to every processor\n"
+    "             ALG: fnf      fastest-node-first (Liu), a 2-approximation\n"
+    "                  optimal  exact minimum (as above)\n"
+    "  allreduce  every processor gets the combined data: a reduce to a hub followed\n"
+    "             by a broadcast from it; --root I fixes the hub\n"
+    "             ALG: snf      SNF reduce + FNF broadcast (a 3.5-approximation);\n"
+    "                           default hub: the fastest processor\n"
+    "                  optimal  optimal reduce + optimal broadcast; default hub: the\n"
+    "                           processor giving the shortest such schedule\n"
+    "  Output: the makespan (fraction and decimal) and the messages (sender, receiver,\n"
+    "  start, end); --json prints {\"makespan\": \"p/q\", \"messages\": [...], ...}.\n"
+    "  Exit status: 0 ok, 2 bad input (one line on stderr), 1 failure.\n";
+
+typedef enum { ALG_HEURISTIC, ALG_OPTIMAL } alg_t;
+
+static const char *op_name(ssched_mk_op_t op)
+{
+    return op == SSCHED_MK_REDUCE ? "reduce" : op == SSCHED_MK_BROADCAST ? "broadcast" : "allreduce";
+}
+
+/* Parse --algorithm for the operation; 0 (after one stderr line) if it
+ * does not apply. */
+static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
+{
+    const char *heuristic = op == SSCHED_MK_BROADCAST ? "fnf" : "snf";
+    if (!strcmp(text, heuristic)) {
+        *out = ALG_HEURISTIC;
+        return 1;
+    }
+    if (!strcmp(text, "optimal")) {
+        *out = ALG_OPTIMAL;
+        return 1;
+    }
+    cli_bad_input(CMD, "option --algorithm: '%s' is not valid for %s (use %s or optimal%s)", text,
+                  op_name(op), heuristic,
+                  op == SSCHED_MK_ALLREDUCE ? "; snf = SNF reduce + FNF broadcast" : "");
+    return 0;
+}
+
+static char *qtext(const mpq_t q) { return ssched_rational_to_string(q); }
+
+/* Human-readable output: header, makespan as fraction and decimal, the
+ * reduce phase end for all-reduces, then one line per message. */
+static void print_text(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
+                       const char *alg, const char *method)
+{
+    const char *role = s->op == SSCHED_MK_REDUCE ? "destination" : s->op == SSCHED_MK_BROADCAST ? "source" : "hub";
+    printf("%s, %zu processors, %s %zu, algorithm %s", op_name(s->op), c->n, role, s->root, alg);
+    if (method && strcmp(method, alg))
+        printf(" (method %s)", method);
+    printf("\n");
+    char *dec = ssched_rational_to_decimal(s->makespan, 10);
+    gmp_printf("makespan: %Qd (%s)\n", s->makespan, dec ? dec : "?");
+    free(dec);
+    if (s->op == SSCHED_MK_ALLREDUCE) {
+        dec = ssched_rational_to_decimal(s->reduce_makespan, 10);
+        gmp_printf("reduce phase ends at: %Qd (%s)\n", s->reduce_makespan, dec ? dec : "?");
+        free(dec);
+    }
+    printf("messages: %zu\n", s->count);
+    if (s->count)
+        printf("  %8s %8s  %14s  %14s\n", "sender", "receiver", "start", "end");
+    for (size_t i = 0; i < s->count; i++)
+        gmp_printf("  %8zu %8zu  %14Qd  %14Qd\n", s->msg[i].sender, s->msg[i].receiver,
+                   s->msg[i].start, s->msg[i].end);
+}
+
+/* JSON with every time as an exact "p/q" string. */
+static int print_json(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
+                      const char *alg, const char *method)
+{
+    json_t *o = json_object(), *times = json_array(), *msgs = json_array();
+    char *t;
+    json_object_set_new(o, "operation", json_string(op_name(s->op)));
+    json_object_set_new(o, "algorithm", json_string(alg));
+    if (method)
+        json_object_set_new(o, "method", json_string(method));
+    json_object_set_new(o, "root", json_integer((json_int_t)s->root));
+    json_object_set_new(o, "processors", json_integer((json_int_t)c->n));
+    for (size_t p = 0; p < c->n; p++) {
+        json_array_append_new(times, json_string(t = qtext(c->time[p])));
+        free(t);
+    }
+    json_object_set_new(o, "times", times);
+    json_object_set_new(o, "makespan", json_string(t = qtext(s->makespan)));
+    free(t);
+    char *dec = ssched_rational_to_decimal(s->makespan, 10);
+    json_object_set_new(o, "makespan_decimal", json_string(dec ? dec : ""));
+    free(dec);
+    if (s->op == SSCHED_MK_ALLREDUCE) {
+        json_object_set_new(o, "reduce_makespan", json_string(t = qtext(s->reduce_makespan)));
+        free(t);
+    }
+    for (size_t i = 0; i < s->count; i++) {
+        json_t *m = json_object();
+        json_object_set_new(m, "sender", json_integer((json_int_t)s->msg[i].sender));
+        json_object_set_new(m, "receiver", json_integer((json_int_t)s->msg[i].receiver));
+        json_object_set_new(m, "start", json_string(t = qtext(s->msg[i].start)));
+        free(t);
+        json_object_set_new(m, "end", json_string(t = qtext(s->msg[i].end)));
+        free(t);
+        json_array_append_new(msgs, m);
+    }
+    json_object_set_new(o, "messages", msgs);
+    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (!text)
+        return 0;
+    puts(text);
+    free(text);
+    return 1;
+}
+
+/* ssched makespan OP --times ... --algorithm ... [--root I] [--json]:
+ * parse and validate every option (bad input: one stderr line, exit 2),
+ * run the algorithm, verify the schedule with the independent checker
+ * (a failure there is an internal error, exit 1), print. */
+int cli_cmd_makespan(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_bad_input(CMD, "missing operation (reduce, broadcast or allreduce)");
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage_text, stdout);
+        return CLI_EXIT_OK;
+    }
+    ssched_mk_op_t op;
+    if (!strcmp(argv[1], "reduce"))
+        op = SSCHED_MK_REDUCE;
+    else if (!strcmp(argv[1], "broadcast"))
+        op = SSCHED_MK_BROADCAST;
+    else if (!strcmp(argv[1], "allreduce"))
+        op = SSCHED_MK_ALLREDUCE;
+    else
+        return cli_bad_input(CMD, "unknown operation '%s' (reduce, broadcast or allreduce)", argv[1]);
+
+    static const struct option longopts[] = {{"times", required_argument, NULL, 't'},
+                                             {"root", required_argument, NULL, 'r'},
+                                             {"algorithm", required_argument, NULL, 'a'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *times = NULL, *root_text = NULL, *alg_text = NULL;
+    int json = 0, c;
+    opterr = 0;
+    optind = 1;
+    int sub_argc = argc - 1;
+    char **sub_argv = argv + 1;
+    while ((c = getopt_long(sub_argc, sub_argv, "+:t:r:a:jh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': times = optarg; break;
+        case 'r': root_text = optarg; break;
+        case 'a': alg_text = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case ':': return cli_bad_input(CMD, "option '%s' needs a value", sub_argv[optind - 1]);
+        default: {
+            /* long options are reported as written ("--json=3", "--bogus"),
+             * short ones by their letter (they may be grouped) */
+            const char *arg = sub_argv[optind - 1];
+            if (!strncmp(arg, "--", 2) || !optopt)
+                return cli_bad_input(CMD, "unknown option or unexpected value '%s'", arg);
+            return cli_bad_input(CMD, "unknown option '-%c'", optopt);
+        }
+        }
+    }
+    if (optind < sub_argc)
+        return cli_bad_input(CMD, "unexpected argument '%s'", sub_argv[optind]);
+    if (!times)
+        return cli_bad_input(CMD, "missing --times T0,T1,... (one transmission time per processor)");
+    if (!alg_text)
+        return cli_bad_input(CMD, "missing --algorithm (%s or optimal)",
+                             op == SSCHED_MK_BROADCAST ? "fnf" : "snf");
+    if (!root_text && op != SSCHED_MK_ALLREDUCE)
+        return cli_bad_input(CMD, "missing --root I (the %s)",
+                             op == SSCHED_MK_REDUCE ? "destination" : "source");
+    alg_t alg;
+    if (!parse_algorithm(op, alg_text, &alg))
+        return CLI_EXIT_BADINPUT;
+
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_mk_cluster_t cl;
+    if (ssched_mk_cluster_parse(&cl, times, &err) != SSCHED_OK)
+        return cli_bad_input(CMD, "option --times: %s", err.message);
+    size_t root = SSCHED_MK_ANY_ROOT;
+    if (root_text) {
+        long r;
+        if (!cli_parse_long(CMD, "--root", root_text, 0, LONG_MAX, &r)) {
+            ssched_mk_cluster_free(&cl);
+            return CLI_EXIT_BADINPUT;
+        }
+        if ((unsigned long)r >= cl.n) {
+            size_t last = cl.n - 1;
+            ssched_mk_cluster_free(&cl);
+            return cli_bad_input(CMD, "option --root: processor %ld out of range (0..%zu)", r, last);
+        }
+        root = (size_t)r;
+    }
+
+    ssched_mk_schedule_t s;
+    ssched_mk_schedule_init(&s);
+    ssched_mk_stats_t stats;
+    memset(&stats, 0, sizeof stats);
+    ssched_status_t st;
+    const char *method = NULL;
+    switch (op) {
+    case SSCHED_MK_REDUCE:
+        st = alg == ALG_OPTIMAL ? ssched_mk_reduce_optimal(&cl, root, &s, &stats, &err)
+                                : ssched_mk_reduce_snf(&cl, root, &s, &err);
+        method = alg == ALG_OPTIMAL ? stats.method : "snf";
+        break;
+    case SSCHED_MK_BROADCAST:
+        st = alg == ALG_OPTIMAL ? ssched_mk_broadcast_optimal(&cl, root, &s, &stats, &err)
+                                : ssched_mk_broadcast_fnf(&cl, root, &s, &err);
+        method = alg == ALG_OPTIMAL ? stats.method : "fnf";
+        break;
+    default:
+        st = ssched_mk_allreduce(&cl, root,
+                                 alg == ALG_OPTIMAL ? SSCHED_MK_ALLREDUCE_OPTIMAL
+                                                    : SSCHED_MK_ALLREDUCE_SNF_FNF,
+                                 &s, &err);
+        method = alg == ALG_OPTIMAL ? "optimal reduce + optimal broadcast" : "snf + fnf";
+        break;
+    }
+    int rc = CLI_EXIT_OK;
+    if (st == SSCHED_OK && ssched_mk_check(&cl, &s, &err) != SSCHED_OK) {
+        /* a schedule we built fails the model: a bug, not bad input */
+        ssched_error_prefix(&err, "internal error, invalid schedule: ");
+        err.status = SSCHED_EINTERNAL;
+        st = SSCHED_EINTERNAL;
+    }
+    if (st != SSCHED_OK)
+        rc = cli_report(CMD, &err);
+    else if (json ? !print_json(&cl, &s, alg_text, method) : (print_text(&cl, &s, alg_text, method), 0))
+        rc = cli_report(CMD, &(ssched_error_t){SSCHED_ENOMEM, "out of memory writing JSON"});
+    ssched_mk_schedule_free(&s);
+    ssched_mk_cluster_free(&cl);
+    return rc;
+}

@@ -1,0 +1,296 @@
+/* Optimal broadcast by branch-and-bound over receive sequences
+ * (seed 002 §5).
+ *
+ * With no idle processor (Theorem 4.1) a broadcast is fixed by the order in
+ * which processors become ready (eq. (1)); processors of equal time are
+ * interchangeable, so the search tree is over sequences of time classes.  A
+ * node keeps the informed processors' next completion times in a heap.
+ *
+ * Techniques (options):
+ *  - theory_order: children fastest class first, so the first leaf is FNF;
+ *  - theory_prune: Theorem 4.2 — no non-source sender is slower than its
+ *    receiver.  Receptions that happen at the same instant can be matched to
+ *    the senders completing then in any way, so a batch is rejected only
+ *    when no such matching exists (sorted senders vs sorted receivers; the
+ *    source matches anyone).  When the source is a fastest processor,
+ *    Theorem 4.3 also applies: all fastest processors are served first;
+ *  - bound: prune when the last ready time (the partial cost) reaches the
+ *    best makespan; with strong_bound, the relaxation in which every
+ *    remaining processor has the smallest remaining time, where serving the
+ *    earliest completions first is optimal;
+ *  - symmetry: receptions at the same instant give the same state in any
+ *    order, so only fastest-first order is explored among them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/makespan/mk_internal.h"
+
+typedef struct {
+    int64_t time; /* next send completion          */
+    int64_t tick; /* the sender's time             */
+    int src;      /* the sender is the source      */
+} slot_t;
+
+typedef struct {
+    int64_t ready;     /* ready time of the last receiver (partial cost)    */
+    int64_t batch;     /* instant of the current batch of receptions        */
+    size_t nslot;      /* informed processors (heap size)                  */
+    size_t nbs, nbr;   /* batch senders (ticks, source = 0) and receivers   */
+    size_t last_cls;   /* class of the last receiver                        */
+} bstate_t;
+
+typedef struct {
+    const mk_classes_t *k;
+    const ssched_mk_bnb_options_t *opt;
+    size_t m, cap;
+    int src_fastest;
+    size_t *remain, *order, *seq, *best_seq;
+    bstate_t *st;
+    slot_t *heap;      /* (m+1) x cap */
+    int64_t *bs, *br;  /* (m+1) x cap each: sorted batch ticks */
+    slot_t *scratch;   /* bound simulation */
+    int64_t best;
+    uint64_t nodes, leaves;
+    int stopped;
+} bsearch_t;
+
+/* Heap order of send completions (ties: faster sender first). */
+static int slot_lt(const slot_t *a, const slot_t *b)
+{
+    return a->time < b->time || (a->time == b->time && a->tick < b->tick);
+}
+
+static void heap_push(slot_t *h, size_t *n, slot_t x)
+{
+    size_t i = (*n)++;
+    while (i > 0 && slot_lt(&x, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static slot_t heap_pop(slot_t *h, size_t *n)
+{
+    slot_t top = h[0], x = h[--(*n)];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const slot_t *best = &x;
+        if (l < *n && slot_lt(&h[l], best))
+            best = &h[m = l];
+        if (r < *n && slot_lt(&h[r], best))
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n > 0)
+        h[i] = x;
+    return top;
+}
+
+/* Insert v into the ascending array a of *n entries. */
+static void insert_sorted(int64_t *a, size_t *n, int64_t v)
+{
+    size_t i = (*n)++;
+    while (i > 0 && a[i - 1] > v) {
+        a[i] = a[i - 1];
+        i--;
+    }
+    a[i] = v;
+}
+
+/* Relaxed lower bound: the remaining processors all take the smallest
+ * remaining time; the last of them is ready at the returned instant. */
+static int64_t relaxed_bound(bsearch_t *S, const bstate_t *t, const slot_t *h)
+{
+    size_t left = 0;
+    int64_t tmin = MK_INF;
+    for (size_t j = 0; j < S->k->k; j++)
+        if (S->remain[j]) {
+            left += S->remain[j];
+            if (S->k->tick[j] < tmin)
+                tmin = S->k->tick[j];
+        }
+    if (left == 0)
+        return t->ready;
+    size_t n = t->nslot;
+    memcpy(S->scratch, h, n * sizeof *h);
+    int64_t last = t->ready;
+    while (left-- > 0) {
+        slot_t s = heap_pop(S->scratch, &n);
+        last = s.time;
+        heap_push(S->scratch, &n, (slot_t){s.time + s.tick, s.tick, s.src});
+        heap_push(S->scratch, &n, (slot_t){s.time + tmin, tmin, 0});
+    }
+    return last;
+}
+
+/* State after appending a receiver of class j to the prefix of state d;
+ * returns 0 if Theorem 4.2 rejects the batch. */
+static int extend(bsearch_t *S, size_t d, size_t j)
+{
+    const bstate_t *s = &S->st[d];
+    bstate_t *t = &S->st[d + 1];
+    const slot_t *h0 = S->heap + d * S->cap;
+    slot_t *h = S->heap + (d + 1) * S->cap;
+    int64_t *bs = S->bs + (d + 1) * S->cap, *br = S->br + (d + 1) * S->cap;
+    *t = *s;
+    memcpy(h, h0, s->nslot * sizeof *h);
+    int64_t tau = h[0].time;
+    if (d == 0 || tau != s->batch) {
+        /* A new instant: the senders completing now are fixed already. */
+        t->batch = tau;
+        t->nbs = t->nbr = 0;
+        for (size_t i = 0; i < s->nslot; i++)
+            if (h[i].time == tau)
+                insert_sorted(bs, &t->nbs, h[i].src ? 0 : h[i].tick);
+    } else {
+        memcpy(bs, S->bs + d * S->cap, s->nbs * sizeof *bs);
+        memcpy(br, S->br + d * S->cap, s->nbr * sizeof *br);
+    }
+    int64_t tick = S->k->tick[j];
+    insert_sorted(br, &t->nbr, tick);
+    if (S->opt->theory_prune)
+        for (size_t i = 0; i < t->nbr; i++)
+            if (bs[i] > br[i]) /* no matching: a slower sender must serve a faster receiver */
+                return 0;
+    slot_t e = heap_pop(h, &t->nslot);
+    heap_push(h, &t->nslot, (slot_t){tau + e.tick, e.tick, e.src});
+    heap_push(h, &t->nslot, (slot_t){tau + tick, tick, 0});
+    t->ready = tau;
+    t->last_cls = j;
+    return 1;
+}
+
+/* Depth-first search below the prefix of length d, as in bnb_reduce.c:
+ * Theorem 4.3 and symmetry restrict the children, Theorem 4.2 and the
+ * bound prune them. */
+static void dfs(bsearch_t *S, size_t d)
+{
+    const mk_classes_t *k = S->k;
+    for (size_t r = 0; r < k->k && !S->stopped; r++) {
+        size_t j = S->order[r];
+        if (!S->remain[j])
+            continue;
+        /* Theorem 4.3: with a fastest source, fastest processors first. */
+        if (S->opt->theory_prune && S->src_fastest && j != 0 && S->remain[0])
+            continue;
+        /* Symmetry: this reception happens at the same instant as the last. */
+        if (S->opt->symmetry && d > 0 && S->heap[d * S->cap].time == S->st[d].ready &&
+            j < S->st[d].last_cls)
+            continue;
+        if (S->opt->max_nodes && S->nodes >= S->opt->max_nodes) {
+            S->stopped = 1;
+            return;
+        }
+        S->nodes++;
+        if (!extend(S, d, j))
+            continue;
+        S->seq[d] = j;
+        S->remain[j]--;
+        const bstate_t *t = &S->st[d + 1];
+        if (d + 1 == S->m) {
+            S->leaves++;
+            if (t->ready < S->best) {
+                S->best = t->ready;
+                memcpy(S->best_seq, S->seq, S->m * sizeof *S->seq);
+            }
+        } else {
+            int64_t lb = S->opt->strong_bound
+                             ? relaxed_bound(S, t, S->heap + (d + 1) * S->cap)
+                             : t->ready;
+            if (lb < S->best)
+                dfs(S, d + 1);
+        }
+        S->remain[j]++;
+    }
+}
+
+/* See makespan.h: run the search on classes, then map the best class
+ * sequence to processors and re-time it with eq. (1) exactly. */
+ssched_status_t ssched_mk_broadcast_bnb(const ssched_mk_cluster_t *c, size_t src,
+                                        const ssched_mk_bnb_options_t *opt,
+                                        ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
+                                        ssched_error_t *err)
+{
+    mk_stats_reset(stats, "bnb");
+    ssched_mk_bnb_options_t dflt;
+    if (!opt) {
+        ssched_mk_bnb_options(&dflt, SSCHED_MK_BNB_FULL);
+        opt = &dflt;
+    }
+    mk_classes_t k;
+    ssched_status_t st = mk_classes_build(c, src, 1, "source", &k, err);
+    if (st != SSCHED_OK)
+        return st;
+    size_t m = c->n - 1;
+    if (m == 0) {
+        mk_classes_free(&k);
+        return ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, c->n, src, 0, err);
+    }
+    bsearch_t S = {0};
+    S.k = &k;
+    S.opt = opt;
+    S.m = m;
+    S.cap = c->n + 2;
+    S.best = MK_INF;
+    S.src_fastest = k.cls[src] == 0 && k.count[0] > 0;
+    S.remain = malloc(k.k * sizeof *S.remain);
+    S.order = malloc(k.k * sizeof *S.order);
+    S.seq = malloc(m * sizeof *S.seq);
+    S.best_seq = malloc(m * sizeof *S.best_seq);
+    S.st = malloc((m + 1) * sizeof *S.st);
+    S.heap = malloc((m + 1) * S.cap * sizeof *S.heap);
+    S.bs = malloc((m + 1) * S.cap * sizeof *S.bs);
+    S.br = malloc((m + 1) * S.cap * sizeof *S.br);
+    S.scratch = malloc((2 * c->n + 2) * sizeof *S.scratch);
+    size_t *procs = malloc(m * sizeof *procs);
+    if (!S.remain || !S.order || !S.seq || !S.best_seq || !S.st || !S.heap || !S.bs || !S.br ||
+        !S.scratch || !procs) {
+        st = mk_nomem(err);
+        goto done;
+    }
+    for (size_t j = 0; j < k.k; j++) {
+        S.remain[j] = k.count[j];
+        S.order[j] = opt->theory_order ? j : k.input_rank[j]; /* fastest first */
+    }
+    S.st[0] = (bstate_t){0, -1, 1, 0, 0, 0};
+    S.heap[0] = (slot_t){k.tick[k.cls[src]], k.tick[k.cls[src]], 1};
+    dfs(&S, 0);
+    if (stats) {
+        stats->nodes = S.nodes;
+        stats->leaves = S.leaves;
+        stats->complete = !S.stopped;
+    }
+    if (S.best == MK_INF) { /* stopped before any leaf: fall back to FNF */
+        st = ssched_mk_broadcast_fnf(c, src, out, err);
+    } else {
+        st = mk_classes_to_order(&k, S.best_seq, m, procs, err);
+        if (st == SSCHED_OK)
+            st = ssched_mk_broadcast_sequence(c, src, procs, out, err);
+        if (st == SSCHED_OK && !mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "broadcast bnb: the best sequence re-timed disagrees");
+    }
+    if (st == SSCHED_OK && S.stopped)
+        st = ssched_error_set(err, SSCHED_EUNCERTIFIED,
+                              "broadcast branch-and-bound stopped after %llu nodes; the schedule "
+                              "returned is the best found, not proven optimal",
+                              (unsigned long long)S.nodes);
+done:
+    free(S.remain);
+    free(S.order);
+    free(S.seq);
+    free(S.best_seq);
+    free(S.st);
+    free(S.heap);
+    free(S.bs);
+    free(S.br);
+    free(S.scratch);
+    free(procs);
+    mk_classes_free(&k);
+    return st;
+}

@@ -1,0 +1,99 @@
+/* Private helpers shared by the src/makespan sources (not installed). */
+#ifndef SSCHED_MK_INTERNAL_H
+#define SSCHED_MK_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gmp.h>
+
+#include "ssched/makespan.h"
+
+/* "Infinity" for tick arithmetic; every finite value stays far below it
+ * (mk_classes_build guarantees tick * 4(n+2) < 2^62). */
+#define MK_INF INT64_MAX
+
+/* Time classes: the distinct transmission times of a cluster, ascending,
+ * scaled to integers ("ticks") by the LCM of their denominators.  The
+ * searches work on classes because processors of equal time are
+ * interchangeable; results are converted back and re-timed exactly. */
+typedef struct {
+    size_t n;           /* processors                                         */
+    size_t root;        /* destination / source (not counted in count[])      */
+    size_t k;           /* number of classes                                  */
+    int64_t *tick;      /* tick[i]: time of class i in ticks, strictly ascending */
+    size_t *count;      /* non-root processors of class i                     */
+    size_t *first;      /* member[first[i] .. first[i]+count[i]) are class i  */
+    size_t *member;     /* the n-1 non-root processors grouped by class       */
+    size_t *cls;        /* class of each processor; SIZE_MAX for an excluded root */
+    size_t *input_rank; /* class order of first appearance in the input       */
+    mpz_t scale;        /* time = ticks / scale                               */
+} mk_classes_t;
+
+/* Validate the cluster and root, then build the classes of the non-root
+ * processors (plus the root's own time when with_root_time, as broadcasts
+ * need it).  SSCHED_EINPUT when the scaled times do not fit the tick bound.
+ * On success the caller owns *k and frees it with mk_classes_free. */
+ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int with_root_time,
+                                 const char *role, mk_classes_t *k, ssched_error_t *err);
+void mk_classes_free(mk_classes_t *k);
+
+/* out = ticks / scale. */
+void mk_ticks_to_mpq(mpq_t out, int64_t ticks, const mpz_t scale);
+/* 1 iff q == ticks / scale. */
+int mk_mpq_equals_ticks(const mpq_t q, int64_t ticks, const mpz_t scale);
+
+/* Reset stats (may be NULL) to zero with the given method name. */
+void mk_stats_reset(ssched_mk_stats_t *stats, const char *method);
+
+/* Sort the messages of s by start time, keeping the current order on ties. */
+void mk_sort_messages(ssched_mk_schedule_t *s);
+
+/* Build a reduce schedule from a reduction tree (seed 000 §3.1, §5.3.1).
+ * Node v (0 <= v < m = n-1) is the transmission of processor sender[v]; it
+ * waits for its children kid0[v], kid1[v] (-1 when absent), every child has a
+ * smaller index than its parent and node m-1 is the root (the last
+ * transmission, which goes to dest).  start (may be NULL) gives the start
+ * times, else each node starts as soon as its children have ended.
+ * Receivers follow Lemma 1: the root sends to dest and the children of a
+ * node with sender s and receiver r send to s and to r respectively.
+ * Fills out (already initialised) with op = SSCHED_MK_REDUCE. */
+ssched_status_t mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, size_t m,
+                                    const size_t *sender, const long *kid0, const long *kid1,
+                                    mpq_t *start, ssched_mk_schedule_t *out, ssched_error_t *err);
+
+/* Map a sequence of classes to processors: the j-th occurrence of class i
+ * becomes member j of class i.  out has as many entries as seq. */
+ssched_status_t mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
+                                    size_t *out, ssched_error_t *err);
+
+/* Record SSCHED_ENOMEM ("out of memory") in err and return it. */
+ssched_status_t mk_nomem(ssched_error_t *err);
+
+/* Estimated work (pair evaluations) of the class-count programs, saturating
+ * at UINT64_MAX; used to choose between them and branch-and-bound. */
+uint64_t mk_dpk_reduce_work(const mk_classes_t *k);
+uint64_t mk_dpk_broadcast_work(const mk_classes_t *k);
+
+/* A binary min-heap of item indices ordered by a caller's comparison (the
+ * keys are exact rationals kept by the caller).  Capacity fixed at init. */
+typedef struct {
+    size_t *item;
+    size_t len, cap;
+    int (*less)(const void *ctx, size_t a, size_t b);
+    const void *ctx;
+} mk_heap_t;
+
+ssched_status_t mk_heap_init(mk_heap_t *h, size_t cap,
+                             int (*less)(const void *ctx, size_t a, size_t b), const void *ctx,
+                             ssched_error_t *err);
+void mk_heap_free(mk_heap_t *h);
+void mk_heap_push(mk_heap_t *h, size_t x); /* precondition: len < cap */
+size_t mk_heap_pop(mk_heap_t *h);          /* precondition: len > 0   */
+
+/* Stable sort of idx[0..n) by cmp (negative, zero, positive). */
+ssched_status_t mk_sort_indices(size_t *idx, size_t n,
+                                int (*cmp)(const void *ctx, size_t a, size_t b), const void *ctx,
+                                ssched_error_t *err);
+
+#endif

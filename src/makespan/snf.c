@@ -1,0 +1,34 @@
+/* Slowest-node-first reduce (seed 000 §4). */
+#include <stdlib.h>
+
+#include "src/makespan/mk_internal.h"
+
+static int slowest_first(const void *ctx, size_t p, size_t q)
+{
+    const ssched_mk_cluster_t *c = ctx;
+    return mpq_cmp(c->time[q], c->time[p]); /* ties stay in index order */
+}
+
+/* SNF: sort the senders by non-increasing transmission time (ties by
+ * index, for determinism) and hand the sequence to EP.  The slow senders
+ * then overlap each other at the start instead of waiting for each other at
+ * the end (seed 000 §4). */
+ssched_status_t ssched_mk_reduce_snf(const ssched_mk_cluster_t *c, size_t dest,
+                                     ssched_mk_schedule_t *out, ssched_error_t *err)
+{
+    ssched_status_t st = ssched_mk_cluster_validate(c, dest, "destination", err);
+    if (st != SSCHED_OK)
+        return st;
+    size_t m = c->n - 1;
+    size_t *order = malloc((m ? m : 1) * sizeof *order);
+    if (!order)
+        return mk_nomem(err);
+    for (size_t p = 0, i = 0; p < c->n; p++)
+        if (p != dest)
+            order[i++] = p;
+    st = mk_sort_indices(order, m, slowest_first, c, err);
+    if (st == SSCHED_OK)
+        st = ssched_mk_reduce_ep(c, dest, order, out, err);
+    free(order);
+    return st;
+}
