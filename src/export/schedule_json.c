@@ -121,6 +121,7 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
     json_object_set_new(m, "matchings", json_integer((json_int_t)s->n_matchings));
     json_object_set_new(m, "bound", json_integer((json_int_t)s->matching_bound));
     json_object_set_new(m, "bipartite_edges", json_integer((json_int_t)s->bipartite_edges));
+    json_object_set_new(m, "decompose_seconds", json_real(s->decompose_seconds));
     json_object_set_new(m, "lcm_period", json_mpz(s->lcm_period));
     json_object_set_new(m, "nosplit_factor", json_mpz(s->nosplit_factor));
     json_object_set_new(root, "figures", m);
