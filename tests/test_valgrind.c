@@ -7,6 +7,7 @@
 
 #define VG "valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "
 
+#ifndef SSCHED_SANITIZED
 static void run_clean(const char *args, int expected)
 {
     tu_run_t r;
@@ -16,6 +17,7 @@ static void run_clean(const char *args, int expected)
     CU_ASSERT_EQUAL(st, expected);
     tu_run_free(&r);
 }
+#endif
 
 static void test_cli_paths(void)
 {
