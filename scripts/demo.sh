@@ -11,5 +11,5 @@ cmake --build build/release -j2 >/dev/null
 set -x
 ./build/release/ssched schedule examples/tiers-small.graphml --problem reduce \
     --participants h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_0,h0_0_0_1,h1_0_0_1 --target h0_0_0_0 \
-    --no-split --gantt build/release/reduce-gantt.svg -o build/release/reduce-schedule.json
+    --gantt build/release/reduce-gantt.svg -o build/release/reduce-schedule.json
 ./build/release/ssched check build/release/reduce-schedule.json
