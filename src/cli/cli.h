@@ -37,6 +37,7 @@ int cli_cmd_gen(int argc, char **argv);
 int cli_cmd_redistribute(int argc, char **argv);
 int cli_cmd_schedule(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
+int cli_cmd_compare(int argc, char **argv);
 int cli_cmd_scatter_balance(int argc, char **argv);
 int cli_cmd_makespan(int argc, char **argv);
 

@@ -14,6 +14,7 @@ static const command_t commands[] = {
     {"solve", cli_cmd_solve, "certified optimal steady-state throughput of a series of collectives"},
     {"schedule", cli_cmd_schedule, "periodic one-port schedule at the certified throughput"},
     {"check", cli_cmd_check, "independent checker for schedule files"},
+    {"compare", cli_cmd_compare, "M collectives one at a time vs pipelined: table and crossover"},
     {"lp", cli_cmd_lp, "export the steady-state LP (.lp or .mps) for cross-checking"},
     {"gen", cli_cmd_gen, "generate platforms (gen tiers: WAN/MAN/LAN hierarchy)"},
     {"scatter-balance", cli_cmd_scatter_balance, "load-balanced scatter: optimal distribution of n items (seed 004)"},

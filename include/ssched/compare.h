@@ -1,0 +1,74 @@
+/* ssched/compare.h — one collective at a time (makespan) against a pipelined
+ * series (steady state), on the same cluster.
+ *
+ * Cluster model of seeds 000/002: processor p sends a message to anyone in
+ * t(p).  M operations done one after another with the one-shot schedule
+ * (SNF/FNF or the exact optimum) take M * makespan.  The pipelined series
+ * runs on the complete graph with c(i,j) = t(i): its throughput TP is the
+ * certified optimum of ssched's LP, and its time for M operations is the
+ * measured end of the unrolled schedule (initialization, steady state,
+ * clean-up), every one passed through the independent checker.
+ *
+ * Differences between the two models, stated so results are read right:
+ *  - ssched's one-port model lets a node send and receive at the same time
+ *    (full duplex); the seeds allow one transfer per processor at a time;
+ *  - merging is free in both (the seeds fold it into t(p)), so nodes get
+ *    w = 0;
+ *  - reduce: ssched's LP keeps the participants' order (non-commutative);
+ *    the seeds' operators are commutative, so the pipelined TP shown is
+ *    what the given order achieves;
+ *  - broadcast: ssched has no broadcast LP; the pipelined side sends each
+ *    processor its own copy (a series of scatters), which is a valid
+ *    pipelined broadcast whose throughput bounds the optimal one from below. */
+#ifndef SSCHED_COMPARE_H
+#define SSCHED_COMPARE_H
+
+#include <gmp.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ssched/error.h"
+#include "ssched/makespan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    ssched_mk_op_t op;          /* SSCHED_MK_REDUCE or SSCHED_MK_BROADCAST   */
+    size_t root;                /* reduce destination / broadcast source     */
+    int optimal;                /* 0: SNF (reduce) / FNF (broadcast)          */
+    const unsigned long *ops;   /* the M values of the table (ascending)     */
+    size_t n_ops;
+    unsigned long crossover_limit; /* largest M scanned for the crossover   */
+} ssched_compare_options_t;
+
+typedef struct {
+    mpq_t one_shot;             /* makespan of one operation                  */
+    mpq_t throughput;           /* certified pipelined TP                     */
+    size_t n_rows;
+    unsigned long *M;
+    mpq_t *sequential;          /* M * one_shot                               */
+    mpq_t *pipelined;           /* end of the unrolled schedule for M ops     */
+    int pipelining_can_win;     /* 1 iff 1/TP < one_shot                      */
+    int crossover_found;
+    unsigned long crossover;    /* smallest M whose pipelined time is shorter */
+} ssched_compare_t;
+
+void ssched_compare_options_default(ssched_compare_options_t *o);
+void ssched_compare_init(ssched_compare_t *r);
+void ssched_compare_free(ssched_compare_t *r);
+
+/* Run the comparison on cluster c (every t(p) > 0, root < n). */
+ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c,
+                                   const ssched_compare_options_t *o,
+                                   ssched_compare_t *out, ssched_error_t *err);
+
+/* Time against M for both strategies as an SVG line chart (log-scale M). */
+ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out,
+                                         ssched_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

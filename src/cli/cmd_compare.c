@@ -1,0 +1,256 @@
+/* ssched compare: M collectives one at a time (makespan) against the
+ * pipelined steady state, on the same cluster. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "ssched/compare.h"
+#include "ssched/platform.h"
+#include "ssched/rational.h"
+
+static const char *usage_text =
+    "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I\n"
+    "                      [--operation reduce|broadcast] [--algorithm snf|fnf|optimal]\n"
+    "                      [--ops M1,M2,...] [--max-crossover N] [--plot FILE.svg] [--json]\n"
+    "  The time for M reduces (or broadcasts) done one after another with the SNF/FNF\n"
+    "  or optimal one-shot schedule, against the pipelined steady state on the complete\n"
+    "  graph with c(i,j) = t(i): exact TP from the LP plus the measured initialization\n"
+    "  and clean-up of the unrolled schedule.  A PLATFORM must be complete with\n"
+    "  sender-determined costs (every edge leaving i costs t(i)); --root is then a node\n"
+    "  name, else a processor index.  Prints a table over M and the crossover M.\n";
+
+/* A complete platform whose edges leaving i all cost the same t(i). */
+static int platform_cluster(const char *path, const char *root_name, ssched_mk_cluster_t *c,
+                            size_t *root)
+{
+    ssched_platform_t p;
+    ssched_platform_init(&p);
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    int rc = CLI_EXIT_OK;
+    if (ssched_platform_load_graphml(&p, path, &err) != SSCHED_OK) {
+        rc = cli_report("compare", &err);
+    } else if (ssched_platform_find_node(&p, root_name, root, &err) != SSCHED_OK) {
+        rc = cli_bad_input("compare", "--root: unknown node '%s'", root_name);
+    } else if (p.n_edges != p.n_nodes * (p.n_nodes - 1)) {
+        rc = cli_bad_input("compare", "%s: not a complete graph (every ordered pair needs an edge)",
+                           path);
+    } else if (ssched_mk_cluster_init(c, p.n_nodes, &err) != SSCHED_OK) {
+        rc = cli_report("compare", &err);
+    } else {
+        for (size_t i = 0; i < p.n_nodes && rc == CLI_EXIT_OK; i++) {
+            size_t first = p.out_list[p.out_start[i]];
+            mpq_set(c->time[i], p.c[first]);
+            for (size_t k = p.out_start[i]; k < p.out_start[i + 1]; k++)
+                if (!mpq_equal(p.c[p.out_list[k]], c->time[i])) {
+                    rc = cli_bad_input("compare", "%s: edges leaving node '%s' have different costs "
+                                       "(the cluster model needs c(i,j) = t(i))", path, p.names[i]);
+                    break;
+                }
+        }
+        if (rc != CLI_EXIT_OK)
+            ssched_mk_cluster_free(c);
+    }
+    ssched_platform_free(&p);
+    return rc;
+}
+
+static int parse_ops(const char *text, unsigned long **ops, size_t *n)
+{
+    size_t cap = 1;
+    for (const char *s = text; *s; s++)
+        cap += *s == ',';
+    *ops = malloc(cap * sizeof **ops);
+    *n = 0;
+    if (!*ops)
+        return 0;
+    const char *s = text;
+    for (;;) {
+        char *end;
+        if (*s < '0' || *s > '9')
+            return 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (v == 0 || v > 1000000 || (*n && v <= (*ops)[*n - 1]))
+            return 0;
+        (*ops)[(*n)++] = v;
+        if (*end == '\0')
+            return 1;
+        if (*end != ',')
+            return 0;
+        s = end + 1;
+    }
+}
+
+static void print_q(const mpq_t q, int width)
+{
+    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 8);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s (%s)", a, b);
+    printf("%-*s", width, buf);
+    free(a);
+    free(b);
+}
+
+static json_t *qj(const mpq_t q)
+{
+    char *s = ssched_rational_to_string(q);
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
+int cli_cmd_compare(int argc, char **argv)
+{
+    enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_JSON };
+    static const struct option longopts[] = {
+        {"times", required_argument, NULL, O_TIMES}, {"root", required_argument, NULL, O_ROOT},
+        {"operation", required_argument, NULL, O_OP}, {"algorithm", required_argument, NULL, O_ALG},
+        {"ops", required_argument, NULL, O_OPS}, {"max-crossover", required_argument, NULL, O_MAX},
+        {"plot", required_argument, NULL, O_PLOT}, {"json", no_argument, NULL, O_JSON},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *times = NULL, *root_text = NULL, *alg = NULL, *ops_text = NULL, *plot = NULL;
+    int json = 0, c;
+    long max_cross = 2000;
+    ssched_compare_options_t o;
+    ssched_compare_options_default(&o);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_TIMES: times = optarg; break;
+        case O_ROOT: root_text = optarg; break;
+        case O_OP:
+            if (!strcmp(optarg, "reduce"))
+                o.op = SSCHED_MK_REDUCE;
+            else if (!strcmp(optarg, "broadcast"))
+                o.op = SSCHED_MK_BROADCAST;
+            else
+                return cli_bad_input("compare", "--operation: '%s' is not reduce or broadcast", optarg);
+            break;
+        case O_ALG: alg = optarg; break;
+        case O_OPS: ops_text = optarg; break;
+        case O_MAX:
+            if (!cli_parse_long("compare", "--max-crossover", optarg, 1, 1000000, &max_cross))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_PLOT: plot = optarg; break;
+        case O_JSON: json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        default: return cli_bad_input("compare", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    const char *path = optind < argc ? argv[optind++] : NULL;
+    if (optind < argc)
+        return cli_bad_input("compare", "unexpected argument '%s'", argv[optind]);
+    if (!!path == !!times)
+        return cli_bad_input("compare", "give either --times t0,t1,... or a PLATFORM file");
+    if (!root_text)
+        return cli_bad_input("compare", "missing --root");
+    if (alg) {
+        if (!strcmp(alg, "optimal"))
+            o.optimal = 1;
+        else if (!strcmp(alg, o.op == SSCHED_MK_REDUCE ? "snf" : "fnf"))
+            o.optimal = 0;
+        else
+            return cli_bad_input("compare", "--algorithm: '%s' is not valid for a %s (use %s or optimal)",
+                                 alg, o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast",
+                                 o.op == SSCHED_MK_REDUCE ? "snf" : "fnf");
+    }
+    o.crossover_limit = (unsigned long)max_cross;
+    unsigned long *ops = NULL;
+    size_t n_ops = 0;
+    if (ops_text) {
+        if (!parse_ops(ops_text, &ops, &n_ops)) {
+            free(ops);
+            return cli_bad_input("compare", "--ops: '%s' is not an increasing list of positive "
+                                 "integers (at most 1000000)", ops_text);
+        }
+        o.ops = ops;
+        o.n_ops = n_ops;
+    }
+    ssched_mk_cluster_t cl;
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    int rc;
+    if (times) {
+        long r;
+        if (ssched_mk_cluster_parse(&cl, times, &err) != SSCHED_OK) {
+            free(ops);
+            ssched_error_prefix(&err, "--times: ");
+            return cli_report("compare", &err);
+        }
+        if (!cli_parse_long("compare", "--root", root_text, 0, (long)cl.n - 1, &r)) {
+            ssched_mk_cluster_free(&cl);
+            free(ops);
+            return CLI_EXIT_BADINPUT;
+        }
+        o.root = (size_t)r;
+    } else if ((rc = platform_cluster(path, root_text, &cl, &o.root)) != CLI_EXIT_OK) {
+        free(ops);
+        return rc;
+    }
+    ssched_compare_t res;
+    ssched_compare_init(&res);
+    rc = CLI_EXIT_OK;
+    if (ssched_compare_run(&cl, &o, &res, &err) != SSCHED_OK) {
+        rc = cli_report("compare", &err);
+    } else if (json) {
+        json_t *root = json_object(), *rows = json_array();
+        json_object_set_new(root, "operation", json_string(o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast"));
+        json_object_set_new(root, "algorithm", json_string(o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "snf" : "fnf"));
+        json_object_set_new(root, "makespan", qj(res.one_shot));
+        json_object_set_new(root, "throughput", qj(res.throughput));
+        for (size_t k = 0; k < res.n_rows; k++)
+            json_array_append_new(rows, json_pack("{sIsoso}", "M", (json_int_t)res.M[k], "one_at_a_time",
+                                                  qj(res.sequential[k]), "pipelined", qj(res.pipelined[k])));
+        json_object_set_new(root, "rows", rows);
+        json_object_set_new(root, "crossover", res.crossover_found ? json_integer((json_int_t)res.crossover)
+                                                                   : json_null());
+        char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        puts(text);
+        free(text);
+        json_decref(root);
+    } else {
+        const char *what = o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast";
+        printf("cluster of %zu processors, %s %s processor %zu\n", cl.n, what,
+               o.op == SSCHED_MK_REDUCE ? "to" : "from", o.root);
+        printf("one %s (%s): makespan ", what, o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "SNF" : "FNF");
+        print_q(res.one_shot, 0);
+        printf("\npipelined: TP = ");
+        print_q(res.throughput, 0);
+        printf(" per time unit (certified; %s)\n", o.op == SSCHED_MK_REDUCE
+                   ? "full-duplex one-port, participants in index order, free merges"
+                   : "a series of scatters: a valid pipelined broadcast, lower bound on the best");
+        printf("\n%8s  %-34s %-34s %s\n", "M", "one at a time", "pipelined (unrolled, checked)", "faster");
+        for (size_t k = 0; k < res.n_rows; k++) {
+            printf("%8lu  ", res.M[k]);
+            print_q(res.sequential[k], 35);
+            print_q(res.pipelined[k], 35);
+            int c2 = mpq_cmp(res.pipelined[k], res.sequential[k]);
+            puts(c2 < 0 ? "pipelined" : c2 > 0 ? "one at a time" : "tie");
+        }
+        if (!res.pipelining_can_win)
+            printf("\npipelining never wins: 1/TP >= the one-shot makespan\n");
+        else if (res.crossover_found)
+            printf("\ncrossover: pipelining is faster from M = %lu on\n", res.crossover);
+        else
+            printf("\nno crossover up to M = %lu (--max-crossover)\n", o.crossover_limit);
+    }
+    if (rc == CLI_EXIT_OK && plot) {
+        FILE *f = fopen(plot, "w");
+        if (!f) {
+            rc = cli_bad_input("compare", "--plot %s: cannot write the file", plot);
+        } else {
+            ssched_status_t ws = ssched_compare_write_svg(&res, f, &err);
+            if (fclose(f) != 0 || ws != SSCHED_OK)
+                rc = cli_bad_input("compare", "--plot %s: write error", plot);
+        }
+    }
+    ssched_compare_free(&res);
+    ssched_mk_cluster_free(&cl);
+    free(ops);
+    return rc;
+}

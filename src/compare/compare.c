@@ -1,0 +1,309 @@
+/* Makespan of one collective at a time against the pipelined steady state
+ * (compare.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssched/compare.h"
+#include "ssched/schedule.h"
+
+/* the optimal-TP schedule and up to 11 fixed periods makespan * 2^k */
+#define N_CANDIDATES 12
+
+void ssched_compare_options_default(ssched_compare_options_t *o)
+{
+    static const unsigned long default_ops[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+    memset(o, 0, sizeof *o);
+    o->op = SSCHED_MK_REDUCE;
+    o->ops = default_ops;
+    o->n_ops = sizeof default_ops / sizeof *default_ops;
+    o->crossover_limit = 2000;
+}
+
+void ssched_compare_init(ssched_compare_t *r)
+{
+    memset(r, 0, sizeof *r);
+    mpq_inits(r->one_shot, r->throughput, NULL);
+}
+
+void ssched_compare_free(ssched_compare_t *r)
+{
+    for (size_t k = 0; k < r->n_rows; k++)
+        mpq_clears(r->sequential[k], r->pipelined[k], NULL);
+    free(r->M);
+    free(r->sequential);
+    free(r->pipelined);
+    mpq_clears(r->one_shot, r->throughput, NULL);
+    memset(r, 0, sizeof *r);
+}
+
+/* The complete graph c(i,j) = t(i); every node merges for free (w = 0,
+ * set directly because platform files require w > 0). */
+static ssched_status_t cluster_platform(const ssched_mk_cluster_t *c, ssched_platform_t *p,
+                                        ssched_error_t *err)
+{
+    char name[32];
+    ssched_status_t st = SSCHED_OK;
+    for (size_t i = 0; i < c->n && st == SSCHED_OK; i++) {
+        snprintf(name, sizeof name, "p%zu", i);
+        st = ssched_platform_add_node(p, name, NULL, NULL, err);
+        if (st == SSCHED_OK)
+            p->has_w[i] = 1; /* w[i] stays 0 */
+    }
+    for (size_t i = 0; i < c->n && st == SSCHED_OK; i++)
+        for (size_t j = 0; j < c->n && st == SSCHED_OK; j++)
+            if (i != j)
+                st = ssched_platform_add_edge(p, i, j, c->time[i], err);
+    if (st == SSCHED_OK)
+        st = ssched_platform_finalize(p, err);
+    return st;
+}
+
+/* Unroll M operations, check the schedule independently, return its end. */
+static ssched_status_t pipelined_time(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      const ssched_schedule_t *s, unsigned long M, mpq_t out,
+                                      ssched_error_t *err)
+{
+    ssched_unrolled_t u;
+    ssched_unrolled_init(&u);
+    ssched_status_t st = ssched_unroll(p, pb, s, M, &u, err);
+    if (st == SSCHED_OK) {
+        char *text = ssched_unrolled_json(p, pb, s, &u);
+        ssched_check_report_t rep;
+        if (!text)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        else if ((st = ssched_check_schedule_text(text, &rep, err)) == SSCHED_OK && !rep.valid)
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "unrolled schedule fails the checker: %s",
+                                  rep.violation);
+        if (st == SSCHED_EINPUT)
+            st = SSCHED_EINTERNAL;
+        free(text);
+        mpq_set(out, u.makespan);
+    }
+    ssched_unrolled_free(&u);
+    return st;
+}
+
+/* The fastest of the candidate schedules for M operations. */
+static ssched_status_t best_time(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                 const ssched_schedule_t *sch, size_t n_sch, unsigned long M,
+                                 mpq_t out, ssched_error_t *err)
+{
+    mpq_t t;
+    mpq_init(t);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < n_sch && st == SSCHED_OK; k++) {
+        st = pipelined_time(p, pb, &sch[k], M, t, err);
+        if (st == SSCHED_OK && (k == 0 || mpq_cmp(t, out) < 0))
+            mpq_set(out, t);
+    }
+    mpq_clear(t);
+    return st;
+}
+
+static ssched_status_t one_shot(const ssched_mk_cluster_t *c, const ssched_compare_options_t *o,
+                                mpq_t out, ssched_error_t *err)
+{
+    ssched_mk_schedule_t s;
+    ssched_mk_schedule_init(&s);
+    ssched_mk_stats_t stats;
+    ssched_status_t st;
+    if (o->op == SSCHED_MK_REDUCE)
+        st = o->optimal ? ssched_mk_reduce_optimal(c, o->root, &s, &stats, err)
+                        : ssched_mk_reduce_snf(c, o->root, &s, err);
+    else
+        st = o->optimal ? ssched_mk_broadcast_optimal(c, o->root, &s, &stats, err)
+                        : ssched_mk_broadcast_fnf(c, o->root, &s, err);
+    if (st == SSCHED_OK)
+        st = ssched_mk_check(c, &s, err);
+    if (st == SSCHED_OK)
+        mpq_set(out, s.makespan);
+    ssched_mk_schedule_free(&s);
+    return st;
+}
+
+ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_compare_options_t *o,
+                                   ssched_compare_t *out, ssched_error_t *err)
+{
+    ssched_compare_free(out);
+    ssched_compare_init(out);
+    if (o->op != SSCHED_MK_REDUCE && o->op != SSCHED_MK_BROADCAST)
+        return ssched_error_set(err, SSCHED_EINPUT, "compare: reduce or broadcast only");
+    ssched_status_t st = ssched_mk_cluster_validate(
+        c, o->root, o->op == SSCHED_MK_REDUCE ? "destination" : "source", err);
+    if (st != SSCHED_OK)
+        return st;
+    if (c->n < 2)
+        return ssched_error_set(err, SSCHED_EINPUT, "compare: at least 2 processors are needed");
+    if ((st = one_shot(c, o, out->one_shot, err)) != SSCHED_OK)
+        return st;
+
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_steady_t steady;
+    ssched_schedule_t sch[N_CANDIDATES];
+    size_t n_sch = 0;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    ssched_steady_init(&steady);
+    st = cluster_platform(c, &p, err);
+    size_t *all = malloc(c->n * sizeof *all);
+    if (!all && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK) {
+        if (o->op == SSCHED_MK_REDUCE) {
+            pb.kind = SSCHED_PROBLEM_REDUCE;
+            for (size_t i = 0; i < c->n; i++)
+                all[i] = i;
+            pb.participants = all;
+            pb.n_participants = c->n;
+            pb.target = o->root;
+        } else {
+            pb.kind = SSCHED_PROBLEM_SCATTER;
+            pb.sources = malloc(sizeof *pb.sources);
+            if (!pb.sources) {
+                free(all);
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            } else {
+                pb.sources[0] = o->root;
+                pb.n_sources = 1;
+                for (size_t i = 0; i < c->n; i++)
+                    if (i != o->root)
+                        all[pb.n_targets++] = i;
+                pb.targets = all;
+            }
+        }
+    }
+    ssched_schedule_options_t so;
+    ssched_schedule_options_default(&so);
+    so.no_split = 1; /* whole messages, as the unrolled schedule needs */
+    if (st == SSCHED_OK)
+        st = ssched_steady_solve(&p, &pb, NULL, &steady, err);
+    /* Candidates: the optimal-throughput schedule (LCM period), and for
+     * reduces fixed periods TF = makespan * 2^k, whose shorter periods start
+     * up faster; each M uses the fastest (every one is checked). */
+    mpq_t tf;
+    mpq_init(tf);
+    mpq_set(tf, out->one_shot);
+    int attempts = o->op == SSCHED_MK_REDUCE ? N_CANDIDATES : 1; /* fixed periods: reduce only */
+    for (int a = 0; a < attempts && st == SSCHED_OK; a++) {
+        ssched_schedule_init(&sch[n_sch]);
+        so.fixed_period = a == 0 ? NULL : tf;
+        ssched_status_t cs = ssched_schedule_build(&p, &pb, &steady, &so, &sch[n_sch], err);
+        if (a == 0)
+            st = cs; /* the optimal schedule must exist */
+        if (cs == SSCHED_OK && mpz_sgn(sch[n_sch].ops_per_period) > 0)
+            n_sch++;
+        else
+            ssched_schedule_free(&sch[n_sch]); /* TF too short for any tree */
+        if (a > 0)
+            mpq_mul_2exp(tf, tf, 1);
+    }
+    mpq_clear(tf);
+    if (st == SSCHED_OK) {
+        mpq_set(out->throughput, steady.throughput);
+        out->M = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->M);
+        out->sequential = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->sequential);
+        out->pipelined = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->pipelined);
+        if (!out->M || !out->sequential || !out->pipelined)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < o->n_ops && st == SSCHED_OK; k++) {
+        out->M[k] = o->ops[k];
+        mpq_inits(out->sequential[k], out->pipelined[k], NULL);
+        out->n_rows++;
+        mpq_set_ui(out->sequential[k], o->ops[k], 1);
+        mpq_mul(out->sequential[k], out->sequential[k], out->one_shot);
+        st = best_time(&p, &pb, sch, n_sch, o->ops[k], out->pipelined[k], err);
+    }
+    /* Pipelining can only win if a period's operations take less time than
+     * one-shot ones: any schedule needs at least M/TP for M operations
+     * (RR-4872 Lemma 1), so 1/TP >= makespan means it never does. */
+    mpq_t q, t;
+    mpq_inits(q, t, NULL);
+    if (st == SSCHED_OK) {
+        mpq_inv(q, out->throughput);
+        out->pipelining_can_win = mpq_cmp(q, out->one_shot) < 0;
+    }
+    for (unsigned long M = 1; st == SSCHED_OK && out->pipelining_can_win && M <= o->crossover_limit;
+         M++) {
+        st = best_time(&p, &pb, sch, n_sch, M, t, err);
+        mpq_set_ui(q, M, 1);
+        mpq_mul(q, q, out->one_shot);
+        if (st == SSCHED_OK && mpq_cmp(t, q) < 0) {
+            out->crossover_found = 1;
+            out->crossover = M;
+            break;
+        }
+    }
+    mpq_clears(q, t, NULL);
+    for (size_t k = 0; k < n_sch; k++)
+        ssched_schedule_free(&sch[k]);
+    ssched_steady_free(&steady);
+    ssched_problem_free(&pb); /* frees `all` through targets/participants */
+    ssched_platform_free(&p);
+    return st;
+}
+
+ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out, ssched_error_t *err)
+{
+    if (r->n_rows == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "nothing to plot");
+    const double W = 720, H = 440, L = 80, B = 60, T = 40, R = 30;
+    double xmin = log10((double)r->M[0]), xmax = log10((double)r->M[r->n_rows - 1]);
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (size_t k = 0; k < r->n_rows; k++) {
+        double a = log10(mpq_get_d(r->sequential[k])), b = log10(mpq_get_d(r->pipelined[k]));
+        ymin = fmin(ymin, fmin(a, b));
+        ymax = fmax(ymax, fmax(a, b));
+    }
+    if (xmax <= xmin)
+        xmax = xmin + 1;
+    if (ymax <= ymin)
+        ymax = ymin + 1;
+#define X(v) (L + ((v) - xmin) / (xmax - xmin) * (W - L - R))
+#define Y(v) (H - B - ((v) - ymin) / (ymax - ymin) * (H - B - T))
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                 "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+    fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(out, "<text x=\"%.0f\" y=\"22\">time for M operations: one at a time vs pipelined "
+                 "(log-log)</text>\n", L);
+    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L,
+            H - B, W - R, H - B);
+    fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T,
+            L, H - B);
+    for (size_t k = 0; k < r->n_rows; k++)
+        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lu</text>\n",
+                X(log10((double)r->M[k])), H - B + 18, r->M[k]);
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">M (operations)</text>\n",
+            (L + W - R) / 2, H - 12);
+    for (int d = (int)floor(ymin); d <= (int)ceil(ymax); d++)
+        if (d >= ymin && d <= ymax)
+            fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", L - 6,
+                    Y((double)d) + 4, d);
+    const char *colour[2] = {"#c0392b", "#2471a3"};
+    const char *label[2] = {"one at a time (M x makespan)", "pipelined (unrolled schedule)"};
+    for (int s = 0; s < 2; s++) {
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour[s]);
+        for (size_t k = 0; k < r->n_rows; k++) {
+            double v = mpq_get_d(s ? r->pipelined[k] : r->sequential[k]);
+            fprintf(out, "%.1f,%.1f ", X(log10((double)r->M[k])), Y(log10(v)));
+        }
+        fputs("\"/>\n", out);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">%s</text>\n", L + 12, T + 14 + 16.0 * s,
+                colour[s], label[s]);
+    }
+    if (r->crossover_found && r->crossover >= r->M[0] && r->crossover <= r->M[r->n_rows - 1]) {
+        double x = X(log10((double)r->crossover));
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"gray\" "
+                     "stroke-dasharray=\"4\"/>\n<text x=\"%.1f\" y=\"%.0f\" fill=\"gray\">crossover "
+                     "M = %lu</text>\n", x, T, x, H - B, x + 4, T + 50, r->crossover);
+    }
+#undef X
+#undef Y
+    fputs("</svg>\n", out);
+    if (ferror(out))
+        return ssched_error_set(err, SSCHED_EINPUT, "write error");
+    return SSCHED_OK;
+}
