@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp/colgen_internal.h"
 #include "ssched/steady.h"
 
 void ssched_steady_init(ssched_steady_t *s)
@@ -33,6 +34,13 @@ void ssched_steady_free(ssched_steady_t *s)
     free(s->tasks);
     clear_vec(s->compute_busy, s->n_nodes);
     clear_vec(s->compute_price, s->n_nodes);
+    for (size_t k = 0; k < s->n_rated_trees; k++) {
+        mpz_clear(s->rated_trees[k].weight);
+        free(s->rated_trees[k].tasks);
+        mpq_clear(s->tree_rates[k]);
+    }
+    free(s->rated_trees);
+    free(s->tree_rates);
     free(s->unreachable);
     clear_vec(s->out_busy, s->n_nodes);
     clear_vec(s->in_busy, s->n_nodes);
@@ -42,6 +50,10 @@ void ssched_steady_free(ssched_steady_t *s)
     ssched_lp_solution_free(&s->lp);
     memset(s, 0, sizeof *s);
 }
+
+/* The default method, chosen by measurement (bench/colgen.sh): see the
+ * README for the figures. */
+#define SSCHED_AUTO_METHOD(p, pb) (SSCHED_METHOD_COLGEN)
 
 static mpq_t *new_vec(size_t n)
 {
@@ -60,12 +72,57 @@ static int by_edge_then_type(const void *a, const void *b)
     return x->type < y->type ? -1 : x->type > y->type;
 }
 
+void ssched_steady_options_default(ssched_steady_options_t *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    ssched_lp_options_default(&opt->lp);
+    opt->method = SSCHED_METHOD_AUTO;
+    opt->progress_interval = 1.0;
+}
+
+/* The edge LP of RR-4872, solved and certified exactly. */
+static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                     const ssched_lp_options_t *opt, ssched_steady_t *out,
+                                     ssched_error_t *err);
+
 ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                    const ssched_lp_options_t *opt, ssched_steady_t *out,
+                                    const ssched_lp_options_t *lp_opt, ssched_steady_t *out,
                                     ssched_error_t *err)
 {
+    ssched_steady_options_t opt;
+    ssched_steady_options_default(&opt);
+    if (lp_opt)
+        opt.lp = *lp_opt;
+    return ssched_steady_solve_opts(p, pb, &opt, out, err);
+}
+
+ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const ssched_steady_options_t *opt,
+                                         ssched_steady_t *out, ssched_error_t *err)
+{
+    ssched_steady_options_t defaults;
+    if (!opt) {
+        ssched_steady_options_default(&defaults);
+        opt = &defaults;
+    }
     ssched_steady_free(out);
     ssched_steady_init(out);
+    ssched_status_t st = ssched_problem_validate(pb, p, err);
+    if (st != SSCHED_OK)
+        return st;
+    ssched_method_t method = opt->method;
+    if (method == SSCHED_METHOD_AUTO)
+        method = SSCHED_AUTO_METHOD(p, pb);
+    if (method == SSCHED_METHOD_COLGEN)
+        return cg_solve(p, pb, opt, out, err);
+    return solve_edge_lp(p, pb, &opt->lp, out, err);
+}
+
+static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                     const ssched_lp_options_t *opt, ssched_steady_t *out,
+                                     ssched_error_t *err)
+{
+    out->method = SSCHED_METHOD_LP;
     ssched_model_t m;
     ssched_status_t st = ssched_model_build(p, pb, &m, err);
     if (st != SSCHED_OK) {

@@ -150,7 +150,10 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
                                    ssched_schedule_t *out, ssched_error_t *err)
 {
     size_t N = pb->n_participants;
-    ssched_status_t status = ssched_trees_extract(p, pb, st, &out->trees, err);
+    /* Column generation hands over its master's trees; the edge LP's
+     * solution is decomposed by EXTRACT_TREES. */
+    ssched_status_t status = st->n_rated_trees ? ssched_trees_from_rates(p, pb, st, &out->trees, err)
+                                               : ssched_trees_extract(p, pb, st, &out->trees, err);
     if (status != SSCHED_OK)
         return status;
     out->n_intervals = st->n_intervals;

@@ -235,3 +235,39 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
     tr_solution_free(&sol);
     return st;
 }
+
+ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        const ssched_steady_t *s, ssched_trees_t *out,
+                                        ssched_error_t *err)
+{
+    ssched_trees_free(out);
+    ssched_trees_init(out);
+    if (s->n_rated_trees == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "trees: the solution has no rated trees");
+    reduce_period(p, pb, s, out->period);
+    for (size_t k = 0; k < s->n_rated_trees; k++)
+        mpz_lcm(out->period, out->period, mpq_denref(s->tree_rates[k]));
+    out->trees = calloc(s->n_rated_trees, sizeof *out->trees);
+    if (!out->trees)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpq_t q, T;
+    mpq_inits(q, T, NULL);
+    mpq_set_z(T, out->period);
+    for (size_t k = 0; k < s->n_rated_trees; k++) {
+        const ssched_tree_t *src = &s->rated_trees[k];
+        ssched_tree_t *t = &out->trees[out->n_trees++];
+        mpz_init(t->weight);
+        mpq_mul(q, s->tree_rates[k], T);
+        mpz_set(t->weight, mpq_numref(q)); /* integral by the choice of T */
+        mpz_add(out->ops_per_period, out->ops_per_period, t->weight);
+        t->tasks = malloc((src->n_tasks ? src->n_tasks : 1) * sizeof *t->tasks);
+        if (!t->tasks) {
+            mpq_clears(q, T, NULL);
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        memcpy(t->tasks, src->tasks, src->n_tasks * sizeof *t->tasks);
+        t->n_tasks = src->n_tasks;
+    }
+    mpq_clears(q, T, NULL);
+    return SSCHED_OK;
+}

@@ -2,6 +2,7 @@
 #ifndef SSCHED_TREES_INTERNAL_H
 #define SSCHED_TREES_INTERNAL_H
 
+#include "ssched/steady.h"
 #include "ssched/trees.h"
 
 /* The reduce solution scaled to integer counts per period, transfer cycles

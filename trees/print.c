@@ -1,6 +1,7 @@
 /* Text and Graphviz forms of a reduction tree. */
 #include <stdint.h>
 
+#include "ssched/steady.h"
 #include "ssched/trees.h"
 
 void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *pb,

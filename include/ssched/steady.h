@@ -22,6 +22,7 @@
 #include "ssched/lp.h"
 #include "ssched/platform.h"
 #include "ssched/problem.h"
+#include "ssched/trees.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,7 +75,7 @@ typedef struct {
     mpq_t rate;
 } ssched_flow_t;
 
-typedef struct {
+typedef struct ssched_steady_s {
     mpq_t throughput;                  /* certified optimal TP              */
     ssched_problem_kind_t kind;
     size_t n_nodes;
@@ -95,12 +96,57 @@ typedef struct {
     mpq_t *out_price, *in_price;       /* per node: dual price of the port  */
     size_t lp_rows, lp_cols;
     ssched_lp_solution_t lp;           /* exact solution and solver figures */
+    /* how it was solved */
+    int method;                        /* SSCHED_METHOD_LP or _COLGEN       */
+    long cg_iterations;                /* column generation rounds          */
+    long cg_columns;                   /* trees or paths generated          */
+    long cg_exact_passes;              /* exact pricing passes              */
+    double cg_pricing_seconds;         /* time spent pricing                */
+    /* reduce by column generation: the master's trees and their rates
+     * (tasks of ssched_tree_t; its weight field is unused here) */
+    size_t n_rated_trees;
+    ssched_tree_t *rated_trees;
+    mpq_t *tree_rates;
 } ssched_steady_t;
 
 void ssched_steady_init(ssched_steady_t *s);
 void ssched_steady_free(ssched_steady_t *s);
 
-/* Build, solve exactly, certify and interpret.  opt may be NULL. */
+typedef enum {
+    SSCHED_METHOD_AUTO = 0, /* the faster one for the instance (by measurement) */
+    SSCHED_METHOD_LP,       /* the edge LP of RR-4872, solved exactly            */
+    SSCHED_METHOD_COLGEN    /* column generation over trees / paths, certified  */
+} ssched_method_t;
+
+/* Progress of a long solve, for a caller that wants to show it. */
+typedef struct {
+    long iteration;        /* column generation round                       */
+    long columns;          /* columns in the master                         */
+    double lower, upper;   /* bounds on TP (floating-point estimates)       */
+    double seconds;        /* since the start of the solve                  */
+    int exact;             /* 1 during the exact certification              */
+} ssched_progress_t;
+
+typedef struct {
+    ssched_lp_options_t lp;
+    ssched_method_t method;
+    /* called about every progress_interval seconds (never if NULL) */
+    void (*progress)(void *ctx, const ssched_progress_t *info);
+    void *progress_ctx;
+    double progress_interval;
+} ssched_steady_options_t;
+
+void ssched_steady_options_default(ssched_steady_options_t *opt);
+
+/* Build, solve exactly, certify and interpret, by the method in opt (NULL:
+ * defaults).  Column generation certifies its result by an exact solve of
+ * the final master and an exact pricing pass proving that no tree or path
+ * has a positive reduced cost; the edge LP by its exact basis certificate. */
+ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const ssched_steady_options_t *opt,
+                                         ssched_steady_t *out, ssched_error_t *err);
+
+/* The same with default options and the given LP options (may be NULL). */
 ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                                     const ssched_lp_options_t *opt, ssched_steady_t *out,
                                     ssched_error_t *err);

@@ -21,11 +21,12 @@
 #include "ssched/error.h"
 #include "ssched/platform.h"
 #include "ssched/problem.h"
-#include "ssched/steady.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct ssched_steady_s;
 
 typedef enum { SSCHED_TREE_SEND, SSCHED_TREE_COMPUTE } ssched_tree_task_kind_t;
 
@@ -61,12 +62,20 @@ void ssched_trees_free(ssched_trees_t *t);
  * the denominators of TP, of every rate and of every link's busy time per
  * time unit.  EINPUT if steady is not a reduce solution or TP = 0. */
 ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                     const ssched_steady_t *steady, ssched_trees_t *out,
+                                     const struct ssched_steady_s *steady, ssched_trees_t *out,
                                      ssched_error_t *err);
+
+/* The trees of a column-generation solution (steady->rated_trees with
+ * rates tree_rates), scaled to an integer period: T is the LCM of the
+ * denominators of TP, every tree rate, every link's busy time.  EINPUT if
+ * the solution carries no rated trees. */
+ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        const struct ssched_steady_s *steady, ssched_trees_t *out,
+                                        ssched_error_t *err);
 
 /* Check sum_T weight(T) * chi_T == the solution scaled by T (an independent
  * recount, used by the tests); EINTERNAL naming the first mismatch. */
-ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_steady_t *steady,
+ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const struct ssched_steady_s *steady,
                                     const ssched_trees_t *trees, ssched_error_t *err);
 
 /* Print one tree as indented text (root first) or as a Graphviz digraph. */

@@ -278,7 +278,10 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         so.no_split = o->no_split;
         so.rule = o->rule;
         so.fixed_period = o->fixed ? o->fixed_period : NULL;
-        if (ssched_steady_solve(&p, &pb, NULL, &st, &err) != SSCHED_OK ||
+        ssched_steady_options_t sopt;
+        if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
+            ; /* bad --method: already reported */
+        else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK ||
             ssched_schedule_build(&p, &pb, &st, &so, &s, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)

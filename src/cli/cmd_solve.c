@@ -12,7 +12,9 @@ static const char *usage_text =
     "usage: ssched solve PLATFORM --problem scatter --source S --targets A,B,... [--json]\n"
     "       ssched solve PLATFORM --problem gossip --sources A,B,.. --targets C,D,.. [--json]\n"
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
-    "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n";
+    "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n"
+    "         --method lp|colgen|auto (edge LP, or column generation over trees/paths;\n"
+    "         both certified exactly)  --quiet (no progress lines on stderr)\n";
 
 static void print_q(FILE *out, const mpq_t q)
 {
@@ -83,8 +85,15 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
             fputc('\n', out);
         }
     }
-    fprintf(out, "solver: %zu rows, %zu columns; float %.3f s, exact %.3f s, %ld repair pivots\n",
-            s->lp_rows, s->lp_cols, s->lp.float_seconds, s->lp.exact_seconds, s->lp.repair_pivots);
+    if (s->method == SSCHED_METHOD_COLGEN)
+        fprintf(out, "solver: column generation, %ld iterations, %ld columns, %ld exact pricing "
+                     "passes; master %zu rows; float %.3f s, exact %.3f s, pricing %.3f s\n",
+                s->cg_iterations, s->cg_columns, s->cg_exact_passes, s->lp_rows, s->lp.float_seconds,
+                s->lp.exact_seconds, s->cg_pricing_seconds);
+    else
+        fprintf(out, "solver: edge LP, %zu rows, %zu columns; float %.3f s, exact %.3f s, "
+                     "%ld repair pivots\n",
+                s->lp_rows, s->lp_cols, s->lp.float_seconds, s->lp.exact_seconds, s->lp.repair_pivots);
 }
 
 int cli_cmd_solve(int argc, char **argv)
@@ -121,14 +130,16 @@ int cli_cmd_solve(int argc, char **argv)
     ssched_problem_init(&pb);
     int rc = cli_problem_load("solve", &po, &p, &pb);
     if (rc == CLI_EXIT_OK) {
-        ssched_lp_options_t opt;
-        ssched_lp_options_default(&opt);
-        opt.verbose = verbose;
+        ssched_steady_options_t opt;
+        rc = cli_steady_options("solve", &po, &opt);
+        opt.lp.verbose = verbose;
         ssched_steady_t s;
         ssched_steady_init(&s);
         ssched_error_t err;
         ssched_error_clear(&err);
-        if (ssched_steady_solve(&p, &pb, &opt, &s, &err) != SSCHED_OK) {
+        if (rc != CLI_EXIT_OK) {
+            /* bad --method: already reported */
+        } else if (ssched_steady_solve_opts(&p, &pb, &opt, &s, &err) != SSCHED_OK) {
             rc = cli_report("solve", &err);
         } else if (json) {
             char *text = ssched_steady_json(&p, &pb, &s);

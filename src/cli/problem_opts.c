@@ -14,6 +14,8 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_PARTICIPANTS: o->participants = arg; return 1;
     case OPT_TARGET: o->target = arg; return 1;
     case OPT_SIZE: o->size = arg; return 1;
+    case OPT_METHOD: o->method = arg; return 1;
+    case OPT_QUIET: o->quiet = 1; return 1;
     default: return 0;
     }
 }
@@ -94,4 +96,38 @@ void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_pr
         fputs(", message size ", out);
         mpq_out_str(out, 10, pb->size);
     }
+}
+
+/* Progress on stderr, one line per report, for solves longer than a second. */
+static void progress_line(void *ctx, const ssched_progress_t *info)
+{
+    const char *cmd = ctx;
+    if (info->exact)
+        fprintf(stderr, "ssched %s: %.1f s, exact certification, %ld columns, TP = %.10g\n", cmd,
+                info->seconds, info->columns, info->lower);
+    else
+        fprintf(stderr, "ssched %s: %.1f s, iteration %ld, %ld columns, TP in [%.10g, %.10g], gap %.2e\n",
+                cmd, info->seconds, info->iteration, info->columns, info->lower, info->upper,
+                info->upper - info->lower);
+}
+
+int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_steady_options_t *opt)
+{
+    ssched_steady_options_default(opt);
+    if (o->method) {
+        if (!strcmp(o->method, "lp"))
+            opt->method = SSCHED_METHOD_LP;
+        else if (!strcmp(o->method, "colgen"))
+            opt->method = SSCHED_METHOD_COLGEN;
+        else if (!strcmp(o->method, "auto"))
+            opt->method = SSCHED_METHOD_AUTO;
+        else
+            return cli_bad_input(cmd, "--method: unknown method '%s' (lp, colgen or auto)", o->method);
+    }
+    if (!o->quiet) {
+        opt->progress = progress_line;
+        opt->progress_ctx = (void *)cmd;
+        opt->progress_interval = 1.0;
+    }
+    return CLI_EXIT_OK;
 }

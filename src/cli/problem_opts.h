@@ -7,10 +7,11 @@
 
 #include "ssched/platform.h"
 #include "ssched/problem.h"
+#include "ssched/steady.h"
 
 enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
-    OPT_TARGET, OPT_SIZE, OPT_PROBLEM_LAST
+    OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_PROBLEM_LAST
 };
 
 #define CLI_PROBLEM_LONGOPTS                                          \
@@ -20,11 +21,15 @@ enum {
     {"targets", required_argument, NULL, OPT_TARGETS},                \
     {"participants", required_argument, NULL, OPT_PARTICIPANTS},      \
     {"target", required_argument, NULL, OPT_TARGET},                  \
-    {"size", required_argument, NULL, OPT_SIZE}
+    {"size", required_argument, NULL, OPT_SIZE},                      \
+    {"method", required_argument, NULL, OPT_METHOD},                  \
+    {"quiet", no_argument, NULL, OPT_QUIET}
 
 typedef struct {
     const char *platform_path;
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
+    const char *method;
+    int quiet;
 } cli_problem_opts_t;
 
 /* Record a problem option; returns 1 if `opt` was one. */
@@ -34,6 +39,11 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
  * on bad input, 1 on failure, 0 on success. */
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb);
+
+/* Solver options from --method (lp, colgen, auto) and --quiet; progress of
+ * long solves goes to stderr unless quiet.  Prints one line and returns 2
+ * on a bad method, 0 otherwise. */
+int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_steady_options_t *opt);
 
 /* One-line human description of the problem ("scatter from s to a,b"). */
 void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_problem_t *pb);

@@ -153,7 +153,14 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_object_set_new(root, "unreachable", unreach);
 
     json_t *solver = json_object();
-    json_object_set_new(solver, "method", json_string("lp"));
+    json_object_set_new(solver, "method",
+                        json_string(s->method == SSCHED_METHOD_COLGEN ? "colgen" : "lp"));
+    if (s->method == SSCHED_METHOD_COLGEN) {
+        json_object_set_new(solver, "iterations", json_integer(s->cg_iterations));
+        json_object_set_new(solver, "generated_columns", json_integer(s->cg_columns));
+        json_object_set_new(solver, "exact_pricing_passes", json_integer(s->cg_exact_passes));
+        json_object_set_new(solver, "pricing_seconds", json_real(s->cg_pricing_seconds));
+    }
     json_object_set_new(solver, "rows", json_integer((json_int_t)s->lp_rows));
     json_object_set_new(solver, "columns", json_integer((json_int_t)s->lp_cols));
     json_object_set_new(solver, "float_seconds", json_real(s->lp.float_seconds));

@@ -1,0 +1,59 @@
+/* Column generation over reduction trees and routing paths (private).
+ *
+ * Master LP (Lemma 2 of RR-4872: every solution is a weighted sum of
+ * reduction trees; for scatter/gossip, of routing paths):
+ *   reduce:          max sum_T lambda_T   s.t. per node: out-port, in-port and
+ *                    compute time of the trees <= 1;
+ *   scatter/gossip:  max TP  s.t. TP - sum_{p in P_t} lambda_p <= 0 per type t,
+ *                    per node: out-port and in-port time of the paths <= 1.
+ * Pricing, with the master's duals as prices on ports and processors, is an
+ * interval dynamic program with a shortest-path closure (reduce) or a
+ * shortest path per type (scatter/gossip).  It runs in doubles during the
+ * iterations and in exact rationals for the certifying pass. */
+#ifndef SSCHED_LP_COLGEN_INTERNAL_H
+#define SSCHED_LP_COLGEN_INTERNAL_H
+
+#include <gmp.h>
+
+#include "ssched/steady.h"
+
+/* A column: a reduction tree (sends + merges) or a path (sends only). */
+typedef struct {
+    size_t n_sends, n_merges;
+    size_t *send_edge, *send_interval;  /* interval index (reduce) or type   */
+    size_t *merge_node, *merge_k, *merge_l, *merge_m;
+    size_t type;                        /* scatter/gossip: the message type */
+} cg_column_t;
+
+void cg_column_free(cg_column_t *c);
+
+/* Prices: out-port, in-port and compute price per node. */
+typedef struct {
+    double *out, *in, *cpu;
+} cg_prices_d;
+
+typedef struct {
+    mpq_t *out, *in, *cpu;
+} cg_prices_q;
+
+/* Reduce pricing: the cheapest reduction tree of v[0,N-1] on the target,
+ * transfer j->i costing size*c*(out[j] + in[i]) and a merge on i costing
+ * w(i)*cpu[i].  Returns 1 and the tree (with its cost) if the target can be
+ * reached, 0 if not, -1 on ENOMEM. */
+int cg_price_reduce_d(const ssched_platform_t *p, const ssched_problem_t *pb,
+                      const cg_prices_d *y, cg_column_t *tree, double *cost);
+int cg_price_reduce_q(const ssched_platform_t *p, const ssched_problem_t *pb,
+                      const cg_prices_q *y, cg_column_t *tree, mpq_ptr cost);
+
+/* Scatter/gossip pricing: the cheapest origin->dest path of one type. */
+int cg_price_path_d(const ssched_platform_t *p, const ssched_problem_t *pb, size_t origin,
+                    size_t dest, const cg_prices_d *y, cg_column_t *path, double *cost);
+int cg_price_path_q(const ssched_platform_t *p, const ssched_problem_t *pb, size_t origin,
+                    size_t dest, const cg_prices_q *y, cg_column_t *path, mpq_ptr cost);
+
+/* The column generation solve behind ssched_steady_solve_opts(). */
+ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+                         const ssched_steady_options_t *opt, ssched_steady_t *out,
+                         ssched_error_t *err);
+
+#endif
