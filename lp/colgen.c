@@ -14,16 +14,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lp/colgen_internal.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "lp/internal.h"
 
 typedef struct {
     const ssched_platform_t *p;
@@ -150,7 +143,7 @@ static void report(const master_t *m, const ssched_steady_options_t *opt, double
 {
     if (!opt->progress)
         return;
-    double t = now();
+    double t = lp_now();
     if (t - *last < opt->progress_interval)
         return;
     *last = t;
@@ -169,11 +162,11 @@ static ssched_status_t float_phase(master_t *m, const ssched_steady_options_t *o
     double *cpu = calloc(m->n ? m->n : 1, sizeof *cpu);
     pr.cpu = cpu;
     ssched_status_t st = SSCHED_OK;
-    double last = now();
+    double last = lp_now();
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = now();
+        double t = lp_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += now() - t;
+        out->lp.float_seconds += lp_now() - t;
         out->lp.float_solves++;
         if (ret != OPTIMAL) {
             st = SSCHED_OK; /* leave it to the exact phase */
@@ -188,7 +181,7 @@ static ssched_status_t float_phase(master_t *m, const ssched_steady_options_t *o
                 cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
         double z = get_objective(m->lp), bound = z;
         int added = 0;
-        t = now();
+        t = lp_now();
         if (m->reduce) {
             cg_column_t c;
             double cost = 0;
@@ -233,7 +226,7 @@ static ssched_status_t float_phase(master_t *m, const ssched_steady_options_t *o
             }
             bound = z * ratio;
         }
-        out->cg_pricing_seconds += now() - t;
+        out->cg_pricing_seconds += lp_now() - t;
         out->cg_iterations++;
         report(m, opt, &last, it, z, bound, 0);
         if (!added)
@@ -308,7 +301,7 @@ static ssched_status_t exact_phase(master_t *m, const ssched_steady_options_t *o
     mpq_inits(cost, one, NULL);
     mpq_set_ui(one, 1, 1);
     ssched_status_t st = SSCHED_OK;
-    double last = now();
+    double last = lp_now();
     for (;;) {
         ssched_lp_free(lp);
         if ((st = exact_master(m, lp, err)) != SSCHED_OK)
@@ -332,7 +325,7 @@ static ssched_status_t exact_phase(master_t *m, const ssched_steady_options_t *o
                 mpq_set(pr.cpu[i], sol.y[m->cpu_row[i]]);
         }
         out->cg_exact_passes++;
-        double t = now();
+        double t = lp_now();
         int added = 0;
         if (m->reduce) {
             cg_column_t c;
@@ -375,7 +368,7 @@ static ssched_status_t exact_phase(master_t *m, const ssched_steady_options_t *o
                 }
             }
         }
-        out->cg_pricing_seconds += now() - t;
+        out->cg_pricing_seconds += lp_now() - t;
         double z = mpq_get_d(sol.objective);
         report(m, opt, &last, out->cg_iterations, z, z, 1);
         if (st == SSCHED_OK && !added) {
@@ -459,23 +452,6 @@ static int column_to_tree(const master_t *m, const ssched_steady_t *s, const cg_
     return ok && t->n_tasks == total;
 }
 
-static int by_edge_then_type(const void *a, const void *b)
-{
-    const ssched_flow_t *x = a, *y = b;
-    if (x->edge != y->edge)
-        return x->edge < y->edge ? -1 : 1;
-    return x->type < y->type ? -1 : x->type > y->type;
-}
-
-static mpq_t *new_vec(size_t n)
-{
-    mpq_t *v = malloc((n ? n : 1) * sizeof *v);
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            mpq_init(v[i]);
-    return v;
-}
-
 /* Interpret the certified master: rates per (edge, type/interval), tasks,
  * port and processor occupation and prices, the rated trees. */
 static ssched_status_t interpret(master_t *m, ssched_steady_t *out, ssched_error_t *err)
@@ -486,13 +462,13 @@ static ssched_status_t interpret(master_t *m, ssched_steady_t *out, ssched_error
     ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
     size_t ne = p->n_edges;
-    mpq_t *rate = new_vec(ne * nt);
-    out->out_busy = new_vec(n);
-    out->in_busy = new_vec(n);
-    out->out_price = new_vec(n);
-    out->in_price = new_vec(n);
-    out->compute_busy = new_vec(n);
-    out->compute_price = new_vec(n);
+    mpq_t *rate = lp_new_vec(ne * nt);
+    out->out_busy = lp_new_vec(n);
+    out->in_busy = lp_new_vec(n);
+    out->out_price = lp_new_vec(n);
+    out->in_price = lp_new_vec(n);
+    out->compute_busy = lp_new_vec(n);
+    out->compute_price = lp_new_vec(n);
     if (!rate || !out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
         !out->compute_busy || !out->compute_price)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -567,7 +543,7 @@ static ssched_status_t interpret(master_t *m, ssched_steady_t *out, ssched_error
         mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
     }
     if (out->flows)
-        qsort(out->flows, out->n_flows, sizeof *out->flows, by_edge_then_type);
+        qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
     for (size_t i = 0; i < n; i++) {
         mpq_set(out->out_price[i], sol->y[i]);
         mpq_set(out->in_price[i], sol->y[n + i]);
@@ -589,7 +565,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     memset(&m, 0, sizeof m);
     m.p = p;
     m.pb = pb;
-    m.t0 = now();
+    m.t0 = lp_now();
     m.reduce = pb->kind == SSCHED_PROBLEM_REDUCE;
     m.n = p->n_nodes;
     out->method = SSCHED_METHOD_COLGEN;
@@ -709,7 +685,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     ssched_lp_t lp;
     ssched_lp_init(&lp, "master");
     if (st == SSCHED_OK && !blocked) {
-        double t = now();
+        double t = lp_now();
         st = exact_phase(&m, opt, &lp, out, err);
         (void)t;
     }

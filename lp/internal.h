@@ -65,4 +65,10 @@ int exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *b
  * 2 unbounded, -1 failure. */
 int float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis);
 
+/* Shared helpers (util.c): a monotonic clock in seconds, n initialised
+ * rationals, and the order of steady-state flows (by edge, then type). */
+double lp_now(void);
+mpq_t *lp_new_vec(size_t n);
+int lp_flow_by_edge_then_type(const void *a, const void *b);
+
 #endif

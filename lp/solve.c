@@ -1,18 +1,10 @@
 /* ssched_lp_solve: float solve, exact recomputation, repair, certificate. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lp/internal.h"
 
 #define FLOAT_ATTEMPTS 3
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void ssched_lp_options_default(ssched_lp_options_t *opt)
 {
@@ -140,33 +132,33 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     double t;
     if (opt->start_basis) {
         memcpy(basis, opt->start_basis, total);
-        t = now();
+        t = lp_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += now() - t;
+        sol->exact_seconds += lp_now() - t;
     }
     for (int attempt = 0; st != SSCHED_OK && !opt->start_basis && attempt < FLOAT_ATTEMPTS;
          attempt++) {
-        t = now();
+        t = lp_now();
         int r = float_solve(lp, attempt, opt->verbose, basis);
-        sol->float_seconds += now() - t;
+        sol->float_seconds += lp_now() - t;
         sol->float_solves++;
         if (r != 1) {
             ssched_error_set(&local, SSCHED_ESOLVER, "lp_solve reported %s",
                              r == 0 ? "infeasibility" : r == 2 ? "unboundedness" : "a failure");
             continue;
         }
-        t = now();
+        t = lp_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += now() - t;
+        sol->exact_seconds += lp_now() - t;
     }
     /* Last resort: exact simplex from the slack basis, which is primal
      * feasible for every LP whose rows x = 0 satisfies. */
     if (st != SSCHED_OK && slack_basis_feasible(lp)) {
         memset(basis, 0, total);
         memset(basis + lp->n_cols, 1, lp->n_rows);
-        t = now();
+        t = lp_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += now() - t;
+        sol->exact_seconds += lp_now() - t;
     }
     csc_free(&a);
     free(basis);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lp/colgen_internal.h"
+#include "lp/internal.h"
 #include "ssched/steady.h"
 
 void ssched_steady_init(ssched_steady_t *s)
@@ -54,23 +55,6 @@ void ssched_steady_free(ssched_steady_t *s)
 /* The default method, chosen by measurement (bench/colgen.sh): see the
  * README for the figures. */
 #define SSCHED_AUTO_METHOD(p, pb) (SSCHED_METHOD_COLGEN)
-
-static mpq_t *new_vec(size_t n)
-{
-    mpq_t *v = malloc((n ? n : 1) * sizeof *v);
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            mpq_init(v[i]);
-    return v;
-}
-
-static int by_edge_then_type(const void *a, const void *b)
-{
-    const ssched_flow_t *x = a, *y = b;
-    if (x->edge != y->edge)
-        return x->edge < y->edge ? -1 : 1;
-    return x->type < y->type ? -1 : x->type > y->type;
-}
 
 void ssched_steady_options_default(ssched_steady_options_t *opt)
 {
@@ -136,8 +120,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     out->kind = pb->kind;
     if (st == SSCHED_OK) {
         out->n_nodes = n;
-        out->compute_busy = new_vec(n);
-        out->compute_price = new_vec(n);
+        out->compute_busy = lp_new_vec(n);
+        out->compute_price = lp_new_vec(n);
         out->n_intervals = m.n_intervals;
         out->intervals = malloc((m.n_intervals ? m.n_intervals : 1) * sizeof *out->intervals);
         out->tasks = malloc((m.n_cons ? m.n_cons : 1) * sizeof *out->tasks);
@@ -169,10 +153,10 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
         out->unreachable = calloc(n_unreach ? n_unreach : 1, 1);
         out->flows = malloc((m.n_sends ? m.n_sends : 1) * sizeof *out->flows);
-        out->out_busy = new_vec(n);
-        out->in_busy = new_vec(n);
-        out->out_price = new_vec(n);
-        out->in_price = new_vec(n);
+        out->out_busy = lp_new_vec(n);
+        out->in_busy = lp_new_vec(n);
+        out->out_price = lp_new_vec(n);
+        out->in_price = lp_new_vec(n);
         unsigned char *reach = malloc(n ? n : 1);
         if (!out->commodities || !out->unreachable || !out->flows || !out->out_busy ||
             !out->in_busy || !out->out_price || !out->in_price || !reach) {
@@ -211,7 +195,7 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], busy);
         }
         mpq_clear(busy);
-        qsort(out->flows, out->n_flows, sizeof *out->flows, by_edge_then_type);
+        qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
         for (size_t i = 0; i < n; i++) {
             if (m.out_row[i] != SSCHED_NO_ROW)
                 mpq_set(out->out_price[i], out->lp.y[m.out_row[i]]);

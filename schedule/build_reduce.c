@@ -6,12 +6,6 @@
 
 #include "schedule/internal.h"
 
-/* Intervals are numbered k-major: [0,0], [0,1], .., [0,N-1], [1,1], .. */
-static size_t interval_index(size_t N, size_t k, size_t m)
-{
-    return k * N - (k ? k * (k - 1) / 2 : 0) + (m - k);
-}
-
 typedef struct {
     size_t a, b, c, d;   /* (edge, interval) or (node, k, l, m) */
     const mpz_t *w;
@@ -193,7 +187,7 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
         for (size_t k = 0; k < tr->n_tasks; k++) {
             const ssched_tree_task_t *x = &tr->tasks[k];
             if (x->kind == SSCHED_TREE_SEND)
-                sends[ns++] = (entry_t){x->edge, interval_index(N, x->k, x->m), 0, 0,
+                sends[ns++] = (entry_t){x->edge, sched_interval_index(N, x->k, x->m), 0, 0,
                                         (const mpz_t *)&tr->weight};
             else
                 comps[nc++] = (entry_t){x->node, x->k, x->l, x->m, (const mpz_t *)&tr->weight};

@@ -4,6 +4,13 @@
 
 #include "ssched/schedule.h"
 
+/* Intervals v[k,m] of N participants are numbered k-major: [0,0], [0,1],
+ * .., [0,N-1], [1,1], ... (as the reduce LP numbers them). */
+static inline size_t sched_interval_index(size_t N, size_t k, size_t m)
+{
+    return k * N - (k ? k * (k - 1) / 2 : 0) + (m - k);
+}
+
 /* `count` messages of `type` over `edge` per period. */
 typedef struct {
     size_t edge, type;

@@ -31,11 +31,6 @@ static int cmp_inst(const void *x, const void *y)
     return a->task < b->task ? -1 : a->task > b->task;
 }
 
-static size_t interval_index(size_t N, size_t k, size_t m)
-{
-    return k * N - (k ? k * (k - 1) / 2 : 0) + (m - k);
-}
-
 /* level of every task of a tree (tasks are in pre-order: children after
  * their parent, so a reverse sweep sees children first). */
 static size_t *tree_levels(const ssched_tree_t *t, size_t *max_level)
@@ -145,7 +140,7 @@ ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_pro
                     inst_t *in = &inst[n++];
                     if (task->kind == SSCHED_TREE_SEND) {
                         in->key_a = task->edge;
-                        in->key_b = interval_index(N, task->k, task->m);
+                        in->key_b = sched_interval_index(N, task->k, task->m);
                     } else {
                         in->key_a = p->n_edges + task->node; /* computes sort after sends */
                         in->key_b = 0;

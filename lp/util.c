@@ -1,0 +1,30 @@
+/* Small helpers shared by the lp/ files. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "lp/internal.h"
+#include "ssched/steady.h"
+
+double lp_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+mpq_t *lp_new_vec(size_t n)
+{
+    mpq_t *v = malloc((n ? n : 1) * sizeof *v);
+    if (v)
+        for (size_t i = 0; i < n; i++)
+            mpq_init(v[i]);
+    return v;
+}
+
+int lp_flow_by_edge_then_type(const void *a, const void *b)
+{
+    const ssched_flow_t *x = a, *y = b;
+    if (x->edge != y->edge)
+        return x->edge < y->edge ? -1 : 1;
+    return x->type < y->type ? -1 : x->type > y->type;
+}
