@@ -661,7 +661,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
         cg_prices_d pr = {zero, zero + m.n, zero + 2 * m.n};
         if (!zero)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        for (size_t t = 0; st == SSCHED_OK && t < (m.reduce ? 1 : m.n_types); t++) {
+        for (size_t t = 0; st == SSCHED_OK && !blocked && t < (m.reduce ? 1 : m.n_types); t++) {
             cg_column_t c;
             double cost;
             int r = m.reduce ? cg_price_reduce_d(p, pb, &pr, &c, &cost)
@@ -669,7 +669,9 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
             if (r < 0)
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             else if (r == 0)
-                st = ssched_error_set(err, SSCHED_EINTERNAL, "no initial column despite reachability");
+                /* no tree at all (nowhere to merge: no node with w where
+                 * the values can meet): TP = 0, certified below */
+                blocked = 1;
             else {
                 c.type = m.reduce ? 0 : t;
                 if (!master_add(&m, &c)) {

@@ -135,6 +135,29 @@ static void test_random(void)
     CU_ASSERT(reports > 0);
 }
 
+static void test_no_tree(void)
+{
+    /* two routers (no w): the values can never be merged, TP = 0 for both
+     * methods, with the explanation on the CLI */
+    ssched_platform_t p;
+    ssched_platform_init(&p);
+    ssched_platform_add_node(&p, "a", NULL, NULL, NULL);
+    ssched_platform_add_node(&p, "b", NULL, NULL, NULL);
+    mpq_t c;
+    mpq_init(c);
+    mpq_set_ui(c, 1, 1);
+    ssched_platform_add_edge(&p, 0, 1, c, NULL);
+    ssched_platform_add_edge(&p, 1, 0, c, NULL);
+    mpq_clear(c);
+    ssched_platform_finalize(&p, NULL);
+    ssched_problem_t pb;
+    ssched_problem_init(&pb);
+    CU_ASSERT_EQUAL_FATAL(ssched_problem_set_reduce(&pb, &p, "a,b", "a", NULL), SSCHED_OK);
+    solve_both(&p, &pb, 0);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 static void test_cli_method(void)
 {
     const char *fig6 = SSCHED_SOURCE_DIR "/examples/fig6.graphml";
@@ -158,6 +181,7 @@ int main(void)
 {
     static const tu_test_t tests[] = {
         {"colgen equals the edge LP on random instances", test_random},
+        {"no reduction tree: TP = 0", test_no_tree},
         {"CLI --method", test_cli_method},
         {NULL, NULL}};
     return tu_main("colgen", tests);

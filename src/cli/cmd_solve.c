@@ -37,11 +37,18 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         if (s->unreachable[t])
             fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
                     p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
-    if (pb->kind == SSCHED_PROBLEM_REDUCE)
+    if (pb->kind == SSCHED_PROBLEM_REDUCE) {
+        int any = 0;
         for (size_t k = 0; k < pb->n_participants; k++)
-            if (s->unreachable[k])
+            if (s->unreachable[k]) {
                 fprintf(out, "note: the target %s cannot be reached from participant %s, so TP = 0\n",
                         p->names[pb->target], p->names[pb->participants[k]]);
+                any = 1;
+            }
+        if (!any && mpq_sgn(s->throughput) == 0)
+            fputs("note: no reduction tree exists (the values can never meet on a node with w "
+                  "to be merged), so TP = 0\n", out);
+    }
 
     fputs("saturated resources (busy = 1; price > 0 marks those that bound TP, "
           "and TP = sum of prices):\n", out);
