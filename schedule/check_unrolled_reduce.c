@@ -183,6 +183,8 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root)
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
         return chk_bad(c, "missing positive integer \"operations\"");
     unsigned long K = (unsigned long)json_integer_value(kj);
+    if (K > (1UL << 26)) /* the simulation keeps every result: bound the work */
+        return chk_bad(c, "too many operations to check (%lu)", K);
     json_t *tr = json_object_get(root, "transfers"), *co = json_object_get(root, "computations");
     if (!json_is_array(tr) || !json_is_array(co))
         return chk_bad(c, "missing \"transfers\" or \"computations\" array");
