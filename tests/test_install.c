@@ -1,0 +1,43 @@
+/* cmake --install puts the library, the headers, the CLI and ssched.pc in
+ * place, and a program builds against them through pkg-config alone. */
+#include <string.h>
+
+#include "test_util.h"
+
+#ifdef SSCHED_SANITIZED /* an instrumented libssched.a needs the runtimes */
+#define EXTRA_FLAGS "-fsanitize=address,undefined"
+#else
+#define EXTRA_FLAGS ""
+#endif
+
+static void test_install_and_build(void)
+{
+    const char *prefix = tu_tmp_path("prefix");
+    tu_run_t r;
+    CU_ASSERT_EQUAL_FATAL(tu_sh(&r, "cmake --install '%s' --prefix '%s'", SSCHED_BUILD_DIR, prefix), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_sh(&r, "test -x '%s/bin/ssched' && test -f '%s/include/ssched/steady.h'",
+                          prefix, prefix), 0);
+    tu_run_free(&r);
+    const char *exe = tu_tmp_path("api_example");
+    /* the installed .pc finds its prefix relative to itself */
+    int st = tu_sh(&r, "pc=$(find '%s' -name ssched.pc | head -1); "
+                       "PKG_CONFIG_PATH=$(dirname \"$pc\") && export PKG_CONFIG_PATH && "
+                       "'%s' -std=c11 " EXTRA_FLAGS " '%s/examples/api_example.c' "
+                       "$(pkg-config --cflags --libs --static ssched) -o '%s'",
+                       prefix, SSCHED_C_COMPILER, SSCHED_SOURCE_DIR, exe);
+    if (st != 0)
+        fprintf(stderr, "\n%s\n", r.err);
+    CU_ASSERT_EQUAL_FATAL(st, 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_sh(&r, "'%s' '%s/examples/fig2.graphml' Ps", exe, SSCHED_SOURCE_DIR), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "TP = 1/4"));
+    tu_run_free(&r);
+}
+
+int main(void)
+{
+    static const tu_test_t tests[] = {{"install and build against ssched.pc", test_install_and_build},
+                                      {NULL, NULL}};
+    return tu_main("install", tests);
+}
