@@ -15,6 +15,8 @@
 
 #include <gmp.h>
 
+#include <lpsolve/lp_lib.h>
+
 #include "ssched/steady.h"
 
 /* A column: a reduction tree (sends + merges) or a path (sends only). */
@@ -55,5 +57,32 @@ int cg_price_path_q(const ssched_platform_t *p, const ssched_problem_t *pb, size
 ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,
                          ssched_error_t *err);
+
+/* The master problem being generated (colgen*.c). */
+typedef struct {
+    const ssched_platform_t *p;
+    const ssched_problem_t *pb;
+    int reduce;
+    size_t n, n_types;                 /* nodes; scatter/gossip types   */
+    ssched_commodity_t *types;
+    size_t n_rows;                     /* out n, in n, then cpu / delivery */
+    size_t *cpu_row;                   /* reduce: node -> row or SIZE_MAX */
+    size_t n_cols, cap;
+    cg_column_t *cols;
+    lprec *lp;                         /* the floating-point master     */
+    double t0;
+} cg_master_t;
+
+/* Exact coefficients of a column in the master's rows (TP excluded). */
+void cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef);
+/* Add a column to the master and to its floating-point model; the master
+ * takes ownership.  0 on failure. */
+int cg_master_add(cg_master_t *m, cg_column_t *c);
+/* Is the column already in the master? */
+int cg_known(const cg_master_t *m, const cg_column_t *c);
+/* The master over the current columns as an exact ssched_lp_t. */
+ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_error_t *err);
+/* Read the certified master back as a steady-state solution. */
+ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err);
 
 #endif

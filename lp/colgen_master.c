@@ -1,0 +1,135 @@
+/* The column-generation master: columns, their exact coefficients, the
+ * floating-point model and the exact LP over the current columns. */
+#include <lpsolve/lp_lib.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_internal.h"
+#include "lp/internal.h"
+
+/* Exact coefficients of column c (rows touched, values), TP excluded. */
+void cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef)
+{
+    mpq_t q;
+    mpq_init(q);
+    for (size_t r = 0; r < m->n_rows; r++)
+        mpq_set_ui(coef[r], 0, 1);
+    for (size_t k = 0; k < c->n_sends; k++) {
+        size_t e = c->send_edge[k];
+        mpq_mul(q, m->p->c[e], m->pb->size);
+        mpq_add(coef[m->p->from[e]], coef[m->p->from[e]], q);
+        mpq_add(coef[m->n + m->p->to[e]], coef[m->n + m->p->to[e]], q);
+    }
+    for (size_t k = 0; k < c->n_merges; k++) {
+        size_t i = c->merge_node[k];
+        mpq_add(coef[m->cpu_row[i]], coef[m->cpu_row[i]], m->p->w[i]);
+    }
+    if (!m->reduce)
+        mpq_set_si(coef[2 * m->n + c->type], -1, 1);
+    mpq_clear(q);
+}
+static int same_column(const cg_column_t *a, const cg_column_t *b)
+{
+    if (a->n_sends != b->n_sends || a->n_merges != b->n_merges || a->type != b->type)
+        return 0;
+    for (size_t k = 0; k < a->n_sends; k++)
+        if (a->send_edge[k] != b->send_edge[k] || a->send_interval[k] != b->send_interval[k])
+            return 0;
+    for (size_t k = 0; k < a->n_merges; k++)
+        if (a->merge_node[k] != b->merge_node[k] || a->merge_l[k] != b->merge_l[k] ||
+            a->merge_k[k] != b->merge_k[k] || a->merge_m[k] != b->merge_m[k])
+            return 0;
+    return 1;
+}
+int cg_known(const cg_master_t *m, const cg_column_t *c)
+{
+    for (size_t k = 0; k < m->n_cols; k++)
+        if (same_column(&m->cols[k], c))
+            return 1;
+    return 0;
+}
+/* Add column c to the master (taking ownership) and to the float model. */
+int cg_master_add(cg_master_t *m, cg_column_t *c)
+{
+    if (m->n_cols == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        cg_column_t *cols = realloc(m->cols, cap * sizeof *cols);
+        if (!cols)
+            return 0;
+        m->cols = cols;
+        m->cap = cap;
+    }
+    mpq_t *coef = malloc(m->n_rows * sizeof *coef);
+    REAL *val = malloc((m->n_rows + 1) * sizeof *val);
+    int *row = malloc((m->n_rows + 1) * sizeof *row);
+    int ok = coef && val && row;
+    if (ok) {
+        for (size_t r = 0; r < m->n_rows; r++)
+            mpq_init(coef[r]);
+        cg_column_coefs(m, c, coef);
+        int cnt = 0;
+        if (m->reduce) { /* objective: one reduction per tree instance */
+            val[cnt] = 1.0;
+            row[cnt++] = 0;
+        }
+        for (size_t r = 0; r < m->n_rows; r++)
+            if (mpq_sgn(coef[r]) != 0) {
+                val[cnt] = mpq_get_d(coef[r]);
+                row[cnt++] = (int)r + 1;
+            }
+        ok = add_columnex(m->lp, cnt, val, row);
+        for (size_t r = 0; r < m->n_rows; r++)
+            mpq_clear(coef[r]);
+    }
+    free(coef);
+    free(val);
+    free(row);
+    if (ok)
+        m->cols[m->n_cols++] = *c;
+    return ok;
+}
+/* Build the exact master as an ssched_lp_t over the current columns. */
+ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
+{
+    ssched_lp_init(lp, m->reduce ? "master_trees" : "master_paths");
+    mpq_t one, zero;
+    mpq_inits(one, zero, NULL);
+    mpq_set_ui(one, 1, 1);
+    ssched_status_t st = SSCHED_OK;
+    char name[48];
+    for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++) {
+        int deliver = !m->reduce && r >= 2 * m->n;
+        if (r < m->n)
+            snprintf(name, sizeof name, "out_n%zu", r);
+        else if (r < 2 * m->n)
+            snprintf(name, sizeof name, "in_n%zu", r - m->n);
+        else
+            snprintf(name, sizeof name, deliver ? "deliver_t%zu" : "cpu_%zu", r - 2 * m->n);
+        st = ssched_lp_add_row(lp, name, SSCHED_ROW_LE, deliver ? zero : one, NULL, err);
+    }
+    size_t tp = 0;
+    if (!m->reduce && st == SSCHED_OK) {
+        st = ssched_lp_add_col(lp, "TP", one, &tp, err);
+        for (size_t t = 0; t < m->n_types && st == SSCHED_OK; t++)
+            st = ssched_lp_add_coef(lp, 2 * m->n + t, tp, one, err);
+    }
+    mpq_t *coef = malloc(m->n_rows * sizeof *coef);
+    if (!coef && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t r = 0; coef && r < m->n_rows; r++)
+        mpq_init(coef[r]);
+    for (size_t k = 0; k < m->n_cols && st == SSCHED_OK; k++) {
+        size_t col;
+        snprintf(name, sizeof name, "%s%zu", m->reduce ? "tree" : "path", k);
+        st = ssched_lp_add_col(lp, name, m->reduce ? one : NULL, &col, err);
+        cg_column_coefs(m, &m->cols[k], coef);
+        for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++)
+            st = ssched_lp_add_coef(lp, r, col, coef[r], err);
+    }
+    for (size_t r = 0; coef && r < m->n_rows; r++)
+        mpq_clear(coef[r]);
+    free(coef);
+    mpq_clears(one, zero, NULL);
+    return st;
+}

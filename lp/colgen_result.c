@@ -1,0 +1,177 @@
+/* Reading a certified column-generation master back as a steady-state
+ * solution: rates, tasks, occupations, prices and the rated trees. */
+#include <lpsolve/lp_lib.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_internal.h"
+#include "lp/internal.h"
+
+/* The master's tree as an ssched_tree_t (tasks in pre-order from the root,
+ * with parents), found by walking the column's own tasks from v[0,N-1] on
+ * the target as FIND_TREE does. */
+static int column_to_tree(const cg_master_t *m, const ssched_steady_t *s, const cg_column_t *c,
+                          ssched_tree_t *t)
+{
+    size_t N = m->pb->n_participants, total = c->n_sends + c->n_merges;
+    memset(t, 0, sizeof *t);
+    mpz_init(t->weight);
+    t->tasks = malloc((total ? total : 1) * sizeof *t->tasks);
+    size_t *stack = malloc(3 * (total + 1) * sizeof *stack);
+    if (!t->tasks || !stack) {
+        free(stack);
+        return 0;
+    }
+    size_t top = 0;
+    /* entries: (k, m, node, parent, depth) packed in 5 slots */
+    size_t *st5 = realloc(stack, 5 * (total + 1) * sizeof *st5);
+    if (!st5) {
+        free(stack);
+        return 0;
+    }
+    stack = st5;
+    stack[0] = 0; stack[1] = N - 1; stack[2] = m->pb->target; stack[3] = SIZE_MAX; stack[4] = 0;
+    top = 1;
+    int ok = 1;
+    while (top && ok) {
+        top--;
+        size_t k = stack[5 * top], mm = stack[5 * top + 1], node = stack[5 * top + 2];
+        size_t parent = stack[5 * top + 3], depth = stack[5 * top + 4];
+        if (k == mm && m->pb->participants[k] == node)
+            continue;
+        int found = 0;
+        for (size_t x = 0; x < c->n_merges && !found; x++)
+            if (c->merge_node[x] == node && c->merge_k[x] == k && c->merge_m[x] == mm) {
+                size_t l = c->merge_l[x], me = t->n_tasks;
+                t->tasks[t->n_tasks++] = (ssched_tree_task_t){SSCHED_TREE_COMPUTE, 0, node, k, l, mm,
+                                                              parent, depth};
+                size_t *e = stack + 5 * top;
+                e[0] = l + 1; e[1] = mm; e[2] = node; e[3] = me; e[4] = depth + 1;
+                e += 5;
+                e[0] = k; e[1] = l; e[2] = node; e[3] = me; e[4] = depth + 1;
+                top += 2;
+                found = 1;
+            }
+        for (size_t x = 0; x < c->n_sends && !found; x++) {
+            size_t e = c->send_edge[x], I = c->send_interval[x];
+            if (m->p->to[e] == node && s->intervals[I].k == k && s->intervals[I].m == mm) {
+                size_t me = t->n_tasks;
+                t->tasks[t->n_tasks++] = (ssched_tree_task_t){SSCHED_TREE_SEND, e, 0, k, 0, mm,
+                                                              parent, depth};
+                size_t *f = stack + 5 * top;
+                f[0] = k; f[1] = mm; f[2] = m->p->from[e]; f[3] = me; f[4] = depth + 1;
+                top++;
+                found = 1;
+            }
+        }
+        if (!found || t->n_tasks > total)
+            ok = 0;
+    }
+    free(stack);
+    return ok && t->n_tasks == total;
+}
+/* Interpret the certified master: rates per (edge, type/interval), tasks,
+ * port and processor occupation and prices, the rated trees. */
+ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->p;
+    size_t n = m->n, nt = m->reduce ? out->n_intervals : m->n_types;
+    size_t first_col = m->reduce ? 0 : 1; /* the TP column comes first */
+    ssched_lp_solution_t *sol = &out->lp;
+    mpq_set(out->throughput, sol->objective);
+    size_t ne = p->n_edges;
+    mpq_t *rate = lp_new_vec(ne * nt);
+    out->out_busy = lp_new_vec(n);
+    out->in_busy = lp_new_vec(n);
+    out->out_price = lp_new_vec(n);
+    out->in_price = lp_new_vec(n);
+    out->compute_busy = lp_new_vec(n);
+    out->compute_price = lp_new_vec(n);
+    if (!rate || !out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
+        !out->compute_busy || !out->compute_price)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    out->n_nodes = n;
+    size_t n_merges = 0;
+    for (size_t k = 0; k < m->n_cols; k++)
+        n_merges += m->cols[k].n_merges;
+    out->tasks = malloc((n_merges ? n_merges : 1) * sizeof *out->tasks);
+    if (m->reduce) {
+        out->rated_trees = calloc(m->n_cols ? m->n_cols : 1, sizeof *out->rated_trees);
+        out->tree_rates = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->tree_rates);
+    }
+    if (!out->tasks || (m->reduce && (!out->rated_trees || !out->tree_rates)))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpq_t q;
+    mpq_init(q);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < m->n_cols && st == SSCHED_OK; k++) {
+        mpq_srcptr lambda = sol->x[first_col + k];
+        if (mpq_sgn(lambda) == 0)
+            continue;
+        const cg_column_t *c = &m->cols[k];
+        for (size_t x = 0; x < c->n_sends; x++) {
+            size_t e = c->send_edge[x], ty = m->reduce ? c->send_interval[x] : c->type;
+            mpq_add(rate[ty * ne + e], rate[ty * ne + e], lambda);
+        }
+        for (size_t x = 0; x < c->n_merges; x++) {
+            size_t y;
+            for (y = 0; y < out->n_tasks; y++)
+                if (out->tasks[y].node == c->merge_node[x] && out->tasks[y].k == c->merge_k[x] &&
+                    out->tasks[y].l == c->merge_l[x] && out->tasks[y].m == c->merge_m[x])
+                    break;
+            if (y == out->n_tasks) {
+                ssched_task_t *nt2 = &out->tasks[y];
+                nt2->node = c->merge_node[x];
+                nt2->k = c->merge_k[x];
+                nt2->l = c->merge_l[x];
+                nt2->m = c->merge_m[x];
+                mpq_init(nt2->rate);
+                out->n_tasks++;
+            }
+            mpq_add(out->tasks[y].rate, out->tasks[y].rate, lambda);
+            mpq_mul(q, lambda, p->w[c->merge_node[x]]);
+            mpq_add(out->compute_busy[c->merge_node[x]], out->compute_busy[c->merge_node[x]], q);
+        }
+        if (m->reduce) {
+            ssched_tree_t *t = &out->rated_trees[out->n_rated_trees];
+            if (!column_to_tree(m, out, c, t)) {
+                mpz_clear(t->weight);
+                free(t->tasks);
+                st = ssched_error_set(err, SSCHED_EINTERNAL, "a generated tree is not a reduction tree");
+                break;
+            }
+            mpq_init(out->tree_rates[out->n_rated_trees]);
+            mpq_set(out->tree_rates[out->n_rated_trees++], lambda);
+        }
+    }
+    out->flows = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *out->flows);
+    if (!out->flows && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < ne * nt && st == SSCHED_OK; k++) {
+        if (mpq_sgn(rate[k]) == 0)
+            continue;
+        ssched_flow_t *f = &out->flows[out->n_flows++];
+        f->edge = k % ne;
+        f->type = k / ne;
+        mpq_init(f->rate);
+        mpq_set(f->rate, rate[k]);
+        mpq_mul(q, rate[k], p->c[f->edge]);
+        mpq_mul(q, q, m->pb->size);
+        mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], q);
+        mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
+    }
+    if (out->flows)
+        qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set(out->out_price[i], sol->y[i]);
+        mpq_set(out->in_price[i], sol->y[n + i]);
+        if (m->reduce && m->cpu_row[i] != SIZE_MAX)
+            mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
+    }
+    for (size_t k = 0; k < ne * nt; k++)
+        mpq_clear(rate[k]);
+    free(rate);
+    mpq_clear(q);
+    return st;
+}
