@@ -87,6 +87,9 @@ typedef struct {
     size_t index;
 } ev_t;
 
+/* Events in start order.  At equal starts, merges come first, shorter
+ * results first: a merge may take no time (w = 0) and feed an event that
+ * starts when it does, while a transfer always takes time. */
 static int by_start(const void *a, const void *b)
 {
     const ev_t *x = a, *y = b;
@@ -94,7 +97,9 @@ static int by_start(const void *a, const void *b)
     if (c)
         return c;
     if (x->compute != y->compute)
-        return x->compute - y->compute;
+        return y->compute - x->compute;
+    if (x->compute && x->m - x->k != y->m - y->k)
+        return x->m - x->k < y->m - y->k ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 

@@ -193,6 +193,8 @@ ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t
     }
     u->periods = period;
     qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
+    if (st == SSCHED_OK)
+        st = sched_compact(p, pb, s, u, err);
     mpq_set_ui(u->steady_time, K, 1);
     mpq_div(u->steady_time, u->steady_time, s->throughput);
     mpq_sub(u->overhead, u->makespan, u->steady_time);

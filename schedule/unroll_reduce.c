@@ -79,13 +79,6 @@ static int record_computation(ssched_unrolled_t *u, const mpq_t start, const mpq
     return 1;
 }
 
-static int comp_by_start(const void *a, const void *b)
-{
-    const ssched_timed_computation_t *x = a, *y = b;
-    int c = mpq_cmp(x->start, y->start);
-    return c ? c : (x->node < y->node ? -1 : x->node > y->node);
-}
-
 ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                     const ssched_schedule_t *s, unsigned long K,
                                     ssched_unrolled_t *u, ssched_error_t *err)
@@ -235,7 +228,9 @@ ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_pro
     u->periods = periods;
     u->init_periods = max_level;
     qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
-    qsort(u->computations, u->n_computations, sizeof *u->computations, comp_by_start);
+    qsort(u->computations, u->n_computations, sizeof *u->computations, sched_computation_by_start);
+    if (st == SSCHED_OK)
+        st = sched_compact(p, pb, s, u, err);
     mpq_set_ui(u->steady_time, K, 1);
     mpq_div(u->steady_time, u->steady_time, s->throughput);
     mpq_sub(u->overhead, u->makespan, u->steady_time);

@@ -151,7 +151,10 @@ void ssched_unrolled_free(ssched_unrolled_t *u);
  * the instances of period b's batch run their task of level L (leaf-side
  * tasks have level 0, a task's level exceeds its inputs') in period b + L,
  * so every value of time-stamp t is sent or merged only after it exists,
- * and the overhead is at most (max level + 1) periods. */
+ * and the overhead is at most (max level + 1) periods.
+ * Both kinds are then left-shifted: each event starts as soon as its port,
+ * processor and input allow, keeping every port's and processor's order
+ * (never later than before, so still valid; start-up and clean-up shrink). */
 ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t *pb,
                               const ssched_schedule_t *s, unsigned long K,
                               ssched_unrolled_t *out, ssched_error_t *err);
