@@ -124,8 +124,10 @@ ssched_status_t sched_compact(const ssched_platform_t *p, const ssched_problem_t
     for (size_t k = 0; k < u->n_computations; k++)
         if (mpq_cmp(u->computations[k].end, u->makespan) > 0)
             mpq_set(u->makespan, u->computations[k].end);
-    qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
-    qsort(u->computations, u->n_computations, sizeof *u->computations, sched_computation_by_start);
+    if (u->n_transfers) /* qsort(NULL, 0) is undefined */
+        qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
+    if (u->n_computations)
+        qsort(u->computations, u->n_computations, sizeof *u->computations, sched_computation_by_start);
     mpq_clears(start, dur, NULL);
     for (size_t i = 0; i < nn; i++)
         mpq_clears(send_free[i], recv_free[i], cpu_free[i], NULL);

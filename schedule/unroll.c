@@ -192,7 +192,8 @@ ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t
         period++;
     }
     u->periods = period;
-    qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
+    if (u->n_transfers) /* qsort(NULL, 0) is undefined */
+        qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
     if (st == SSCHED_OK)
         st = sched_compact(p, pb, s, u, err);
     mpq_set_ui(u->steady_time, K, 1);

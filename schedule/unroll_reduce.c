@@ -227,8 +227,10 @@ ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_pro
     }
     u->periods = periods;
     u->init_periods = max_level;
-    qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
-    qsort(u->computations, u->n_computations, sizeof *u->computations, sched_computation_by_start);
+    if (u->n_transfers) /* qsort(NULL, 0) is undefined */
+        qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
+    if (u->n_computations)
+        qsort(u->computations, u->n_computations, sizeof *u->computations, sched_computation_by_start);
     if (st == SSCHED_OK)
         st = sched_compact(p, pb, s, u, err);
     mpq_set_ui(u->steady_time, K, 1);
