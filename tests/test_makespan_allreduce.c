@@ -3,22 +3,13 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
-#include "test_util.h"
+#include "mk_test_util.h"
 
 static unsigned long long rng_state = 4242;
 static unsigned rnd(unsigned bound)
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (unsigned)((rng_state >> 33) % bound);
-}
-
-static void assert_valid(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_status_t st = ssched_mk_check(c, s, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "invalid schedule: %s\n", err.message);
-    CU_ASSERT(st == SSCHED_OK);
 }
 
 /* SNF+FNF uses the fastest processor as hub and is exactly SNF to it

@@ -4,34 +4,13 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
-#include "test_util.h"
+#include "mk_test_util.h"
 
 static unsigned long long rng_state = 777;
 static unsigned rnd(unsigned bound)
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (unsigned)((rng_state >> 33) % bound);
-}
-
-static void make_cluster(ssched_mk_cluster_t *c, const char *list)
-{
-    ssched_error_t err;
-    CU_ASSERT_FATAL(ssched_mk_cluster_parse(c, list, &err) == SSCHED_OK);
-}
-
-static void assert_valid(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_status_t st = ssched_mk_check(c, s, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "invalid schedule: %s\n", err.message);
-    CU_ASSERT(st == SSCHED_OK);
-}
-
-static int msg_is(const ssched_mk_message_t *m, size_t s, size_t r, const char *start, const char *end)
-{
-    return m->sender == s && m->receiver == r && tu_mpq_equals(m->start, start) &&
-           tu_mpq_equals(m->end, end);
 }
 
 /* Seed 002 Fig. 1's cluster (times 1, 1, 2, 3, 2).  FNF from 0: 1 at 1;

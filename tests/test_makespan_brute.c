@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
-#include "test_util.h"
+#include "mk_test_util.h"
 
 /* ----------------------------------------------------------- utilities */
 
@@ -16,12 +16,6 @@ static unsigned rnd(unsigned bound)
 {
     rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (unsigned)((rng_state >> 33) % bound);
-}
-
-static void make_cluster(ssched_mk_cluster_t *c, const char *list)
-{
-    ssched_error_t err;
-    CU_ASSERT_FATAL(ssched_mk_cluster_parse(c, list, &err) == SSCHED_OK);
 }
 
 /* A random cluster of n processors: times from a pool of `classes` random

@@ -1,0 +1,36 @@
+/* Helpers shared by the makespan test programs (static inline: each
+ * program uses a subset). */
+#ifndef SSCHED_MK_TEST_UTIL_H
+#define SSCHED_MK_TEST_UTIL_H
+
+#include <stdio.h>
+
+#include "ssched/makespan.h"
+#include "test_util.h"
+
+/* A cluster from "t0,t1,..." (the test fails if it does not parse). */
+static inline void make_cluster(ssched_mk_cluster_t *c, const char *list)
+{
+    ssched_error_t err;
+    CU_ASSERT_FATAL(ssched_mk_cluster_parse(c, list, &err) == SSCHED_OK);
+}
+
+/* The schedule passes the model checker. */
+static inline void assert_valid(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
+{
+    ssched_error_t err;
+    ssched_status_t st = ssched_mk_check(c, s, &err);
+    if (st != SSCHED_OK)
+        fprintf(stderr, "invalid schedule: %s\n", err.message);
+    CU_ASSERT(st == SSCHED_OK);
+}
+
+/* Message m is sender -> receiver over [start, end]. */
+static inline int msg_is(const ssched_mk_message_t *m, size_t s, size_t r, const char *start,
+                         const char *end)
+{
+    return m->sender == s && m->receiver == r && tu_mpq_equals(m->start, start) &&
+           tu_mpq_equals(m->end, end);
+}
+
+#endif
