@@ -19,6 +19,7 @@ static inline void make_cluster(ssched_mk_cluster_t *c, const char *list)
 static inline void assert_valid(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
 {
     ssched_error_t err;
+    ssched_error_clear(&err);
     ssched_status_t st = ssched_mk_check(c, s, &err);
     if (st != SSCHED_OK)
         fprintf(stderr, "invalid schedule: %s\n", err.message);

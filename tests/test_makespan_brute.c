@@ -37,16 +37,6 @@ static void random_cluster(ssched_mk_cluster_t *c, size_t n, unsigned classes)
     }
 }
 
-static void assert_valid(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    ssched_status_t st = ssched_mk_check(c, s, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "invalid schedule: %s\n", err.message);
-    CU_ASSERT(st == SSCHED_OK);
-}
-
 /* ------------------------------------------------- independent reduce EP */
 
 /* EP of seed 000 Fig. 2 on sender times t[0..m) for n = m+1 processors. */
