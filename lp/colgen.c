@@ -61,6 +61,10 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     cg_prices_d pr = {y, y + m->n, NULL};
     double *cpu = calloc(m->n ? m->n : 1, sizeof *cpu);
+    if (!cpu) {
+        free(y);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
     pr.cpu = cpu;
     ssched_status_t st = SSCHED_OK;
     double last = lp_now();
@@ -264,8 +268,10 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
         out->n_intervals = N * (N + 1) / 2;
         out->intervals = malloc(out->n_intervals * sizeof *out->intervals);
         m.cpu_row = malloc(m.n * sizeof *m.cpu_row);
-        if (!out->intervals || !m.cpu_row)
+        if (!out->intervals || !m.cpu_row) {
+            free(m.cpu_row);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
         size_t I = 0;
         for (size_t k = 0; k < N; k++)
             for (size_t mm = k; mm < N; mm++)

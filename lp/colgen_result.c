@@ -10,7 +10,8 @@
 
 /* The master's tree as an ssched_tree_t (tasks in pre-order from the root,
  * with parents), found by walking the column's own tasks from v[0,N-1] on
- * the target as FIND_TREE does. */
+ * the target as FIND_TREE does.  1 on success, 0 if the column is not a
+ * reduction tree, -1 when out of memory. */
 static int column_to_tree(const cg_master_t *m, const ssched_steady_t *s, const cg_column_t *c,
                           ssched_tree_t *t)
 {
@@ -21,14 +22,14 @@ static int column_to_tree(const cg_master_t *m, const ssched_steady_t *s, const 
     size_t *stack = malloc(3 * (total + 1) * sizeof *stack);
     if (!t->tasks || !stack) {
         free(stack);
-        return 0;
+        return -1;
     }
     size_t top = 0;
     /* entries: (k, m, node, parent, depth) packed in 5 slots */
     size_t *st5 = realloc(stack, 5 * (total + 1) * sizeof *st5);
     if (!st5) {
         free(stack);
-        return 0;
+        return -1;
     }
     stack = st5;
     stack[0] = 0; stack[1] = N - 1; stack[2] = m->pb->target; stack[3] = SIZE_MAX; stack[4] = 0;
@@ -71,6 +72,16 @@ static int column_to_tree(const cg_master_t *m, const ssched_steady_t *s, const 
     free(stack);
     return ok && t->n_tasks == total;
 }
+
+static void free_vec(mpq_t *v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t k = 0; k < n; k++)
+        mpq_clear(v[k]);
+    free(v);
+}
+
 /* Interpret the certified master: rates per (edge, type/interval), tasks,
  * port and processor occupation and prices, the rated trees. */
 ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
@@ -88,10 +99,12 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
     out->in_price = lp_new_vec(n);
     out->compute_busy = lp_new_vec(n);
     out->compute_price = lp_new_vec(n);
+    out->n_nodes = n; /* ssched_steady_free clears what was allocated */
     if (!rate || !out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
-        !out->compute_busy || !out->compute_price)
+        !out->compute_busy || !out->compute_price) {
+        free_vec(rate, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    out->n_nodes = n;
+    }
     size_t n_merges = 0;
     for (size_t k = 0; k < m->n_cols; k++)
         n_merges += m->cols[k].n_merges;
@@ -100,8 +113,10 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
         out->rated_trees = calloc(m->n_cols ? m->n_cols : 1, sizeof *out->rated_trees);
         out->tree_rates = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->tree_rates);
     }
-    if (!out->tasks || (m->reduce && (!out->rated_trees || !out->tree_rates)))
+    if (!out->tasks || (m->reduce && (!out->rated_trees || !out->tree_rates))) {
+        free_vec(rate, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
     mpq_t q;
     mpq_init(q);
     ssched_status_t st = SSCHED_OK;
@@ -135,10 +150,13 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
         }
         if (m->reduce) {
             ssched_tree_t *t = &out->rated_trees[out->n_rated_trees];
-            if (!column_to_tree(m, out, c, t)) {
+            int made = column_to_tree(m, out, c, t);
+            if (made <= 0) {
                 mpz_clear(t->weight);
                 free(t->tasks);
-                st = ssched_error_set(err, SSCHED_EINTERNAL, "a generated tree is not a reduction tree");
+                st = made < 0 ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory")
+                              : ssched_error_set(err, SSCHED_EINTERNAL,
+                                                 "a generated tree is not a reduction tree");
                 break;
             }
             mpq_init(out->tree_rates[out->n_rated_trees]);
@@ -169,9 +187,7 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
         if (m->reduce && m->cpu_row[i] != SIZE_MAX)
             mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
     }
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_clear(rate[k]);
-    free(rate);
+    free_vec(rate, ne * nt);
     mpq_clear(q);
     return st;
 }

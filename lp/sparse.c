@@ -74,8 +74,10 @@ static int axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const mpq_t
 {
     spvec_t out;
     spvec_init(&out);
-    if (!spvec_reserve(&out, dst->nnz + src->nnz))
+    if (!spvec_reserve(&out, dst->nnz + src->nnz)) {
+        spvec_free(&out); /* idx may have been allocated before vals failed */
         return 0;
+    }
     size_t a = 0, b = 0;
     while (a < dst->nnz || b < src->nnz) {
         size_t ia = a < dst->nnz ? dst->idx[a] : SIZE_MAX;

@@ -75,6 +75,22 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
      * must be integers. */
     mpq_t q;
     mpq_init(q);
+    if (opt->fixed_period) {
+        /* n = floor(TP * TF) whole operations in a period n / TP <= TF: the
+         * amounts may be fractions of a message (pieces), the throughput
+         * stays exactly TP. */
+        mpq_mul(q, st->throughput, opt->fixed_period);
+        mpz_fdiv_q(out->ops_per_period, mpq_numref(q), mpq_denref(q));
+        if (mpz_sgn(out->ops_per_period) == 0)
+            status = ssched_error_set(err, SSCHED_EINPUT,
+                                      "--fixed-period is shorter than one operation (1/TP)");
+        mpq_set_z(out->period, out->ops_per_period);
+        mpq_div(out->period, out->period, st->throughput);
+        mpz_set(out->lcm_period, mpq_numref(out->period));
+        if (mpz_cmp_ui(mpq_denref(out->period), 1) != 0)
+            mpz_set_ui(out->lcm_period, 0); /* not an integer period */
+        goto loads;
+    }
     mpz_set(out->lcm_period, mpq_denref(st->throughput));
     for (size_t k = 0; k < ne * nt; k++) {
         if (mpq_sgn(flow[k]) == 0)
@@ -87,6 +103,7 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
     mpq_set_z(out->period, out->lcm_period);
     mpq_mul(q, st->throughput, out->period);
     mpz_set(out->ops_per_period, mpq_numref(q));
+loads:;
     size_t n_loads = 0;
     for (size_t e = 0; e < ne; e++)
         for (size_t t = 0; t < nt; t++) {
@@ -132,8 +149,8 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     if (pb->kind == SSCHED_PROBLEM_REDUCE) {
         status = sched_build_reduce(p, pb, st, opt, out, err);
     } else {
-        if (opt->fixed_period)
-            return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period applies to reduce problems");
+        if (opt->fixed_period && mpq_sgn(opt->fixed_period) <= 0)
+            return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period must be positive");
         status = build_flow(p, pb, st, opt, out, err);
     }
     if (status == SSCHED_OK && opt->no_split)

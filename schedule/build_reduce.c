@@ -123,6 +123,18 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
             mpq_sub(cap[i], cap[i], use[i]);
         }
     }
+    /* trees left with no instance are not part of this schedule */
+    size_t kept = 0;
+    for (size_t k = 0; k < nt; k++) {
+        ssched_tree_t *t = &out->trees.trees[k];
+        if (mpz_sgn(t->weight) == 0) {
+            mpz_clear(t->weight);
+            free(t->tasks);
+        } else {
+            out->trees.trees[kept++] = *t;
+        }
+    }
+    out->trees.n_trees = kept;
     mpz_set(out->ops_per_period, total);
     mpz_set(out->trees.ops_per_period, total);
     mpq_set(out->period, TF);

@@ -70,7 +70,10 @@ ssched_status_t chk_get_q(chk_t *c, json_t *obj, const char *key, const char *wh
     if (!json_is_string(v))
         return chk_bad(c, "%s: missing exact string field \"%s\"", where, key);
     ssched_error_t e;
-    if (ssched_rational_parse(out, json_string_value(v), &e) != SSCHED_OK)
+    ssched_status_t st = ssched_rational_parse(out, json_string_value(v), &e);
+    if (st == SSCHED_ENOMEM) /* not a property of the file */
+        return ssched_error_set(c->err, st, "%s", e.message);
+    if (st != SSCHED_OK)
         return chk_bad(c, "%s: field \"%s\": %s", where, key, e.message);
     return SSCHED_OK;
 }
@@ -90,6 +93,22 @@ ssched_status_t chk_get_node(chk_t *c, json_t *obj, const char *key, const char 
     return chk_bad(c, "%s: unknown node '%s'", where, name);
 }
 
+ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed)
+{
+    if (!json_is_object(obj))
+        return chk_bad(c, "%s: must be an object", where);
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        size_t k = 0;
+        while (allowed[k] && strcmp(allowed[k], key))
+            k++;
+        if (!allowed[k])
+            return chk_bad(c, "%s: unknown key \"%s\"", where, key);
+    }
+    return SSCHED_OK;
+}
+
 size_t chk_edge(const chk_t *c, size_t from, size_t to)
 {
     for (size_t e = 0; e < c->n_edges; e++)
@@ -106,12 +125,20 @@ size_t chk_type(const chk_t *c, size_t origin, size_t dest)
     return (size_t)-1;
 }
 
-static ssched_status_t read_platform(chk_t *c, json_t *root)
+/* strict (periodic files): every key must be one the format defines, and
+ * a node states "w" explicitly (null when it only routes). */
+static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
 {
+    static const char *const pl_keys[] = {"nodes", "edges", NULL};
+    static const char *const node_keys[] = {"id", "w", NULL};
+    static const char *const edge_keys[] = {"from", "to", "c", NULL};
     json_t *pl = json_object_get(root, "platform");
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
     if (!json_is_array(nodes) || !json_is_array(edges))
         return chk_bad(c, "missing platform.nodes / platform.edges arrays");
+    ssched_status_t kst;
+    if (strict && (kst = chk_keys(c, pl, "platform", pl_keys)) != SSCHED_OK)
+        return kst;
     size_t nn = json_array_size(nodes);
     c->names = calloc(nn ? nn : 1, sizeof *c->names);
     c->has_w = calloc(nn ? nn : 1, sizeof *c->has_w);
@@ -123,12 +150,20 @@ static ssched_status_t read_platform(chk_t *c, json_t *root)
         json_t *id = json_object_get(node, "id");
         mpq_init(c->w[i]);
         c->n_nodes++;
+        char nwhere[64];
+        snprintf(nwhere, sizeof nwhere, "platform.nodes[%zu]", i);
+        if (strict && (kst = chk_keys(c, node, nwhere, node_keys)) != SSCHED_OK)
+            return kst;
+        if (strict && !json_object_get(node, "w"))
+            return chk_bad(c, "%s: missing \"w\" (null for a node that only routes)", nwhere);
         if (!json_is_string(id))
             return chk_bad(c, "platform.nodes[%zu]: missing \"id\"", i);
         for (size_t k = 0; k < i; k++)
             if (!strcmp(c->names[k], json_string_value(id)))
                 return chk_bad(c, "platform.nodes: duplicate node '%s'", c->names[k]);
         c->names[i] = strdup(json_string_value(id));
+        if (!c->names[i])
+            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         json_t *w = json_object_get(node, "w");
         if (w && !json_is_null(w)) {
             char where[64];
@@ -156,6 +191,8 @@ static ssched_status_t read_platform(chk_t *c, json_t *root)
         mpq_init(c->cost[e]);
         c->n_edges++;
         ssched_status_t st;
+        if (strict && (st = chk_keys(c, o, where, edge_keys)) != SSCHED_OK)
+            return st;
         if ((st = chk_get_node(c, o, "from", where, &c->from[e])) != SSCHED_OK ||
             (st = chk_get_node(c, o, "to", where, &c->to[e])) != SSCHED_OK ||
             (st = chk_get_q(c, o, "c", where, c->cost[e])) != SSCHED_OK)
@@ -168,7 +205,10 @@ static ssched_status_t read_platform(chk_t *c, json_t *root)
     return SSCHED_OK;
 }
 
-static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t **out, size_t *n)
+/* strict: a node listed twice is refused (it would claim two types that
+ * are one). */
+static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t **out, size_t *n,
+                                 int strict)
 {
     json_t *a = json_object_get(pb, key);
     if (!json_is_array(a) || json_array_size(a) == 0)
@@ -185,29 +225,47 @@ static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t *
         json_decref(wrap);
         if (st != SSCHED_OK)
             return st;
+        for (size_t j = 0; strict && j < k; j++)
+            if ((*out)[j] == (*out)[k])
+                return chk_bad(c, "%s: '%s' listed twice", where, c->names[(*out)[k]]);
     }
     return SSCHED_OK;
 }
 
 /* Message types of the problem: (source, target) pairs of distinct nodes. */
-static ssched_status_t read_problem(chk_t *c, json_t *root)
+static ssched_status_t read_problem(chk_t *c, json_t *root, int strict)
 {
+    static const char *const scatter_keys[] = {"kind", "source", "targets", "size", NULL};
+    static const char *const gossip_keys[] = {"kind", "sources", "targets", "size", NULL};
+    static const char *const reduce_keys[] = {"kind", "participants", "target", "size", NULL};
     json_t *pb = json_object_get(root, "problem");
     const char *kind = json_string_value(json_object_get(pb, "kind"));
     if (!kind)
         return chk_bad(c, "missing problem.kind");
+    if (strict) {
+        const char *const *keys = !strcmp(kind, "scatter")  ? scatter_keys
+                                  : !strcmp(kind, "gossip") ? gossip_keys
+                                  : !strcmp(kind, "reduce") ? reduce_keys
+                                                            : NULL;
+        ssched_status_t kst = keys ? chk_keys(c, pb, "problem", keys) : SSCHED_OK;
+        if (kst != SSCHED_OK)
+            return kst;
+        /* the size scales every busy time: it is stated, never assumed */
+        if (keys && !json_object_get(pb, "size"))
+            return chk_bad(c, "problem: missing exact string field \"size\"");
+    }
     size_t *src = NULL, *dst = NULL, ns = 0, nd = 0;
     ssched_status_t st = SSCHED_OK;
     if (!strcmp(kind, "scatter")) {
         json_t *s = json_object_get(pb, "source");
         json_t *wrap = json_pack("{s[O]}", "source", s ? s : json_null());
-        st = node_list(c, wrap, "source", &src, &ns);
+        st = node_list(c, wrap, "source", &src, &ns, strict);
         json_decref(wrap);
     } else if (!strcmp(kind, "gossip")) {
-        st = node_list(c, pb, "sources", &src, &ns);
+        st = node_list(c, pb, "sources", &src, &ns, strict);
     } else if (!strcmp(kind, "reduce")) {
         c->reduce = 1;
-        st = node_list(c, pb, "participants", &c->participants, &c->N);
+        st = node_list(c, pb, "participants", &c->participants, &c->N, 0);
         if (st == SSCHED_OK)
             st = chk_get_node(c, pb, "target", "problem", &c->target);
         if (st == SSCHED_OK && c->N < 2)
@@ -241,7 +299,12 @@ static ssched_status_t read_problem(chk_t *c, json_t *root)
         return chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
     }
     if (st == SSCHED_OK)
-        st = node_list(c, pb, "targets", &dst, &nd);
+        st = node_list(c, pb, "targets", &dst, &nd, strict);
+    /* a scatter's source is not one of its own targets (the CLI refuses it) */
+    for (size_t b = 0; strict && st == SSCHED_OK && ns == 1 && !strcmp(kind, "scatter") && b < nd; b++)
+        if (dst[b] == src[0])
+            st = chk_bad(c, "problem.targets: the source '%s' is listed among its targets",
+                         c->names[src[0]]);
     if (st == SSCHED_OK && json_object_get(pb, "size"))
         st = chk_get_q(c, pb, "size", "problem", c->size);
     else if (st == SSCHED_OK)
@@ -336,12 +399,30 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
     c.err = err;
     ssched_status_t st;
     const char *format = json_string_value(json_object_get(root, "format"));
+    /* strict reading (every key interpreted, no duplicates) for the
+     * current formats; "ssched-unrolled/1" files predate it */
+    int periodic = format && (!strcmp(format, "ssched-schedule/1") ||
+                              !strcmp(format, "ssched-unrolled/2"));
+    if (periodic) {
+        /* a key given twice would let a file show one value and be read
+         * with the other: refused, like every field the checker cannot
+         * interpret */
+        json_t *strict = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+        if (!strict) {
+            chk_free(&c);
+            json_decref(root);
+            return ssched_error_set(err, SSCHED_EINPUT, "schedule file: line %d: %s", jerr.line,
+                                    jerr.text);
+        }
+        json_decref(strict);
+    }
     if (!format)
         st = chk_bad(&c, "missing \"format\"");
-    else if (strcmp(format, "ssched-schedule/1") && strcmp(format, "ssched-unrolled/1"))
+    else if (strcmp(format, "ssched-schedule/1") && strcmp(format, "ssched-unrolled/1") &&
+             strcmp(format, "ssched-unrolled/2"))
         st = chk_bad(&c, "unknown format '%s'", format);
-    else if ((st = read_platform(&c, root)) == SSCHED_OK &&
-             (st = read_problem(&c, root)) == SSCHED_OK &&
+    else if ((st = read_platform(&c, root, periodic)) == SSCHED_OK &&
+             (st = read_problem(&c, root, periodic)) == SSCHED_OK &&
              (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         if (!strcmp(format, "ssched-schedule/1")) {
             st = chk_periodic(&c, root);

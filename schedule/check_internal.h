@@ -34,6 +34,9 @@ ssched_status_t chk_get_node(chk_t *c, json_t *obj, const char *key, const char 
                              size_t *out);
 ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edge,
                              size_t *type);
+/* SSCHED_EINPUT naming the first key of obj not in the NULL-terminated
+ * allowed list (or if obj is not an object). */
+ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed);
 size_t chk_edge(const chk_t *c, size_t from, size_t to);
 size_t chk_type(const chk_t *c, size_t origin, size_t dest);
 
@@ -46,6 +49,13 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root);
 ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops);
 ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root);
+ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops);
 ssched_status_t chk_unrolled(chk_t *c, json_t *root);
+/* Unrolled files (check_unrolled_claims.c): the optional "piece":
+ * [offset, length] of a transfer ([0, 1) when absent), checked to lie in
+ * [0, 1) with a positive length; and every figure the file states. */
+ssched_status_t chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len);
+ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
+                                    const mpq_t makespan);
 
 #endif

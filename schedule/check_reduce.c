@@ -24,7 +24,9 @@ ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, con
         json_t *x = json_array_get(comps, k);
         snprintf(where, sizeof where, "computations[%zu]", k);
         size_t node, t[3];
-        if ((st = chk_get_node(c, x, "node", where, &node)) != SSCHED_OK ||
+        static const char *const keys[] = {"node", "task", "count", NULL};
+        if ((st = chk_keys(c, x, where, keys)) != SSCHED_OK ||
+            (st = chk_get_node(c, x, "node", where, &node)) != SSCHED_OK ||
             (st = chk_get_q(c, x, "count", where, count)) != SSCHED_OK)
             break;
         if (!chk_int_array(json_object_get(x, "task"), 3, t) || !(t[0] <= t[1] && t[1] < t[2] && t[2] < N)) {

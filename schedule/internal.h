@@ -35,21 +35,4 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
                                    const ssched_steady_t *st, const ssched_schedule_options_t *opt,
                                    ssched_schedule_t *out, ssched_error_t *err);
 
-/* Unrolled schedules (unroll.c, unroll_reduce.c). */
-int sched_record_transfer(ssched_unrolled_t *u, const mpq_t start, const mpq_t end, size_t edge,
-                          size_t type, unsigned long op);
-int sched_transfer_by_start(const void *a, const void *b);
-/* Computations by start; at equal starts shorter results first. */
-int sched_computation_by_start(const void *a, const void *b);
-ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                    const ssched_schedule_t *s, unsigned long K,
-                                    ssched_unrolled_t *u, ssched_error_t *err);
-
-/* Left-shift the events of an unrolled schedule (compact.c): same order
- * on every port and processor, each as early as resources and data allow;
- * recomputes the makespan. */
-ssched_status_t sched_compact(const ssched_platform_t *p, const ssched_problem_t *pb,
-                              const ssched_schedule_t *s, ssched_unrolled_t *u,
-                              ssched_error_t *err);
-
 #endif

@@ -8,16 +8,20 @@
  * were thus produced in earlier periods: data dependencies hold by
  * construction, and the periodic pattern (slots for transfers, sequential
  * computations per node within the period's compute budget) gives one-port
- * and compute feasibility. */
+ * and compute feasibility.  A slot amount may be a fraction of a value: the
+ * value then moves in pieces, and the next task waits for the last piece.
+ *
+ * Memory: one period's task instances, and the availability of every value
+ * of the operations in flight (a ring of (max level + 2) batches). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule/internal.h"
+#include "schedule/unroll_internal.h"
 
 /* One task instance to run in the current period. */
 typedef struct {
-    size_t key_a, key_b;   /* (edge, interval) for sends; (node, 0) for computes */
+    size_t key_a, key_b;   /* (edge, interval) for sends; (n_edges + node, 0) for computes */
     size_t tree, task;
     unsigned long op;
 } inst_t;
@@ -56,33 +60,22 @@ static size_t *tree_levels(const ssched_tree_t *t, size_t *max_level)
     return lv;
 }
 
-static int record_computation(ssched_unrolled_t *u, const mpq_t start, const mpq_t end,
-                              const ssched_tree_task_t *x, unsigned long op)
+typedef struct {
+    size_t N, nI;
+    unsigned long window;      /* operations kept in the ring             */
+    int64_t *avail;            /* [op % window][interval]: value ready     */
+} ring_t;
+
+static int64_t *ring_at(ring_t *r, unsigned long op, size_t interval)
 {
-    if (u->n_computations == u->comp_cap) {
-        size_t cap = u->comp_cap ? 2 * u->comp_cap : 256;
-        ssched_timed_computation_t *c = realloc(u->computations, cap * sizeof *c);
-        if (!c)
-            return 0;
-        u->computations = c;
-        u->comp_cap = cap;
-    }
-    ssched_timed_computation_t *c = &u->computations[u->n_computations++];
-    mpq_inits(c->start, c->end, NULL);
-    mpq_set(c->start, start);
-    mpq_set(c->end, end);
-    c->node = x->node;
-    c->k = x->k;
-    c->l = x->l;
-    c->m = x->m;
-    c->op = op;
-    return 1;
+    return &r->avail[(size_t)(op % r->window) * r->nI + interval];
 }
 
-ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                    const ssched_schedule_t *s, unsigned long K,
-                                    ssched_unrolled_t *u, ssched_error_t *err)
+ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
+                                    unsigned long K, size_t *periods_out, ssched_error_t *err)
 {
+    const ssched_platform_t *p = e->p;
+    const ssched_schedule_t *s = e->s;
     size_t N = pb->n_participants, nt = s->trees.n_trees;
     if (!mpz_fits_ulong_p(s->ops_per_period) || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "operations per period out of range");
@@ -104,19 +97,22 @@ ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_pro
     }
     if (st == SSCHED_OK && acc != ops)
         st = ssched_error_set(err, SSCHED_EINTERNAL, "tree weights differ from operations per period");
+    ring_t ring = {N, N * (N + 1) / 2, ops * (unsigned long)(max_level + 2), NULL};
+    ring.avail = calloc(ring.window * ring.nI > 0 ? ring.window * ring.nI : 1, sizeof *ring.avail);
     inst_t *inst = malloc((total_tasks ? total_tasks : 1) * sizeof *inst);
-    size_t *cursor_of = NULL;
-    mpq_t base, start, end, dur, *link = malloc((p->n_edges ? p->n_edges : 1) * sizeof *link);
-    mpq_inits(base, start, end, dur, NULL);
-    for (size_t e = 0; e < p->n_edges && link; e++)
-        mpq_init(link[e]);
-    if (st == SSCHED_OK && (!inst || !link))
+    int64_t *need = malloc((total_tasks ? total_tasks : 1) * sizeof *need);
+    size_t *cursor_of = malloc((total_tasks ? total_tasks : 1) * sizeof *cursor_of);
+    if (st == SSCHED_OK && (!inst || !need || !cursor_of || !ring.avail))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    u->operations = K;
+    int64_t A = e->sc.a;
     unsigned long batches = (K + ops - 1) / ops;
     size_t periods = (size_t)batches + max_level;
     for (size_t period = 0; period < periods && st == SSCHED_OK; period++) {
-        /* the task instances of this period */
+        /* a new batch starts: its values are not produced yet (leaves are
+         * participants' own values, there from time 0) */
+        if (period < batches)
+            for (unsigned long j = 0; j < ops; j++)
+                memset(ring_at(&ring, period * ops + j, 0), 0, ring.nI * sizeof *ring.avail);
         size_t n = 0;
         for (size_t t = 0; t < nt; t++) {
             const ssched_tree_t *tr = &s->trees.trees[t];
@@ -144,28 +140,19 @@ ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_pro
                 }
             }
         }
-        qsort(inst, n, sizeof *inst, cmp_inst);
-        mpq_set_ui(base, period, 1);
-        mpq_mul(base, base, s->period);
-        /* transfers: each slot's (edge, interval) amount takes the next
-         * instances needing that transfer */
-        free(cursor_of);
-        cursor_of = malloc((n ? n : 1) * sizeof *cursor_of);
-        if (!cursor_of) {
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-            break;
-        }
-        for (size_t k = 0; k < n; k++)
+        if (n)
+            qsort(inst, n, sizeof *inst, cmp_inst);
+        for (size_t k = 0; k < n; k++) {
+            need[k] = A;
             cursor_of[k] = (k > 0 && inst[k].key_a == inst[k - 1].key_a &&
                             inst[k].key_b == inst[k - 1].key_b) ? cursor_of[k - 1] : k;
-        /* cursor_of[first of run] = next unused instance of the run */
+        }
+        /* transfers: each slot's (edge, interval) amount takes the next
+         * units of the instances needing that transfer, in order */
         for (size_t k = 0; k < s->n_slots && st == SSCHED_OK; k++) {
             const ssched_slot_t *sl = &s->slots[k];
-            for (size_t t = 0; t < sl->n_transfers; t++)
-                mpq_set(link[sl->transfers[t].edge], sl->start);
             for (size_t t = 0; t < sl->n_transfers && st == SSCHED_OK; t++) {
                 const ssched_transfer_t *tr = &sl->transfers[t];
-                /* find the run of (edge, interval) */
                 size_t lo = 0, hi = n;
                 while (lo < hi) {
                     size_t mid = (lo + hi) / 2;
@@ -175,72 +162,54 @@ ssched_status_t sched_unroll_reduce(const ssched_platform_t *p, const ssched_pro
                     else
                         hi = mid;
                 }
-                unsigned long want = mpz_get_ui(mpq_numref(tr->amount));
-                mpq_mul(dur, p->c[tr->edge], pb->size);
-                for (unsigned long a = 0; a < want; a++) {
-                    if (lo >= n || inst[lo].key_a != tr->edge || inst[lo].key_b != tr->type)
-                        break;
-                    size_t *next = &cursor_of[lo];
+                if (lo >= n || inst[lo].key_a != tr->edge || inst[lo].key_b != tr->type)
+                    continue; /* nothing of this kind in this period (start-up, clean-up) */
+                /* whole values: every instance left in the run moves now */
+                int64_t want = e->sc.whole ? INT64_MAX : sched_units(&e->sc, tr->amount);
+                size_t *next = &cursor_of[lo];
+                while (want > 0 && st == SSCHED_OK) {
                     if (*next >= n || inst[*next].key_a != tr->edge || inst[*next].key_b != tr->type)
-                        break; /* fewer instances than the pattern's amount */
-                    mpq_add(start, base, link[tr->edge]);
-                    mpq_add(end, start, dur);
-                    mpq_add(link[tr->edge], link[tr->edge], dur);
-                    if (!sched_record_transfer(u, start, end, tr->edge, tr->type, inst[*next].op)) {
-                        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
                         break;
-                    }
-                    if (mpq_cmp(end, u->makespan) > 0)
-                        mpq_set(u->makespan, end);
-                    (*next)++;
+                    size_t x = *next;
+                    int64_t len = need[x] < want ? need[x] : want, end;
+                    int64_t *av = ring_at(&ring, inst[x].op, tr->type);
+                    st = sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
+                                             *av, &end, err);
+                    /* later pieces go over the same port: waiting for this
+                     * one's end changes nothing; the value is at the receiver
+                     * once the last piece ends */
+                    *av = end;
+                    need[x] -= len;
+                    want -= len;
+                    if (need[x] == 0)
+                        (*next)++;
                 }
             }
         }
-        /* every send instance must have found a place in the pattern */
         for (size_t k = 0; k < n && st == SSCHED_OK; k++)
-            if (inst[k].key_a < p->n_edges && (k == 0 || inst[k].key_a != inst[k - 1].key_a ||
-                                               inst[k].key_b != inst[k - 1].key_b)) {
-                size_t r = k;
-                while (r < n && inst[r].key_a == inst[k].key_a && inst[r].key_b == inst[k].key_b)
-                    r++;
-                if (cursor_of[k] != r)
-                    st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                          "reduce pattern has fewer transfers than the trees need");
-            }
-        /* computations: one after the other on each node from the period start */
+            if (inst[k].key_a < p->n_edges && need[k] != 0)
+                st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                      "reduce pattern has fewer transfers than the trees need");
+        /* computations, each node's one after the other */
         for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
             if (inst[k].key_a < p->n_edges)
                 continue;
-            size_t node = inst[k].key_a - p->n_edges;
-            if (k == 0 || inst[k - 1].key_a != inst[k].key_a)
-                mpq_set(start, base);
-            mpq_add(end, start, p->w[node]);
-            if (!record_computation(u, start, end, &s->trees.trees[inst[k].tree].tasks[inst[k].task],
-                                    inst[k].op)) {
-                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-                break;
-            }
-            if (mpq_cmp(end, u->makespan) > 0)
-                mpq_set(u->makespan, end);
-            mpq_set(start, end);
+            const ssched_tree_task_t *x = &s->trees.trees[inst[k].tree].tasks[inst[k].task];
+            size_t left = sched_interval_index(N, x->k, x->l);
+            size_t right = sched_interval_index(N, x->l + 1, x->m);
+            size_t out = sched_interval_index(N, x->k, x->m);
+            int64_t ready = *ring_at(&ring, inst[k].op, left), end;
+            if (*ring_at(&ring, inst[k].op, right) > ready)
+                ready = *ring_at(&ring, inst[k].op, right);
+            st = sched_emit_computation(e, x, inst[k].op, ready, &end, err);
+            *ring_at(&ring, inst[k].op, out) = end;
         }
     }
-    u->periods = periods;
-    u->init_periods = max_level;
-    if (u->n_transfers) /* qsort(NULL, 0) is undefined */
-        qsort(u->transfers, u->n_transfers, sizeof *u->transfers, sched_transfer_by_start);
-    if (u->n_computations)
-        qsort(u->computations, u->n_computations, sizeof *u->computations, sched_computation_by_start);
-    if (st == SSCHED_OK)
-        st = sched_compact(p, pb, s, u, err);
-    mpq_set_ui(u->steady_time, K, 1);
-    mpq_div(u->steady_time, u->steady_time, s->throughput);
-    mpq_sub(u->overhead, u->makespan, u->steady_time);
+    *periods_out = periods;
+    /* a relay holds at most the values of the operations in flight */
+    e->buffer = ops * (unsigned long)(max_level + 1);
     for (size_t t = 0; t < nt && levels; t++)
         free(levels[t]);
-    for (size_t e = 0; e < p->n_edges && link; e++)
-        mpq_clear(link[e]);
-    free(levels); free(offset); free(inst); free(cursor_of); free(link);
-    mpq_clears(base, start, end, dur, NULL);
+    free(levels); free(offset); free(inst); free(need); free(cursor_of); free(ring.avail);
     return st;
 }

@@ -71,10 +71,15 @@ static void solve_both(const ssched_platform_t *p, const ssched_problem_t *pb, i
             fprintf(stderr, "\n  colgen schedule: %s\n", rep.violation);
         CU_ASSERT(rep.valid);
         free(text);
+        /* unrolled: the short pattern the planner picks for K = 9 */
+        ssched_schedule_t s9;
+        ssched_schedule_init(&s9);
+        CU_ASSERT_EQUAL_FATAL(ssched_unroll_plan(p, pb, &sb, 9, NULL, 0, &s9, &err), SSCHED_OK);
         ssched_unrolled_t u;
         ssched_unrolled_init(&u);
-        CU_ASSERT_EQUAL(ssched_unroll(p, pb, &s, 9, &u, &err), SSCHED_OK);
-        text = ssched_unrolled_json(p, pb, &s, &u);
+        CU_ASSERT_EQUAL(ssched_unroll(p, pb, &s9, 9, &u, &err), SSCHED_OK);
+        text = ssched_unrolled_json(p, pb, &s9, &u);
+        ssched_schedule_free(&s9);
         CU_ASSERT_EQUAL(ssched_check_schedule_text(text, &rep, &err), SSCHED_OK);
         CU_ASSERT(rep.valid);
         free(text);

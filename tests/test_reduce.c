@@ -413,6 +413,63 @@ static void test_checker_catches_reduce_errors(void)
     ssched_platform_free(&p);
 }
 
+/* The trees of a periodic reduce file must be reduction trees whose
+ * weighted sum is exactly the file's transfers and computations. */
+static void test_checker_catches_tree_errors(void)
+{
+    ssched_platform_t p;
+    fig6(&p);
+    ssched_problem_t pb;
+    ssched_problem_init(&pb);
+    ssched_problem_set_reduce(&pb, &p, "P0,P1,P2", "P0", NULL);
+    ssched_steady_options_t so;
+    ssched_steady_options_default(&so);
+    so.method = SSCHED_METHOD_LP; /* two trees */
+    ssched_steady_t s;
+    ssched_steady_init(&s);
+    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve_opts(&p, &pb, &so, &s, NULL), SSCHED_OK);
+    ssched_schedule_t sch;
+    ssched_schedule_init(&sch);
+    CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &s, NULL, &sch, NULL), SSCHED_OK);
+    char *text = ssched_schedule_json(&p, &pb, &sch);
+    json_t *root = json_loads(text, 0, NULL);
+    free(text);
+    CU_ASSERT_FATAL(json_array_size(json_object_get(root, "trees")) == 2);
+    ssched_check_report_t rep;
+    const char *expect[] = {"do not add up", "differ", "root", "neither produced"};
+    for (int k = 0; k < 4; k++) {
+        json_t *copy = json_deep_copy(root);
+        json_t *t0 = json_array_get(json_object_get(copy, "trees"), 0);
+        json_t *tasks = json_object_get(t0, "tasks");
+        if (k == 0) /* one more instance of a tree than the slots carry */
+            json_object_set_new(t0, "weight", json_string("2"));
+        if (k == 1) { /* move weight from one tree to the other */
+            json_t *t1 = json_array_get(json_object_get(copy, "trees"), 1);
+            json_object_set_new(t0, "weight", json_string("2"));
+            json_object_set_new(t1, "weight", json_string("0"));
+            expect[1] = "positive integer";
+        }
+        if (k == 2) /* a second root */
+            json_object_set_new(json_array_get(tasks, json_array_size(tasks) - 1), "parent",
+                                json_integer(-1));
+        if (k == 3) /* a task disappears: its parent's input is missing */
+            json_array_remove(tasks, json_array_size(tasks) - 1);
+        char *bad = json_dumps(copy, 0);
+        CU_ASSERT_EQUAL(ssched_check_schedule_text(bad, &rep, NULL), SSCHED_OK);
+        if (rep.valid || !strstr(rep.violation, expect[k]))
+            fprintf(stderr, "\n  tree mutation %d: valid %d '%s'\n", k, rep.valid, rep.violation);
+        CU_ASSERT_EQUAL(rep.valid, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, expect[k]));
+        free(bad);
+        json_decref(copy);
+    }
+    json_decref(root);
+    ssched_schedule_free(&sch);
+    ssched_steady_free(&s);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 static void test_bad_inputs(void)
 {
     const char *fig6 = SSCHED_SOURCE_DIR "/examples/fig6.graphml";
@@ -463,7 +520,7 @@ static void test_bad_inputs(void)
     CU_ASSERT_EQUAL(tu_count_lines(r.err), 1);
     tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' --problem scatter --source P0 --targets P1 "
-                               "--fixed-period 3", fig6), 2);
+                               "--fixed-period 1/1000", fig6), 2); /* shorter than 1/TP */
     CU_ASSERT_EQUAL(tu_count_lines(r.err), 1);
     tu_run_free(&r);
 }
@@ -508,6 +565,7 @@ int main(void)
         {"random reduces equal esolver; full pipeline checked", test_random_against_esolver},
         {"unrolled overhead does not grow", test_unrolled_overhead},
         {"checker catches broken reduce schedules", test_checker_catches_reduce_errors},
+        {"checker catches inconsistent trees", test_checker_catches_tree_errors},
         {"bad inputs", test_bad_inputs},
         {"CLI reduce", test_cli_reduce},
         {NULL, NULL}};

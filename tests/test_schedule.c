@@ -331,7 +331,7 @@ static void test_checker_rejects_unrolled(void)
     json_object_set_new(x, "start", json_string("100000"));
     json_object_set_new(x, "end", json_string("100001"));
     json_array_append_new(tr, x);
-    expect_invalid(r, "but is at");
+    expect_invalid(r, "is not at the sender");
 
     /* overlap on one port: shift a transfer onto its successor */
     r = valid_schedule(1);

@@ -19,7 +19,9 @@ typedef enum {
     SSCHED_ENOMEM,      /* allocation failure                                 */
     SSCHED_ESOLVER,     /* the LP backend failed (not a property of the input) */
     SSCHED_EUNCERTIFIED,/* no exact certificate could be established          */
-    SSCHED_EINTERNAL    /* a broken invariant: a bug in ssched                */
+    SSCHED_EINTERNAL,   /* a broken invariant: a bug in ssched                */
+    SSCHED_ELIMIT       /* a caller's resource limit (work or memory budget)
+                           was reached; the message says which            */
 } ssched_status_t;
 
 #define SSCHED_ERROR_MSG_MAX 512
@@ -47,6 +49,14 @@ void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Allocation failures.  ssched's own allocations report SSCHED_ENOMEM.
+ * GMP cannot report one: by default it prints a message and abort()s.  The
+ * library never longjmps out of GMP nor replaces GMP's allocation functions
+ * on its own; a program may call this once, before any GMP object exists,
+ * to make a GMP allocation failure print "PREFIX: out of memory" on stderr
+ * and exit(1) instead of raising SIGABRT (the ssched CLI does). */
+void ssched_gmp_exit_on_oom(const char *prefix);
 
 /* A short fixed name for a status ("bad input", "out of memory", ...). */
 const char *ssched_status_name(ssched_status_t status);

@@ -175,6 +175,10 @@ typedef struct {
     int symmetry;      /* simultaneous starts (reduce) / receptions
                           (broadcast) only in canonical class order          */
     uint64_t max_nodes;/* stop after this many nodes (0 = no limit)           */
+    /* called every 2^12 nodes with the count so far (may be NULL), so a
+     * long search can report progress; it must not touch the search */
+    void (*progress)(void *ctx, uint64_t nodes);
+    void *progress_ctx;
 } ssched_mk_bnb_options_t;
 
 typedef enum {
@@ -198,6 +202,41 @@ ssched_status_t ssched_mk_reduce_bnb(const ssched_mk_cluster_t *c, size_t dest,
 ssched_status_t ssched_mk_reduce_optimal(const ssched_mk_cluster_t *c, size_t dest,
                                          ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                          ssched_error_t *err);
+
+/* Resource limits of the exact methods, so that a caller can refuse an
+ * instance up front (estimate) and bound the search time (node budget). */
+typedef struct {
+    uint64_t max_nodes; /* branch-and-bound nodes over the whole call (0 = no
+                           limit); when reached, SSCHED_EUNCERTIFIED as for
+                           ssched_mk_reduce_bnb with stats->complete = 0    */
+    void (*progress)(void *ctx, uint64_t nodes); /* as in the bnb options */
+    void *progress_ctx;
+} ssched_mk_limits_t;
+
+/* What ssched_mk_{reduce,broadcast}_optimal (op REDUCE / BROADCAST) or the
+ * optimal all-reduce would run on this cluster: the method ("dpk" or "bnb")
+ * and the memory it would allocate, in bytes (an estimate within a small
+ * factor; the branch-and-bound stacks grow as n^2).  Cheap: O(n log n). */
+typedef struct {
+    const char *method;
+    double bytes;
+} ssched_mk_estimate_t;
+
+ssched_status_t ssched_mk_optimal_estimate(const ssched_mk_cluster_t *c, size_t root,
+                                           ssched_mk_op_t op, ssched_mk_estimate_t *out,
+                                           ssched_error_t *err);
+
+/* ssched_mk_reduce_optimal / ssched_mk_broadcast_optimal under limits
+ * (NULL = none). */
+ssched_status_t ssched_mk_reduce_optimal_limited(const ssched_mk_cluster_t *c, size_t dest,
+                                                 const ssched_mk_limits_t *lim,
+                                                 ssched_mk_schedule_t *out,
+                                                 ssched_mk_stats_t *stats, ssched_error_t *err);
+ssched_status_t ssched_mk_broadcast_optimal_limited(const ssched_mk_cluster_t *c, size_t src,
+                                                    const ssched_mk_limits_t *lim,
+                                                    ssched_mk_schedule_t *out,
+                                                    ssched_mk_stats_t *stats,
+                                                    ssched_error_t *err);
 
 /* The table T(f, s) of eqs. (2)-(3) for f <= F fast and s <= S slow senders
  * with times t_fast < t_slow, for seed 000 Tables 2-4. */
@@ -263,6 +302,15 @@ typedef enum {
 ssched_status_t ssched_mk_allreduce(const ssched_mk_cluster_t *c, size_t hub,
                                     ssched_mk_allreduce_alg_t alg, ssched_mk_schedule_t *out,
                                     ssched_error_t *err);
+
+/* ssched_mk_allreduce under limits (NULL = none); max_nodes bounds the
+ * branch-and-bound nodes of all the hubs tried together.  stats (may be
+ * NULL) sums nodes and leaves; complete = 0 if the budget stopped a search. */
+ssched_status_t ssched_mk_allreduce_limited(const ssched_mk_cluster_t *c, size_t hub,
+                                            ssched_mk_allreduce_alg_t alg,
+                                            const ssched_mk_limits_t *lim,
+                                            ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
+                                            ssched_error_t *err);
 
 /* ------------------------------------------------------------------ checks */
 

@@ -72,10 +72,17 @@ ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
                                                 size_t **list, size_t *count,
                                                 ssched_error_t *err);
 
-/* Load a directed GraphML file (igraph reader).  Node key `w` (optional),
- * edge key `c` (required), either as strings holding exact numbers or as
- * numeric attributes (converted with ssched_rational_from_double).  Every
- * error is EINPUT with a message naming the file and the element. */
+/* Load a GraphML file ("-" reads stdin).  Node names are the GraphML node
+ * ids.  Node attribute `w` (optional), edge attribute `c` (required), found
+ * by attr.name; their text is read exactly as the rational it denotes
+ * (attr.type string also takes fractions "1/3"; int/long need an integer;
+ * float/double a decimal literal, never rounded through a double; NaN/INF
+ * are refused).  Undirected edges (edgedefault="undirected" or
+ * directed="false") become two directed edges of cost c.  Constructs ssched
+ * cannot honour (nested graphs, a second <graph>, hyperedges, ports,
+ * duplicate ids, edges to undeclared nodes) are refused.  Near-linear in
+ * the file size.  Every error is EINPUT with one line "FILE:LINE: element:
+ * what is wrong" (src/platform/graphml_read.c). */
 ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
                                              const char *path,
                                              ssched_error_t *err);

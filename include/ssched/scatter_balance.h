@@ -258,6 +258,26 @@ ssched_status_t ssched_sb_solve(const ssched_sb_platform_t *inst, long n,
                                 ssched_sb_algorithm_t alg, ssched_sb_result_t *out,
                                 ssched_error_t *err);
 
+/* Limits for ssched_sb_solve_limited.  The DPs (dp, dp-fast) stop with
+ * SSCHED_ELIMIT once they have made more than max_evaluations candidate
+ * evaluations (0 = no limit), and call progress after each level (done in
+ * [0, 1]) so that long runs can report on stderr. */
+typedef struct {
+    long long max_evaluations;
+    void (*progress)(void *ctx, long long evaluations, double done);
+    void *progress_ctx;
+} ssched_sb_limits_t;
+
+ssched_status_t ssched_sb_solve_limited(const ssched_sb_platform_t *inst, long n,
+                                        ssched_sb_algorithm_t alg, const ssched_sb_limits_t *lim,
+                                        ssched_sb_result_t *out, ssched_error_t *err);
+
+/* Up-front estimates for solving inst with n items by alg: the memory in
+ * bytes, and the candidate evaluations — exact for dp ((p-1)(n+1)(n+2)/2),
+ * an upper bound (the same figure) for dp-fast, small for the others. */
+void ssched_sb_estimate(const ssched_sb_platform_t *inst, long n, ssched_sb_algorithm_t alg,
+                        double *bytes, double *evaluations);
+
 /* The rounding scheme of section 3.3: from a rational distribution r[0..p-1]
  * (>= 0, summing to the integer n) build integers out[i] with the same sum
  * and |out[i] - r[i]| < 1.  EINPUT if the sum is not n or a share is

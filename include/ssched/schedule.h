@@ -87,7 +87,10 @@ typedef struct {
 typedef struct {
     int no_split;                   /* integral amounts (period x L)       */
     ssched_matching_rule_t rule;    /* bottleneck (default) or arbitrary   */
-    mpq_srcptr fixed_period;        /* reduce: period TF > 0, or NULL      */
+    mpq_srcptr fixed_period;        /* period TF > 0, or NULL (reduce: tree
+                                       counts floor(w TF / T) + greedy fill;
+                                       scatter, gossip: floor(TP TF) whole
+                                       operations, period = that / TP)    */
 } ssched_schedule_options_t;
 
 void ssched_schedule_options_default(ssched_schedule_options_t *opt);
@@ -110,16 +113,33 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
                                       ssched_schedule_t *out, ssched_error_t *err);
 
 /* ---------------------------------------------------------------------- */
-/* Unrolled finite schedule for K operations (RR-4872 §3.4): the periodic
- * pattern repeated, where a node forwards only messages that reached it in
- * an earlier period (initialization fills the buffers; in the clean-up the
- * source has stopped and the buffers drain).  Every message is a whole
- * message with an identity (type, operation index). */
+/* Unrolled finite schedule for K operations (RR-4872 §3.4).
+ *
+ * The periodic pattern is replayed period after period; a node forwards
+ * only what reached it in an earlier period, so every value is sent or
+ * merged after it exists.  Amounts may be fractional: a message is then
+ * moved as explicit pieces, byte ranges [offset, offset + length) given as
+ * fractions of one message, and a piece leaves a node only once that whole
+ * range has arrived there.  Scatter and gossip messages flow through each
+ * node first in, first out; reduce operations are tree instances (a task of
+ * level L runs for batch b in period b + L) and computations take whole
+ * values.  Every event is then started as early as its ports, processor
+ * and inputs allow, in the pattern's order on every port and processor (a
+ * left shift: still valid, start-up and clean-up shrink), as it is
+ * generated: time and memory are linear in K x (events of one operation)
+ * and never depend on the digits of the period.  Use a short period
+ * (ssched_unroll_plan) for a small start-up.
+ *
+ * Lower bound: LB(K) = max(K / TP, LB1).  K / TP holds for every K (a
+ * schedule of K operations averaged over its makespan is a feasible point
+ * of the steady-state LP).  LB1 bounds one operation (ssched_unroll_lb1). */
 
 typedef struct {
     mpq_t start, end;
     size_t edge, type;
     unsigned long op;          /* operation index, 0 .. K-1                 */
+    mpq_t piece_offset;        /* the range moved, as fractions of one      */
+    mpq_t piece_length;        /* message: [0, 1) when whole                */
 } ssched_timed_transfer_t;
 
 /* Reduce: task T_{k,l,m} of operation `op` computed on `node`. */
@@ -129,41 +149,101 @@ typedef struct {
     unsigned long op;
 } ssched_timed_computation_t;
 
+/* The figures of an unrolled schedule (all exact). */
+typedef struct {
+    unsigned long operations;  /* K                                         */
+    mpq_t makespan;            /* end of the last event                     */
+    mpq_t throughput;          /* the certified TP                          */
+    mpq_t steady_time;         /* K / TP                                    */
+    mpq_t overhead;            /* makespan - K / TP                         */
+    mpq_t lb1;                 /* lower bound on one operation's time       */
+    mpq_t lower_bound;         /* LB(K) = max(K / TP, LB1)                  */
+    mpq_t ratio;               /* makespan / LB(K)                          */
+    mpq_t period;              /* period of the pattern replayed            */
+    mpz_t ops_per_period;      /* operations per period of the pattern      */
+    mpq_t pattern_throughput;  /* ops_per_period / period                   */
+    size_t periods;            /* periods replayed                          */
+    size_t transfers, computations, pieces; /* events written; pieces: the
+                                  transfers that move part of a message     */
+    unsigned long buffer;      /* most messages a relay holds at a period
+                                  boundary plus what it receives in the
+                                  period (a bound on the instantaneous peak) */
+} ssched_unroll_figures_t;
+
 typedef struct {
     unsigned long operations;  /* K                                         */
     size_t n_transfers, cap;
     ssched_timed_transfer_t *transfers;  /* sorted by start time            */
     size_t n_computations, comp_cap;     /* reduce                          */
     ssched_timed_computation_t *computations;
-    mpq_t makespan;            /* time the last message arrives             */
-    mpq_t steady_time;         /* K / TP, the asymptotic lower bound        */
-    mpq_t overhead;            /* makespan - K / TP                         */
-    size_t periods;            /* periods simulated                         */
-    size_t init_periods;       /* periods before the first full period      */
+    ssched_unroll_figures_t fig;
+    /* shorthands of fig, kept for callers of the first version */
+    mpq_t makespan, steady_time, overhead;
+    size_t periods;
 } ssched_unrolled_t;
 
 void ssched_unrolled_init(ssched_unrolled_t *u);
 void ssched_unrolled_free(ssched_unrolled_t *u);
+void ssched_unroll_figures_init(ssched_unroll_figures_t *f);
+void ssched_unroll_figures_free(ssched_unroll_figures_t *f);
 
-/* Unroll a no-split periodic schedule for K >= 1 operations.  EINPUT if the
- * schedule has fractional amounts or K == 0.
- * Reduce: operation t (time-stamp t) is reduced by one instance of one tree;
- * the instances of period b's batch run their task of level L (leaf-side
- * tasks have level 0, a task's level exceeds its inputs') in period b + L,
- * so every value of time-stamp t is sent or merged only after it exists,
- * and the overhead is at most (max level + 1) periods.
- * Both kinds are then left-shifted: each event starts as soon as its port,
- * processor and input allow, keeping every port's and processor's order
- * (never later than before, so still valid; start-up and clean-up shrink). */
+/* Resource limits of an unrolling, checked before any work (0: default). */
+typedef struct {
+    unsigned long max_operations;   /* default 10^7                        */
+    unsigned long long max_events;  /* transfers + computations written;
+                                       default 5 * 10^8                     */
+    unsigned long long max_memory;  /* bytes kept at once; default 2^31     */
+} ssched_unroll_limits_t;
+
+/* Unroll s for K >= 1 operations into memory (u).  EINPUT if K == 0 or a
+ * limit would be exceeded (the message names the estimate); EINPUT too if
+ * the time resolution needs more than 63 bits (then use a shorter period).
+ * limits may be NULL. */
 ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t *pb,
                               const ssched_schedule_t *s, unsigned long K,
                               ssched_unrolled_t *out, ssched_error_t *err);
+ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      const ssched_schedule_t *s, unsigned long K,
+                                      const ssched_unroll_limits_t *limits,
+                                      ssched_unrolled_t *out, ssched_error_t *err);
+
+/* The same, streamed to `out` as "ssched-unrolled/2" JSON while it is
+ * generated (memory independent of K); the figures are returned in fig
+ * (initialised by the caller). */
+ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                    const ssched_schedule_t *s, unsigned long K,
+                                    const ssched_unroll_limits_t *limits, FILE *out,
+                                    ssched_unroll_figures_t *fig, ssched_error_t *err);
+
+/* LB1: a lower bound on the time of one operation, from shortest paths with
+ * transfer times size * c (exact):
+ *  - scatter, gossip: the largest shortest-path time from an origin to its
+ *    destination, and the time an origin's out-port needs for one message
+ *    per destination at its cheapest out-link (and the same for in-ports);
+ *  - reduce, N >= 2: every participant's value is merged at least once, on
+ *    some node x with a processor, and the result reaches the target:
+ *    max_k min_x (d(P_k, x) + w(x) + d(x, target)); N = 1: d(P_0, target). */
+ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  mpq_t lb1, ssched_error_t *err);
+
+/* A periodic schedule chosen for K operations: among short patterns
+ * (scatter, gossip: 1, 2, 4, ... operations per period, each period n / TP;
+ * reduce: fixed periods TF = m / TP for growing m, tree counts rounded as
+ * for --fixed-period) and the exact LCM period when it is short, the one
+ * minimising the estimated time for K operations, (ceil(K / n) + depth) x
+ * period.  With max_period (> 0) only periods <= max_period are tried.
+ * no_split: whole messages (each candidate is scaled by its no-split
+ * factor).  out receives the chosen schedule. */
+ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_t *steady, unsigned long K,
+                                   mpq_srcptr max_period, int no_split,
+                                   ssched_schedule_t *out, ssched_error_t *err);
 
 /* ---------------------------------------------------------------------- */
 /* Export. */
 
-/* "ssched-schedule/1" JSON (design.md), or "ssched-unrolled/1" for an
- * unrolled schedule.  malloc'ed text; NULL on ENOMEM. */
+/* "ssched-schedule/1" JSON (design.md), or "ssched-unrolled/2" for an
+ * unrolled schedule in memory.  malloc'ed text; NULL on ENOMEM. */
 char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                            const ssched_schedule_t *s);
 char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,

@@ -7,13 +7,14 @@
 #define SSCHED_CLI_H
 
 #include <gmp.h>
+#include <stddef.h>
 
 #include "ssched/error.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_BADINPUT = 2 };
 
 /* Print "ssched <cmd>: <message>" on one stderr line; return the exit code
- * for the error's status (2 for SSCHED_EINPUT, 1 otherwise). */
+ * for the error's status (2 for SSCHED_EINPUT and SSCHED_ELIMIT, 1 otherwise). */
 int cli_report(const char *cmd, const ssched_error_t *err);
 
 /* Print a printf-formatted usage/option error on one line; return 2. */
@@ -29,6 +30,28 @@ int cli_parse_rational(const char *cmd, const char *option, const char *text,
  * after printing one line. */
 int cli_parse_long(const char *cmd, const char *option, const char *text,
                    long min, long max, long *out);
+
+/* A single-value option given a second time is bad input, not last-wins:
+ * returns 1 the first time (and sets *seen), else prints one line naming
+ * the option and returns 0. */
+int cli_once(const char *cmd, const char *option, int *seen);
+
+/* Resource limits shared by the commands that can be asked for more than a
+ * machine has (README, "Limits").  --max-memory MB bounds the estimated
+ * memory; commands whose time can explode have their own --max-work. */
+#define CLI_DEFAULT_MAX_MEMORY_MB 4096L
+#define CLI_MAX_MEMORY_MB_LIMIT (1L << 40)
+
+/* Human-readable size ("9.5 TB", "512.0 MB") of an estimate in bytes. */
+void cli_format_bytes(double bytes, char *buf, size_t size);
+
+/* Print the one-line refusal of an over-limit request and return 2:
+ * "ssched CMD: WHAT needs about EST (estimate); limit LIMIT, raise it with OPTION". */
+int cli_refuse(const char *cmd, const char *what, const char *estimate, const char *limit,
+               const char *option);
+
+/* Seconds since an arbitrary fixed origin (monotonic clock), for progress. */
+double cli_now(void);
 
 /* Subcommands.  Each returns the process exit status. */
 int cli_cmd_solve(int argc, char **argv);

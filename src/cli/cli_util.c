@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "ssched/rational.h"
 
@@ -11,7 +12,9 @@ int cli_report(const char *cmd, const ssched_error_t *err)
 {
     fprintf(stderr, "ssched %s: %s\n", cmd,
             err->message[0] ? err->message : ssched_status_name(err->status));
-    return err->status == SSCHED_EINPUT ? CLI_EXIT_BADINPUT : CLI_EXIT_FAILURE;
+    /* a refused or stopped over-limit request is the caller's to raise */
+    return err->status == SSCHED_EINPUT || err->status == SSCHED_ELIMIT ? CLI_EXIT_BADINPUT
+                                                                         : CLI_EXIT_FAILURE;
 }
 
 int cli_bad_input(const char *cmd, const char *fmt, ...)
@@ -50,4 +53,42 @@ int cli_parse_long(const char *cmd, const char *option, const char *text,
     }
     *out = v;
     return 1;
+}
+
+int cli_once(const char *cmd, const char *option, int *seen)
+{
+    if (*seen) {
+        cli_bad_input(cmd, "option %s given twice (it takes a single value)", option);
+        return 0;
+    }
+    *seen = 1;
+    return 1;
+}
+
+void cli_format_bytes(double bytes, char *buf, size_t size)
+{
+    static const char *unit[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};
+    size_t u = 0;
+    while (bytes >= 1024 && u + 1 < sizeof unit / sizeof *unit) {
+        bytes /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, size, "%.0f bytes", bytes);
+    else
+        snprintf(buf, size, "%.1f %s", bytes, unit[u]);
+}
+
+int cli_refuse(const char *cmd, const char *what, const char *estimate, const char *limit,
+               const char *option)
+{
+    return cli_bad_input(cmd, "%s needs about %s (estimate); limit %s, raise it with %s", what,
+                         estimate, limit, option);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

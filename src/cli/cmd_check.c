@@ -7,7 +7,7 @@
 #include "src/cli/cli.h"
 #include "ssched/schedule.h"
 
-static char *slurp(const char *path)
+static char *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -27,6 +27,7 @@ static char *slurp(const char *path)
     }
     if (buf)
         buf[len] = '\0';
+    *n = len;
     fclose(f);
     return buf;
 }
@@ -39,9 +40,17 @@ int cli_cmd_check(int argc, char **argv)
     }
     if (argc != 2)
         return cli_bad_input("check", "expected exactly one SCHEDULE.json argument");
-    char *text = slurp(argv[1]);
+    size_t len = 0;
+    char *text = slurp(argv[1], &len);
     if (!text)
         return cli_bad_input("check", "%s: cannot read the file", argv[1]);
+    /* the checker reads a C string: bytes after a NUL would go unchecked */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        size_t at = (size_t)(nul - text);
+        free(text);
+        return cli_bad_input("check", "%s: NUL byte at offset %zu", argv[1], at);
+    }
     ssched_check_report_t rep;
     ssched_error_t err;
     ssched_error_clear(&err);

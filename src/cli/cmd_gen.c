@@ -123,13 +123,22 @@ static int parse_options(int argc, char **argv, ssched_gen_tiers_params_t *P,
                          const char **output, int *counts_only)
 {
     long nodes = 0;
-    int shape_set = 0;
+    int shape_set = 0, seen[OPT_COUNTS - OPT_SEED + 2] = {0};
     opterr = 0;
     optind = 1;
     for (;;) {
         int opt = getopt_long(argc, argv, ":o:h", long_options, NULL);
         if (opt == -1)
             break;
+        /* a single-value option given twice is an error, not last-wins */
+        if (opt >= OPT_SEED && opt < OPT_COUNTS) {
+            char name[40];
+            snprintf(name, sizeof name, "--%s", long_options[opt - OPT_SEED].name);
+            if (!cli_once(CMD, name, &seen[opt - OPT_SEED]))
+                return CLI_EXIT_BADINPUT;
+        }
+        if (opt == 'o' && !cli_once(CMD, "-o/--output", &seen[OPT_COUNTS - OPT_SEED + 1]))
+            return CLI_EXIT_BADINPUT;
         int ok = 1;
         switch (opt) {
         case OPT_SEED: ok = parse_seed(optarg, &P->seed); break;

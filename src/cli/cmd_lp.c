@@ -21,14 +21,19 @@ int cli_cmd_lp(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     cli_problem_opts_t po = {0};
     const char *output = NULL;
-    int c;
+    int c, seen_output = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         if (cli_problem_option(&po, c, optarg))
             continue;
         switch (c) {
-        case 'o': output = optarg; break;
+        case 'o':
+            /* a single-value option given twice is an error, not last-wins */
+            if (!cli_once("lp", "-o/--output", &seen_output))
+                return CLI_EXIT_BADINPUT;
+            output = optarg;
+            break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         default:
             return cli_bad_input("lp", "unknown or incomplete option '%s'", argv[optind - 1]);

@@ -2,6 +2,7 @@
  * (include/ssched/makespan.h). */
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 static const char *usage_text =
     "usage: ssched makespan reduce|broadcast|allreduce --times T0,T1,... --algorithm ALG\n"
-    "                       [--root I] [--json]\n"
+    "                       [--root I] [--json] [--max-memory MB] [--max-work STEPS]\n"
     "  Model: processor p sends one message to anyone in time t(p); a processor takes\n"
     "  part in one transfer at a time.  Times are exact numbers (3, 1/3, 0.25, 2.5e-1).\n"
     "  reduce     every processor's data is combined at processor I (--root, required)\n"
@@ -34,7 +35,39 @@ static const char *usage_text =
     "                           processor giving the shortest such schedule\n"
     "  Output: the makespan (fraction and decimal) and the messages (sender, receiver,\n"
     "  start, end); --json prints {\"makespan\": \"p/q\", \"messages\": [...], ...}.\n"
+    "  Limits: --algorithm optimal is refused up front (exit 2) when its estimated\n"
+    "  memory exceeds --max-memory MB (default 4096), and stops with exit 2 when\n"
+    "  branch-and-bound has spent --max-work STEPS (default 10000000000, about\n"
+    "  10 s; a search node costs 150 + 1.5n steps for a reduce, 100 + 60n for a\n"
+    "  broadcast or all-reduce) without proving optimality; 0 = no limit.\n"
+    "  Searches longer than a second report progress on stderr.\n"
     "  Exit status: 0 ok, 2 bad input (one line on stderr), 1 failure.\n";
+
+#define DEFAULT_MAX_WORK 10000000000L
+
+/* Steps one branch-and-bound node costs on n processors (measured: about a
+ * nanosecond each; a broadcast node simulates a heap-ordered bound). */
+static double node_steps(ssched_mk_op_t op, size_t n)
+{
+    return op == SSCHED_MK_REDUCE ? 150.0 + 1.5 * (double)n : 100.0 + 60.0 * (double)n;
+}
+
+/* Branch-and-bound progress on stderr: at most one line a second, after
+ * the first second. */
+typedef struct {
+    double start, last;
+} progress_t;
+
+static void progress_line(void *ctx, uint64_t nodes)
+{
+    progress_t *p = ctx;
+    double now = cli_now();
+    if (now - p->start < 1.0 || now - p->last < 1.0)
+        return;
+    p->last = now;
+    fprintf(stderr, "ssched %s: %.1f s, branch-and-bound, %llu nodes\n", CMD, now - p->start,
+            (unsigned long long)nodes);
+}
 
 typedef enum { ALG_HEURISTIC, ALG_OPTIMAL } alg_t;
 
@@ -162,19 +195,46 @@ int cli_cmd_makespan(int argc, char **argv)
                                              {"root", required_argument, NULL, 'r'},
                                              {"algorithm", required_argument, NULL, 'a'},
                                              {"json", no_argument, NULL, 'j'},
+                                             {"max-memory", required_argument, NULL, 'M'},
+                                             {"max-work", required_argument, NULL, 'W'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *times = NULL, *root_text = NULL, *alg_text = NULL;
     int json = 0, c;
+    long max_memory = CLI_DEFAULT_MAX_MEMORY_MB, max_work = DEFAULT_MAX_WORK;
+    int seen_t = 0, seen_r = 0, seen_a = 0, seen_M = 0, seen_W = 0;
     opterr = 0;
     optind = 1;
     int sub_argc = argc - 1;
     char **sub_argv = argv + 1;
     while ((c = getopt_long(sub_argc, sub_argv, "+:t:r:a:jh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': times = optarg; break;
-        case 'r': root_text = optarg; break;
-        case 'a': alg_text = optarg; break;
+        case 't':
+            if (!cli_once(CMD, "--times", &seen_t))
+                return CLI_EXIT_BADINPUT;
+            times = optarg;
+            break;
+        case 'r':
+            if (!cli_once(CMD, "--root", &seen_r))
+                return CLI_EXIT_BADINPUT;
+            root_text = optarg;
+            break;
+        case 'a':
+            if (!cli_once(CMD, "--algorithm", &seen_a))
+                return CLI_EXIT_BADINPUT;
+            alg_text = optarg;
+            break;
+        case 'M':
+            if (!cli_once(CMD, "--max-memory", &seen_M) ||
+                !cli_parse_long(CMD, "--max-memory", optarg, 0, CLI_MAX_MEMORY_MB_LIMIT,
+                                &max_memory))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case 'W':
+            if (!cli_once(CMD, "--max-work", &seen_W) ||
+                !cli_parse_long(CMD, "--max-work", optarg, 0, LONG_MAX, &max_work))
+                return CLI_EXIT_BADINPUT;
+            break;
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         case ':': return cli_bad_input(CMD, "option '%s' needs a value", sub_argv[optind - 1]);
@@ -222,6 +282,26 @@ int cli_cmd_makespan(int argc, char **argv)
         root = (size_t)r;
     }
 
+    if (alg == ALG_OPTIMAL) {
+        /* refuse up front what would not fit (the branch-and-bound stacks
+         * grow as n^2: 30000 processors need gigabytes) */
+        ssched_mk_estimate_t e;
+        if (ssched_mk_optimal_estimate(&cl, root, op, &e, &err) == SSCHED_OK && max_memory &&
+            e.bytes > (double)max_memory * 1048576.0) {
+            char est[64], lim[64], what[128];
+            cli_format_bytes(e.bytes, est, sizeof est);
+            snprintf(lim, sizeof lim, "%ld MB", max_memory);
+            snprintf(what, sizeof what, "--algorithm optimal (%s) on %zu processors",
+                     !strcmp(e.method, "bnb") ? "branch-and-bound" : "class-count program", cl.n);
+            ssched_mk_cluster_free(&cl);
+            return cli_refuse(CMD, what, est, lim, "--max-memory MB");
+        }
+    }
+    progress_t prog = {cli_now(), 0};
+    /* the work budget in search nodes (at least one: 0 means no limit) */
+    double nodes = (double)max_work / node_steps(op, cl.n);
+    ssched_mk_limits_t lim = {max_work ? (nodes < 1 ? 1 : (uint64_t)nodes) : 0, progress_line,
+                              &prog};
     ssched_mk_schedule_t s;
     ssched_mk_schedule_init(&s);
     ssched_mk_stats_t stats;
@@ -230,24 +310,38 @@ int cli_cmd_makespan(int argc, char **argv)
     const char *method = NULL;
     switch (op) {
     case SSCHED_MK_REDUCE:
-        st = alg == ALG_OPTIMAL ? ssched_mk_reduce_optimal(&cl, root, &s, &stats, &err)
+        st = alg == ALG_OPTIMAL ? ssched_mk_reduce_optimal_limited(&cl, root, &lim, &s, &stats, &err)
                                 : ssched_mk_reduce_snf(&cl, root, &s, &err);
         method = alg == ALG_OPTIMAL ? stats.method : "snf";
         break;
     case SSCHED_MK_BROADCAST:
-        st = alg == ALG_OPTIMAL ? ssched_mk_broadcast_optimal(&cl, root, &s, &stats, &err)
+        st = alg == ALG_OPTIMAL
+                 ? ssched_mk_broadcast_optimal_limited(&cl, root, &lim, &s, &stats, &err)
                                 : ssched_mk_broadcast_fnf(&cl, root, &s, &err);
         method = alg == ALG_OPTIMAL ? stats.method : "fnf";
         break;
     default:
-        st = ssched_mk_allreduce(&cl, root,
-                                 alg == ALG_OPTIMAL ? SSCHED_MK_ALLREDUCE_OPTIMAL
-                                                    : SSCHED_MK_ALLREDUCE_SNF_FNF,
-                                 &s, &err);
+        st = ssched_mk_allreduce_limited(&cl, root,
+                                         alg == ALG_OPTIMAL ? SSCHED_MK_ALLREDUCE_OPTIMAL
+                                                            : SSCHED_MK_ALLREDUCE_SNF_FNF,
+                                         &lim, &s, &stats, &err);
         method = alg == ALG_OPTIMAL ? "optimal reduce + optimal broadcast" : "snf + fnf";
         break;
     }
     int rc = CLI_EXIT_OK;
+    if (st == SSCHED_EUNCERTIFIED && alg == ALG_OPTIMAL && !stats.complete) {
+        /* the node budget ran out: a refusal, not a failure */
+        rc = cli_bad_input(CMD, "--algorithm optimal on %zu processors: branch-and-bound stopped "
+                                "after %llu nodes (about %.2g steps) without proving optimality; "
+                                "limit %ld steps, raise it with --max-work STEPS (0 = none) or "
+                                "use --algorithm %s",
+                           cl.n, (unsigned long long)stats.nodes,
+                           (double)stats.nodes * node_steps(op, cl.n), max_work,
+                           op == SSCHED_MK_BROADCAST ? "fnf" : "snf");
+        ssched_mk_schedule_free(&s);
+        ssched_mk_cluster_free(&cl);
+        return rc;
+    }
     if (st == SSCHED_OK && ssched_mk_check(&cl, &s, &err) != SSCHED_OK) {
         /* a schedule we built fails the model: a bug, not bad input */
         ssched_error_prefix(&err, "internal error, invalid schedule: ");

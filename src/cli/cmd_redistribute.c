@@ -14,6 +14,7 @@ static const char *usage_text =
     "usage: ssched redistribute --P P --K K --N N [--x X]\n"
     "           (--bw-min A --bw-max B [--seed S] | --matrix FILE) [--startup T]\n"
     "           --algorithm direct|greedy|preemptive [--json]\n"
+    "           [--max-memory MB] [--max-work STEPS]\n"
     "  Redistributes N elements from cyclic(X) to cyclic(K*X) on P processors (X\n"
     "  divides N; X defaults to 1).  A message of m elements from i to j takes\n"
     "  T + m / B(i,j) time units (T defaults to 0).  Bandwidths are drawn in\n"
@@ -21,7 +22,13 @@ static const char *usage_text =
     "  numbers, line i = bandwidths from processor i.  All numbers are exact\n"
     "  (3, 0.125, 1/3, 2.5e-3).  Prints the lower bound, the completion time and\n"
     "  per processor the ordered sends and receives; --json prints them as JSON\n"
-    "  with exact \"p/q\" strings.\n";
+    "  with exact \"p/q\" strings.\n"
+    "  Limits: requests whose estimated memory exceeds --max-memory MB (default\n"
+    "  4096) or work exceeds --max-work STEPS (default 200000000, about 10 s;\n"
+    "  direct M*P, greedy P*K^2, preemptive 10*M*P for M messages; 0 = none)\n"
+    "  are refused up front (exit 2).  Runs over a second say so on stderr.\n";
+
+#define DEFAULT_MAX_WORK 200000000L
 
 #define CMD "redistribute"
 
@@ -36,7 +43,9 @@ enum {
     OPT_MATRIX,
     OPT_STARTUP,
     OPT_ALGO,
-    OPT_JSON
+    OPT_JSON,
+    OPT_MAX_MEMORY,
+    OPT_MAX_WORK
 };
 
 int cli_cmd_redistribute(int argc, char **argv)
@@ -52,9 +61,17 @@ int cli_cmd_redistribute(int argc, char **argv)
                                              {"startup", required_argument, NULL, OPT_STARTUP},
                                              {"algorithm", required_argument, NULL, OPT_ALGO},
                                              {"json", no_argument, NULL, OPT_JSON},
+                                             {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+                                             {"max-work", required_argument, NULL, OPT_MAX_WORK},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     long P = 0, K = 0, N = 0, x = 1, seed = 1;
+    long max_memory = CLI_DEFAULT_MAX_MEMORY_MB, max_work = DEFAULT_MAX_WORK;
+    /* single-value options: given twice is an error, not last-wins */
+    int seen[OPT_MAX_WORK - OPT_P + 1] = {0};
+    static const char *const opt_names[] = {"--P", "--K", "--N", "--x", "--bw-min", "--bw-max",
+                                            "--seed", "--matrix", "--startup", "--algorithm",
+                                            "--json", "--max-memory", "--max-work"};
     const char *matrix = NULL, *bwmin_text = NULL, *bwmax_text = NULL;
     int algorithm = -1, json = 0, have_seed = 0, rc = CLI_EXIT_BADINPUT;
     mpq_t bw_min, bw_max, startup;
@@ -66,6 +83,9 @@ int cli_cmd_redistribute(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
         int ok = 1;
+        if (c >= OPT_P && c <= OPT_MAX_WORK && c != OPT_JSON &&
+            !cli_once(CMD, opt_names[c - OPT_P], &seen[c - OPT_P]))
+            goto out;
         switch (c) {
         case OPT_P: ok = cli_parse_long(CMD, "--P", optarg, 1, SSCHED_REDIST_MAX_P, &P); break;
         case OPT_K: ok = cli_parse_long(CMD, "--K", optarg, 1, SSCHED_REDIST_MAX_K, &K); break;
@@ -100,6 +120,11 @@ int cli_cmd_redistribute(int argc, char **argv)
             }
             break;
         case OPT_JSON: json = 1; break;
+        case OPT_MAX_MEMORY:
+            ok = cli_parse_long(CMD, "--max-memory", optarg, 0, CLI_MAX_MEMORY_MB_LIMIT,
+                                &max_memory);
+            break;
+        case OPT_MAX_WORK: ok = cli_parse_long(CMD, "--max-work", optarg, 0, LONG_MAX, &max_work); break;
         case 'h':
             fputs(usage_text, stdout);
             rc = CLI_EXIT_OK;
@@ -164,12 +189,38 @@ int cli_cmd_redistribute(int argc, char **argv)
     }
     if (st == SSCHED_OK)
         st = ssched_redist_build(&r, (size_t)K, (unsigned long)N, (unsigned long)x, startup, &err);
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        /* refuse up front what would not finish in time or fit */
+        double bytes, work;
+        ssched_redist_estimate(&r, (ssched_redist_algorithm_t)algorithm, json, &bytes, &work);
+        char what[160], est[64], lim[64];
+        snprintf(what, sizeof what, "--algorithm %s on P = %ld, K = %ld (%zu messages)",
+                 ssched_redist_algorithm_name((ssched_redist_algorithm_t)algorithm), P, K,
+                 r.n_messages);
+        if (max_memory && bytes > (double)max_memory * 1048576.0) {
+            cli_format_bytes(bytes, est, sizeof est);
+            snprintf(lim, sizeof lim, "%ld MB", max_memory);
+            rc = cli_refuse(CMD, what, est, lim, "--max-memory MB");
+            goto refused;
+        }
+        if (max_work && work > (double)max_work) {
+            snprintf(est, sizeof est, "%.2g steps", work);
+            snprintf(lim, sizeof lim, "%ld", max_work);
+            rc = cli_refuse(CMD, what, est, lim, "--max-work STEPS");
+            goto refused;
+        }
+        if (work > 2e7) /* about a second: say what is going on */
+            fprintf(stderr, "ssched %s: scheduling %zu messages with %s, about %.0f s (estimate)\n",
+                    CMD, r.n_messages,
+                    ssched_redist_algorithm_name((ssched_redist_algorithm_t)algorithm),
+                    work / 2e7 + 0.5);
         st = ssched_redist_schedule(&r, (ssched_redist_algorithm_t)algorithm, &s, &err);
+    }
     if (st == SSCHED_OK)
         st = json ? ssched_redist_write_json(&r, &s, stdout, &err)
                   : ssched_redist_write_text(&r, &s, stdout, &err);
     rc = st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
+refused:
     ssched_redist_schedule_free(&s);
     ssched_redist_free(&r);
 out:

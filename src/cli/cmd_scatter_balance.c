@@ -17,15 +17,23 @@ static const char *usage_text =
     "usage: ssched scatter-balance FILE.csv --items N [--algorithm ALG] [--order ORDER]\n"
     "                              [--root NAME | --choose-root] [--holder NAME]\n"
     "                              [--json] [--plot FILE.svg]\n"
+    "                              [--max-memory MB] [--max-work EVALUATIONS]\n"
     "  ALG:   exact (default; exact integer optimum, fast), dp (Algorithm 1), dp-fast\n"
     "         (Algorithm 2), lp (LP (3) + rounding), closed-form (Theorems 1-2 +\n"
     "         rounding), uniform (MPI_Scatter)\n"
     "  ORDER: given (default), bandwidth-desc, bandwidth-asc; the root is always last\n"
-    "  FILE:  name,mu,lambda[,mu0,lambda0][,cpu]  or  name,items,comm,comp (tables)\n";
+    "  FILE:  name,mu,lambda[,mu0,lambda0][,cpu]  or  name,items,comm,comp (tables)\n"
+    "  Limits: dp makes (p-1)(N+1)(N+2)/2 evaluations and is refused up front (exit 2)\n"
+    "  above --max-work (default 10000000000, about 10 s; 0 = none); dp-fast stops\n"
+    "  with exit 2 when it passes that budget; both are refused when their tables\n"
+    "  would exceed --max-memory MB (default 4096).  Progress after a second.\n";
+
+#define DEFAULT_MAX_WORK 10000000000LL
 
 typedef struct {
     const char *path, *root_name, *holder_name, *plot;
-    long n;
+    long n, max_memory;
+    long max_work;
     int have_n, json, choose_root;
     ssched_sb_algorithm_t alg;
     ssched_sb_order_t order;
@@ -38,36 +46,69 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
         {"order", required_argument, NULL, 'o'},   {"root", required_argument, NULL, 'r'},
         {"holder", required_argument, NULL, 'H'},  {"choose-root", no_argument, NULL, 'c'},
         {"json", no_argument, NULL, 'j'},          {"plot", required_argument, NULL, 'p'},
+        {"max-memory", required_argument, NULL, 'M'},
+        {"max-work", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->alg = SSCHED_SB_EXACT;
     o->order = SSCHED_SB_ORDER_GIVEN;
-    int c;
+    o->max_memory = CLI_DEFAULT_MAX_MEMORY_MB;
+    o->max_work = (long)DEFAULT_MAX_WORK;
+    int c, seen_n = 0, seen_a = 0, seen_o = 0, seen_r = 0, seen_H = 0, seen_p = 0, seen_M = 0,
+           seen_W = 0;
     opterr = 0;
     optind = 1;
     *exit_now = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'n':
-            if (!cli_parse_long(CMD, "--items", optarg, 0, LONG_MAX / 4, &o->n))
+            if (!cli_once(CMD, "--items", &seen_n) ||
+                !cli_parse_long(CMD, "--items", optarg, 0, LONG_MAX / 4, &o->n))
                 return CLI_EXIT_BADINPUT;
             o->have_n = 1;
             break;
         case 'a':
+            if (!cli_once(CMD, "--algorithm", &seen_a))
+                return CLI_EXIT_BADINPUT;
             if (!ssched_sb_algorithm_parse(optarg, &o->alg))
                 return cli_bad_input(CMD, "unknown algorithm '%s' (dp, dp-fast, exact, lp, "
                                           "closed-form, uniform)", optarg);
             break;
         case 'o':
+            if (!cli_once(CMD, "--order", &seen_o))
+                return CLI_EXIT_BADINPUT;
             if (!ssched_sb_order_parse(optarg, &o->order))
                 return cli_bad_input(CMD, "unknown order '%s' (given, bandwidth-desc, "
                                           "bandwidth-asc)", optarg);
             break;
-        case 'r': o->root_name = optarg; break;
-        case 'H': o->holder_name = optarg; break;
+        case 'r':
+            if (!cli_once(CMD, "--root", &seen_r))
+                return CLI_EXIT_BADINPUT;
+            o->root_name = optarg;
+            break;
+        case 'H':
+            if (!cli_once(CMD, "--holder", &seen_H))
+                return CLI_EXIT_BADINPUT;
+            o->holder_name = optarg;
+            break;
+        case 'M':
+            if (!cli_once(CMD, "--max-memory", &seen_M) ||
+                !cli_parse_long(CMD, "--max-memory", optarg, 0, CLI_MAX_MEMORY_MB_LIMIT,
+                                &o->max_memory))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case 'W':
+            if (!cli_once(CMD, "--max-work", &seen_W) ||
+                !cli_parse_long(CMD, "--max-work", optarg, 0, LONG_MAX, &o->max_work))
+                return CLI_EXIT_BADINPUT;
+            break;
         case 'c': o->choose_root = 1; break;
         case 'j': o->json = 1; break;
-        case 'p': o->plot = optarg; break;
+        case 'p':
+            if (!cli_once(CMD, "--plot", &seen_p))
+                return CLI_EXIT_BADINPUT;
+            o->plot = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             *exit_now = 1;
@@ -301,6 +342,45 @@ static int write_plot(const report_t *r)
     return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
 }
 
+/* DP progress on stderr, at most a line a second after the first second. */
+typedef struct {
+    double start, last;
+} progress_t;
+
+static void progress_line(void *ctx, long long evaluations, double done)
+{
+    progress_t *p = ctx;
+    double now = cli_now();
+    if (now - p->start < 1.0 || now - p->last < 1.0)
+        return;
+    p->last = now;
+    fprintf(stderr, "ssched %s: %.1f s, %.0f%% of the DP levels, %lld evaluations\n", CMD,
+            now - p->start, 100 * done, evaluations);
+}
+
+/* Refuse up front what the limits cannot hold; 0 if it may run. */
+static int check_limits(const opts_t *o, const ssched_sb_platform_t *pl)
+{
+    double bytes, evals;
+    ssched_sb_estimate(pl, o->n, o->alg, &bytes, &evals);
+    /* --choose-root solves once per candidate root */
+    double runs = o->choose_root ? (double)pl->p + 1 : 1;
+    char est[64], lim[64], what[160];
+    snprintf(what, sizeof what, "--algorithm %s with --items %ld on %zu processors",
+             ssched_sb_algorithm_name(o->alg), o->n, pl->p);
+    if (o->max_memory && bytes > (double)o->max_memory * 1048576.0) {
+        cli_format_bytes(bytes, est, sizeof est);
+        snprintf(lim, sizeof lim, "%ld MB", o->max_memory);
+        return cli_refuse(CMD, what, est, lim, "--max-memory MB");
+    }
+    if (o->max_work && o->alg == SSCHED_SB_DP && evals * runs > (double)o->max_work) {
+        snprintf(est, sizeof est, "%.2g evaluations", evals * runs);
+        snprintf(lim, sizeof lim, "%ld", o->max_work);
+        return cli_refuse(CMD, what, est, lim, "--max-work EVALUATIONS (or use --algorithm exact)");
+    }
+    return CLI_EXIT_OK;
+}
+
 static long find_proc(const ssched_sb_platform_t *pl, const char *name, const char *opt, int *rc)
 {
     long k = ssched_sb_platform_find(pl, name);
@@ -328,11 +408,15 @@ int cli_cmd_scatter_balance(int argc, char **argv)
     mpq_t pre;
     mpq_init(pre);
     size_t holder = 0, root = 0;
+    progress_t prog = {cli_now(), 0};
+    ssched_sb_limits_t lim = {o.max_work, progress_line, &prog};
 
     if (ssched_sb_platform_load_csv(&pl, o.path, &err) != SSCHED_OK) {
         rc = cli_report(CMD, &err);
         goto out;
     }
+    if ((rc = check_limits(&o, &pl)) != CLI_EXIT_OK)
+        goto out;
     holder = ssched_sb_platform_holder(&pl);
     if (o.holder_name) {
         long k = find_proc(&pl, o.holder_name, "--holder", &rc);
@@ -361,7 +445,13 @@ int cli_cmd_scatter_balance(int argc, char **argv)
         }
     }
     if (ssched_sb_arrange(&pl, holder, root, o.order, o.n, &inst, pre, &err) != SSCHED_OK ||
-        ssched_sb_solve(&inst, o.n, o.alg, &res, &err) != SSCHED_OK) {
+        ssched_sb_solve_limited(&inst, o.n, o.alg, &lim, &res, &err) != SSCHED_OK) {
+        if (err.status == SSCHED_ELIMIT) {
+            rc = cli_bad_input(CMD, "--algorithm %s with --items %ld: %s; raise it with "
+                                    "--max-work EVALUATIONS (or use --algorithm exact)",
+                               ssched_sb_algorithm_name(o.alg), o.n, err.message);
+            goto out;
+        }
         rc = cli_report(CMD, &err);
         goto out;
     }

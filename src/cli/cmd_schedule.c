@@ -18,11 +18,18 @@ static const char *usage_text =
     "  -o FILE             write the schedule (JSON) to FILE\n"
     "  --operations K --unroll -o FILE\n"
     "                      explicit timed transfers for K operations (init, steady\n"
-    "                      state, clean-up), ssched-unrolled/1 JSON\n"
+    "                      state, clean-up), ssched-unrolled/2 JSON streamed to FILE;\n"
+    "                      messages move in pieces unless --no-split.  The period is\n"
+    "                      chosen to minimise the time for K (or --fixed-period TF)\n"
+    "  --max-period TF     with --unroll: only patterns of period <= TF\n"
+    "  --max-operations N  limit on K (default 10000000)\n"
+    "  --max-events N      limit on the events written (default 500000000)\n"
     "  --gantt FILE.svg    Gantt chart of one period, one row per port\n"
     "  --dot FILE          per-period message counts on the platform (Graphviz)\n"
     "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n"
-    "  --fixed-period TF   reduce: a schedule of period TF (RR-4872 4.6, improved)\n"
+    "  --fixed-period TF   a schedule of period TF: reduce, RR-4872 4.6 floors plus a\n"
+    "                      greedy fill; scatter, gossip: floor(TP TF) operations in a\n"
+    "                      period of that many 1/TP (pieces of messages)\n"
     "  --trees-dot FILE    reduce: the weighted reduction trees as Graphviz\n";
 
 /* Check the JSON text with the independent checker; 1 if valid. */
@@ -57,8 +64,9 @@ static int write_text(const char *path, const char *text)
 }
 
 typedef struct {
-    int json, no_split, unroll, fixed;
-    long operations;
+    int json, no_split, unroll, fixed, has_max_period;
+    long operations, max_operations, max_events;
+    mpq_t max_period;
     const char *output, *gantt, *dot, *trees_dot;
     ssched_matching_rule_t rule;
     mpq_t fixed_period;
@@ -92,39 +100,101 @@ static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem
     }
 }
 
+/* Read a whole file (the unrolled schedule just written) for the checker. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t r;
+    while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (n + 1 == cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = b;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    return buf;
+}
+
+static void print_q(const char *label, const mpq_t q, const char *after)
+{
+    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 6);
+    printf("%s%s (%s)%s", label, a, b, after);
+    free(a);
+    free(b);
+}
+
+/* Stream the unrolled schedule to the output file, then check the file. */
+static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
+                         const ssched_problem_t *pb, const ssched_schedule_t *s)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    FILE *f = fopen(o->output, "w");
+    if (!f)
+        return cli_bad_input("schedule", "-o %s: cannot write the file", o->output);
+    ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
+                                  (unsigned long long)o->max_events, 0};
+    ssched_unroll_figures_t fig;
+    ssched_unroll_figures_init(&fig);
+    ssched_status_t st = ssched_unroll_write(p, pb, s, (unsigned long)o->operations, &lim, f,
+                                             &fig, &err);
+    int rc = CLI_EXIT_OK;
+    if (fclose(f) != 0 && st == SSCHED_OK)
+        st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", o->output);
+    if (st != SSCHED_OK) {
+        remove(o->output);
+        rc = cli_report("schedule", &err);
+    } else {
+        char *text = slurp(o->output);
+        if (!text) {
+            fprintf(stderr, "ssched schedule: cannot read back %s to check it\n", o->output);
+            rc = CLI_EXIT_FAILURE;
+        } else if (!self_check(text)) {
+            rc = CLI_EXIT_FAILURE;
+        }
+        free(text);
+    }
+    if (rc == CLI_EXIT_OK) {
+        printf("unrolled schedule for %lu operations: %zu transfers (%zu pieces of messages)",
+               fig.operations, fig.transfers, fig.pieces);
+        if (s->kind == SSCHED_PROBLEM_REDUCE)
+            printf(", %zu computations", fig.computations);
+        printf(", %zu periods\n", fig.periods);
+        print_q("pattern: period ", fig.period, "");
+        printf(" with ");
+        mpz_out_str(stdout, 10, fig.ops_per_period);
+        print_q(" operations, throughput ", fig.pattern_throughput, "\n");
+        print_q("time for K operations: ", fig.makespan, "\n");
+        print_q("lower bound LB(K) = max(K/TP, LB1): K/TP = ", fig.steady_time, ", ");
+        print_q("LB1 = ", fig.lb1, "\n");
+        print_q("makespan / LB(K) = ", fig.ratio, "");
+        print_q(";  overhead over K/TP = ", fig.overhead, "\n");
+        printf("buffer: at most %lu messages held by a node\n", fig.buffer);
+        printf("checked: valid (ssched check %s)\n", o->output);
+    }
+    ssched_unroll_figures_free(&fig);
+    return rc;
+}
+
 static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_problem_t *pb,
                 const ssched_steady_t *st, const ssched_schedule_t *s)
 {
     ssched_error_t err;
     ssched_error_clear(&err);
-    if (o->unroll) {
-        ssched_unrolled_t u;
-        ssched_unrolled_init(&u);
-        int rc = CLI_EXIT_OK;
-        if (ssched_unroll(p, pb, s, (unsigned long)o->operations, &u, &err) != SSCHED_OK) {
-            rc = cli_report("schedule", &err);
-        } else {
-            char *text = ssched_unrolled_json(p, pb, s, &u);
-            if (!text || !self_check(text))
-                rc = CLI_EXIT_FAILURE;
-            else
-                rc = write_text(o->output, text);
-            free(text);
-            if (rc == CLI_EXIT_OK) {
-                char *a = ssched_rational_to_string(u.makespan);
-                char *b = ssched_rational_to_string(u.steady_time);
-                char *c = ssched_rational_to_string(u.overhead);
-                char *d = ssched_rational_to_decimal(u.overhead, 6);
-                printf("unrolled schedule for %lu operations: %zu transfers over %zu periods\n",
-                       u.operations, u.n_transfers, u.periods);
-                printf("time for K operations: %s;  K/TP = %s;  overhead = %s (%s)\n", a, b, c, d);
-                printf("checked: valid (ssched check %s)\n", o->output);
-                free(a); free(b); free(c); free(d);
-            }
-        }
-        ssched_unrolled_free(&u);
-        return rc;
-    }
+    if (o->unroll)
+        return emit_unrolled(o, p, pb, s);
     char *text = ssched_schedule_json(p, pb, s);
     if (!text || !self_check(text)) {
         free(text);
@@ -180,7 +250,7 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
 }
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
-       O_FIXED, O_TREES_DOT };
+       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV };
 static const struct option longopts[] = {
     CLI_PROBLEM_LONGOPTS,
     {"no-split", no_argument, NULL, O_NOSPLIT},
@@ -192,6 +262,9 @@ static const struct option longopts[] = {
     {"matching", required_argument, NULL, O_MATCH},
     {"fixed-period", required_argument, NULL, O_FIXED},
     {"trees-dot", required_argument, NULL, O_TREES_DOT},
+    {"max-period", required_argument, NULL, O_MAXP},
+    {"max-operations", required_argument, NULL, O_MAXOPS},
+    {"max-events", required_argument, NULL, O_MAXEV},
     {"output", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -202,9 +275,9 @@ int cli_cmd_schedule(int argc, char **argv)
 {
     sched_opts_t o = {0};
     o.rule = SSCHED_MATCHING_BOTTLENECK;
-    mpq_init(o.fixed_period);
+    mpq_inits(o.fixed_period, o.max_period, NULL);
     int rc = run_schedule(argc, argv, &o);
-    mpq_clear(o.fixed_period);
+    mpq_clears(o.fixed_period, o.max_period, NULL);
     return rc;
 }
 
@@ -222,8 +295,29 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         case O_JSON: o->json = 1; break;
         case O_UNROLL: o->unroll = 1; break;
         case O_OPS:
-            if (!cli_parse_long("schedule", "--operations", optarg, 1, 100000000L, &o->operations))
+            if (o->operations)
+                return cli_bad_input("schedule", "--operations given twice");
+            if (!cli_parse_long("schedule", "--operations", optarg, 1, 1000000000L, &o->operations))
                 return CLI_EXIT_BADINPUT;
+            break;
+        case O_MAXOPS:
+            if (!cli_parse_long("schedule", "--max-operations", optarg, 1, 1000000000L,
+                                &o->max_operations))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_MAXEV:
+            if (!cli_parse_long("schedule", "--max-events", optarg, 1, 4000000000000L,
+                                &o->max_events))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_MAXP:
+            if (o->has_max_period)
+                return cli_bad_input("schedule", "--max-period given twice");
+            if (!cli_parse_rational("schedule", "--max-period", optarg, o->max_period))
+                return CLI_EXIT_BADINPUT;
+            if (mpq_sgn(o->max_period) <= 0)
+                return cli_bad_input("schedule", "--max-period: TF must be positive");
+            o->has_max_period = 1;
             break;
         case O_GANTT: o->gantt = optarg; break;
         case O_DOT: o->dot = optarg; break;
@@ -237,6 +331,8 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                                      "(bottleneck or arbitrary)", optarg);
             break;
         case O_FIXED:
+            if (o->fixed)
+                return cli_bad_input("schedule", "--fixed-period given twice");
             if (!cli_parse_rational("schedule", "--fixed-period", optarg, o->fixed_period))
                 return CLI_EXIT_BADINPUT;
             if (mpq_sgn(o->fixed_period) <= 0)
@@ -258,8 +354,18 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         return cli_bad_input("schedule", "--unroll needs --operations K and -o FILE");
     if (o->operations && !o->unroll)
         return cli_bad_input("schedule", "--operations is used with --unroll");
-    if (o->unroll)
-        o->no_split = 1; /* whole messages */
+    if (o->has_max_period && !o->unroll)
+        return cli_bad_input("schedule", "--max-period is used with --unroll");
+    if (o->has_max_period && o->fixed)
+        return cli_bad_input("schedule", "--max-period and --fixed-period exclude each other");
+    if (o->unroll && (o->gantt || o->dot || o->json))
+        return cli_bad_input("schedule", "--unroll writes the unrolled schedule only "
+                             "(no --gantt, --dot or --json)");
+    if ((o->max_operations || o->max_events) && !o->unroll)
+        return cli_bad_input("schedule", "--max-operations and --max-events are used with --unroll");
+    if (o->unroll && o->max_operations == 0 && o->operations > 10000000L)
+        return cli_bad_input("schedule", "--operations %ld is above the limit 10000000 (raise it "
+                             "with --max-operations)", o->operations);
 
     ssched_platform_t p;
     ssched_problem_t pb;
@@ -281,8 +387,15 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         ssched_steady_options_t sopt;
         if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
-        else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK ||
-            ssched_schedule_build(&p, &pb, &st, &so, &s, &err) != SSCHED_OK)
+        else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
+        else if (mpq_sgn(st.throughput) == 0)
+            rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
+        else if ((o->unroll && !o->fixed
+                      ? ssched_unroll_plan(&p, &pb, &st, (unsigned long)o->operations,
+                                           o->has_max_period ? o->max_period : NULL, o->no_split,
+                                           &s, &err)
+                      : ssched_schedule_build(&p, &pb, &st, &so, &s, &err)) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "ssched/error.h"
 
 typedef struct {
     const char *name;
@@ -31,6 +32,9 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* A GMP allocation failure ends with one line and exit 1, not SIGABRT
+     * (ssched's own allocation failures already report SSCHED_ENOMEM). */
+    ssched_gmp_exit_on_oom("ssched");
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_BADINPUT;

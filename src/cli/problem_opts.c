@@ -1,23 +1,166 @@
 #include "src/cli/problem_opts.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "src/cli/cli.h"
+
+/* Keep the first value of a single-value option; remember a repetition. */
+static void set_once(cli_problem_opts_t *o, const char **slot, const char *arg, const char *name)
+{
+    if (*slot && !o->repeated)
+        o->repeated = name;
+    if (!*slot)
+        *slot = arg;
+}
 
 int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
 {
     switch (opt) {
-    case OPT_PROBLEM: o->problem = arg; return 1;
-    case OPT_SOURCE: o->source = arg; return 1;
-    case OPT_SOURCES: o->sources = arg; return 1;
-    case OPT_TARGETS: o->targets = arg; return 1;
-    case OPT_PARTICIPANTS: o->participants = arg; return 1;
-    case OPT_TARGET: o->target = arg; return 1;
-    case OPT_SIZE: o->size = arg; return 1;
-    case OPT_METHOD: o->method = arg; return 1;
+    case OPT_PROBLEM: set_once(o, &o->problem, arg, "--problem"); return 1;
+    case OPT_SOURCE: set_once(o, &o->source, arg, "--source"); return 1;
+    case OPT_SOURCES: set_once(o, &o->sources, arg, "--sources"); return 1;
+    case OPT_TARGETS: set_once(o, &o->targets, arg, "--targets"); return 1;
+    case OPT_PARTICIPANTS: set_once(o, &o->participants, arg, "--participants"); return 1;
+    case OPT_TARGET: set_once(o, &o->target, arg, "--target"); return 1;
+    case OPT_SIZE: set_once(o, &o->size, arg, "--size"); return 1;
+    case OPT_METHOD: set_once(o, &o->method, arg, "--method"); return 1;
     case OPT_QUIET: o->quiet = 1; return 1;
     default: return 0;
     }
+}
+
+/* Node names of an @FILE list: one per line (a final line without '\n'
+ * counts; '\r' before '\n' is dropped; blank lines are skipped), resolved
+ * to indices.  EINPUT naming the option, the file and the line. */
+static ssched_status_t read_list_file(const ssched_platform_t *p, const char *path,
+                                      const char *what, size_t **list, size_t *count,
+                                      ssched_error_t *err)
+{
+    *list = NULL;
+    *count = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ssched_error_set(err, SSCHED_EINPUT, "%s @%s: cannot open the file: %s", what,
+                                path, strerror(errno));
+    size_t n = 0, cap = 0, *out = NULL;
+    char *line = NULL;
+    size_t size = 0;
+    ssize_t len;
+    long lineno = 0;
+    ssched_status_t st = SSCHED_OK;
+    while (st == SSCHED_OK && (len = getline(&line, &size, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0)
+            continue;
+        if (memchr(line, '\0', (size_t)len)) {
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s @%s:%ld: NUL byte in a node name",
+                                  what, path, lineno);
+            break;
+        }
+        size_t idx;
+        if (ssched_platform_find_node(p, line, &idx, err) != SSCHED_OK) {
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s @%s:%ld: unknown node '%s'", what,
+                                  path, lineno, line);
+            break;
+        }
+        for (size_t k = 0; k < n && st == SSCHED_OK; k++)
+            if (out[k] == idx)
+                st = ssched_error_set(err, SSCHED_EINPUT, "%s @%s:%ld: node '%s' listed twice",
+                                      what, path, lineno, line);
+        if (st != SSCHED_OK)
+            break;
+        if (n == cap) {
+            size_t ncap = cap ? 2 * cap : 16;
+            size_t *grown = realloc(out, ncap * sizeof *grown);
+            if (!grown) {
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory reading %s", path);
+                break;
+            }
+            out = grown;
+            cap = ncap;
+        }
+        out[n++] = idx;
+    }
+    if (st == SSCHED_OK && ferror(f))
+        st = ssched_error_set(err, SSCHED_EINPUT, "%s @%s: read error", what, path);
+    if (st == SSCHED_OK && n == 0)
+        st = ssched_error_set(err, SSCHED_EINPUT, "%s @%s: no node names in the file", what, path);
+    free(line);
+    fclose(f);
+    if (st != SSCHED_OK) {
+        free(out);
+        return st;
+    }
+    *list = out;
+    *count = n;
+    return SSCHED_OK;
+}
+
+/* A node list option: "a,b,c" or "@FILE". */
+static ssched_status_t parse_list(const ssched_platform_t *p, const char *text, const char *what,
+                                  size_t **list, size_t *count, ssched_error_t *err)
+{
+    if (text[0] == '@')
+        return read_list_file(p, text + 1, what, list, count, err);
+    return ssched_platform_parse_node_list(p, text, what, list, count, err);
+}
+
+/* A single node option: the whole text is the name (it may hold commas). */
+static ssched_status_t parse_one(const ssched_platform_t *p, const char *text, const char *what,
+                                 size_t **list, size_t *count, ssched_error_t *err)
+{
+    *count = 0;
+    *list = malloc(sizeof **list);
+    if (!*list)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (!*text) {
+        free(*list);
+        *list = NULL;
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: missing node name", what);
+    }
+    if (ssched_platform_find_node(p, text, *list, err) != SSCHED_OK) {
+        free(*list);
+        *list = NULL;
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: unknown node '%s'", what, text);
+    }
+    *count = 1;
+    return SSCHED_OK;
+}
+
+/* Fill pb from the options (lists already known to be present) and check
+ * it with ssched_problem_validate. */
+static ssched_status_t build_problem(const cli_problem_opts_t *o, const ssched_platform_t *p,
+                                     ssched_problem_t *pb, ssched_error_t *err)
+{
+    ssched_status_t st;
+    if (!strcmp(o->problem, "scatter")) {
+        pb->kind = SSCHED_PROBLEM_SCATTER;
+        st = parse_one(p, o->source, "--source", &pb->sources, &pb->n_sources, err);
+        if (st == SSCHED_OK)
+            st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
+    } else if (!strcmp(o->problem, "reduce")) {
+        pb->kind = SSCHED_PROBLEM_REDUCE;
+        size_t *t = NULL, nt = 0;
+        st = parse_list(p, o->participants, "--participants", &pb->participants,
+                        &pb->n_participants, err);
+        if (st == SSCHED_OK)
+            st = parse_one(p, o->target, "--target", &t, &nt, err);
+        if (st == SSCHED_OK)
+            pb->target = t[0];
+        free(t);
+    } else {
+        pb->kind = SSCHED_PROBLEM_GOSSIP;
+        st = parse_list(p, o->sources, "--sources", &pb->sources, &pb->n_sources, err);
+        if (st == SSCHED_OK)
+            st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
+    }
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
@@ -25,6 +168,8 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
 {
     ssched_error_t err;
     ssched_error_clear(&err);
+    if (o->repeated)
+        return cli_bad_input(cmd, "option %s given twice (it takes a single value)", o->repeated);
     if (!o->platform_path)
         return cli_bad_input(cmd, "missing PLATFORM file (ssched %s PLATFORM --problem ...)", cmd);
     if (!o->problem)
@@ -37,7 +182,6 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         return cli_report(cmd, &err);
     if (o->size && !cli_parse_rational(cmd, "--size", o->size, pb->size))
         return CLI_EXIT_BADINPUT;
-    ssched_status_t st;
     if (!strcmp(o->problem, "scatter")) {
         if (!o->source)
             return cli_bad_input(cmd, "scatter: missing --source");
@@ -45,7 +189,6 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             return cli_bad_input(cmd, "scatter: missing --targets");
         if (o->sources || o->participants || o->target)
             return cli_bad_input(cmd, "scatter: use --source and --targets only");
-        st = ssched_problem_set_scatter(pb, p, o->source, o->targets, &err);
     } else if (!strcmp(o->problem, "reduce")) {
         if (!o->participants)
             return cli_bad_input(cmd, "reduce: missing --participants");
@@ -53,7 +196,6 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             return cli_bad_input(cmd, "reduce: missing --target");
         if (o->source || o->sources || o->targets)
             return cli_bad_input(cmd, "reduce: use --participants and --target only");
-        st = ssched_problem_set_reduce(pb, p, o->participants, o->target, &err);
     } else {
         if (!o->sources)
             return cli_bad_input(cmd, "gossip: missing --sources");
@@ -61,9 +203,8 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             return cli_bad_input(cmd, "gossip: missing --targets");
         if (o->source || o->participants || o->target)
             return cli_bad_input(cmd, "gossip: use --sources and --targets only");
-        st = ssched_problem_set_gossip(pb, p, o->sources, o->targets, &err);
     }
-    if (st != SSCHED_OK) {
+    if (build_problem(o, p, pb, &err) != SSCHED_OK) {
         ssched_error_prefix(&err, "%s: ", o->platform_path);
         return cli_report(cmd, &err);
     }

@@ -30,13 +30,18 @@ typedef struct {
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
     const char *method;
     int quiet;
+    const char *repeated; /* first single-value option given twice, or NULL */
 } cli_problem_opts_t;
 
-/* Record a problem option; returns 1 if `opt` was one. */
+/* Record a problem option; returns 1 if `opt` was one.  A single-value
+ * option given twice is remembered and reported by cli_problem_load (one
+ * line, exit 2) rather than last-wins. */
 int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
 
 /* Load the platform and build the problem.  Prints one line and returns 2
- * on bad input, 1 on failure, 0 on success. */
+ * on bad input, 1 on failure, 0 on success.  Node lists are "a,b,c" or
+ * "@FILE" (one node name per line, blank lines ignored), so that names
+ * containing commas can be given; --source and --target take one whole name. */
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb);
 

@@ -9,7 +9,6 @@
 #include "ssched/schedule.h"
 
 /* the optimal-TP schedule and up to 11 fixed periods makespan * 2^k */
-#define N_CANDIDATES 12
 
 void ssched_compare_options_default(ssched_compare_options_t *o)
 {
@@ -85,20 +84,18 @@ static ssched_status_t pipelined_time(const ssched_platform_t *p, const ssched_p
     return st;
 }
 
-/* The fastest of the candidate schedules for M operations. */
+/* M operations on the pattern ssched_unroll_plan picks for M (a short
+ * period: the pipeline fills quickly), checked. */
 static ssched_status_t best_time(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                 const ssched_schedule_t *sch, size_t n_sch, unsigned long M,
-                                 mpq_t out, ssched_error_t *err)
+                                 const ssched_steady_t *steady, unsigned long M, mpq_t out,
+                                 ssched_error_t *err)
 {
-    mpq_t t;
-    mpq_init(t);
-    ssched_status_t st = SSCHED_OK;
-    for (size_t k = 0; k < n_sch && st == SSCHED_OK; k++) {
-        st = pipelined_time(p, pb, &sch[k], M, t, err);
-        if (st == SSCHED_OK && (k == 0 || mpq_cmp(t, out) < 0))
-            mpq_set(out, t);
-    }
-    mpq_clear(t);
+    ssched_schedule_t s;
+    ssched_schedule_init(&s);
+    ssched_status_t st = ssched_unroll_plan(p, pb, steady, M, NULL, 0, &s, err);
+    if (st == SSCHED_OK)
+        st = pipelined_time(p, pb, &s, M, out, err);
+    ssched_schedule_free(&s);
     return st;
 }
 
@@ -142,8 +139,6 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     ssched_platform_t p;
     ssched_problem_t pb;
     ssched_steady_t steady;
-    ssched_schedule_t sch[N_CANDIDATES];
-    size_t n_sch = 0;
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     ssched_steady_init(&steady);
@@ -175,32 +170,8 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
             }
         }
     }
-    ssched_schedule_options_t so;
-    ssched_schedule_options_default(&so);
-    so.no_split = 1; /* whole messages, as the unrolled schedule needs */
     if (st == SSCHED_OK)
         st = ssched_steady_solve(&p, &pb, NULL, &steady, err);
-    /* Candidates: the optimal-throughput schedule (LCM period), and for
-     * reduces fixed periods TF = makespan * 2^k, whose shorter periods start
-     * up faster; each M uses the fastest (every one is checked). */
-    mpq_t tf;
-    mpq_init(tf);
-    mpq_set(tf, out->one_shot);
-    int attempts = o->op == SSCHED_MK_REDUCE ? N_CANDIDATES : 1; /* fixed periods: reduce only */
-    for (int a = 0; a < attempts && st == SSCHED_OK; a++) {
-        ssched_schedule_init(&sch[n_sch]);
-        so.fixed_period = a == 0 ? NULL : tf;
-        ssched_status_t cs = ssched_schedule_build(&p, &pb, &steady, &so, &sch[n_sch], err);
-        if (a == 0)
-            st = cs; /* the optimal schedule must exist */
-        if (cs == SSCHED_OK && mpz_sgn(sch[n_sch].ops_per_period) > 0)
-            n_sch++;
-        else
-            ssched_schedule_free(&sch[n_sch]); /* TF too short for any tree */
-        if (a > 0)
-            mpq_mul_2exp(tf, tf, 1);
-    }
-    mpq_clear(tf);
     if (st == SSCHED_OK) {
         mpq_set(out->throughput, steady.throughput);
         out->M = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->M);
@@ -215,7 +186,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         out->n_rows++;
         mpq_set_ui(out->sequential[k], o->ops[k], 1);
         mpq_mul(out->sequential[k], out->sequential[k], out->one_shot);
-        st = best_time(&p, &pb, sch, n_sch, o->ops[k], out->pipelined[k], err);
+        st = best_time(&p, &pb, &steady, o->ops[k], out->pipelined[k], err);
     }
     /* Pipelining can only win if a period's operations take less time than
      * one-shot ones: any schedule needs at least M/TP for M operations
@@ -226,20 +197,37 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         mpq_inv(q, out->throughput);
         out->pipelining_can_win = mpq_cmp(q, out->one_shot) < 0;
     }
+    /* the crossover: M on a geometric grid until pipelining wins, then
+     * bisection down to the smallest winning M of that bracket */
+    unsigned long lo = 0, hi = 0;
     for (unsigned long M = 1; st == SSCHED_OK && out->pipelining_can_win && M <= o->crossover_limit;
-         M++) {
-        st = best_time(&p, &pb, sch, n_sch, M, t, err);
+         M = M * 2 > o->crossover_limit && M < o->crossover_limit ? o->crossover_limit : M * 2) {
+        st = best_time(&p, &pb, &steady, M, t, err);
         mpq_set_ui(q, M, 1);
         mpq_mul(q, q, out->one_shot);
         if (st == SSCHED_OK && mpq_cmp(t, q) < 0) {
-            out->crossover_found = 1;
-            out->crossover = M;
+            hi = M;
             break;
         }
+        lo = M;
+        if (M == o->crossover_limit)
+            break;
+    }
+    while (st == SSCHED_OK && hi && hi - lo > 1) {
+        unsigned long mid = lo + (hi - lo) / 2;
+        st = best_time(&p, &pb, &steady, mid, t, err);
+        mpq_set_ui(q, mid, 1);
+        mpq_mul(q, q, out->one_shot);
+        if (st == SSCHED_OK && mpq_cmp(t, q) < 0)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    if (st == SSCHED_OK && hi) {
+        out->crossover_found = 1;
+        out->crossover = hi;
     }
     mpq_clears(q, t, NULL);
-    for (size_t k = 0; k < n_sch; k++)
-        ssched_schedule_free(&sch[k]);
     ssched_steady_free(&steady);
     ssched_problem_free(&pb); /* frees `all` through targets/participants */
     ssched_platform_free(&p);

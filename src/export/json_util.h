@@ -15,5 +15,9 @@ json_t *json_mpz(const mpz_t z);
 json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb);
 /* {"nodes": [{"id","w"}], "edges": [{"from","to","c"}]} */
 json_t *ssched_platform_json(const ssched_platform_t *p);
+/* {"format", "problem", "platform", "throughput"} of a schedule file. */
+#include "ssched/schedule.h"
+json_t *ssched_schedule_json_header(const char *format, const ssched_platform_t *p,
+                                    const ssched_problem_t *pb, const ssched_schedule_t *s);
 
 #endif

@@ -1,11 +1,11 @@
-/* Schedule JSON writers: "ssched-schedule/1" and "ssched-unrolled/1". */
+/* Schedule JSON writer: "ssched-schedule/1" (unrolled files: unrolled_json.c). */
 #include <jansson.h>
 #include <stdlib.h>
 
 #include "src/export/json_util.h"
 #include "ssched/schedule.h"
 
-static json_t *header(const char *format, const ssched_platform_t *p,
+json_t *ssched_schedule_json_header(const char *format, const ssched_platform_t *p,
                       const ssched_problem_t *pb, const ssched_schedule_t *s)
 {
     json_t *root = json_object();
@@ -75,7 +75,7 @@ static char *dump(json_t *root)
 char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                            const ssched_schedule_t *s)
 {
-    json_t *root = header("ssched-schedule/1", p, pb, s);
+    json_t *root = ssched_schedule_json_header("ssched-schedule/1", p, pb, s);
     json_object_set_new(root, "period", json_mpq(s->period));
     json_object_set_new(root, "operations_per_period", json_mpz(s->ops_per_period));
     json_object_set_new(root, "split", json_boolean(s->split));
@@ -125,44 +125,5 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
     json_object_set_new(m, "lcm_period", json_mpz(s->lcm_period));
     json_object_set_new(m, "nosplit_factor", json_mpz(s->nosplit_factor));
     json_object_set_new(root, "figures", m);
-    return dump(root);
-}
-
-char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_schedule_t *s, const ssched_unrolled_t *u)
-{
-    json_t *root = header("ssched-unrolled/1", p, pb, s);
-    json_object_set_new(root, "operations", json_integer((json_int_t)u->operations));
-    json_object_set_new(root, "makespan", json_mpq(u->makespan));
-    json_object_set_new(root, "steady_time", json_mpq(u->steady_time));
-    json_object_set_new(root, "overhead", json_mpq(u->overhead));
-    json_object_set_new(root, "period", json_mpq(s->period));
-    json_object_set_new(root, "periods", json_integer((json_int_t)u->periods));
-    json_t *tr = json_array();
-    for (size_t k = 0; k < u->n_transfers; k++) {
-        const ssched_timed_transfer_t *t = &u->transfers[k];
-        json_t *x = json_object();
-        json_object_set_new(x, "start", json_mpq(t->start));
-        json_object_set_new(x, "end", json_mpq(t->end));
-        set_type(x, p, s, t->edge, t->type);
-        json_object_set_new(x, "op", json_integer((json_int_t)t->op));
-        json_array_append_new(tr, x);
-    }
-    json_object_set_new(root, "transfers", tr);
-    if (s->kind == SSCHED_PROBLEM_REDUCE) {
-        json_t *comps = json_array();
-        for (size_t k = 0; k < u->n_computations; k++) {
-            const ssched_timed_computation_t *c = &u->computations[k];
-            json_t *x = json_object();
-            json_object_set_new(x, "start", json_mpq(c->start));
-            json_object_set_new(x, "end", json_mpq(c->end));
-            json_object_set_new(x, "node", json_string(p->names[c->node]));
-            json_object_set_new(x, "task", json_pack("[III]", (json_int_t)c->k, (json_int_t)c->l,
-                                                     (json_int_t)c->m));
-            json_object_set_new(x, "op", json_integer((json_int_t)c->op));
-            json_array_append_new(comps, x);
-        }
-        json_object_set_new(root, "computations", comps);
-    }
     return dump(root);
 }

@@ -186,7 +186,8 @@ static void dfs(bsearch_t *S, size_t d)
             S->stopped = 1;
             return;
         }
-        S->nodes++;
+        if (++S->nodes % (1u << 12) == 0 && S->opt->progress)
+            S->opt->progress(S->opt->progress_ctx, S->nodes);
         if (!extend(S, d, j))
             continue;
         S->seq[d] = j;
@@ -207,6 +208,14 @@ static void dfs(bsearch_t *S, size_t d)
         }
         S->remain[j]++;
     }
+}
+
+long double mk_bnb_broadcast_bytes(size_t n)
+{
+    /* the allocations of ssched_mk_broadcast_bnb below, m = n - 1 receivers */
+    long double m = n ? (long double)n - 1 : 0, cap = (long double)n + 2;
+    return (m + 1) * cap * (sizeof(slot_t) + 2 * sizeof(int64_t)) + (m + 1) * sizeof(bstate_t) +
+           m * 3 * sizeof(size_t) + (2 * (long double)n + 2) * sizeof(slot_t);
 }
 
 /* See makespan.h: run the search on classes, then map the best class

@@ -162,7 +162,8 @@ static void dfs(rsearch_t *S, size_t d)
             S->stopped = 1;
             return;
         }
-        S->nodes++;
+        if (++S->nodes % (1u << 12) == 0 && S->opt->progress)
+            S->opt->progress(S->opt->progress_ctx, S->nodes);
         if (!extend(S, d, j))
             continue;
         S->seq[d] = j;
@@ -179,6 +180,14 @@ static void dfs(rsearch_t *S, size_t d)
         }
         S->remain[j]++;
     }
+}
+
+long double mk_bnb_reduce_bytes(size_t n)
+{
+    /* the allocations of ssched_mk_reduce_bnb below, m = n - 1 senders */
+    long double m = n ? (long double)n - 1 : 0, cap = m / 2 + 2;
+    return (m + 1) * cap * sizeof(act_t) + (m + 1) * sizeof(rstate_t) +
+           m * 3 * sizeof(size_t) + ((long double)n + 1) * 2 * sizeof(int64_t);
 }
 
 /* See makespan.h: run the search on classes, then map the best class

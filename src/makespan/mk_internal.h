@@ -75,6 +75,11 @@ ssched_status_t mk_nomem(ssched_error_t *err);
 uint64_t mk_dpk_reduce_work(const mk_classes_t *k);
 uint64_t mk_dpk_broadcast_work(const mk_classes_t *k);
 
+/* Bytes the branch-and-bound searches allocate for n processors (their
+ * per-depth state stacks grow as n^2), for up-front memory estimates. */
+long double mk_bnb_reduce_bytes(size_t n);
+long double mk_bnb_broadcast_bytes(size_t n);
+
 /* A binary min-heap of item indices ordered by a caller's comparison (the
  * keys are exact rationals kept by the caller).  Capacity fixed at init. */
 typedef struct {

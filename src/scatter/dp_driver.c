@@ -8,7 +8,8 @@
 #include "src/scatter/internal.h"
 
 ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
-                            sb_dp_fn_t fn64, sb_dp_fn_t fnz, ssched_error_t *err)
+                            sb_dp_fn_t fn64, sb_dp_fn_t fnz, const ssched_sb_limits_t *lim,
+                            ssched_error_t *err)
 {
     if (n > INT32_MAX - 1)
         return ssched_error_set(err, SSCHED_EINPUT,
@@ -21,6 +22,7 @@ ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_
     ssched_status_t st = sb_scaled_init(&sc, inst, n, err);
     if (st != SSCHED_OK)
         return st;
+    sc.lim = lim;
     int32_t *choice = malloc(inst->p * N * sizeof *choice);
     mpz_t best;
     mpz_init(best);
@@ -49,4 +51,21 @@ ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_
     mpz_clear(best);
     sb_scaled_free(&sc);
     return st;
+}
+
+int sb_dp_level_done(const sb_scaled_t *sc, long long evals, double done, size_t levels,
+                     ssched_error_t *err)
+{
+    if (!sc->lim)
+        return 0;
+    if (sc->lim->progress)
+        sc->lim->progress(sc->lim->progress_ctx, evals, levels ? done / (double)levels : 1);
+    if (sc->lim->max_evaluations && evals > sc->lim->max_evaluations) {
+        ssched_error_set(err, SSCHED_ELIMIT,
+                         "the DP stopped after %lld evaluations (%.0f%% done), over its "
+                         "limit of %lld", evals, levels ? 100 * done / (double)levels : 100,
+                         sc->lim->max_evaluations);
+        return 1;
+    }
+    return 0;
 }

@@ -29,6 +29,7 @@ typedef struct {
     mpz_t scale;          /* L */
     sb_sfn_t *comm, *comp;
     int fits64;           /* every DP value and intermediate <= 2^61 */
+    const ssched_sb_limits_t *lim; /* DP budget and progress, or NULL      */
 } sb_scaled_t;
 
 /* Build the scaled form of the instance for n items.  Preconditions: every
@@ -109,7 +110,19 @@ typedef ssched_status_t (*sb_dp_fn_t)(const sb_scaled_t *sc, int32_t *choice, lo
                                       mpz_t best, long long *evals, ssched_error_t *err);
 /* Run fn64 (if the scaled instance fits int64) or fnz, then check. */
 ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
-                            sb_dp_fn_t fn64, sb_dp_fn_t fnz, ssched_error_t *err);
+                            sb_dp_fn_t fn64, sb_dp_fn_t fnz, const ssched_sb_limits_t *lim,
+                            ssched_error_t *err);
+/* After DP level `done` of `levels` (fractional inside a level): report
+ * progress, and say (1) whether the evaluation budget is spent, with
+ * SSCHED_ELIMIT in err. */
+int sb_dp_level_done(const sb_scaled_t *sc, long long evals, double done, size_t levels,
+                     ssched_error_t *err);
+ssched_status_t sb_dp_alg1_limited(const ssched_sb_platform_t *inst, long n,
+                                   ssched_sb_result_t *r, const ssched_sb_limits_t *lim,
+                                   ssched_error_t *err);
+ssched_status_t sb_dp_alg2_limited(const ssched_sb_platform_t *inst, long n,
+                                   ssched_sb_result_t *r, const ssched_sb_limits_t *lim,
+                                   ssched_error_t *err);
 
 /* The algorithms behind ssched_sb_solve (inputs already checked). */
 ssched_status_t sb_dp_alg1(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,

@@ -11,6 +11,28 @@ ssched_status_t ssched_sb_solve(const ssched_sb_platform_t *inst, long n,
                                 ssched_sb_algorithm_t alg, ssched_sb_result_t *out,
                                 ssched_error_t *err)
 {
+    return ssched_sb_solve_limited(inst, n, alg, NULL, out, err);
+}
+
+void ssched_sb_estimate(const ssched_sb_platform_t *inst, long n, ssched_sb_algorithm_t alg,
+                        double *bytes, double *evaluations)
+{
+    double p = (double)inst->p, N = (double)n + 1;
+    /* result arrays: items, send ends, finishes, relaxation */
+    *bytes = p * 160 + 4096;
+    *evaluations = p;
+    if (alg == SSCHED_SB_DP || alg == SSCHED_SB_DP_FAST) {
+        /* int32 choice table p x (n+1), four value rows (mpz when the
+         * scaled values overflow int64: about 32 bytes each) */
+        *bytes += p * N * 4 + 4 * N * 32;
+        *evaluations = (p > 1 ? p - 1 : 1) * N * (N + 1) / 2;
+    }
+}
+
+ssched_status_t ssched_sb_solve_limited(const ssched_sb_platform_t *inst, long n,
+                                        ssched_sb_algorithm_t alg, const ssched_sb_limits_t *lim,
+                                        ssched_sb_result_t *out, ssched_error_t *err)
+{
     /* need: 0 any non-negative costs, 1 nondecreasing, 2 affine, 3 linear */
     static const struct {
         sb_alg_fn_t fn;
@@ -27,6 +49,10 @@ ssched_status_t ssched_sb_solve(const ssched_sb_platform_t *inst, long n,
         sb_check_instance(inst, n, table[alg].need, ssched_sb_algorithm_name(alg), err);
     if (st == SSCHED_OK)
         st = sb_result_alloc(out, inst->p, n, alg, err);
+    if (st == SSCHED_OK && lim && alg == SSCHED_SB_DP)
+        return sb_dp_alg1_limited(inst, n, out, lim, err);
+    if (st == SSCHED_OK && lim && alg == SSCHED_SB_DP_FAST)
+        return sb_dp_alg2_limited(inst, n, out, lim, err);
     if (st == SSCHED_OK)
         st = table[alg].fn(inst, n, out, err);
     return st;

@@ -53,6 +53,7 @@ const char *ssched_status_name(ssched_status_t status)
     case SSCHED_ESOLVER: return "LP solver failure";
     case SSCHED_EUNCERTIFIED: return "result could not be certified";
     case SSCHED_EINTERNAL: return "internal error";
+    case SSCHED_ELIMIT: return "resource limit reached";
     }
     return "unknown status";
 }

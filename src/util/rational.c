@@ -21,7 +21,7 @@ static int all_digits(const char *s, size_t n)
     return 1;
 }
 
-/* Parse [sign]digits as an integer into z. */
+/* Parse [sign]digits as an integer into z: 1, 0 if not one, -1 out of memory. */
 static int parse_integer(mpz_t z, const char *s, size_t n)
 {
     int neg = 0;
@@ -34,7 +34,7 @@ static int parse_integer(mpz_t z, const char *s, size_t n)
         return 0;
     char *buf = malloc(n + 1);
     if (!buf)
-        return 0;
+        return -1; /* out of memory, not a bad number */
     memcpy(buf, s, n);
     buf[n] = '\0';
     int ok = mpz_set_str(z, buf, 10) == 0;
@@ -45,7 +45,8 @@ static int parse_integer(mpz_t z, const char *s, size_t n)
 }
 
 /* [sign] digits [ '.' digits ] [ (e|E) [sign] digits ], at least one
- * mantissa digit.  Value = mantissa * 10^(exp - fraction digits). */
+ * mantissa digit.  Value = mantissa * 10^(exp - fraction digits).  1, 0 if
+ * not such a number, -1 out of memory. */
 static int parse_decimal(mpq_t out, const char *s, size_t n)
 {
     size_t i = 0;
@@ -91,7 +92,7 @@ static int parse_decimal(mpq_t out, const char *s, size_t n)
 
     char *digits = malloc(int_len + frac_len + 2);
     if (!digits)
-        return 0;
+        return -1; /* out of memory, not a bad number */
     memcpy(digits, s + int_start, int_len);
     memcpy(digits + int_len, s + frac_start, frac_len);
     digits[int_len + frac_len] = '\0';
@@ -135,10 +136,13 @@ ssched_status_t ssched_rational_parse(mpq_t out, const char *text,
         mpz_t num, den;
         mpz_inits(num, den, NULL);
         size_t nlen = (size_t)(slash - s), dlen = n - nlen - 1;
-        int ok = parse_integer(num, s, nlen) && all_digits(slash + 1, dlen) &&
-                 parse_integer(den, slash + 1, dlen);
+        int a = parse_integer(num, s, nlen);
+        int b = a > 0 && all_digits(slash + 1, dlen) ? parse_integer(den, slash + 1, dlen) : 0;
+        int ok = a > 0 && b > 0;
         ssched_status_t st = SSCHED_OK;
-        if (!ok)
+        if (a < 0 || b < 0)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        else if (!ok)
             st = ssched_error_set(err, SSCHED_EINPUT, "'%.*s' is not a number",
                                   (int)(n > 64 ? 64 : n), s);
         else if (mpz_sgn(den) == 0)
@@ -152,7 +156,10 @@ ssched_status_t ssched_rational_parse(mpq_t out, const char *text,
         mpz_clears(num, den, NULL);
         return st;
     }
-    if (!parse_decimal(out, s, n))
+    int d = parse_decimal(out, s, n);
+    if (d < 0)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (!d)
         return ssched_error_set(err, SSCHED_EINPUT, "'%.*s' is not a number",
                                 (int)(n > 64 ? 64 : n), s);
     return SSCHED_OK;

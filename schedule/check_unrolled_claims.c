@@ -1,0 +1,279 @@
+/* Checker: what an unrolled file states besides its events.
+ *
+ * Every figure is recomputed from the events, the platform and the
+ * problem, independently of the builder:
+ *  - makespan: the end of the last event;
+ *  - steady_time = K / throughput, overhead = makespan - steady_time;
+ *  - lb1: recomputed here (shortest paths, the same definition as
+ *    schedule.h documents, by this file's own code);
+ *  - lower_bound = max(steady_time, lb1), ratio = makespan / lower_bound;
+ *  - pattern: pattern_throughput = operations_per_period / period, at most
+ *    the throughput;
+ *  - throughput: it cannot be re-derived without solving the LP, but two
+ *    facts bound it: K / TP <= makespan (a finite schedule of K operations
+ *    never beats the optimal steady state), and port cuts (an origin's
+ *    out-port sends one message per destination, a destination's in-port
+ *    receives one per origin, each taking at least size times the cheapest
+ *    link) give TP <= 1 / (messages x size x cheapest c) per port.
+ *  - split: false means every transfer moves a whole message.
+ * Keys of the file that are none of these are refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/check_internal.h"
+
+ssched_status_t chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len)
+{
+    json_t *pc = json_object_get(x, "piece");
+    mpq_set_ui(off, 0, 1);
+    mpq_set_ui(len, 1, 1);
+    if (!pc)
+        return SSCHED_OK;
+    if (!json_is_array(pc) || json_array_size(pc) != 2)
+        return chk_bad(c, "%s: \"piece\" must be [offset, length]", where);
+    json_t *wrap = json_pack("{sOsO}", "o", json_array_get(pc, 0), "l", json_array_get(pc, 1));
+    if (!wrap)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    ssched_status_t st = chk_get_q(c, wrap, "o", where, off);
+    if (st == SSCHED_OK)
+        st = chk_get_q(c, wrap, "l", where, len);
+    json_decref(wrap);
+    if (st != SSCHED_OK)
+        return st;
+    mpq_t end;
+    mpq_init(end);
+    mpq_add(end, off, len);
+    if (c->report->valid && (mpq_sgn(off) < 0 || mpq_sgn(len) <= 0 || mpq_cmp_ui(end, 1, 1) > 0))
+        chk_violation(c, "%s: piece [%s] is not a non-empty range of [0, 1)", where,
+                      mpq_sgn(len) <= 0 ? "empty" : "outside");
+    mpq_clear(end);
+    return SSCHED_OK;
+}
+
+/* Exact shortest transfer times (size * c) from src, or to src when
+ * reverse; unreachable: -1.  Bellman-Ford: independent of the builder's
+ * Dijkstra, and platforms are small. */
+static void distances(const chk_t *c, size_t src, int reverse, mpq_t *d)
+{
+    mpq_t q;
+    mpq_init(q);
+    for (size_t v = 0; v < c->n_nodes; v++)
+        mpq_set_si(d[v], -1, 1);
+    mpq_set_ui(d[src], 0, 1);
+    for (size_t round = 0; round < c->n_nodes; round++) {
+        int changed = 0;
+        for (size_t e = 0; e < c->n_edges; e++) {
+            size_t a = reverse ? c->to[e] : c->from[e], b = reverse ? c->from[e] : c->to[e];
+            if (mpq_sgn(d[a]) < 0)
+                continue;
+            mpq_mul(q, c->cost[e], c->size);
+            mpq_add(q, q, d[a]);
+            if (mpq_sgn(d[b]) < 0 || mpq_cmp(q, d[b]) < 0) {
+                mpq_set(d[b], q);
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    mpq_clear(q);
+}
+
+static void cheapest(const chk_t *c, size_t node, int out, mpq_t best, int *any)
+{
+    *any = 0;
+    for (size_t e = 0; e < c->n_edges; e++)
+        if ((out ? c->from[e] : c->to[e]) == node && (!*any || mpq_cmp(c->cost[e], best) < 0)) {
+            mpq_set(best, c->cost[e]);
+            *any = 1;
+        }
+}
+
+/* lb = max(lb, count * size * cheapest c of the port); tp_cut likewise for
+ * 1 / that (the throughput bound of the port). */
+static void port(const chk_t *c, size_t node, int out, size_t count, mpq_t lb, mpq_t tp_cut,
+                 int *have_cut)
+{
+    mpq_t best, q;
+    mpq_inits(best, q, NULL);
+    int any;
+    cheapest(c, node, out, best, &any);
+    if (any && count > 0) {
+        mpq_set_ui(q, count, 1);
+        mpq_mul(q, q, best);
+        mpq_mul(q, q, c->size);
+        if (mpq_cmp(q, lb) > 0)
+            mpq_set(lb, q);
+        if (mpq_sgn(q) > 0) {
+            mpq_inv(q, q);
+            if (!*have_cut || mpq_cmp(q, tp_cut) < 0)
+                mpq_set(tp_cut, q);
+            *have_cut = 1;
+        }
+    }
+    mpq_clears(best, q, NULL);
+}
+
+/* LB1 and the port cut on TP. */
+static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a, mpq_t *b)
+{
+    mpq_t q, best;
+    mpq_inits(q, best, NULL);
+    mpq_set_ui(lb, 0, 1);
+    *have_cut = 0;
+    if (!c->reduce) {
+        /* message types are (origin, dest) pairs */
+        for (size_t v = 0; v < c->n_nodes; v++) {
+            size_t as_origin = 0, as_dest = 0;
+            for (size_t t = 0; t < c->n_types; t++) {
+                as_origin += c->type_origin[t] == v;
+                as_dest += c->type_dest[t] == v;
+            }
+            if (as_origin) {
+                distances(c, v, 0, a);
+                for (size_t t = 0; t < c->n_types; t++)
+                    if (c->type_origin[t] == v && mpq_cmp(a[c->type_dest[t]], lb) > 0)
+                        mpq_set(lb, a[c->type_dest[t]]);
+                port(c, v, 1, as_origin, lb, cut, have_cut);
+            }
+            if (as_dest)
+                port(c, v, 0, as_dest, lb, cut, have_cut);
+        }
+    } else {
+        distances(c, c->target, 1, b);
+        for (size_t k = 0; k < c->N; k++) {
+            size_t pk = c->participants[k];
+            if (c->N == 1) {
+                if (mpq_cmp(b[pk], lb) > 0)
+                    mpq_set(lb, b[pk]);
+                continue;
+            }
+            distances(c, pk, 0, a);
+            int any = 0;
+            for (size_t x = 0; x < c->n_nodes; x++) {
+                if (!c->has_w[x] || mpq_sgn(a[x]) < 0 || mpq_sgn(b[x]) < 0)
+                    continue;
+                mpq_add(q, a[x], c->w[x]);
+                mpq_add(q, q, b[x]);
+                if (!any || mpq_cmp(q, best) < 0)
+                    mpq_set(best, q);
+                any = 1;
+            }
+            if (any && mpq_cmp(best, lb) > 0)
+                mpq_set(lb, best);
+            /* a value that is not born on the target leaves its node */
+            if (pk != c->target) {
+                mpq_t dummy;
+                mpq_init(dummy);
+                port(c, pk, 1, 1, dummy, cut, have_cut);
+                port(c, c->target, 0, 1, dummy, cut, have_cut);
+                mpq_clear(dummy);
+            }
+        }
+    }
+    mpq_clears(q, best, NULL);
+}
+
+static int claim(chk_t *c, json_t *root, const char *key, const mpq_t want, ssched_status_t *st)
+{
+    if (!json_object_get(root, key))
+        return 1; /* "ssched-unrolled/1" files state fewer figures */
+    mpq_t q;
+    mpq_init(q);
+    *st = chk_get_q(c, root, key, "schedule", q);
+    int ok = *st != SSCHED_OK || mpq_equal(q, want);
+    mpq_clear(q);
+    if (!ok)
+        chk_violation(c, "\"%s\" is not what the events give", key);
+    return ok;
+}
+
+ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
+                                    const mpq_t makespan)
+{
+    static const char *const keys[] = {
+        "format", "problem", "platform", "throughput", "operations", "split", "transfers",
+        "computations", "operations_per_period", "period", "pattern_throughput", "makespan",
+        "steady_time", "overhead", "lb1", "lower_bound", "ratio", "periods", NULL};
+    const char *format = json_string_value(json_object_get(root, "format"));
+    int v2 = format && !strcmp(format, "ssched-unrolled/2");
+    ssched_status_t st = v2 ? chk_keys(c, root, "schedule", keys) : SSCHED_OK;
+    if (st != SSCHED_OK)
+        return st;
+    size_t nn = c->n_nodes;
+    mpq_t *a = malloc((nn ? nn : 1) * sizeof *a), *b = malloc((nn ? nn : 1) * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t v = 0; v < nn; v++)
+        mpq_inits(a[v], b[v], NULL);
+    mpq_t steady, over, lb1, lb, ratio, cut, ops, per, q;
+    mpq_inits(steady, over, lb1, lb, ratio, cut, ops, per, q, NULL);
+    int have_cut;
+    if (mpq_sgn(c->throughput) <= 0) {
+        chk_violation(c, "the throughput must be positive");
+        goto out;
+    }
+    mpq_set_ui(steady, K, 1);
+    mpq_div(steady, steady, c->throughput);
+    mpq_sub(over, makespan, steady);
+    bounds(c, lb1, cut, &have_cut, a, b);
+    mpq_set(lb, mpq_cmp(lb1, steady) > 0 ? lb1 : steady);
+    if (mpq_sgn(lb) > 0)
+        mpq_div(ratio, makespan, lb);
+    if (!claim(c, root, "makespan", makespan, &st) || st != SSCHED_OK ||
+        !claim(c, root, "steady_time", steady, &st) || st != SSCHED_OK ||
+        !claim(c, root, "overhead", over, &st) || st != SSCHED_OK ||
+        !claim(c, root, "lb1", lb1, &st) || st != SSCHED_OK ||
+        !claim(c, root, "lower_bound", lb, &st) || st != SSCHED_OK ||
+        !claim(c, root, "ratio", ratio, &st) || st != SSCHED_OK)
+        goto out;
+    if (mpq_cmp(steady, makespan) > 0) {
+        chk_violation(c, "the events end before K / throughput: the stated throughput is too low");
+        goto out;
+    }
+    if (have_cut && mpq_cmp(c->throughput, cut) > 0) {
+        chk_violation(c, "the stated throughput exceeds a port's capacity");
+        goto out;
+    }
+    if (v2) {
+        if ((st = chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK ||
+            (st = chk_get_q(c, root, "period", "schedule", per)) != SSCHED_OK ||
+            (st = chk_get_q(c, root, "pattern_throughput", "schedule", q)) != SSCHED_OK)
+            goto out;
+        if (mpq_sgn(per) <= 0 || mpq_sgn(ops) <= 0 || mpz_cmp_ui(mpq_denref(ops), 1) != 0) {
+            chk_violation(c, "the pattern needs a positive period and a positive integer "
+                             "operations_per_period");
+            goto out;
+        }
+        mpq_div(ops, ops, per);
+        if (!mpq_equal(ops, q))
+            chk_violation(c, "\"pattern_throughput\" is not operations_per_period / period");
+        else if (mpq_cmp(q, c->throughput) > 0)
+            chk_violation(c, "the pattern's throughput exceeds the optimal throughput");
+        json_t *split = json_object_get(root, "split");
+        if (!json_is_boolean(split)) {
+            st = chk_bad(c, "missing boolean \"split\"");
+            goto out;
+        }
+        /* "split": false promises whole messages */
+        json_t *tr = json_object_get(root, "transfers");
+        for (size_t k = 0; json_is_false(split) && k < json_array_size(tr); k++) {
+            json_t *pc = json_object_get(json_array_get(tr, k), "piece");
+            if (pc && (st = chk_piece(c, json_array_get(tr, k), "transfers", per, q)) == SSCHED_OK &&
+                (mpq_sgn(per) != 0 || mpq_cmp_ui(q, 1, 1) != 0)) {
+                chk_violation(c, "transfers[%zu] moves a piece but the file says \"split\": false", k);
+                break;
+            }
+        }
+    }
+out:
+    for (size_t v = 0; v < nn; v++)
+        mpq_clears(a[v], b[v], NULL);
+    free(a);
+    free(b);
+    mpq_clears(steady, over, lb1, lb, ratio, cut, ops, per, q, NULL);
+    return st;
+}

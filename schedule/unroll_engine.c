@@ -1,0 +1,396 @@
+/* The unrolling engine: exact integer time scale, left-shifted emission of
+ * events, limits, and the driver shared by the in-memory and streamed forms
+ * (schedule.h: ssched_unroll*). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/unroll_internal.h"
+
+#define TICK_LIMIT ((int64_t)1 << 62)
+
+void ssched_unroll_figures_init(ssched_unroll_figures_t *f)
+{
+    memset(f, 0, sizeof *f);
+    mpq_inits(f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1, f->lower_bound,
+              f->ratio, f->period, f->pattern_throughput, NULL);
+    mpz_init(f->ops_per_period);
+}
+
+void ssched_unroll_figures_free(ssched_unroll_figures_t *f)
+{
+    mpq_clears(f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1, f->lower_bound,
+               f->ratio, f->period, f->pattern_throughput, NULL);
+    mpz_clear(f->ops_per_period);
+    memset(f, 0, sizeof *f);
+}
+
+static int fits63(const mpz_t z)
+{
+    return mpz_sgn(z) >= 0 && mpz_sizeinbase(z, 2) <= 62;
+}
+
+ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+                                 const ssched_problem_t *pb, const ssched_schedule_t *s,
+                                 unsigned long long max_periods, ssched_error_t *err)
+{
+    size_t ne = p->n_edges, nn = p->n_nodes;
+    memset(sc, 0, sizeof *sc);
+    mpz_inits(sc->Q, sc->A, NULL);
+    sc->unit_ticks = calloc(ne ? ne : 1, sizeof *sc->unit_ticks);
+    sc->task_ticks = calloc(nn ? nn : 1, sizeof *sc->task_ticks);
+    if (!sc->unit_ticks || !sc->task_ticks)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    unsigned char *used = calloc(ne ? ne : 1, 1);
+    if (!used)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpz_set_ui(sc->A, 1);
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
+            mpz_lcm(sc->A, sc->A, mpq_denref(s->slots[k].transfers[t].amount));
+            used[s->slots[k].transfers[t].edge] = 1;
+        }
+    mpq_t q;
+    mpq_init(q);
+    mpz_set_ui(sc->Q, 1);
+    if (s->kind != SSCHED_PROBLEM_REDUCE) {
+        /* scatter, gossip: the route replay sets its own scale */
+        sc->q = sc->a = 1;
+        mpq_clear(q);
+        free(used);
+        return SSCHED_OK;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        mpz_set_ui(sc->Q, 1);
+        for (size_t e = 0; e < ne; e++) {
+            if (!used[e])
+                continue;
+            mpq_mul(q, p->c[e], pb->size);
+            mpz_mul(mpq_denref(q), mpq_denref(q), sc->A);
+            mpq_canonicalize(q);
+            mpz_lcm(sc->Q, sc->Q, mpq_denref(q));
+        }
+        if (fits63(sc->A) && fits63(sc->Q))
+            break;
+        /* pieces would need too fine a resolution: move whole values */
+        mpz_set_ui(sc->A, 1);
+        sc->whole = 1;
+    }
+    for (size_t i = 0; i < nn && s->kind == SSCHED_PROBLEM_REDUCE; i++)
+        if (p->has_w[i])
+            mpz_lcm(sc->Q, sc->Q, mpq_denref(p->w[i]));
+    /* the largest time is at most the sum of every duration: periods x the
+     * busy ticks of one period */
+    mpz_t busy, t;
+    mpz_inits(busy, t, NULL);
+    ssched_status_t st = SSCHED_OK;
+    if (!fits63(sc->A) || !fits63(sc->Q))
+        st = ssched_error_set(err, SSCHED_EINPUT,
+                              "the pattern's time resolution needs more than 62 bits "
+                              "(1/%zu-digit ticks); choose a shorter period (--max-period)",
+                              mpz_sizeinbase(sc->Q, 10));
+    for (size_t e = 0; e < ne && st == SSCHED_OK; e++) {
+        if (!used[e])
+            continue;
+        mpq_mul(q, p->c[e], pb->size);
+        mpz_mul(mpq_numref(q), mpq_numref(q), sc->Q);
+        mpz_mul(mpq_denref(q), mpq_denref(q), sc->A);
+        mpq_canonicalize(q);
+        if (!fits63(mpq_numref(q)))
+            st = ssched_error_set(err, SSCHED_EINPUT, "a transfer time overflows 62 bits of ticks");
+        else
+            sc->unit_ticks[e] = (int64_t)mpz_get_ui(mpq_numref(q));
+    }
+    for (size_t i = 0; i < nn && st == SSCHED_OK && s->kind == SSCHED_PROBLEM_REDUCE; i++) {
+        if (!p->has_w[i])
+            continue;
+        mpz_mul(t, mpq_numref(p->w[i]), sc->Q);
+        mpz_divexact(t, t, mpq_denref(p->w[i]));
+        if (!fits63(t))
+            st = ssched_error_set(err, SSCHED_EINPUT, "a task time overflows 62 bits of ticks");
+        else
+            sc->task_ticks[i] = (int64_t)mpz_get_ui(t);
+    }
+    for (size_t k = 0; k < s->n_slots && st == SSCHED_OK; k++)
+        for (size_t x = 0; x < s->slots[k].n_transfers; x++) {
+            const ssched_transfer_t *tr = &s->slots[k].transfers[x];
+            mpz_mul(t, mpq_numref(tr->amount), sc->A);
+            mpz_cdiv_q(t, t, mpq_denref(tr->amount));
+            mpz_addmul_ui(busy, t, (unsigned long)sc->unit_ticks[tr->edge]);
+        }
+    for (size_t k = 0; k < s->n_computations && st == SSCHED_OK; k++)
+        mpz_addmul_ui(busy, s->computations[k].count,
+                      (unsigned long)sc->task_ticks[s->computations[k].node]);
+    if (st == SSCHED_OK) {
+        mpz_mul_ui(busy, busy, (unsigned long)(max_periods + 1));
+        if (!fits63(busy))
+            st = ssched_error_set(err, SSCHED_EINPUT,
+                                  "the unrolled schedule's times need more than 62 bits of "
+                                  "ticks; use fewer operations or a shorter period (--max-period)");
+    }
+    sc->a = fits63(sc->A) ? (int64_t)mpz_get_ui(sc->A) : 1;
+    sc->q = fits63(sc->Q) ? (int64_t)mpz_get_ui(sc->Q) : 1;
+    mpz_clears(busy, t, NULL);
+    mpq_clear(q);
+    free(used);
+    return st;
+}
+
+void sched_scale_free(sched_scale_t *sc)
+{
+    mpz_clears(sc->Q, sc->A, NULL);
+    free(sc->unit_ticks);
+    free(sc->task_ticks);
+    memset(sc, 0, sizeof *sc);
+}
+
+int64_t sched_units(const sched_scale_t *sc, const mpq_t amount)
+{
+    mpz_t t;
+    mpz_init(t);
+    mpz_mul(t, mpq_numref(amount), sc->A);
+    mpz_divexact(t, t, mpq_denref(amount));
+    int64_t u = (int64_t)mpz_get_ui(t);
+    mpz_clear(t);
+    return u;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+void sched_ratio_str(int64_t num, int64_t den, char *buf)
+{
+    int64_t g = gcd64(num, den);
+    if (g > 1) {
+        num /= g;
+        den /= g;
+    }
+    if (den == 1)
+        snprintf(buf, 48, "%lld", (long long)num);
+    else
+        snprintf(buf, 48, "%lld/%lld", (long long)num, (long long)den);
+}
+
+void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
+{
+    mpz_set_si(mpq_numref(out), (long)ticks);
+    mpz_set(mpq_denref(out), sc->Q);
+    mpq_canonicalize(out);
+}
+
+ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
+                                    unsigned long op, int64_t off, int64_t len, int64_t ready,
+                                    int64_t *end, ssched_error_t *err)
+{
+    size_t i = e->p->from[edge], j = e->p->to[edge];
+    int64_t start = ready;
+    if (e->send_free[i] > start)
+        start = e->send_free[i];
+    if (e->recv_free[j] > start)
+        start = e->recv_free[j];
+    sched_event_t ev = {0};
+    ev.edge = edge;
+    ev.type = type;
+    ev.op = op;
+    ev.off = off;
+    ev.len = len;
+    ev.start = start;
+    ev.end = start + len * e->sc.unit_ticks[edge];
+    e->send_free[i] = e->recv_free[j] = ev.end;
+    if (ev.end > e->makespan)
+        e->makespan = ev.end;
+    e->transfers++;
+    if (len != e->sc.a)
+        e->pieces++;
+    *end = ev.end;
+    return e->sink->emit(e->sink, &ev, err);
+}
+
+ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+                                 int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
+                                 int64_t ready, int64_t *end, ssched_error_t *err)
+{
+    size_t i = e->p->from[edge], j = e->p->to[edge];
+    int64_t start = ready;
+    if (e->send_free[i] > start)
+        start = e->send_free[i];
+    if (e->recv_free[j] > start)
+        start = e->recv_free[j];
+    sched_event_t ev = {0};
+    ev.edge = edge;
+    ev.type = type;
+    ev.op = op;
+    ev.start = start;
+    ev.end = start + dur;
+    ev.piece_off = off;
+    ev.piece_len = len;
+    ev.piece_json = json;
+    e->send_free[i] = e->recv_free[j] = ev.end;
+    if (ev.end > e->makespan)
+        e->makespan = ev.end;
+    e->transfers++;
+    if (json)
+        e->pieces++;
+    *end = ev.end;
+    return e->sink->emit(e->sink, &ev, err);
+}
+
+ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
+                                       unsigned long op, int64_t ready, int64_t *end,
+                                       ssched_error_t *err)
+{
+    sched_event_t ev = {0};
+    ev.is_comp = 1;
+    ev.node = x->node;
+    ev.k = x->k;
+    ev.l = x->l;
+    ev.m = x->m;
+    ev.op = op;
+    ev.start = ready > e->cpu_free[x->node] ? ready : e->cpu_free[x->node];
+    ev.end = ev.start + e->sc.task_ticks[x->node];
+    e->cpu_free[x->node] = ev.end;
+    if (ev.end > e->makespan)
+        e->makespan = ev.end;
+    e->computations++;
+    *end = ev.end;
+    return e->sink->emit(e->sink, &ev, err);
+}
+
+unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
+                                        unsigned long K)
+{
+    unsigned long long ops = mpz_fits_ulong_p(s->ops_per_period)
+                                 ? mpz_get_ui(s->ops_per_period) : 0xffffffffULL;
+    if (ops == 0)
+        ops = 1;
+    /* a route has fewer than n_nodes hops, a tree fewer levels than tasks */
+    size_t depth = 0;
+    for (size_t t = 0; t < s->trees.n_trees; t++)
+        if (s->trees.trees[t].n_tasks > depth)
+            depth = s->trees.trees[t].n_tasks;
+    return (K + ops - 1) / ops + depth + 2 * p->n_nodes + 4;
+}
+
+/* Events written for K operations: K x (transfers and computations of one
+ * operation, counting each slot of a message as one piece). */
+static unsigned long long estimate_events(const ssched_schedule_t *s, unsigned long K)
+{
+    mpz_t n;
+    mpz_init(n);
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
+            /* ceil(amount) + 1 records at most per slot transfer */
+            mpz_t c;
+            mpz_init(c);
+            mpz_cdiv_q(c, mpq_numref(s->slots[k].transfers[t].amount),
+                       mpq_denref(s->slots[k].transfers[t].amount));
+            mpz_add(n, n, c);
+            mpz_clear(c);
+        }
+    for (size_t k = 0; k < s->n_computations; k++)
+        mpz_add(n, n, s->computations[k].count);
+    mpz_mul_ui(n, n, K);
+    mpz_cdiv_q(n, n, s->ops_per_period);
+    unsigned long long r = mpz_fits_ulong_p(n) ? mpz_get_ui(n) : ~0ULL;
+    mpz_clear(n);
+    return r;
+}
+
+ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                 const ssched_schedule_t *s, unsigned long K,
+                                 const ssched_unroll_limits_t *limits, sched_sink_t *sink,
+                                 ssched_unroll_figures_t *fig, ssched_error_t *err)
+{
+    unsigned long max_ops = limits && limits->max_operations ? limits->max_operations : 10000000UL;
+    unsigned long long max_events =
+        limits && limits->max_events ? limits->max_events : 500000000ULL;
+    if (K == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
+    if (K > max_ops)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "--operations %lu is above the limit %lu (raise it with "
+                                "--max-operations)", K, max_ops);
+    if (mpq_sgn(s->throughput) == 0 || mpz_sgn(s->ops_per_period) == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "throughput is 0: no operation can complete");
+    /* the pattern itself is walked every period: it must be short */
+    unsigned long long per_period = estimate_events(s, mpz_fits_ulong_p(s->ops_per_period)
+                                                          ? mpz_get_ui(s->ops_per_period) : ~0UL);
+    if (per_period > 10000000ULL)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "the periodic pattern has about %llu events per period; unroll "
+                                "a shorter one (ssched_unroll_plan, --max-period)", per_period);
+    unsigned long long events = estimate_events(s, K);
+    if (events > max_events)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "about %llu events for %lu operations, above the limit %llu "
+                                "(raise it with --max-events)", events, K, max_events);
+    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        /* instances of one period are held at once */
+        unsigned long long per = 0;
+        for (size_t t = 0; t < s->trees.n_trees; t++)
+            per += (unsigned long long)s->trees.trees[t].n_tasks *
+                   (mpz_fits_ulong_p(s->trees.trees[t].weight) ? mpz_get_ui(s->trees.trees[t].weight)
+                                                               : ~0UL);
+        unsigned long long mem = limits && limits->max_memory ? limits->max_memory : 1ULL << 31;
+        if (per > mem / 64)
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "the pattern's period holds about %llu task instances "
+                                    "(%llu MB); choose a shorter period (--max-period)",
+                                    per, per * 64 >> 20);
+    }
+    sched_engine_t e;
+    memset(&e, 0, sizeof e);
+    e.p = p;
+    e.s = s;
+    e.sink = sink;
+    size_t nn = p->n_nodes;
+    ssched_status_t st = sched_scale_init(&e.sc, p, pb, s, sched_replay_periods(p, s, K), err);
+    e.send_free = calloc(nn ? nn : 1, sizeof *e.send_free);
+    e.recv_free = calloc(nn ? nn : 1, sizeof *e.recv_free);
+    e.cpu_free = calloc(nn ? nn : 1, sizeof *e.cpu_free);
+    if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    size_t periods = 0;
+    sink->sc = &e.sc;
+    if (st == SSCHED_OK)
+        st = s->kind == SSCHED_PROBLEM_REDUCE ? sched_replay_reduce(&e, pb, K, &periods, err)
+                                              : sched_replay_flow(&e, pb, K, &periods, err);
+    if (st == SSCHED_OK) {
+        fig->operations = K;
+        sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);
+        mpq_set(fig->throughput, s->optimal_throughput);
+        if (mpq_sgn(fig->throughput) == 0)
+            mpq_set(fig->throughput, s->throughput);
+        mpq_set_ui(fig->steady_time, K, 1);
+        mpq_div(fig->steady_time, fig->steady_time, fig->throughput);
+        mpq_sub(fig->overhead, fig->makespan, fig->steady_time);
+        st = ssched_unroll_lb1(p, pb, fig->lb1, err);
+        mpq_set(fig->lower_bound, fig->steady_time);
+        if (mpq_cmp(fig->lb1, fig->lower_bound) > 0)
+            mpq_set(fig->lower_bound, fig->lb1);
+        if (mpq_sgn(fig->lower_bound) > 0)
+            mpq_div(fig->ratio, fig->makespan, fig->lower_bound);
+        mpq_set(fig->period, s->period);
+        mpz_set(fig->ops_per_period, s->ops_per_period);
+        mpq_set_z(fig->pattern_throughput, s->ops_per_period);
+        mpq_div(fig->pattern_throughput, fig->pattern_throughput, s->period);
+        fig->periods = periods;
+        fig->transfers = e.transfers;
+        fig->computations = e.computations;
+        fig->pieces = e.pieces;
+        fig->buffer = e.buffer;
+    }
+    sched_scale_free(&e.sc);
+    free(e.send_free);
+    free(e.recv_free);
+    free(e.cpu_free);
+    return st;
+}

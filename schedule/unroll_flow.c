@@ -1,0 +1,339 @@
+/* Unrolled scatters and gossips: routes replayed period after period.
+ *
+ * The pattern's per-period amounts of each type are decomposed into routes
+ * (origin -> destination paths, cycle-free since the builder cancels
+ * cycles), route r carrying m_r messages per period: with n operations per
+ * period, route r moves the range [O_r, O_r + m_r) of the n messages a
+ * type sends per period (O_r: the routes before it), cut at whole messages
+ * into pieces.  Each slot transfer of (edge, type) moves the next part of
+ * the routes crossing that edge, in route order, so every slot of the
+ * pattern is used as the matchings planned it.  Operation batch b moves
+ * over hop h of its routes in period b + h, and a piece leaves a node only
+ * after the whole range its route brought there (hop h - 1, same batch)
+ * has arrived: data dependencies hold by construction, and the left shift
+ * (unroll_engine.c) keeps them.
+ *
+ * Time is counted in ticks of 1/Q, Q the common denominator of every
+ * pattern piece's duration, so the replay is int64 arithmetic; piece
+ * offsets are exact fractions computed once per pattern piece. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/unroll_internal.h"
+
+typedef struct {
+    size_t n_edges, *edges;     /* origin -> dest                            */
+    size_t type;
+    mpq_t amount, offset;       /* m_r and O_r                               */
+} route_t;
+
+/* One pattern piece: part of route r's hop h, within operation q of the
+ * batch, [off, off+len) of that message. */
+typedef struct {
+    size_t edge, type, route, hop;
+    unsigned long q;
+    mpq_t off, len, dur;
+    int64_t ticks;
+    char *json;                 /* NULL when whole                          */
+} ppiece_t;
+
+typedef struct {
+    size_t n_routes, n_pieces, cap;
+    route_t *routes;
+    ppiece_t *pieces;
+    size_t max_hops;
+} pattern_t;
+
+static void pattern_free(pattern_t *pt)
+{
+    for (size_t r = 0; r < pt->n_routes; r++) {
+        free(pt->routes[r].edges);
+        mpq_clears(pt->routes[r].amount, pt->routes[r].offset, NULL);
+    }
+    for (size_t k = 0; k < pt->n_pieces; k++) {
+        mpq_clears(pt->pieces[k].off, pt->pieces[k].len, pt->pieces[k].dur, NULL);
+        free(pt->pieces[k].json);
+    }
+    free(pt->routes);
+    free(pt->pieces);
+}
+
+/* Greedy path decomposition of each type's per-period amounts. */
+static ssched_status_t make_routes(const ssched_platform_t *p, const ssched_schedule_t *s,
+                                   pattern_t *pt, ssched_error_t *err)
+{
+    size_t ne = p->n_edges, nt = s->n_commodities;
+    mpq_t *f = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *f);
+    size_t *path = malloc((p->n_nodes + 1) * sizeof *path);
+    if (!f || !path) {
+        free(f);
+        free(path);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < ne * nt; k++)
+        mpq_init(f[k]);
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
+            const ssched_transfer_t *tr = &s->slots[k].transfers[t];
+            mpq_add(f[tr->type * ne + tr->edge], f[tr->type * ne + tr->edge], tr->amount);
+        }
+    ssched_status_t st = SSCHED_OK;
+    mpq_t b, off;
+    mpq_inits(b, off, NULL);
+    for (size_t d = 0; d < nt && st == SSCHED_OK; d++) {
+        mpq_t *fd = f + d * ne;
+        size_t o = s->commodities[d].origin, dest = s->commodities[d].dest;
+        mpq_set_ui(off, 0, 1);
+        for (;;) {
+            /* walk from the origin along positive flow */
+            size_t at = o, len = 0;
+            while (at != dest && len <= p->n_nodes) {
+                size_t next = ne;
+                for (size_t e = 0; e < ne && next == ne; e++)
+                    if (p->from[e] == at && mpq_sgn(fd[e]) > 0)
+                        next = e;
+                if (next == ne)
+                    break;
+                path[len++] = next;
+                at = p->to[next];
+            }
+            if (len == 0)
+                break; /* nothing leaves the origin any more */
+            if (at != dest || len > p->n_nodes) {
+                st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                      "pattern flow of a type does not decompose into routes");
+                break;
+            }
+            mpq_set(b, fd[path[0]]);
+            for (size_t h = 1; h < len; h++)
+                if (mpq_cmp(fd[path[h]], b) < 0)
+                    mpq_set(b, fd[path[h]]);
+            for (size_t h = 0; h < len; h++)
+                mpq_sub(fd[path[h]], fd[path[h]], b);
+            route_t *r = realloc(pt->routes, (pt->n_routes + 1) * sizeof *r);
+            size_t *edges = malloc(len * sizeof *edges);
+            if (!r || !edges) {
+                if (r)
+                    pt->routes = r;
+                free(edges);
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+                break;
+            }
+            pt->routes = r;
+            r = &pt->routes[pt->n_routes++];
+            memcpy(edges, path, len * sizeof *edges);
+            r->edges = edges;
+            r->n_edges = len;
+            r->type = d;
+            mpq_inits(r->amount, r->offset, NULL);
+            mpq_set(r->amount, b);
+            mpq_set(r->offset, off);
+            mpq_add(off, off, b);
+            if (len > pt->max_hops)
+                pt->max_hops = len;
+        }
+        if (st == SSCHED_OK && mpq_cmp_z(off, s->ops_per_period) != 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "the routes of a type do not carry its operations per period");
+    }
+    mpq_clears(b, off, NULL);
+    for (size_t k = 0; k < ne * nt; k++)
+        mpq_clear(f[k]);
+    free(f);
+    free(path);
+    return st;
+}
+
+static int add_piece(pattern_t *pt, const ssched_platform_t *p, const ssched_problem_t *pb,
+                     size_t edge, size_t type, size_t route, size_t hop, const mpq_t lo,
+                     const mpq_t hi)
+{
+    if (pt->n_pieces == pt->cap) {
+        size_t cap = pt->cap ? 2 * pt->cap : 64;
+        ppiece_t *x = realloc(pt->pieces, cap * sizeof *x);
+        if (!x)
+            return 0;
+        pt->pieces = x;
+        pt->cap = cap;
+    }
+    ppiece_t *x = &pt->pieces[pt->n_pieces];
+    mpz_t q;
+    mpz_init(q);
+    mpz_fdiv_q(q, mpq_numref(lo), mpq_denref(lo));
+    x->q = mpz_get_ui(q);
+    mpq_inits(x->off, x->len, x->dur, NULL);
+    mpq_set_z(x->off, q);
+    mpq_sub(x->off, lo, x->off);
+    mpq_sub(x->len, hi, lo);
+    mpq_mul(x->dur, x->len, p->c[edge]);
+    mpq_mul(x->dur, x->dur, pb->size);
+    mpz_clear(q);
+    x->edge = edge;
+    x->type = type;
+    x->route = route;
+    x->hop = hop;
+    x->json = NULL;
+    x->ticks = 0;
+    if (mpq_sgn(x->off) != 0 || mpq_cmp_ui(x->len, 1, 1) != 0) {
+        char *a = mpq_get_str(NULL, 10, x->off), *b = mpq_get_str(NULL, 10, x->len);
+        size_t n = (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + 16;
+        x->json = a && b ? malloc(n) : NULL;
+        if (x->json)
+            snprintf(x->json, n, "[\"%s\", \"%s\"]", a, b);
+        void (*freefunc)(void *, size_t);
+        mp_get_memory_functions(NULL, NULL, &freefunc);
+        if (a)
+            freefunc(a, strlen(a) + 1);
+        if (b)
+            freefunc(b, strlen(b) + 1);
+        if (!x->json) {
+            mpq_clears(x->off, x->len, x->dur, NULL);
+            return 0;
+        }
+    }
+    pt->n_pieces++;
+    return 1;
+}
+
+/* Cut each slot transfer into pattern pieces: the next part of the routes
+ * crossing its edge (in route order), at whole-message boundaries. */
+static ssched_status_t make_pieces(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_schedule_t *s, pattern_t *pt, ssched_error_t *err)
+{
+    size_t ne = p->n_edges, nt = s->n_commodities;
+    /* cursor per (type, edge): the route it is in and how far */
+    size_t *cur_route = calloc(ne * nt > 0 ? ne * nt : 1, sizeof *cur_route);
+    mpq_t *done = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *done);
+    if (!cur_route || !done) {
+        free(cur_route);
+        free(done);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < ne * nt; k++)
+        mpq_init(done[k]);
+    ssched_status_t st = SSCHED_OK;
+    mpq_t want, lo, hi, room, cut;
+    mpq_inits(want, lo, hi, room, cut, NULL);
+    for (size_t k = 0; k < s->n_slots && st == SSCHED_OK; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers && st == SSCHED_OK; t++) {
+            const ssched_transfer_t *tr = &s->slots[k].transfers[t];
+            size_t key = tr->type * ne + tr->edge;
+            mpq_set(want, tr->amount);
+            while (mpq_sgn(want) > 0 && st == SSCHED_OK) {
+                /* the current route of this (type, edge), hop of the edge */
+                size_t r = cur_route[key], hop = 0;
+                for (; r < pt->n_routes; r++) {
+                    const route_t *x = &pt->routes[r];
+                    if (x->type != tr->type)
+                        continue;
+                    for (hop = 0; hop < x->n_edges && x->edges[hop] != tr->edge; hop++)
+                        ;
+                    if (hop < x->n_edges && mpq_cmp(done[key], x->amount) < 0)
+                        break;
+                    if (hop < x->n_edges)
+                        mpq_set_ui(done[key], 0, 1); /* finished: on to the next route */
+                }
+                if (r == pt->n_routes) {
+                    st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                          "a slot carries more than the routes of its edge");
+                    break;
+                }
+                cur_route[key] = r;
+                const route_t *x = &pt->routes[r];
+                mpq_sub(room, x->amount, done[key]);
+                if (mpq_cmp(room, want) > 0)
+                    mpq_set(room, want);
+                /* material [lo, lo + room), cut at whole messages */
+                mpq_add(lo, x->offset, done[key]);
+                mpq_add(hi, lo, room);
+                while (mpq_cmp(lo, hi) < 0) {
+                    mpz_fdiv_q(mpq_numref(cut), mpq_numref(lo), mpq_denref(lo));
+                    mpz_add_ui(mpq_numref(cut), mpq_numref(cut), 1);
+                    mpz_set_ui(mpq_denref(cut), 1);
+                    if (mpq_cmp(cut, hi) > 0)
+                        mpq_set(cut, hi);
+                    if (!add_piece(pt, p, pb, tr->edge, tr->type, r, hop, lo, cut)) {
+                        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+                        break;
+                    }
+                    mpq_set(lo, cut);
+                }
+                mpq_add(done[key], done[key], room);
+                mpq_sub(want, want, room);
+            }
+        }
+    mpq_clears(want, lo, hi, room, cut, NULL);
+    for (size_t k = 0; k < ne * nt; k++)
+        mpq_clear(done[k]);
+    free(done);
+    free(cur_route);
+    return st;
+}
+
+ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
+                                  unsigned long K, size_t *periods_out, ssched_error_t *err)
+{
+    const ssched_platform_t *p = e->p;
+    const ssched_schedule_t *s = e->s;
+    pattern_t pt;
+    memset(&pt, 0, sizeof pt);
+    if (!mpz_fits_ulong_p(s->ops_per_period) || mpz_sgn(s->ops_per_period) == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "operations per period out of range");
+    unsigned long n = mpz_get_ui(s->ops_per_period);
+    ssched_status_t st = make_routes(p, s, &pt, err);
+    if (st == SSCHED_OK)
+        st = make_pieces(p, pb, s, &pt, err);
+    /* the tick: every piece's duration is a whole number of ticks, and the
+     * largest time (all durations of all periods) fits in 62 bits */
+    unsigned long batches = (K + n - 1) / n;
+    size_t periods = (size_t)batches + (pt.max_hops ? pt.max_hops - 1 : 0);
+    mpz_t busy, t;
+    mpz_inits(busy, t, NULL);
+    mpz_set_ui(e->sc.Q, 1);
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++)
+        mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(pt.pieces[k].dur));
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+        mpz_mul(t, mpq_numref(pt.pieces[k].dur), e->sc.Q);
+        mpz_divexact(t, t, mpq_denref(pt.pieces[k].dur));
+        mpz_add(busy, busy, t);
+        pt.pieces[k].ticks = mpz_fits_slong_p(t) ? mpz_get_si(t) : 0;
+    }
+    mpz_mul_ui(busy, busy, (unsigned long)periods + 1);
+    if (st == SSCHED_OK && (mpz_sizeinbase(e->sc.Q, 2) > 62 || mpz_sizeinbase(busy, 2) > 62))
+        st = ssched_error_set(err, SSCHED_EINPUT,
+                              "the unrolled schedule's times need more than 62 bits of ticks; "
+                              "use fewer operations or a shorter period (--max-period)");
+    e->sc.q = st == SSCHED_OK ? (int64_t)mpz_get_ui(e->sc.Q) : 1;
+    e->sc.a = 1;
+    mpz_clears(busy, t, NULL);
+    /* done[(batch % (H+1)) * R * H + r * H + h]: end of route r's hop h */
+    size_t H = pt.max_hops ? pt.max_hops : 1, R = pt.n_routes ? pt.n_routes : 1;
+    int64_t *donet = st == SSCHED_OK ? calloc((H + 1) * R * H, sizeof *donet) : NULL;
+    if (st == SSCHED_OK && !donet)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
+        if (b < batches)
+            memset(donet + (b % (H + 1)) * R * H, 0, R * H * sizeof *donet);
+        for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+            const ppiece_t *x = &pt.pieces[k];
+            if (b < x->hop || b - x->hop >= batches)
+                continue;
+            size_t batch = b - x->hop;
+            unsigned long op = (unsigned long)batch * n + x->q;
+            if (op >= K)
+                continue;
+            int64_t *slot = donet + (batch % (H + 1)) * R * H + x->route * H;
+            int64_t ready = x->hop ? slot[x->hop - 1] : 0, end;
+            st = sched_emit_piece(e, x->edge, x->type, op, x->ticks, x->off, x->len, x->json, ready,
+                                  &end, err);
+            if (end > slot[x->hop])
+                slot[x->hop] = end;
+        }
+    }
+    *periods_out = periods;
+    /* operations in flight: at most n per period over the longest route */
+    e->buffer = n * (unsigned long)H;
+    free(donet);
+    pattern_free(&pt);
+    return st;
+}

@@ -1,0 +1,102 @@
+/* Private interfaces of the unrolling engine (schedule/unroll*.c).
+ *
+ * Times are exact integers of ticks, 1/Q time unit each, and amounts exact
+ * integers of units, 1/A message each: Q and A are chosen so that every
+ * duration the pattern can produce is a whole number of ticks (Q is a
+ * multiple of the denominator of size*c/A on every used edge and of w on
+ * every computing node).  The left shift only adds durations and takes
+ * maxima, so every time stays a multiple of 1/Q: int64 arithmetic is exact
+ * once the largest possible time (the sum of every duration) is known to
+ * fit, which sched_scale_init checks. */
+#ifndef SSCHED_SCHEDULE_UNROLL_INTERNAL_H
+#define SSCHED_SCHEDULE_UNROLL_INTERNAL_H
+
+#include <stdint.h>
+
+#include "schedule/internal.h"
+
+typedef struct {
+    mpz_t Q, A;                 /* ticks per time unit, units per message   */
+    int64_t q, a;               /* Q, A                                      */
+    int whole;                  /* reduce: A would not fit 62 bits, so each
+                                   value moves whole (A = 1) at its first
+                                   slot; the left shift keeps it valid     */
+    int64_t *unit_ticks;        /* per edge: ticks of one unit (size*c*Q/A) */
+    int64_t *task_ticks;        /* per node: ticks of one task (w*Q)        */
+} sched_scale_t;
+
+/* One event, as generated (times already left-shifted). */
+typedef struct {
+    int is_comp;
+    size_t edge, type;          /* transfer                                  */
+    size_t node, k, l, m;       /* computation                               */
+    unsigned long op;
+    int64_t start, end;         /* ticks                                     */
+    int64_t off, len;           /* units; whole message: 0, A                */
+    /* scatter, gossip: the piece as exact fractions and as JSON text
+     * ("[\"o\", \"l\"]"), or NULL for a whole message */
+    mpq_srcptr piece_off, piece_len;
+    const char *piece_json;
+} sched_event_t;
+
+/* Where events go: into memory or a JSON stream. */
+typedef struct sched_sink_s {
+    const sched_scale_t *sc;    /* set by the engine before the first event */
+    ssched_status_t (*emit)(struct sched_sink_s *sk, const sched_event_t *ev,
+                            ssched_error_t *err);
+} sched_sink_t;
+
+/* The engine's running state, shared by the scatter and reduce loops. */
+typedef struct {
+    const ssched_platform_t *p;
+    const ssched_schedule_t *s;
+    sched_scale_t sc;
+    int64_t *send_free, *recv_free, *cpu_free; /* per node, ticks           */
+    int64_t makespan;
+    size_t transfers, computations, pieces;
+    unsigned long buffer;       /* see ssched_unroll_figures_t               */
+    sched_sink_t *sink;
+} sched_engine_t;
+
+/* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
+ * operations over at most max_periods periods could exceed 2^62 ticks. */
+ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+                                 const ssched_problem_t *pb, const ssched_schedule_t *s,
+                                 unsigned long long max_periods, ssched_error_t *err);
+void sched_scale_free(sched_scale_t *sc);
+/* Units of an exact amount (amount * A, an integer by construction). */
+int64_t sched_units(const sched_scale_t *sc, const mpq_t amount);
+/* "p/q" of ticks/Q (or units/A), reduced, into buf (>= 48 bytes). */
+void sched_ratio_str(int64_t num, int64_t den, char *buf);
+void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
+
+/* Emit a transfer of `len` units of (type, op) from offset `off`, starting
+ * no earlier than `ready` (its input there), left-shifted on both ports;
+ * returns its end in *end. */
+ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
+                                    unsigned long op, int64_t off, int64_t len, int64_t ready,
+                                    int64_t *end, ssched_error_t *err);
+/* The same for a transfer of known duration and piece (scatter, gossip). */
+ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+                                 int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
+                                 int64_t ready, int64_t *end, ssched_error_t *err);
+ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
+                                       unsigned long op, int64_t ready, int64_t *end,
+                                       ssched_error_t *err);
+
+/* The two replay loops. */
+ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
+                                  unsigned long K, size_t *periods, ssched_error_t *err);
+ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
+                                    unsigned long K, size_t *periods, ssched_error_t *err);
+/* Upper bounds used by the limits: periods replayed, events per period. */
+unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
+                                        unsigned long K);
+
+/* Run the engine on s for K operations into sink; fills fig. */
+ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                 const ssched_schedule_t *s, unsigned long K,
+                                 const ssched_unroll_limits_t *limits, sched_sink_t *sink,
+                                 ssched_unroll_figures_t *fig, ssched_error_t *err);
+
+#endif

@@ -1,0 +1,151 @@
+/* Choosing the periodic pattern to unroll for K operations
+ * (schedule.h: ssched_unroll_plan).
+ *
+ * A long period delays everything: the pipeline fills one period per level
+ * of a route or tree, so K operations take about (ceil(K/n) + depth) x
+ * period for n operations per period.  Scatter and gossip lose no
+ * throughput with a short period (amounts become pieces of messages), so n
+ * = 1 and period 1/TP is best unless whole messages are asked for.  A
+ * reduce operation is one tree instance: with n instances per period the
+ * counts are rounded (RR-4872 §4.6 floors, then the greedy fill), and the
+ * best n balances rounding loss against start-up.  Every candidate is a
+ * real schedule; the estimate only ranks them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/unroll_internal.h"
+
+/* Levels a batch needs: the deepest tree (reduce) or the longest route. */
+static size_t pattern_depth(const ssched_platform_t *p, const ssched_schedule_t *s)
+{
+    if (s->kind != SSCHED_PROBLEM_REDUCE)
+        return p->n_nodes; /* a route has fewer hops than nodes */
+    size_t d = 0;
+    for (size_t t = 0; t < s->trees.n_trees; t++)
+        for (size_t x = 0; x < s->trees.trees[t].n_tasks; x++)
+            if (s->trees.trees[t].tasks[x].depth + 1 > d)
+                d = s->trees.trees[t].tasks[x].depth + 1;
+    return d;
+}
+
+/* Hops of the longest flow path is costly to compute exactly; the number
+ * of slots a message can cross per period is one, so the real depth of a
+ * flow pattern is its longest route.  Bounded here by the edges used. */
+static size_t flow_depth(const ssched_platform_t *p, const ssched_schedule_t *s)
+{
+    size_t used = 0;
+    unsigned char *u = calloc(p->n_edges ? p->n_edges : 1, 1);
+    if (!u)
+        return p->n_nodes;
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++)
+            if (!u[s->slots[k].transfers[t].edge]++)
+                used++;
+    free(u);
+    return used < p->n_nodes ? used : p->n_nodes;
+}
+
+/* (ceil(K / ops) + depth) * period */
+static void estimate(const ssched_platform_t *p, const ssched_schedule_t *s, unsigned long K,
+                     mpq_t out)
+{
+    mpz_t b;
+    mpz_init_set_ui(b, K);
+    mpz_cdiv_q(b, b, s->ops_per_period);
+    size_t depth = s->kind == SSCHED_PROBLEM_REDUCE ? pattern_depth(p, s) : flow_depth(p, s);
+    mpz_add_ui(b, b, depth);
+    mpq_set_z(out, b);
+    mpq_mul(out, out, s->period);
+    mpz_clear(b);
+}
+
+ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_t *steady, unsigned long K,
+                                   mpq_srcptr max_period, int no_split,
+                                   ssched_schedule_t *out, ssched_error_t *err)
+{
+    static const unsigned long mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
+                                         192, 256, 384, 512, 1024};
+    if (K == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
+    if (mpq_sgn(steady->throughput) == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "TP = 0: there is nothing to schedule");
+    if (max_period && mpq_sgn(max_period) <= 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "--max-period must be positive");
+    ssched_schedule_options_t so;
+    ssched_schedule_options_default(&so);
+    so.no_split = no_split;
+    ssched_schedule_t cand;
+    ssched_schedule_init(&cand);
+    mpq_t tf, est, best;
+    mpq_inits(tf, est, best, NULL);
+    int have = 0;
+    ssched_status_t st = SSCHED_OK;
+    ssched_error_t last;
+    ssched_error_clear(&last);
+    size_t n_mult = sizeof mult / sizeof *mult;
+    /* scatter and gossip keep TP at every n: only whole messages need more */
+    if (pb->kind != SSCHED_PROBLEM_REDUCE && !no_split)
+        n_mult = 1;
+    for (size_t k = 0; k <= n_mult && st == SSCHED_OK; k++) {
+        if (k < n_mult) {
+            mpq_set_ui(tf, mult[k], 1);
+            mpq_div(tf, tf, steady->throughput);
+            if (max_period && mpq_cmp(tf, max_period) > 0)
+                continue;
+            if (mult[k] > 1 && mult[k] / 2 > K)
+                break; /* more operations per period than K gains nothing */
+        } else {
+            if (!max_period)
+                break;
+            mpq_set(tf, max_period); /* the longest period allowed */
+        }
+        so.fixed_period = tf;
+        ssched_error_t e;
+        ssched_status_t r = ssched_schedule_build(p, pb, steady, &so, &cand, &e);
+        if (r == SSCHED_ENOMEM) {
+            st = ssched_error_set(err, r, "%s", e.message);
+            break;
+        }
+        if (r != SSCHED_OK || mpz_sgn(cand.ops_per_period) == 0) {
+            if (r != SSCHED_OK)
+                last = e;
+            continue;
+        }
+        if (pb->kind == SSCHED_PROBLEM_REDUCE) {
+            /* a pattern whose exact times do not fit 62-bit ticks is skipped */
+            sched_scale_t sc;
+            ssched_error_t e2;
+            ssched_status_t ok = sched_scale_init(&sc, p, pb, &cand,
+                                                  sched_replay_periods(p, &cand, K), &e2);
+            sched_scale_free(&sc);
+            if (ok == SSCHED_ENOMEM) {
+                st = ssched_error_set(err, ok, "%s", e2.message);
+                break;
+            }
+            if (ok != SSCHED_OK) {
+                last = e2;
+                continue;
+            }
+        }
+        estimate(p, &cand, K, est);
+        if (!have || mpq_cmp(est, best) < 0) {
+            ssched_schedule_t tmp = *out;
+            *out = cand;
+            cand = tmp;
+            mpq_set(best, est);
+            have = 1;
+        }
+    }
+    if (st == SSCHED_OK && !have) {
+        if (last.status != SSCHED_OK)
+            st = ssched_error_set(err, last.status, "%s", last.message);
+        else
+            st = ssched_error_set(err, SSCHED_EINPUT,
+                                  "no periodic pattern fits in --max-period: one operation "
+                                  "needs a period of at least 1/TP");
+    }
+    ssched_schedule_free(&cand);
+    mpq_clears(tf, est, best, NULL);
+    return st;
+}

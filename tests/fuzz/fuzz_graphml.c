@@ -1,0 +1,130 @@
+/* libFuzzer harness: the GraphML platform loader
+ * (ssched_platform_load_graphml).  The loader takes a path, so each input is
+ * written to a private temporary file first (nothing is added to the
+ * library for fuzzing).
+ *
+ * Properties: no crash, leak or UB; the status is OK or EINPUT with a
+ * message; a loaded platform satisfies platform.h's invariants (unique
+ * non-empty names, endpoints in range, no self-loop, c > 0, w > 0 where
+ * present, adjacency lists consistent), and writing it back with
+ * ssched_platform_write_graphml and loading that gives the same platform. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ssched/platform.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char tmp_path[64];
+
+static void remove_tmp(void)
+{
+    if (tmp_path[0])
+        unlink(tmp_path);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *dir = getenv("TMPDIR");
+    char tmpl[48];
+    snprintf(tmpl, sizeof tmpl, "%s/ssched-fuzz-XXXXXX", dir && strlen(dir) < 24 ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        perror("mkstemp");
+        abort();
+    }
+    close(fd);
+    snprintf(tmp_path, sizeof tmp_path, "%s", tmpl);
+    atexit(remove_tmp);
+    return 0;
+}
+
+static void check_platform(const ssched_platform_t *p)
+{
+    for (size_t i = 0; i < p->n_nodes; i++) {
+        if (!p->names[i] || !p->names[i][0])
+            abort();
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(p->names[i], p->names[j]))
+                abort();
+        if (p->has_w[i] ? mpq_sgn(p->w[i]) <= 0 : mpq_sgn(p->w[i]) != 0)
+            abort();
+    }
+    for (size_t e = 0; e < p->n_edges; e++) {
+        if (p->from[e] >= p->n_nodes || p->to[e] >= p->n_nodes || p->from[e] == p->to[e])
+            abort();
+        if (mpq_sgn(p->c[e]) <= 0)
+            abort();
+        if (ssched_platform_edge_index(p, p->from[e], p->to[e]) != e)
+            abort();
+    }
+    if (p->n_nodes > 0 && (p->out_start[p->n_nodes] != p->n_edges ||
+                           p->in_start[p->n_nodes] != p->n_edges))
+        abort();
+}
+
+/* Write p as GraphML to tmp_path, load it back and compare. */
+static void check_round_trip(const ssched_platform_t *p)
+{
+    FILE *f = fopen(tmp_path, "wb");
+    if (!f)
+        abort();
+    ssched_error_t err;
+    if (ssched_platform_write_graphml(p, f, &err) != SSCHED_OK)
+        abort();
+    if (fclose(f) != 0)
+        abort();
+    ssched_platform_t q;
+    ssched_platform_init(&q);
+    if (ssched_platform_load_graphml(&q, tmp_path, &err) != SSCHED_OK) {
+        fprintf(stderr, "round trip: reload failed: %s\n", err.message);
+        abort();
+    }
+    if (q.n_nodes != p->n_nodes || q.n_edges != p->n_edges)
+        abort();
+    for (size_t i = 0; i < p->n_nodes; i++)
+        if (strcmp(p->names[i], q.names[i]) || p->has_w[i] != q.has_w[i] ||
+            !mpq_equal(p->w[i], q.w[i])) {
+            fprintf(stderr, "round trip: node %zu differs\n", i);
+            abort();
+        }
+    for (size_t e = 0; e < p->n_edges; e++)
+        if (p->from[e] != q.from[e] || p->to[e] != q.to[e] || !mpq_equal(p->c[e], q.c[e])) {
+            fprintf(stderr, "round trip: edge %zu differs\n", e);
+            abort();
+        }
+    ssched_platform_free(&q);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 64 * 1024)
+        return 0;
+    FILE *f = fopen(tmp_path, "wb");
+    if (!f)
+        abort();
+    if (size && fwrite(data, 1, size, f) != size)
+        abort();
+    if (fclose(f) != 0)
+        abort();
+
+    ssched_platform_t p;
+    ssched_platform_init(&p);
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_status_t st = ssched_platform_load_graphml(&p, tmp_path, &err);
+    if (st == SSCHED_OK) {
+        check_platform(&p);
+        check_round_trip(&p);
+    }
+    else if (st != SSCHED_EINPUT || err.message[0] == '\0')
+        abort();
+    ssched_platform_free(&p);
+    return 0;
+}
