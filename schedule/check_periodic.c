@@ -158,7 +158,7 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
     mpz_inits(lcm, L, NULL);
     mpz_set_ui(L, 1);
     ssched_status_t st;
-    size_t matchings, bound, bip, n_used = 0, n_tr = 0, n_cp = 0;
+    size_t matchings = 0, bound = 0, bip = 0, n_used = 0, n_tr = 0, n_cp = 0;
     json_t *secs = json_object_get(fig, "decompose_seconds");
     if ((st = chk_keys(c, fig, "figures", fig_keys)) != SSCHED_OK ||
         (st = get_count(c, fig, "matchings", "figures", &matchings)) != SSCHED_OK ||
