@@ -21,8 +21,10 @@ int spvec_push(spvec_t *v, size_t i, const mpq_t q);
 
 /* Solve the square system M z = rhs exactly, M given as n sparse rows whose
  * indices are in [0, n).  Rows are consumed (modified).  rhs is overwritten
- * with z.  Markowitz-style pivoting (sparsest row, then least-used column)
- * keeps fill-in low on the network matrices ssched builds.
+ * with z.  Markowitz-style pivoting (sparsest row, lowest id among equals,
+ * then least-used column) keeps fill-in low on the network matrices ssched
+ * builds; the sparsest row comes from a priority queue, so the cost is
+ * O((n + nnz + fill) log n) plus the rational arithmetic.
  * Returns 1 on success, 0 if M is singular, -1 on allocation failure. */
 int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs);
 

@@ -135,6 +135,70 @@ static size_t find_col(const spvec_t *r, size_t col)
     return (lo < r->nnz && r->idx[lo] == col) ? lo : SIZE_MAX;
 }
 
+/* Pivot queue: a binary min-heap of (entry count, row id) pairs with lazy
+ * deletion.  Every change of a row's length pushes a fresh pair; a pair is
+ * current while its row is active and still has that length, and stale
+ * pairs are dropped when they reach the top.  The current top is therefore
+ * the active row with fewest entries, lowest row id first among equals,
+ * which is exactly the row the former linear scan chose (first row with at
+ * most one entry, else the first row of minimum length), at O(log) cost per
+ * change instead of O(n) per elimination step. */
+typedef struct {
+    size_t len, row;
+} pq_item_t;
+
+typedef struct {
+    pq_item_t *a;
+    size_t n, cap;
+} pq_t;
+
+static int pq_less(pq_item_t x, pq_item_t y)
+{
+    return x.len < y.len || (x.len == y.len && x.row < y.row);
+}
+
+static int pq_push(pq_t *q, size_t len, size_t row)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 64;
+        pq_item_t *a = realloc(q->a, cap * sizeof *a);
+        if (!a)
+            return 0;
+        q->a = a;
+        q->cap = cap;
+    }
+    pq_item_t it = {len, row};
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!pq_less(it, q->a[parent]))
+            break;
+        q->a[i] = q->a[parent];
+        i = parent;
+    }
+    q->a[i] = it;
+    return 1;
+}
+
+static void pq_pop(pq_t *q)
+{
+    pq_item_t last = q->a[--q->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= q->n)
+            break;
+        if (c + 1 < q->n && pq_less(q->a[c + 1], q->a[c]))
+            c++;
+        if (!pq_less(q->a[c], last))
+            break;
+        q->a[i] = q->a[c];
+        i = c;
+    }
+    if (q->n > 0)
+        q->a[i] = last;
+}
+
 int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
 {
     if (n == 0)
@@ -145,33 +209,37 @@ int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
     size_t *colcount = calloc(n, sizeof *colcount);
     unsigned char *row_done = calloc(n, 1), *col_done = calloc(n, 1);
     size_t *piv_row = malloc(n * sizeof *piv_row), *piv_col = malloc(n * sizeof *piv_col);
+    pq_t queue = {NULL, 0, 0};
     mpq_t f, tmp;
     mpq_inits(f, tmp, NULL);
     if (!map.rows || !map.len || !map.cap || !colcount || !row_done || !col_done ||
         !piv_row || !piv_col)
         goto done;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < rows[i].nnz; k++) {
             colcount[rows[i].idx[k]]++;
             if (!colmap_add(&map, rows[i].idx[k], i))
                 goto done;
         }
+        if (!pq_push(&queue, rows[i].nnz, i))
+            goto done;
+    }
 
     for (size_t step = 0; step < n; step++) {
-        /* Pivot choice: the active row with fewest entries; inside it the
-         * column used by fewest rows (a cheap Markowitz approximation). */
-        size_t best_row = SIZE_MAX, best_len = SIZE_MAX;
-        for (size_t i = 0; i < n; i++)
-            if (!row_done[i] && rows[i].nnz < best_len) {
-                best_len = rows[i].nnz;
-                best_row = i;
-                if (best_len <= 1)
-                    break;
-            }
-        if (best_row == SIZE_MAX || best_len == 0) {
-            result = 0; /* an active row with no active column: singular */
+        /* Pivot choice: the active row with fewest entries (lowest id among
+         * equals); inside it the column used by fewest rows (a cheap
+         * Markowitz approximation). */
+        while (queue.n > 0 && (row_done[queue.a[0].row] ||
+                               rows[queue.a[0].row].nnz != queue.a[0].len))
+            pq_pop(&queue); /* stale: row pivoted, or its length changed */
+        if (queue.n == 0 || queue.a[0].len == 0) {
+            /* An active row with no active column: singular.  (An empty
+             * queue cannot happen: every active row has a current pair.) */
+            result = 0;
             goto done;
         }
+        size_t best_row = queue.a[0].row;
+        pq_pop(&queue);
         spvec_t *pr = &rows[best_row];
         size_t best_k = 0;
         for (size_t k = 1; k < pr->nnz; k++)
@@ -198,7 +266,8 @@ int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
             mpq_sub(rhs[r], rhs[r], tmp);
             /* colcount is only a pivoting heuristic: axpy_row keeps it
              * roughly right (fill-in counts up, cancellation down). */
-            if (!axpy_row(&rows[r], r, pr, f, &map, colcount, tmp))
+            if (!axpy_row(&rows[r], r, pr, f, &map, colcount, tmp) ||
+                !pq_push(&queue, rows[r].nnz, r))
                 goto done;
         }
     }
@@ -241,6 +310,7 @@ done:
     free(col_done);
     free(piv_row);
     free(piv_col);
+    free(queue.a);
     mpq_clears(f, tmp, NULL);
     return result;
 }

@@ -17,7 +17,7 @@
 void chk_init(chk_t *c)
 {
     memset(c, 0, sizeof *c);
-    mpq_inits(c->size, c->throughput, NULL);
+    mpq_inits(c->size, c->throughput, c->makespan, NULL);
 }
 
 void chk_free(chk_t *c)
@@ -38,7 +38,7 @@ void chk_free(chk_t *c)
     free(c->cost);
     free(c->type_origin);
     free(c->type_dest);
-    mpq_clears(c->size, c->throughput, NULL);
+    mpq_clears(c->size, c->throughput, c->makespan, NULL);
     memset(c, 0, sizeof *c);
 }
 
@@ -383,13 +383,74 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
     return SSCHED_OK;
 }
 
+/* Unrolled files are read as a stream (check_stream.c): a header object,
+ * then the event arrays one element at a time. */
+static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
+                                           const chk_extent_t *co, ssched_check_report_t *report,
+                                           ssched_error_t *err)
+{
+    chk_t c;
+    chk_init(&c);
+    c.report = report;
+    c.err = err;
+    const char *format = json_string_value(json_object_get(root, "format"));
+    int strict = !strcmp(format, "ssched-unrolled/2");
+    report->unrolled = 1;
+    ssched_status_t st;
+    if ((st = read_platform(&c, root, strict)) == SSCHED_OK &&
+        (st = read_problem(&c, root, strict)) == SSCHED_OK &&
+        (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
+        if (!tr->present)
+            st = chk_bad(&c, "missing \"transfers\" array");
+        else if (c.reduce)
+            st = co->present ? chk_unrolled_reduce(&c, root, tr, co)
+                             : chk_bad(&c, "missing \"computations\" array");
+        else if (co->present)
+            st = chk_bad(&c, "\"computations\" in a scatter or gossip schedule");
+        else
+            st = chk_unrolled(&c, root, tr);
+    }
+    chk_free(&c);
+    return st;
+}
+
 ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report_t *report,
                                            ssched_error_t *err)
 {
+    return ssched_check_schedule_buffer(text, strlen(text), report, err);
+}
+
+ssched_status_t ssched_check_schedule_buffer(const char *text, size_t len,
+                                             ssched_check_report_t *report, ssched_error_t *err)
+{
+    return chk_check_buffer(text, len, 0, report, err);
+}
+
+ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
+                                 ssched_check_report_t *report, ssched_error_t *err)
+{
     memset(report, 0, sizeof *report);
     report->valid = 1;
+    if (memchr(text, '\0', len))
+        return ssched_error_set(err, SSCHED_EINPUT, "schedule file: NUL byte at offset %zu",
+                                (size_t)((const char *)memchr(text, '\0', len) - text));
+    {
+        /* unrolled files are never loaded whole: split the top level first */
+        json_t *top;
+        chk_extent_t tr, co;
+        if (chk_split_top(text, len, mapped, &top, &tr, &co, NULL) == SSCHED_OK) {
+            const char *f = json_string_value(json_object_get(top, "format"));
+            ssched_status_t st = SSCHED_OK;
+            int unrolled = f && (!strcmp(f, "ssched-unrolled/1") || !strcmp(f, "ssched-unrolled/2"));
+            if (unrolled)
+                st = check_unrolled_text(top, &tr, &co, report, err);
+            json_decref(top);
+            if (unrolled)
+                return st;
+        }
+    }
     json_error_t jerr;
-    json_t *root = json_loads(text, 0, &jerr);
+    json_t *root = json_loadb(text, len, 0, &jerr);
     if (!root)
         return ssched_error_set(err, SSCHED_EINPUT, "schedule file: invalid JSON at line %d: %s",
                                 jerr.line, jerr.text);
@@ -407,7 +468,7 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
         /* a key given twice would let a file show one value and be read
          * with the other: refused, like every field the checker cannot
          * interpret */
-        json_t *strict = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+        json_t *strict = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
         if (!strict) {
             chk_free(&c);
             json_decref(root);
@@ -427,8 +488,8 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
         if (!strcmp(format, "ssched-schedule/1")) {
             st = chk_periodic(&c, root);
         } else {
-            report->unrolled = 1;
-            st = c.reduce ? chk_unrolled_reduce(&c, root) : chk_unrolled(&c, root);
+            /* an unrolled format the stream reader did not take: malformed */
+            st = chk_bad(&c, "unrolled file that is not a well-formed JSON object");
         }
     }
     chk_free(&c);

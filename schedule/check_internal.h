@@ -19,6 +19,7 @@ typedef struct {
     size_t *type_origin, *type_dest; /* scatter/gossip: (origin, dest);
                                       reduce: (k, m) of the interval     */
     mpq_t size, throughput;
+    mpq_t makespan;                /* unrolled: end of the last event     */
     ssched_check_report_t *report;
     ssched_error_t *err;
 } chk_t;
@@ -45,12 +46,37 @@ size_t chk_interval(const chk_t *c, size_t k, size_t m);
 /* Parse a JSON array of `len` non-negative integers into out. */
 int chk_int_array(json_t *a, size_t len, size_t *out);
 
+/* Streamed unrolled files (check_stream.c): the top-level object split into
+ * a header (every key but the event arrays) and the arrays' extents. */
+typedef struct {
+    int present;
+    int mapped;                    /* buf is a private file mapping: read
+                                      pages may be dropped                */
+    const char *buf;
+    size_t begin, end;             /* [begin, end) holds "[ ... ]"        */
+} chk_extent_t;
+typedef struct {
+    chk_extent_t x;
+    const char *name;
+    size_t pos, index, dropped;    /* dropped: pages released up to here  */
+    int done;
+} chk_iter_t;
+ssched_status_t chk_split_top(const char *buf, size_t len, int mapped, json_t **header,
+                              chk_extent_t *tr, chk_extent_t *co, ssched_error_t *err);
+/* ssched_check_schedule_buffer, told whether buf is a file mapping. */
+ssched_status_t chk_check_buffer(const char *buf, size_t len, int mapped,
+                                 ssched_check_report_t *report, ssched_error_t *err);
+void chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *name);
+/* The next element (an object the caller decrefs), or NULL at the end. */
+ssched_status_t chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err);
+
 ssched_status_t chk_periodic(chk_t *c, json_t *root);
 ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops);
-ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root);
+ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,
+                                    const chk_extent_t *co);
 ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops);
-ssched_status_t chk_unrolled(chk_t *c, json_t *root);
+ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr);
 /* Unrolled files (check_unrolled_claims.c): the optional "piece":
  * [offset, length] of a transfer ([0, 1) when absent), checked to lie in
  * [0, 1) with a positive length; and every figure the file states. */

@@ -1,24 +1,20 @@
 /* Checker: an unrolled finite schedule of scatters or gossips
- * ("ssched-unrolled/1" and "/2").
+ * ("ssched-unrolled/1" and "/2"), read as a stream in start order.
  *
  * Simulates the messages as ranges: message (type, op) is the range
  * [0, 1) at its origin at time 0.  A transfer moves the range "piece":
  * [offset, length] (the whole message when absent); that whole range must
  * be at the sending node, arrived by the transfer's start, and the sender
- * must not be its destination.  It lasts length * size * c.  One-port is
- * checked per sender and per receiver over time; at the end every message
- * must be entirely at its destination. */
+ * must not be its destination.  It lasts length * size * c.  Transfers are
+ * listed in start order, so one-port is the last end per port.  A message
+ * entirely at its destination is done and forgotten (a bit remembers it):
+ * memory is the messages in flight.  At the end every message must be
+ * done. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedule/check_internal.h"
-
-typedef struct {
-    mpq_t start, end, off, len;
-    size_t edge, type;
-    unsigned long op;
-    size_t index;
-} utr_t;
 
 /* A range of one message at a node since a time (in transit until then). */
 typedef struct {
@@ -27,40 +23,79 @@ typedef struct {
 } seg_t;
 
 typedef struct {
+    uint64_t key;              /* type * K + op, + 1 (0: empty)            */
     size_t n, cap;
     seg_t *s;
 } msg_t;
 
-static int by_start(const void *a, const void *b)
+typedef struct {
+    size_t cap, n;
+    msg_t *m;
+} map_t;
+
+static size_t slot_of(const map_t *t, uint64_t key)
 {
-    const utr_t *x = a, *y = b;
-    int c = mpq_cmp(x->start, y->start);
-    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+    uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h ^ (h >> 31)) & (t->cap - 1);
 }
 
-/* One-port on the transfers of one node (given in start order). */
-static int one_port(chk_t *c, utr_t *t, size_t n, int sender)
+static void free_msg(msg_t *m)
 {
-    size_t nn = c->n_nodes;
-    mpq_t *last = malloc((nn ? nn : 1) * sizeof *last);
-    unsigned char *seen = calloc(nn ? nn : 1, 1);
-    int ok = last && seen;
-    for (size_t i = 0; i < nn && last; i++)
-        mpq_init(last[i]);
-    for (size_t k = 0; k < n && ok; k++) {
-        size_t node = sender ? c->from[t[k].edge] : c->to[t[k].edge];
-        if (seen[node] && mpq_cmp(t[k].start, last[node]) < 0)
-            ok = chk_violation(c, "node %s %s two messages at once (transfer %zu overlaps an earlier one)",
-                               c->names[node], sender ? "sends" : "receives", t[k].index);
-        if (!seen[node] || mpq_cmp(t[k].end, last[node]) > 0)
-            mpq_set(last[node], t[k].end);
-        seen[node] = 1;
+    for (size_t s = 0; s < m->n; s++)
+        mpq_clears(m->s[s].lo, m->s[s].hi, m->s[s].since, NULL);
+    free(m->s);
+    memset(m, 0, sizeof *m);
+}
+
+static msg_t *find(map_t *t, uint64_t key, int insert)
+{
+    if (insert && 2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        msg_t *m = calloc(cap, sizeof *m);
+        if (!m)
+            return NULL;
+        map_t nt = {cap, t->n, m};
+        for (size_t k = 0; k < t->cap; k++)
+            if (t->m[k].key) {
+                size_t h = slot_of(&nt, t->m[k].key);
+                while (m[h].key)
+                    h = (h + 1) & (cap - 1);
+                m[h] = t->m[k];
+            }
+        free(t->m);
+        *t = nt;
     }
-    for (size_t i = 0; i < nn && last; i++)
-        mpq_clear(last[i]);
-    free(last);
-    free(seen);
-    return ok;
+    if (!t->cap)
+        return NULL;
+    size_t h = slot_of(t, key);
+    while (t->m[h].key) {
+        if (t->m[h].key == key)
+            return &t->m[h];
+        h = (h + 1) & (t->cap - 1);
+    }
+    if (!insert)
+        return NULL;
+    t->m[h].key = key;
+    t->n++;
+    return &t->m[h];
+}
+
+/* Remove by backward shift (linear probing stays correct). */
+static void erase(map_t *t, msg_t *x)
+{
+    size_t i = (size_t)(x - t->m);
+    free_msg(x);
+    t->n--;
+    for (size_t j = (i + 1) & (t->cap - 1); t->m[j].key; j = (j + 1) & (t->cap - 1)) {
+        size_t h = slot_of(t, t->m[j].key);
+        /* move j to i if its home is not in (i, j] cyclically */
+        int between = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+        if (!between) {
+            t->m[i] = t->m[j];
+            memset(&t->m[j], 0, sizeof t->m[j]);
+            i = j;
+        }
+    }
 }
 
 /* Split the segment containing point x (strictly inside it); 0 on ENOMEM. */
@@ -100,8 +135,8 @@ static const char *move(msg_t *m, const mpq_t lo, const mpq_t hi, size_t i, size
         *nomem = 1;
         return NULL;
     }
-    mpq_t covered;
-    mpq_init(covered);
+    mpq_t covered, want;
+    mpq_inits(covered, want, NULL);
     const char *bad = NULL;
     for (size_t k = 0; k < m->n && !bad; k++) {
         seg_t *s = &m->s[k];
@@ -114,8 +149,6 @@ static const char *move(msg_t *m, const mpq_t lo, const mpq_t hi, size_t i, size
         mpq_sub(covered, covered, s->lo);
         mpq_add(covered, covered, s->hi);
     }
-    mpq_t want;
-    mpq_init(want);
     mpq_sub(want, hi, lo);
     if (!bad && !mpq_equal(covered, want))
         bad = "is not at the sender";
@@ -130,121 +163,169 @@ static const char *move(msg_t *m, const mpq_t lo, const mpq_t hi, size_t i, size
     return bad;
 }
 
-ssched_status_t chk_unrolled(chk_t *c, json_t *root)
+static int all_at(const msg_t *m, size_t node)
+{
+    for (size_t s = 0; s < m->n; s++)
+        if (m->s[s].node != node)
+            return 0;
+    return 1;
+}
+
+/* The per-file state of the simulation. */
+typedef struct {
+    unsigned long K;
+    map_t map;
+    unsigned char *done;       /* bit per message: entirely delivered       */
+    mpq_t *send_end, *recv_end; /* per node: end of its last transfer       */
+    unsigned char *sent, *received;
+    mpq_t prev_start, start, end, off, len, hi, q, d;
+} sim_t;
+
+static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int strict,
+                                    int whole_only)
+{
+    static const char *const keys[] = {"start", "end", "from", "to", "origin", "dest", "op",
+                                       "piece", NULL};
+    char where[64];
+    snprintf(where, sizeof where, "transfers[%zu]", k);
+    ssched_status_t st;
+    size_t edge, type;
+    if ((strict && (st = chk_keys(c, x, where, keys)) != SSCHED_OK) ||
+        (st = chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
+        (st = chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
+        (st = chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
+        (st = chk_piece(c, x, where, S->off, S->len)) != SSCHED_OK)
+        return st;
+    json_t *opj = json_object_get(x, "op");
+    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
+        return chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+    unsigned long op = (unsigned long)json_integer_value(opj);
+    if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
+        return chk_bad(c, "%s: transfers must be listed in start order", where);
+    mpq_set(S->prev_start, S->start);
+    if (!c->report->valid)
+        return SSCHED_OK;
+    size_t i = c->from[edge], j = c->to[edge];
+    const char *on = c->names[c->type_origin[type]], *dn = c->names[c->type_dest[type]];
+    if (op >= S->K)
+        return chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
+               SSCHED_OK;
+    if (mpq_sgn(S->start) < 0)
+        return chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+    mpq_sub(S->q, S->end, S->start);
+    mpq_mul(S->d, c->cost[edge], c->size);
+    mpq_mul(S->d, S->d, S->len);
+    if (!mpq_equal(S->q, S->d))
+        return chk_violation(c, "%s: lasts %s time units than length*size*c", where,
+                             mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
+    if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))
+        return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
+               SSCHED_OK;
+    if (S->sent[i] && mpq_cmp(S->start, S->send_end[i]) < 0)
+        return chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
+                             c->names[i], where), SSCHED_OK;
+    if (S->received[j] && mpq_cmp(S->start, S->recv_end[j]) < 0)
+        return chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
+                             "one)", c->names[j], where), SSCHED_OK;
+    S->sent[i] = S->received[j] = 1;
+    mpq_set(S->send_end[i], S->end);
+    mpq_set(S->recv_end[j], S->end);
+    if (mpq_cmp(S->end, c->makespan) > 0)
+        mpq_set(c->makespan, S->end);
+    uint64_t id = (uint64_t)type * S->K + op;
+    if (S->done[id / 8] & (1u << (id % 8)))
+        return chk_violation(c, "message %s->%s of operation %lu moves after it was delivered (%s)",
+                             on, dn, op, where), SSCHED_OK;
+    if (i == c->type_dest[type])
+        return chk_violation(c, "message %s->%s of operation %lu leaves its destination", on, dn,
+                             op), SSCHED_OK;
+    msg_t *m = find(&S->map, id + 1, 1);
+    if (!m)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    if (m->cap == 0) { /* first use: the whole message at its origin */
+        m->s = malloc(2 * sizeof *m->s);
+        if (!m->s)
+            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        m->cap = 2;
+        m->n = 1;
+        mpq_inits(m->s[0].lo, m->s[0].hi, m->s[0].since, NULL);
+        mpq_set_ui(m->s[0].hi, 1, 1);
+        m->s[0].node = c->type_origin[type];
+    }
+    mpq_add(S->hi, S->off, S->len);
+    int nomem = 0;
+    const char *bad = move(m, S->off, S->hi, i, j, S->start, S->end, &nomem);
+    if (nomem)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    if (bad)
+        return chk_violation(c, "%s of message %s->%s of operation %lu %s (%s from %s)",
+                             mpq_sgn(S->off) == 0 && mpq_cmp_ui(S->len, 1, 1) == 0 ? "the whole"
+                                                                                  : "a piece",
+                             on, dn, op, bad, where, c->names[i]), SSCHED_OK;
+    if (all_at(m, c->type_dest[type])) {
+        S->done[id / 8] |= (unsigned char)(1u << (id % 8));
+        erase(&S->map, m);
+    }
+    return SSCHED_OK;
+}
+
+ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
 {
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
         return chk_bad(c, "missing positive integer \"operations\"");
-    unsigned long K = (unsigned long)json_integer_value(kj);
-    json_t *arr = json_object_get(root, "transfers");
-    if (!json_is_array(arr))
-        return chk_bad(c, "missing \"transfers\" array");
-    size_t n = json_array_size(arr), nt = c->n_types;
-    if (nt != 0 && K > ((size_t)1 << 26) / nt)
-        return chk_bad(c, "too many operations to check");
-    utr_t *t = calloc(n ? n : 1, sizeof *t);
-    msg_t *msg = calloc(nt * K > 0 ? nt * K : 1, sizeof *msg);
-    ssched_status_t st = SSCHED_OK;
-    mpq_t len, makespan, q, hi;
-    mpq_inits(len, makespan, q, hi, NULL);
-    if (!t || !msg) {
-        free(t);
-        free(msg);
-        mpq_clears(len, makespan, q, hi, NULL);
+    const char *format = json_string_value(json_object_get(root, "format"));
+    int strict = format && !strcmp(format, "ssched-unrolled/2");
+    int whole_only = json_is_false(json_object_get(root, "split"));
+    sim_t S;
+    memset(&S, 0, sizeof S);
+    S.K = (unsigned long)json_integer_value(kj);
+    size_t nt = c->n_types, nn = c->n_nodes;
+    if (nt != 0 && S.K > ((uint64_t)1 << 40) / nt)
+        return chk_bad(c, "too many operations to check (%lu)", S.K);
+    S.done = calloc((nt * S.K + 7) / 8 + 1, 1);
+    S.send_end = malloc((nn ? nn : 1) * sizeof *S.send_end);
+    S.recv_end = malloc((nn ? nn : 1) * sizeof *S.recv_end);
+    S.sent = calloc(nn ? nn : 1, 1);
+    S.received = calloc(nn ? nn : 1, 1);
+    if (!S.done || !S.send_end || !S.recv_end || !S.sent || !S.received) {
+        free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
-    size_t parsed = 0;
-    char where[64];
-    for (size_t k = 0; k < n; k++) {
-        json_t *x = json_array_get(arr, k);
-        snprintf(where, sizeof where, "transfers[%zu]", k);
-        mpq_inits(t[k].start, t[k].end, t[k].off, t[k].len, NULL);
-        parsed++;
-        t[k].index = k;
-        json_t *op = json_object_get(x, "op");
-        if ((st = chk_transfer(c, x, where, &t[k].edge, &t[k].type)) != SSCHED_OK ||
-            (st = chk_get_q(c, x, "start", where, t[k].start)) != SSCHED_OK ||
-            (st = chk_get_q(c, x, "end", where, t[k].end)) != SSCHED_OK ||
-            (st = chk_piece(c, x, where, t[k].off, t[k].len)) != SSCHED_OK)
-            goto out;
-        if (!json_is_integer(op) || json_integer_value(op) < 0) {
-            st = chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-            goto out;
-        }
-        t[k].op = (unsigned long)json_integer_value(op);
-        if (t[k].op >= K && c->report->valid)
-            chk_violation(c, "%s: operation %lu is outside 0..%lu", where, t[k].op, K - 1);
-        /* a piece takes exactly length * size * c on its edge */
-        mpq_sub(len, t[k].end, t[k].start);
-        mpq_mul(q, c->cost[t[k].edge], c->size);
-        mpq_mul(q, q, t[k].len);
-        if (mpq_sgn(t[k].start) < 0 && c->report->valid)
-            chk_violation(c, "%s: starts before time 0", where);
-        if (!mpq_equal(len, q) && c->report->valid)
-            chk_violation(c, "%s: lasts %s time units than length*size*c", where,
-                          mpq_cmp(len, q) < 0 ? "fewer" : "more");
-        if (mpq_cmp(t[k].end, makespan) > 0)
-            mpq_set(makespan, t[k].end);
+    for (size_t i = 0; i < nn; i++)
+        mpq_inits(S.send_end[i], S.recv_end[i], NULL);
+    mpq_inits(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
+    mpq_set_ui(c->makespan, 0, 1);
+    chk_iter_t it;
+    chk_iter_init(&it, tr, "transfers");
+    ssched_status_t st = SSCHED_OK;
+    size_t n = 0;
+    for (;;) {
+        json_t *x;
+        if ((st = chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
+            break;
+        st = one_transfer(c, &S, x, n++, strict, whole_only);
+        json_decref(x);
+        if (st != SSCHED_OK)
+            break;
     }
     c->report->n_transfers = n;
-    if (!c->report->valid)
-        goto out;
-    qsort(t, n, sizeof *t, by_start);
-    if (!one_port(c, t, n, 1) || !one_port(c, t, n, 0))
-        goto out;
-    for (size_t k = 0; k < n && c->report->valid && st == SSCHED_OK; k++) {
-        msg_t *m = &msg[t[k].type * K + t[k].op];
-        size_t i = c->from[t[k].edge], j = c->to[t[k].edge];
-        const char *on = c->names[c->type_origin[t[k].type]], *dn = c->names[c->type_dest[t[k].type]];
-        if (m->cap == 0) { /* first use: the whole message at its origin */
-            m->s = malloc(2 * sizeof *m->s);
-            if (!m->s) {
-                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-                break;
-            }
-            m->cap = 2;
-            m->n = 1;
-            mpq_inits(m->s[0].lo, m->s[0].hi, m->s[0].since, NULL);
-            mpq_set_ui(m->s[0].hi, 1, 1);
-            m->s[0].node = c->type_origin[t[k].type];
-        }
-        if (i == c->type_dest[t[k].type]) {
-            chk_violation(c, "message %s->%s of operation %lu leaves its destination", on, dn,
-                          t[k].op);
-            break;
-        }
-        mpq_add(hi, t[k].off, t[k].len);
-        int nomem = 0;
-        const char *bad = move(m, t[k].off, hi, i, j, t[k].start, t[k].end, &nomem);
-        if (nomem)
-            st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-        else if (bad)
-            chk_violation(c, "%s of message %s->%s of operation %lu %s (transfer %zu from %s)",
-                          mpq_sgn(t[k].off) == 0 && mpq_cmp_ui(t[k].len, 1, 1) == 0 ? "the whole"
-                                                                                   : "a piece",
-                          on, dn, t[k].op, bad, t[k].index, c->names[i]);
-    }
-    for (size_t x = 0; x < nt * K && c->report->valid && st == SSCHED_OK; x++) {
-        size_t d = c->type_dest[x / K];
-        int ok = msg[x].n > 0 || c->type_origin[x / K] == d;
-        for (size_t s = 0; s < msg[x].n && ok; s++)
-            ok = msg[x].s[s].node == d;
-        if (!ok)
-            chk_violation(c, "target %s never receives all of message %lu from %s", c->names[d],
-                          (unsigned long)(x % K), c->names[c->type_origin[x / K]]);
+    for (uint64_t id = 0; id < (uint64_t)nt * S.K && c->report->valid && st == SSCHED_OK; id++) {
+        size_t t = (size_t)(id / S.K);
+        if (!(S.done[id / 8] & (1u << (id % 8))) && c->type_origin[t] != c->type_dest[t])
+            chk_violation(c, "target %s never receives all of message %lu from %s",
+                          c->names[c->type_dest[t]], (unsigned long)(id % S.K),
+                          c->names[c->type_origin[t]]);
     }
     if (c->report->valid && st == SSCHED_OK)
-        st = chk_unrolled_claims(c, root, K, makespan);
-out:
-    for (size_t k = 0; k < parsed && k < n; k++)
-        mpq_clears(t[k].start, t[k].end, t[k].off, t[k].len, NULL);
-    for (size_t x = 0; x < nt * K; x++) {
-        for (size_t s = 0; s < msg[x].n; s++)
-            mpq_clears(msg[x].s[s].lo, msg[x].s[s].hi, msg[x].s[s].since, NULL);
-        free(msg[x].s);
-    }
-    free(t);
-    free(msg);
-    mpq_clears(len, makespan, q, hi, NULL);
+        st = chk_unrolled_claims(c, root, S.K, c->makespan);
+    for (size_t k = 0; k < S.map.cap; k++)
+        if (S.map.m[k].key)
+            free_msg(&S.map.m[k]);
+    free(S.map.m);
+    for (size_t i = 0; i < nn; i++)
+        mpq_clears(S.send_end[i], S.recv_end[i], NULL);
+    mpq_clears(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
+    free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
     return st;
 }

@@ -253,21 +253,9 @@ ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
             chk_violation(c, "\"pattern_throughput\" is not operations_per_period / period");
         else if (mpq_cmp(q, c->throughput) > 0)
             chk_violation(c, "the pattern's throughput exceeds the optimal throughput");
-        json_t *split = json_object_get(root, "split");
-        if (!json_is_boolean(split)) {
+        if (!json_is_boolean(json_object_get(root, "split")))
             st = chk_bad(c, "missing boolean \"split\"");
-            goto out;
-        }
-        /* "split": false promises whole messages */
-        json_t *tr = json_object_get(root, "transfers");
-        for (size_t k = 0; json_is_false(split) && k < json_array_size(tr); k++) {
-            json_t *pc = json_object_get(json_array_get(tr, k), "piece");
-            if (pc && (st = chk_piece(c, json_array_get(tr, k), "transfers", per, q)) == SSCHED_OK &&
-                (mpq_sgn(per) != 0 || mpq_cmp_ui(q, 1, 1) != 0)) {
-                chk_violation(c, "transfers[%zu] moves a piece but the file says \"split\": false", k);
-                break;
-            }
-        }
+        /* "split": false (whole messages) is checked per transfer */
     }
 out:
     for (size_t v = 0; v < nn; v++)

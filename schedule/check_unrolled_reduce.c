@@ -91,57 +91,11 @@ typedef struct {
     size_t index;
 } ev_t;
 
-/* Events in start order.  At equal starts, merges come first, shorter
- * results first: a merge may take no time (w = 0) and feed an event that
- * starts when it does, while a transfer always takes time. */
-static int by_start(const void *a, const void *b)
-{
-    const ev_t *x = a, *y = b;
-    int c = mpq_cmp(x->start, y->start);
-    if (c)
-        return c;
-    if (x->compute != y->compute)
-        return y->compute - x->compute;
-    if (x->compute && x->m - x->k != y->m - y->k)
-        return x->m - x->k < y->m - y->k ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 static char *leaf_value(size_t k, unsigned long op)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%zu.%lu;", k, op);
     return strdup(buf);
-}
-
-/* One-port / one-task-at-a-time: events of `node` (as sender, receiver or
- * processor) must not overlap.  ev sorted by start. */
-static int no_overlap(chk_t *c, ev_t *ev, size_t n, int role)
-{
-    size_t nn = c->n_nodes;
-    mpq_t *last = malloc((nn ? nn : 1) * sizeof *last);
-    unsigned char *seen = calloc(nn ? nn : 1, 1);
-    int ok = last && seen;
-    for (size_t i = 0; i < nn && last; i++)
-        mpq_init(last[i]);
-    static const char *what[] = {"sends", "receives", "computes"};
-    for (size_t k = 0; k < n && ok; k++) {
-        if ((role == 2) != (ev[k].compute != 0))
-            continue;
-        size_t node = role == 2 ? ev[k].node_or_edge
-                    : role == 0 ? c->from[ev[k].node_or_edge] : c->to[ev[k].node_or_edge];
-        if (seen[node] && mpq_cmp(ev[k].start, last[node]) < 0)
-            ok = chk_violation(c, "node %s %s two things at once (at %s %zu)", c->names[node],
-                               what[role], ev[k].compute ? "computation" : "transfer", ev[k].index);
-        if (!seen[node] || mpq_cmp(ev[k].end, last[node]) > 0)
-            mpq_set(last[node], ev[k].end);
-        seen[node] = 1;
-    }
-    for (size_t i = 0; i < nn && last; i++)
-        mpq_clear(last[i]);
-    free(last);
-    free(seen);
-    return ok;
 }
 
 /* Take value (node, interval, op) available by `at`; returns a malloc'ed
@@ -186,7 +140,183 @@ static int put(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long
     return 1;
 }
 
-ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root)
+/* Parse event `index` of its array into e (start order is checked by the
+ * caller). */
+static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t index, int strict,
+                                   unsigned long K, ev_t *e)
+{
+    static const char *const tkeys[] = {"start", "end", "from", "to", "interval", "op", "piece",
+                                        NULL};
+    static const char *const ckeys[] = {"start", "end", "node", "task", "op", NULL};
+    char where[64];
+    snprintf(where, sizeof where, "%s[%zu]", compute ? "computations" : "transfers", index);
+    e->compute = compute;
+    e->index = index;
+    ssched_status_t st;
+    if ((strict && (st = chk_keys(c, x, where, compute ? ckeys : tkeys)) != SSCHED_OK) ||
+        (st = chk_get_q(c, x, "start", where, e->start)) != SSCHED_OK ||
+        (st = chk_get_q(c, x, "end", where, e->end)) != SSCHED_OK)
+        return st;
+    json_t *op = json_object_get(x, "op");
+    if (!json_is_integer(op) || json_integer_value(op) < 0)
+        return chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+    e->op = (unsigned long)json_integer_value(op);
+    mpq_t q;
+    mpq_init(q);
+    mpq_sub(q, e->end, e->start);
+    if (compute) {
+        size_t t3[3];
+        if ((st = chk_get_node(c, x, "node", where, &e->node_or_edge)) != SSCHED_OK) {
+            mpq_clear(q);
+            return st;
+        }
+        if (!chk_int_array(json_object_get(x, "task"), 3, t3) ||
+            !(t3[0] <= t3[1] && t3[1] < t3[2] && t3[2] < c->N)) {
+            mpq_clear(q);
+            return chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, c->N);
+        }
+        e->k = t3[0];
+        e->l = t3[1];
+        e->m = t3[2];
+        mpq_set_ui(e->off, 0, 1);
+        mpq_set_ui(e->len, 1, 1);
+        if (!c->has_w[e->node_or_edge] && c->report->valid)
+            chk_violation(c, "%s: node %s cannot compute", where, c->names[e->node_or_edge]);
+        else if (c->report->valid && !mpq_equal(q, c->w[e->node_or_edge]))
+            chk_violation(c, "%s: a task lasts w of its node", where);
+    } else {
+        if ((st = chk_transfer(c, x, where, &e->node_or_edge, &e->interval)) != SSCHED_OK ||
+            (st = chk_piece(c, x, where, e->off, e->len)) != SSCHED_OK) {
+            mpq_clear(q);
+            return st;
+        }
+        mpq_t d;
+        mpq_init(d);
+        mpq_mul(d, c->cost[e->node_or_edge], c->size);
+        mpq_mul(d, d, e->len);
+        if (c->report->valid && !mpq_equal(q, d))
+            chk_violation(c, "%s: a piece lasts length*size*c of its edge", where);
+        mpq_clear(d);
+    }
+    mpq_clear(q);
+    if (e->op >= K && c->report->valid)
+        chk_violation(c, "%s: time-stamp %lu is outside 0..%lu", where, e->op, K - 1);
+    if (mpq_sgn(e->start) < 0 && c->report->valid)
+        chk_violation(c, "%s: starts before time 0", where);
+    if (mpq_cmp(e->end, c->makespan) > 0)
+        mpq_set(c->makespan, e->end);
+    return SSCHED_OK;
+}
+
+/* One event in start order: the port (or processor) is free, then the
+ * values move or merge. */
+static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last, unsigned char *seen,
+                                 int whole_only)
+{
+    size_t nn = c->n_nodes;
+    char where[64];
+    snprintf(where, sizeof where, "%s %zu", e->compute ? "computation" : "transfer", e->index);
+    /* roles: 0 send, 1 receive, 2 compute; last[role * nn + node] */
+    size_t roles[2], nodes[2], nr = 0;
+    if (e->compute) {
+        roles[nr] = 2, nodes[nr++] = e->node_or_edge;
+    } else {
+        roles[nr] = 0, nodes[nr++] = c->from[e->node_or_edge];
+        roles[nr] = 1, nodes[nr++] = c->to[e->node_or_edge];
+    }
+    static const char *what[] = {"sends", "receives", "computes"};
+    for (size_t r = 0; r < nr; r++) {
+        size_t at = roles[r] * nn + nodes[r];
+        if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
+            return chk_violation(c, "node %s %s two things at once (at %s)", c->names[nodes[r]],
+                                 what[roles[r]], where), SSCHED_OK;
+        seen[at] = 1;
+        mpq_set(last[at], e->end);
+    }
+    if (e->compute) {
+        size_t node = e->node_or_edge;
+        char *a = take(c, table, node, chk_interval(c, e->k, e->l), e->op, e->start, where);
+        char *b = a ? take(c, table, node, chk_interval(c, e->l + 1, e->m), e->op, e->start, where)
+                    : NULL;
+        ssched_status_t st = SSCHED_OK;
+        if (a && b) {
+            char *v = malloc(strlen(a) + strlen(b) + 1);
+            if (!v)
+                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+            else {
+                strcpy(v, a);
+                strcat(v, b); /* left operand first: the order matters */
+                if (put(c, table, node, chk_interval(c, e->k, e->m), e->op, e->end, v) < 0)
+                    st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+            }
+        }
+        free(a);
+        free(b);
+        return st;
+    }
+    size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge], km = e->interval;
+    if (whole_only && (mpq_sgn(e->off) != 0 || mpq_cmp_ui(e->len, 1, 1) != 0))
+        return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
+               SSCHED_OK;
+    if (c->type_origin[km] == 0 && c->type_dest[km] == c->N - 1 && i == c->target)
+        return chk_violation(c, "%s: the result leaves the target", where), SSCHED_OK;
+    if (mpq_sgn(e->off) == 0) {
+        /* the first piece (or the whole value) takes it from i; it is
+         * usable at j once [0, 1) has arrived there */
+        char *v = take(c, table, i, km, e->op, e->start, where);
+        if (v && put(c, table, j, km, e->op, e->end, v) < 0)
+            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        slot_t *y = v ? lookup(table, j, km, e->op, 0) : NULL;
+        if (y && mpq_cmp_ui(e->len, 1, 1) != 0) {
+            y->partial = 1;
+            y->from = i;
+            mpq_set(y->got, e->len);
+        }
+        return SSCHED_OK;
+    }
+    /* later pieces follow in order, from the same node */
+    slot_t *y = lookup(table, j, km, e->op, 0);
+    if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off))
+        return chk_violation(c, "%s: piece of v[%zu,%zu] of time-stamp %lu does not continue the "
+                             "pieces %s->%s sent before", where, c->type_origin[km],
+                             c->type_dest[km], e->op, c->names[i], c->names[j]), SSCHED_OK;
+    mpq_add(y->got, y->got, e->len);
+    mpq_set(y->since, e->end);
+    if (mpq_cmp_ui(y->got, 1, 1) == 0)
+        y->partial = 0;
+    return SSCHED_OK;
+}
+
+/* The next event of one array, parsed, with its start order checked. */
+typedef struct {
+    chk_iter_t it;
+    ev_t ev;
+    int has, compute;
+    mpq_t prev;
+} stream_t;
+
+static ssched_status_t advance(chk_t *c, stream_t *s, int strict, unsigned long K)
+{
+    json_t *x;
+    s->has = 0;
+    size_t index = s->it.index;
+    ssched_status_t st = chk_iter_next(&s->it, &x, c->err);
+    if (st != SSCHED_OK || !x)
+        return st;
+    st = parse_event(c, x, s->compute, index, strict, K, &s->ev);
+    json_decref(x);
+    if (st != SSCHED_OK)
+        return st;
+    if (index > 0 && mpq_cmp(s->ev.start, s->prev) < 0)
+        return chk_bad(c, "%s[%zu]: events must be listed in start order",
+                       s->compute ? "computations" : "transfers", index);
+    mpq_set(s->prev, s->ev.start);
+    s->has = 1;
+    return SSCHED_OK;
+}
+
+ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,
+                                    const chk_extent_t *co)
 {
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
@@ -194,138 +324,46 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root)
     unsigned long K = (unsigned long)json_integer_value(kj);
     if (K > (1UL << 26)) /* the simulation keeps every result: bound the work */
         return chk_bad(c, "too many operations to check (%lu)", K);
-    json_t *tr = json_object_get(root, "transfers"), *co = json_object_get(root, "computations");
-    if (!json_is_array(tr) || !json_is_array(co))
-        return chk_bad(c, "missing \"transfers\" or \"computations\" array");
-    size_t nt = json_array_size(tr), nc = json_array_size(co), n = nt + nc;
-    ev_t *ev = calloc(n ? n : 1, sizeof *ev);
-    if (!ev)
+    const char *format = json_string_value(json_object_get(root, "format"));
+    int strict = format && !strcmp(format, "ssched-unrolled/2");
+    int whole_only = json_is_false(json_object_get(root, "split"));
+    size_t nn = c->n_nodes;
+    mpq_t *last = malloc((nn > 0 ? 3 * nn : 1) * sizeof *last);
+    unsigned char *seen = calloc(nn > 0 ? 3 * nn : 1, 1);
+    if (!last || !seen) {
+        free(last);
+        free(seen);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-    ssched_status_t st = SSCHED_OK;
-    size_t parsed = 0;
-    mpq_t q, makespan;
-    mpq_inits(q, makespan, NULL);
-    char where[64];
-    for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
-        ev_t *e = &ev[k];
-        mpq_inits(e->start, e->end, e->off, e->len, NULL);
-        parsed++;
-        e->compute = k >= nt;
-        e->index = e->compute ? k - nt : k;
-        json_t *x = e->compute ? json_array_get(co, k - nt) : json_array_get(tr, k);
-        snprintf(where, sizeof where, "%s[%zu]", e->compute ? "computations" : "transfers", e->index);
-        json_t *op = json_object_get(x, "op");
-        if ((st = chk_get_q(c, x, "start", where, e->start)) != SSCHED_OK ||
-            (st = chk_get_q(c, x, "end", where, e->end)) != SSCHED_OK)
-            break;
-        if (!json_is_integer(op) || json_integer_value(op) < 0) {
-            st = chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-            break;
-        }
-        e->op = (unsigned long)json_integer_value(op);
-        if (e->op >= K && c->report->valid)
-            chk_violation(c, "%s: time-stamp %lu is outside 0..%lu", where, e->op, K - 1);
-        mpq_sub(q, e->end, e->start);
-        if (e->compute) {
-            size_t t3[3];
-            if ((st = chk_get_node(c, x, "node", where, &e->node_or_edge)) != SSCHED_OK)
-                break;
-            if (!chk_int_array(json_object_get(x, "task"), 3, t3) ||
-                !(t3[0] <= t3[1] && t3[1] < t3[2] && t3[2] < c->N)) {
-                st = chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, c->N);
-                break;
-            }
-            e->k = t3[0];
-            e->l = t3[1];
-            e->m = t3[2];
-            if (!c->has_w[e->node_or_edge] && c->report->valid)
-                chk_violation(c, "%s: node %s cannot compute", where, c->names[e->node_or_edge]);
-            else if (c->report->valid && !mpq_equal(q, c->w[e->node_or_edge]))
-                chk_violation(c, "%s: a task lasts w of its node", where);
-        } else {
-            if ((st = chk_transfer(c, x, where, &e->node_or_edge, &e->interval)) != SSCHED_OK ||
-                (st = chk_piece(c, x, where, e->off, e->len)) != SSCHED_OK)
-                break;
-            mpq_t d;
-            mpq_init(d);
-            mpq_mul(d, c->cost[e->node_or_edge], c->size);
-            mpq_mul(d, d, e->len);
-            if (c->report->valid && !mpq_equal(q, d))
-                chk_violation(c, "%s: a piece lasts length*size*c of its edge", where);
-            mpq_clear(d);
-        }
-        if (mpq_sgn(e->start) < 0 && c->report->valid)
-            chk_violation(c, "%s: starts before time 0", where);
-        if (mpq_cmp(e->end, makespan) > 0)
-            mpq_set(makespan, e->end);
     }
-    c->report->n_transfers = nt;
-    c->report->n_slots = nc;
+    for (size_t k = 0; k < 3 * nn; k++)
+        mpq_init(last[k]);
+    stream_t s[2];
+    for (int k = 0; k < 2; k++) {
+        memset(&s[k], 0, sizeof s[k]);
+        s[k].compute = k;
+        chk_iter_init(&s[k].it, k ? co : tr, k ? "computations" : "transfers");
+        mpq_inits(s[k].ev.start, s[k].ev.end, s[k].ev.off, s[k].ev.len, s[k].prev, NULL);
+    }
+    mpq_set_ui(c->makespan, 0, 1);
     table_t table = {0, 0, NULL};
-    if (st == SSCHED_OK && c->report->valid) {
-        qsort(ev, n, sizeof *ev, by_start);
-        if (no_overlap(c, ev, n, 0) && no_overlap(c, ev, n, 1) && no_overlap(c, ev, n, 2)) {
-            for (size_t k = 0; k < n && c->report->valid && st == SSCHED_OK; k++) {
-                ev_t *e = &ev[k];
-                snprintf(where, sizeof where, "%s %zu", e->compute ? "computation" : "transfer", e->index);
-                if (e->compute) {
-                    size_t node = e->node_or_edge;
-                    char *a = take(c, &table, node, chk_interval(c, e->k, e->l), e->op, e->start, where);
-                    char *b = a ? take(c, &table, node, chk_interval(c, e->l + 1, e->m), e->op,
-                                       e->start, where) : NULL;
-                    if (a && b) {
-                        char *v = malloc(strlen(a) + strlen(b) + 1);
-                        if (v) {
-                            strcpy(v, a);
-                            strcat(v, b); /* left operand first: the order matters */
-                            if (put(c, &table, node, chk_interval(c, e->k, e->m), e->op, e->end, v) < 0)
-                                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-                        }
-                    }
-                    free(a);
-                    free(b);
-                } else {
-                    size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge];
-                    size_t km = e->interval;
-                    if (c->type_origin[km] == 0 && c->type_dest[km] == c->N - 1 && i == c->target) {
-                        chk_violation(c, "%s: the result leaves the target", where);
-                        break;
-                    }
-                    if (mpq_sgn(e->off) == 0) {
-                        /* the first piece (or the whole value) takes it from i;
-                         * it is usable at j once [0, 1) has arrived there */
-                        char *v = take(c, &table, i, km, e->op, e->start, where);
-                        if (v && put(c, &table, j, km, e->op, e->end, v) < 0)
-                            st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-                        slot_t *y = v ? lookup(&table, j, km, e->op, 0) : NULL;
-                        if (y && mpq_cmp_ui(e->len, 1, 1) != 0) {
-                            y->partial = 1;
-                            y->from = i;
-                            mpq_set(y->got, e->len);
-                        }
-                    } else {
-                        /* later pieces follow in order, from the same node */
-                        slot_t *y = lookup(&table, j, km, e->op, 0);
-                        if (!y || !y->value || !y->partial || y->from != i ||
-                            !mpq_equal(y->got, e->off)) {
-                            chk_violation(c, "%s: piece of v[%zu,%zu] of time-stamp %lu does not "
-                                             "continue the pieces %s->%s sent before",
-                                          where, c->type_origin[km], c->type_dest[km], e->op,
-                                          c->names[i], c->names[j]);
-                            break;
-                        }
-                        mpq_add(y->got, y->got, e->len);
-                        mpq_set(y->since, e->end);
-                        if (mpq_cmp_ui(y->got, 1, 1) == 0)
-                            y->partial = 0;
-                    }
-                }
-            }
-        }
+    ssched_status_t st = advance(c, &s[0], strict, K);
+    if (st == SSCHED_OK)
+        st = advance(c, &s[1], strict, K);
+    size_t counts[2] = {0, 0};
+    while (st == SSCHED_OK && (s[0].has || s[1].has)) {
+        /* at equal starts computations first: a merge may take no time and
+         * feed an event starting when it ends; a transfer always takes time */
+        int k = !s[0].has ? 1 : !s[1].has ? 0 : mpq_cmp(s[1].ev.start, s[0].ev.start) <= 0;
+        counts[k]++;
+        if (c->report->valid)
+            st = run_event(c, &table, &s[k].ev, last, seen, whole_only);
+        if (st == SSCHED_OK)
+            st = advance(c, &s[k], strict, K);
     }
+    c->report->n_transfers = counts[0];
+    c->report->n_slots = counts[1];
     /* every time-stamp's result is on the target and is the ordered reduction */
     size_t full = chk_interval(c, 0, c->N - 1);
-    size_t len = 0;
     for (unsigned long t = 0; t < K && c->report->valid && st == SSCHED_OK; t++) {
         slot_t *x = lookup(&table, c->target, full, t, 0);
         char *expect = malloc(c->N * 48 + 1);
@@ -333,10 +371,10 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
             break;
         }
-        len = 0;
+        size_t len = 0;
         for (size_t k = 0; k < c->N; k++)
             len += (size_t)sprintf(expect + len, "%zu.%lu;", k, t);
-        if (!x || !x->value)
+        if (!x || !x->value || x->partial)
             chk_violation(c, "the target %s never obtains the result of time-stamp %lu",
                           c->names[c->target], t);
         else if (strcmp(x->value, expect))
@@ -344,16 +382,18 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root)
         free(expect);
     }
     if (c->report->valid && st == SSCHED_OK)
-        st = chk_unrolled_claims(c, root, K, makespan);
+        st = chk_unrolled_claims(c, root, K, c->makespan);
     for (size_t k = 0; k < table.cap; k++)
         if (table.s[k].used) {
             free(table.s[k].value);
             mpq_clears(table.s[k].since, table.s[k].got, NULL);
         }
     free(table.s);
-    for (size_t k = 0; k < parsed; k++)
-        mpq_clears(ev[k].start, ev[k].end, ev[k].off, ev[k].len, NULL);
-    free(ev);
-    mpq_clears(q, makespan, NULL);
+    for (int k = 0; k < 2; k++)
+        mpq_clears(s[k].ev.start, s[k].ev.end, s[k].ev.off, s[k].ev.len, s[k].prev, NULL);
+    for (size_t k = 0; k < 3 * nn; k++)
+        mpq_clear(last[k]);
+    free(last);
+    free(seen);
     return st;
 }

@@ -71,7 +71,7 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
             mpq_canonicalize(q);
             mpz_lcm(sc->Q, sc->Q, mpq_denref(q));
         }
-        if (fits63(sc->A) && fits63(sc->Q))
+        if (fits63(sc->A) && fits63(sc->Q) && !s->unroll_whole)
             break;
         /* pieces would need too fine a resolution: move whole values */
         mpz_set_ui(sc->A, 1);
@@ -186,6 +186,69 @@ void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
     mpq_canonicalize(out);
 }
 
+static int ev_less(const sched_event_t *a, const sched_event_t *b)
+{
+    return a->start != b->start ? a->start < b->start : a->seq < b->seq;
+}
+
+static ssched_status_t push_event(sched_engine_t *e, sched_event_t *ev, ssched_error_t *err)
+{
+    if (e->n_heap == e->cap_heap) {
+        size_t cap = e->cap_heap ? 2 * e->cap_heap : 1024;
+        sched_event_t *h = realloc(e->heap, cap * sizeof *h);
+        if (!h)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        e->heap = h;
+        e->cap_heap = cap;
+    }
+    ev->seq = e->seq++;
+    size_t k = e->n_heap++;
+    while (k > 0 && ev_less(ev, &e->heap[(k - 1) / 2])) {
+        e->heap[k] = e->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    e->heap[k] = *ev;
+    return SSCHED_OK;
+}
+
+static void pop_event(sched_engine_t *e, sched_event_t *out)
+{
+    *out = e->heap[0];
+    sched_event_t last = e->heap[--e->n_heap];
+    size_t k = 0, n = e->n_heap;
+    for (;;) {
+        size_t c = 2 * k + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&e->heap[c + 1], &e->heap[c]))
+            c++;
+        if (!ev_less(&e->heap[c], &last))
+            break;
+        e->heap[k] = e->heap[c];
+        k = c;
+    }
+    if (n)
+        e->heap[k] = last;
+}
+
+ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err)
+{
+    int64_t mark = INT64_MAX;
+    for (size_t i = 0; i < e->p->n_nodes && !final; i++) {
+        if (e->sends[i] && e->send_free[i] < mark)
+            mark = e->send_free[i];
+        if (e->computes[i] && e->cpu_free[i] < mark)
+            mark = e->cpu_free[i];
+    }
+    ssched_status_t st = SSCHED_OK;
+    while (st == SSCHED_OK && e->n_heap > 0 && (final || e->heap[0].start <= mark)) {
+        sched_event_t ev;
+        pop_event(e, &ev);
+        st = e->sink->emit(e->sink, &ev, err);
+    }
+    return st;
+}
+
 ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     unsigned long op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err)
@@ -211,7 +274,7 @@ ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
     if (len != e->sc.a)
         e->pieces++;
     *end = ev.end;
-    return e->sink->emit(e->sink, &ev, err);
+    return push_event(e, &ev, err);
 }
 
 ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
@@ -233,6 +296,8 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
     ev.piece_off = off;
     ev.piece_len = len;
     ev.piece_json = json;
+    ev.off = 0;
+    ev.len = e->sc.a; /* whole when there is no piece text */
     e->send_free[i] = e->recv_free[j] = ev.end;
     if (ev.end > e->makespan)
         e->makespan = ev.end;
@@ -240,7 +305,7 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
     if (json)
         e->pieces++;
     *end = ev.end;
-    return e->sink->emit(e->sink, &ev, err);
+    return push_event(e, &ev, err);
 }
 
 ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
@@ -261,7 +326,7 @@ ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task
         e->makespan = ev.end;
     e->computations++;
     *end = ev.end;
-    return e->sink->emit(e->sink, &ev, err);
+    return push_event(e, &ev, err);
 }
 
 unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
@@ -356,8 +421,15 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.send_free = calloc(nn ? nn : 1, sizeof *e.send_free);
     e.recv_free = calloc(nn ? nn : 1, sizeof *e.recv_free);
     e.cpu_free = calloc(nn ? nn : 1, sizeof *e.cpu_free);
-    if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free))
+    e.sends = calloc(nn ? nn : 1, 1);
+    e.computes = calloc(nn ? nn : 1, 1);
+    if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends || !e.computes))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < s->n_slots && e.sends; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++)
+            e.sends[p->from[s->slots[k].transfers[t].edge]] = 1;
+    for (size_t k = 0; k < s->n_computations && e.computes; k++)
+        e.computes[s->computations[k].node] = 1;
     size_t periods = 0;
     sink->sc = &e.sc;
     if (st == SSCHED_OK)
@@ -389,6 +461,9 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
         fig->buffer = e.buffer;
     }
     sched_scale_free(&e.sc);
+    free(e.heap);
+    free(e.sends);
+    free(e.computes);
     free(e.send_free);
     free(e.recv_free);
     free(e.cpu_free);

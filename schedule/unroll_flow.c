@@ -270,6 +270,98 @@ static ssched_status_t make_pieces(const ssched_platform_t *p, const ssched_prob
     return st;
 }
 
+/* Whole messages (s->unroll_whole): operation t's message of type d takes
+ * one route, the one furthest below its share m_r / n (cumulative counts,
+ * so each route stays within one message of its rate), and moves whole over
+ * hop h in period batch + h, at the place of the route's first pattern
+ * piece for that hop.  The left shift makes it valid whatever the pattern
+ * planned. */
+typedef struct {
+    size_t H, nt;
+    unsigned long n;
+    size_t *route_of;          /* [(batch % (H+1)) * nt * n + d * n + q]    */
+    int64_t *arrived;          /* same index: the message's last arrival    */
+    double *count;             /* per route: messages assigned so far       */
+} whole_t;
+
+static void assign_batch(whole_t *w, const pattern_t *pt, size_t batch)
+{
+    size_t base = (batch % (w->H + 1)) * w->nt * w->n;
+    for (size_t d = 0; d < w->nt; d++)
+        for (unsigned long q = 0; q < w->n; q++) {
+            /* the route with the largest deficit share * (t+1) - count;
+             * shares as doubles only choose among routes (any choice is
+             * valid; exactness is in the times) */
+            double t = (double)(batch * w->n + q) + 1, best = -1e300;
+            size_t pick = SIZE_MAX;
+            for (size_t r = 0; r < pt->n_routes; r++) {
+                if (pt->routes[r].type != d)
+                    continue;
+                double share = mpq_get_d(pt->routes[r].amount) / (double)w->n;
+                double deficit = share * t - w->count[r];
+                if (deficit > best) {
+                    best = deficit;
+                    pick = r;
+                }
+            }
+            if (pick != SIZE_MAX)
+                w->count[pick] += 1;
+            w->route_of[base + d * w->n + q] = pick;
+            w->arrived[base + d * w->n + q] = 0;
+        }
+}
+
+static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsigned long K,
+                                    unsigned long n, size_t periods, size_t batches,
+                                    const int64_t *whole_ticks, ssched_error_t *err)
+{
+    const ssched_schedule_t *s = e->s;
+    whole_t w = {pt->max_hops ? pt->max_hops : 1, s->n_commodities, n, NULL, NULL, NULL};
+    size_t cells = (w.H + 1) * (w.nt ? w.nt : 1) * n;
+    w.route_of = malloc(cells * sizeof *w.route_of);
+    w.arrived = malloc(cells * sizeof *w.arrived);
+    w.count = calloc(pt->n_routes ? pt->n_routes : 1, sizeof *w.count);
+    /* lead[k]: piece k is the first of its (route, hop) in the pattern */
+    unsigned char *lead = calloc(pt->n_pieces ? pt->n_pieces : 1, 1);
+    unsigned char *seen = calloc(pt->n_routes * w.H + 1, 1);
+    ssched_status_t st = SSCHED_OK;
+    if (!w.route_of || !w.arrived || !w.count || !lead || !seen)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < pt->n_pieces && st == SSCHED_OK; k++) {
+        size_t key = pt->pieces[k].route * w.H + pt->pieces[k].hop;
+        lead[k] = !seen[key];
+        seen[key] = 1;
+    }
+    for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
+        if (b < batches)
+            assign_batch(&w, pt, b);
+        for (size_t k = 0; k < pt->n_pieces && st == SSCHED_OK; k++) {
+            const ppiece_t *x = &pt->pieces[k];
+            if (!lead[k] || b < x->hop || b - x->hop >= batches)
+                continue;
+            size_t batch = b - x->hop, d = x->type;
+            size_t base = (batch % (w.H + 1)) * w.nt * n + d * n;
+            for (unsigned long q = 0; q < n && st == SSCHED_OK; q++) {
+                unsigned long op = (unsigned long)batch * n + q;
+                if (op >= K || w.route_of[base + q] != x->route)
+                    continue;
+                int64_t end;
+                st = sched_emit_piece(e, x->edge, d, op, whole_ticks[x->edge], NULL, NULL, NULL,
+                                      w.arrived[base + q], &end, err);
+                w.arrived[base + q] = end;
+            }
+        }
+        if (st == SSCHED_OK)
+            st = sched_engine_flush(e, 0, err);
+    }
+    free(w.route_of);
+    free(w.arrived);
+    free(w.count);
+    free(lead);
+    free(seen);
+    return st;
+}
+
 ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                                   unsigned long K, size_t *periods_out, ssched_error_t *err)
 {
@@ -292,12 +384,32 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
     mpz_set_ui(e->sc.Q, 1);
     for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++)
         mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(pt.pieces[k].dur));
+    /* whole messages last size * c */
+    int64_t *whole_ticks = calloc(p->n_edges ? p->n_edges : 1, sizeof *whole_ticks);
+    mpq_t wq;
+    mpq_init(wq);
+    if (!whole_ticks && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && s->unroll_whole; k++) {
+        mpq_mul(wq, p->c[pt.pieces[k].edge], pb->size);
+        mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(wq));
+    }
     for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
         mpz_mul(t, mpq_numref(pt.pieces[k].dur), e->sc.Q);
         mpz_divexact(t, t, mpq_denref(pt.pieces[k].dur));
         mpz_add(busy, busy, t);
         pt.pieces[k].ticks = mpz_fits_slong_p(t) ? mpz_get_si(t) : 0;
     }
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && s->unroll_whole; k++) {
+        /* a whole message on each piece's edge: a bound on the period's busy time */
+        mpq_mul(wq, p->c[pt.pieces[k].edge], pb->size);
+        mpz_mul(t, mpq_numref(wq), e->sc.Q);
+        mpz_divexact(t, t, mpq_denref(wq));
+        whole_ticks[pt.pieces[k].edge] = mpz_fits_slong_p(t) ? mpz_get_si(t) : 0;
+        mpz_mul_ui(t, t, n);
+        mpz_add(busy, busy, t);
+    }
+    mpq_clear(wq);
     mpz_mul_ui(busy, busy, (unsigned long)periods + 1);
     if (st == SSCHED_OK && (mpz_sizeinbase(e->sc.Q, 2) > 62 || mpz_sizeinbase(busy, 2) > 62))
         st = ssched_error_set(err, SSCHED_EINPUT,
@@ -311,6 +423,10 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
     int64_t *donet = st == SSCHED_OK ? calloc((H + 1) * R * H, sizeof *donet) : NULL;
     if (st == SSCHED_OK && !donet)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK && s->unroll_whole) {
+        st = replay_whole(e, &pt, K, n, periods, batches, whole_ticks, err);
+        periods = 0; /* done: skip the piece replay */
+    }
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
         if (b < batches)
             memset(donet + (b % (H + 1)) * R * H, 0, R * H * sizeof *donet);
@@ -329,8 +445,14 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
             if (end > slot[x->hop])
                 slot[x->hop] = end;
         }
+        if (st == SSCHED_OK)
+            st = sched_engine_flush(e, 0, err);
     }
-    *periods_out = periods;
+    /* the pattern's piece texts must outlive the events that point to them */
+    if (st == SSCHED_OK)
+        st = sched_engine_flush(e, 1, err);
+    *periods_out = (size_t)batches + (pt.max_hops ? pt.max_hops - 1 : 0);
+    free(whole_ticks);
     /* operations in flight: at most n per period over the longest route */
     e->buffer = n * (unsigned long)H;
     free(donet);

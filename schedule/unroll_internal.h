@@ -37,6 +37,7 @@ typedef struct {
      * ("[\"o\", \"l\"]"), or NULL for a whole message */
     mpq_srcptr piece_off, piece_len;
     const char *piece_json;
+    unsigned long long seq;     /* generation order (ties in the heap)      */
 } sched_event_t;
 
 /* Where events go: into memory or a JSON stream. */
@@ -56,7 +57,19 @@ typedef struct {
     size_t transfers, computations, pieces;
     unsigned long buffer;       /* see ssched_unroll_figures_t               */
     sched_sink_t *sink;
+    /* events wait in a min-heap on (start, order generated) until no later
+     * event can start before them, so the sink receives them sorted */
+    sched_event_t *heap;
+    size_t n_heap, cap_heap;
+    unsigned long long seq;
+    unsigned char *sends, *computes;  /* per node: used by the pattern     */
 } sched_engine_t;
+
+/* Hand the sink every waiting event that starts no later than any future
+ * event can (all of them when final): a future event starts after its
+ * ports' and processor's free times, so the watermark is the least free
+ * time of the nodes the pattern uses. */
+ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
 
 /* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
  * operations over at most max_periods periods could exceed 2^62 ticks. */

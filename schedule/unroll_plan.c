@@ -74,7 +74,7 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
         return ssched_error_set(err, SSCHED_EINPUT, "--max-period must be positive");
     ssched_schedule_options_t so;
     ssched_schedule_options_default(&so);
-    so.no_split = no_split;
+    /* whole messages are replayed from the split pattern (see schedule.h) */
     ssched_schedule_t cand;
     ssched_schedule_init(&cand);
     mpq_t tf, est, best;
@@ -84,8 +84,9 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     ssched_error_t last;
     ssched_error_clear(&last);
     size_t n_mult = sizeof mult / sizeof *mult;
-    /* scatter and gossip keep TP at every n: only whole messages need more */
-    if (pb->kind != SSCHED_PROBLEM_REDUCE && !no_split)
+    /* scatter and gossip keep TP at every n (pieces, or whole messages
+     * spread over routes): one operation per period starts up fastest */
+    if (pb->kind != SSCHED_PROBLEM_REDUCE)
         n_mult = 1;
     for (size_t k = 0; k <= n_mult && st == SSCHED_OK; k++) {
         if (k < n_mult) {
@@ -137,6 +138,8 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
             have = 1;
         }
     }
+    if (have)
+        out->unroll_whole = no_split;
     if (st == SSCHED_OK && !have) {
         if (last.status != SSCHED_OK)
             st = ssched_error_set(err, last.status, "%s", last.message);

@@ -204,7 +204,11 @@ ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *p
             st = sched_emit_computation(e, x, inst[k].op, ready, &end, err);
             *ring_at(&ring, inst[k].op, out) = end;
         }
+        if (st == SSCHED_OK)
+            st = sched_engine_flush(e, 0, err);
     }
+    if (st == SSCHED_OK)
+        st = sched_engine_flush(e, 1, err);
     *periods_out = periods;
     /* a relay holds at most the values of the operations in flight */
     e->buffer = ops * (unsigned long)(max_level + 1);

@@ -71,6 +71,9 @@ typedef struct {
     mpz_t lcm_period;          /* T before the no-split scaling             */
     mpz_t nosplit_factor;      /* L (1 in the split variant)                */
     int split;                 /* 0: every amount is an integer             */
+    int unroll_whole;          /* unrolling moves every message whole, each
+                                  on one route (ssched_unroll_plan with
+                                  no_split); the pattern only orders them  */
     size_t n_slots;
     ssched_slot_t *slots;      /* consecutive, starting at 0                */
     /* matching figures */
@@ -232,8 +235,11 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
  * for --fixed-period) and the exact LCM period when it is short, the one
  * minimising the estimated time for K operations, (ceil(K / n) + depth) x
  * period.  With max_period (> 0) only periods <= max_period are tried.
- * no_split: whole messages (each candidate is scaled by its no-split
- * factor).  out receives the chosen schedule. */
+ * no_split: whole messages: operation t's message of each type takes one
+ * route (the one furthest below its share, so every route keeps its rate
+ * within one message) and moves whole, in the pattern's order, left-shifted
+ * (valid by construction; the checker confirms it).  out receives the
+ * chosen schedule. */
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *steady, unsigned long K,
                                    mpq_srcptr max_period, int no_split,
@@ -277,6 +283,16 @@ typedef struct {
  * (unparsable JSON, missing or mistyped fields, unknown nodes or edges). */
 ssched_status_t ssched_check_schedule_text(const char *json_text,
                                            ssched_check_report_t *report,
+                                           ssched_error_t *err);
+/* The same for len bytes (no terminating NUL needed; a NUL byte inside is
+ * malformed input).  Unrolled files are read as a stream: the event arrays
+ * are never loaded whole, and they must list events in start order. */
+ssched_status_t ssched_check_schedule_buffer(const char *json_text, size_t len,
+                                             ssched_check_report_t *report,
+                                             ssched_error_t *err);
+/* Check a schedule file, mapped into memory rather than read (a file of
+ * any size).  EINPUT names the file when it cannot be read. */
+ssched_status_t ssched_check_schedule_file(const char *path, ssched_check_report_t *report,
                                            ssched_error_t *err);
 
 #ifdef __cplusplus

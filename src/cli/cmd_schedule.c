@@ -100,33 +100,6 @@ static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem
     }
 }
 
-/* Read a whole file (the unrolled schedule just written) for the checker. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (n + 1 == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = b;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    return buf;
-}
-
 static void print_q(const char *label, const mpq_t q, const char *after)
 {
     char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 6);
@@ -157,14 +130,19 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
         remove(o->output);
         rc = cli_report("schedule", &err);
     } else {
-        char *text = slurp(o->output);
-        if (!text) {
-            fprintf(stderr, "ssched schedule: cannot read back %s to check it\n", o->output);
+        /* the file as written, checked as a stream (any size) */
+        ssched_check_report_t rep;
+        ssched_error_t cerr;
+        ssched_error_clear(&cerr);
+        if (ssched_check_schedule_file(o->output, &rep, &cerr) != SSCHED_OK) {
+            fprintf(stderr, "ssched schedule: internal error: emitted schedule is malformed: %s\n",
+                    cerr.message);
             rc = CLI_EXIT_FAILURE;
-        } else if (!self_check(text)) {
+        } else if (!rep.valid) {
+            fprintf(stderr, "ssched schedule: internal error: emitted schedule fails the checker: "
+                    "%s\n", rep.violation);
             rc = CLI_EXIT_FAILURE;
         }
-        free(text);
     }
     if (rc == CLI_EXIT_OK) {
         printf("unrolled schedule for %lu operations: %zu transfers (%zu pieces of messages)",

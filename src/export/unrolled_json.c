@@ -110,7 +110,7 @@ static ssched_status_t write_header(FILE *out, const ssched_platform_t *p,
     json_object_set_new(root, "throughput", json_mpq(mpq_sgn(s->optimal_throughput)
                                                           ? s->optimal_throughput : s->throughput));
     json_object_set_new(root, "operations", json_integer((json_int_t)K));
-    json_object_set_new(root, "split", json_boolean(s->split));
+    json_object_set_new(root, "split", json_boolean(s->split && !s->unroll_whole));
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!text)
