@@ -33,6 +33,9 @@ void chk_free(chk_t *c)
     free(c->w);
     free(c->participants);
     free(c->names);
+    free(c->by_name);
+    free(c->edge_at);
+    free(c->type_at);
     free(c->from);
     free(c->to);
     free(c->cost);
@@ -69,6 +72,16 @@ ssched_status_t chk_get_q(chk_t *c, json_t *obj, const char *key, const char *wh
     json_t *v = json_object_get(obj, key);
     if (!json_is_string(v))
         return chk_bad(c, "%s: missing exact string field \"%s\"", where, key);
+    /* the common form "p" or "p/q" (digits only) straight into GMP */
+    const char *t = json_string_value(v);
+    size_t n = strspn(t, "0123456789");
+    if (n > 0 && n < 64 && (t[n] == 0 || (t[n] == '/' && t[n + 1] != '0' &&
+                                          strspn(t + n + 1, "0123456789") > 0 &&
+                                          t[n + 1 + strspn(t + n + 1, "0123456789")] == 0)) &&
+        strlen(t) < 128 && mpq_set_str(out, t, 10) == 0) {
+        mpq_canonicalize(out);
+        return SSCHED_OK;
+    }
     ssched_error_t e;
     ssched_status_t st = ssched_rational_parse(out, json_string_value(v), &e);
     if (st == SSCHED_ENOMEM) /* not a property of the file */
@@ -85,12 +98,65 @@ ssched_status_t chk_get_node(chk_t *c, json_t *obj, const char *key, const char 
     if (!json_is_string(v))
         return chk_bad(c, "%s: missing node field \"%s\"", where, key);
     const char *name = json_string_value(v);
+    if (c->by_name) {
+        size_t lo = 0, hi = c->n_nodes;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            int r = strcmp(c->names[c->by_name[mid]], name);
+            if (r == 0) {
+                *out = c->by_name[mid];
+                return SSCHED_OK;
+            }
+            if (r < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return chk_bad(c, "%s: unknown node '%s'", where, name);
+    }
     for (size_t i = 0; i < c->n_nodes; i++)
         if (!strcmp(c->names[i], name)) {
             *out = i;
             return SSCHED_OK;
         }
     return chk_bad(c, "%s: unknown node '%s'", where, name);
+}
+
+static const chk_t *sort_ctx;
+static int by_name_cmp(const void *a, const void *b)
+{
+    return strcmp(sort_ctx->names[*(const size_t *)a], sort_ctx->names[*(const size_t *)b]);
+}
+
+void chk_index(chk_t *c)
+{
+    size_t nn = c->n_nodes;
+    if (c->by_name || nn == 0 || nn > 4096)
+        return;
+    c->by_name = malloc(nn * sizeof *c->by_name);
+    c->edge_at = malloc(nn * nn * sizeof *c->edge_at);
+    c->type_at = c->reduce ? NULL : malloc(nn * nn * sizeof *c->type_at);
+    if (!c->by_name || !c->edge_at || (!c->reduce && !c->type_at)) {
+        free(c->by_name);
+        free(c->edge_at);
+        free(c->type_at);
+        c->by_name = c->edge_at = c->type_at = NULL;
+        return;
+    }
+    for (size_t i = 0; i < nn; i++)
+        c->by_name[i] = i;
+    sort_ctx = c;
+    qsort(c->by_name, nn, sizeof *c->by_name, by_name_cmp);
+    for (size_t k = 0; k < nn * nn; k++)
+        c->edge_at[k] = (size_t)-1;
+    for (size_t e = c->n_edges; e-- > 0;) /* the first edge wins, as the scan */
+        c->edge_at[c->from[e] * nn + c->to[e]] = e;
+    if (c->type_at) {
+        for (size_t k = 0; k < nn * nn; k++)
+            c->type_at[k] = (size_t)-1;
+        for (size_t t = c->n_types; t-- > 0;)
+            c->type_at[c->type_origin[t] * nn + c->type_dest[t]] = t;
+    }
 }
 
 ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed)
@@ -111,6 +177,8 @@ ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *c
 
 size_t chk_edge(const chk_t *c, size_t from, size_t to)
 {
+    if (c->edge_at)
+        return c->edge_at[from * c->n_nodes + to];
     for (size_t e = 0; e < c->n_edges; e++)
         if (c->from[e] == from && c->to[e] == to)
             return e;
@@ -119,6 +187,8 @@ size_t chk_edge(const chk_t *c, size_t from, size_t to)
 
 size_t chk_type(const chk_t *c, size_t origin, size_t dest)
 {
+    if (c->type_at)
+        return c->type_at[origin * c->n_nodes + dest];
     for (size_t t = 0; t < c->n_types; t++)
         if (c->type_origin[t] == origin && c->type_dest[t] == dest)
             return t;
@@ -400,6 +470,7 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
     if ((st = read_platform(&c, root, strict)) == SSCHED_OK &&
         (st = read_problem(&c, root, strict)) == SSCHED_OK &&
         (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
+        chk_index(&c);
         if (!tr->present)
             st = chk_bad(&c, "missing \"transfers\" array");
         else if (c.reduce)

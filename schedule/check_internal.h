@@ -20,6 +20,9 @@ typedef struct {
                                       reduce: (k, m) of the interval     */
     mpq_t size, throughput;
     mpq_t makespan;                /* unrolled: end of the last event     */
+    /* lookups for files with many events (chk_index): names sorted, and
+     * edge and type numbers per (node, node); NULL until built */
+    size_t *by_name, *edge_at, *type_at;
     ssched_check_report_t *report;
     ssched_error_t *err;
 } chk_t;
@@ -39,6 +42,9 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
  * allowed list (or if obj is not an object). */
 ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed);
 size_t chk_edge(const chk_t *c, size_t from, size_t to);
+/* Build the lookups above (scatter and gossip types; reduce has none);
+ * without memory the linear searches stay in use. */
+void chk_index(chk_t *c);
 size_t chk_type(const chk_t *c, size_t origin, size_t dest);
 
 /* Interval number of [k,m] (reduce), or SIZE_MAX. */
