@@ -139,10 +139,15 @@ static size_t find_col(const spvec_t *r, size_t col)
  * deletion.  Every change of a row's length pushes a fresh pair; a pair is
  * current while its row is active and still has that length, and stale
  * pairs are dropped when they reach the top.  The current top is therefore
- * the active row with fewest entries, lowest row id first among equals,
- * which is exactly the row the former linear scan chose (first row with at
- * most one entry, else the first row of minimum length), at O(log) cost per
- * change instead of O(n) per elimination step. */
+ * the active row with fewest entries, lowest row id first among equals:
+ * the row the former linear scan chose (first row with at most one entry,
+ * else the first row of minimum length), at O(log n) cost per change instead
+ * of O(n) per elimination step.  (One difference: an empty active row now
+ * ends the elimination as soon as it appears, where the scan could still
+ * pivot an earlier one-entry row first; both report a singular matrix.)
+ * When stale pairs make the heap exceed 2n + 64 entries it is rebuilt from
+ * the active rows, so memory stays O(n) and the rebuilds cost O(1)
+ * amortized per push. */
 typedef struct {
     size_t len, row;
 } pq_item_t;
@@ -180,23 +185,39 @@ static int pq_push(pq_t *q, size_t len, size_t row)
     return 1;
 }
 
-static void pq_pop(pq_t *q)
+/* Move the item at i down to its place among q->a[0 .. q->n). */
+static void pq_sift_down(pq_t *q, size_t i, pq_item_t it)
 {
-    pq_item_t last = q->a[--q->n];
-    size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= q->n)
             break;
         if (c + 1 < q->n && pq_less(q->a[c + 1], q->a[c]))
             c++;
-        if (!pq_less(q->a[c], last))
+        if (!pq_less(q->a[c], it))
             break;
         q->a[i] = q->a[c];
         i = c;
     }
+    q->a[i] = it;
+}
+
+static void pq_pop(pq_t *q)
+{
+    pq_item_t last = q->a[--q->n];
     if (q->n > 0)
-        q->a[i] = last;
+        pq_sift_down(q, 0, last);
+}
+
+/* Replace the contents by one current pair per active row (heapified). */
+static void pq_rebuild(pq_t *q, size_t n, const spvec_t *rows, const unsigned char *row_done)
+{
+    q->n = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!row_done[i])
+            q->a[q->n++] = (pq_item_t){rows[i].nnz, i};
+    for (size_t i = q->n / 2; i-- > 0;)
+        pq_sift_down(q, i, q->a[i]);
 }
 
 int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
@@ -266,8 +287,11 @@ int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
             mpq_sub(rhs[r], rhs[r], tmp);
             /* colcount is only a pivoting heuristic: axpy_row keeps it
              * roughly right (fill-in counts up, cancellation down). */
-            if (!axpy_row(&rows[r], r, pr, f, &map, colcount, tmp) ||
-                !pq_push(&queue, rows[r].nnz, r))
+            if (!axpy_row(&rows[r], r, pr, f, &map, colcount, tmp))
+                goto done;
+            if (queue.n >= 2 * n + 64)
+                pq_rebuild(&queue, n, rows, row_done); /* r is active: included */
+            else if (!pq_push(&queue, rows[r].nnz, r))
                 goto done;
         }
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "schedule/unroll_internal.h"
 
@@ -231,8 +232,23 @@ static void pop_event(sched_engine_t *e, sched_event_t *out)
         e->heap[k] = last;
 }
 
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err)
 {
+    if (!final && e->limits && e->limits->progress && (++e->periods_done & 63) == 0) {
+        double t = now();
+        if (t - e->reported >= 1.0) {
+            e->reported = t;
+            e->limits->progress(e->limits->progress_ctx, e->periods_done, e->periods_total,
+                                t - e->started);
+        }
+    }
     int64_t mark = INT64_MAX;
     for (size_t i = 0; i < e->p->n_nodes && !final; i++) {
         if (e->sends[i] && e->send_free[i] < mark)
@@ -432,6 +448,9 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
         e.computes[s->computations[k].node] = 1;
     size_t periods = 0;
     sink->sc = &e.sc;
+    e.limits = limits;
+    e.started = e.reported = now();
+    e.periods_total = (size_t)sched_replay_periods(p, s, K) - 2 * p->n_nodes - 4;
     if (st == SSCHED_OK)
         st = s->kind == SSCHED_PROBLEM_REDUCE ? sched_replay_reduce(&e, pb, K, &periods, err)
                                               : sched_replay_flow(&e, pb, K, &periods, err);

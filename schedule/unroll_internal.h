@@ -63,6 +63,10 @@ typedef struct {
     size_t n_heap, cap_heap;
     unsigned long long seq;
     unsigned char *sends, *computes;  /* per node: used by the pattern     */
+    /* progress: periods flushed, the expected total, the caller's report */
+    size_t periods_done, periods_total;
+    double started, reported;
+    const ssched_unroll_limits_t *limits;
 } sched_engine_t;
 
 /* Hand the sink every waiting event that starts no later than any future

@@ -74,7 +74,7 @@ static ssched_status_t null_emit(sched_sink_t *sk, const sched_event_t *ev, ssch
 static void rank(const ssched_platform_t *p, const ssched_problem_t *pb,
                  const ssched_schedule_t *s, unsigned long K, unsigned long long budget, mpq_t out)
 {
-    ssched_unroll_limits_t lim = {0, budget, 0};
+    ssched_unroll_limits_t lim = {0, budget, 0, NULL, NULL};
     sched_sink_t sink = {NULL, null_emit};
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);

@@ -495,6 +495,22 @@ static void test_general_random(void)
     CU_ASSERT(solved > 30);
 }
 
+/* Denser systems: heavy fill-in, so rows change length many times (and the
+ * pivot queue compacts its stale entries). */
+static void test_fill_in(void)
+{
+    rng_state = 15;
+    size_t solved = 0;
+    for (int round = 0; round < 12; round++) {
+        system_t s;
+        size_t n = 40 + rng_below(120);
+        random_general(&s, n, n / 10);
+        solved += solve_both(&s) == 1;
+        sys_free(&s);
+    }
+    CU_ASSERT(solved >= 6);
+}
+
 static void test_network_random(void)
 {
     rng_state = 12;
@@ -590,6 +606,7 @@ int main(void)
 {
     static const tu_test_t tests[] = {
         {"general random systems: same results as before", test_general_random},
+        {"systems with heavy fill-in: same results as before", test_fill_in},
         {"network-shaped systems: same results as before", test_network_random},
         {"20000 rows, nearly all slacks", test_network_large_slack},
         {"singular systems stay singular", test_singular},

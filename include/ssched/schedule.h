@@ -196,6 +196,10 @@ typedef struct {
     unsigned long long max_events;  /* transfers + computations written;
                                        default 5 * 10^8                     */
     unsigned long long max_memory;  /* bytes kept at once; default 2^31     */
+    /* called about once a second during a long unrolling (may be NULL):
+     * periods replayed so far out of about `total` */
+    void (*progress)(void *ctx, size_t done, size_t total, double seconds);
+    void *progress_ctx;
 } ssched_unroll_limits_t;
 
 /* Unroll s for K >= 1 operations into memory (u).  EINPUT if K == 0 or a

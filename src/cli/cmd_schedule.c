@@ -64,7 +64,7 @@ static int write_text(const char *path, const char *text)
 }
 
 typedef struct {
-    int json, no_split, unroll, fixed, has_max_period;
+    int json, no_split, unroll, fixed, has_max_period, quiet;
     long operations, max_operations, max_events;
     mpq_t max_period;
     const char *output, *gantt, *dot, *trees_dot;
@@ -108,6 +108,13 @@ static void print_q(const char *label, const mpq_t q, const char *after)
     free(b);
 }
 
+static void unroll_progress(void *ctx, size_t done, size_t total, double seconds)
+{
+    (void)ctx;
+    fprintf(stderr, "ssched schedule: unrolling: period %zu of about %zu (%.0f s)\n", done,
+            total, seconds);
+}
+
 /* Stream the unrolled schedule to the output file, then check the file. */
 static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
                          const ssched_problem_t *pb, const ssched_schedule_t *s)
@@ -118,7 +125,9 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
     if (!f)
         return cli_bad_input("schedule", "-o %s: cannot write the file", o->output);
     ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
-                                  (unsigned long long)o->max_events, 0};
+                                  (unsigned long long)o->max_events, 0, NULL, NULL};
+    if (!o->quiet)
+        lim.progress = unroll_progress;
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
     ssched_status_t st = ssched_unroll_write(p, pb, s, (unsigned long)o->operations, &lim, f,
@@ -332,6 +341,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         return cli_bad_input("schedule", "--unroll needs --operations K and -o FILE");
     if (o->operations && !o->unroll)
         return cli_bad_input("schedule", "--operations is used with --unroll");
+    o->quiet = po.quiet;
     if (o->has_max_period && !o->unroll)
         return cli_bad_input("schedule", "--max-period is used with --unroll");
     if (o->has_max_period && o->fixed)
