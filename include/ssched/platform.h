@@ -23,6 +23,10 @@ typedef struct {
     char **names;      /* n_nodes node names (unique)                      */
     int *has_w;        /* n_nodes flags: does node i compute?              */
     mpq_t *w;          /* n_nodes task times (0 when !has_w)               */
+    unsigned char *multiport; /* n_nodes flags: 1 for a switch (no port rule
+                          at the node: each incident link is its own
+                          resource, busy at most 1 per time unit); 0 for
+                          the one-port model of RR-4872 (the default)      */
     size_t *from;      /* n_edges tails                                    */
     size_t *to;        /* n_edges heads                                    */
     mpq_t *c;          /* n_edges unit-message transfer times              */

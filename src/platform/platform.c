@@ -21,6 +21,7 @@ void ssched_platform_free(ssched_platform_t *p)
         mpq_clear(p->c[e]);
     free(p->names);
     free(p->has_w);
+    free(p->multiport);
     free(p->w);
     free(p->from);
     free(p->to);
@@ -64,6 +65,7 @@ ssched_status_t ssched_platform_add_node_new(ssched_platform_t *p, const char *n
         size_t cap = p->node_cap ? 2 * p->node_cap : 16;
         if (!grow((void **)&p->names, sizeof *p->names, cap) ||
             !grow((void **)&p->has_w, sizeof *p->has_w, cap) ||
+            !grow((void **)&p->multiport, sizeof *p->multiport, cap) ||
             !grow((void **)&p->w, sizeof *p->w, cap))
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         p->node_cap = cap;
@@ -74,6 +76,7 @@ ssched_status_t ssched_platform_add_node_new(ssched_platform_t *p, const char *n
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     mpq_init(p->w[i]);
     p->has_w[i] = w != NULL;
+    p->multiport[i] = 0; /* one-port (RR-4872) until marked a switch */
     if (w)
         mpq_set(p->w[i], w);
     p->n_nodes++;
