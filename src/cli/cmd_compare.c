@@ -118,7 +118,14 @@ int cli_cmd_compare(int argc, char **argv)
     ssched_compare_options_default(&o);
     opterr = 0;
     optind = 1;
+    int seen[O_JSON + 1] = {0};
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        /* every option of compare takes one value: once */
+        if (c > 0 && c <= O_JSON && seen[c]++) {
+            for (size_t k = 0; longopts[k].name; k++)
+                if (longopts[k].val == c)
+                    return cli_bad_input("compare", "option --%s given twice", longopts[k].name);
+        }
         switch (c) {
         case O_TIMES: times = optarg; break;
         case O_ROOT: root_text = optarg; break;

@@ -327,7 +327,11 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
             o->fixed = 1;
             break;
         case O_TREES_DOT: o->trees_dot = optarg; break;
-        case 'o': o->output = optarg; break;
+        case 'o':
+            if (o->output)
+                return cli_bad_input("schedule", "option -o given twice");
+            o->output = optarg;
+            break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         default:
             return cli_bad_input("schedule", "unknown or incomplete option '%s'", argv[optind - 1]);

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
      * (ssched's own allocation failures already report SSCHED_ENOMEM). */
     ssched_gmp_exit_on_oom("ssched");
     if (argc < 2) {
-        usage(stderr);
+        fputs("ssched: missing command (try ssched --help)\n", stderr);
         return CLI_EXIT_BADINPUT;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
