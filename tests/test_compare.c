@@ -123,12 +123,36 @@ static void test_cli(void)
     tu_run_free(&r);
 }
 
+/* Requests beyond the limits are refused up front, naming the estimate
+ * and the option; the issue's example finishes with a crossover. */
+static void test_limits(void)
+{
+    tu_run_t r;
+    char times[1024] = "";
+    for (int i = 0; i < 200; i++)
+        snprintf(times + strlen(times), sizeof times - strlen(times), "%s%d", i ? "," : "",
+                 1 + i % 7);
+    CU_ASSERT_EQUAL(tu_run(&r, "compare --times %s --root 0 --ops 1,10", times), 2);
+    CU_ASSERT_EQUAL(tu_count_lines(r.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--max-memory"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "MB (estimate)"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "compare --times 1,2,3,5,8 --root 0 --ops 1000000"), 2);
+    CU_ASSERT_EQUAL(tu_count_lines(r.err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--max-ops"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "compare --times 1,2,3,5,8 --root 0"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "crossover: pipelining is faster from M = "));
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"table invariants and crossover", test_invariants},
         {"pipelining that never wins", test_never},
         {"CLI and bad inputs", test_cli},
+        {"limits refused up front; the times 1,2,3,5,8 example", test_limits},
         {NULL, NULL}};
     return tu_main("compare", tests);
 }

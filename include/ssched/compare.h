@@ -41,6 +41,13 @@ typedef struct {
     const unsigned long *ops;   /* the M values of the table (ascending)     */
     size_t n_ops;
     unsigned long crossover_limit; /* largest M scanned for the crossover   */
+    /* refused up front (SSCHED_ELIMIT, naming the estimate) beyond these;
+     * 0: the defaults, M <= 10^5 and 4096 MB for the steady-state solve,
+     * estimated as 64 bytes x n^2 edges x message types (n(n+1)/2
+     * intervals for a reduce, n - 1 targets for a broadcast), the measured
+     * growth of the exact solve on the complete graph */
+    unsigned long max_ops;
+    unsigned long long max_memory;
 } ssched_compare_options_t;
 
 typedef struct {

@@ -15,6 +15,7 @@ static const char *usage_text =
     "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I\n"
     "                      [--operation reduce|broadcast] [--algorithm snf|fnf|optimal]\n"
     "                      [--ops M1,M2,...] [--max-crossover N] [--plot FILE.svg] [--json]\n"
+    "                      [--max-ops N (default 100000)] [--max-memory MB (default 4096)]\n"
     "  The time for M reduces (or broadcasts) done one after another with the SNF/FNF\n"
     "  or optimal one-shot schedule, against the pipelined steady state on the complete\n"
     "  graph with c(i,j) = t(i): exact TP from the LP plus the measured initialization\n"
@@ -73,7 +74,7 @@ static int parse_ops(const char *text, unsigned long **ops, size_t *n)
         if (*s < '0' || *s > '9')
             return 0;
         unsigned long v = strtoul(s, &end, 10);
-        if (v == 0 || v > 1000000 || (*n && v <= (*ops)[*n - 1]))
+        if (v == 0 || v > 1000000000UL || (*n && v <= (*ops)[*n - 1]))
             return 0;
         (*ops)[(*n)++] = v;
         if (*end == '\0')
@@ -104,12 +105,14 @@ static json_t *qj(const mpq_t q)
 
 int cli_cmd_compare(int argc, char **argv)
 {
-    enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_JSON };
+    enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_JSON };
     static const struct option longopts[] = {
         {"times", required_argument, NULL, O_TIMES}, {"root", required_argument, NULL, O_ROOT},
         {"operation", required_argument, NULL, O_OP}, {"algorithm", required_argument, NULL, O_ALG},
         {"ops", required_argument, NULL, O_OPS}, {"max-crossover", required_argument, NULL, O_MAX},
         {"plot", required_argument, NULL, O_PLOT}, {"json", no_argument, NULL, O_JSON},
+        {"max-ops", required_argument, NULL, O_MAXOPS},
+        {"max-memory", required_argument, NULL, O_MAXMEM},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     const char *times = NULL, *root_text = NULL, *alg = NULL, *ops_text = NULL, *plot = NULL;
     int json = 0, c;
@@ -144,6 +147,20 @@ int cli_cmd_compare(int argc, char **argv)
                 return CLI_EXIT_BADINPUT;
             break;
         case O_PLOT: plot = optarg; break;
+        case O_MAXOPS: {
+            long v;
+            if (!cli_parse_long("compare", "--max-ops", optarg, 1, 1000000000L, &v))
+                return CLI_EXIT_BADINPUT;
+            o.max_ops = (unsigned long)v;
+            break;
+        }
+        case O_MAXMEM: {
+            long v;
+            if (!cli_parse_long("compare", "--max-memory", optarg, 1, 100000000L, &v))
+                return CLI_EXIT_BADINPUT;
+            o.max_memory = (unsigned long long)v << 20;
+            break;
+        }
         case O_JSON: json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         default: return cli_bad_input("compare", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -173,7 +190,7 @@ int cli_cmd_compare(int argc, char **argv)
         if (!parse_ops(ops_text, &ops, &n_ops)) {
             free(ops);
             return cli_bad_input("compare", "--ops: '%s' is not an increasing list of positive "
-                                 "integers (at most 1000000)", ops_text);
+                                 "integers", ops_text);
         }
         o.ops = ops;
         o.n_ops = n_ops;

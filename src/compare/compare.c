@@ -126,13 +126,33 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     ssched_compare_free(out);
     ssched_compare_init(out);
     if (o->op != SSCHED_MK_REDUCE && o->op != SSCHED_MK_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "compare: reduce or broadcast only");
+        return ssched_error_set(err, SSCHED_EINPUT, "reduce or broadcast only");
     ssched_status_t st = ssched_mk_cluster_validate(
         c, o->root, o->op == SSCHED_MK_REDUCE ? "destination" : "source", err);
     if (st != SSCHED_OK)
         return st;
     if (c->n < 2)
-        return ssched_error_set(err, SSCHED_EINPUT, "compare: at least 2 processors are needed");
+        return ssched_error_set(err, SSCHED_EINPUT, "at least 2 processors are needed");
+    unsigned long max_ops = o->max_ops ? o->max_ops : 100000UL;
+    for (size_t k = 0; k < o->n_ops; k++)
+        if (o->ops[k] > max_ops)
+            return ssched_error_set(err, SSCHED_ELIMIT,
+                                    "M = %lu operations to unroll and check is above the "
+                                    "limit %lu (raise it with --max-ops)", o->ops[k], max_ops);
+    if (o->crossover_limit > max_ops)
+        return ssched_error_set(err, SSCHED_ELIMIT,
+                                "--max-crossover %lu is above the limit %lu (raise it "
+                                "with --max-ops)", o->crossover_limit, max_ops);
+    {
+        double n = (double)c->n, types = o->op == SSCHED_MK_REDUCE ? n * (n + 1) / 2 : n - 1;
+        double bytes = 64.0 * n * n * types;
+        unsigned long long cap = o->max_memory ? o->max_memory : 4096ULL << 20;
+        if (bytes > (double)cap)
+            return ssched_error_set(err, SSCHED_ELIMIT,
+                                    "the steady-state solve on %zu processors needs about "
+                                    "%.0f MB (estimate); limit %llu MB, raise it with --max-memory MB",
+                                    c->n, bytes / 1048576.0, cap >> 20);
+    }
     if ((st = one_shot(c, o, out->one_shot, err)) != SSCHED_OK)
         return st;
 
