@@ -23,6 +23,7 @@
 #ifndef SSCHED_COMPARE_H
 #define SSCHED_COMPARE_H
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 #include <stddef.h>
 #include <stdio.h>

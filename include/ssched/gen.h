@@ -38,6 +38,7 @@
 #ifndef SSCHED_GEN_H
 #define SSCHED_GEN_H
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 #include <stddef.h>
 #include <stdint.h>

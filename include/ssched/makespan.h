@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 
 #include "ssched/error.h"

@@ -28,6 +28,7 @@
 #ifndef SSCHED_MATCHING_H
 #define SSCHED_MATCHING_H
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 #include <stddef.h>
 

@@ -6,6 +6,7 @@
 #ifndef SSCHED_RATIONAL_H
 #define SSCHED_RATIONAL_H
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 #include <stdio.h>
 

@@ -30,6 +30,7 @@
 #ifndef SSCHED_REDISTRIBUTION_H
 #define SSCHED_REDISTRIBUTION_H
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -69,6 +69,7 @@
 #ifndef SSCHED_SCATTER_BALANCE_H
 #define SSCHED_SCATTER_BALANCE_H
 
+#include <stdio.h> /* before gmp.h: it then declares mpz_out_str & co. */
 #include <gmp.h>
 #include <stddef.h>
 #include <stdio.h>
