@@ -6,7 +6,8 @@
  * [offset, length] (the whole message when absent); that whole range must
  * be at the sending node, arrived by the transfer's start, and the sender
  * must not be its destination.  It lasts length * size * c.  Transfers are
- * listed in start order, so one-port is the last end per port.  A message
+ * listed in start order, so one-port is the last end per port (per link at
+ * a switch, "ports": "multi").  A message
  * entirely at its destination is done and forgotten (a bit remembers it):
  * memory is the messages in flight.  At the end every message must be
  * done. */
@@ -113,7 +114,10 @@ static int split_at(msg_t *m, const mpq_t x)
                 m->cap = cap;
                 s = &m->s[k];
             }
-            seg_t *t = &m->s[m->n++];
+            /* keep the segments in offset order: the new one follows k */
+            memmove(&m->s[k + 2], &m->s[k + 1], (m->n - k - 1) * sizeof *m->s);
+            m->n++;
+            seg_t *t = &m->s[k + 1];
             mpq_inits(t->lo, t->hi, t->since, NULL);
             mpq_set(t->lo, x);
             mpq_set(t->hi, s->hi);
@@ -163,6 +167,29 @@ static const char *move(msg_t *m, const mpq_t lo, const mpq_t hi, size_t i, size
     return bad;
 }
 
+/* Merge neighbouring segments at one node that have both arrived by `now`:
+ * events come in start order, so every later event starts at or after now
+ * and cannot tell them apart.  Keeps messages cut in many small pieces
+ * down to a few segments. */
+static void coalesce(msg_t *m, const mpq_t now)
+{
+    size_t w = 0;
+    for (size_t k = 1; k < m->n; k++) {
+        seg_t *a = &m->s[w], *b = &m->s[k];
+        if (a->node == b->node && mpq_cmp(a->since, now) <= 0 && mpq_cmp(b->since, now) <= 0 &&
+            mpq_equal(a->hi, b->lo)) {
+            mpq_set(a->hi, b->hi);
+            if (mpq_cmp(b->since, a->since) > 0)
+                mpq_set(a->since, b->since);
+            mpq_clears(b->lo, b->hi, b->since, NULL);
+        } else {
+            m->s[++w] = *b;
+        }
+    }
+    if (m->n)
+        m->n = w + 1;
+}
+
 static int all_at(const msg_t *m, size_t node)
 {
     for (size_t s = 0; s < m->n; s++)
@@ -178,6 +205,8 @@ typedef struct {
     unsigned char *done;       /* bit per message: entirely delivered       */
     mpq_t *send_end, *recv_end; /* per node: end of its last transfer       */
     unsigned char *sent, *received;
+    mpq_t *link_end;           /* per edge with a switch end: its last end  */
+    unsigned char *link_used;
     mpq_t prev_start, start, end, off, len, hi, q, d;
 } sim_t;
 
@@ -221,15 +250,30 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))
         return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
                SSCHED_OK;
-    if (S->sent[i] && mpq_cmp(S->start, S->send_end[i]) < 0)
+    /* one-port at hosts; at a switch ("ports": "multi") the link itself is
+     * the resource: its transfers must not overlap */
+    int si = chk_multi(c, i), sj = chk_multi(c, j);
+    if (!si && S->sent[i] && mpq_cmp(S->start, S->send_end[i]) < 0)
         return chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
                              c->names[i], where), SSCHED_OK;
-    if (S->received[j] && mpq_cmp(S->start, S->recv_end[j]) < 0)
+    if (!sj && S->received[j] && mpq_cmp(S->start, S->recv_end[j]) < 0)
         return chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
                              "one)", c->names[j], where), SSCHED_OK;
-    S->sent[i] = S->received[j] = 1;
-    mpq_set(S->send_end[i], S->end);
-    mpq_set(S->recv_end[j], S->end);
+    if ((si || sj) && S->link_used[edge] && mpq_cmp(S->start, S->link_end[edge]) < 0)
+        return chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
+                             "earlier one)", c->names[i], c->names[j], where), SSCHED_OK;
+    if (!si) {
+        S->sent[i] = 1;
+        mpq_set(S->send_end[i], S->end);
+    }
+    if (!sj) {
+        S->received[j] = 1;
+        mpq_set(S->recv_end[j], S->end);
+    }
+    if (si || sj) {
+        S->link_used[edge] = 1;
+        mpq_set(S->link_end[edge], S->end);
+    }
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
     uint64_t id = (uint64_t)type * S->K + op;
@@ -262,6 +306,7 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
                              mpq_sgn(S->off) == 0 && mpq_cmp_ui(S->len, 1, 1) == 0 ? "the whole"
                                                                                   : "a piece",
                              on, dn, op, bad, where, c->names[i]), SSCHED_OK;
+    coalesce(m, S->start);
     if (all_at(m, c->type_dest[type])) {
         S->done[id / 8] |= (unsigned char)(1u << (id % 8));
         erase(&S->map, m);
@@ -288,12 +333,19 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     S.recv_end = malloc((nn ? nn : 1) * sizeof *S.recv_end);
     S.sent = calloc(nn ? nn : 1, 1);
     S.received = calloc(nn ? nn : 1, 1);
-    if (!S.done || !S.send_end || !S.recv_end || !S.sent || !S.received) {
+    size_t ne = c->n_edges;
+    S.link_end = malloc((ne ? ne : 1) * sizeof *S.link_end);
+    S.link_used = calloc(ne ? ne : 1, 1);
+    if (!S.done || !S.send_end || !S.recv_end || !S.sent || !S.received || !S.link_end ||
+        !S.link_used) {
         free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
+        free(S.link_end); free(S.link_used);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < nn; i++)
         mpq_inits(S.send_end[i], S.recv_end[i], NULL);
+    for (size_t e = 0; e < ne; e++)
+        mpq_init(S.link_end[e]);
     mpq_inits(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
     mpq_set_ui(c->makespan, 0, 1);
     chk_iter_t it;
@@ -325,6 +377,9 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     free(S.map.m);
     for (size_t i = 0; i < nn; i++)
         mpq_clears(S.send_end[i], S.recv_end[i], NULL);
+    for (size_t e = 0; e < ne; e++)
+        mpq_clear(S.link_end[e]);
+    free(S.link_end); free(S.link_used);
     mpq_clears(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
     free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
     return st;
