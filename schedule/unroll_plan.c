@@ -85,6 +85,45 @@ static void rank(const ssched_platform_t *p, const ssched_problem_t *pb,
     ssched_unroll_figures_free(&fig);
 }
 
+/* Scatter, gossip: whole messages on routes lose nothing when every route
+ * carries a whole number of messages per operation (then the pieces only
+ * come from cutting links into matchings) and give fewer, simpler events.
+ * Otherwise both replays are compared when that is cheap; ties go to whole
+ * messages. */
+static void choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
+                         ssched_schedule_t *s, unsigned long K)
+{
+    size_t ne = p->n_edges, nt = s->n_commodities;
+    mpq_t *sum = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *sum);
+    if (!sum)
+        return;
+    for (size_t k = 0; k < ne * nt; k++)
+        mpq_init(sum[k]);
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
+            const ssched_transfer_t *tr = &s->slots[k].transfers[t];
+            mpq_add(sum[tr->type * ne + tr->edge], sum[tr->type * ne + tr->edge], tr->amount);
+        }
+    int integral = 1;
+    for (size_t k = 0; k < ne * nt; k++) {
+        integral &= mpz_cmp_ui(mpq_denref(sum[k]), 1) == 0;
+        mpq_clear(sum[k]);
+    }
+    free(sum);
+    if (integral) {
+        s->unroll_whole = 1;
+        return;
+    }
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    s->unroll_whole = 0;
+    rank(p, pb, s, K, 2000000ULL, a);
+    s->unroll_whole = 1;
+    rank(p, pb, s, K, 2000000ULL, b);
+    s->unroll_whole = mpq_cmp(b, a) <= 0;
+    mpq_clears(a, b, NULL);
+}
+
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *steady, unsigned long K,
                                    mpq_srcptr max_period, int no_split,
@@ -155,6 +194,9 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
                 continue;
             }
         }
+        cand.unroll_whole = no_split;
+        if (pb->kind != SSCHED_PROBLEM_REDUCE && !no_split)
+            choose_whole(p, pb, &cand, K);
         rank(p, pb, &cand, K, 2000000ULL, est);
         if (!have || mpq_cmp(est, best) < 0) {
             ssched_schedule_t tmp = *out;
@@ -164,8 +206,6 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
             have = 1;
         }
     }
-    if (have)
-        out->unroll_whole = no_split;
     if (st == SSCHED_OK && !have) {
         if (last.status != SSCHED_OK)
             st = ssched_error_set(err, last.status, "%s", last.message);

@@ -183,9 +183,18 @@ static json_t *scatter_with_pieces(void)
     ssched_steady_t st;
     ssched_steady_init(&st);
     ssched_steady_solve(&p, &pb, NULL, &st, NULL);
+    /* period 1/TP, one operation: messages cut into pieces by the slots
+     * (the planner would send this instance's messages whole) */
     ssched_schedule_t s;
     ssched_schedule_init(&s);
-    ssched_unroll_plan(&p, &pb, &st, 3, NULL, 0, &s, NULL);
+    ssched_schedule_options_t so;
+    ssched_schedule_options_default(&so);
+    mpq_t tf;
+    mpq_init(tf);
+    mpq_inv(tf, st.throughput);
+    so.fixed_period = tf;
+    ssched_schedule_build(&p, &pb, &st, &so, &s, NULL);
+    mpq_clear(tf);
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     ssched_unroll(&p, &pb, &s, 3, &u, NULL);
