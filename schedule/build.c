@@ -127,6 +127,63 @@ loads:;
     return status;
 }
 
+static int has_switch(const ssched_platform_t *p)
+{
+    for (size_t i = 0; p->multiport && i < p->n_nodes; i++)
+        if (p->multiport[i])
+            return 1;
+    return 0;
+}
+
+/* The no-split factor L (LCM of the amounts' denominators) of a schedule. */
+static void no_split_factor(const ssched_schedule_t *s, mpz_t L)
+{
+    mpz_set_ui(L, 1);
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++)
+            mpz_lcm(L, L, mpq_denref(s->slots[k].transfers[t].amount));
+}
+
+/* With switches, the slots of a one-port decomposition are valid too (a
+ * one-port matching is also a matching of the switch graph), and --no-split
+ * multiplies the period by the LCM of the amounts' denominators, which
+ * depends on the decomposition: keep the one-port slots when their factor
+ * is smaller, so that the switch period never exceeds the one-port period
+ * of the same solution (the switch slots, never longer in total, win ties). */
+static ssched_status_t no_split_choice(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                       const ssched_steady_t *st,
+                                       const ssched_schedule_options_t *opt,
+                                       ssched_schedule_t *out, ssched_error_t *err)
+{
+    ssched_platform_t one = *p; /* shallow: the same platform, one-port everywhere */
+    one.multiport = NULL;
+    ssched_schedule_options_t o = *opt;
+    o.no_split = 0;
+    ssched_schedule_t alt;
+    ssched_schedule_init(&alt);
+    /* the solution may need the switches (loads above one port's
+     * capacity): then there is no one-port decomposition to compare */
+    ssched_error_t alt_err;
+    ssched_error_clear(&alt_err);
+    ssched_status_t status = ssched_schedule_build(&one, pb, st, &o, &alt, &alt_err);
+    if (status == SSCHED_ENOMEM)
+        ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (status == SSCHED_OK) {
+        mpz_t a, b;
+        mpz_inits(a, b, NULL);
+        no_split_factor(out, a);
+        no_split_factor(&alt, b);
+        if (mpz_cmp(b, a) < 0) {
+            ssched_schedule_t tmp = *out;
+            *out = alt;
+            alt = tmp;
+        }
+        mpz_clears(a, b, NULL);
+    }
+    ssched_schedule_free(&alt);
+    return status == SSCHED_ENOMEM ? SSCHED_ENOMEM : SSCHED_OK;
+}
+
 ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                       const ssched_steady_t *st,
                                       const ssched_schedule_options_t *opt,
@@ -153,6 +210,8 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
             return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period must be positive");
         status = build_flow(p, pb, st, opt, out, err);
     }
+    if (status == SSCHED_OK && opt->no_split && !opt->fixed_period && has_switch(p))
+        status = no_split_choice(p, pb, st, opt, out, err);
     if (status == SSCHED_OK && opt->no_split)
         sched_scale_no_split(out);
     return status;

@@ -21,21 +21,30 @@ static int cmp_entry(const void *x, const void *y)
 }
 
 /* Resource usage of one instance of a tree: out-port, in-port and compute
- * time per node (3 values per node). */
+ * time per node (3 values per node), then one value per link: a transfer
+ * uses the out-port of its sender if that is a one-port host, else (a
+ * switch) its link; likewise the in-port of its receiver or the link (once
+ * when both ends are switches). */
 static void tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
                        mpq_t *use)
 {
     size_t n = p->n_nodes;
     mpq_t q;
     mpq_init(q);
-    for (size_t i = 0; i < 3 * n; i++)
+    for (size_t i = 0; i < 3 * n + p->n_edges; i++)
         mpq_set_ui(use[i], 0, 1);
     for (size_t k = 0; k < t->n_tasks; k++) {
         const ssched_tree_task_t *x = &t->tasks[k];
         if (x->kind == SSCHED_TREE_SEND) {
-            mpq_mul(q, p->c[x->edge], size);
-            mpq_add(use[p->from[x->edge]], use[p->from[x->edge]], q);
-            mpq_add(use[n + p->to[x->edge]], use[n + p->to[x->edge]], q);
+            size_t e = x->edge, i = p->from[e], j = p->to[e];
+            int si = p->multiport && p->multiport[i], sj = p->multiport && p->multiport[j];
+            mpq_mul(q, p->c[e], size);
+            if (!si)
+                mpq_add(use[i], use[i], q);
+            if (!sj)
+                mpq_add(use[n + j], use[n + j], q);
+            if (si || sj)
+                mpq_add(use[3 * n + e], use[3 * n + e], q);
         } else {
             mpq_add(use[2 * n + x->node], use[2 * n + x->node], p->w[x->node]);
         }
@@ -51,14 +60,14 @@ static void tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_s
 static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t *out,
                                   mpq_srcptr TF, ssched_error_t *err)
 {
-    size_t n = p->n_nodes, nt = out->trees.n_trees;
-    mpq_t *cap = malloc(3 * n * sizeof *cap), *use = malloc(3 * n * sizeof *use);
+    size_t n = p->n_nodes, nt = out->trees.n_trees, nr = 3 * n + p->n_edges;
+    mpq_t *cap = malloc(nr * sizeof *cap), *use = malloc(nr * sizeof *use);
     size_t *order = malloc((nt ? nt : 1) * sizeof *order);
     if (!cap || !use || !order) {
         free(cap); free(use); free(order);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t i = 0; i < 3 * n; i++) {
+    for (size_t i = 0; i < nr; i++) {
         mpq_init(cap[i]);
         mpq_init(use[i]);
         mpq_set(cap[i], TF);
@@ -78,7 +87,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
         mpz_add(total, total, r);
         tree_usage(p, t, out->size, use);
         mpq_set_z(q, r);
-        for (size_t i = 0; i < 3 * n; i++) {
+        for (size_t i = 0; i < nr; i++) {
             mpq_mul(use[i], use[i], q);
             mpq_sub(cap[i], cap[i], use[i]);
         }
@@ -103,7 +112,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
         ssched_tree_t *t = &out->trees.trees[order[a]];
         tree_usage(p, t, out->size, use);
         int limited = 0;
-        for (size_t i = 0; i < 3 * n; i++) {
+        for (size_t i = 0; i < nr; i++) {
             if (mpq_sgn(use[i]) == 0)
                 continue;
             mpq_div(q, cap[i], use[i]);
@@ -118,7 +127,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
         mpz_add(total, total, extra);
         mpz_add(out->extra_instances, out->extra_instances, extra);
         mpq_set_z(q, extra);
-        for (size_t i = 0; i < 3 * n; i++) {
+        for (size_t i = 0; i < nr; i++) {
             mpq_mul(use[i], use[i], q);
             mpq_sub(cap[i], cap[i], use[i]);
         }
@@ -141,7 +150,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
     mpq_set_z(out->throughput, total);
     mpq_div(out->throughput, out->throughput, TF);
     out->fixed = 1;
-    for (size_t i = 0; i < 3 * n; i++) {
+    for (size_t i = 0; i < nr; i++) {
         mpq_clear(cap[i]);
         mpq_clear(use[i]);
     }

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ void chk_free(chk_t *c)
     for (size_t e = 0; e < c->n_edges; e++)
         mpq_clear(c->cost[e]);
     free(c->has_w);
+    free(c->multi);
     free(c->w);
     free(c->participants);
     free(c->names);
@@ -200,7 +202,7 @@ size_t chk_type(const chk_t *c, size_t origin, size_t dest)
 static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
 {
     static const char *const pl_keys[] = {"nodes", "edges", NULL};
-    static const char *const node_keys[] = {"id", "w", NULL};
+    static const char *const node_keys[] = {"id", "w", "ports", NULL};
     static const char *const edge_keys[] = {"from", "to", "c", NULL};
     json_t *pl = json_object_get(root, "platform");
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
@@ -213,7 +215,8 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
     c->names = calloc(nn ? nn : 1, sizeof *c->names);
     c->has_w = calloc(nn ? nn : 1, sizeof *c->has_w);
     c->w = malloc((nn ? nn : 1) * sizeof *c->w);
-    if (!c->names || !c->has_w || !c->w)
+    c->multi = calloc(nn ? nn : 1, 1);
+    if (!c->names || !c->has_w || !c->w || !c->multi)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     for (size_t i = 0; i < nn; i++) {
         json_t *node = json_array_get(nodes, i);
@@ -234,6 +237,15 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
         c->names[i] = strdup(json_string_value(id));
         if (!c->names[i])
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        /* the port model (issue 12): "one" (the default, RR-4872) or
+         * "multi" (a switch: each incident link is its own resource) */
+        json_t *ports = json_object_get(node, "ports");
+        if (ports) {
+            const char *pv = json_string_value(ports);
+            if (!pv || (strcmp(pv, "one") && strcmp(pv, "multi")))
+                return chk_bad(c, "%s: \"ports\" must be \"one\" or \"multi\"", nwhere);
+            c->multi[i] = !strcmp(pv, "multi");
+        }
         json_t *w = json_object_get(node, "w");
         if (w && !json_is_null(w)) {
             char where[64];
@@ -302,8 +314,36 @@ static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t *
     return SSCHED_OK;
 }
 
-/* Message types of the problem: (source, target) pairs of distinct nodes. */
+static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict);
+
+/* A switch only forwards (issue 12): it is never a source, target or
+ * participant, so the roles of the problem must all be one-port nodes. */
 static ssched_status_t read_problem(chk_t *c, json_t *root, int strict)
+{
+    ssched_status_t st = read_problem_nodes(c, root, strict);
+    if (st != SSCHED_OK)
+        return st;
+    if (c->reduce) {
+        for (size_t k = 0; k < c->N; k++)
+            if (chk_multi(c, c->participants[k]))
+                return chk_bad(c, "problem.participants: '%s' is a switch (\"ports\": "
+                               "\"multi\"), which never computes", c->names[c->participants[k]]);
+        if (chk_multi(c, c->target))
+            return chk_bad(c, "problem.target: '%s' is a switch (\"ports\": \"multi\")",
+                           c->names[c->target]);
+        return SSCHED_OK;
+    }
+    for (size_t t = 0; t < c->n_types; t++)
+        if (chk_multi(c, c->type_origin[t]) || chk_multi(c, c->type_dest[t])) {
+            size_t v = chk_multi(c, c->type_origin[t]) ? c->type_origin[t] : c->type_dest[t];
+            return chk_bad(c, "problem: '%s' is a switch (\"ports\": \"multi\"), never a "
+                           "source or target", c->names[v]);
+        }
+    return SSCHED_OK;
+}
+
+/* Message types of the problem: (source, target) pairs of distinct nodes. */
+static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
 {
     static const char *const scatter_keys[] = {"kind", "source", "targets", "size", NULL};
     static const char *const gossip_keys[] = {"kind", "sources", "targets", "size", NULL};
@@ -502,9 +542,9 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
 {
     memset(report, 0, sizeof *report);
     report->valid = 1;
-    if (memchr(text, '\0', len))
-        return ssched_error_set(err, SSCHED_EINPUT, "schedule file: NUL byte at offset %zu",
-                                (size_t)((const char *)memchr(text, '\0', len) - text));
+    size_t nul = chk_find_nul(text, len, mapped);
+    if (nul != SIZE_MAX)
+        return ssched_error_set(err, SSCHED_EINPUT, "schedule file: NUL byte at offset %zu", nul);
     {
         /* unrolled files are never loaded whole: split the top level first */
         json_t *top;

@@ -12,6 +12,9 @@ typedef struct {
     size_t *from, *to;
     mpq_t *cost;
     int *has_w;
+    unsigned char *multi;          /* per node: 1 = switch ("ports":
+                                      "multi": each incident link is its own
+                                      resource), 0 = one-port (default)   */
     mpq_t *w;                      /* task time per node (reduce)       */
     int reduce;                    /* reduce: types are intervals        */
     size_t N, target;              /* reduce: participants, target       */
@@ -42,6 +45,11 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
  * allowed list (or if obj is not an object). */
 ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed);
 size_t chk_edge(const chk_t *c, size_t from, size_t to);
+/* Is node i a switch of the file's platform? */
+static inline int chk_multi(const chk_t *c, size_t i)
+{
+    return c->multi && c->multi[i];
+}
 /* Build the lookups above (scatter and gossip types; reduce has none);
  * without memory the linear searches stay in use. */
 void chk_index(chk_t *c);
@@ -69,6 +77,9 @@ typedef struct {
 } chk_iter_t;
 ssched_status_t chk_split_top(const char *buf, size_t len, int mapped, json_t **header,
                               chk_extent_t *tr, chk_extent_t *co, ssched_error_t *err);
+/* Offset of the first NUL byte, or SIZE_MAX; a mapping's pages are
+ * released as the scan passes them. */
+size_t chk_find_nul(const char *buf, size_t len, int mapped);
 /* ssched_check_schedule_buffer, told whether buf is a file mapping. */
 ssched_status_t chk_check_buffer(const char *buf, size_t len, int mapped,
                                  ssched_check_report_t *report, ssched_error_t *err);

@@ -4,21 +4,29 @@
 
 #include "schedule/check_internal.h"
 
-/* Per-slot one-port check and the busy time of each used edge. */
+/* Per-slot port check and the busy time of each used edge: a one-port
+ * host sends to one node and receives from one node in a slot; a switch
+ * ("ports": "multi") may use several of its links in the same slot, each
+ * link busy at most the slot's length (checked below for every link). */
 static int check_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
                       const size_t *edge, mpq_t *const amount, size_t n, size_t *sends_to,
                       size_t *recv_from, mpq_t *busy)
 {
-    for (size_t t = 0; t < n; t++) {
+    int ok = 1;
+    for (size_t t = 0; t < n && ok; t++) {
         size_t e = edge[t], i = c->from[e], j = c->to[e];
-        if (sends_to[i] != (size_t)-1 && sends_to[i] != j)
-            return chk_violation(c, "slot %zu: node %s sends to both %s and %s", k, c->names[i],
-                                 c->names[sends_to[i]], c->names[j]);
-        if (recv_from[j] != (size_t)-1 && recv_from[j] != i)
-            return chk_violation(c, "slot %zu: node %s receives from both %s and %s", k,
-                                 c->names[j], c->names[recv_from[j]], c->names[i]);
-        sends_to[i] = j;
-        recv_from[j] = i;
+        if (!chk_multi(c, i) && sends_to[i] != (size_t)-1 && sends_to[i] != j)
+            ok = chk_violation(c, "slot %zu: node %s sends to both %s and %s", k, c->names[i],
+                               c->names[sends_to[i]], c->names[j]);
+        else if (!chk_multi(c, j) && recv_from[j] != (size_t)-1 && recv_from[j] != i)
+            ok = chk_violation(c, "slot %zu: node %s receives from both %s and %s", k,
+                               c->names[j], c->names[recv_from[j]], c->names[i]);
+        if (!ok)
+            break;
+        if (!chk_multi(c, i))
+            sends_to[i] = j;
+        if (!chk_multi(c, j))
+            recv_from[j] = i;
         mpq_t q;
         mpq_init(q);
         mpq_mul(q, amount[t], c->cost[e]);
@@ -29,7 +37,6 @@ static int check_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
     mpq_t len;
     mpq_init(len);
     mpq_sub(len, end, start);
-    int ok = 1;
     for (size_t t = 0; t < n && ok; t++) {
         size_t e = edge[t];
         if (mpq_cmp(busy[e], len) > 0)
@@ -476,6 +483,19 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
         }
         if (c->report->valid)
             check_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
+    }
+    if (c->reduce && c->report->valid) {
+        /* a switch ("ports": "multi") only forwards: it never computes */
+        json_t *comps = json_object_get(root, "computations");
+        for (size_t x = 0; x < json_array_size(comps) && c->report->valid; x++) {
+            size_t node;
+            snprintf(where, sizeof where, "computations[%zu]", x);
+            if ((st = chk_get_node(c, json_array_get(comps, x), "node", where, &node)) !=
+                SSCHED_OK)
+                goto out;
+            if (chk_multi(c, node))
+                chk_violation(c, "%s: switch %s computes", where, c->names[node]);
+        }
     }
     if (c->reduce && c->report->valid) {
         st = chk_reduce_balance(c, root, net, period, ops);

@@ -77,6 +77,20 @@ static size_t value_end(const char *b, size_t n, size_t i)
     return value_end_drop(b, n, i, 0);
 }
 
+size_t chk_find_nul(const char *b, size_t n, int mapped)
+{
+    const size_t chunk = (size_t)64 << 20;
+    for (size_t at = 0; at < n; at += chunk) {
+        size_t len = n - at < chunk ? n - at : chunk;
+        const char *z = memchr(b + at, '\0', len);
+        if (z)
+            return (size_t)(z - b);
+        if (mapped)
+            drop_pages(b, at, at + len);
+    }
+    return SIZE_MAX;
+}
+
 /* Line number of offset i, for messages. */
 static size_t line_of(const char *b, size_t i)
 {

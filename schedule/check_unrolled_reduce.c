@@ -216,13 +216,23 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     size_t nn = c->n_nodes;
     char where[64];
     snprintf(where, sizeof where, "%s %zu", e->compute ? "computation" : "transfer", e->index);
-    /* roles: 0 send, 1 receive, 2 compute; last[role * nn + node] */
+    /* roles: 0 send, 1 receive, 2 compute; last[role * nn + node]; at a
+     * switch ("ports": "multi") the link is the resource: last[3 nn + edge],
+     * checked once when both ends are switches */
     size_t roles[2], nodes[2], nr = 0;
+    int link = 0;
     if (e->compute) {
+        if (chk_multi(c, e->node_or_edge))
+            return chk_violation(c, "switch %s computes (at %s)", c->names[e->node_or_edge],
+                                 where), SSCHED_OK;
         roles[nr] = 2, nodes[nr++] = e->node_or_edge;
     } else {
-        roles[nr] = 0, nodes[nr++] = c->from[e->node_or_edge];
-        roles[nr] = 1, nodes[nr++] = c->to[e->node_or_edge];
+        size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge];
+        if (!chk_multi(c, i))
+            roles[nr] = 0, nodes[nr++] = i;
+        if (!chk_multi(c, j))
+            roles[nr] = 1, nodes[nr++] = j;
+        link = chk_multi(c, i) || chk_multi(c, j);
     }
     static const char *what[] = {"sends", "receives", "computes"};
     for (size_t r = 0; r < nr; r++) {
@@ -230,6 +240,15 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
         if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
             return chk_violation(c, "node %s %s two things at once (at %s)", c->names[nodes[r]],
                                  what[roles[r]], where), SSCHED_OK;
+        seen[at] = 1;
+        mpq_set(last[at], e->end);
+    }
+    if (link) {
+        size_t at = 3 * nn + e->node_or_edge;
+        if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
+            return chk_violation(c, "link %s->%s carries two things at once (at %s)",
+                                 c->names[c->from[e->node_or_edge]],
+                                 c->names[c->to[e->node_or_edge]], where), SSCHED_OK;
         seen[at] = 1;
         mpq_set(last[at], e->end);
     }
@@ -327,15 +346,15 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = format && !strcmp(format, "ssched-unrolled/2");
     int whole_only = json_is_false(json_object_get(root, "split"));
-    size_t nn = c->n_nodes;
-    mpq_t *last = malloc((nn > 0 ? 3 * nn : 1) * sizeof *last);
-    unsigned char *seen = calloc(nn > 0 ? 3 * nn : 1, 1);
+    size_t nn = c->n_nodes, nr = 3 * nn + c->n_edges; /* resources */
+    mpq_t *last = malloc((nr > 0 ? nr : 1) * sizeof *last);
+    unsigned char *seen = calloc(nr > 0 ? nr : 1, 1);
     if (!last || !seen) {
         free(last);
         free(seen);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t k = 0; k < 3 * nn; k++)
+    for (size_t k = 0; k < nr; k++)
         mpq_init(last[k]);
     stream_t s[2];
     for (int k = 0; k < 2; k++) {
@@ -391,7 +410,7 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     free(table.s);
     for (int k = 0; k < 2; k++)
         mpq_clears(s[k].ev.start, s[k].ev.end, s[k].ev.off, s[k].ev.len, s[k].prev, NULL);
-    for (size_t k = 0; k < 3 * nn; k++)
+    for (size_t k = 0; k < nr; k++)
         mpq_clear(last[k]);
     free(last);
     free(seen);

@@ -1,12 +1,29 @@
 /* From per-period loads to consecutive slots (RR-4872 §3.3): the bipartite
  * graph senders x receivers, one edge per used link weighted by its busy
  * time, decomposed into weighted matchings; each matching is a slot in
- * which every link of the matching sends its message types in turn. */
+ * which every link of the matching sends its message types in turn.  A
+ * switch contributes one vertex per link (see sender_vertex), so the slots
+ * keep one-port at hosts and per-link exclusivity at switches. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "schedule/internal.h"
+
+/* Bipartite vertices (issue 12, switches): a one-port host is one sender
+ * vertex and one receiver vertex (vertex i); a switch (p->multiport) has no
+ * port rule, so each of its links is a vertex of its own (n_nodes + edge):
+ * a matching then keeps one-port at hosts and lets a switch use several
+ * links at once, each link at most once. */
+static size_t sender_vertex(const ssched_platform_t *p, size_t e)
+{
+    return p->multiport && p->multiport[p->from[e]] ? p->n_nodes + e : p->from[e];
+}
+
+static size_t receiver_vertex(const ssched_platform_t *p, size_t e)
+{
+    return p->multiport && p->multiport[p->to[e]] ? p->n_nodes + e : p->to[e];
+}
 
 static int push_transfer(ssched_slot_t *sl, size_t *cap, size_t edge, size_t type,
                          const mpq_t amount)
@@ -72,7 +89,7 @@ ssched_status_t sched_make_slots(const ssched_platform_t *p, const sched_load_t 
     mpz_set(bound, mpq_numref(q));
 
     ssched_bipartite_t g;
-    ssched_bipartite_init(&g, p->n_nodes, p->n_nodes);
+    ssched_bipartite_init(&g, p->n_nodes + ne, p->n_nodes + ne);
     ssched_status_t st = SSCHED_OK;
     for (size_t e = 0; e < ne && st == SSCHED_OK; e++) {
         if (mpq_sgn(busy[e]) == 0)
@@ -80,7 +97,8 @@ ssched_status_t sched_make_slots(const ssched_platform_t *p, const sched_load_t 
         mpq_mul(q, busy[e], scale);
         mpz_set(w, mpq_numref(q));
         size_t idx;
-        st = ssched_bipartite_add_edge(&g, p->from[e], p->to[e], w, &idx, err);
+        st = ssched_bipartite_add_edge(&g, sender_vertex(p, e), receiver_vertex(p, e), w, &idx,
+                                       err);
         if (st == SSCHED_OK)
             link_of[idx] = e;
     }

@@ -256,6 +256,9 @@ ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t 
         if (e->computes[i] && e->cpu_free[i] < mark)
             mark = e->cpu_free[i];
     }
+    for (size_t x = 0; x < e->p->n_edges && !final; x++)
+        if (e->link_sends[x] && e->link_free[x] < mark)
+            mark = e->link_free[x];
     ssched_status_t st = SSCHED_OK;
     while (st == SSCHED_OK && e->n_heap > 0 && (final || e->heap[0].start <= mark)) {
         sched_event_t ev;
@@ -265,16 +268,31 @@ ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t 
     return st;
 }
 
+/* The resources a transfer over `edge` holds: the out-port of its sender
+ * if that is a one-port host, else (a switch) the link itself; the in-port
+ * of its receiver, or the link at a switch. */
+static int64_t *sender_res(sched_engine_t *e, size_t edge)
+{
+    size_t i = e->p->from[edge];
+    return e->p->multiport && e->p->multiport[i] ? &e->link_free[edge] : &e->send_free[i];
+}
+
+static int64_t *receiver_res(sched_engine_t *e, size_t edge)
+{
+    size_t j = e->p->to[edge];
+    return e->p->multiport && e->p->multiport[j] ? &e->link_free[edge] : &e->recv_free[j];
+}
+
 ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     unsigned long op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err)
 {
-    size_t i = e->p->from[edge], j = e->p->to[edge];
+    int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
     int64_t start = ready;
-    if (e->send_free[i] > start)
-        start = e->send_free[i];
-    if (e->recv_free[j] > start)
-        start = e->recv_free[j];
+    if (*snd > start)
+        start = *snd;
+    if (*rcv > start)
+        start = *rcv;
     sched_event_t ev = {0};
     ev.edge = edge;
     ev.type = type;
@@ -283,7 +301,7 @@ ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
     ev.len = len;
     ev.start = start;
     ev.end = start + len * e->sc.unit_ticks[edge];
-    e->send_free[i] = e->recv_free[j] = ev.end;
+    *snd = *rcv = ev.end;
     if (ev.end > e->makespan)
         e->makespan = ev.end;
     e->transfers++;
@@ -297,12 +315,12 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
                                  int64_t ready, int64_t *end, ssched_error_t *err)
 {
-    size_t i = e->p->from[edge], j = e->p->to[edge];
+    int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
     int64_t start = ready;
-    if (e->send_free[i] > start)
-        start = e->send_free[i];
-    if (e->recv_free[j] > start)
-        start = e->recv_free[j];
+    if (*snd > start)
+        start = *snd;
+    if (*rcv > start)
+        start = *rcv;
     sched_event_t ev = {0};
     ev.edge = edge;
     ev.type = type;
@@ -314,7 +332,7 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
     ev.piece_json = json;
     ev.off = 0;
     ev.len = e->sc.a; /* whole when there is no piece text */
-    e->send_free[i] = e->recv_free[j] = ev.end;
+    *snd = *rcv = ev.end;
     if (ev.end > e->makespan)
         e->makespan = ev.end;
     e->transfers++;
@@ -438,12 +456,20 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.recv_free = calloc(nn ? nn : 1, sizeof *e.recv_free);
     e.cpu_free = calloc(nn ? nn : 1, sizeof *e.cpu_free);
     e.sends = calloc(nn ? nn : 1, 1);
+    e.link_free = calloc(p->n_edges ? p->n_edges : 1, sizeof *e.link_free);
+    e.link_sends = calloc(p->n_edges ? p->n_edges : 1, 1);
     e.computes = calloc(nn ? nn : 1, 1);
-    if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends || !e.computes))
+    if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends ||
+                            !e.computes || !e.link_free || !e.link_sends))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0; k < s->n_slots && e.sends; k++)
-        for (size_t t = 0; t < s->slots[k].n_transfers; t++)
-            e.sends[p->from[s->slots[k].transfers[t].edge]] = 1;
+    for (size_t k = 0; k < s->n_slots && e.sends && e.link_sends; k++)
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
+            size_t x = s->slots[k].transfers[t].edge;
+            if (p->multiport && p->multiport[p->from[x]])
+                e.link_sends[x] = 1;
+            else
+                e.sends[p->from[x]] = 1;
+        }
     for (size_t k = 0; k < s->n_computations && e.computes; k++)
         e.computes[s->computations[k].node] = 1;
     size_t periods = 0;
@@ -483,6 +509,8 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     free(e.heap);
     free(e.sends);
     free(e.computes);
+    free(e.link_free);
+    free(e.link_sends);
     free(e.send_free);
     free(e.recv_free);
     free(e.cpu_free);

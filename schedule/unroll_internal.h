@@ -53,6 +53,8 @@ typedef struct {
     const ssched_schedule_t *s;
     sched_scale_t sc;
     int64_t *send_free, *recv_free, *cpu_free; /* per node, ticks           */
+    int64_t *link_free;         /* per edge, ticks: the link's own resource
+                                   at a switch end (platform multiport)      */
     int64_t makespan;
     size_t transfers, computations, pieces;
     unsigned long buffer;       /* see ssched_unroll_figures_t               */
@@ -63,6 +65,7 @@ typedef struct {
     size_t n_heap, cap_heap;
     unsigned long long seq;
     unsigned char *sends, *computes;  /* per node: used by the pattern     */
+    unsigned char *link_sends;  /* per edge: used by the pattern, from a switch */
     /* progress: periods flushed, the expected total, the caller's report */
     size_t periods_done, periods_total;
     double started, reported;
@@ -72,7 +75,7 @@ typedef struct {
 /* Hand the sink every waiting event that starts no later than any future
  * event can (all of them when final): a future event starts after its
  * ports' and processor's free times, so the watermark is the least free
- * time of the nodes the pattern uses. */
+ * time of the nodes the pattern uses (of the links it uses out of switches). */
 ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
 
 /* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
