@@ -219,7 +219,10 @@ ssched_status_t ssched_matching_decompose(const ssched_bipartite_t *g, const mpz
     if (st == SSCHED_OK) {
         ssched_error_t verr;
         ssched_error_clear(&verr);
-        if (ssched_matching_verify(g, T, out, &verr) != SSCHED_OK)
+        ssched_status_t vs = ssched_matching_verify(g, T, out, &verr);
+        if (vs == SSCHED_ENOMEM) /* not a broken invariant: no memory to check */
+            st = ssched_error_set(err, vs, "%s", verr.message);
+        else if (vs != SSCHED_OK)
             st = ssched_error_set(err, SSCHED_EINTERNAL, "matching: self-check failed: %s",
                                   verr.message);
     }

@@ -175,6 +175,48 @@ static ssched_status_t run_solve(const void *varg, char *answer, size_t size)
     return st;
 }
 
+/* Solve, build the periodic schedule, plan and unroll 5 operations: the
+ * answer is the makespan. */
+static ssched_status_t run_schedule(const void *varg, char *answer, size_t size)
+{
+    const solve_arg_t *a = varg;
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_steady_t s;
+    ssched_schedule_t sch, plan;
+    ssched_unrolled_t u;
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    ssched_steady_init(&s);
+    ssched_schedule_init(&sch);
+    ssched_schedule_init(&plan);
+    ssched_unrolled_init(&u);
+    ssched_status_t st = ssched_platform_load_graphml(&p, FIG6, &err);
+    if (st == SSCHED_OK)
+        st = !strcmp(a->problem, "reduce")
+                 ? ssched_problem_set_reduce(&pb, &p, a->list, a->target, &err)
+                 : ssched_problem_set_scatter(&pb, &p, a->target, a->list, &err);
+    if (st == SSCHED_OK)
+        st = ssched_steady_solve(&p, &pb, NULL, &s, &err);
+    if (st == SSCHED_OK)
+        st = ssched_schedule_build(&p, &pb, &s, NULL, &sch, &err);
+    if (st == SSCHED_OK)
+        st = ssched_unroll_plan(&p, &pb, &s, 5, NULL, 0, &plan, &err);
+    if (st == SSCHED_OK)
+        st = ssched_unroll(&p, &pb, &plan, 5, &u, &err);
+    if (st == SSCHED_OK)
+        gmp_snprintf(answer, size, "%Qd", u.fig.makespan);
+    ssched_unrolled_free(&u);
+    ssched_schedule_free(&plan);
+    ssched_schedule_free(&sch);
+    ssched_steady_free(&s);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return st;
+}
+
 static char *schedule_text; /* made once by the CLI */
 
 /* Check the periodic schedule text: the answer is its validity. */
@@ -327,6 +369,14 @@ static void test_solve_scatter(void)
     sweep(&b);
 }
 
+static void test_schedule(void)
+{
+    job_t a = {"schedule and unroll reduce", run_schedule, &reduce_colgen, 1};
+    sweep(&a);
+    job_t b = {"schedule and unroll scatter", run_schedule, &scatter_colgen, 1};
+    sweep(&b);
+}
+
 static void test_check(void)
 {
     const char *path = tu_tmp_path("fig6-reduce.json");
@@ -367,6 +417,7 @@ int main(int argc, char **argv)
     static const tu_test_t tests[] = {
         {"solve fig6 reduce, every allocation failing", test_solve_reduce},
         {"solve fig6 scatter, every allocation failing", test_solve_scatter},
+        {"schedule and unroll, every allocation failing", test_schedule},
         {"check a periodic schedule, every allocation failing", test_check},
         {NULL, NULL}};
     return tu_main("alloc_fail", tests);
