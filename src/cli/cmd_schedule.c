@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
@@ -140,6 +141,10 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
         rc = cli_report("schedule", &err);
     } else {
         /* the file as written, checked as a stream (any size) */
+        struct stat sb;
+        if (!o->quiet && stat(o->output, &sb) == 0 && sb.st_size > (64 << 20))
+            fprintf(stderr, "ssched schedule: checking %s (%.0f MB)\n", o->output,
+                    (double)sb.st_size / 1048576.0);
         ssched_check_report_t rep;
         ssched_error_t cerr;
         ssched_error_clear(&cerr);
