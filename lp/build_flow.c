@@ -7,6 +7,11 @@
  *   balance   in(i,t) - out(i,t) = 0        for every t, i not in {origin, dest}
  *   delivery  in(dest_t, t) - TP = 0                             for every t
  *
+ * Switches (p->multiport[i] = 1) have no port rows: every edge e = (i,j) with
+ * a switch at either end gets its own link row
+ *   link      sum_t size*c(e)*send(e,t) <= 1
+ * (a host end keeps its port row as well).
+ *
  * Corrections to the report's laws (design.md): the report writes the
  * conservation law for every node but the destination, so read literally it
  * binds the source too; and it lets a destination re-emit its own type.  Here
@@ -34,7 +39,59 @@ void ssched_model_free(ssched_model_t *m)
     free(m->cons_col);
     free(m->cons);
     free(m->compute_row);
+    free(m->link_row);
     memset(m, 0, sizeof *m);
+}
+
+/* Port rows of node i (out = 1: its out-port, else its in-port), created on
+ * first use. */
+static ssched_status_t port_row_of(ssched_model_t *m, size_t i, int out, ssched_error_t *err)
+{
+    size_t *rows = out ? m->out_row : m->in_row;
+    if (rows[i] != SSCHED_NO_ROW)
+        return SSCHED_OK;
+    char name[64];
+    mpq_t one;
+    mpq_init(one);
+    mpq_set_ui(one, 1, 1);
+    snprintf(name, sizeof name, "%s_n%zu", out ? "out" : "in", i);
+    ssched_status_t st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &rows[i], err);
+    mpq_clear(one);
+    return st;
+}
+
+ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
+                                                size_t e, size_t col, const mpq_t coef,
+                                                ssched_error_t *err);
+
+/* The resource coefficients of send column `col` on edge e = (i,j) (coef =
+ * size*c(e)): i's out-port and j's in-port when they are one-port nodes, and
+ * the link row of e when either end is a switch. */
+ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
+                                                size_t e, size_t col, const mpq_t coef,
+                                                ssched_error_t *err)
+{
+    size_t i = p->from[e], j = p->to[e];
+    int si = p->multiport && p->multiport[i], sj = p->multiport && p->multiport[j];
+    ssched_status_t st = SSCHED_OK;
+    if (!si && (st = port_row_of(m, i, 1, err)) == SSCHED_OK)
+        st = ssched_lp_add_coef(&m->lp, m->out_row[i], col, coef, err);
+    if (st == SSCHED_OK && !sj && (st = port_row_of(m, j, 0, err)) == SSCHED_OK)
+        st = ssched_lp_add_coef(&m->lp, m->in_row[j], col, coef, err);
+    if (st == SSCHED_OK && (si || sj)) {
+        if (m->link_row[e] == SSCHED_NO_ROW) {
+            char name[64];
+            mpq_t one;
+            mpq_init(one);
+            mpq_set_ui(one, 1, 1);
+            snprintf(name, sizeof name, "link_e%zu", e);
+            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->link_row[e], err);
+            mpq_clear(one);
+        }
+        if (st == SSCHED_OK)
+            st = ssched_lp_add_coef(&m->lp, m->link_row[e], col, coef, err);
+    }
+    return st;
 }
 
 /* The message types of a scatter or gossip problem. */
@@ -118,6 +175,11 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;
+    m->link_row = malloc((p->n_edges ? p->n_edges : 1) * sizeof *m->link_row);
+    if (!m->link_row)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t e = 0; e < p->n_edges; e++)
+        m->link_row[e] = SSCHED_NO_ROW;
     if (pb->kind == SSCHED_PROBLEM_REDUCE)
         return ssched_model_build_reduce(p, pb, m, err);
     mpq_t one, zero, coef;
@@ -159,19 +221,8 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
         size_t i = p->from[e], j = p->to[e];
         const ssched_commodity_t *c = &m->commodities[t];
         mpq_mul(coef, p->c[e], pb->size);
-        /* port rows */
-        if (m->out_row[i] == SSCHED_NO_ROW) {
-            snprintf(name, sizeof name, "out_n%zu", i);
-            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->out_row[i], err);
-        }
-        if (st == SSCHED_OK && m->in_row[j] == SSCHED_NO_ROW) {
-            snprintf(name, sizeof name, "in_n%zu", j);
-            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->in_row[j], err);
-        }
-        if (st == SSCHED_OK)
-            st = ssched_lp_add_coef(&m->lp, m->out_row[i], col, coef, err);
-        if (st == SSCHED_OK)
-            st = ssched_lp_add_coef(&m->lp, m->in_row[j], col, coef, err);
+        /* port rows (one-port nodes) and link rows (switch links) */
+        st = ssched_model_add_transfer_coefs(p, m, e, col, coef, err);
         /* balance at the tail (if a relay) and at the head (relay or dest) */
         if (st == SSCHED_OK && i != c->origin) {
             size_t *r = &flow_row[t * n + i];

@@ -6,7 +6,8 @@
  * v[k,l] and v[l+1,m] into v[k,m] on one node.
  *
  *   maximize TP
- *   out-port, in-port   sum size*c*send <= 1                     per node
+ *   out-port, in-port   sum size*c*send <= 1                     per one-port node
+ *   link                sum_I size*c(e)*send(e,I) <= 1           per edge at a switch
  *   compute             sum w(i)*cons(i,T) <= 1                  per node with w
  *   balance (eq. 10)    in(i,[k,m]) + produced(i,[k,m])
  *                       = out(i,[k,m]) + consumed(i,[k,m])       per node, interval
@@ -96,6 +97,11 @@ static ssched_status_t port_row(ssched_model_t *m, size_t *rows, size_t i, const
     return st;
 }
 
+/* lp/build_flow.c: port rows at one-port ends, link rows at switch links */
+ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
+                                                size_t e, size_t col, const mpq_t coef,
+                                                ssched_error_t *err);
+
 static ssched_status_t add_send(reduce_builder_t *b, size_t e, size_t I, ssched_error_t *err)
 {
     ssched_model_t *m = b->m;
@@ -123,10 +129,7 @@ static ssched_status_t add_send(reduce_builder_t *b, size_t e, size_t I, ssched_
     mpq_t coef;
     mpq_init(coef);
     mpq_mul(coef, p->c[e], b->pb->size);
-    if ((st = port_row(m, m->out_row, i, "out", err)) == SSCHED_OK &&
-        (st = port_row(m, m->in_row, j, "in", err)) == SSCHED_OK &&
-        (st = ssched_lp_add_coef(&m->lp, m->out_row[i], col, coef, err)) == SSCHED_OK &&
-        (st = ssched_lp_add_coef(&m->lp, m->in_row[j], col, coef, err)) == SSCHED_OK &&
+    if ((st = ssched_model_add_transfer_coefs(p, m, e, col, coef, err)) == SSCHED_OK &&
         (st = balance_row(b, i, I, &r, err)) == SSCHED_OK && (st = add(b, r, col, -1, err)) == SSCHED_OK &&
         (st = balance_row(b, j, I, &r, err)) == SSCHED_OK)
         st = add(b, r, col, 1, err);

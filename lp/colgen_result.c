@@ -100,8 +100,12 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
     out->compute_busy = lp_new_vec(n);
     out->compute_price = lp_new_vec(n);
     out->n_nodes = n; /* ssched_steady_free clears what was allocated */
+    /* no switch reaches column generation (steady.c): every link is 0 */
+    out->link_busy = lp_new_vec(ne);
+    out->link_price = lp_new_vec(ne);
+    out->n_edges = ne;
     if (!rate || !out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
-        !out->compute_busy || !out->compute_price) {
+        !out->compute_busy || !out->compute_price || !out->link_busy || !out->link_price) {
         free_vec(rate, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }

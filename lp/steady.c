@@ -47,14 +47,25 @@ void ssched_steady_free(ssched_steady_t *s)
     clear_vec(s->in_busy, s->n_nodes);
     clear_vec(s->out_price, s->n_nodes);
     clear_vec(s->in_price, s->n_nodes);
+    clear_vec(s->link_busy, s->n_edges);
+    clear_vec(s->link_price, s->n_edges);
     mpq_clear(s->throughput);
     ssched_lp_solution_free(&s->lp);
     memset(s, 0, sizeof *s);
 }
 
+static int has_switch(const ssched_platform_t *p)
+{
+    for (size_t i = 0; i < p->n_nodes; i++)
+        if (p->multiport && p->multiport[i])
+            return 1;
+    return 0;
+}
+
 /* The default method, chosen by measurement (bench/colgen.sh): see the
- * README for the figures. */
-#define SSCHED_AUTO_METHOD(p, pb) (SSCHED_METHOD_COLGEN)
+ * README for the figures.  Column generation does not price switch links,
+ * so a platform with a switch is solved by the edge LP. */
+#define SSCHED_AUTO_METHOD(p, pb) (has_switch(p) ? SSCHED_METHOD_LP : SSCHED_METHOD_COLGEN)
 
 void ssched_steady_options_default(ssched_steady_options_t *opt)
 {
@@ -97,6 +108,9 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_AUTO_METHOD(p, pb);
+    if (method == SSCHED_METHOD_COLGEN && has_switch(p))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "--method colgen does not handle switches yet; use --method lp");
     if (method == SSCHED_METHOD_COLGEN)
         return cg_solve(p, pb, opt, out, err);
     return solve_edge_lp(p, pb, &opt->lp, out, err);
@@ -157,9 +171,13 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         out->in_busy = lp_new_vec(n);
         out->out_price = lp_new_vec(n);
         out->in_price = lp_new_vec(n);
+        out->n_edges = p->n_edges;
+        out->link_busy = lp_new_vec(p->n_edges);
+        out->link_price = lp_new_vec(p->n_edges);
         unsigned char *reach = malloc(n ? n : 1);
         if (!out->commodities || !out->unreachable || !out->flows || !out->out_busy ||
-            !out->in_busy || !out->out_price || !out->in_price || !reach) {
+            !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||
+            !out->link_price || !reach) {
             free(reach);
             ssched_model_free(&m);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -191,8 +209,13 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             mpq_set(f->rate, x);
             mpq_mul(busy, x, p->c[f->edge]);
             mpq_mul(busy, busy, pb->size);
-            mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], busy);
-            mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], busy);
+            /* a switch has no port: its links carry the load instead */
+            if (m.out_row[p->from[f->edge]] != SSCHED_NO_ROW)
+                mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], busy);
+            if (m.in_row[p->to[f->edge]] != SSCHED_NO_ROW)
+                mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], busy);
+            if (m.link_row[f->edge] != SSCHED_NO_ROW)
+                mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], busy);
         }
         mpq_clear(busy);
         qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
@@ -202,6 +225,9 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             if (m.in_row[i] != SSCHED_NO_ROW)
                 mpq_set(out->in_price[i], out->lp.y[m.in_row[i]]);
         }
+        for (size_t e = 0; e < p->n_edges; e++)
+            if (m.link_row[e] != SSCHED_NO_ROW)
+                mpq_set(out->link_price[e], out->lp.y[m.link_row[e]]);
     }
     ssched_model_free(&m);
     return st;

@@ -77,13 +77,14 @@ ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
                                                 ssched_error_t *err);
 
 /* Load a GraphML file ("-" reads stdin).  Node names are the GraphML node
- * ids.  Node attribute `w` (optional), edge attribute `c` (required), found
+ * ids.  Node attribute `w` (optional), `ports` (optional string "one" | "multi": multi marks a
+ * switch, multiport[i] = 1; refused with w), edge attribute `c` (required), found
  * by attr.name; their text is read exactly as the rational it denotes
  * (attr.type string also takes fractions "1/3"; int/long need an integer;
  * float/double a decimal literal, never rounded through a double; NaN/INF
  * are refused).  Undirected edges (edgedefault="undirected" or
  * directed="false") become two directed edges of cost c.  Constructs ssched
- * cannot honour (nested graphs, a second <graph>, hyperedges, ports,
+ * cannot honour (nested graphs, a second <graph>, hyperedges, <port>s,
  * duplicate ids, edges to undeclared nodes) are refused.  Near-linear in
  * the file size.  Every error is EINPUT with one line "FILE:LINE: element:
  * what is wrong" (src/platform/graphml_read.c). */

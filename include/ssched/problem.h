@@ -50,7 +50,9 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
 
 /* Check indices and the rules of each kind: size > 0; scatter has one
  * source not listed among its targets; gossip has at least one pair
- * (source, target) of distinct nodes; lists have no duplicates.  EINPUT. */
+ * (source, target) of distinct nodes; lists have no duplicates; no node
+ * named in the problem is a switch (platform multiport), and no switch has
+ * w (a switch never computes).  EINPUT. */
 ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,
                                         ssched_error_t *err);
 

@@ -11,7 +11,14 @@
  * ssched_steady_solve() builds, solves exactly and interprets the solution:
  * per-edge per-type rates, port occupations, and the dual prices that prove
  * which ports bound the throughput (TP = sum of the prices of the saturated
- * ports, by LP duality, since port rows are the only rows with rhs 1). */
+ * ports, links and processors, by LP duality, since those are the only rows
+ * with rhs 1).
+ *
+ * Switches (platform multiport[i] = 1) have no port rule: every edge with a
+ * switch at either end is its own resource (link row, busy <= 1 per time
+ * unit), hosts keep their ports.  Column generation does not price link
+ * resources: SSCHED_METHOD_AUTO picks the edge LP when the platform has a
+ * switch, and SSCHED_METHOD_COLGEN refuses it (EINPUT). */
 #ifndef SSCHED_STEADY_H
 #define SSCHED_STEADY_H
 
@@ -61,6 +68,9 @@ typedef struct {
     ssched_task_t *cons;               /* (rate unused here)                */
     size_t *out_row, *in_row;          /* per node port row or SSCHED_NO_ROW */
     size_t *compute_row;               /* reduce: per node, or SSCHED_NO_ROW */
+    size_t *link_row;                  /* per edge: the link row when either end
+                                          is a switch (p->multiport), else
+                                          SSCHED_NO_ROW                      */
 } ssched_model_t;
 
 /* Build the LP of a validated problem: SSSP, SSPA2A, or SSR (RR-4872 §4.2,
@@ -93,7 +103,12 @@ typedef struct ssched_steady_s {
     size_t n_flows;
     ssched_flow_t *flows;              /* nonzero rates, by edge then type  */
     mpq_t *out_busy, *in_busy;         /* per node: port occupation in [0,1] */
-    mpq_t *out_price, *in_price;       /* per node: dual price of the port  */
+    mpq_t *out_price, *in_price;       /* per node: dual price of the port
+                                          (0 at a switch: it has no port)    */
+    size_t n_edges;
+    mpq_t *link_busy, *link_price;     /* per edge: occupation and dual price
+                                          of a switch link (an edge with a
+                                          switch at either end); 0 otherwise */
     size_t lp_rows, lp_cols;
     ssched_lp_solution_t lp;           /* exact solution and solver figures */
     /* how it was solved */

@@ -10,7 +10,9 @@
 static const char *usage_text =
     "usage: ssched lp PLATFORM <problem options as for solve> -o MODEL.lp|MODEL.mps\n"
     "  writes the LP with integer coefficients (each row scaled by the LCM of its\n"
-    "  denominators): glpsol --exact --lp MODEL.lp, or esolver -L MODEL.lp\n";
+    "  denominators): glpsol --exact --lp MODEL.lp, or esolver -L MODEL.lp\n"
+    "  --routers one-port|switch: the node model, as for solve (switch links get\n"
+    "  their own rows link_eE)\n";
 
 int cli_cmd_lp(int argc, char **argv)
 {

@@ -14,7 +14,9 @@ static const char *usage_text =
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
     "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n"
     "         --method lp|colgen|auto (edge LP, or column generation over trees/paths;\n"
-    "         both certified exactly)  --quiet (no progress lines on stderr)\n";
+    "         both certified exactly; colgen refuses switches)  --quiet (no progress lines)\n"
+    "         --routers one-port|switch (switch: every node without w not named in the\n"
+    "         problem forwards on all its links at once; default: the file's ports)\n";
 
 static void print_q(FILE *out, const mpq_t q)
 {
@@ -28,6 +30,19 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
 {
     fprintf(out, "platform: %s (%zu nodes, %zu edges)\nproblem: ", path, p->n_nodes, p->n_edges);
     cli_problem_describe(out, p, pb);
+    size_t n_switches = 0;
+    for (size_t i = 0; i < p->n_nodes; i++)
+        n_switches += p->multiport && p->multiport[i];
+    if (n_switches) {
+        fprintf(out, "\nmodel: %zu switch%s (no port rule; each incident link is its own resource): ",
+                n_switches, n_switches == 1 ? "" : "es");
+        for (size_t i = 0, k = 0; i < p->n_nodes; i++)
+            if (p->multiport[i])
+                fprintf(out, "%s%s", k++ ? "," : "", p->names[i]);
+        fputs("; every other node one-port", out);
+    } else {
+        fputs("\nmodel: every node one-port (RR-4872)", out);
+    }
     char *dec = ssched_rational_to_decimal(s->throughput, 10);
     fputs("\nthroughput TP = ", out);
     print_q(out, s->throughput);
@@ -69,6 +84,16 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
             fputc('\n', out);
             any = 1;
         }
+    for (size_t e = 0; s->link_busy && s->link_price && e < s->n_edges && e < p->n_edges; e++) {
+        if (mpq_cmp_ui(s->link_busy[e], 1, 1) != 0 && mpq_sgn(s->link_price[e]) == 0)
+            continue;
+        fprintf(out, "  %-8s %s -> %s  busy ", "link", p->names[p->from[e]], p->names[p->to[e]]);
+        print_q(out, s->link_busy[e]);
+        fputs("  price ", out);
+        print_q(out, s->link_price[e]);
+        fputc('\n', out);
+        any = 1;
+    }
     if (!any)
         fputs("  (none)\n", out);
     fputs("rates (messages per time unit):\n", out);

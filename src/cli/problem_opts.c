@@ -29,6 +29,7 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_SIZE: set_once(o, &o->size, arg, "--size"); return 1;
     case OPT_METHOD: set_once(o, &o->method, arg, "--method"); return 1;
     case OPT_QUIET: o->quiet = 1; return 1;
+    case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
     default: return 0;
     }
 }
@@ -178,8 +179,13 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         strcmp(o->problem, "reduce"))
         return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip or reduce)",
                              o->problem);
+    if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
+        return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
     if (ssched_platform_load_graphml(p, o->platform_path, &err) != SSCHED_OK)
         return cli_report(cmd, &err);
+    if (o->routers && !strcmp(o->routers, "one-port"))
+        for (size_t i = 0; i < p->n_nodes; i++)
+            p->multiport[i] = 0;
     if (o->size && !cli_parse_rational(cmd, "--size", o->size, pb->size))
         return CLI_EXIT_BADINPUT;
     if (!strcmp(o->problem, "scatter")) {
@@ -207,6 +213,25 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (build_problem(o, p, pb, &err) != SSCHED_OK) {
         ssched_error_prefix(&err, "%s: ", o->platform_path);
         return cli_report(cmd, &err);
+    }
+    if (o->routers && !strcmp(o->routers, "switch")) {
+        unsigned char *named = calloc(p->n_nodes ? p->n_nodes : 1, 1);
+        if (!named) {
+            fprintf(stderr, "ssched %s: out of memory\n", cmd);
+            return CLI_EXIT_FAILURE;
+        }
+        for (size_t k = 0; k < pb->n_sources; k++)
+            named[pb->sources[k]] = 1;
+        for (size_t k = 0; k < pb->n_targets; k++)
+            named[pb->targets[k]] = 1;
+        for (size_t k = 0; k < pb->n_participants; k++)
+            named[pb->participants[k]] = 1;
+        if (pb->kind == SSCHED_PROBLEM_REDUCE)
+            named[pb->target] = 1;
+        for (size_t i = 0; i < p->n_nodes; i++)
+            if (!p->has_w[i] && !named[i])
+                p->multiport[i] = 1;
+        free(named);
     }
     return CLI_EXIT_OK;
 }

@@ -11,7 +11,7 @@
 
 enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
-    OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_PROBLEM_LAST
+    OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_PROBLEM_LAST
 };
 
 #define CLI_PROBLEM_LONGOPTS                                          \
@@ -23,12 +23,14 @@ enum {
     {"target", required_argument, NULL, OPT_TARGET},                  \
     {"size", required_argument, NULL, OPT_SIZE},                      \
     {"method", required_argument, NULL, OPT_METHOD},                  \
-    {"quiet", no_argument, NULL, OPT_QUIET}
+    {"quiet", no_argument, NULL, OPT_QUIET},                          \
+    {"routers", required_argument, NULL, OPT_ROUTERS}
 
 typedef struct {
     const char *platform_path;
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
     const char *method;
+    const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
     int quiet;
     const char *repeated; /* first single-value option given twice, or NULL */
 } cli_problem_opts_t;
@@ -39,7 +41,10 @@ typedef struct {
 int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
 
 /* Load the platform and build the problem.  Prints one line and returns 2
- * on bad input, 1 on failure, 0 on success.  Node lists are "a,b,c" or
+ * on bad input, 1 on failure, 0 on success.  --routers one-port makes every
+ * node one-port (RR-4872), whatever the file's `ports` say; --routers switch
+ * makes every node without w that the problem does not name a switch;
+ * without it the file's `ports` attributes hold (default one-port).  Node lists are "a,b,c" or
  * "@FILE" (one node name per line, blank lines ignored), so that names
  * containing commas can be given; --source and --target take one whole name. */
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,

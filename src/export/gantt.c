@@ -1,6 +1,8 @@
 /* Gantt chart of one period as SVG (schedule.h): a row per used out-port
- * and in-port, and for reduces a row per computing processor, coloured by
- * message type (interval), with a time axis and a legend. */
+ * and in-port of a one-port node, a row per used link with a switch end
+ * (platform multiport: there the link is the resource), and for reduces a
+ * row per computing processor, coloured by message type (interval), with a
+ * time axis and a legend. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,25 +43,36 @@ static void bar(FILE *out, double x, double w, int row, const char *colour, cons
     fputs("</title></rect>\n", out);
 }
 
+static int is_switch(const ssched_platform_t *p, size_t i)
+{
+    return p->multiport && p->multiport[i];
+}
+
 ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
                                             const ssched_schedule_t *s, FILE *out,
                                             ssched_error_t *err)
 {
-    size_t nn = p->n_nodes, ntypes = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals
+    size_t nn = p->n_nodes, nr = 3 * nn + p->n_edges, ntypes = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals
                                                                       : s->n_commodities;
-    int *row = malloc(3 * (nn ? nn : 1) * sizeof *row); /* out, in, cpu per node */
+    /* out, in, cpu per node, then one per link (switch ends) */
+    int *row = malloc((nr ? nr : 1) * sizeof *row);
     unsigned char *used = calloc(ntypes ? ntypes : 1, 1);
     if (!row || !used) {
         free(row);
         free(used);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t i = 0; i < 3 * nn; i++)
+    for (size_t i = 0; i < nr; i++)
         row[i] = -1;
     for (size_t k = 0; k < s->n_slots; k++)
         for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
             size_t e = s->slots[k].transfers[t].edge;
-            row[3 * p->from[e]] = row[3 * p->to[e] + 1] = 0;
+            if (!is_switch(p, p->from[e]))
+                row[3 * p->from[e]] = 0;
+            if (!is_switch(p, p->to[e]))
+                row[3 * p->to[e] + 1] = 0;
+            if (is_switch(p, p->from[e]) || is_switch(p, p->to[e]))
+                row[3 * nn + e] = 0;
             used[s->slots[k].transfers[t].type] = 1;
         }
     for (size_t k = 0; k < s->n_computations; k++) {
@@ -70,7 +83,7 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
                 used[I] = 1; /* computations are coloured by what they produce */
     }
     int rows = 0;
-    for (size_t i = 0; i < 3 * nn; i++)
+    for (size_t i = 0; i < nr; i++)
         if (row[i] == 0)
             row[i] = rows++;
     size_t n_used = 0;
@@ -89,13 +102,19 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
     free(ps);
     free(tp);
     static const char *what[3] = {"out", "in", "compute"};
-    for (size_t i = 0; i < 3 * nn; i++) {
+    for (size_t i = 0; i < nr; i++) {
         if (row[i] < 0)
             continue;
         fprintf(out, "<text x=\"4\" y=\"%.1f\">", TOP + row[i] * ROW_H + 15);
-        xml_text(out, p->names[i / 3]);
+        if (i >= 3 * nn) {
+            xml_text(out, p->names[p->from[i - 3 * nn]]);
+            fputs("-&gt;", out);
+            xml_text(out, p->names[p->to[i - 3 * nn]]);
+        } else {
+            xml_text(out, p->names[i / 3]);
+        }
         fprintf(out, " %s</text>\n<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
-                     "fill=\"#f4f4f4\"/>\n", what[i % 3], LEFT, TOP + row[i] * ROW_H + 2, WIDTH,
+                     "fill=\"#f4f4f4\"/>\n", i >= 3 * nn ? "link" : what[i % 3], LEFT, TOP + row[i] * ROW_H + 2, WIDTH,
                 ROW_H - 4);
     }
     /* time axis: period ends and at most 10 intermediate ticks */
@@ -131,8 +150,14 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             snprintf(title, sizeof title, "%s -> %s: %s x %s", p->names[p->from[e]],
                      p->names[p->to[e]], amount ? amount : "?", label);
             free(amount);
-            bar(out, mpq_get_d(cur) * scale, mpq_get_d(len) * scale, row[3 * p->from[e]], colour, title);
-            bar(out, mpq_get_d(cur) * scale, mpq_get_d(len) * scale, row[3 * p->to[e] + 1], colour, title);
+            double x = mpq_get_d(cur) * scale, w = mpq_get_d(len) * scale;
+            int sw_from = is_switch(p, p->from[e]), sw_to = is_switch(p, p->to[e]);
+            if (!sw_from)
+                bar(out, x, w, row[3 * p->from[e]], colour, title);
+            if (!sw_to)
+                bar(out, x, w, row[3 * p->to[e] + 1], colour, title);
+            if (sw_from || sw_to)
+                bar(out, x, w, row[3 * nn + e], colour, title);
         }
     }
     /* computations, one after the other on each processor from time 0,

@@ -11,7 +11,14 @@ json_t *ssched_schedule_json_header(const char *format, const ssched_platform_t 
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string(format));
     json_object_set_new(root, "problem", ssched_problem_json(p, pb));
-    json_object_set_new(root, "platform", ssched_platform_json(p));
+    json_t *pl = ssched_platform_json(p);
+    /* the port model travels with the schedule (issue 12): switches say
+     * "ports": "multi"; one-port nodes keep the old form (no key) */
+    json_t *nodes = json_object_get(pl, "nodes");
+    for (size_t i = 0; p->multiport && i < p->n_nodes && i < json_array_size(nodes); i++)
+        if (p->multiport[i])
+            json_object_set_new(json_array_get(nodes, i), "ports", json_string("multi"));
+    json_object_set_new(root, "platform", pl);
     json_object_set_new(root, "throughput", json_mpq(s->throughput));
     return root;
 }

@@ -79,6 +79,12 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
 {
     json_t *root = json_object();
     json_object_set_new(root, "problem", ssched_problem_json(p, pb));
+    json_t *model = json_object(), *switches = json_array();
+    for (size_t i = 0; i < p->n_nodes; i++)
+        if (p->multiport && p->multiport[i])
+            json_array_append_new(switches, json_string(p->names[i]));
+    json_object_set_new(model, "switches", switches);
+    json_object_set_new(root, "model", model);
     json_object_set_new(root, "throughput", json_mpq(s->throughput));
     json_object_set_new(root, "throughput_approx", json_real(mpq_get_d(s->throughput)));
     json_object_set_new(root, "certified", json_true());
@@ -132,6 +138,17 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_object_set_new(r, "binding", json_boolean(mpq_sgn(price) > 0));
             json_array_append_new(sat, r);
         }
+    /* switch links: each edge with a switch at either end is its own resource */
+    for (size_t e = 0; s->link_busy && s->link_price && e < s->n_edges && e < p->n_edges; e++) {
+        if (mpq_cmp_ui(s->link_busy[e], 1, 1) != 0 && mpq_sgn(s->link_price[e]) == 0)
+            continue;
+        json_t *r = json_object();
+        json_object_set_new(r, "link", json_pack("[ss]", p->names[p->from[e]], p->names[p->to[e]]));
+        json_object_set_new(r, "busy", json_mpq(s->link_busy[e]));
+        json_object_set_new(r, "price", json_mpq(s->link_price[e]));
+        json_object_set_new(r, "binding", json_boolean(mpq_sgn(s->link_price[e]) > 0));
+        json_array_append_new(sat, r);
+    }
     json_object_set_new(root, "saturated", sat);
 
     json_t *unreach = json_array();

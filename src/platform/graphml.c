@@ -22,15 +22,23 @@ static void xml_escaped(FILE *out, const char *s)
 ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p, FILE *out,
                                               ssched_error_t *err)
 {
+    int any_switch = 0;
+    for (size_t i = 0; i < p->n_nodes; i++)
+        any_switch |= p->multiport && p->multiport[i];
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
-          "  <key id=\"w\" for=\"node\" attr.name=\"w\" attr.type=\"string\"/>\n"
-          "  <key id=\"c\" for=\"edge\" attr.name=\"c\" attr.type=\"string\"/>\n"
+          "  <key id=\"w\" for=\"node\" attr.name=\"w\" attr.type=\"string\"/>\n", out);
+    if (any_switch) /* only then, so one-port platforms are written as before */
+        fputs("  <key id=\"ports\" for=\"node\" attr.name=\"ports\" attr.type=\"string\">"
+              "<default>one</default></key>\n", out);
+    fputs("  <key id=\"c\" for=\"edge\" attr.name=\"c\" attr.type=\"string\"/>\n"
           "  <graph id=\"G\" edgedefault=\"directed\">\n", out);
     for (size_t i = 0; i < p->n_nodes; i++) {
         fputs("    <node id=\"", out);
         xml_escaped(out, p->names[i]);
-        if (p->has_w[i]) {
+        if (p->multiport && p->multiport[i]) {
+            fputs("\"><data key=\"ports\">multi</data></node>\n", out);
+        } else if (p->has_w[i]) {
             fputs("\"><data key=\"w\">", out);
             ssched_rational_fprint(out, p->w[i]);
             fputs("</data></node>\n", out);

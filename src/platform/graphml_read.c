@@ -11,7 +11,7 @@
  *   - <key> declarations with `for` (default all), `attr.name` (default:
  *     the key id) and `attr.type` (default string), and their <default>;
  *     <data> on <graphml>, <graph>, <node>, <edge> checked against the
- *     declared keys; data for keys other than w/c is ignored (node names
+ *     declared keys; data for keys other than w/c/ports is ignored (node names
  *     are always the GraphML node ids, never an `id` data attribute);
  *   - edgedefault (absent means directed) and a per-edge `directed`
  *     attribute: an undirected edge {a,b} is the two directed edges a->b and
@@ -20,6 +20,10 @@
  * What is rejected: a missing or second <graph>, nested graphs, hyperedges,
  * ports, <locator>, duplicate node or key ids, edges to undeclared nodes,
  * self-loops, parallel edges, entity references in element content.
+ *
+ * Node key `ports` (attr.type string): "one" (default, the one-port model
+ * of RR-4872) or "multi" (a switch: no port rule, each incident link its
+ * own resource); a switch with w is refused (a switch never computes).
  *
  * Values are exact.  The lexical text of w and c is parsed as the rational it
  * denotes, whatever attr.type says (never through a double): "1e-320" with
@@ -75,6 +79,7 @@ typedef struct {
     const char **key_ids;          /* views of keys[k].id, for the index */
     ssched_name_index_t key_index;
     size_t w_key, c_key;           /* indices into keys, or NO_INDEX */
+    size_t ports_key;              /* node key 'ports' (one|multi), or NO_INDEX */
     char **node_ids;               /* xmlFree each */
     long *node_line;
     size_t n_nodes, node_cap;
@@ -260,15 +265,19 @@ static ssched_status_t read_key(reader_t *r, xmlNodePtr el)
         return fail(r, line, "<key id=\"%s\">: duplicate key id (first declared on line %ld)",
                     k.id, r->keys[first].line);
     /* The platform attributes, found by attr.name as igraph did. */
-    static const struct { const char *name; int domain; } wanted[] = {{"w", D_NODE}, {"c", D_EDGE}};
-    for (size_t a = 0; a < 2; a++) {
-        size_t *slot = a == 0 ? &r->w_key : &r->c_key;
+    static const struct { const char *name; int domain; } wanted[] = {
+        {"w", D_NODE}, {"c", D_EDGE}, {"ports", D_NODE}};
+    for (size_t a = 0; a < 3; a++) {
+        size_t *slot = a == 0 ? &r->w_key : a == 1 ? &r->c_key : &r->ports_key;
         if (strcmp(k.name, wanted[a].name) || !(k.domain & wanted[a].domain))
             continue;
         if (*slot != NO_INDEX)
             return fail(r, line, "<key id=\"%s\">: a second key for %s attribute '%s' "
                         "(first: <key id=\"%s\"> on line %ld)", k.id,
-                        a == 0 ? "node" : "edge", k.name, r->keys[*slot].id, r->keys[*slot].line);
+                        a == 1 ? "edge" : "node", k.name, r->keys[*slot].id, r->keys[*slot].line);
+        if (a == 2 && k.type != T_STRING)
+            return fail(r, line, "<key id=\"%s\">: attribute 'ports' (one|multi) needs "
+                        "attr.type=\"string\"", k.id);
         if (k.type == T_BOOLEAN)
             return fail(r, line, "<key id=\"%s\">: attribute '%s' is a number; attr.type=\"boolean\" "
                         "is not allowed", k.id, k.name);
@@ -441,6 +450,48 @@ static int item_value(reader_t *r, size_t k, xmlNodePtr data, long line, const c
     return rc;
 }
 
+/* The `ports` value of a node (its <data>, else the key's <default>):
+ * *multi = 1 for "multi" (a switch), 0 for "one" or when absent. */
+static ssched_status_t ports_value(reader_t *r, xmlNodePtr data, long line, const char *where,
+                                   int *multi)
+{
+    *multi = 0;
+    if (r->ports_key == NO_INDEX)
+        return SSCHED_OK;
+    const gkey_t *key = &r->keys[r->ports_key];
+    const char *text = key->def;
+    char *content = NULL;
+    if (data) {
+        for (xmlNodePtr c = data->children; c; c = c->next)
+            if (c->type == XML_ELEMENT_NODE || c->type == XML_ENTITY_REF_NODE)
+                return fail(r, line_of(data), "%s: ports: expected one or multi, found markup",
+                            where);
+        if (!(content = (char *)xmlNodeGetContent(data)))
+            return nomem(r);
+        text = content;
+        line = line_of(data);
+    } else if (text) {
+        line = key->line;
+    }
+    if (!text)
+        return SSCHED_OK;
+    while (xml_space(*text))
+        text++;
+    size_t n = strlen(text);
+    while (n > 0 && xml_space(text[n - 1]))
+        n--;
+    ssched_status_t st = SSCHED_OK;
+    if (n == 3 && !strncmp(text, "one", 3))
+        *multi = 0;
+    else if (n == 5 && !strncmp(text, "multi", 5))
+        *multi = 1;
+    else
+        st = fail(r, line, "%s: ports%s=\"%.*s\" must be \"one\" or \"multi\"", where,
+                  data ? "" : " (<default>)", (int)(n > 64 ? 64 : n), text);
+    xmlFree(content);
+    return st;
+}
+
 /* ---- nodes and edges ---------------------------------------------------- */
 
 static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr el, mpq_t q)
@@ -488,10 +539,20 @@ static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr e
         return r->err ? r->err->status : SSCHED_EINPUT;
     if (have && mpq_sgn(q) <= 0)
         return fail(r, data ? line_of(data) : line, "%s: w must be positive", where);
+    xmlNodePtr ports_data = NULL;
+    int multi = 0;
+    if (r->ports_key != NO_INDEX &&
+        ((st = scan_item_children(r, el, D_NODE, where, r->ports_key, &ports_data)) != SSCHED_OK ||
+         (st = ports_value(r, ports_data, line, where, &multi)) != SSCHED_OK))
+        return st;
+    if (multi && have)
+        return fail(r, ports_data ? line_of(ports_data) : line,
+                    "%s: ports=\"multi\" with w: a switch never computes", where);
     size_t index = 0;
     st = ssched_platform_add_node_new(p, id, have ? q : NULL, &index, r->err);
     if (st != SSCHED_OK)
         return st == SSCHED_EINPUT ? fail(r, line, "%s: %s", where, r->err->message) : st;
+    p->multiport[index] = (unsigned char)multi;
     return SSCHED_OK;
 }
 
@@ -844,7 +905,7 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p, const char *p
     reader_t r = {0};
     r.path = strcmp(path, "-") ? path : "<stdin>";
     r.err = err ? err : &local;
-    r.w_key = r.c_key = NO_INDEX;
+    r.w_key = r.c_key = r.ports_key = NO_INDEX;
     ssched_name_index_init(&r.key_index);
     ssched_name_index_init(&r.node_index);
     ssched_error_clear(r.err);

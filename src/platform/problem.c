@@ -43,6 +43,11 @@ static ssched_status_t check_list(const ssched_platform_t *p, const size_t *list
             if (list[l] == list[k])
                 return ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s' listed twice", what,
                                         p->names[list[k]]);
+        if (p->multiport && p->multiport[list[k]])
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "%s: node '%s' is a switch (ports=multi or --routers switch);"
+                                    " a switch is never a source, target or participant",
+                                    what, p->names[list[k]]);
     }
     return SSCHED_OK;
 }
@@ -52,6 +57,11 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
 {
     if (mpq_sgn(pb->size) <= 0)
         return ssched_error_set(err, SSCHED_EINPUT, "--size: message size must be positive");
+    for (size_t i = 0; i < p->n_nodes; i++)
+        if (p->multiport && p->multiport[i] && p->has_w[i])
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "node '%s' is a switch and has w: a switch never computes",
+                                    p->names[i]);
     ssched_status_t st;
     switch (pb->kind) {
     case SSCHED_PROBLEM_SCATTER:
@@ -85,7 +95,7 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
                                     "--participants: a reduce needs at least 2 participants");
         if (pb->target >= p->n_nodes)
             return ssched_error_set(err, SSCHED_EINPUT, "--target: node index out of range");
-        return SSCHED_OK;
+        return check_list(p, &pb->target, 1, "--target", err);
     }
     return ssched_error_set(err, SSCHED_EINPUT, "unknown problem kind");
 }
