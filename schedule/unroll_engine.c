@@ -239,6 +239,20 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+void sched_engine_period(sched_engine_t *e, size_t b)
+{
+    e->release = 0;
+    if (b <= e->window)
+        return;
+    mpz_t t;
+    mpz_init_set_ui(t, (unsigned long)(b - e->window));
+    mpz_mul(t, t, mpq_numref(e->period_ticks));
+    mpz_fdiv_q(t, t, mpq_denref(e->period_ticks));
+    /* a later release only delays: clamp to what int64 holds */
+    e->release = mpz_fits_slong_p(t) ? mpz_get_si(t) : INT64_MAX / 4;
+    mpz_clear(t);
+}
+
 ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err)
 {
     if (!final && e->limits && e->limits->progress && (++e->periods_done & 63) == 0) {
@@ -288,7 +302,7 @@ ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     int64_t *end, ssched_error_t *err)
 {
     int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
-    int64_t start = ready;
+    int64_t start = ready > e->release ? ready : e->release;
     if (*snd > start)
         start = *snd;
     if (*rcv > start)
@@ -316,7 +330,7 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
                                  int64_t ready, int64_t *end, ssched_error_t *err)
 {
     int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
-    int64_t start = ready;
+    int64_t start = ready > e->release ? ready : e->release;
     if (*snd > start)
         start = *snd;
     if (*rcv > start)
@@ -353,6 +367,8 @@ ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task
     ev.l = x->l;
     ev.m = x->m;
     ev.op = op;
+    if (e->release > ready)
+        ready = e->release;
     ev.start = ready > e->cpu_free[x->node] ? ready : e->cpu_free[x->node];
     ev.end = ev.start + e->sc.task_ticks[x->node];
     e->cpu_free[x->node] = ev.end;
@@ -473,6 +489,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     for (size_t k = 0; k < s->n_computations && e.computes; k++)
         e.computes[s->computations[k].node] = 1;
     size_t periods = 0;
+    mpq_init(e.period_ticks);
     sink->sc = &e.sc;
     e.limits = limits;
     e.started = e.reported = now();
@@ -503,9 +520,9 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
         fig->transfers = e.transfers;
         fig->computations = e.computations;
         fig->pieces = e.pieces;
-        fig->buffer = e.buffer;
     }
     sched_scale_free(&e.sc);
+    mpq_clear(e.period_ticks);
     free(e.heap);
     free(e.sends);
     free(e.computes);

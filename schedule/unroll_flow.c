@@ -333,6 +333,7 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
         seen[key] = 1;
     }
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
+        sched_engine_period(e, b);
         if (b < batches)
             assign_batch(&w, pt, b);
         for (size_t k = 0; k < pt->n_pieces && st == SSCHED_OK; k++) {
@@ -416,6 +417,9 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                               "the unrolled schedule's times need more than 62 bits of ticks; "
                               "use fewer operations or a shorter period (--max-period)");
     e->sc.q = st == SSCHED_OK ? (int64_t)mpz_get_ui(e->sc.Q) : 1;
+    mpq_set_z(e->period_ticks, e->sc.Q);
+    mpq_mul(e->period_ticks, e->period_ticks, s->period);
+    e->window = pt.max_hops ? pt.max_hops : 1;
     e->sc.a = 1;
     mpz_clears(busy, t, NULL);
     /* done[(batch % (H+1)) * R * H + r * H + h]: end of route r's hop h */
@@ -428,6 +432,7 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
         periods = 0; /* done: skip the piece replay */
     }
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
+        sched_engine_period(e, b);
         if (b < batches)
             memset(donet + (b % (H + 1)) * R * H, 0, R * H * sizeof *donet);
         for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
@@ -453,8 +458,6 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
         st = sched_engine_flush(e, 1, err);
     *periods_out = (size_t)batches + (pt.max_hops ? pt.max_hops - 1 : 0);
     free(whole_ticks);
-    /* operations in flight: at most n per period over the longest route */
-    e->buffer = n * (unsigned long)H;
     free(donet);
     pattern_free(&pt);
     return st;

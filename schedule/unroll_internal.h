@@ -57,7 +57,6 @@ typedef struct {
                                    at a switch end (platform multiport)      */
     int64_t makespan;
     size_t transfers, computations, pieces;
-    unsigned long buffer;       /* see ssched_unroll_figures_t               */
     sched_sink_t *sink;
     /* events wait in a min-heap on (start, order generated) until no later
      * event can start before them, so the sink receives them sorted */
@@ -66,11 +65,24 @@ typedef struct {
     unsigned long long seq;
     unsigned char *sends, *computes;  /* per node: used by the pattern     */
     unsigned char *link_sends;  /* per edge: used by the pattern, from a switch */
+    /* release times: an event of period b starts no earlier than
+     * (b - window) periods, so the left shift cannot let a node run ahead
+     * and buffers stay bounded (see sched_engine_period) */
+    mpq_t period_ticks;         /* the pattern's period, in ticks           */
+    size_t window;              /* periods an event may move earlier        */
+    int64_t release;            /* for the period being replayed            */
     /* progress: periods flushed, the expected total, the caller's report */
     size_t periods_done, periods_total;
     double started, reported;
     const ssched_unroll_limits_t *limits;
 } sched_engine_t;
+
+/* Start replaying period b (window: the pattern's depth): sets the
+ * release time floor((b - window) * period) in ticks.  Every event of
+ * period b then lies in [(b - window) P, (b + 1) P] (the left shift never
+ * makes an event later than the periodic pattern does), so a message waits
+ * at a relay at most window + 2 periods. */
+void sched_engine_period(sched_engine_t *e, size_t b);
 
 /* Hand the sink every waiting event that starts no later than any future
  * event can (all of them when final): a future event starts after its

@@ -107,7 +107,11 @@ ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *p
     int64_t A = e->sc.a;
     unsigned long batches = (K + ops - 1) / ops;
     size_t periods = (size_t)batches + max_level;
+    mpq_set_z(e->period_ticks, e->sc.Q);
+    mpq_mul(e->period_ticks, e->period_ticks, s->period);
+    e->window = max_level + 1;
     for (size_t period = 0; period < periods && st == SSCHED_OK; period++) {
+        sched_engine_period(e, period);
         /* a new batch starts: its values are not produced yet (leaves are
          * participants' own values, there from time 0) */
         if (period < batches)
@@ -210,8 +214,6 @@ ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *p
     if (st == SSCHED_OK)
         st = sched_engine_flush(e, 1, err);
     *periods_out = periods;
-    /* a relay holds at most the values of the operations in flight */
-    e->buffer = ops * (unsigned long)(max_level + 1);
     for (size_t t = 0; t < nt && levels; t++)
         free(levels[t]);
     free(levels); free(offset); free(inst); free(need); free(cursor_of); free(ring.avail);

@@ -168,9 +168,6 @@ typedef struct {
     size_t periods;            /* periods replayed                          */
     size_t transfers, computations, pieces; /* events written; pieces: the
                                   transfers that move part of a message     */
-    unsigned long buffer;      /* most messages a relay holds at a period
-                                  boundary plus what it receives in the
-                                  period (a bound on the instantaneous peak) */
 } ssched_unroll_figures_t;
 
 typedef struct {

@@ -173,7 +173,6 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
         print_q("LB1 = ", fig.lb1, "\n");
         print_q("makespan / LB(K) = ", fig.ratio, "");
         print_q(";  overhead over K/TP = ", fig.overhead, "\n");
-        printf("buffer: at most %lu messages held by a node\n", fig.buffer);
         printf("checked: valid (ssched check %s)\n", o->output);
     }
     ssched_unroll_figures_free(&fig);
