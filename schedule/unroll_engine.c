@@ -297,37 +297,11 @@ static int64_t *receiver_res(sched_engine_t *e, size_t edge)
     return e->p->multiport && e->p->multiport[j] ? &e->link_free[edge] : &e->recv_free[j];
 }
 
-ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
-                                    unsigned long op, int64_t off, int64_t len, int64_t ready,
-                                    int64_t *end, ssched_error_t *err)
-{
-    int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
-    int64_t start = ready > e->release ? ready : e->release;
-    if (*snd > start)
-        start = *snd;
-    if (*rcv > start)
-        start = *rcv;
-    sched_event_t ev = {0};
-    ev.edge = edge;
-    ev.type = type;
-    ev.op = op;
-    ev.off = off;
-    ev.len = len;
-    ev.start = start;
-    ev.end = start + len * e->sc.unit_ticks[edge];
-    *snd = *rcv = ev.end;
-    if (ev.end > e->makespan)
-        e->makespan = ev.end;
-    e->transfers++;
-    if (len != e->sc.a)
-        e->pieces++;
-    *end = ev.end;
-    return push_event(e, &ev, err);
-}
-
-ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
-                                 int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
-                                 int64_t ready, int64_t *end, ssched_error_t *err)
+/* Place a transfer of `dur` ticks over `edge`: as early as its input
+ * (`ready`), the release time and both resources allow; returns the event
+ * with start and end set. */
+static sched_event_t place_transfer(sched_engine_t *e, size_t edge, size_t type,
+                                    unsigned long op, int64_t dur, int64_t ready)
 {
     int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
     int64_t start = ready > e->release ? ready : e->release;
@@ -341,15 +315,36 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
     ev.op = op;
     ev.start = start;
     ev.end = start + dur;
+    *snd = *rcv = ev.end;
+    if (ev.end > e->makespan)
+        e->makespan = ev.end;
+    e->transfers++;
+    return ev;
+}
+
+ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
+                                    unsigned long op, int64_t off, int64_t len, int64_t ready,
+                                    int64_t *end, ssched_error_t *err)
+{
+    sched_event_t ev = place_transfer(e, edge, type, op, len * e->sc.unit_ticks[edge], ready);
+    ev.off = off;
+    ev.len = len;
+    if (len != e->sc.a)
+        e->pieces++;
+    *end = ev.end;
+    return push_event(e, &ev, err);
+}
+
+ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+                                 int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
+                                 int64_t ready, int64_t *end, ssched_error_t *err)
+{
+    sched_event_t ev = place_transfer(e, edge, type, op, dur, ready);
     ev.piece_off = off;
     ev.piece_len = len;
     ev.piece_json = json;
     ev.off = 0;
     ev.len = e->sc.a; /* whole when there is no piece text */
-    *snd = *rcv = ev.end;
-    if (ev.end > e->makespan)
-        e->makespan = ev.end;
-    e->transfers++;
     if (json)
         e->pieces++;
     *end = ev.end;

@@ -205,6 +205,18 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
     return st;
 }
 
+/* x as a whole number of 1/D (D a multiple of x's denominator). */
+static int64_t over(const mpz_t D, const mpq_t x)
+{
+    mpz_t t;
+    mpz_init(t);
+    mpz_divexact(t, D, mpq_denref(x));
+    mpz_mul(t, t, mpq_numref(x));
+    int64_t v = mpz_get_si(t);
+    mpz_clear(t);
+    return v;
+}
+
 char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                            const ssched_schedule_t *s, const ssched_unrolled_t *u)
 {
@@ -239,26 +251,16 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
              write_header(out, p, pb, s, u->operations, NULL) == SSCHED_OK;
     w.q = ok ? mpz_get_si(Q) : 1;
     w.a = ok ? mpz_get_si(A) : 1;
-    mpz_t t;
-    mpz_init(t);
     for (size_t k = 0; ok && k < u->n_transfers; k++) {
         const ssched_timed_transfer_t *x = &u->transfers[k];
         sched_event_t ev = {0};
         ev.edge = x->edge;
         ev.type = x->type;
         ev.op = x->op;
-        mpz_divexact(t, Q, mpq_denref(x->start));
-        mpz_mul(t, t, mpq_numref(x->start));
-        ev.start = mpz_get_si(t);
-        mpz_divexact(t, Q, mpq_denref(x->end));
-        mpz_mul(t, t, mpq_numref(x->end));
-        ev.end = mpz_get_si(t);
-        mpz_divexact(t, A, mpq_denref(x->piece_offset));
-        mpz_mul(t, t, mpq_numref(x->piece_offset));
-        ev.off = mpz_get_si(t);
-        mpz_divexact(t, A, mpq_denref(x->piece_length));
-        mpz_mul(t, t, mpq_numref(x->piece_length));
-        ev.len = mpz_get_si(t);
+        ev.start = over(Q, x->start);
+        ev.end = over(Q, x->end);
+        ev.off = over(A, x->piece_offset);
+        ev.len = over(A, x->piece_length);
         write_transfer(&w, &ev);
     }
     if (ok && s->kind == SSCHED_PROBLEM_REDUCE) {
@@ -272,12 +274,8 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
             ev.l = x->l;
             ev.m = x->m;
             ev.op = x->op;
-            mpz_divexact(t, Q, mpq_denref(x->start));
-            mpz_mul(t, t, mpq_numref(x->start));
-            ev.start = mpz_get_si(t);
-            mpz_divexact(t, Q, mpq_denref(x->end));
-            mpz_mul(t, t, mpq_numref(x->end));
-            ev.end = mpz_get_si(t);
+            ev.start = over(Q, x->start);
+            ev.end = over(Q, x->end);
             write_computation(&w, out, &ev);
         }
     }
@@ -286,7 +284,7 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
         write_figures(out, &u->fig);
         fputs("}\n", out);
     }
-    mpz_clears(t, Q, A, NULL);
+    mpz_clears(Q, A, NULL);
     free_names(w.quoted, p->n_nodes);
     if (fclose(out) != 0 || !ok) {
         free(buf);
