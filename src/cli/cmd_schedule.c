@@ -14,6 +14,8 @@
 
 static const char *usage_text =
     "usage: ssched schedule PLATFORM <problem options as for solve> [options]\n"
+    "  --routers one-port|switch  the router model, as for solve (switches: one\n"
+    "                      bipartite vertex per link, per-link exclusivity)\n"
     "  --no-split          whole messages in every slot (period x LCM of amounts)\n"
     "  --json              ssched-schedule/1 JSON instead of the table\n"
     "  -o FILE             write the schedule (JSON) to FILE\n"
