@@ -25,8 +25,8 @@ static int cmp_entry(const void *x, const void *y)
  * uses the out-port of its sender if that is a one-port host, else (a
  * switch) its link; likewise the in-port of its receiver or the link (once
  * when both ends are switches). */
-static void tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
-                       mpq_t *use)
+void sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
+                      mpq_t *use)
 {
     size_t n = p->n_nodes;
     mpq_t q;
@@ -85,7 +85,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
         mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
         mpz_set(t->weight, r);
         mpz_add(total, total, r);
-        tree_usage(p, t, out->size, use);
+        sched_tree_usage(p, t, out->size, use);
         mpq_set_z(q, r);
         for (size_t i = 0; i < nr; i++) {
             mpq_mul(use[i], use[i], q);
@@ -110,7 +110,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
     mpz_set_ui(out->extra_instances, 0);
     for (size_t a = 0; a < nt; a++) {
         ssched_tree_t *t = &out->trees.trees[order[a]];
-        tree_usage(p, t, out->size, use);
+        sched_tree_usage(p, t, out->size, use);
         int limited = 0;
         for (size_t i = 0; i < nr; i++) {
             if (mpq_sgn(use[i]) == 0)

@@ -30,6 +30,12 @@ ssched_status_t sched_make_slots(const ssched_platform_t *p, const sched_load_t 
  * tree weights) by the LCM of the amounts' denominators (Fig. 4(b)). */
 void sched_scale_no_split(ssched_schedule_t *s);
 
+/* Resources one instance of tree t uses: use[0..n) out-ports, [n..2n)
+ * in-ports, [2n..3n) processors, then one per edge (links at switches);
+ * 3n + n_edges values. */
+void sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
+                      mpq_t *use);
+
 /* The reduce front end of ssched_schedule_build(). */
 ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *st, const ssched_schedule_options_t *opt,

@@ -124,6 +124,98 @@ static void choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
     mpq_clears(a, b, NULL);
 }
 
+/* Reduce: periods that fit n tree instances tightly.  The n instances are
+ * apportioned to the trees by their rates (floors, then one at a time to
+ * the tree whose addition keeps the busiest resource least busy); the
+ * period is then that busiest resource's time.  The fixed-period builder,
+ * given this period, finds at least as good counts or better ones, with no
+ * slack lost to floors of w(T) TF / T. Appends to tf[] (up to cap). */
+static size_t apportioned_periods(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  const ssched_steady_t *steady, mpq_t *tf, size_t cap)
+{
+    static const unsigned long ns[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64,
+                                       96, 128, 192, 256};
+    ssched_trees_t trees;
+    ssched_trees_init(&trees);
+    size_t got = 0;
+    if ((steady->n_rated_trees ? ssched_trees_from_rates(p, pb, steady, &trees, NULL)
+                               : ssched_trees_extract(p, pb, steady, &trees, NULL)) != SSCHED_OK ||
+        trees.n_trees == 0) {
+        ssched_trees_free(&trees);
+        return 0;
+    }
+    size_t nt = trees.n_trees, nr = 3 * p->n_nodes + p->n_edges;
+    mpq_t *use = malloc(nt * nr * sizeof *use), *load = malloc(nr * sizeof *load);
+    unsigned long *c = malloc(nt * sizeof *c);
+    if (!use || !load || !c) {
+        free(use); free(load); free(c);
+        ssched_trees_free(&trees);
+        return 0;
+    }
+    for (size_t k = 0; k < nt * nr; k++)
+        mpq_init(use[k]);
+    for (size_t i = 0; i < nr; i++)
+        mpq_init(load[i]);
+    for (size_t t = 0; t < nt; t++)
+        sched_tree_usage(p, &trees.trees[t], pb->size, use + t * nr);
+    mpq_t q, worst, best;
+    mpq_inits(q, worst, best, NULL);
+    mpz_t f;
+    mpz_init(f);
+    for (size_t a = 0; a < sizeof ns / sizeof *ns && got < cap; a++) {
+        unsigned long n = ns[a], placed = 0;
+        for (size_t i = 0; i < nr; i++)
+            mpq_set_ui(load[i], 0, 1);
+        for (size_t t = 0; t < nt; t++) { /* floors of n w(T) / sum w */
+            mpz_mul_ui(f, trees.trees[t].weight, n);
+            mpz_fdiv_q(f, f, trees.ops_per_period);
+            c[t] = mpz_get_ui(f);
+            placed += c[t];
+            mpq_set_z(q, f);
+            for (size_t i = 0; i < nr; i++) {
+                mpq_t u;
+                mpq_init(u);
+                mpq_mul(u, use[t * nr + i], q);
+                mpq_add(load[i], load[i], u);
+                mpq_clear(u);
+            }
+        }
+        for (; placed < n; placed++) { /* the rest, one by one */
+            size_t pick = 0;
+            for (size_t t = 0; t < nt; t++) {
+                mpq_set_ui(worst, 0, 1);
+                for (size_t i = 0; i < nr; i++) {
+                    mpq_add(q, load[i], use[t * nr + i]);
+                    if (mpq_cmp(q, worst) > 0)
+                        mpq_set(worst, q);
+                }
+                if (t == 0 || mpq_cmp(worst, best) < 0) {
+                    mpq_set(best, worst);
+                    pick = t;
+                }
+            }
+            c[pick]++;
+            for (size_t i = 0; i < nr; i++)
+                mpq_add(load[i], load[i], use[pick * nr + i]);
+        }
+        mpq_set_ui(worst, 0, 1);
+        for (size_t i = 0; i < nr; i++)
+            if (mpq_cmp(load[i], worst) > 0)
+                mpq_set(worst, load[i]);
+        if (mpq_sgn(worst) > 0)
+            mpq_set(tf[got++], worst);
+    }
+    mpz_clear(f);
+    mpq_clears(q, worst, best, NULL);
+    for (size_t k = 0; k < nt * nr; k++)
+        mpq_clear(use[k]);
+    for (size_t i = 0; i < nr; i++)
+        mpq_clear(load[i]);
+    free(use); free(load); free(c);
+    ssched_trees_free(&trees);
+    return got;
+}
+
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *steady, unsigned long K,
                                    mpq_srcptr max_period, int no_split,
@@ -148,24 +240,29 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     ssched_status_t st = SSCHED_OK;
     ssched_error_t last;
     ssched_error_clear(&last);
-    size_t n_mult = sizeof mult / sizeof *mult;
-    /* scatter and gossip keep TP at every n (pieces, or whole messages
-     * spread over routes): one operation per period starts up fastest */
-    if (pb->kind != SSCHED_PROBLEM_REDUCE)
-        n_mult = 1;
-    for (size_t k = 0; k <= n_mult && st == SSCHED_OK; k++) {
-        if (k < n_mult) {
-            mpq_set_ui(tf, mult[k], 1);
-            mpq_div(tf, tf, steady->throughput);
-            if (max_period && mpq_cmp(tf, max_period) > 0)
-                continue;
-            if (mult[k] > 1 && mult[k] / 2 > K)
-                break; /* more operations per period than K gains nothing */
-        } else {
-            if (!max_period)
-                break;
-            mpq_set(tf, max_period); /* the longest period allowed */
-        }
+    /* candidate periods: multiples m/TP, (reduce) the tight periods of n
+     * apportioned tree instances, and the longest period allowed */
+    enum { CAND = 64 };
+    mpq_t cands[CAND];
+    size_t n_cand = 0;
+    for (size_t k = 0; k < CAND; k++)
+        mpq_init(cands[k]);
+    size_t n_mult = pb->kind != SSCHED_PROBLEM_REDUCE ? 1 : sizeof mult / sizeof *mult;
+    /* (scatter and gossip keep TP at every n, pieces or whole messages
+     * spread over routes: one operation per period starts up fastest) */
+    for (size_t k = 0; k < n_mult && (mult[k] == 1 || mult[k] / 2 <= K); k++) {
+        mpq_set_ui(cands[n_cand], mult[k], 1);
+        mpq_div(cands[n_cand], cands[n_cand], steady->throughput);
+        n_cand++;
+    }
+    if (pb->kind == SSCHED_PROBLEM_REDUCE)
+        n_cand += apportioned_periods(p, pb, steady, cands + n_cand, CAND - 1 - n_cand);
+    if (max_period)
+        mpq_set(cands[n_cand++], max_period); /* the longest period allowed */
+    for (size_t k = 0; k < n_cand && st == SSCHED_OK; k++) {
+        mpq_set(tf, cands[k]);
+        if (max_period && mpq_cmp(tf, max_period) > 0)
+            continue;
         so.fixed_period = tf;
         ssched_error_t e;
         ssched_status_t r = ssched_schedule_build(p, pb, steady, &so, &cand, &e);
@@ -216,5 +313,7 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     }
     ssched_schedule_free(&cand);
     mpq_clears(tf, est, best, NULL);
+    for (size_t k = 0; k < CAND; k++)
+        mpq_clear(cands[k]);
     return st;
 }
