@@ -28,7 +28,7 @@ static int float_prices(cg_master_t *m, double *y)
     double obj = get_objective(m->lp), sum = 0;
     for (size_t r = 0; r < m->n_rows; r++) {
         y[r] = duals[r];
-        sum += (r < 2 * m->n || (m->reduce && r >= 2 * m->n)) ? duals[r] : 0.0;
+        sum += cg_capacity_row(m, r) ? duals[r] : 0.0;
     }
     double sign = (fabs(sum - obj) <= fabs(sum + obj)) ? 1.0 : -1.0;
     for (size_t r = 0; r < m->n_rows; r++) {
@@ -59,13 +59,18 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
     double *y = malloc(m->n_rows * sizeof *y);
     if (!y)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    cg_prices_d pr = {y, y + m->n, NULL};
+    cg_prices_d pr = {y, y + m->n, NULL, NULL};
+    size_t ne = m->p->n_edges;
     double *cpu = calloc(m->n ? m->n : 1, sizeof *cpu);
-    if (!cpu) {
+    double *link = calloc(ne ? ne : 1, sizeof *link);
+    if (!cpu || !link) {
         free(y);
+        free(cpu);
+        free(link);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     pr.cpu = cpu;
+    pr.link = link;
     ssched_status_t st = SSCHED_OK;
     double last = lp_now();
     for (long it = 0; st == SSCHED_OK; it++) {
@@ -84,6 +89,8 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
         if (m->reduce)
             for (size_t i = 0; i < m->n; i++)
                 cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
+        for (size_t e = 0; e < ne; e++)
+            link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
         double z = get_objective(m->lp), bound = z;
         int added = 0;
         t = lp_now();
@@ -139,6 +146,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
     }
     free(y);
     free(cpu);
+    free(link);
     return st;
 }
 
@@ -146,17 +154,20 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
 static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t *opt,
                                    ssched_lp_t *lp, ssched_steady_t *out, ssched_error_t *err)
 {
-    size_t n = m->n;
+    size_t n = m->n, ne = m->p->n_edges;
     cg_prices_q pr;
-    pr.out = malloc(n * sizeof(mpq_t));
-    pr.in = malloc(n * sizeof(mpq_t));
-    pr.cpu = malloc(n * sizeof(mpq_t));
-    if (!pr.out || !pr.in || !pr.cpu) {
-        free(pr.out); free(pr.in); free(pr.cpu);
+    pr.out = malloc((n ? n : 1) * sizeof(mpq_t));
+    pr.in = malloc((n ? n : 1) * sizeof(mpq_t));
+    pr.cpu = malloc((n ? n : 1) * sizeof(mpq_t));
+    pr.link = malloc((ne ? ne : 1) * sizeof(mpq_t));
+    if (!pr.out || !pr.in || !pr.cpu || !pr.link) {
+        free(pr.out); free(pr.in); free(pr.cpu); free(pr.link);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         mpq_inits(pr.out[i], pr.in[i], pr.cpu[i], NULL);
+    for (size_t e = 0; e < ne; e++)
+        mpq_init(pr.link[e]);
     mpq_t cost, one;
     mpq_inits(cost, one, NULL);
     mpq_set_ui(one, 1, 1);
@@ -183,6 +194,13 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
             mpq_set_ui(pr.cpu[i], 0, 1);
             if (m->reduce && m->cpu_row[i] != SIZE_MAX)
                 mpq_set(pr.cpu[i], sol.y[m->cpu_row[i]]);
+        }
+        /* the link rows' exact duals: the certificate covers them too */
+        for (size_t e = 0; e < ne; e++) {
+            if (m->link_row[e] == SIZE_MAX)
+                mpq_set_ui(pr.link[e], 0, 1);
+            else
+                mpq_set(pr.link[e], sol.y[m->link_row[e]]);
         }
         out->cg_exact_passes++;
         double t = lp_now();
@@ -243,7 +261,9 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
     }
     for (size_t i = 0; i < n; i++)
         mpq_clears(pr.out[i], pr.in[i], pr.cpu[i], NULL);
-    free(pr.out); free(pr.in); free(pr.cpu);
+    for (size_t e = 0; e < ne; e++)
+        mpq_clear(pr.link[e]);
+    free(pr.out); free(pr.in); free(pr.cpu); free(pr.link);
     mpq_clears(cost, one, NULL);
     return st;
 }
@@ -297,6 +317,26 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
         }
         memcpy(out->commodities, m.types, m.n_types * sizeof *m.types);
     }
+    /* link rows: one per edge with a switch at either end, after the
+     * cpu / delivery rows */
+    size_t ne = p->n_edges;
+    m.link0 = m.n_rows;
+    m.link_row = malloc((ne ? ne : 1) * sizeof *m.link_row);
+    m.link_edge = malloc((ne ? ne : 1) * sizeof *m.link_edge);
+    if (!m.link_row || !m.link_edge) {
+        free(m.link_row);
+        free(m.link_edge);
+        free(m.types);
+        free(m.cpu_row);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t e = 0; e < ne; e++) {
+        m.link_row[e] = SIZE_MAX;
+        if (cg_has_link(p, e)) {
+            m.link_edge[m.n_rows - m.link0] = e;
+            m.link_row[e] = m.n_rows++;
+        }
+    }
     /* reachability: a type or participant that cannot get through means
      * TP = 0, with nothing to generate */
     size_t n_unreach = m.reduce ? N : m.n_types;
@@ -327,7 +367,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
         set_presolve(m.lp, PRESOLVE_SENSDUALS, get_presolveloops(m.lp));
         for (size_t r = 0; r < m.n_rows; r++) {
             set_constr_type(m.lp, (int)r + 1, LE);
-            set_rh(m.lp, (int)r + 1, (!m.reduce && r >= 2 * m.n) ? 0.0 : 1.0);
+            set_rh(m.lp, (int)r + 1, cg_capacity_row(&m, r) ? 1.0 : 0.0);
         }
         if (!m.reduce) { /* TP: objective 1, +1 in every delivery row */
             REAL *val = malloc((m.n_types + 1) * sizeof *val);
@@ -350,8 +390,8 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     }
     /* initial columns: the cheapest trees/paths at zero prices */
     if (st == SSCHED_OK && !blocked) {
-        double *zero = calloc(3 * m.n + 1, sizeof *zero);
-        cg_prices_d pr = {zero, zero + m.n, zero + 2 * m.n};
+        double *zero = calloc(3 * m.n + ne + 1, sizeof *zero);
+        cg_prices_d pr = {zero, zero + m.n, zero + 2 * m.n, zero + 3 * m.n};
         if (!zero)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         for (size_t t = 0; st == SSCHED_OK && !blocked && t < (m.reduce ? 1 : m.n_types); t++) {
@@ -404,5 +444,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     free(m.cols);
     free(m.types);
     free(m.cpu_row);
+    free(m.link_row);
+    free(m.link_edge);
     return st;
 }

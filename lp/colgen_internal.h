@@ -6,7 +6,11 @@
  *                    compute time of the trees <= 1;
  *   scatter/gossip:  max TP  s.t. TP - sum_{p in P_t} lambda_p <= 0 per type t,
  *                    per node: out-port and in-port time of the paths <= 1.
- * Pricing, with the master's duals as prices on ports and processors, is an
+ * Switches (platform multiport) have no port rows: every edge with a switch
+ * at either end has its own link row instead (time of the columns on that
+ * edge <= 1), as in the edge LPs (lp/build_flow.c); a host end keeps its
+ * port row.
+ * Pricing, with the master's duals as prices on ports, links and processors, is an
  * interval dynamic program with a shortest-path closure (reduce) or a
  * shortest path per type (scatter/gossip).  It runs in doubles during the
  * iterations and in exact rationals for the certifying pass. */
@@ -29,17 +33,32 @@ typedef struct {
 
 void cg_column_free(cg_column_t *c);
 
-/* Prices: out-port, in-port and compute price per node. */
+/* Prices: out-port, in-port and compute price per node, and the price of
+ * each edge's link row (0 for an edge with no switch end).  A switch's
+ * port prices are never read: a switch has no port rule. */
 typedef struct {
-    double *out, *in, *cpu;
+    double *out, *in, *cpu, *link;
 } cg_prices_d;
 
 typedef struct {
-    mpq_t *out, *in, *cpu;
+    mpq_t *out, *in, *cpu, *link;
 } cg_prices_q;
 
+/* Is node i a switch (no port rows; its links are their own resources)? */
+static inline int cg_is_switch(const ssched_platform_t *p, size_t i)
+{
+    return p->multiport && p->multiport[i];
+}
+/* Does edge e have a link row (a switch at either end)? */
+static inline int cg_has_link(const ssched_platform_t *p, size_t e)
+{
+    return cg_is_switch(p, p->from[e]) || cg_is_switch(p, p->to[e]);
+}
+
 /* Reduce pricing: the cheapest reduction tree of v[0,N-1] on the target,
- * transfer j->i costing size*c*(out[j] + in[i]) and a merge on i costing
+ * transfer e = j->i costing size*c(e)*(out[j] if j is one-port + in[i] if i
+ * is one-port + link[e] if either end is a switch: the dual cost of e's
+ * rows in the master) and a merge on i costing
  * w(i)*cpu[i].  Returns 1 and the tree (with its cost) if the target can be
  * reached, 0 if not, -1 on ENOMEM. */
 int cg_price_reduce_d(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -65,8 +84,12 @@ typedef struct {
     int reduce;
     size_t n, n_types;                 /* nodes; scatter/gossip types   */
     ssched_commodity_t *types;
-    size_t n_rows;                     /* out n, in n, then cpu / delivery */
+    size_t n_rows;                     /* out n, in n, then cpu / delivery,
+                                          then the link rows              */
     size_t *cpu_row;                   /* reduce: node -> row or SIZE_MAX */
+    size_t link0;                      /* first link row                */
+    size_t *link_row;                  /* edge -> link row or SIZE_MAX  */
+    size_t *link_edge;                 /* link row - link0 -> edge      */
     size_t n_cols, cap;
     cg_column_t *cols;
     lprec *lp;                         /* the floating-point master     */
@@ -75,6 +98,12 @@ typedef struct {
 
 /* Exact coefficients of a column in the master's rows (TP excluded). */
 void cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef);
+/* Is row r a capacity row (rhs 1: port, cpu or link) rather than a
+ * delivery row (rhs 0)? */
+static inline int cg_capacity_row(const cg_master_t *m, size_t r)
+{
+    return m->reduce || r < 2 * m->n || r >= m->link0;
+}
 /* Add a column to the master and to its floating-point model; the master
  * takes ownership.  0 on failure. */
 int cg_master_add(cg_master_t *m, cg_column_t *c);

@@ -16,10 +16,15 @@ void cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef)
     for (size_t r = 0; r < m->n_rows; r++)
         mpq_set_ui(coef[r], 0, 1);
     for (size_t k = 0; k < c->n_sends; k++) {
-        size_t e = c->send_edge[k];
+        size_t e = c->send_edge[k], i = m->p->from[e], j = m->p->to[e];
         mpq_mul(q, m->p->c[e], m->pb->size);
-        mpq_add(coef[m->p->from[e]], coef[m->p->from[e]], q);
-        mpq_add(coef[m->n + m->p->to[e]], coef[m->n + m->p->to[e]], q);
+        /* the rows of lp/build_flow.c: one-port ends' ports, switch links */
+        if (!cg_is_switch(m->p, i))
+            mpq_add(coef[i], coef[i], q);
+        if (!cg_is_switch(m->p, j))
+            mpq_add(coef[m->n + j], coef[m->n + j], q);
+        if (m->link_row[e] != SIZE_MAX)
+            mpq_add(coef[m->link_row[e]], coef[m->link_row[e]], q);
     }
     for (size_t k = 0; k < c->n_merges; k++) {
         size_t i = c->merge_node[k];
@@ -99,8 +104,10 @@ ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_er
     ssched_status_t st = SSCHED_OK;
     char name[48];
     for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++) {
-        int deliver = !m->reduce && r >= 2 * m->n;
-        if (r < m->n)
+        int deliver = !cg_capacity_row(m, r);
+        if (r >= m->link0)
+            snprintf(name, sizeof name, "link_e%zu", m->link_edge[r - m->link0]);
+        else if (r < m->n)
             snprintf(name, sizeof name, "out_n%zu", r);
         else if (r < 2 * m->n)
             snprintf(name, sizeof name, "in_n%zu", r - m->n);

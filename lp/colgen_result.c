@@ -100,7 +100,8 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
     out->compute_busy = lp_new_vec(n);
     out->compute_price = lp_new_vec(n);
     out->n_nodes = n; /* ssched_steady_free clears what was allocated */
-    /* no switch reaches column generation (steady.c): every link is 0 */
+    /* per edge: busy time and price of its link row (edges with a switch
+     * end), 0 elsewhere, as in the edge LP (steady.c) */
     out->link_busy = lp_new_vec(ne);
     out->link_price = lp_new_vec(ne);
     out->n_edges = ne;
@@ -180,17 +181,27 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
         mpq_set(f->rate, rate[k]);
         mpq_mul(q, rate[k], p->c[f->edge]);
         mpq_mul(q, q, m->pb->size);
-        mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], q);
-        mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
+        /* a switch has no port: its links carry the load instead */
+        if (!cg_is_switch(p, p->from[f->edge]))
+            mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], q);
+        if (!cg_is_switch(p, p->to[f->edge]))
+            mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
+        if (m->link_row[f->edge] != SIZE_MAX)
+            mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], q);
     }
     if (out->flows)
         qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
     for (size_t i = 0; i < n; i++) {
-        mpq_set(out->out_price[i], sol->y[i]);
-        mpq_set(out->in_price[i], sol->y[n + i]);
+        if (!cg_is_switch(p, i)) { /* a switch's port rows are empty */
+            mpq_set(out->out_price[i], sol->y[i]);
+            mpq_set(out->in_price[i], sol->y[n + i]);
+        }
         if (m->reduce && m->cpu_row[i] != SIZE_MAX)
             mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
     }
+    for (size_t e = 0; e < ne; e++)
+        if (m->link_row[e] != SIZE_MAX)
+            mpq_set(out->link_price[e], sol->y[m->link_row[e]]);
     free_vec(rate, ne * nt);
     mpq_clear(q);
     return st;

@@ -54,18 +54,10 @@ void ssched_steady_free(ssched_steady_t *s)
     memset(s, 0, sizeof *s);
 }
 
-static int has_switch(const ssched_platform_t *p)
-{
-    for (size_t i = 0; i < p->n_nodes; i++)
-        if (p->multiport && p->multiport[i])
-            return 1;
-    return 0;
-}
-
 /* The default method, chosen by measurement (bench/colgen.sh): see the
- * README for the figures.  Column generation does not price switch links,
- * so a platform with a switch is solved by the edge LP. */
-#define SSCHED_AUTO_METHOD(p, pb) (has_switch(p) ? SSCHED_METHOD_LP : SSCHED_METHOD_COLGEN)
+ * README for the figures.  Column generation prices switch links like
+ * ports (lp/colgen*.c), so it serves platforms with switches too. */
+#define SSCHED_AUTO_METHOD(p, pb) ((void)(p), (void)(pb), SSCHED_METHOD_COLGEN)
 
 void ssched_steady_options_default(ssched_steady_options_t *opt)
 {
@@ -108,9 +100,6 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_AUTO_METHOD(p, pb);
-    if (method == SSCHED_METHOD_COLGEN && has_switch(p))
-        return ssched_error_set(err, SSCHED_EINPUT,
-                                "--method colgen does not handle switches yet; use --method lp");
     if (method == SSCHED_METHOD_COLGEN)
         return cg_solve(p, pb, opt, out, err);
     return solve_edge_lp(p, pb, &opt->lp, out, err);

@@ -110,8 +110,8 @@ static void check_certificate(const ssched_platform_t *p, const ssched_steady_t 
     mpq_clears(sum, load, NULL);
 }
 
-/* Solve by the edge LP (and by auto, which must pick it when there is a
- * switch), check the certificate, and compare TP with `expect`. */
+/* Solve by auto (column generation, switches included), check the
+ * certificate, and compare TP with `expect`. */
 static void expect_tp(const ssched_platform_t *p, const ssched_problem_t *pb, const char *expect)
 {
     ssched_steady_options_t opt;
@@ -131,7 +131,7 @@ static void expect_tp(const ssched_platform_t *p, const ssched_problem_t *pb, co
     for (size_t i = 0; i < p->n_nodes; i++)
         any_switch |= p->multiport[i];
     if (any_switch)
-        CU_ASSERT_EQUAL(s.method, SSCHED_METHOD_LP);
+        CU_ASSERT_EQUAL(s.method, SSCHED_METHOD_COLGEN);
     ssched_steady_free(&s);
 }
 
@@ -236,8 +236,9 @@ static void test_reduce_switch_doubles(void)
     ssched_platform_free(&p);
 }
 
-/* The library refuses colgen with a switch, a switch in the problem, and a
- * switch with w (EINPUT). */
+/* The library accepts colgen with a switch (star scatter h0 -> h1,h2: 1/4,
+ * as the edge LP), and refuses a switch in the problem and a switch with w
+ * (EINPUT). */
 static void test_library_refusals(void)
 {
     ssched_platform_t p;
@@ -251,8 +252,14 @@ static void test_library_refusals(void)
     ssched_steady_t s;
     ssched_steady_init(&s);
     ssched_error_t err;
-    CU_ASSERT_EQUAL(ssched_steady_solve_opts(&p, &pb, &opt, &s, &err), SSCHED_EINPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "colgen"));
+    CU_ASSERT_EQUAL(ssched_steady_solve_opts(&p, &pb, &opt, &s, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(s.method, SSCHED_METHOD_COLGEN);
+    ssched_steady_t lp;
+    ssched_steady_init(&lp);
+    opt.method = SSCHED_METHOD_LP;
+    CU_ASSERT_EQUAL(ssched_steady_solve_opts(&p, &pb, &opt, &lp, &err), SSCHED_OK);
+    CU_ASSERT(mpq_equal(s.throughput, lp.throughput));
+    ssched_steady_free(&lp);
     ssched_steady_free(&s);
     ssched_problem_free(&pb);
     ssched_problem_init(&pb);
@@ -523,7 +530,7 @@ static void test_cli_routers(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"throughput\": \"1/12\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"switches\": [\n      \"r\"\n    ]"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"link\": [\n        \"h3\",\n        \"r\"\n      ]"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"lp\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"colgen\""));
     tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --problem gossip --sources h0,h1,h2,h3,h4 "
                                "--targets h0,h1,h2,h3,h4 --json", plain), 0);
@@ -658,9 +665,14 @@ static void test_bad_inputs(void)
     expect_bad("--routers twice",
                "solve '%s' --problem scatter --source h0 --targets h1 --routers switch --routers switch",
                plain, "--routers given twice");
-    expect_bad("colgen with a switch",
-               "solve '%s' --problem scatter --source h0 --targets h1 --method colgen", multi,
-               "--method colgen does not handle switches yet; use --method lp");
+    /* colgen with a switch is no longer refused */
+    {
+        tu_run_t r;
+        CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --problem scatter --source h0 --targets h1 --method colgen "
+                                   "--json --quiet", multi), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"colgen\""));
+        tu_run_free(&r);
+    }
     /* a ports key that is not a string */
     const char *typed = tu_tmp_path("typed.graphml");
     CU_ASSERT_EQUAL(tu_write_file(typed,

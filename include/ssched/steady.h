@@ -16,9 +16,9 @@
  *
  * Switches (platform multiport[i] = 1) have no port rule: every edge with a
  * switch at either end is its own resource (link row, busy <= 1 per time
- * unit), hosts keep their ports.  Column generation does not price link
- * resources: SSCHED_METHOD_AUTO picks the edge LP when the platform has a
- * switch, and SSCHED_METHOD_COLGEN refuses it (EINPUT). */
+ * unit), hosts keep their ports.  Column generation has the same link rows in
+ * its master and prices each edge with the duals of the resources it
+ * uses (ports at one-port ends, the link at a switch). */
 #ifndef SSCHED_STEADY_H
 #define SSCHED_STEADY_H
 

@@ -14,7 +14,7 @@ static const char *usage_text =
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
     "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n"
     "         --method lp|colgen|auto (edge LP, or column generation over trees/paths;\n"
-    "         both certified exactly; colgen refuses switches)  --quiet (no progress lines)\n"
+    "         both certified exactly)  --quiet (no progress lines)\n"
     "         --routers one-port|switch (switch: every node without w not named in the\n"
     "         problem forwards on all its links at once; default: the file's ports)\n";
 
