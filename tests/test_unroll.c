@@ -66,7 +66,6 @@ static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t 
     free(text);
     /* K/TP <= makespan, and the makespan is at least LB(K) */
     CU_ASSERT(mpq_cmp(u.fig.makespan, u.fig.lower_bound) >= 0);
-    CU_ASSERT(mpq_cmp(u.fig.ratio, u.fig.throughput) != 0 || 1);
     /* the streamed file: same figures, same verdict */
     const char *path = tu_tmp_path("unroll.json");
     FILE *f = fopen(path, "w");
@@ -340,7 +339,7 @@ static void test_checker_rejects_broken_pieces(void)
     char *t1 = json_dumps(r, 0);
     int v1 = check_text(t1, why, sizeof why);
     free(t1);
-    if (getenv("SHOW") || v1 != 0 || (!strstr(why, "before it arrived") && !strstr(why, "at once")))
+    if (v1 != 0 || !strstr(why, "before it arrived"))
         fprintf(stderr, "\n  early forward: %d '%s'\n", v1, why);
     CU_ASSERT_EQUAL(v1, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(why, "before it arrived"));
@@ -429,7 +428,7 @@ static void test_checker_rejects_wrong_order(void)
     CU_ASSERT_EQUAL(v, 0);
     CU_ASSERT(strstr(why, "ordered reduction") || strstr(why, "not there") ||
               strstr(why, "before it exists"));
-    if (getenv("SHOW") || v != 0)
+    if (v != 0 || !(strstr(why, "ordered reduction") || strstr(why, "not there") || strstr(why, "before it exists")))
         fprintf(stderr, "\n  wrong order: %d '%s'\n", v, why);
     json_decref(root);
     ssched_unrolled_free(&u);
