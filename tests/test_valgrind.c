@@ -46,6 +46,20 @@ static void test_cli_paths(void)
     run_clean(args, 0);
     snprintf(args, sizeof args, "check %s", out);
     run_clean(args, 0);
+    /* pieces of messages (period 1/TP), whole messages on routes, switches */
+    snprintf(args, sizeof args, "schedule %s/fig2.graphml --problem scatter --source Ps --targets P0,P1 "
+             "--fixed-period 2 --operations 12 --unroll -o %s", ex, out);
+    run_clean(args, 0);
+    snprintf(args, sizeof args, "check %s", out);
+    run_clean(args, 0);
+    snprintf(args, sizeof args, "schedule %s/fig6.graphml --problem gossip --sources P0,P1 --targets P1,P2 "
+             "--operations 9 --unroll --no-split -o %s", ex, out);
+    run_clean(args, 0);
+    snprintf(args, sizeof args, "schedule %s/tiers-small.graphml --problem scatter --source h0_0_0_0 "
+             "--targets h0_0_0_1,h1_0_0_0,h1_0_1_2 --routers switch --operations 5 --unroll -o %s",
+             ex, out);
+    run_clean(args, 0);
+    run_clean("compare --times 1,2,3,5,8 --root 0 --ops 1,10", 0);
     snprintf(args, sizeof args, "solve %s/fig6.graphml --problem gossip --sources P0,P1 --targets P1,P2", ex);
     run_clean(args, 0);
     snprintf(args, sizeof args, "solve %s/fig2.graphml --problem scatter --source Ps --targets P0,nope", ex);
