@@ -230,17 +230,19 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
 ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   mpq_t lb1, ssched_error_t *err);
 
-/* A periodic schedule chosen for K operations: among short patterns
- * (scatter, gossip: 1, 2, 4, ... operations per period, each period n / TP;
- * reduce: fixed periods TF = m / TP for growing m, tree counts rounded as
- * for --fixed-period) and the exact LCM period when it is short, the one
- * minimising the estimated time for K operations, (ceil(K / n) + depth) x
- * period.  With max_period (> 0) only periods <= max_period are tried.
- * no_split: whole messages: operation t's message of each type takes one
- * route (the one furthest below its share, so every route keeps its rate
- * within one message) and moves whole, in the pattern's order, left-shifted
- * (valid by construction; the checker confirms it).  out receives the
- * chosen schedule. */
+/* A periodic schedule chosen for K operations.
+ *  - Scatter, gossip: period 1/TP with one operation (TP kept exactly);
+ *    messages move whole on routes when every route carries whole messages
+ *    per operation, else pieces or whole, whichever is faster.
+ *  - Reduce: candidate periods m/TP (tree counts as for --fixed-period) and
+ *    the tight periods of n = 1..256 instances apportioned by tree rates.
+ * Candidates are ranked by their exact time for K (a replay without output)
+ * when that costs at most 2*10^6 events, else by (ceil(K/n) + depth) x
+ * period.  With max_period only periods <= max_period are tried (and
+ * max_period itself).  no_split: whole messages (operation t's message of
+ * each type takes the route furthest below its share; values of a reduce
+ * move whole).  out receives the chosen schedule (its unroll_whole flag
+ * says how messages move). */
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *steady, unsigned long K,
                                    mpq_srcptr max_period, int no_split,
