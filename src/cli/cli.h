@@ -57,6 +57,7 @@ double cli_now(void);
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_lp(int argc, char **argv);
 int cli_cmd_gen(int argc, char **argv);
+int cli_cmd_export(int argc, char **argv);
 int cli_cmd_redistribute(int argc, char **argv);
 int cli_cmd_schedule(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);

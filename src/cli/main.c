@@ -18,6 +18,7 @@ static const command_t commands[] = {
     {"compare", cli_cmd_compare, "M collectives one at a time vs pipelined: table and crossover"},
     {"lp", cli_cmd_lp, "export the steady-state LP (.lp or .mps) for cross-checking"},
     {"gen", cli_cmd_gen, "generate platforms (gen tiers: WAN/MAN/LAN hierarchy)"},
+    {"export", cli_cmd_export, "export simgrid: the platform for SimGrid/SMPI, with a hostfile"},
     {"scatter-balance", cli_cmd_scatter_balance, "load-balanced scatter: optimal distribution of n items (seed 004)"},
     {"redistribute", cli_cmd_redistribute, "schedule a block-cyclic redistribution cyclic(x) -> cyclic(Kx)"},
     {"makespan", cli_cmd_makespan, "one-shot reduce/broadcast/allreduce schedules (SNF, FNF, optimal)"},
