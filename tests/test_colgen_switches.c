@@ -40,17 +40,8 @@ static void random_platform(ssched_platform_t *p, unsigned n)
         ssched_platform_add_node(p, name, host ? q : NULL, &idx, NULL);
         p->multiport[idx] = (unsigned char)sw;
     }
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned j = 0; j < n; j++) {
-            int ring = j == (i + 1) % n;
-            if (i == j || (!ring && tu_pick(100) >= 35))
-                continue;
-            mpq_set_ui(q, tu_pick(9) + 1, tu_pick(6) + 1);
-            mpq_canonicalize(q);
-            ssched_platform_add_edge(p, i, j, q, NULL);
-        }
     mpq_clear(q);
-    ssched_platform_finalize(p, NULL);
+    tu_random_edges(p, n);
 }
 
 /* Clusters, where links between switches are the bottleneck (a link with
@@ -141,48 +132,6 @@ static void random_size(ssched_problem_t *pb)
 /* The certificate of s: TP = sum of all prices; a priced resource is
  * saturated; nothing is over 1; a switch has no port load or price; link
  * rows exist exactly at edges with a switch end and carry the edge's load. */
-static void check_certificate(const ssched_platform_t *p, const ssched_problem_t *pb,
-                              const ssched_steady_t *s)
-{
-    mpq_t sum, load;
-    mpq_inits(sum, load, NULL);
-    for (size_t i = 0; i < p->n_nodes; i++) {
-        mpq_srcptr busy[3] = {s->out_busy[i], s->in_busy[i], s->compute_busy[i]};
-        mpq_srcptr price[3] = {s->out_price[i], s->in_price[i], s->compute_price[i]};
-        for (int k = 0; k < 3; k++) {
-            mpq_add(sum, sum, price[k]);
-            CU_ASSERT(mpq_cmp_ui(busy[k], 1, 1) <= 0);
-            CU_ASSERT(mpq_sgn(price[k]) >= 0);
-            if (mpq_sgn(price[k]) > 0)
-                CU_ASSERT(mpq_cmp_ui(busy[k], 1, 1) == 0);
-        }
-        if (p->multiport[i]) {
-            CU_ASSERT(mpq_sgn(s->out_busy[i]) == 0 && mpq_sgn(s->in_busy[i]) == 0);
-            CU_ASSERT(mpq_sgn(s->out_price[i]) == 0 && mpq_sgn(s->in_price[i]) == 0);
-        }
-    }
-    CU_ASSERT_EQUAL_FATAL(s->n_edges, p->n_edges);
-    for (size_t e = 0; e < p->n_edges; e++) {
-        mpq_add(sum, sum, s->link_price[e]);
-        CU_ASSERT(mpq_cmp_ui(s->link_busy[e], 1, 1) <= 0);
-        CU_ASSERT(mpq_sgn(s->link_price[e]) >= 0);
-        if (mpq_sgn(s->link_price[e]) > 0)
-            CU_ASSERT(mpq_cmp_ui(s->link_busy[e], 1, 1) == 0);
-        mpq_set_ui(load, 0, 1);
-        for (size_t k = 0; k < s->n_flows; k++)
-            if (s->flows[k].edge == e)
-                mpq_add(load, load, s->flows[k].rate);
-        mpq_mul(load, load, p->c[e]);
-        mpq_mul(load, load, pb->size);
-        if (p->multiport[p->from[e]] || p->multiport[p->to[e]]) {
-            CU_ASSERT(mpq_equal(load, s->link_busy[e]));
-        } else {
-            CU_ASSERT(mpq_sgn(s->link_busy[e]) == 0 && mpq_sgn(s->link_price[e]) == 0);
-        }
-    }
-    CU_ASSERT(mpq_equal(sum, s->throughput));
-    mpq_clears(sum, load, NULL);
-}
 
 /* Scatter/gossip: the reported prices bound TP on their own.  With edge
  * weights w(e) = size*c(e)*(out_price[from] + in_price[to] + link_price[e])
@@ -278,8 +227,8 @@ static int check_instance(const ssched_platform_t *p, const ssched_problem_t *pb
         free(y);
         CU_FAIL("colgen and the edge LP disagree with switches");
     }
-    check_certificate(p, pb, &sa);
-    check_certificate(p, pb, &sb);
+    tu_check_certificate(p, pb->size, &sa);
+    tu_check_certificate(p, pb->size, &sb);
     if (pb->kind != SSCHED_PROBLEM_REDUCE)
         check_path_bound(p, pb, &sb);
     /* auto is column generation, switches or not */

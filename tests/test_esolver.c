@@ -8,28 +8,6 @@
 #include "ssched/steady.h"
 #include "test_util.h"
 
-/* esolver's exact optimum of the exported LP, or -1 on failure. */
-static int esolver_optimum(const ssched_lp_t *lp, mpq_t out)
-{
-    const char *path = tu_tmp_path("rand.lp");
-    FILE *f = fopen(path, "w");
-    if (!f || ssched_lp_write_lp(lp, f, NULL) != SSCHED_OK)
-        return -1;
-    fclose(f);
-    tu_run_t r;
-    tu_sh(&r, "cd '%s/..' && esolver -L -O sol.txt '%s' >/dev/null 2>&1; grep 'Value = ' sol.txt",
-          path, path);
-    int ok = -1;
-    const char *v = strstr(r.out, "Value = ");
-    if (r.status == 0 && v) {
-        char buf[256];
-        sscanf(v + 8, "%255s", buf);
-        ok = ssched_rational_parse(out, buf, NULL) == SSCHED_OK ? 0 : -1;
-    }
-    tu_run_free(&r);
-    return ok;
-}
-
 static void check_instance(const ssched_platform_t *p, const ssched_problem_t *pb, int *agree)
 {
     ssched_model_t m;
@@ -40,7 +18,7 @@ static void check_instance(const ssched_platform_t *p, const ssched_problem_t *p
     CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(p, pb, NULL, &s, &err), SSCHED_OK);
     mpq_t ref;
     mpq_init(ref);
-    CU_ASSERT_EQUAL_FATAL(esolver_optimum(&m.lp, ref), 0);
+    CU_ASSERT_EQUAL_FATAL(tu_esolver_optimum(&m.lp, ref), 0);
     if (!mpq_equal(ref, s.throughput)) {
         char *a = ssched_rational_to_string(s.throughput), *b = ssched_rational_to_string(ref);
         fprintf(stderr, "\n  ssched TP %s != esolver %s\n", a, b);

@@ -46,24 +46,10 @@ static void hosts(const ssched_platform_t *p, size_t skip, size_t n, char *out, 
     }
 }
 
-/* 1 valid, 0 invalid, -1 malformed; why receives the reason. */
-static int check_text(const char *text, char *why, size_t cap)
-{
-    ssched_check_report_t rep;
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    if (ssched_check_schedule_text(text, &rep, &err) != SSCHED_OK) {
-        snprintf(why, cap, "malformed: %.400s", err.message);
-        return -1;
-    }
-    snprintf(why, cap, "%s", rep.violation);
-    return rep.valid;
-}
-
 static void expect_valid(const char *text, const char *what)
 {
     char why[512];
-    int v = check_text(text, why, sizeof why);
+    int v = tu_check_text(text, why, sizeof why);
     if (v != 1)
         fprintf(stderr, "\n  %s: %s\n", what, why);
     CU_ASSERT_EQUAL(v, 1);
@@ -405,7 +391,7 @@ static char *unrolled(const char *platform, const char *events)
 static void expect(const char *text, int valid, const char *needle)
 {
     char why[512];
-    int v = check_text(text, why, sizeof why);
+    int v = tu_check_text(text, why, sizeof why);
     if (v != valid || (needle && !strstr(why, needle)))
         fprintf(stderr, "\n  expected %d (%s), got %d: %s\n", valid, needle ? needle : "",
                 v, why);
@@ -602,7 +588,7 @@ static void test_switch_computes(void)
     }
     char *t2 = json_dumps(root, 0);
     char why[512];
-    int v = check_text(t2, why, sizeof why);
+    int v = tu_check_text(t2, why, sizeof why);
     CU_ASSERT(v == 0 || v == -1);
     if (v == 0)
         CU_ASSERT_PTR_NOT_NULL(strstr(why, "computes"));

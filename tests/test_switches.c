@@ -63,53 +63,6 @@ static void set_switch(ssched_platform_t *p, const char *name, int on)
 
 /* ---- the certificate ----------------------------------------------------- */
 
-/* TP = sum of all prices; a priced resource is saturated; nothing is over
- * 1; a switch has no port load or price; only switch links have link rows. */
-static void check_certificate(const ssched_platform_t *p, const ssched_steady_t *s)
-{
-    mpq_t sum;
-    mpq_init(sum);
-    for (size_t i = 0; i < p->n_nodes; i++) {
-        mpq_srcptr busy[3] = {s->out_busy[i], s->in_busy[i], s->compute_busy[i]};
-        mpq_srcptr price[3] = {s->out_price[i], s->in_price[i], s->compute_price[i]};
-        for (int k = 0; k < 3; k++) {
-            mpq_add(sum, sum, price[k]);
-            CU_ASSERT(mpq_cmp_ui(busy[k], 1, 1) <= 0);
-            CU_ASSERT(mpq_sgn(price[k]) >= 0);
-            if (mpq_sgn(price[k]) > 0)
-                CU_ASSERT(mpq_cmp_ui(busy[k], 1, 1) == 0);
-        }
-        if (p->multiport[i]) {
-            CU_ASSERT(mpq_sgn(s->out_busy[i]) == 0 && mpq_sgn(s->in_busy[i]) == 0);
-            CU_ASSERT(mpq_sgn(s->out_price[i]) == 0 && mpq_sgn(s->in_price[i]) == 0);
-        }
-    }
-    CU_ASSERT_EQUAL_FATAL(s->n_edges, p->n_edges);
-    mpq_t load;
-    mpq_init(load);
-    for (size_t e = 0; e < p->n_edges; e++) {
-        mpq_add(sum, sum, s->link_price[e]);
-        CU_ASSERT(mpq_cmp_ui(s->link_busy[e], 1, 1) <= 0);
-        CU_ASSERT(mpq_sgn(s->link_price[e]) >= 0);
-        if (mpq_sgn(s->link_price[e]) > 0)
-            CU_ASSERT(mpq_cmp_ui(s->link_busy[e], 1, 1) == 0);
-        int sw = p->multiport[p->from[e]] || p->multiport[p->to[e]];
-        /* the link load is the edge's busy time (size 1 in these tests) */
-        mpq_set_ui(load, 0, 1);
-        for (size_t k = 0; k < s->n_flows; k++)
-            if (s->flows[k].edge == e)
-                mpq_add(load, load, s->flows[k].rate);
-        mpq_mul(load, load, p->c[e]);
-        if (sw) {
-            CU_ASSERT(mpq_equal(load, s->link_busy[e]));
-        } else {
-            CU_ASSERT(mpq_sgn(s->link_busy[e]) == 0 && mpq_sgn(s->link_price[e]) == 0);
-        }
-    }
-    CU_ASSERT(mpq_equal(sum, s->throughput));
-    mpq_clears(sum, load, NULL);
-}
-
 /* Solve by auto (column generation, switches included), check the
  * certificate, and compare TP with `expect`. */
 static void expect_tp(const ssched_platform_t *p, const ssched_problem_t *pb, const char *expect)
@@ -126,7 +79,7 @@ static void expect_tp(const ssched_platform_t *p, const ssched_problem_t *pb, co
         free(a);
         CU_FAIL("TP differs from the hand-derived value");
     }
-    check_certificate(p, &s);
+    tu_check_certificate(p, pb->size, &s);
     int any_switch = 0;
     for (size_t i = 0; i < p->n_nodes; i++)
         any_switch |= p->multiport[i];
@@ -297,42 +250,8 @@ static void random_platform(ssched_platform_t *p, unsigned n)
         ssched_platform_add_node(p, name, sw ? NULL : q, &idx, NULL);
         p->multiport[idx] = (unsigned char)sw;
     }
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned j = 0; j < n; j++) {
-            int ring = j == (i + 1) % n;
-            if (i == j || (!ring && tu_pick(100) >= 35))
-                continue;
-            mpq_set_ui(q, tu_pick(9) + 1, tu_pick(6) + 1);
-            mpq_canonicalize(q);
-            ssched_platform_add_edge(p, i, j, q, NULL);
-        }
     mpq_clear(q);
-    ssched_platform_finalize(p, NULL);
-}
-
-/* esolver's exact optimum of the exported LP, or -1 on failure. */
-static int esolver_optimum(const ssched_lp_t *lp, mpq_t out)
-{
-    const char *path = tu_tmp_path("switch.lp");
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int wrote = ssched_lp_write_lp(lp, f, NULL) == SSCHED_OK;
-    fclose(f);
-    if (!wrote)
-        return -1;
-    tu_run_t r;
-    tu_sh(&r, "cd '%s/..' && rm -f sol.txt && esolver -L -O sol.txt '%s' >/dev/null 2>&1; "
-              "grep 'Value = ' sol.txt", path, path);
-    int ok = -1;
-    const char *v = strstr(r.out, "Value = ");
-    if (r.status == 0 && v) {
-        char buf[256];
-        sscanf(v + 8, "%255s", buf);
-        ok = ssched_rational_parse(out, buf, NULL) == SSCHED_OK ? 0 : -1;
-    }
-    tu_run_free(&r);
-    return ok;
+    tu_random_edges(p, n);
 }
 
 /* The hosts of p (nodes that are not switches), in index order. */
@@ -358,10 +277,10 @@ static int check_random(ssched_platform_t *p, const ssched_problem_t *pb)
     ssched_steady_t s;
     ssched_steady_init(&s);
     CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(p, pb, NULL, &s, &err), SSCHED_OK);
-    check_certificate(p, &s);
+    tu_check_certificate(p, pb->size, &s);
     mpq_t ref;
     mpq_init(ref);
-    CU_ASSERT_EQUAL_FATAL(esolver_optimum(&m.lp, ref), 0);
+    CU_ASSERT_EQUAL_FATAL(tu_esolver_optimum(&m.lp, ref), 0);
     if (!mpq_equal(ref, s.throughput)) {
         char *a = ssched_rational_to_string(s.throughput), *b = ssched_rational_to_string(ref);
         fprintf(stderr, "\n  ssched TP %s != esolver %s\n", a, b);

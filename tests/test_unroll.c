@@ -26,19 +26,6 @@ static void host_list(const ssched_platform_t *p, size_t n, size_t step, size_t 
     }
 }
 
-static int check_text(const char *text, char *why, size_t cap)
-{
-    ssched_check_report_t rep;
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    if (ssched_check_schedule_text(text, &rep, &err) != SSCHED_OK) {
-        snprintf(why, cap, "malformed: %.400s", err.message);
-        return -1;
-    }
-    snprintf(why, cap, "%s", rep.violation);
-    return rep.valid;
-}
-
 /* Plan, unroll in memory and streamed, check both; the figures agree. */
 static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t *pb,
                              const ssched_steady_t *st, unsigned long K, int no_split)
@@ -59,7 +46,7 @@ static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t 
     CU_ASSERT_EQUAL_FATAL(rc, SSCHED_OK);
     char *text = ssched_unrolled_json(p, pb, &s, &u);
     char why[512];
-    int valid = check_text(text, why, sizeof why);
+    int valid = tu_check_text(text, why, sizeof why);
     if (valid != 1)
         fprintf(stderr, "\n  K=%lu no_split=%d: %s\n", K, no_split, why);
     CU_ASSERT_EQUAL(valid, 1);
@@ -243,7 +230,7 @@ static void expect_violation(json_t *root, const char *fragment)
 {
     char *text = json_dumps(root, 0);
     char why[512];
-    int valid = check_text(text, why, sizeof why);
+    int valid = tu_check_text(text, why, sizeof why);
     if (valid != 0 || !strstr(why, fragment))
         fprintf(stderr, "\n  expected '%s', got %d '%s'\n", fragment, valid, why);
     CU_ASSERT_EQUAL(valid, 0);
@@ -289,7 +276,7 @@ static void test_checker_rejects_broken_pieces(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
     char why[512];
     char *text = json_dumps(root, 0);
-    CU_ASSERT_EQUAL(check_text(text, why, sizeof why), 1);
+    CU_ASSERT_EQUAL(tu_check_text(text, why, sizeof why), 1);
     free(text);
     json_t *tr = json_object_get(root, "transfers");
     /* find a piece that a relay forwards: in = X -> R, out = R -> Y, same
@@ -337,7 +324,7 @@ static void test_checker_rejects_broken_pieces(void)
     mpq_clears(s, e, d, NULL);
     resort(tr);
     char *t1 = json_dumps(r, 0);
-    int v1 = check_text(t1, why, sizeof why);
+    int v1 = tu_check_text(t1, why, sizeof why);
     free(t1);
     if (v1 != 0 || !strstr(why, "before it arrived"))
         fprintf(stderr, "\n  early forward: %d '%s'\n", v1, why);
@@ -367,7 +354,7 @@ static void test_checker_rejects_broken_pieces(void)
     mpq_clears(a0, a1, NULL);
     json_array_append_new(tr, again);
     char *t2 = json_dumps(r, 0);
-    int v2 = check_text(t2, why, sizeof why);
+    int v2 = tu_check_text(t2, why, sizeof why);
     free(t2);
     CU_ASSERT_EQUAL(v2, 0);
     CU_ASSERT(strstr(why, "is not at the sender") || strstr(why, "after it was delivered"));
@@ -423,7 +410,7 @@ static void test_checker_rejects_wrong_order(void)
     json_object_set_new(b, "op", op);
     char *bad = json_dumps(root, 0);
     char why[512];
-    int v = check_text(bad, why, sizeof why);
+    int v = tu_check_text(bad, why, sizeof why);
     free(bad);
     CU_ASSERT_EQUAL(v, 0);
     CU_ASSERT(strstr(why, "ordered reduction") || strstr(why, "not there") ||

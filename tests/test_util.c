@@ -1,3 +1,6 @@
+#include "ssched/rational.h"
+#include "ssched/schedule.h"
+#include "ssched/steady.h"
 #include "test_util.h"
 
 #include <stdarg.h>
@@ -172,6 +175,11 @@ void tu_random_platform(ssched_platform_t *p, unsigned n)
         snprintf(name, sizeof name, "P%u", i);
         ssched_platform_add_node(p, name, NULL, NULL, NULL);
     }
+    tu_random_edges(p, n);
+}
+
+void tu_random_edges(ssched_platform_t *p, unsigned n)
+{
     mpq_t c;
     mpq_init(c);
     for (unsigned i = 0; i < n; i++)
@@ -185,4 +193,83 @@ void tu_random_platform(ssched_platform_t *p, unsigned n)
         }
     mpq_clear(c);
     ssched_platform_finalize(p, NULL);
+}
+
+int tu_esolver_optimum(const ssched_lp_t *lp, mpq_t out)
+{
+    const char *path = tu_tmp_path("esolver.lp");
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int wrote = ssched_lp_write_lp(lp, f, NULL) == SSCHED_OK;
+    fclose(f);
+    if (!wrote)
+        return -1;
+    tu_run_t r;
+    tu_sh(&r, "cd '%s/..' && rm -f sol.txt && esolver -L -O sol.txt '%s' >/dev/null 2>&1; "
+              "grep 'Value = ' sol.txt", path, path);
+    int ok = -1;
+    const char *v = strstr(r.out, "Value = ");
+    if (r.status == 0 && v) {
+        char buf[256];
+        sscanf(v + 8, "%255s", buf);
+        ok = ssched_rational_parse(out, buf, NULL) == SSCHED_OK ? 0 : -1;
+    }
+    tu_run_free(&r);
+    return ok;
+}
+
+int tu_check_text(const char *text, char *why, size_t cap)
+{
+    ssched_check_report_t rep;
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    if (ssched_check_schedule_text(text, &rep, &err) != SSCHED_OK) {
+        snprintf(why, cap, "malformed: %.400s", err.message);
+        return -1;
+    }
+    snprintf(why, cap, "%s", rep.violation);
+    return rep.valid;
+}
+
+void tu_check_certificate(const ssched_platform_t *p, const mpq_t size, const ssched_steady_t *s)
+{
+    mpq_t sum, load;
+    mpq_inits(sum, load, NULL);
+    for (size_t i = 0; i < p->n_nodes; i++) {
+        mpq_srcptr busy[3] = {s->out_busy[i], s->in_busy[i], s->compute_busy[i]};
+        mpq_srcptr price[3] = {s->out_price[i], s->in_price[i], s->compute_price[i]};
+        for (int k = 0; k < 3; k++) {
+            mpq_add(sum, sum, price[k]);
+            CU_ASSERT(mpq_cmp_ui(busy[k], 1, 1) <= 0);
+            CU_ASSERT(mpq_sgn(price[k]) >= 0);
+            if (mpq_sgn(price[k]) > 0)
+                CU_ASSERT(mpq_cmp_ui(busy[k], 1, 1) == 0);
+        }
+        if (p->multiport[i]) {
+            CU_ASSERT(mpq_sgn(s->out_busy[i]) == 0 && mpq_sgn(s->in_busy[i]) == 0);
+            CU_ASSERT(mpq_sgn(s->out_price[i]) == 0 && mpq_sgn(s->in_price[i]) == 0);
+        }
+    }
+    CU_ASSERT_EQUAL_FATAL(s->n_edges, p->n_edges);
+    for (size_t e = 0; e < p->n_edges; e++) {
+        mpq_add(sum, sum, s->link_price[e]);
+        CU_ASSERT(mpq_cmp_ui(s->link_busy[e], 1, 1) <= 0);
+        CU_ASSERT(mpq_sgn(s->link_price[e]) >= 0);
+        if (mpq_sgn(s->link_price[e]) > 0)
+            CU_ASSERT(mpq_cmp_ui(s->link_busy[e], 1, 1) == 0);
+        mpq_set_ui(load, 0, 1);
+        for (size_t k = 0; k < s->n_flows; k++)
+            if (s->flows[k].edge == e)
+                mpq_add(load, load, s->flows[k].rate);
+        mpq_mul(load, load, p->c[e]);
+        mpq_mul(load, load, size);
+        if (p->multiport[p->from[e]] || p->multiport[p->to[e]]) {
+            CU_ASSERT(mpq_equal(load, s->link_busy[e]));
+        } else {
+            CU_ASSERT(mpq_sgn(s->link_busy[e]) == 0 && mpq_sgn(s->link_price[e]) == 0);
+        }
+    }
+    CU_ASSERT(mpq_equal(sum, s->throughput));
+    mpq_clears(sum, load, NULL);
 }

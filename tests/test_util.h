@@ -38,6 +38,27 @@ unsigned tu_pick(unsigned n);
  * costs a/b with a in 1..9, b in 1..6; finalized. */
 #include "ssched/platform.h"
 void tu_random_platform(ssched_platform_t *p, unsigned n);
+/* The edges of tu_random_platform on nodes 0..n-1 already added: a ring
+ * plus each other ordered pair with probability 35%, costs a/b (a in 1..9,
+ * b in 1..6); then finalize. */
+void tu_random_edges(ssched_platform_t *p, unsigned n);
+
+/* QSopt_ex's exact optimum of the LP written by ssched_lp_write_lp, or -1
+ * if esolver fails: the reference that shares nothing with ssched but the
+ * exported file. */
+#include "ssched/lp.h"
+int tu_esolver_optimum(const ssched_lp_t *lp, mpq_t out);
+
+/* Check schedule JSON text: 1 valid, 0 invalid, -1 malformed; why gets
+ * the violation or the error. */
+int tu_check_text(const char *text, char *why, size_t cap);
+
+/* The certificate of a steady state, switches included: TP = the sum of
+ * every price; a priced resource is saturated and none is over 1; a switch
+ * has no port load or price; exactly the edges with a switch end have a
+ * link row, whose load is the edge's busy time (messages of `size`). */
+#include "ssched/steady.h"
+void tu_check_certificate(const ssched_platform_t *p, const mpq_t size, const ssched_steady_t *s);
 
 typedef struct {
     const char *name;
