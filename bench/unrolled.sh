@@ -1,14 +1,21 @@
 #!/bin/sh
-# Unrolled schedules: makespan / (K/TP) and makespan / LB(K) for K = 100,
-# 1000, 10^4 on the issue's instances, and the K = 10^5 scatter to every
-# host of tiers-99 (wall time and peak memory).  Every schedule is written
-# by `ssched schedule --unroll` and passed through the checker.
-# Usage: bench/unrolled.sh [KS]   (default "100 1000 10000"; BIG=0 skips 10^5)
+# Unrolled schedules: makespan / (K/TP), makespan / LB(K) and the buffer
+# needs (buffer_peak: the most messages a node holds at once, and where)
+# for K = 100, 1000, 10^4 on the issue's instances, and the K = 10^5
+# scatter to every host of tiers-99.  Every schedule is written by
+# `ssched schedule --unroll --no-check` and then passed through
+# `ssched check`: wall time and peak memory of each step apart.
+# Usage: bench/unrolled.sh [KS]   (default "100 1000 10000"; BIG=0 skips 10^5;
+#        SSCHED_BIN=path/to/ssched uses that binary instead of build/release)
 set -e
 cd "$(dirname "$0")/.."
-cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j2 --target ssched_cli >/dev/null
-B=build/release/ssched
+if [ -n "${SSCHED_BIN:-}" ]; then
+    B=$SSCHED_BIN # a binary already built
+else
+    cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build/release -j2 --target ssched_cli >/dev/null
+    B=build/release/ssched
+fi
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 KS=${1:-"100 1000 10000"}
@@ -19,17 +26,27 @@ pick() { echo "$1" | tr ',' '\n' | awk -v n="$2" -v s="$3" 'NR % s == 1 && c < n
 
 run() { # name K args...
     name=$1; K=$2; shift 2
+    # generation alone (--no-check), then the checker on the written file
     /usr/bin/time -f "%e %M" -o "$OUT/time" $B schedule "$@" --operations "$K" --unroll \
-        -o "$OUT/u.json" > "$OUT/log" 2>&1 || { echo "$name K=$K: FAILED: $(tail -1 "$OUT/log")"; return; }
-    python3 - "$OUT/u.json" "$OUT/time" "$name" "$K" <<'PY'
-import json, sys
+        --no-check -o "$OUT/u.json" > "$OUT/log" 2>&1 || { echo "$name K=$K: FAILED: $(tail -1 "$OUT/log")"; return; }
+    /usr/bin/time -f "%e %M" -o "$OUT/ctime" $B check "$OUT/u.json" > "$OUT/clog" 2>&1 ||
+        { echo "$name K=$K: CHECK FAILED: $(tail -1 "$OUT/clog")"; return; }
+    python3 - "$OUT/u.json" "$OUT/time" "$OUT/ctime" "$name" "$K" <<'PY'
+import re, sys
 from fractions import Fraction as F
-d = json.load(open(sys.argv[1]))
+# the figures are the file's last lines: no need to parse gigabytes
+with open(sys.argv[1], "rb") as f:
+    f.seek(0, 2)
+    f.seek(max(0, f.tell() - 8192))
+    tail = f.read().decode()
+d = dict(re.findall(r'^ "([a-z_0-9]+)": "([^"]*)",?$', tail, re.M))
 t, mem = open(sys.argv[2]).read().split()
+ct, cmem = open(sys.argv[3]).read().split()
 mk, st, lb = F(d["makespan"]), F(d["steady_time"]), F(d["lower_bound"])
-print(f"{sys.argv[3]:<34} K={sys.argv[4]:>6}  makespan/(K/TP) = {float(mk/st):.4f}"
+print(f"{sys.argv[4]:<34} K={sys.argv[5]:>6}  makespan/(K/TP) = {float(mk/st):.4f}"
       f"  makespan/LB(K) = {float(mk/lb):.4f}  ops/period = {d['operations_per_period']:>4}"
-      f"  {t:>6} s  {int(mem)//1024:>5} MB")
+      f"  buffer = {d['buffer_peak']:>7} at {d['buffer_node']:<9}"
+      f"  gen {t:>6} s {int(mem)//1024:>5} MB  check {ct:>6} s {int(cmem)//1024:>5} MB")
 PY
 }
 

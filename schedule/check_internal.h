@@ -3,6 +3,7 @@
 #define SSCHED_SCHEDULE_CHECK_INTERNAL_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "ssched/schedule.h"
 
@@ -98,7 +99,80 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr);
  * [offset, length] of a transfer ([0, 1) when absent), checked to lie in
  * [0, 1) with a positive length; and every figure the file states. */
 ssched_status_t chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len);
+/* buf_peak, buf_node: the buffer figures the events give (below). */
 ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
-                                    const mpq_t makespan);
+                                    const mpq_t makespan, const mpq_t buf_peak, size_t buf_node);
+
+/* Buffer occupancy (check_buffer.c), exact (GMP), for the reference
+ * simulations: "buffer_peak" is the largest amount of messages a node
+ * holds for others.  Acquisitions come in non-decreasing time order;
+ * releases (at the end of an event) in any order.  At equal times every
+ * release is applied before any acquisition: acquisitions of one time are
+ * queued until time moves on. */
+typedef struct chk_buf chk_buf_t;
+chk_buf_t *chk_buf_new(size_t n_nodes);
+void chk_buf_free(chk_buf_t *B);
+void chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amount);
+void chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amount);
+/* Apply what is pending; the peak over nodes and the first node attaining
+ * it; 0 when memory ran out. */
+int chk_buf_finish(chk_buf_t *B, mpq_t peak, size_t *node);
+
+/* The fast path of scatter/gossip files (check_fast.c, check_scan.c).
+ * Exact fractions n/d (d > 0, not necessarily in lowest terms) in 64 bits,
+ * compared through 128-bit products.  Anything the fast path cannot
+ * represent or does not expect (a number or an intermediate beyond 64
+ * bits, an escape it cannot decode, a key or value it does not know, any
+ * violation or malformed event) makes it give up, and the exact GMP +
+ * jansson checker reads the file from the start: that one decides every
+ * message, so both paths say the same. */
+__extension__ typedef __int128 chk_i128;
+typedef struct {
+    int64_t n, d;
+} chk_q64_t;
+static inline int chk_q64_cmp(chk_q64_t a, chk_q64_t b)
+{
+    chk_i128 x = (chk_i128)a.n * b.d, y = (chk_i128)b.n * a.d;
+    return (x > y) - (x < y);
+}
+/* "p" or "p/q" (digits, no sign, no leading zero, q > 0) within 64 bits. */
+int chk_q64_parse(const char *s, size_t len, chk_q64_t *out);
+/* a + b (reduced when the denominators differ); 0 on overflow. */
+int chk_q64_add(chk_q64_t a, chk_q64_t b, chk_q64_t *out);
+
+/* One event object scanned (check_scan.c): its string fields, decoded. */
+enum { CHK_F_START, CHK_F_END, CHK_F_FROM, CHK_F_TO, CHK_F_ORIGIN, CHK_F_DEST, CHK_F_OP,
+       CHK_F_PIECE, CHK_F_PIECE_LEN, CHK_F_N };
+typedef struct {
+    unsigned present;              /* bit per CHK_F_* */
+    const char *s[CHK_F_N];        /* CHK_F_PIECE: offset, _LEN: length */
+    size_t len[CHK_F_N];
+    uint64_t op;
+    size_t used;                   /* of scratch (decoded escapes)       */
+    char scratch[2048];
+} chk_ev_t;
+/* Scan the transfer object at b[*pos] (a '{'), a complete JSON object
+ * whose keys are among the transfer keys, each once, with the values the
+ * format gives them; *pos moves past it.  0: anything else. */
+int chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev);
+size_t chk_skip_ws(const char *b, size_t n, size_t i);
+/* Node names by hash. */
+typedef struct {
+    size_t cap;
+    uint32_t *slot;                /* node + 1; 0: empty */
+    size_t *len;
+    char **names;
+} chk_names_t;
+int chk_names_build(chk_names_t *h, const chk_t *c);
+void chk_names_free(chk_names_t *h);
+size_t chk_names_find(const chk_names_t *h, const char *s, size_t len); /* SIZE_MAX: none */
+/* Release the read pages of a file mapping in [from, to). */
+void chk_drop_pages(const char *b, size_t from, size_t to);
+
+/* Check the transfers of a scatter/gossip file quickly: 1 when done (the
+ * makespan in c->makespan, the buffer figures, the count), 0 to read it
+ * with the exact checker instead; -1 out of memory. */
+int chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int whole_only,
+                      mpq_t buf_peak, size_t *buf_node, size_t *n_transfers);
 
 #endif

@@ -10,7 +10,14 @@
  * a switch, "ports": "multi").  A message
  * entirely at its destination is done and forgotten (a bit remembers it):
  * memory is the messages in flight.  At the end every message must be
- * done. */
+ * done.
+ *
+ * Files as the generator writes them are checked by the fast path first
+ * (check_fast.c, the same model in 64-bit fractions without jansson); it
+ * gives up at anything unusual, and this exact simulation reads the file
+ * instead.  Both measure the buffers ("buffer_peak"): a relay node holds a
+ * range from the start of the transfer bringing it until the end of the
+ * one sending it on. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +214,7 @@ typedef struct {
     unsigned char *sent, *received;
     mpq_t *link_end;           /* per edge with a switch end: its last end  */
     unsigned char *link_used;
+    chk_buf_t *buf;
     mpq_t prev_start, start, end, off, len, hi, q, d;
 } sim_t;
 
@@ -306,6 +314,10 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
                              mpq_sgn(S->off) == 0 && mpq_cmp_ui(S->len, 1, 1) == 0 ? "the whole"
                                                                                   : "a piece",
                              on, dn, op, bad, where, c->names[i]), SSCHED_OK;
+    if (j != c->type_dest[type])
+        chk_buf_acquire(S->buf, j, S->start, S->len);
+    if (i != c->type_origin[type])
+        chk_buf_release(S->buf, i, S->end, S->len);
     coalesce(m, S->start);
     if (all_at(m, c->type_dest[type])) {
         S->done[id / 8] |= (unsigned char)(1u << (id % 8));
@@ -328,6 +340,22 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     size_t nt = c->n_types, nn = c->n_nodes;
     if (nt != 0 && S.K > ((uint64_t)1 << 40) / nt)
         return chk_bad(c, "too many operations to check (%lu)", S.K);
+    mpq_t peak;
+    mpq_init(peak);
+    size_t peak_node = 0, count = 0;
+    int fast = chk_fast_unrolled(c, tr, S.K, whole_only, peak, &peak_node, &count);
+    if (fast != 0) {
+        ssched_status_t st = SSCHED_OK;
+        if (fast < 0) {
+            st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        } else {
+            c->report->n_transfers = count;
+            st = chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
+        }
+        mpq_clear(peak);
+        return st;
+    }
+    S.buf = chk_buf_new(nn);
     S.done = calloc((nt * S.K + 7) / 8 + 1, 1);
     S.send_end = malloc((nn ? nn : 1) * sizeof *S.send_end);
     S.recv_end = malloc((nn ? nn : 1) * sizeof *S.recv_end);
@@ -337,9 +365,9 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     S.link_end = malloc((ne ? ne : 1) * sizeof *S.link_end);
     S.link_used = calloc(ne ? ne : 1, 1);
     if (!S.done || !S.send_end || !S.recv_end || !S.sent || !S.received || !S.link_end ||
-        !S.link_used) {
+        !S.link_used || !S.buf) {
         free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
-        free(S.link_end); free(S.link_used);
+        free(S.link_end); free(S.link_used); chk_buf_free(S.buf); mpq_clear(peak);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < nn; i++)
@@ -369,8 +397,12 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
                           c->names[c->type_dest[t]], (unsigned long)(id % S.K),
                           c->names[c->type_origin[t]]);
     }
+    if (c->report->valid && st == SSCHED_OK && !chk_buf_finish(S.buf, peak, &peak_node))
+        st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (c->report->valid && st == SSCHED_OK)
-        st = chk_unrolled_claims(c, root, S.K, c->makespan);
+        st = chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
+    chk_buf_free(S.buf);
+    mpq_clear(peak);
     for (size_t k = 0; k < S.map.cap; k++)
         if (S.map.m[k].key)
             free_msg(&S.map.m[k]);

@@ -15,7 +15,10 @@
  *    out-port sends one message per destination, a destination's in-port
  *    receives one per origin, each taking at least size times the cheapest
  *    link) give TP <= 1 / (messages x size x cheapest c) per port.
- *  - split: false means every transfer moves a whole message.
+ *  - split: false means every transfer moves a whole message;
+ *  - buffer_peak, buffer_node (optional): the most messages a node holds
+ *    for others at once and the first node (in the file's order) holding
+ *    that much, measured by the simulation of the events.
  * Keys of the file that are none of these are refused. */
 #include <stdlib.h>
 #include <string.h>
@@ -189,12 +192,13 @@ static int claim(chk_t *c, json_t *root, const char *key, const mpq_t want, ssch
 }
 
 ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
-                                    const mpq_t makespan)
+                                    const mpq_t makespan, const mpq_t buf_peak, size_t buf_node)
 {
     static const char *const keys[] = {
         "format", "problem", "platform", "throughput", "operations", "split", "transfers",
         "computations", "operations_per_period", "period", "pattern_throughput", "makespan",
-        "steady_time", "overhead", "lb1", "lower_bound", "ratio", "periods", NULL};
+        "steady_time", "overhead", "lb1", "lower_bound", "ratio", "periods", "buffer_peak",
+        "buffer_node", NULL};
     const char *format = json_string_value(json_object_get(root, "format"));
     int v2 = format && !strcmp(format, "ssched-unrolled/2");
     ssched_status_t st = v2 ? chk_keys(c, root, "schedule", keys) : SSCHED_OK;
@@ -228,8 +232,19 @@ ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
         !claim(c, root, "overhead", over, &st) || st != SSCHED_OK ||
         !claim(c, root, "lb1", lb1, &st) || st != SSCHED_OK ||
         !claim(c, root, "lower_bound", lb, &st) || st != SSCHED_OK ||
-        !claim(c, root, "ratio", ratio, &st) || st != SSCHED_OK)
+        !claim(c, root, "ratio", ratio, &st) || st != SSCHED_OK ||
+        !claim(c, root, "buffer_peak", buf_peak, &st) || st != SSCHED_OK)
         goto out;
+    if (json_object_get(root, "buffer_node")) {
+        size_t v;
+        if ((st = chk_get_node(c, root, "buffer_node", "schedule", &v)) != SSCHED_OK)
+            goto out;
+        if (v != buf_node) {
+            chk_violation(c, "\"buffer_node\" is not what the events give (%s, not %s)",
+                          c->names[buf_node], c->names[v]);
+            goto out;
+        }
+    }
     if (mpq_cmp(steady, makespan) > 0) {
         chk_violation(c, "the events end before K / throughput: the stated throughput is too low");
         goto out;

@@ -5,7 +5,13 @@
  * moves a value between nodes; a computation T_{k,l,m} on a node replaces
  * v[k,l] and v[l+1,m] of one time-stamp by their concatenation in that
  * order.  Every value must exist where and when it is used; at the end the
- * target must hold, for every time-stamp t, exactly "0.t;1.t;...(N-1).t;". */
+ * target must hold, for every time-stamp t, exactly "0.t;1.t;...(N-1).t;".
+ *
+ * Buffers ("buffer_peak", check_buffer.c): a value is held at a node from
+ * the start of the transfer bringing it (by its length) or of the
+ * computation making it (by 1) until the end of the transfer sending it
+ * away or of the computation consuming it; a participant's own value at
+ * home and the result at the target are not counted. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,10 +214,29 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     return SSCHED_OK;
 }
 
+/* Is v[interval] at node counted in its buffer? */
+static int counted(const chk_t *c, size_t interval, size_t node)
+{
+    size_t k = c->type_origin[interval], m = c->type_dest[interval];
+    if (k == m)
+        return c->participants[k] != node;
+    return !(k == 0 && m == c->N - 1 && node == c->target);
+}
+
+/* A transfer moves (a piece of) v[km] from i to j. */
+static void buffers_move(const chk_t *c, chk_buf_t *buf, const ev_t *e, size_t km, size_t i,
+                         size_t j)
+{
+    if (counted(c, km, j))
+        chk_buf_acquire(buf, j, e->start, e->len);
+    if (counted(c, km, i))
+        chk_buf_release(buf, i, e->end, e->len);
+}
+
 /* One event in start order: the port (or processor) is free, then the
  * values move or merge. */
 static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last, unsigned char *seen,
-                                 int whole_only)
+                                 int whole_only, chk_buf_t *buf)
 {
     size_t nn = c->n_nodes;
     char where[64];
@@ -265,8 +290,16 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
             else {
                 strcpy(v, a);
                 strcat(v, b); /* left operand first: the order matters */
-                if (put(c, table, node, chk_interval(c, e->k, e->m), e->op, e->end, v) < 0)
+                size_t out = chk_interval(c, e->k, e->m), in[2] = {chk_interval(c, e->k, e->l),
+                                                                   chk_interval(c, e->l + 1, e->m)};
+                if (put(c, table, node, out, e->op, e->end, v) < 0)
                     st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+                /* e->len is 1: a computation makes and consumes whole values */
+                if (counted(c, out, node))
+                    chk_buf_acquire(buf, node, e->start, e->len);
+                for (int k = 0; k < 2; k++)
+                    if (counted(c, in[k], node))
+                        chk_buf_release(buf, node, e->end, e->len);
             }
         }
         free(a);
@@ -285,6 +318,8 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
         char *v = take(c, table, i, km, e->op, e->start, where);
         if (v && put(c, table, j, km, e->op, e->end, v) < 0)
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        if (v)
+            buffers_move(c, buf, e, km, i, j);
         slot_t *y = v ? lookup(table, j, km, e->op, 0) : NULL;
         if (y && mpq_cmp_ui(e->len, 1, 1) != 0) {
             y->partial = 1;
@@ -299,6 +334,7 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
         return chk_violation(c, "%s: piece of v[%zu,%zu] of time-stamp %lu does not continue the "
                              "pieces %s->%s sent before", where, c->type_origin[km],
                              c->type_dest[km], e->op, c->names[i], c->names[j]), SSCHED_OK;
+    buffers_move(c, buf, e, km, i, j);
     mpq_add(y->got, y->got, e->len);
     mpq_set(y->since, e->end);
     if (mpq_cmp_ui(y->got, 1, 1) == 0)
@@ -349,9 +385,11 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     size_t nn = c->n_nodes, nr = 3 * nn + c->n_edges; /* resources */
     mpq_t *last = malloc((nr > 0 ? nr : 1) * sizeof *last);
     unsigned char *seen = calloc(nr > 0 ? nr : 1, 1);
-    if (!last || !seen) {
+    chk_buf_t *buf = chk_buf_new(nn);
+    if (!last || !seen || !buf) {
         free(last);
         free(seen);
+        chk_buf_free(buf);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t k = 0; k < nr; k++)
@@ -375,7 +413,7 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
         int k = !s[0].has ? 1 : !s[1].has ? 0 : mpq_cmp(s[1].ev.start, s[0].ev.start) <= 0;
         counts[k]++;
         if (c->report->valid)
-            st = run_event(c, &table, &s[k].ev, last, seen, whole_only);
+            st = run_event(c, &table, &s[k].ev, last, seen, whole_only, buf);
         if (st == SSCHED_OK)
             st = advance(c, &s[k], strict, K);
     }
@@ -400,8 +438,15 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
             chk_violation(c, "the result of time-stamp %lu is not the ordered reduction", t);
         free(expect);
     }
+    mpq_t peak;
+    mpq_init(peak);
+    size_t peak_node = 0;
+    if (c->report->valid && st == SSCHED_OK && !chk_buf_finish(buf, peak, &peak_node))
+        st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (c->report->valid && st == SSCHED_OK)
-        st = chk_unrolled_claims(c, root, K, c->makespan);
+        st = chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
+    mpq_clear(peak);
+    chk_buf_free(buf);
     for (size_t k = 0; k < table.cap; k++)
         if (table.s[k].used) {
             free(table.s[k].value);

@@ -120,6 +120,7 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
     ssched_unrolled_free(u);
     ssched_unrolled_init(u);
     memory_sink_t m;
+    memset(&m, 0, sizeof m);
     m.base.emit = memory_emit;
     m.u = u;
     ssched_status_t st = sched_unroll_run(p, pb, s, K, limits, &m.base, &u->fig, err);

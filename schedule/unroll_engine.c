@@ -15,14 +15,14 @@ void ssched_unroll_figures_init(ssched_unroll_figures_t *f)
 {
     memset(f, 0, sizeof *f);
     mpq_inits(f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1, f->lower_bound,
-              f->ratio, f->period, f->pattern_throughput, NULL);
+              f->ratio, f->period, f->pattern_throughput, f->buffer_peak, NULL);
     mpz_init(f->ops_per_period);
 }
 
 void ssched_unroll_figures_free(ssched_unroll_figures_t *f)
 {
     mpq_clears(f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1, f->lower_bound,
-               f->ratio, f->period, f->pattern_throughput, NULL);
+               f->ratio, f->period, f->pattern_throughput, f->buffer_peak, NULL);
     mpz_clear(f->ops_per_period);
     memset(f, 0, sizeof *f);
 }
@@ -157,29 +157,6 @@ int64_t sched_units(const sched_scale_t *sc, const mpq_t amount)
     return u;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
-void sched_ratio_str(int64_t num, int64_t den, char *buf)
-{
-    int64_t g = gcd64(num, den);
-    if (g > 1) {
-        num /= g;
-        den /= g;
-    }
-    if (den == 1)
-        snprintf(buf, 48, "%lld", (long long)num);
-    else
-        snprintf(buf, 48, "%lld/%lld", (long long)num, (long long)den);
-}
-
 void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
 {
     mpz_set_si(mpq_numref(out), (long)ticks);
@@ -187,49 +164,175 @@ void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
     mpq_canonicalize(out);
 }
 
-static int ev_less(const sched_event_t *a, const sched_event_t *b)
-{
-    return a->start != b->start ? a->start < b->start : a->seq < b->seq;
-}
-
 static ssched_status_t push_event(sched_engine_t *e, sched_event_t *ev, ssched_error_t *err)
 {
-    if (e->n_heap == e->cap_heap) {
-        size_t cap = e->cap_heap ? 2 * e->cap_heap : 1024;
-        sched_event_t *h = realloc(e->heap, cap * sizeof *h);
-        if (!h)
+    if (e->n_fresh == e->cap_fresh) {
+        size_t cap = e->cap_fresh ? 2 * e->cap_fresh : 1024;
+        sched_event_t *f = realloc(e->fresh, cap * sizeof *f);
+        if (!f)
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        e->heap = h;
-        e->cap_heap = cap;
+        e->fresh = f;
+        e->cap_fresh = cap;
     }
-    ev->seq = e->seq++;
-    size_t k = e->n_heap++;
-    while (k > 0 && ev_less(ev, &e->heap[(k - 1) / 2])) {
-        e->heap[k] = e->heap[(k - 1) / 2];
-        k = (k - 1) / 2;
-    }
-    e->heap[k] = *ev;
+    e->fresh[e->n_fresh++] = *ev;
     return SSCHED_OK;
 }
 
-static void pop_event(sched_engine_t *e, sched_event_t *out)
+/* Stable sort of keys[0..n) on start: insertion for a few, else LSD radix
+ * on the bytes of start - min (tmp: n more keys). */
+static void sort_keys(sched_key_t *keys, sched_key_t *tmp, size_t n)
 {
-    *out = e->heap[0];
-    sched_event_t last = e->heap[--e->n_heap];
-    size_t k = 0, n = e->n_heap;
+    if (n < 48) {
+        for (size_t i = 1; i < n; i++) {
+            sched_key_t x = keys[i];
+            size_t j = i;
+            while (j > 0 && keys[j - 1].start > x.start) {
+                keys[j] = keys[j - 1];
+                j--;
+            }
+            keys[j] = x;
+        }
+        return;
+    }
+    int64_t lo = keys[0].start, hi = keys[0].start;
+    for (size_t i = 1; i < n; i++) {
+        if (keys[i].start < lo)
+            lo = keys[i].start;
+        if (keys[i].start > hi)
+            hi = keys[i].start;
+    }
+    uint64_t range = (uint64_t)hi - (uint64_t)lo;
+    sched_key_t *src = keys, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (range >> shift) != 0; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(((uint64_t)src[i].start - (uint64_t)lo) >> shift & 0xff) + 1]++;
+        for (size_t d = 1; d < 257; d++)
+            count[d] += count[d - 1];
+        for (size_t i = 0; i < n; i++)
+            dst[count[((uint64_t)src[i].start - (uint64_t)lo) >> shift & 0xff]++] = src[i];
+        sched_key_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys)
+        memcpy(keys, src, n * sizeof *keys);
+}
+
+static int run_less(const sched_run_t *a, const sched_run_t *b)
+{
+    return a->head != b->head ? a->head < b->head : a->id < b->id;
+}
+
+static void runs_sift_down(sched_engine_t *e, size_t k)
+{
+    sched_run_t *h = e->runs, x = h[k];
+    size_t n = e->n_runs;
     for (;;) {
         size_t c = 2 * k + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_less(&e->heap[c + 1], &e->heap[c]))
+        if (c + 1 < n && run_less(&h[c + 1], &h[c]))
             c++;
-        if (!ev_less(&e->heap[c], &last))
+        if (!run_less(&h[c], &x))
             break;
-        e->heap[k] = e->heap[c];
+        h[k] = h[c];
         k = c;
     }
-    if (n)
-        e->heap[k] = last;
+    h[k] = x;
+}
+
+/* The events generated since the last flush become a sorted run. */
+static ssched_status_t make_run(sched_engine_t *e, ssched_error_t *err)
+{
+    size_t n = e->n_fresh;
+    if (n == 0)
+        return SSCHED_OK;
+    if (e->cap_keys < n) {
+        sched_key_t *k1 = realloc(e->keys, n * sizeof *k1);
+        if (k1)
+            e->keys = k1;
+        sched_key_t *k2 = realloc(e->keys2, n * sizeof *k2);
+        if (k2)
+            e->keys2 = k2;
+        if (!k1 || !k2)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        e->cap_keys = n;
+    }
+    if (e->n_runs == e->cap_runs) {
+        size_t cap = e->cap_runs ? 2 * e->cap_runs : 16;
+        sched_run_t *r = realloc(e->runs, cap * sizeof *r);
+        if (!r)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        e->runs = r;
+        e->cap_runs = cap;
+    }
+    sched_run_t run = {NULL, 0, 0, 0, 0, 0};
+    if (e->n_spare > 0)
+        run = e->spare[--e->n_spare];
+    if (run.cap < n) {
+        sched_event_t *ev = realloc(run.ev, n * sizeof *ev);
+        if (!ev) {
+            free(run.ev);
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        run.ev = ev;
+        run.cap = n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        e->keys[i].start = e->fresh[i].start;
+        e->keys[i].idx = i;
+    }
+    sort_keys(e->keys, e->keys2, n);
+    for (size_t i = 0; i < n; i++)
+        run.ev[i] = e->fresh[e->keys[i].idx];
+    run.n = n;
+    run.pos = 0;
+    run.head = run.ev[0].start;
+    run.id = e->run_id++;
+    e->n_fresh = 0;
+    /* into the heap of runs */
+    size_t k = e->n_runs++;
+    while (k > 0 && run_less(&run, &e->runs[(k - 1) / 2])) {
+        e->runs[k] = e->runs[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    e->runs[k] = run;
+    return SSCHED_OK;
+}
+
+/* The first run is used up: keep its array for a later run. */
+static ssched_status_t drop_run(sched_engine_t *e, ssched_error_t *err)
+{
+    sched_run_t r = e->runs[0];
+    e->runs[0] = e->runs[--e->n_runs];
+    if (e->n_runs > 0)
+        runs_sift_down(e, 0);
+    if (e->n_spare == e->cap_spare) {
+        size_t cap = e->cap_spare ? 2 * e->cap_spare : 16;
+        sched_run_t *sp = realloc(e->spare, cap * sizeof *sp);
+        if (!sp) {
+            free(r.ev);
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        e->spare = sp;
+        e->cap_spare = cap;
+    }
+    e->spare[e->n_spare++] = r;
+    return SSCHED_OK;
+}
+
+static void free_runs(sched_engine_t *e)
+{
+    for (size_t k = 0; k < e->n_runs; k++)
+        free(e->runs[k].ev);
+    for (size_t k = 0; k < e->n_spare; k++)
+        free(e->spare[k].ev);
+    free(e->runs);
+    free(e->spare);
+    free(e->fresh);
+    free(e->keys);
+    free(e->keys2);
 }
 
 static double now(void)
@@ -273,11 +376,37 @@ ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t 
     for (size_t x = 0; x < e->p->n_edges && !final; x++)
         if (e->link_sends[x] && e->link_free[x] < mark)
             mark = e->link_free[x];
-    ssched_status_t st = SSCHED_OK;
-    while (st == SSCHED_OK && e->n_heap > 0 && (final || e->heap[0].start <= mark)) {
-        sched_event_t ev;
-        pop_event(e, &ev);
-        st = e->sink->emit(e->sink, &ev, err);
+    ssched_status_t st = make_run(e, err);
+    int track = !e->sink->no_buffers;
+    while (st == SSCHED_OK && e->n_runs > 0 && (final || e->runs[0].head <= mark)) {
+        /* the first run's events up to the next run's head (or the mark) */
+        sched_run_t *r = &e->runs[0];
+        int64_t until = final ? INT64_MAX : mark;
+        unsigned long long next_id = 0;
+        int64_t next = INT64_MAX;
+        if (e->n_runs > 1) {
+            size_t c = e->n_runs > 2 && run_less(&e->runs[2], &e->runs[1]) ? 2 : 1;
+            next = e->runs[c].head;
+            next_id = e->runs[c].id;
+        }
+        while (st == SSCHED_OK && r->pos < r->n) {
+            const sched_event_t *ev = &r->ev[r->pos];
+            if (ev->start > until || ev->start > next || (ev->start == next && r->id > next_id))
+                break;
+            if (track && !sched_buffers_event(e, ev))
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            if (st == SSCHED_OK)
+                st = e->sink->emit(e->sink, ev, err);
+            r->pos++;
+        }
+        if (st != SSCHED_OK)
+            break;
+        if (r->pos == r->n) {
+            st = drop_run(e, err);
+        } else {
+            r->head = r->ev[r->pos].start;
+            runs_sift_down(e, 0);
+        }
     }
     return st;
 }
@@ -329,6 +458,7 @@ ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
     sched_event_t ev = place_transfer(e, edge, type, op, len * e->sc.unit_ticks[edge], ready);
     ev.off = off;
     ev.len = len;
+    ev.bamt = len;
     if (len != e->sc.a)
         e->pieces++;
     *end = ev.end;
@@ -337,9 +467,10 @@ ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
 
 ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
-                                 int64_t ready, int64_t *end, ssched_error_t *err)
+                                 int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err)
 {
     sched_event_t ev = place_transfer(e, edge, type, op, dur, ready);
+    ev.bamt = bamt;
     ev.piece_off = off;
     ev.piece_len = len;
     ev.piece_json = json;
@@ -460,6 +591,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     memset(&e, 0, sizeof e);
     e.p = p;
     e.s = s;
+    e.pb = pb;
     e.sink = sink;
     size_t nn = p->n_nodes;
     ssched_status_t st = sched_scale_init(&e.sc, p, pb, s, sched_replay_periods(p, s, K), err);
@@ -470,8 +602,11 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.link_free = calloc(p->n_edges ? p->n_edges : 1, sizeof *e.link_free);
     e.link_sends = calloc(p->n_edges ? p->n_edges : 1, 1);
     e.computes = calloc(nn ? nn : 1, 1);
+    int buffers_ok = sched_buffers_init(&e.buf, p, pb, s);
+    /* reduce: whole numbers of 1/A; scatter, gossip: set by the replay */
+    e.buf.bu = s->kind == SSCHED_PROBLEM_REDUCE ? e.sc.a : 1;
     if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends ||
-                            !e.computes || !e.link_free || !e.link_sends))
+                            !e.computes || !e.link_free || !e.link_sends || !buffers_ok))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < s->n_slots && e.sends && e.link_sends; k++)
         for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
@@ -515,10 +650,15 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
         fig->transfers = e.transfers;
         fig->computations = e.computations;
         fig->pieces = e.pieces;
+        mpq_set_ui(fig->buffer_peak, 0, 1);
+        fig->buffer_node = 0;
+        if (st == SSCHED_OK && !sink->no_buffers && !sched_buffers_result(&e.buf, nn, fig))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
+    sched_buffers_free(&e.buf, nn);
+    free_runs(&e);
     sched_scale_free(&e.sc);
     mpq_clear(e.period_ticks);
-    free(e.heap);
     free(e.sends);
     free(e.computes);
     free(e.link_free);

@@ -34,6 +34,7 @@ typedef struct {
     unsigned long q;
     mpq_t off, len, dur;
     int64_t ticks;
+    int64_t bamt;               /* len in buffer units (len * bu)           */
     char *json;                 /* NULL when whole                          */
 } ppiece_t;
 
@@ -174,6 +175,7 @@ static int add_piece(pattern_t *pt, const ssched_platform_t *p, const ssched_pro
     x->hop = hop;
     x->json = NULL;
     x->ticks = 0;
+    x->bamt = 0;
     if (mpq_sgn(x->off) != 0 || mpq_cmp_ui(x->len, 1, 1) != 0) {
         char *a = mpq_get_str(NULL, 10, x->off), *b = mpq_get_str(NULL, 10, x->len);
         size_t n = (a ? strlen(a) : 0) + (b ? strlen(b) : 0) + 16;
@@ -282,6 +284,8 @@ typedef struct {
     size_t *route_of;          /* [(batch % (H+1)) * nt * n + d * n + q]    */
     int64_t *arrived;          /* same index: the message's last arrival    */
     double *count;             /* per route: messages assigned so far       */
+    double *share;             /* per route: m_r / n                        */
+    size_t *first, *next;      /* the routes of each type, in route order   */
 } whole_t;
 
 static void assign_batch(whole_t *w, const pattern_t *pt, size_t batch)
@@ -294,11 +298,8 @@ static void assign_batch(whole_t *w, const pattern_t *pt, size_t batch)
              * valid; exactness is in the times) */
             double t = (double)(batch * w->n + q) + 1, best = -1e300;
             size_t pick = SIZE_MAX;
-            for (size_t r = 0; r < pt->n_routes; r++) {
-                if (pt->routes[r].type != d)
-                    continue;
-                double share = mpq_get_d(pt->routes[r].amount) / (double)w->n;
-                double deficit = share * t - w->count[r];
+            for (size_t r = w->first[d]; r < pt->n_routes; r = w->next[r]) {
+                double deficit = w->share[r] * t - w->count[r];
                 if (deficit > best) {
                     best = deficit;
                     pick = r;
@@ -316,16 +317,29 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
                                     const int64_t *whole_ticks, ssched_error_t *err)
 {
     const ssched_schedule_t *s = e->s;
-    whole_t w = {pt->max_hops ? pt->max_hops : 1, s->n_commodities, n, NULL, NULL, NULL};
+    whole_t w = {pt->max_hops ? pt->max_hops : 1, s->n_commodities, n, NULL, NULL, NULL, NULL,
+                 NULL, NULL};
     size_t cells = (w.H + 1) * (w.nt ? w.nt : 1) * n;
     w.route_of = malloc(cells * sizeof *w.route_of);
     w.arrived = malloc(cells * sizeof *w.arrived);
     w.count = calloc(pt->n_routes ? pt->n_routes : 1, sizeof *w.count);
+    w.share = calloc(pt->n_routes ? pt->n_routes : 1, sizeof *w.share);
+    for (size_t r = 0; w.share && r < pt->n_routes; r++)
+        w.share[r] = mpq_get_d(pt->routes[r].amount) / (double)n;
+    w.first = malloc((w.nt ? w.nt : 1) * sizeof *w.first);
+    w.next = malloc((pt->n_routes ? pt->n_routes : 1) * sizeof *w.next);
+    for (size_t d = 0; w.first && d < w.nt; d++)
+        w.first[d] = pt->n_routes;
+    for (size_t r = pt->n_routes; w.first && w.next && r-- > 0;) {
+        w.next[r] = w.first[pt->routes[r].type];
+        w.first[pt->routes[r].type] = r;
+    }
     /* lead[k]: piece k is the first of its (route, hop) in the pattern */
     unsigned char *lead = calloc(pt->n_pieces ? pt->n_pieces : 1, 1);
     unsigned char *seen = calloc(pt->n_routes * w.H + 1, 1);
     ssched_status_t st = SSCHED_OK;
-    if (!w.route_of || !w.arrived || !w.count || !lead || !seen)
+    if (!w.route_of || !w.arrived || !w.count || !w.share || !w.first || !w.next || !lead ||
+        !seen)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < pt->n_pieces && st == SSCHED_OK; k++) {
         size_t key = pt->pieces[k].route * w.H + pt->pieces[k].hop;
@@ -348,7 +362,7 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
                     continue;
                 int64_t end;
                 st = sched_emit_piece(e, x->edge, d, op, whole_ticks[x->edge], NULL, NULL, NULL,
-                                      w.arrived[base + q], &end, err);
+                                      e->buf.bu, w.arrived[base + q], &end, err);
                 w.arrived[base + q] = end;
             }
         }
@@ -358,6 +372,9 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
     free(w.route_of);
     free(w.arrived);
     free(w.count);
+    free(w.share);
+    free(w.first);
+    free(w.next);
     free(lead);
     free(seen);
     return st;
@@ -421,6 +438,21 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
     mpq_mul(e->period_ticks, e->period_ticks, s->period);
     e->window = pt.max_hops ? pt.max_hops : 1;
     e->sc.a = 1;
+    /* buffer units: every piece length is a whole number of 1/bu message */
+    mpz_set_ui(t, 1);
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++)
+        mpz_lcm(t, t, mpq_denref(pt.pieces[k].len));
+    if (st == SSCHED_OK && mpz_sizeinbase(t, 2) > 62)
+        st = ssched_error_set(err, SSCHED_EINPUT,
+                              "the pattern's pieces need more than 62 bits of resolution; "
+                              "choose a shorter period (--max-period) or --no-split");
+    e->buf.bu = st == SSCHED_OK ? (int64_t)mpz_get_ui(t) : 1;
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+        /* len <= 1 message, so len * bu <= bu < 2^62 */
+        mpz_divexact(busy, t, mpq_denref(pt.pieces[k].len));
+        mpz_mul(busy, busy, mpq_numref(pt.pieces[k].len));
+        pt.pieces[k].bamt = (int64_t)mpz_get_ui(busy);
+    }
     mpz_clears(busy, t, NULL);
     /* done[(batch % (H+1)) * R * H + r * H + h]: end of route r's hop h */
     size_t H = pt.max_hops ? pt.max_hops : 1, R = pt.n_routes ? pt.n_routes : 1;
@@ -445,8 +477,8 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                 continue;
             int64_t *slot = donet + (batch % (H + 1)) * R * H + x->route * H;
             int64_t ready = x->hop ? slot[x->hop - 1] : 0, end;
-            st = sched_emit_piece(e, x->edge, x->type, op, x->ticks, x->off, x->len, x->json, ready,
-                                  &end, err);
+            st = sched_emit_piece(e, x->edge, x->type, op, x->ticks, x->off, x->len, x->json,
+                                  x->bamt, ready, &end, err);
             if (end > slot[x->hop])
                 slot[x->hop] = end;
         }

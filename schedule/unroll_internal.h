@@ -37,14 +37,55 @@ typedef struct {
      * ("[\"o\", \"l\"]"), or NULL for a whole message */
     mpq_srcptr piece_off, piece_len;
     const char *piece_json;
-    unsigned long long seq;     /* generation order (ties in the heap)      */
+    int64_t bamt;               /* transfer: the amount in buffer units     */
 } sched_event_t;
+
+/* Events waiting for the sink: those generated since the last flush
+ * (in generation order), then sorted runs, one per flush that had new
+ * events, each stably sorted on start; the sink receives the runs merged,
+ * older runs first at equal starts, so (start, order generated). */
+typedef struct {
+    sched_event_t *ev;
+    size_t n, pos, cap;
+    int64_t head;               /* ev[pos].start                            */
+    unsigned long long id;      /* creation order                           */
+} sched_run_t;
+
+typedef struct {
+    int64_t start;
+    size_t idx;
+} sched_key_t;
+
+/* A buffer release waiting for its time (end of an event). */
+typedef struct {
+    int64_t end;
+    size_t node;
+    int64_t amount;             /* buffer units                             */
+} sched_release_t;
+
+/* Buffer needs (schedule.h, ssched_unroll_figures_t), tracked on the
+ * events as the sink receives them (in start order).  Amounts are whole
+ * numbers of 1/bu message; held and peak per node are int64 while no sum
+ * can overflow (every addition is checked) and GMP from then on. */
+typedef struct {
+    int64_t bu;                 /* buffer units per message (0: not tracked) */
+    size_t *excl;               /* per type: the 2 nodes where it never counts */
+    int64_t *held, *peak;       /* per node                                 */
+    mpz_t *wheld, *wpeak;       /* per node, once int64 could overflow      */
+    sched_release_t *rel;       /* min-heap on end                          */
+    size_t n_rel, cap_rel;
+    size_t *touched;            /* nodes acquired at time `now`             */
+    size_t n_touched, cap_touched;
+    int64_t now;
+    int any;                    /* an event was seen                        */
+} sched_buffers_t;
 
 /* Where events go: into memory or a JSON stream. */
 typedef struct sched_sink_s {
     const sched_scale_t *sc;    /* set by the engine before the first event */
     ssched_status_t (*emit)(struct sched_sink_s *sk, const sched_event_t *ev,
                             ssched_error_t *err);
+    int no_buffers;             /* skip the buffer needs (planning replays) */
 } sched_sink_t;
 
 /* The engine's running state, shared by the scatter and reduce loops. */
@@ -58,11 +99,19 @@ typedef struct {
     int64_t makespan;
     size_t transfers, computations, pieces;
     sched_sink_t *sink;
-    /* events wait in a min-heap on (start, order generated) until no later
-     * event can start before them, so the sink receives them sorted */
-    sched_event_t *heap;
-    size_t n_heap, cap_heap;
-    unsigned long long seq;
+    /* events wait until no later event can start before them, so the
+     * sink receives them sorted on (start, order generated) */
+    sched_event_t *fresh;       /* generated since the last flush          */
+    size_t n_fresh, cap_fresh;
+    sched_run_t *runs;          /* min-heap on (head, id)                   */
+    size_t n_runs, cap_runs;
+    sched_run_t *spare;         /* emptied runs, their arrays kept          */
+    size_t n_spare, cap_spare;
+    sched_key_t *keys, *keys2;  /* sorting a run                           */
+    size_t cap_keys;
+    unsigned long long run_id;
+    const ssched_problem_t *pb;
+    sched_buffers_t buf;
     unsigned char *sends, *computes;  /* per node: used by the pattern     */
     unsigned char *link_sends;  /* per edge: used by the pattern, from a switch */
     /* release times: an event of period b starts no earlier than
@@ -98,8 +147,6 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
 void sched_scale_free(sched_scale_t *sc);
 /* Units of an exact amount (amount * A, an integer by construction). */
 int64_t sched_units(const sched_scale_t *sc, const mpq_t amount);
-/* "p/q" of ticks/Q (or units/A), reduced, into buf (>= 48 bytes). */
-void sched_ratio_str(int64_t num, int64_t den, char *buf);
 void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
 
 /* Emit a transfer of `len` units of (type, op) from offset `off`, starting
@@ -108,10 +155,11 @@ void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
 ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     unsigned long op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err);
-/* The same for a transfer of known duration and piece (scatter, gossip). */
+/* The same for a transfer of known duration and piece (scatter, gossip);
+ * bamt: its length in buffer units (e->buf.bu for a whole message). */
 ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
-                                 int64_t ready, int64_t *end, ssched_error_t *err);
+                                 int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err);
 ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
                                        unsigned long op, int64_t ready, int64_t *end,
                                        ssched_error_t *err);
@@ -130,5 +178,14 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
                                  const ssched_schedule_t *s, unsigned long K,
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
                                  ssched_unroll_figures_t *fig, ssched_error_t *err);
+
+/* Buffer needs (unroll_buffer.c); each returns 0 on allocation failure. */
+int sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
+                       const ssched_problem_t *pb, const ssched_schedule_t *s);
+void sched_buffers_free(sched_buffers_t *b, size_t nn);
+/* Account one event, in start order. */
+int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
+/* buffer_peak and buffer_node of fig (pending releases applied first). */
+int sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig);
 
 #endif

@@ -75,7 +75,7 @@ static void rank(const ssched_platform_t *p, const ssched_problem_t *pb,
                  const ssched_schedule_t *s, unsigned long K, unsigned long long budget, mpq_t out)
 {
     ssched_unroll_limits_t lim = {0, budget, 0, NULL, NULL};
-    sched_sink_t sink = {NULL, null_emit};
+    sched_sink_t sink = {NULL, null_emit, 1};
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
     if (sched_unroll_run(p, pb, s, K, &lim, &sink, &fig, NULL) == SSCHED_OK)

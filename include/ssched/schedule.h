@@ -152,7 +152,27 @@ typedef struct {
     unsigned long op;
 } ssched_timed_computation_t;
 
-/* The figures of an unrolled schedule (all exact). */
+/* The figures of an unrolled schedule (all exact).
+ *
+ * Buffer needs: the most messages any node holds at once, in messages (a
+ * piece of length L counts L, a whole message or reduce value 1; not
+ * multiplied by the problem size).
+ *  - Scatter, gossip: at node v, a range of a message is held from the
+ *    start of a transfer that brings it to v (v not that message's origin
+ *    or destination) until the end of the transfer that sends it on from v:
+ *    held(v) rises by L at each incoming relay transfer's start and falls by
+ *    L at each outgoing forward's end.  Data at its origin and at its
+ *    destination is never counted.
+ *  - Reduce: a value (interval [k,m] of operation op) is held at v from the
+ *    start of the transfer that brings it (by L) or of the computation at v
+ *    that produces it (by 1), until the end of the transfer that sends it
+ *    away from v (by L) or of the computation at v that consumes it (by 1
+ *    per input).  A participant's own value [k,k] at its node P_k and the
+ *    final result [0,N-1] at the target are never counted.
+ * At equal times releases (ends) are applied before acquisitions (starts).
+ * The peak of v is the largest held(v) after an acquisition (0 if none);
+ * buffer_peak is the largest peak and buffer_node the first node (in node
+ * order) attaining it. */
 typedef struct {
     unsigned long operations;  /* K                                         */
     mpq_t makespan;            /* end of the last event                     */
@@ -168,6 +188,8 @@ typedef struct {
     size_t periods;            /* periods replayed                          */
     size_t transfers, computations, pieces; /* events written; pieces: the
                                   transfers that move part of a message     */
+    mpq_t buffer_peak;         /* the most messages a node holds at once    */
+    size_t buffer_node;        /* the first node holding buffer_peak        */
 } ssched_unroll_figures_t;
 
 typedef struct {
@@ -268,6 +290,20 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
 /* The platform with the per-period message counts on the edges (Graphviz). */
 ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
                                           const ssched_schedule_t *s, FILE *out,
+                                          ssched_error_t *err);
+
+/* Read an "ssched-unrolled/2" file (as ssched_unroll_write or
+ * ssched_unrolled_json wrote it) back into memory: its platform (with the
+ * switches' "ports": "multi"), its problem and its events in file order,
+ * with the figures the file states (u->fig.makespan etc.; periods stays 0).
+ * p, pb, u must be initialised and empty; free them as usual afterwards,
+ * also on error.  Event types use the canonical numbering of the
+ * steady-state model: scatter, gossip: (source, target) pairs in problem
+ * order, source != target; reduce: intervals [k, m] in row order (k, then
+ * m).  The file is parsed, not checked: run ssched_check_schedule_file for
+ * validity.  EINPUT names the file and the first malformed field. */
+ssched_status_t ssched_unrolled_read_file(const char *path, ssched_platform_t *p,
+                                          ssched_problem_t *pb, ssched_unrolled_t *u,
                                           ssched_error_t *err);
 
 /* ---------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* ssched schedule: a periodic one-port schedule at the certified TP, or its
  * unrolled form for K operations.  Every schedule is passed through the
- * independent checker before it is written. */
+ * independent checker before it is written (an unrolled file after it is
+ * written, unless --no-check). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ static const char *usage_text =
     "  --max-period TF     with --unroll: only patterns of period <= TF\n"
     "  --max-operations N  limit on K (default 10000000)\n"
     "  --max-events N      limit on the events written (default 500000000)\n"
+    "  --no-check          with --unroll: skip the self-check of the written file\n"
+    "                      (check it later with `ssched check FILE`)\n"
     "  --gantt FILE.svg    Gantt chart of one period, one row per port\n"
     "  --dot FILE          per-period message counts on the platform (Graphviz)\n"
     "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n"
@@ -67,7 +70,7 @@ static int write_text(const char *path, const char *text)
 }
 
 typedef struct {
-    int json, no_split, unroll, fixed, has_max_period, quiet;
+    int json, no_split, unroll, fixed, has_max_period, quiet, no_check;
     long operations, max_operations, max_events;
     mpq_t max_period;
     const char *output, *gantt, *dot, *trees_dot;
@@ -103,12 +106,17 @@ static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem
     }
 }
 
-static void print_q(const char *label, const mpq_t q, const char *after)
+static void print_qd(const char *label, const mpq_t q, const char *after, int digits)
 {
-    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 6);
+    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, digits);
     printf("%s%s (%s)%s", label, a, b, after);
     free(a);
     free(b);
+}
+
+static void print_q(const char *label, const mpq_t q, const char *after)
+{
+    print_qd(label, q, after, 6);
 }
 
 static void unroll_progress(void *ctx, size_t done, size_t total, double seconds)
@@ -141,7 +149,7 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
     if (st != SSCHED_OK) {
         remove(o->output);
         rc = cli_report("schedule", &err);
-    } else {
+    } else if (!o->no_check) {
         /* the file as written, checked as a stream (any size) */
         struct stat sb;
         if (!o->quiet && stat(o->output, &sb) == 0 && sb.st_size > (64 << 20))
@@ -170,12 +178,27 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
         printf(" with ");
         mpz_out_str(stdout, 10, fig.ops_per_period);
         print_q(" operations, throughput ", fig.pattern_throughput, "\n");
-        print_q("time for K operations: ", fig.makespan, "\n");
+        print_q("time for K operations: ", fig.makespan, "");
+        mpq_t achieved; /* the emitted schedule's own throughput */
+        mpq_init(achieved);
+        if (mpq_sgn(fig.makespan) > 0) {
+            mpq_set_ui(achieved, fig.operations, 1);
+            mpq_div(achieved, achieved, fig.makespan);
+        }
+        print_q(", throughput K / makespan = ", achieved, "\n");
+        mpq_clear(achieved);
         print_q("lower bound LB(K) = max(K/TP, LB1): K/TP = ", fig.steady_time, ", ");
         print_q("LB1 = ", fig.lb1, "\n");
-        print_q("makespan / LB(K) = ", fig.ratio, "");
+        print_qd("makespan / LB(K) = ", fig.ratio, "", 9);
         print_q(";  overhead over K/TP = ", fig.overhead, "\n");
-        printf("checked: valid (ssched check %s)\n", o->output);
+        char *bp = ssched_rational_to_string(fig.buffer_peak);
+        printf("buffer: at most %s messages held at once, at node %s\n", bp ? bp : "?",
+               fig.buffer_node < p->n_nodes ? p->names[fig.buffer_node] : "-");
+        free(bp);
+        if (o->no_check)
+            printf("not checked (--no-check): run ssched check %s\n", o->output);
+        else
+            printf("checked: valid (ssched check %s)\n", o->output);
     }
     ssched_unroll_figures_free(&fig);
     return rc;
@@ -243,7 +266,7 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
 }
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
-       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV };
+       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK };
 static const struct option longopts[] = {
     CLI_PROBLEM_LONGOPTS,
     {"no-split", no_argument, NULL, O_NOSPLIT},
@@ -258,6 +281,7 @@ static const struct option longopts[] = {
     {"max-period", required_argument, NULL, O_MAXP},
     {"max-operations", required_argument, NULL, O_MAXOPS},
     {"max-events", required_argument, NULL, O_MAXEV},
+    {"no-check", no_argument, NULL, O_NOCHECK},
     {"output", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -287,6 +311,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         case O_NOSPLIT: o->no_split = 1; break;
         case O_JSON: o->json = 1; break;
         case O_UNROLL: o->unroll = 1; break;
+        case O_NOCHECK: o->no_check = 1; break;
         case O_OPS:
             if (o->operations)
                 return cli_bad_input("schedule", "--operations given twice");
@@ -359,6 +384,8 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->unroll && (o->gantt || o->dot || o->json))
         return cli_bad_input("schedule", "--unroll writes the unrolled schedule only "
                              "(no --gantt, --dot or --json)");
+    if (o->no_check && !o->unroll)
+        return cli_bad_input("schedule", "--no-check is used with --unroll");
     if ((o->max_operations || o->max_events) && !o->unroll)
         return cli_bad_input("schedule", "--max-operations and --max-events are used with --unroll");
     if (o->unroll && o->max_operations == 0 && o->operations > 10000000L)

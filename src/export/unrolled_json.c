@@ -5,23 +5,33 @@
  * memory independent of K.  Transfers that move part of a message carry
  * "piece": [offset, length] as fractions of one message. */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
 #include "src/export/json_util.h"
+#include "src/export/text_out.h"
+
+typedef struct {
+    char *s;
+    size_t n;
+} text_t;
 
 typedef struct {
     sched_sink_t base;
     const ssched_platform_t *p;
     const ssched_problem_t *pb;
     const ssched_schedule_t *s;
-    FILE *out, *comps;            /* computations wait in a temporary file */
+    obuf_t out, comps;            /* computations wait in a temporary file */
     char **quoted;                /* JSON-quoted node names                */
+    text_t *edge_txt;             /* per edge: "\"from\": F, \"to\": T, "  */
+    text_t *type_txt;             /* per type: origin and dest, or interval */
+    frac_t tq, ta;                /* times (1/q), amounts (1/a)            */
+    int ready;                    /* tq, ta set for the engine's scale     */
     int64_t q, a;                 /* ticks per unit time, units per message */
     size_t n_transfers, n_comps;
-    int failed;
 } stream_t;
 
 static char **quote_names(const ssched_platform_t *p)
@@ -48,54 +58,150 @@ static void free_names(char **q, size_t n)
     free(q);
 }
 
-static void write_transfer(stream_t *w, const sched_event_t *ev)
+static void free_texts(text_t *t, size_t n)
 {
-    char a[48], b[48];
-    int64_t q = w->base.sc ? w->base.sc->q : w->q, units = w->base.sc ? w->base.sc->a : w->a;
-    sched_ratio_str(ev->start, q, a);
-    sched_ratio_str(ev->end, q, b);
-    size_t i = w->p->from[ev->edge], j = w->p->to[ev->edge];
-    fprintf(w->out, "%s  {\"start\": \"%s\", \"end\": \"%s\", \"from\": %s, \"to\": %s, ",
-            w->n_transfers ? ",\n" : "", a, b, w->quoted[i], w->quoted[j]);
-    if (w->s->kind == SSCHED_PROBLEM_REDUCE)
-        fprintf(w->out, "\"interval\": [%zu, %zu]", w->s->intervals[ev->type].k,
-                w->s->intervals[ev->type].m);
-    else
-        fprintf(w->out, "\"origin\": %s, \"dest\": %s",
-                w->quoted[w->s->commodities[ev->type].origin],
-                w->quoted[w->s->commodities[ev->type].dest]);
-    fprintf(w->out, ", \"op\": %lu", ev->op);
-    if (ev->piece_json) {
-        fprintf(w->out, ", \"piece\": %s", ev->piece_json);
-    } else if (!ev->piece_off && ev->len != units) {
-        sched_ratio_str(ev->off, units, a);
-        sched_ratio_str(ev->len, units, b);
-        fprintf(w->out, ", \"piece\": [\"%s\", \"%s\"]", a, b);
-    }
-    fputc('}', w->out);
-    w->n_transfers++;
+    for (size_t i = 0; t && i < n; i++)
+        free(t[i].s);
+    free(t);
 }
 
-static void write_computation(stream_t *w, FILE *f, const sched_event_t *ev)
+static int set_text(text_t *t, const char *a, const char *b, const char *c, const char *d)
 {
-    char a[48], b[48];
-    int64_t q = w->base.sc ? w->base.sc->q : w->q;
-    sched_ratio_str(ev->start, q, a);
-    sched_ratio_str(ev->end, q, b);
-    fprintf(f, "%s  {\"start\": \"%s\", \"end\": \"%s\", \"node\": %s, \"task\": [%zu, %zu, %zu], "
-               "\"op\": %lu}",
-            w->n_comps ? ",\n" : "", a, b, w->quoted[ev->node], ev->k, ev->l, ev->m, ev->op);
+    size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d);
+    t->s = malloc(n + 1);
+    if (!t->s)
+        return 0;
+    snprintf(t->s, n + 1, "%s%s%s%s", a, b, c, d);
+    t->n = n;
+    return 1;
+}
+
+/* The constant parts of the event lines; 0 on ENOMEM. */
+static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_schedule_t *s)
+{
+    w->quoted = quote_names(p);
+    if (!w->quoted)
+        return 0;
+    size_t ne = p->n_edges;
+    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals : s->n_commodities;
+    w->edge_txt = calloc(ne ? ne : 1, sizeof *w->edge_txt);
+    w->type_txt = calloc(nt ? nt : 1, sizeof *w->type_txt);
+    if (!w->edge_txt || !w->type_txt)
+        return 0;
+    for (size_t e = 0; e < ne; e++)
+        if (!set_text(&w->edge_txt[e], "\"from\": ", w->quoted[p->from[e]], ", \"to\": ",
+                      w->quoted[p->to[e]]))
+            return 0;
+    for (size_t t = 0; t < nt; t++) {
+        if (s->kind == SSCHED_PROBLEM_REDUCE) {
+            char b[64];
+            snprintf(b, sizeof b, "[%zu, %zu]", s->intervals[t].k, s->intervals[t].m);
+            if (!set_text(&w->type_txt[t], ", \"interval\": ", b, "", ""))
+                return 0;
+        } else if (!set_text(&w->type_txt[t], ", \"origin\": ",
+                             w->quoted[s->commodities[t].origin], ", \"dest\": ",
+                             w->quoted[s->commodities[t].dest])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void stream_free(stream_t *w)
+{
+    size_t nt = w->s->kind == SSCHED_PROBLEM_REDUCE ? w->s->n_intervals : w->s->n_commodities;
+    free_texts(w->edge_txt, w->p->n_edges);
+    free_texts(w->type_txt, nt);
+    free_names(w->quoted, w->p->n_nodes);
+    ssched_i_frac_free(&w->tq);
+    ssched_i_frac_free(&w->ta);
+    ssched_i_obuf_free(&w->out);
+    ssched_i_obuf_free(&w->comps);
+}
+
+/* Fix the scale of the fractions (the engine's, or the caller's q, a). */
+static int stream_scale(stream_t *w, int table)
+{
+    if (w->ready)
+        return 1;
+    int64_t q = w->base.sc ? w->base.sc->q : w->q, a = w->base.sc ? w->base.sc->a : w->a;
+    w->a = a;
+    w->ready = 1;
+    return ssched_i_frac_init(&w->tq, q, table) && ssched_i_frac_init(&w->ta, a, table);
+}
+
+static int write_transfer(stream_t *w, const sched_event_t *ev)
+{
+    const text_t *et = &w->edge_txt[ev->edge], *tt = &w->type_txt[ev->type];
+    size_t pj = ev->piece_json ? strlen(ev->piece_json) : 0;
+    char *b = ssched_i_obuf_room(&w->out, 512 + et->n + tt->n + pj), *p = b;
+    if (!b)
+        return 0;
+    if (w->n_transfers)
+        p = PUT_LIT(p, ",\n");
+    p = PUT_LIT(p, "  {\"start\": \"");
+    p = ssched_i_put_frac(p, &w->tq, ev->start);
+    p = PUT_LIT(p, "\", \"end\": \"");
+    p = ssched_i_put_frac(p, &w->tq, ev->end);
+    p = PUT_LIT(p, "\", ");
+    p = ssched_i_put_str(p, et->s, et->n);
+    p = ssched_i_put_str(p, tt->s, tt->n);
+    p = PUT_LIT(p, ", \"op\": ");
+    p = ssched_i_put_u64(p, ev->op);
+    if (ev->piece_json) {
+        p = PUT_LIT(p, ", \"piece\": ");
+        p = ssched_i_put_str(p, ev->piece_json, pj);
+    } else if (!ev->piece_off && ev->len != w->a) {
+        p = PUT_LIT(p, ", \"piece\": [\"");
+        p = ssched_i_put_frac(p, &w->ta, ev->off);
+        p = PUT_LIT(p, "\", \"");
+        p = ssched_i_put_frac(p, &w->ta, ev->len);
+        p = PUT_LIT(p, "\"]");
+    }
+    *p++ = '}';
+    w->out.n += (size_t)(p - b);
+    w->n_transfers++;
+    return 1;
+}
+
+static int write_computation(stream_t *w, obuf_t *o, const sched_event_t *ev)
+{
+    const char *name = w->quoted[ev->node];
+    size_t nl = strlen(name);
+    char *b = ssched_i_obuf_room(o, 512 + nl), *p = b;
+    if (!b)
+        return 0;
+    if (w->n_comps)
+        p = PUT_LIT(p, ",\n");
+    p = PUT_LIT(p, "  {\"start\": \"");
+    p = ssched_i_put_frac(p, &w->tq, ev->start);
+    p = PUT_LIT(p, "\", \"end\": \"");
+    p = ssched_i_put_frac(p, &w->tq, ev->end);
+    p = PUT_LIT(p, "\", \"node\": ");
+    p = ssched_i_put_str(p, name, nl);
+    p = PUT_LIT(p, ", \"task\": [");
+    p = ssched_i_put_u64(p, ev->k);
+    p = PUT_LIT(p, ", ");
+    p = ssched_i_put_u64(p, ev->l);
+    p = PUT_LIT(p, ", ");
+    p = ssched_i_put_u64(p, ev->m);
+    p = PUT_LIT(p, "], \"op\": ");
+    p = ssched_i_put_u64(p, ev->op);
+    *p++ = '}';
+    o->n += (size_t)(p - b);
     w->n_comps++;
+    return 1;
 }
 
 static ssched_status_t stream_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
 {
     stream_t *w = (stream_t *)sk;
-    if (ev->is_comp)
-        write_computation(w, w->comps, ev);
-    else
-        write_transfer(w, ev);
-    if (ferror(w->out) || (w->comps && ferror(w->comps)))
+    if (!w->ready && !stream_scale(w, 1))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    int ok = ev->is_comp ? write_computation(w, &w->comps, ev) : write_transfer(w, ev);
+    if (!ok)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (w->out.failed || w->comps.failed)
         return ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
     return SSCHED_OK;
 }
@@ -136,7 +242,8 @@ static void write_q(FILE *out, const char *key, const mpq_t q, int last)
         freefunc(t, strlen(t) + 1);
 }
 
-static void write_figures(FILE *out, const ssched_unroll_figures_t *f)
+static void write_figures(FILE *out, const ssched_unroll_figures_t *f, char **quoted,
+                          size_t n_nodes)
 {
     char *t = mpz_get_str(NULL, 10, f->ops_per_period);
     fprintf(out, " \"operations_per_period\": \"%s\",\n", t ? t : "0");
@@ -151,23 +258,32 @@ static void write_figures(FILE *out, const ssched_unroll_figures_t *f)
     write_q(out, "overhead", f->overhead, 0);
     write_q(out, "lb1", f->lb1, 0);
     write_q(out, "lower_bound", f->lower_bound, 0);
-    write_q(out, "ratio", f->ratio, 1);
+    write_q(out, "ratio", f->ratio, 0);
+    write_q(out, "buffer_peak", f->buffer_peak, 0);
+    fprintf(out, " \"buffer_node\": %s\n",
+            f->buffer_node < n_nodes ? quoted[f->buffer_node] : "null");
 }
 
-static void close_arrays(stream_t *w)
+/* Close the transfers (and computations) arrays; 0 on a write error. */
+static int close_arrays(stream_t *w, FILE *out, FILE *comps)
 {
-    fputs("\n ],\n", w->out);
+    ssched_i_obuf_flush(&w->out);
+    fputs("\n ],\n", out);
     if (w->s->kind == SSCHED_PROBLEM_REDUCE) {
-        fputs(" \"computations\": [\n", w->out);
-        if (w->comps) {
-            rewind(w->comps);
-            char buf[1 << 16];
+        fputs(" \"computations\": [\n", out);
+        ssched_i_obuf_flush(&w->comps);
+        if (comps) {
+            rewind(comps);
             size_t n;
-            while ((n = fread(buf, 1, sizeof buf, w->comps)) > 0)
-                fwrite(buf, 1, n, w->out);
+            while ((n = fread(w->comps.b, 1, w->comps.cap, comps)) > 0)
+                if (fwrite(w->comps.b, 1, n, out) != n)
+                    w->out.failed = 1;
+            if (ferror(comps))
+                w->out.failed = 1;
         }
-        fputs("\n ],\n", w->out);
+        fputs("\n ],\n", out);
     }
+    return !w->out.failed && !w->comps.failed;
 }
 
 ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -181,27 +297,28 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
     w.p = p;
     w.pb = pb;
     w.s = s;
-    w.out = out;
-    w.quoted = quote_names(p);
-    if (!w.quoted)
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    if (s->kind == SSCHED_PROBLEM_REDUCE && !(w.comps = tmpfile())) {
-        free_names(w.quoted, p->n_nodes);
-        return ssched_error_set(err, SSCHED_EINTERNAL, "cannot create a temporary file");
-    }
-    ssched_status_t st = write_header(out, p, pb, s, K, err);
+    FILE *comps = NULL;
+    ssched_status_t st = SSCHED_OK;
+    if (!stream_init(&w, p, s) || !ssched_i_obuf_init(&w.out, out) || !ssched_i_obuf_init(&w.comps, NULL))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    else if (s->kind == SSCHED_PROBLEM_REDUCE && !(comps = tmpfile()))
+        st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot create a temporary file");
+    w.comps.f = comps;
+    if (st == SSCHED_OK)
+        st = write_header(out, p, pb, s, K, err);
     if (st == SSCHED_OK)
         st = sched_unroll_run(p, pb, s, K, limits, &w.base, fig, err);
+    if (st == SSCHED_OK && !close_arrays(&w, out, comps))
+        st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
     if (st == SSCHED_OK) {
-        close_arrays(&w);
-        write_figures(out, fig);
+        write_figures(out, fig, w.quoted, p->n_nodes);
         fputs("}\n", out);
         if (fflush(out) != 0 || ferror(out))
             st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
     }
-    if (w.comps)
-        fclose(w.comps);
-    free_names(w.quoted, p->n_nodes);
+    if (comps)
+        fclose(comps);
+    stream_free(&w);
     return st;
 }
 
@@ -229,10 +346,9 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
     memset(&w, 0, sizeof w);
     w.p = p;
     w.s = s;
-    w.out = out;
-    w.quoted = quote_names(p);
     /* the in-memory events are fractions: print them through a common
-     * denominator of their own */
+     * denominator of their own (a divisor of the engine's ticks, so every
+     * time fits as it did there) */
     mpz_t Q, A;
     mpz_inits(Q, A, NULL);
     mpz_set_ui(Q, 1);
@@ -247,10 +363,13 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
         mpz_lcm(Q, Q, mpq_denref(u->computations[k].start));
         mpz_lcm(Q, Q, mpq_denref(u->computations[k].end));
     }
-    int ok = w.quoted && mpz_fits_slong_p(Q) && mpz_fits_slong_p(A) &&
+    int ok = stream_init(&w, p, s) && ssched_i_obuf_init(&w.out, out) && ssched_i_obuf_init(&w.comps, NULL) &&
+             mpz_fits_slong_p(Q) && mpz_fits_slong_p(A) &&
              write_header(out, p, pb, s, u->operations, NULL) == SSCHED_OK;
     w.q = ok ? mpz_get_si(Q) : 1;
     w.a = ok ? mpz_get_si(A) : 1;
+    /* a table pays only for many events */
+    ok = ok && stream_scale(&w, u->n_transfers + u->n_computations > 100000);
     for (size_t k = 0; ok && k < u->n_transfers; k++) {
         const ssched_timed_transfer_t *x = &u->transfers[k];
         sched_event_t ev = {0};
@@ -261,11 +380,12 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
         ev.end = over(Q, x->end);
         ev.off = over(A, x->piece_offset);
         ev.len = over(A, x->piece_length);
-        write_transfer(&w, &ev);
+        ok = write_transfer(&w, &ev);
     }
+    ssched_i_obuf_flush(&w.out);
     if (ok && s->kind == SSCHED_PROBLEM_REDUCE) {
         fputs("\n ],\n \"computations\": [\n", out);
-        for (size_t k = 0; k < u->n_computations; k++) {
+        for (size_t k = 0; ok && k < u->n_computations; k++) {
             const ssched_timed_computation_t *x = &u->computations[k];
             sched_event_t ev = {0};
             ev.is_comp = 1;
@@ -276,16 +396,18 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
             ev.op = x->op;
             ev.start = over(Q, x->start);
             ev.end = over(Q, x->end);
-            write_computation(&w, out, &ev);
+            ok = write_computation(&w, &w.out, &ev);
         }
+        ssched_i_obuf_flush(&w.out);
     }
-    if (ok) {
+    if (ok && !w.out.failed) {
         fputs("\n ],\n", out);
-        write_figures(out, &u->fig);
+        write_figures(out, &u->fig, w.quoted, p->n_nodes);
         fputs("}\n", out);
     }
+    ok = ok && !w.out.failed;
     mpz_clears(Q, A, NULL);
-    free_names(w.quoted, p->n_nodes);
+    stream_free(&w);
     if (fclose(out) != 0 || !ok) {
         free(buf);
         return NULL;

@@ -1,0 +1,330 @@
+/* Read an "ssched-unrolled/2" file back into memory (ssched_unrolled_t),
+ * with its platform and problem (schedule.h: ssched_unrolled_read_file).
+ *
+ * The file is loaded whole with jansson: the reader serves programs that
+ * run the schedule (the MPI executor), which need every event anyway.  The
+ * check of the schedule's validity is ssched_check_schedule_file's job;
+ * this reader only insists on a well-formed file and names the first
+ * field that is not (one line, EINPUT).  Message types get the canonical
+ * numbering of the steady-state model (steady.h), so events read back
+ * compare equal to the ones unrolled in memory. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssched/schedule.h"
+
+typedef struct {
+    const char *path;
+    ssched_error_t *err;
+    ssched_platform_t *p;
+    ssched_problem_t *pb;
+    size_t N;                  /* reduce: participants                     */
+    size_t *type_of;           /* scatter, gossip: origin * n + dest -> type */
+} reader_t;
+
+static ssched_status_t bad(reader_t *r, const char *fmt, const char *what)
+{
+    char line[SSCHED_ERROR_MSG_MAX / 2];
+    snprintf(line, sizeof line, fmt, what);
+    return ssched_error_set(r->err, SSCHED_EINPUT, "%s: %s", r->path, line);
+}
+
+/* A rational given as "p/q", "p" or a JSON integer; 1 if well formed. */
+static int get_q(json_t *v, mpq_t out)
+{
+    if (json_is_integer(v)) {
+        mpq_set_si(out, (long)json_integer_value(v), 1);
+        return 1;
+    }
+    const char *s = json_string_value(v);
+    if (!s || !*s || strspn(s, "-0123456789/") != strlen(s) || mpq_set_str(out, s, 10) != 0 ||
+        mpz_sgn(mpq_denref(out)) == 0)
+        return 0;
+    mpq_canonicalize(out);
+    return 1;
+}
+
+static ssched_status_t node_of(reader_t *r, json_t *v, const char *where, size_t *out)
+{
+    const char *s = json_string_value(v);
+    ssched_error_t e;
+    if (!s || ssched_platform_find_node(r->p, s, out, &e) != SSCHED_OK)
+        return bad(r, "%s does not name a node of the platform", where);
+    return SSCHED_OK;
+}
+
+static ssched_status_t read_platform(reader_t *r, json_t *pl)
+{
+    json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
+    if (!json_is_array(nodes) || !json_is_array(edges))
+        return bad(r, "%s needs \"nodes\" and \"edges\" arrays", "\"platform\"");
+    mpq_t q;
+    mpq_init(q);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t i = 0; i < json_array_size(nodes) && st == SSCHED_OK; i++) {
+        json_t *n = json_array_get(nodes, i), *w = json_object_get(n, "w");
+        const char *id = json_string_value(json_object_get(n, "id"));
+        const char *ports = json_string_value(json_object_get(n, "ports"));
+        size_t index;
+        if (!id || (w && !json_is_null(w) && !get_q(w, q)))
+            st = bad(r, "platform node %s: needs a string \"id\" and \"w\" null or a rational",
+                     id ? id : "(no id)");
+        else if (ssched_platform_add_node(r->p, id, w && !json_is_null(w) ? q : NULL, &index,
+                                          r->err) != SSCHED_OK)
+            st = (ssched_error_prefix(r->err, "%s: ", r->path), r->err->status);
+        else if (ports && !strcmp(ports, "multi"))
+            r->p->multiport[index] = 1;
+    }
+    for (size_t e = 0; e < json_array_size(edges) && st == SSCHED_OK; e++) {
+        json_t *x = json_array_get(edges, e);
+        size_t a, b;
+        if ((st = node_of(r, json_object_get(x, "from"), "a platform edge's \"from\"", &a)) ||
+            (st = node_of(r, json_object_get(x, "to"), "a platform edge's \"to\"", &b)))
+            break;
+        if (!get_q(json_object_get(x, "c"), q))
+            st = bad(r, "platform edge from %s: \"c\" must be a rational", r->p->names[a]);
+        else if (ssched_platform_add_edge(r->p, a, b, q, r->err) != SSCHED_OK)
+            st = (ssched_error_prefix(r->err, "%s: ", r->path), r->err->status);
+    }
+    mpq_clear(q);
+    if (st == SSCHED_OK && ssched_platform_finalize(r->p, r->err) != SSCHED_OK)
+        st = r->err->status;
+    return st;
+}
+
+/* A list of node names into a malloc'ed index array. */
+static ssched_status_t node_list(reader_t *r, json_t *a, const char *key, size_t **out, size_t *n)
+{
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return bad(r, "problem: \"%s\" must be a non-empty array of node names", key);
+    *n = json_array_size(a);
+    if (!(*out = malloc(*n * sizeof **out)))
+        return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < *n; k++)
+        if (node_of(r, json_array_get(a, k), "a node of the problem", &(*out)[k]) != SSCHED_OK)
+            return r->err->status;
+    return SSCHED_OK;
+}
+
+static ssched_status_t read_problem(reader_t *r, json_t *o)
+{
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    ssched_problem_t *pb = r->pb;
+    ssched_status_t st;
+    if (!kind)
+        return bad(r, "%s needs a string \"kind\"", "\"problem\"");
+    if (!get_q(json_object_get(o, "size"), pb->size))
+        return bad(r, "problem: %s must be a rational", "\"size\"");
+    if (!strcmp(kind, "scatter")) {
+        pb->kind = SSCHED_PROBLEM_SCATTER;
+        json_t *one = json_array();
+        json_array_append(one, json_object_get(o, "source"));
+        st = node_list(r, one, "source", &pb->sources, &pb->n_sources);
+        json_decref(one);
+        if (st == SSCHED_OK)
+            st = node_list(r, json_object_get(o, "targets"), "targets", &pb->targets, &pb->n_targets);
+    } else if (!strcmp(kind, "gossip")) {
+        pb->kind = SSCHED_PROBLEM_GOSSIP;
+        if ((st = node_list(r, json_object_get(o, "sources"), "sources", &pb->sources,
+                            &pb->n_sources)) == SSCHED_OK)
+            st = node_list(r, json_object_get(o, "targets"), "targets", &pb->targets, &pb->n_targets);
+    } else if (!strcmp(kind, "reduce")) {
+        pb->kind = SSCHED_PROBLEM_REDUCE;
+        if ((st = node_list(r, json_object_get(o, "participants"), "participants",
+                            &pb->participants, &pb->n_participants)) == SSCHED_OK)
+            st = node_of(r, json_object_get(o, "target"), "problem \"target\"", &pb->target);
+    } else {
+        return bad(r, "problem: unknown kind '%s'", kind);
+    }
+    if (st == SSCHED_OK && ssched_problem_validate(pb, r->p, r->err) != SSCHED_OK) {
+        ssched_error_prefix(r->err, "%s: ", r->path);
+        st = r->err->status;
+    }
+    return st;
+}
+
+/* The canonical message types: (source, target) pairs in problem order
+ * without source == target (scatter, gossip); intervals [k, m], k <= m, in
+ * row order (reduce).  type_of maps back to them. */
+static ssched_status_t index_types(reader_t *r)
+{
+    size_t n = r->p->n_nodes;
+    if (r->pb->kind == SSCHED_PROBLEM_REDUCE) {
+        r->N = r->pb->n_participants;
+        return SSCHED_OK;
+    }
+    if (!(r->type_of = malloc((n > 0 ? n * n : 1) * sizeof *r->type_of)))
+        return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n * n; k++)
+        r->type_of[k] = (size_t)-1;
+    size_t t = 0;
+    for (size_t a = 0; a < r->pb->n_sources; a++)
+        for (size_t b = 0; b < r->pb->n_targets; b++)
+            if (r->pb->sources[a] != r->pb->targets[b])
+                r->type_of[r->pb->sources[a] * n + r->pb->targets[b]] = t++;
+    return SSCHED_OK;
+}
+
+static ssched_status_t get_interval(reader_t *r, json_t *a, size_t *type, const char *where)
+{
+    json_int_t k = json_integer_value(json_array_get(a, 0));
+    json_int_t m = json_integer_value(json_array_get(a, 1));
+    if (!json_is_array(a) || json_array_size(a) != 2 || !json_is_integer(json_array_get(a, 0)) ||
+        !json_is_integer(json_array_get(a, 1)) || k < 0 || k > m || (size_t)m >= r->N)
+        return bad(r, "%s: \"interval\" must be [k, m] with 0 <= k <= m < participants", where);
+    /* row order: rows 0..k-1 hold N, N-1, ..., N-k+1 intervals */
+    size_t K = (size_t)k, N = r->N;
+    *type = K * N - K * (K - 1) / 2 + ((size_t)m - K);
+    return SSCHED_OK;
+}
+
+static ssched_status_t read_transfer(reader_t *r, json_t *x, size_t index,
+                                     ssched_timed_transfer_t *t)
+{
+    char where[64];
+    snprintf(where, sizeof where, "transfers[%zu]", index);
+    size_t a, b, e;
+    json_int_t op = json_integer_value(json_object_get(x, "op"));
+    ssched_status_t st;
+    if (!get_q(json_object_get(x, "start"), t->start) || !get_q(json_object_get(x, "end"), t->end))
+        return bad(r, "%s: \"start\" and \"end\" must be rationals", where);
+    if (!json_is_integer(json_object_get(x, "op")) || op < 0)
+        return bad(r, "%s: \"op\" must be a non-negative integer", where);
+    t->op = (unsigned long)op;
+    if ((st = node_of(r, json_object_get(x, "from"), where, &a)) ||
+        (st = node_of(r, json_object_get(x, "to"), where, &b)))
+        return st;
+    if ((e = ssched_platform_edge_index(r->p, a, b)) == (size_t)-1)
+        return bad(r, "%s: no platform edge joins \"from\" to \"to\"", where);
+    t->edge = e;
+    if (r->pb->kind == SSCHED_PROBLEM_REDUCE) {
+        if ((st = get_interval(r, json_object_get(x, "interval"), &t->type, where)))
+            return st;
+    } else {
+        size_t o, d;
+        if ((st = node_of(r, json_object_get(x, "origin"), where, &o)) ||
+            (st = node_of(r, json_object_get(x, "dest"), where, &d)))
+            return st;
+        if ((t->type = r->type_of[o * r->p->n_nodes + d]) == (size_t)-1)
+            return bad(r, "%s: \"origin\" and \"dest\" are not a message of the problem", where);
+    }
+    json_t *piece = json_object_get(x, "piece");
+    mpq_set_ui(t->piece_offset, 0, 1);
+    mpq_set_ui(t->piece_length, 1, 1);
+    if (piece && (!json_is_array(piece) || json_array_size(piece) != 2 ||
+                  !get_q(json_array_get(piece, 0), t->piece_offset) ||
+                  !get_q(json_array_get(piece, 1), t->piece_length)))
+        return bad(r, "%s: \"piece\" must be [offset, length] (rationals)", where);
+    return SSCHED_OK;
+}
+
+static ssched_status_t read_computation(reader_t *r, json_t *x, size_t index,
+                                        ssched_timed_computation_t *c)
+{
+    char where[64];
+    snprintf(where, sizeof where, "computations[%zu]", index);
+    json_t *task = json_object_get(x, "task");
+    json_int_t op = json_integer_value(json_object_get(x, "op"));
+    json_int_t v[3];
+    for (size_t k = 0; k < 3; k++)
+        v[k] = json_is_integer(json_array_get(task, k)) ? json_integer_value(json_array_get(task, k))
+                                                        : -1;
+    if (!get_q(json_object_get(x, "start"), c->start) || !get_q(json_object_get(x, "end"), c->end))
+        return bad(r, "%s: \"start\" and \"end\" must be rationals", where);
+    if (!json_is_integer(json_object_get(x, "op")) || op < 0)
+        return bad(r, "%s: \"op\" must be a non-negative integer", where);
+    if (json_array_size(task) != 3 || v[0] < 0 || v[0] > v[1] || v[1] >= v[2] ||
+        (size_t)v[2] >= r->N)
+        return bad(r, "%s: \"task\" must be [k, l, m] with k <= l < m < participants", where);
+    c->op = (unsigned long)op;
+    c->k = (size_t)v[0];
+    c->l = (size_t)v[1];
+    c->m = (size_t)v[2];
+    return node_of(r, json_object_get(x, "node"), where, &c->node);
+}
+
+static ssched_status_t read_events(reader_t *r, json_t *root, ssched_unrolled_t *u)
+{
+    json_t *tr = json_object_get(root, "transfers"), *co = json_object_get(root, "computations");
+    int reduce = r->pb->kind == SSCHED_PROBLEM_REDUCE;
+    if (!json_is_array(tr) || (reduce && !json_is_array(co)))
+        return bad(r, "%s", reduce ? "needs \"transfers\" and \"computations\" arrays"
+                                   : "needs a \"transfers\" array");
+    size_t nt = json_array_size(tr), nc = reduce ? json_array_size(co) : 0;
+    u->transfers = malloc((nt ? nt : 1) * sizeof *u->transfers);
+    u->computations = malloc((nc ? nc : 1) * sizeof *u->computations);
+    if (!u->transfers || !u->computations)
+        return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
+    u->cap = nt;
+    u->comp_cap = nc;
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < nt && st == SSCHED_OK; k++) {
+        ssched_timed_transfer_t *t = &u->transfers[u->n_transfers++];
+        mpq_inits(t->start, t->end, t->piece_offset, t->piece_length, NULL);
+        st = read_transfer(r, json_array_get(tr, k), k, t);
+        if (st == SSCHED_OK && (mpq_sgn(t->piece_offset) || mpq_cmp_ui(t->piece_length, 1, 1)))
+            u->fig.pieces++;
+    }
+    for (size_t k = 0; k < nc && st == SSCHED_OK; k++) {
+        ssched_timed_computation_t *c = &u->computations[u->n_computations++];
+        mpq_inits(c->start, c->end, NULL);
+        st = read_computation(r, json_array_get(co, k), k, c);
+    }
+    u->fig.transfers = u->n_transfers;
+    u->fig.computations = u->n_computations;
+    return st;
+}
+
+/* The figures the file states (absent ones stay 0: older writers). */
+static ssched_status_t read_figures(reader_t *r, json_t *root, ssched_unrolled_t *u)
+{
+    static const char *const keys[] = {"makespan", "throughput", "steady_time", "overhead",
+                                       "lb1", "lower_bound", "ratio", "period",
+                                       "pattern_throughput"};
+    ssched_unroll_figures_t *f = &u->fig;
+    mpq_ptr dst[] = {f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1,
+                     f->lower_bound, f->ratio, f->period, f->pattern_throughput};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        json_t *v = json_object_get(root, keys[k]);
+        if ((v || k == 0) && !get_q(v, dst[k]))
+            return bad(r, "\"%s\" must be a rational", keys[k]);
+    }
+    const char *opp = json_string_value(json_object_get(root, "operations_per_period"));
+    if (opp && mpz_set_str(f->ops_per_period, opp, 10) != 0)
+        return bad(r, "%s must be an integer", "\"operations_per_period\"");
+    f->operations = u->operations;
+    mpq_set(u->makespan, f->makespan);
+    mpq_set(u->steady_time, f->steady_time);
+    mpq_set(u->overhead, f->overhead);
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_unrolled_read_file(const char *path, ssched_platform_t *p,
+                                          ssched_problem_t *pb, ssched_unrolled_t *u,
+                                          ssched_error_t *err)
+{
+    reader_t r = {path, err, p, pb, 0, NULL};
+    json_error_t je;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!root)
+        return je.line > 0 ? ssched_error_set(err, SSCHED_EINPUT, "%s:%d: %s", path, je.line, je.text)
+                           : ssched_error_set(err, SSCHED_EINPUT, "%s: %s", path, je.text);
+    const char *format = json_string_value(json_object_get(root, "format"));
+    json_t *K = json_object_get(root, "operations");
+    ssched_status_t st;
+    if (!format || strcmp(format, "ssched-unrolled/2"))
+        st = bad(&r, "%s is not \"ssched-unrolled/2\"", "\"format\"");
+    else if (!json_is_integer(K) || json_integer_value(K) < 1)
+        st = bad(&r, "%s must be a positive integer", "\"operations\"");
+    else if ((st = read_platform(&r, json_object_get(root, "platform"))) == SSCHED_OK &&
+             (st = read_problem(&r, json_object_get(root, "problem"))) == SSCHED_OK &&
+             (st = index_types(&r)) == SSCHED_OK) {
+        u->operations = (unsigned long)json_integer_value(K);
+        if ((st = read_events(&r, root, u)) == SSCHED_OK)
+            st = read_figures(&r, root, u);
+    }
+    free(r.type_of);
+    json_decref(root);
+    return st;
+}
