@@ -14,8 +14,11 @@ static const char *usage_text =
     "  every node a host of speed F / w, every directed edge its own link of\n"
     "  bandwidth B / c B/s and latency 0, Floyd routing; the hostfile puts rank i\n"
     "  on node i.  Simulate with smpirun --cfg=network/model:CM02\n"
-    "  --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1 --cfg=network/crosstraffic:0\n"
-    "  so that B bytes over an edge take exactly c seconds.\n";
+    "  --cfg=network/crosstraffic:0 --cfg=network/weight-S:0\n"
+    "  --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0\n"
+    "  --cfg=smpi/iprobe:0 --cfg=smpi/send-is-detached-thresh:0 (bench/smpi_exact.sh\n"
+    "  --print-cfg B): with SMPI's 16-byte envelope cancelled, as ssched-exec-smpi\n"
+    "  does, B bytes over an edge take exactly c seconds and a task w seconds.\n";
 
 int cli_cmd_export(int argc, char **argv)
 {

@@ -40,8 +40,12 @@ ssched_status_t ssched_platform_write_simgrid(const ssched_platform_t *p, const 
           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
           "<!-- written by ssched export simgrid: one host per node, one link per directed\n"
           "     edge (bandwidth unit_bytes / c, latency 0), Floyd routing. Run with\n"
-          "     --cfg=network/model:CM02 --cfg=smpi/bw-factor:1 --cfg=smpi/lat-factor:1\n"
-          "     --cfg=network/crosstraffic:0 so that unit_bytes take exactly c. -->\n"
+          "     --cfg=network/model:CM02 --cfg=network/crosstraffic:0\n"
+          "     --cfg=network/weight-S:0 --cfg=smpi/simulate-computation:no\n"
+          "     --cfg=smpi/wtime:0 --cfg=smpi/test:0 --cfg=smpi/iprobe:0\n"
+          "     --cfg=smpi/send-is-detached-thresh:0, in a program that cancels SMPI's\n"
+          "     16-byte message envelope (ssched-exec-smpi does), so that unit_bytes\n"
+          "     take exactly c. -->\n"
           "<platform version=\"4.1\">\n"
           "  <zone id=\"ssched\" routing=\"Floyd\">\n", xml);
     for (size_t i = 0; i < p->n_nodes; i++) {

@@ -1,0 +1,144 @@
+/* ssched/mpi.h — run an unrolled schedule ("ssched-unrolled/2") inside an
+ * MPI program: one rank per platform node, real payloads (libssched_mpi).
+ *
+ * Rank 0 of the communicator reads and checks the schedule once, builds
+ * every rank's plan and sends it; each rank then executes its part:
+ *  - a message (type, op) of scatter/gossip, or a value of a reduce, is a
+ *    buffer of msg_bytes = floor(unit_bytes x size) bytes; a piece
+ *    [off, len] of it is the byte range [floor(off B), floor((off+len) B)),
+ *    so the pieces of one message tile it exactly;
+ *  - every resource keeps the schedule's order: the out-port (all sends of
+ *    a one-port node, in start order), the in-port (all its receives), the
+ *    processor (its computations); at a switch ("ports": "multi") each
+ *    incident link is its own resource instead;
+ *  - execution is as soon as possible: a send (MPI_Issend) is posted once
+ *    the previous send of its resource has completed and its byte range is
+ *    entirely at the node; a receive (MPI_Irecv) once the previous receive
+ *    of its resource has completed; a computation once the previous one is
+ *    done and both inputs are whole; besides, an operation waits for the
+ *    operations of its node that, in the schedule, ended strictly before it
+ *    started (so a node never runs ahead on its fast links and holds no
+ *    more messages than the schedule's peak, plus one per resource).  A
+ *    transfer so starts at max(sender ready, receiver ready), no later than
+ *    in the schedule; everything is nonblocking, so no valid schedule
+ *    deadlocks.
+ * Under SMPI (the library compiled with SSCHED_SMPI) a task of size z costs
+ * flops_per_task x z flops (= w x z seconds on the hosts of
+ * `ssched export simgrid`), computed by a second actor of the rank so the
+ * rank keeps posting communications meanwhile.
+ *
+ * Library functions never print; every collective call returns the same
+ * status and message on every rank (an error of one rank's callback ends
+ * the run everywhere, no rank hangs). */
+#ifndef SSCHED_MPI_H
+#define SSCHED_MPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ssched/error.h"
+#include "ssched/platform.h"
+#include "ssched/problem.h"
+#include "ssched/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    uint64_t unit_bytes;       /* bytes of a message of size 1 (default
+                                  1000000, as `ssched export simgrid`)     */
+    double flops_per_task;     /* SMPI: flops of a task of size 1 (default
+                                  1e9, as `ssched export simgrid`)         */
+    const char *map_file;      /* rank 0 only: node names, one per line,
+                                  line r = the node of rank r ('#' starts a
+                                  comment, blank lines skipped); NULL:
+                                  rank i runs node i (file order)          */
+    const int *node_of_rank;   /* rank 0 only, instead of map_file: comm
+                                  size entries (a permutation), or NULL     */
+} ssched_mpi_options_t;
+
+/* What every rank knows after setup. */
+typedef struct {
+    ssched_problem_kind_t kind;
+    unsigned long operations;  /* K                                         */
+    size_t n_nodes, node;      /* node = the node this rank runs            */
+    size_t n_types;            /* scatter, gossip: messages per operation   */
+    size_t *type_origin, *type_dest; /* their nodes (canonical order, as
+                                  ssched_unrolled_read_file numbers them)  */
+    size_t n_participants;     /* reduce                                    */
+    long participant;          /* this node's index among them, or -1       */
+    int is_target;             /* reduce: this node receives the results    */
+    size_t msg_bytes;          /* bytes of one message or value             */
+    double size;               /* the problem's message size                */
+    char *makespan;            /* the schedule's makespan, exact ("p/q")    */
+    double makespan_d;         /* the same as a double                      */
+    struct ssched_mpi_impl *impl; /* this rank's plan (private)             */
+} ssched_mpi_t;
+
+/* The payloads.  Every callback returns 0, or nonzero for an error (the
+ * run then stops on every rank with SSCHED_EINPUT naming the callback, the
+ * code and the rank).  x is the executor of the calling rank. */
+typedef struct {
+    /* scatter, gossip: at the origin, before message `type` of operation
+     * `op` first leaves; buf has bytes bytes */
+    int (*fill)(const ssched_mpi_t *x, size_t type, unsigned long op, void *buf, size_t bytes,
+                void *ctx);
+    /* scatter, gossip: at the destination, once the whole message is there */
+    int (*deliver)(const ssched_mpi_t *x, size_t type, unsigned long op, const void *buf,
+                   size_t bytes, void *ctx);
+    /* reduce: participant's own value for operation op (on its rank) */
+    int (*value)(const ssched_mpi_t *x, size_t participant, unsigned long op, void *buf,
+                 size_t bytes, void *ctx);
+    /* reduce: out = left (+) right; left covers the lower participants (the
+     * operator need not commute).  NULL: MPI_Reduce_local with mpi_op on
+     * bytes / size(datatype) elements of datatype (then out = left op right
+     * in MPI's argument order: inbuf = left, inoutbuf = right). */
+    int (*combine)(const void *left, const void *right, void *out, size_t bytes, void *ctx);
+    MPI_Op mpi_op;
+    MPI_Datatype datatype;
+    /* reduce: on the target, operation op's result v_0 (+) ... (+) v_{N-1} */
+    int (*result)(const ssched_mpi_t *x, unsigned long op, const void *buf, size_t bytes,
+                  void *ctx);
+    void *ctx;
+} ssched_mpi_callbacks_t;
+
+typedef struct {
+    double seconds;            /* this rank: end of its last event - start  */
+    double makespan;           /* the maximum over the ranks (MPI_Wtime)    */
+    size_t sends, receives, computations, deliveries; /* this rank's events */
+    size_t buffers_peak;       /* this rank: most message (or value) buffers
+                                  held at once (a buffer lives from its
+                                  first use, e.g. a receive posted, to its
+                                  last use's completion)                  */
+} ssched_mpi_stats_t;
+
+void ssched_mpi_options_default(ssched_mpi_options_t *opt);
+void ssched_mpi_init(ssched_mpi_t *x);
+void ssched_mpi_free(ssched_mpi_t *x);
+
+/* Collective over comm (which must have one rank per platform node).  Rank
+ * 0 checks the file (ssched_check_schedule_file) and reads it; an invalid
+ * schedule, a wrong number of ranks or a bad map is SSCHED_EINPUT with one
+ * line, on every rank.  opt may be NULL (defaults). */
+ssched_status_t ssched_mpi_setup_file(ssched_mpi_t *x, const char *path, MPI_Comm comm,
+                                      const ssched_mpi_options_t *opt, ssched_error_t *err);
+
+/* The same from a schedule in memory, significant on rank 0 only (other
+ * ranks pass NULL): the caller vouches for its validity; u's types use the
+ * canonical numbering (ssched_unrolled_read_file). */
+ssched_status_t ssched_mpi_setup(ssched_mpi_t *x, const ssched_platform_t *p,
+                                 const ssched_problem_t *pb, const ssched_unrolled_t *u,
+                                 MPI_Comm comm, const ssched_mpi_options_t *opt,
+                                 ssched_error_t *err);
+
+/* Collective: run the K operations once (may be called again).  Barrier,
+ * timed run, barrier; stats may be NULL. */
+ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb,
+                               ssched_mpi_stats_t *stats, ssched_error_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+/* Private to libssched_mpi: the per-rank plan, built on rank 0 (plan.c),
+ * shipped as int64 arrays (setup.c) and executed (run.c).
+ *
+ * A plan is a DAG of local operations.  Every resource's order (out-port,
+ * in-port, processor, or a switch's link), the node's order across its
+ * resources (plan.c, chain) and every data dependency (a
+ * send needs the receives that brought its bytes; a computation its two
+ * inputs; a delivery the whole message) is an edge pred -> succ; an
+ * operation starts when all its predecessors have completed.  Cross-rank
+ * coupling is only MPI matching: the sends of one edge are posted in the
+ * schedule's order at one end, the receives in the same order at the
+ * other, with one tag, so MPI's non-overtaking rule pairs them right. */
+#ifndef SSCHED_MPI_INTERNAL_H
+#define SSCHED_MPI_INTERNAL_H
+
+#include <stdint.h>
+
+#include "ssched/mpi.h"
+
+enum { OP_SEND, OP_RECV, OP_COMP, OP_DELIVER };
+enum { BUF_NONE, BUF_FILL, BUF_VALUE };   /* how a buffer is first filled  */
+
+/* int64 fields of one operation / buffer in the packed arrays */
+enum { O_KIND, O_PEER, O_BUF, O_LEFT, O_RIGHT, O_LO, O_HI, O_NDEPS, O_SUCC0, O_NSUCC, O_ID,
+       O_WIDTH };
+enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
+
+#define TAG_DATA 11   /* every transfer (matching per source rank)         */
+#define TAG_ABORT 12  /* a rank failed: the others drain and stop          */
+#define TAG_COMP 13   /* SMPI: a computation's actor has finished          */
+#define TAG_IDLE 14   /* end barrier: a rank has nothing left under way    */
+#define TAG_RELEASE 15 /* end barrier: rank 0 lets everyone go             */
+
+typedef struct {
+    int64_t n_ops, n_bufs, n_succ;
+    int64_t *ops;      /* n_ops x O_WIDTH                                   */
+    int64_t *bufs;     /* n_bufs x B_WIDTH                                  */
+    int64_t *succ;     /* successor lists (O_SUCC0, O_NSUCC)                */
+} mpi_plan_t;
+
+struct ssched_mpi_impl {
+    MPI_Comm comm;     /* a duplicate of the caller's                       */
+    int rank, size;
+    mpi_plan_t plan;
+    double flops;      /* per task: flops_per_task x size                   */
+};
+
+/* Rank 0: the plans of every node (plans[n_nodes]) from a valid unrolled
+ * schedule; rank_of_node maps nodes to peers.  EINPUT for a transfer above
+ * INT_MAX bytes. */
+ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                const ssched_unrolled_t *u, uint64_t msg_bytes,
+                                const int *rank_of_node, mpi_plan_t *plans, ssched_error_t *err);
+void mpi_plan_free(mpi_plan_t *pl);
+
+#endif

@@ -1,0 +1,368 @@
+/* Setup of libssched_mpi: rank 0 checks and reads the schedule, maps nodes
+ * to ranks, builds every rank's plan (plan.c) and ships it; every rank
+ * ends with the same status and message (one line). */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/mpi/internal.h"
+
+void ssched_mpi_options_default(ssched_mpi_options_t *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->unit_bytes = 1000000;       /* = `ssched export simgrid` defaults */
+    opt->flops_per_task = 1e9;
+}
+
+void ssched_mpi_init(ssched_mpi_t *x)
+{
+    memset(x, 0, sizeof *x);
+    x->participant = -1;
+}
+
+void ssched_mpi_free(ssched_mpi_t *x)
+{
+    free(x->type_origin);
+    free(x->type_dest);
+    free(x->makespan);
+    if (x->impl) {
+        int done = 0;
+        MPI_Finalized(&done);
+        if (!done && x->impl->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&x->impl->comm);
+        mpi_plan_free(&x->impl->plan);
+        free(x->impl);
+    }
+    ssched_mpi_init(x);
+}
+
+/* Plans go in chunks of at most this many int64 (MPI counts are int):
+ * any plan size is safe.  SSCHED_MPI_PLAN_CHUNK (rank 0's environment)
+ * lowers it, for the tests. */
+static int64_t plan_chunk(void)
+{
+    const char *e = getenv("SSCHED_MPI_PLAN_CHUNK");
+    long long c = e ? atoll(e) : 0;
+    return c > 0 && c <= (1 << 28) ? (int64_t)c : (int64_t)1 << 28;
+}
+
+static void send_i64(const int64_t *v, int64_t n, int64_t chunk, int dest, int tag, MPI_Comm comm)
+{
+    for (int64_t at = 0; at < n; at += chunk)
+        MPI_Send(v + at, (int)(n - at < chunk ? n - at : chunk), MPI_INT64_T, dest, tag, comm);
+}
+
+static void recv_i64(int64_t *v, int64_t n, int64_t chunk, int tag, MPI_Comm comm)
+{
+    for (int64_t at = 0; at < n; at += chunk)
+        MPI_Recv(v + at, (int)(n - at < chunk ? n - at : chunk), MPI_INT64_T, 0, tag, comm,
+                 MPI_STATUS_IGNORE);
+}
+
+/* The node of every rank from a map file: one node name per line. */
+static ssched_status_t read_map(const char *path, const ssched_platform_t *p, int *node_of_rank,
+                                size_t size, ssched_error_t *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: cannot read the map file", path);
+    char line[1024];
+    size_t r = 0, ln = 0;
+    ssched_status_t st = SSCHED_OK;
+    while (st == SSCHED_OK && fgets(line, sizeof line, f)) {
+        ln++;
+        char *s = line, *h = strchr(line, '#');
+        if (h)
+            *h = 0;
+        while (isspace((unsigned char)*s))
+            s++;
+        size_t len = strlen(s);
+        while (len && isspace((unsigned char)s[len - 1]))
+            s[--len] = 0;
+        if (!len)
+            continue;
+        size_t node;
+        ssched_error_t e;
+        if (ssched_platform_find_node(p, s, &node, &e) != SSCHED_OK)
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s:%zu: unknown node '%s'", path, ln, s);
+        else if (r >= size)
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s:%zu: more nodes than the %zu ranks",
+                                  path, ln, size);
+        else
+            node_of_rank[r++] = (int)node;
+    }
+    fclose(f);
+    if (st == SSCHED_OK && r != size)
+        st = ssched_error_set(err, SSCHED_EINPUT, "%s: maps %zu ranks, the job has %zu", path, r,
+                              size);
+    return st;
+}
+
+/* Rank 0: everything up to the plans.  hdr receives the header shipped to
+ * every rank. */
+static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_t *pb,
+                               const ssched_unrolled_t *u, int size,
+                               const ssched_mpi_options_t *opt, int64_t **hdr, size_t *hlen,
+                               char **makespan, double dbl[2], mpi_plan_t **plans,
+                               ssched_error_t *err)
+{
+    size_t n = p->n_nodes, nt = 0, N = pb->n_participants;
+    if ((size_t)size != n)
+        return ssched_error_set(err, SSCHED_EINPUT, "the schedule has %zu nodes but the job has "
+                                "%d ranks (one rank per node: mpirun -np %zu)", n, size, n);
+    if (opt->unit_bytes == 0 || !(opt->flops_per_task > 0))
+        return ssched_error_set(err, SSCHED_EINPUT, "--unit-bytes and --flops-per-task must be "
+                                "positive");
+    for (size_t a = 0; a < pb->n_sources; a++)
+        for (size_t c = 0; c < pb->n_targets; c++)
+            nt += pb->sources[a] != pb->targets[c];
+    *hlen = 8 + 2 * nt + N + n;
+    if (*hlen > INT_MAX) /* broadcast with an int count */
+        return ssched_error_set(err, SSCHED_EINPUT, "%zu message types: too many for one MPI "
+                                "broadcast", nt);
+    int64_t *h = *hdr = calloc(*hlen, sizeof *h);
+    int *node_of = malloc(n * sizeof *node_of), *rank_of = malloc(n * sizeof *rank_of);
+    ssched_status_t st = SSCHED_OK;
+    if (!h || !node_of || !rank_of)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t r = 0; st == SSCHED_OK && r < n; r++)
+        node_of[r] = opt->node_of_rank ? opt->node_of_rank[r] : (int)r;
+    if (st == SSCHED_OK && opt->map_file)
+        st = read_map(opt->map_file, p, node_of, n, err);
+    for (size_t k = 0; st == SSCHED_OK && k < n; k++)
+        rank_of[k] = -1;
+    for (size_t r = 0; st == SSCHED_OK && r < n; r++) {
+        if (node_of[r] < 0 || (size_t)node_of[r] >= n)
+            st = ssched_error_set(err, SSCHED_EINPUT, "map: rank %zu has no node", r);
+        else if (rank_of[node_of[r]] >= 0)
+            st = ssched_error_set(err, SSCHED_EINPUT, "map: node '%s' is mapped twice",
+                                  p->names[node_of[r]]);
+        else
+            rank_of[node_of[r]] = (int)r;
+    }
+    mpz_t bytes;
+    mpz_init(bytes);
+    if (st == SSCHED_OK) {
+        mpz_set_ui(bytes, (unsigned long)opt->unit_bytes);
+        mpz_mul(bytes, bytes, mpq_numref(pb->size));
+        mpz_fdiv_q(bytes, bytes, mpq_denref(pb->size));
+        if (mpz_sgn(bytes) <= 0 || !mpz_fits_slong_p(bytes))
+            st = ssched_error_set(err, SSCHED_EINPUT, "--unit-bytes x size must be at least 1 "
+                                  "byte");
+    }
+    if (st == SSCHED_OK && !(*plans = calloc(n, sizeof **plans)))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, *plans, err);
+    if (st == SSCHED_OK) {
+        int64_t head[8] = {pb->kind, (int64_t)u->operations, (int64_t)n, (int64_t)nt, (int64_t)N,
+                           (int64_t)pb->target, mpz_get_si(bytes), 0};
+        memcpy(h, head, sizeof head);
+        size_t at = 8;
+        for (size_t a = 0; a < pb->n_sources; a++)
+            for (size_t c = 0; c < pb->n_targets; c++)
+                if (pb->sources[a] != pb->targets[c]) {
+                    h[at] = (int64_t)pb->sources[a];
+                    h[at + nt] = (int64_t)pb->targets[c];
+                    at++;
+                }
+        at += nt;
+        for (size_t k = 0; k < N; k++)
+            h[at++] = (int64_t)pb->participants[k];
+        for (size_t r = 0; r < n; r++)
+            h[at++] = node_of[r];
+        char *g = mpq_get_str(NULL, 10, u->fig.makespan);
+        *makespan = g ? strdup(g) : NULL;
+        void (*freefunc)(void *, size_t);
+        mp_get_memory_functions(NULL, NULL, &freefunc);
+        if (g)
+            freefunc(g, strlen(g) + 1);
+        dbl[0] = mpq_get_d(pb->size);
+        dbl[1] = mpq_get_d(u->fig.makespan);
+        if (!*makespan)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    mpz_clear(bytes);
+    free(node_of);
+    free(rank_of);
+    return st;
+}
+
+/* The header into x (every rank). */
+static int unpack_header(ssched_mpi_t *x, const int64_t *h, int rank)
+{
+    x->kind = (ssched_problem_kind_t)h[0];
+    x->operations = (unsigned long)h[1];
+    x->n_nodes = (size_t)h[2];
+    x->n_types = (size_t)h[3];
+    x->n_participants = (size_t)h[4];
+    x->msg_bytes = (size_t)h[6];
+    x->type_origin = malloc((x->n_types + 1) * sizeof *x->type_origin);
+    x->type_dest = malloc((x->n_types + 1) * sizeof *x->type_dest);
+    if (!x->type_origin || !x->type_dest)
+        return 0;
+    for (size_t t = 0; t < x->n_types; t++) {
+        x->type_origin[t] = (size_t)h[8 + t];
+        x->type_dest[t] = (size_t)h[8 + x->n_types + t];
+    }
+    const int64_t *part = h + 8 + 2 * x->n_types, *node_of = part + x->n_participants;
+    x->node = (size_t)node_of[rank];
+    for (size_t k = 0; k < x->n_participants; k++)
+        if ((size_t)part[k] == x->node)
+            x->participant = (long)k;
+    x->is_target = x->kind == SSCHED_PROBLEM_REDUCE && (size_t)h[5] == x->node;
+    return 1;
+}
+
+static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_platform_t *p0,
+                             const ssched_problem_t *pb0, const ssched_unrolled_t *u0,
+                             MPI_Comm comm, const ssched_mpi_options_t *opt0, ssched_error_t *err)
+{
+    ssched_mpi_options_t dflt;
+    ssched_mpi_options_default(&dflt);
+    const ssched_mpi_options_t *opt = opt0 ? opt0 : &dflt;
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    ssched_mpi_free(x);
+    ssched_error_t e;
+    ssched_error_clear(&e);
+    ssched_status_t st = SSCHED_OK;
+    int64_t *hdr = NULL;
+    size_t hlen = 0;
+    char *mk = NULL;
+    double dbl[2] = {0, 0};
+    mpi_plan_t *plans = NULL;
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_unrolled_t u;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    ssched_unrolled_init(&u);
+    if (rank == 0 && path) { /* check once, then read */
+        ssched_check_report_t rep;
+        if ((st = ssched_check_schedule_file(path, &rep, &e)) == SSCHED_OK) {
+            if (!rep.unrolled)
+                st = ssched_error_set(&e, SSCHED_EINPUT, "%s: not an unrolled schedule "
+                                      "(ssched schedule --unroll)", path);
+            else if (!rep.valid)
+                st = ssched_error_set(&e, SSCHED_EINPUT, "%s: invalid schedule: %s", path,
+                                      rep.violation);
+        }
+        if (st == SSCHED_OK)
+            st = ssched_unrolled_read_file(path, &p, &pb, &u, &e);
+        p0 = &p, pb0 = &pb, u0 = &u;
+    }
+    if (rank == 0 && st == SSCHED_OK && (!p0 || !pb0 || !u0))
+        st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: rank 0 needs the schedule");
+    if (rank == 0 && st == SSCHED_OK)
+        st = prepare(p0, pb0, u0, size, opt, &hdr, &hlen, &mk, dbl, &plans, &e);
+    /* the verdict of rank 0, on every rank */
+    e.status = st;
+    MPI_Bcast(&e, (int)sizeof e, MPI_BYTE, 0, comm);
+    st = e.status;
+    if (st == SSCHED_OK) {
+        int64_t lens[2] = {(int64_t)hlen, mk ? (int64_t)strlen(mk) + 1 : 0};
+        MPI_Bcast(lens, 2, MPI_INT64_T, 0, comm);
+        if (rank != 0) {
+            hdr = malloc((size_t)lens[0] * sizeof *hdr);
+            mk = malloc((size_t)lens[1]);
+        }
+        int ok = hdr && mk, all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+        if (!all) {
+            st = ssched_error_set(&e, SSCHED_ENOMEM, "out of memory receiving the plan");
+        } else {
+            MPI_Bcast(hdr, (int)lens[0], MPI_INT64_T, 0, comm);
+            MPI_Bcast(mk, (int)lens[1], MPI_CHAR, 0, comm);
+            MPI_Bcast(dbl, 2, MPI_DOUBLE, 0, comm);
+        }
+    }
+    x->impl = st == SSCHED_OK ? calloc(1, sizeof *x->impl) : NULL;
+    if (st == SSCHED_OK) {
+        const int64_t *node_of = hdr + 8 + 2 * hdr[3] + hdr[4];
+        int ok = x->impl && unpack_header(x, hdr, rank);
+        mpi_plan_t *mine = x->impl ? &x->impl->plan : NULL;
+        /* ship each rank its plan: counts and chunk size, the rank's
+         * verdict on its memory, then (only if it has room) the arrays */
+        for (int r = 1; r < size; r++) {
+            mpi_plan_t *pl = &plans[node_of[r]];
+            if (rank == 0) {
+                int64_t c[4] = {pl->n_ops, pl->n_bufs, pl->n_succ, plan_chunk()}, room = 0;
+                MPI_Send(c, 4, MPI_INT64_T, r, 1, comm);
+                MPI_Recv(&room, 1, MPI_INT64_T, r, 5, comm, MPI_STATUS_IGNORE);
+                if (room) {
+                    send_i64(pl->ops, c[0] * O_WIDTH, c[3], r, 2, comm);
+                    send_i64(pl->bufs, c[1] * B_WIDTH, c[3], r, 3, comm);
+                    send_i64(pl->succ, c[2], c[3], r, 4, comm);
+                }
+            } else if (rank == r) {
+                int64_t c[4];
+                MPI_Recv(c, 4, MPI_INT64_T, 0, 1, comm, MPI_STATUS_IGNORE);
+                int64_t *v[3] = {malloc((size_t)(c[0] * O_WIDTH + 1) * sizeof(int64_t)),
+                                 malloc((size_t)(c[1] * B_WIDTH + 1) * sizeof(int64_t)),
+                                 malloc((size_t)(c[2] + 1) * sizeof(int64_t))};
+                int64_t room = v[0] && v[1] && v[2];
+                MPI_Send(&room, 1, MPI_INT64_T, 0, 5, comm);
+                if (room) {
+                    recv_i64(v[0], c[0] * O_WIDTH, c[3], 2, comm);
+                    recv_i64(v[1], c[1] * B_WIDTH, c[3], 3, comm);
+                    recv_i64(v[2], c[2], c[3], 4, comm);
+                } else {
+                    ok = 0;
+                }
+                if (mine && room) {
+                    *mine = (mpi_plan_t){c[0], c[1], c[2], v[0], v[1], v[2]};
+                } else {
+                    free(v[0]), free(v[1]), free(v[2]);
+                }
+            }
+        }
+        if (rank == 0 && mine) {
+            *mine = plans[node_of[0]];
+            memset(&plans[node_of[0]], 0, sizeof plans[0]);
+        }
+        int all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+        if (!all)
+            st = ssched_error_set(&e, SSCHED_ENOMEM, "out of memory receiving the plan");
+    }
+    if (st == SSCHED_OK) {
+        x->makespan = mk, mk = NULL;
+        x->size = dbl[0];
+        x->makespan_d = dbl[1];
+        x->impl->rank = rank;
+        x->impl->size = size;
+        x->impl->flops = opt->flops_per_task * x->size;
+        MPI_Comm_dup(comm, &x->impl->comm);
+    } else {
+        ssched_mpi_free(x);
+        ssched_error_set(err, st, "%s", e.message);
+    }
+    for (size_t k = 0; plans && rank == 0 && k < (size_t)size; k++)
+        mpi_plan_free(&plans[k]);
+    free(plans);
+    free(hdr);
+    free(mk);
+    ssched_unrolled_free(&u);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return st;
+}
+
+ssched_status_t ssched_mpi_setup_file(ssched_mpi_t *x, const char *path, MPI_Comm comm,
+                                      const ssched_mpi_options_t *opt, ssched_error_t *err)
+{
+    return setup(x, path, NULL, NULL, NULL, comm, opt, err);
+}
+
+ssched_status_t ssched_mpi_setup(ssched_mpi_t *x, const ssched_platform_t *p,
+                                 const ssched_problem_t *pb, const ssched_unrolled_t *u,
+                                 MPI_Comm comm, const ssched_mpi_options_t *opt,
+                                 ssched_error_t *err)
+{
+    return setup(x, NULL, p, pb, u, comm, opt, err);
+}
