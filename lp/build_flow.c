@@ -16,7 +16,14 @@
  * conservation law for every node but the destination, so read literally it
  * binds the source too; and it lets a destination re-emit its own type.  Here
  * the origin emits freely and receives nothing of its type back, and a
- * destination has no outgoing send of its own type. */
+ * destination has no outgoing send of its own type.
+ *
+ * Broadcast ("ssb"): the types are (source, k) for every target k, the same
+ * balance and delivery rows, but the ports and links are charged on one
+ * column copies(e) per edge, and every send is bounded by it:
+ *   copy      send(e,t) - copies(e) <= 0                          for every e, t
+ *   out-port  sum_{e=(i,*)} size*c(e)*copies(e) <= 1   (in-port, link alike)
+ * (one copy over e serves every target's flow through e). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +47,7 @@ void ssched_model_free(ssched_model_t *m)
     free(m->cons);
     free(m->compute_row);
     free(m->link_row);
+    free(m->copy_col);
     memset(m, 0, sizeof *m);
 }
 
@@ -166,12 +174,43 @@ static ssched_status_t create_columns(const ssched_platform_t *p, ssched_model_t
     return st;
 }
 
+/* Broadcast: send(e,t) - copies(e) <= 0, creating copies(e) with its port
+ * and link coefficients (coef = size*c(e)) on first use. */
+static ssched_status_t add_copy_bound(const ssched_platform_t *p, ssched_model_t *m, size_t e,
+                                      size_t t, size_t col, const mpq_t coef, ssched_error_t *err)
+{
+    char name[64];
+    ssched_status_t st = SSCHED_OK;
+    if (m->copy_col[e] == SSCHED_NO_ROW) {
+        snprintf(name, sizeof name, "copies_e%zu", e);
+        st = ssched_lp_add_col(&m->lp, name, NULL, &m->copy_col[e], err);
+        if (st == SSCHED_OK)
+            st = ssched_model_add_transfer_coefs(p, m, e, m->copy_col[e], coef, err);
+    }
+    mpq_t one, zero;
+    mpq_inits(one, zero, NULL);
+    size_t r = 0;
+    snprintf(name, sizeof name, "copy_e%zu_t%zu", e, t);
+    if (st == SSCHED_OK)
+        st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, zero, &r, err);
+    mpq_set_ui(one, 1, 1);
+    if (st == SSCHED_OK)
+        st = ssched_lp_add_coef(&m->lp, r, col, one, err);
+    mpq_set_si(one, -1, 1);
+    if (st == SSCHED_OK)
+        st = ssched_lp_add_coef(&m->lp, r, m->copy_col[e], one, err);
+    mpq_clears(one, zero, NULL);
+    return st;
+}
+
 ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    ssched_model_t *m, ssched_error_t *err)
 {
     memset(m, 0, sizeof *m);
-    ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER ? "sssp"
-                           : pb->kind == SSCHED_PROBLEM_GOSSIP ? "sspa2a" : "ssr");
+    ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER     ? "sssp"
+                           : pb->kind == SSCHED_PROBLEM_GOSSIP    ? "sspa2a"
+                           : pb->kind == SSCHED_PROBLEM_BROADCAST ? "ssb"
+                                                                  : "ssr");
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;
@@ -199,7 +238,13 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     size_t nt = m->n_commodities;
     flow_row = malloc((nt * n > 0 ? nt * n : 1) * sizeof *flow_row);
     tp_row = malloc((nt ? nt : 1) * sizeof *tp_row);
-    if (st == SSCHED_OK && (!m->out_row || !m->in_row || !flow_row || !tp_row))
+    int bcast = pb->kind == SSCHED_PROBLEM_BROADCAST;
+    if (bcast && st == SSCHED_OK &&
+        (m->copy_col = malloc((p->n_edges ? p->n_edges : 1) * sizeof *m->copy_col)) != NULL)
+        for (size_t e = 0; e < p->n_edges; e++)
+            m->copy_col[e] = SSCHED_NO_ROW;
+    if (st == SSCHED_OK && (!m->out_row || !m->in_row || !flow_row || !tp_row ||
+                            (bcast && !m->copy_col)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK) {
         for (size_t i = 0; i < n; i++)
@@ -221,8 +266,10 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
         size_t i = p->from[e], j = p->to[e];
         const ssched_commodity_t *c = &m->commodities[t];
         mpq_mul(coef, p->c[e], pb->size);
-        /* port rows (one-port nodes) and link rows (switch links) */
-        st = ssched_model_add_transfer_coefs(p, m, e, col, coef, err);
+        /* port rows (one-port nodes) and link rows (switch links): on the
+         * send itself, or (broadcast) on the copies over e that bound it */
+        st = bcast ? add_copy_bound(p, m, e, t, col, coef, err)
+                   : ssched_model_add_transfer_coefs(p, m, e, col, coef, err);
         /* balance at the tail (if a relay) and at the head (relay or dest) */
         if (st == SSCHED_OK && i != c->origin) {
             size_t *r = &flow_row[t * n + i];

@@ -57,7 +57,8 @@ void ssched_steady_free(ssched_steady_t *s)
 /* The default method, chosen by measurement (bench/colgen.sh): see the
  * README for the figures.  Column generation prices switch links like
  * ports (lp/colgen*.c), so it serves platforms with switches too. */
-#define SSCHED_AUTO_METHOD(p, pb) ((void)(p), (void)(pb), SSCHED_METHOD_COLGEN)
+#define SSCHED_AUTO_METHOD(p, pb) \
+    ((void)(p), (pb)->kind == SSCHED_PROBLEM_BROADCAST ? SSCHED_METHOD_LP : SSCHED_METHOD_COLGEN)
 
 void ssched_steady_options_default(ssched_steady_options_t *opt)
 {
@@ -100,9 +101,31 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_AUTO_METHOD(p, pb);
+    if (method == SSCHED_METHOD_COLGEN && pb->kind == SSCHED_PROBLEM_BROADCAST)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "--method colgen: column generation is not built for broadcasts "
+                                "(use --method lp, their default)");
     if (method == SSCHED_METHOD_COLGEN)
         return cg_solve(p, pb, opt, out, err);
     return solve_edge_lp(p, pb, &opt->lp, out, err);
+}
+
+/* Broadcast: lower every copies(e) to max_t send(e,t), the copies the
+ * flows use (an optimal vertex may leave spare copies on a port whose price
+ * is 0), and certify the lowered solution again: ports only get less busy,
+ * every copy bound still holds, the objective and the duals are unchanged. */
+static ssched_status_t tighten_copies(const ssched_model_t *m, ssched_lp_solution_t *sol,
+                                      size_t n_edges, ssched_error_t *err)
+{
+    for (size_t e = 0; e < n_edges; e++)
+        if (m->copy_col[e] != SSCHED_NO_ROW)
+            mpq_set_ui(sol->x[m->copy_col[e]], 0, 1);
+    for (size_t k = 0; k < m->n_sends; k++) {
+        mpq_ptr c = sol->x[m->copy_col[m->send_edge[k]]];
+        if (mpq_cmp(sol->x[m->send_col[k]], c) > 0)
+            mpq_set(c, sol->x[m->send_col[k]]);
+    }
+    return ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, err);
 }
 
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -119,6 +142,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     out->lp_rows = m.lp.n_rows;
     out->lp_cols = m.lp.n_cols;
     st = ssched_lp_solve(&m.lp, opt, &out->lp, err);
+    if (st == SSCHED_OK && m.copy_col)
+        st = tighten_copies(&m, &out->lp, p->n_edges, err);
     size_t n = p->n_nodes, nt = m.n_commodities;
     out->kind = pb->kind;
     if (st == SSCHED_OK) {
@@ -187,13 +212,18 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         mpq_set(out->throughput, out->lp.x[m.tp_col]);
         mpq_t busy;
         mpq_init(busy);
-        for (size_t k = 0; k < m.n_sends; k++) {
-            mpq_srcptr x = out->lp.x[m.send_col[k]];
-            if (mpq_sgn(x) == 0)
+        /* the rates that use the ports: every send, or (broadcast) the
+         * copies per edge, which bound the targets' flows */
+        int bcast = pb->kind == SSCHED_PROBLEM_BROADCAST;
+        out->multicast = bcast && pb->n_targets + 1 < n; /* not every other node */
+        for (size_t k = 0; k < (bcast ? p->n_edges : m.n_sends); k++) {
+            size_t col = bcast ? m.copy_col[k] : m.send_col[k];
+            if (col == SSCHED_NO_ROW || mpq_sgn(out->lp.x[col]) == 0)
                 continue;
+            mpq_srcptr x = out->lp.x[col];
             ssched_flow_t *f = &out->flows[out->n_flows++];
-            f->edge = m.send_edge[k];
-            f->type = m.send_type[k];
+            f->edge = bcast ? k : m.send_edge[k];
+            f->type = bcast ? 0 : m.send_type[k];
             mpq_init(f->rate);
             mpq_set(f->rate, x);
             mpq_mul(busy, x, p->c[f->edge]);

@@ -196,6 +196,8 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     }
     ssched_schedule_free(out);
     ssched_schedule_init(out);
+    if (pb->kind == SSCHED_PROBLEM_BROADCAST || st->kind == SSCHED_PROBLEM_BROADCAST)
+        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: periodic schedules are not built yet (solve and lp only)");
     out->kind = pb->kind;
     mpq_set(out->throughput, st->throughput);
     mpq_set(out->optimal_throughput, st->throughput);

@@ -405,6 +405,9 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
                 }
         }
         return st;
+    } else if (!strcmp(kind, "broadcast")) {
+        return chk_bad(c, "problem.kind 'broadcast': periodic schedules of broadcasts are not "
+                          "built yet");
     } else {
         return chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
     }

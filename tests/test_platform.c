@@ -168,8 +168,8 @@ static void test_bad_options(void)
     expect_bad(args, "no (source, target) pair", NULL);
     snprintf(args, sizeof args, "'%s' --problem scatter --source s --targets a,,b", path);
     expect_bad(args, "empty item", NULL);
-    snprintf(args, sizeof args, "'%s' --problem broadcast --source s --targets a", path);
-    expect_bad(args, "unknown problem 'broadcast'", NULL);
+    snprintf(args, sizeof args, "'%s' --problem allgather --source s --targets a", path);
+    expect_bad(args, "unknown problem 'allgather'", NULL);
     snprintf(args, sizeof args, "'%s' --problem scatter --targets a", path);
     expect_bad(args, "missing --source", NULL);
     snprintf(args, sizeof args, "'%s' --problem scatter --source s --targets a --size 0", path);

@@ -1,6 +1,7 @@
 /* ssched/problem.h — which collective series to plan (the input beside the
  * platform).  RR-4872: series of scatters (§3), of personalized all-to-alls
- * ("gossip", §3.5) and of reduces (§4). */
+ * ("gossip", §3.5) and of reduces (§4); Beaumont, Legrand, Marchal, Robert
+ * (IPDPS 2004): series of broadcasts (one message copied to every target). */
 #ifndef SSCHED_PROBLEM_H
 #define SSCHED_PROBLEM_H
 
@@ -17,13 +18,16 @@ extern "C" {
 typedef enum {
     SSCHED_PROBLEM_SCATTER,  /* one source, a message per target          */
     SSCHED_PROBLEM_GOSSIP,   /* a message per (source, target), source != target */
-    SSCHED_PROBLEM_REDUCE    /* ordered participants reduced to a target  */
+    SSCHED_PROBLEM_REDUCE,   /* ordered participants reduced to a target  */
+    SSCHED_PROBLEM_BROADCAST /* one source, the same message to every target
+                                (a multicast when the targets are not every
+                                other node)                               */
 } ssched_problem_kind_t;
 
 typedef struct {
     ssched_problem_kind_t kind;
-    size_t n_sources, *sources;            /* scatter: exactly one          */
-    size_t n_targets, *targets;            /* scatter, gossip               */
+    size_t n_sources, *sources;            /* scatter, broadcast: exactly one */
+    size_t n_targets, *targets;            /* scatter, gossip, broadcast    */
     size_t n_participants, *participants;  /* reduce, in operator order     */
     size_t target;                         /* reduce                        */
     mpq_t size;                            /* message size, default 1       */
@@ -41,6 +45,22 @@ ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_pla
                                           const char *sources, const char *targets,
                                           ssched_error_t *err);
 
+/* Fill a broadcast problem: one source and the comma-separated targets, or
+ * targets == NULL for every other node that is not a switch (routers
+ * without w included: a node needs no w to receive; a switch never is a
+ * target, it only relays).  The broadcast LP gives the optimal throughput
+ * when the targets are every other node of the platform (Edmonds' branching
+ * theorem), and only an upper bound for a strict subset (a multicast);
+ * steady.h says which.  Validates. */
+ssched_status_t ssched_problem_set_broadcast(ssched_problem_t *pb, const ssched_platform_t *p,
+                                             const char *source, const char *targets,
+                                             ssched_error_t *err);
+
+/* Every node but `source` that is not a switch, in node order (the default
+ * broadcast targets); *list is malloc'ed.  EINPUT if there is none. */
+ssched_status_t ssched_problem_default_targets(const ssched_platform_t *p, size_t source,
+                                               size_t **list, size_t *count, ssched_error_t *err);
+
 /* Fill a reduce problem: ordered participants "p0,p1,..." and the target.
  * The target need not be a participant: it then only receives (and, if it
  * has w, may compute) the result. */
@@ -48,15 +68,15 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
                                           const char *participants, const char *target,
                                           ssched_error_t *err);
 
-/* Check indices and the rules of each kind: size > 0; scatter has one
- * source not listed among its targets; gossip has at least one pair
+/* Check indices and the rules of each kind: size > 0; scatter and
+ * broadcast have one source not listed among their (at least one) targets; gossip has at least one pair
  * (source, target) of distinct nodes; lists have no duplicates; no node
  * named in the problem is a switch (platform multiport), and no switch has
  * w (a switch never computes).  EINPUT. */
 ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,
                                         ssched_error_t *err);
 
-/* "scatter", "gossip" or "reduce". */
+/* "scatter", "gossip", "reduce" or "broadcast". */
 const char *ssched_problem_kind_name(ssched_problem_kind_t kind);
 
 #ifdef __cplusplus

@@ -18,7 +18,19 @@
  * switch at either end is its own resource (link row, busy <= 1 per time
  * unit), hosts keep their ports.  Column generation has the same link rows in
  * its master and prices each edge with the duals of the resources it
- * uses (ports at one-port ends, the link at a switch). */
+ * uses (ports at one-port ends, the link at a switch).
+ *
+ * Broadcast (Beaumont, Legrand, Marchal, Robert, IPDPS 2004): copies(e) >= 0
+ * messages per time unit over each edge e carry the ports (and switch links),
+ * and for every target k a flow of value TP from the source to k (the
+ * conservation and delivery rows of a scatter type (source, k)) is bounded
+ * edge by edge by the copies: f_k(e) <= copies(e).  For targets = every other
+ * node this is the optimal broadcast throughput (Edmonds: copies decompose
+ * into weighted spanning arborescences of total weight TP); for a strict
+ * subset (multicast) it is an upper bound only (steady->multicast).  Solved
+ * by the edge LP only (column generation is not built for it).  The solution
+ * reports copies(e) lowered to max_k f_k(e) and certified again (lp.x holds
+ * that point; lp.basic still describes the solver's basis). */
 #ifndef SSCHED_STEADY_H
 #define SSCHED_STEADY_H
 
@@ -71,26 +83,39 @@ typedef struct {
     size_t *link_row;                  /* per edge: the link row when either end
                                           is a switch (p->multiport), else
                                           SSCHED_NO_ROW                      */
+    size_t *copy_col;                  /* broadcast, per edge: the copies(e)
+                                          column, or SSCHED_NO_ROW (no target's
+                                          flow can use e); NULL otherwise.  The
+                                          send columns are the f_k(e), type =
+                                          target index                       */
 } ssched_model_t;
 
-/* Build the LP of a validated problem: SSSP, SSPA2A, or SSR (RR-4872 §4.2,
- * with the correction that v[0,N-1] never leaves the target). */
+/* Build the LP of a validated problem: SSSP, SSPA2A, SSR (RR-4872 §4.2,
+ * with the correction that v[0,N-1] never leaves the target) or the
+ * broadcast LP ("ssb", above). */
 ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    ssched_model_t *model, ssched_error_t *err);
 void ssched_model_free(ssched_model_t *model);
 
-/* A nonzero rate: `rate` messages of commodity `type` per time unit on `edge`. */
+/* A nonzero rate: `rate` messages of commodity `type` per time unit on `edge`
+ * (broadcast: copies of the message per time unit on `edge`, type 0). */
 typedef struct {
     size_t edge, type;
     mpq_t rate;
 } ssched_flow_t;
 
 typedef struct ssched_steady_s {
-    mpq_t throughput;                  /* certified optimal TP              */
+    mpq_t throughput;                  /* certified optimal TP (multicast:
+                                          certified LP upper bound)         */
     ssched_problem_kind_t kind;
     size_t n_nodes;
     size_t n_commodities;
-    ssched_commodity_t *commodities;   /* copy of the model's types         */
+    ssched_commodity_t *commodities;   /* copy of the model's types (broadcast:
+                                          (source, target k), one per target) */
+    int multicast;                     /* broadcast to a strict subset of the
+                                          other nodes: `throughput` is the LP
+                                          optimum, an upper bound on the
+                                          achievable TP, not a TP            */
     size_t n_intervals;                /* reduce: flows' type = interval    */
     ssched_interval_t *intervals;
     size_t n_tasks;                    /* reduce: nonzero task rates        */
@@ -166,7 +191,8 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
                                     const ssched_lp_options_t *opt, ssched_steady_t *out,
                                     ssched_error_t *err);
 
-/* The solution as JSON text: "throughput" (exact "p/q"), per-edge per-type
+/* The solution as JSON text: "throughput" (exact "p/q"; a multicast gives
+ * "upper_bound" and a "note" instead), per-edge per-type (broadcast: copies)
  * "rates", "saturated" ports with their dual prices, "unreachable" types and
  * "solver" figures.  malloc'ed (free() it); NULL on ENOMEM. */
 char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,

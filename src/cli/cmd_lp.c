@@ -12,7 +12,9 @@ static const char *usage_text =
     "  writes the LP with integer coefficients (each row scaled by the LCM of its\n"
     "  denominators): glpsol --exact --lp MODEL.lp, or esolver -L MODEL.lp\n"
     "  --routers one-port|switch: the node model, as for solve (switch links get\n"
-    "  their own rows link_eE)\n";
+    "  their own rows link_eE)\n"
+    "  broadcast: columns copies_eE (copies per time unit over edge E, which carry\n"
+    "  the ports) and x_eE_tT (target T's flow), rows copy_eE_tT: x_eE_tT <= copies_eE\n";
 
 int cli_cmd_lp(int argc, char **argv)
 {

@@ -12,6 +12,9 @@ static const char *usage_text =
     "usage: ssched solve PLATFORM --problem scatter --source S --targets A,B,... [--json]\n"
     "       ssched solve PLATFORM --problem gossip --sources A,B,.. --targets C,D,.. [--json]\n"
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
+    "       ssched solve PLATFORM --problem broadcast --source S [--targets A,B,..] [--json]\n"
+    "         (default targets: every other node that is not a switch; to a strict subset\n"
+    "         of the other nodes the LP value is only an upper bound, printed as such)\n"
     "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n"
     "         --method lp|colgen|auto (edge LP, or column generation over trees/paths;\n"
     "         both certified exactly)  --quiet (no progress lines)\n"
@@ -44,9 +47,17 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         fputs("\nmodel: every node one-port (RR-4872)", out);
     }
     char *dec = ssched_rational_to_decimal(s->throughput, 10);
-    fputs("\nthroughput TP = ", out);
+    fputs(s->multicast ? "\nupper bound on TP = " : "\nthroughput TP = ", out);
     print_q(out, s->throughput);
-    fprintf(out, " (%s) operations per time unit, certified optimal\n", dec);
+    if (s->multicast)
+        fprintf(out, " (%s) operations per time unit: certified optimum of the broadcast LP\n"
+                     "note: the targets are not every other node (a multicast), so this LP value\n"
+                     "      is an upper bound only; the achievable TP is not computed yet\n", dec);
+    else
+        fprintf(out, " (%s) operations per time unit, certified optimal%s\n", dec,
+                pb->kind == SSCHED_PROBLEM_BROADCAST
+                    ? "\n(broadcast to every other node: the copies decompose into weighted "
+                      "spanning arborescences, Edmonds)" : "");
     free(dec);
     for (size_t t = 0; t < s->n_commodities; t++)
         if (s->unreachable[t])
@@ -96,12 +107,15 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
     }
     if (!any)
         fputs("  (none)\n", out);
-    fputs("rates (messages per time unit):\n", out);
+    fputs(pb->kind == SSCHED_PROBLEM_BROADCAST ? "rates (copies of the message per time unit):\n"
+                                               : "rates (messages per time unit):\n", out);
     for (size_t k = 0; k < s->n_flows; k++) {
         const ssched_flow_t *f = &s->flows[k];
         fprintf(out, "  %s -> %s  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]]);
         if (pb->kind == SSCHED_PROBLEM_REDUCE)
             fprintf(out, "v[%zu,%zu]  ", s->intervals[f->type].k, s->intervals[f->type].m);
+        else if (pb->kind == SSCHED_PROBLEM_BROADCAST)
+            ; /* one message: its copies */
         else
             fprintf(out, "[%s->%s]  ", p->names[s->commodities[f->type].origin],
                     p->names[s->commodities[f->type].dest]);

@@ -136,11 +136,26 @@ static ssched_status_t parse_one(const ssched_platform_t *p, const char *text, c
 
 /* Fill pb from the options (lists already known to be present) and check
  * it with ssched_problem_validate. */
-static ssched_status_t build_problem(const cli_problem_opts_t *o, const ssched_platform_t *p,
+static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platform_t *p,
                                      ssched_problem_t *pb, ssched_error_t *err)
 {
     ssched_status_t st;
-    if (!strcmp(o->problem, "scatter")) {
+    if (!strcmp(o->problem, "broadcast")) {
+        pb->kind = SSCHED_PROBLEM_BROADCAST;
+        st = parse_one(p, o->source, "--source", &pb->sources, &pb->n_sources, err);
+        if (st == SSCHED_OK && o->targets) {
+            st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
+        } else if (st == SSCHED_OK) {
+            /* default targets: every other node that is not a switch, once
+             * --routers switch has made the routers (no w) switches */
+            if (o->routers && !strcmp(o->routers, "switch"))
+                for (size_t i = 0; i < p->n_nodes; i++)
+                    if (!p->has_w[i] && i != pb->sources[0])
+                        p->multiport[i] = 1;
+            st = ssched_problem_default_targets(p, pb->sources[0], &pb->targets, &pb->n_targets,
+                                                err);
+        }
+    } else if (!strcmp(o->problem, "scatter")) {
         pb->kind = SSCHED_PROBLEM_SCATTER;
         st = parse_one(p, o->source, "--source", &pb->sources, &pb->n_sources, err);
         if (st == SSCHED_OK)
@@ -174,11 +189,11 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (!o->platform_path)
         return cli_bad_input(cmd, "missing PLATFORM file (ssched %s PLATFORM --problem ...)", cmd);
     if (!o->problem)
-        return cli_bad_input(cmd, "missing --problem (scatter, gossip or reduce)");
+        return cli_bad_input(cmd, "missing --problem (scatter, gossip, reduce or broadcast)");
     if (strcmp(o->problem, "scatter") && strcmp(o->problem, "gossip") &&
-        strcmp(o->problem, "reduce"))
-        return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip or reduce)",
-                             o->problem);
+        strcmp(o->problem, "reduce") && strcmp(o->problem, "broadcast"))
+        return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip, "
+                             "reduce or broadcast)", o->problem);
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
         return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
     if (ssched_platform_load_graphml(p, o->platform_path, &err) != SSCHED_OK)
@@ -188,7 +203,12 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             p->multiport[i] = 0;
     if (o->size && !cli_parse_rational(cmd, "--size", o->size, pb->size))
         return CLI_EXIT_BADINPUT;
-    if (!strcmp(o->problem, "scatter")) {
+    if (!strcmp(o->problem, "broadcast")) {
+        if (!o->source)
+            return cli_bad_input(cmd, "broadcast: missing --source");
+        if (o->sources || o->participants || o->target)
+            return cli_bad_input(cmd, "broadcast: use --source and (optionally) --targets only");
+    } else if (!strcmp(o->problem, "scatter")) {
         if (!o->source)
             return cli_bad_input(cmd, "scatter: missing --source");
         if (!o->targets)
@@ -244,6 +264,15 @@ static void print_list(FILE *out, const ssched_platform_t *p, const size_t *l, s
 
 void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_problem_t *pb)
 {
+    if (pb->kind == SSCHED_PROBLEM_BROADCAST && pb->n_targets + 1 == p->n_nodes) {
+        fprintf(out, "broadcast from %s to every other node (%zu)", p->names[pb->sources[0]],
+                pb->n_targets);
+        if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
+            fputs(", message size ", out);
+            mpq_out_str(out, 10, pb->size);
+        }
+        return;
+    }
     if (pb->kind == SSCHED_PROBLEM_REDUCE) {
         fputs("reduce of ", out);
         print_list(out, p, pb->participants, pb->n_participants);
@@ -254,7 +283,9 @@ void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_pr
         }
         return;
     }
-    fprintf(out, "%s from ", ssched_problem_kind_name(pb->kind));
+    fprintf(out, "%s from ", pb->kind == SSCHED_PROBLEM_BROADCAST
+                                 ? "broadcast (multicast: not every other node is a target)"
+                                 : ssched_problem_kind_name(pb->kind));
     print_list(out, p, pb->sources, pb->n_sources);
     fputs(" to ", out);
     print_list(out, p, pb->targets, pb->n_targets);

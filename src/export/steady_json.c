@@ -58,6 +58,7 @@ json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *
     json_object_set_new(o, "kind", json_string(ssched_problem_kind_name(pb->kind)));
     switch (pb->kind) {
     case SSCHED_PROBLEM_SCATTER:
+    case SSCHED_PROBLEM_BROADCAST:
         json_object_set_new(o, "source", json_string(p->names[pb->sources[0]]));
         json_object_set_new(o, "targets", node_list(p, pb->targets, pb->n_targets));
         break;
@@ -85,8 +86,15 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_array_append_new(switches, json_string(p->names[i]));
     json_object_set_new(model, "switches", switches);
     json_object_set_new(root, "model", model);
-    json_object_set_new(root, "throughput", json_mpq(s->throughput));
-    json_object_set_new(root, "throughput_approx", json_real(mpq_get_d(s->throughput)));
+    /* a multicast's LP value bounds TP from above; it is not a throughput */
+    const char *tp_key = s->multicast ? "upper_bound" : "throughput";
+    json_object_set_new(root, tp_key, json_mpq(s->throughput));
+    json_object_set_new(root, s->multicast ? "upper_bound_approx" : "throughput_approx",
+                        json_real(mpq_get_d(s->throughput)));
+    if (s->multicast)
+        json_object_set_new(root, "note", json_string("multicast (the targets are not every other "
+                                                      "node): the LP value is an upper bound; the "
+                                                      "achievable throughput is not computed yet"));
     json_object_set_new(root, "certified", json_true());
 
     json_t *rates = json_array();
@@ -95,7 +103,9 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
         json_t *r = json_object();
         json_object_set_new(r, "from", json_string(p->names[p->from[f->edge]]));
         json_object_set_new(r, "to", json_string(p->names[p->to[f->edge]]));
-        if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        if (s->kind == SSCHED_PROBLEM_BROADCAST) {
+            /* copies of the one message over the edge */
+        } else if (s->kind == SSCHED_PROBLEM_REDUCE) {
             json_object_set_new(r, "interval", json_pack("[II]", (json_int_t)s->intervals[f->type].k,
                                                          (json_int_t)s->intervals[f->type].m));
         } else {

@@ -26,6 +26,7 @@ const char *ssched_problem_kind_name(ssched_problem_kind_t kind)
     case SSCHED_PROBLEM_SCATTER: return "scatter";
     case SSCHED_PROBLEM_GOSSIP: return "gossip";
     case SSCHED_PROBLEM_REDUCE: return "reduce";
+    case SSCHED_PROBLEM_BROADCAST: return "broadcast";
     }
     return "unknown";
 }
@@ -65,8 +66,10 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
     ssched_status_t st;
     switch (pb->kind) {
     case SSCHED_PROBLEM_SCATTER:
+    case SSCHED_PROBLEM_BROADCAST:
         if (pb->n_sources != 1)
-            return ssched_error_set(err, SSCHED_EINPUT, "--source: a scatter has exactly one source");
+            return ssched_error_set(err, SSCHED_EINPUT, "--source: a %s has exactly one source",
+                                    ssched_problem_kind_name(pb->kind));
         if ((st = check_list(p, pb->sources, 1, "--source", err)) != SSCHED_OK ||
             (st = check_list(p, pb->targets, pb->n_targets, "--targets", err)) != SSCHED_OK)
             return st;
@@ -151,5 +154,50 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
         st = ssched_error_set(err, SSCHED_EINPUT, "--target: missing node name");
     if (st == SSCHED_OK && ssched_platform_find_node(p, target, &pb->target, err) != SSCHED_OK)
         st = ssched_error_set(err, SSCHED_EINPUT, "--target: unknown node '%s'", target);
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
+}
+
+ssched_status_t ssched_problem_default_targets(const ssched_platform_t *p, size_t source,
+                                               size_t **list, size_t *count, ssched_error_t *err)
+{
+    *list = NULL;
+    *count = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_nodes; i++)
+        n += i != source && !(p->multiport && p->multiport[i]);
+    if (n == 0)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "broadcast: no node to send to (every node but the source '%s' "
+                                "is a switch)", source < p->n_nodes ? p->names[source] : "?");
+    if (!(*list = malloc(n * sizeof **list)))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t i = 0; i < p->n_nodes; i++)
+        if (i != source && !(p->multiport && p->multiport[i]))
+            (*list)[(*count)++] = i;
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_problem_set_broadcast(ssched_problem_t *pb, const ssched_platform_t *p,
+                                             const char *source, const char *targets,
+                                             ssched_error_t *err)
+{
+    pb->kind = SSCHED_PROBLEM_BROADCAST;
+    free(pb->sources);
+    free(pb->targets);
+    pb->sources = pb->targets = NULL;
+    pb->n_sources = pb->n_targets = 0;
+    ssched_status_t st = SSCHED_OK;
+    if (!source || !*source)
+        return ssched_error_set(err, SSCHED_EINPUT, "--source: missing node name");
+    if (!(pb->sources = malloc(sizeof *pb->sources)))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (ssched_platform_find_node(p, source, &pb->sources[0], err) != SSCHED_OK)
+        return ssched_error_set(err, SSCHED_EINPUT, "--source: unknown node '%s'", source);
+    pb->n_sources = 1;
+    if (targets)
+        st = ssched_platform_parse_node_list(p, targets, "--targets", &pb->targets,
+                                             &pb->n_targets, err);
+    else
+        st = ssched_problem_default_targets(p, pb->sources[0], &pb->targets, &pb->n_targets, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }

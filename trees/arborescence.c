@@ -1,0 +1,350 @@
+/* Minimum-cost arborescences (Chu & Liu 1965, Edmonds 1967) and the
+ * independent check of a weighted packing.  See include/ssched/trees.h.
+ *
+ * Chu–Liu/Edmonds, as implemented here: at each level every non-root node
+ * picks its cheapest entering arc.  Without a cycle the picks are optimal
+ * (each node needs one in-arc, and these are the cheapest).  A cycle C
+ * among the picks is contracted after subtracting, from every arc entering
+ * a node v, the cost of v's pick: every arborescence pays exactly
+ * sum_v pick(v) more than under the reduced costs, and some optimal one
+ * enters C once (Edmonds 1967, Karp 1971), so an optimal arborescence of
+ * the contracted graph expands to an optimal one of the original by adding
+ * C's picks except the one into the node where it enters.  Each level
+ * removes >= 1 node, so <= n levels of O(m) exact operations. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssched/trees.h"
+
+#define NONE SIZE_MAX
+
+void ssched_arborescence_init(ssched_arborescence_t *a)
+{
+    a->n_arcs = 0;
+    a->arcs = NULL;
+    mpq_init(a->weight);
+}
+
+void ssched_arborescence_free(ssched_arborescence_t *a)
+{
+    free(a->arcs);
+    a->arcs = NULL;
+    a->n_arcs = 0;
+    mpq_clear(a->weight);
+}
+
+void ssched_arborescences_init(ssched_arborescences_t *p)
+{
+    p->n_nodes = 0;
+    p->spanned = NULL;
+    mpq_init(p->value);
+    p->count = 0;
+    p->items = NULL;
+    p->maxflows = 0;
+}
+
+void ssched_arborescences_free(ssched_arborescences_t *p)
+{
+    for (size_t i = 0; i < p->count; i++)
+        ssched_arborescence_free(&p->items[i]);
+    free(p->items);
+    free(p->spanned);
+    mpq_clear(p->value);
+    p->items = NULL;
+    p->spanned = NULL;
+    p->count = p->n_nodes = 0;
+}
+
+/* One contraction level: comp maps its nodes to the next level's. */
+typedef struct {
+    size_t n, root;
+    size_t *pick;  /* cheapest in-arc of each node (NONE for the root) */
+    size_t *comp;  /* node -> node of the next level (NULL at the last) */
+    size_t *cycle; /* cycle id or NONE */
+} cl_level_t;
+
+/* node of arc end v (original index) at level l */
+static size_t at_level(const cl_level_t *lv, const size_t *lab0, size_t l, size_t v)
+{
+    size_t x = lab0[v];
+    for (size_t i = 0; i < l; i++)
+        x = lv[i].comp[x];
+    return x;
+}
+
+static void levels_free(cl_level_t *lv, size_t nl)
+{
+    for (size_t i = 0; i < nl; i++) {
+        free(lv[i].pick);
+        free(lv[i].comp);
+        free(lv[i].cycle);
+    }
+    free(lv);
+}
+
+ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *from,
+                                             const size_t *to, const mpq_t *cost, size_t root,
+                                             const unsigned char *required, int *found,
+                                             ssched_arborescence_t *out, ssched_error_t *err)
+{
+    *found = 0;
+    if (root >= n)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "arborescence: root %zu out of range (%zu nodes)", root, n);
+    if (m && (!from || !to || !cost))
+        return ssched_error_set(err, SSCHED_EINPUT, "arborescence: %zu arcs but no arc arrays", m);
+    for (size_t e = 0; e < m; e++)
+        if (from[e] >= n || to[e] >= n)
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "arborescence: arc %zu (%zu -> %zu) has an end out of range "
+                                    "(%zu nodes)", e, from[e], to[e], n);
+    free(out->arcs);
+    out->arcs = NULL;
+    out->n_arcs = 0;
+    mpq_set_ui(out->weight, 0, 1);
+
+    ssched_status_t st = SSCHED_OK;
+    size_t *lab0 = malloc(n * sizeof *lab0), *tail = malloc((m ? m : 1) * sizeof *tail);
+    size_t *head = malloc((m ? m : 1) * sizeof *head), *stamp = malloc(n * sizeof *stamp);
+    size_t *in_arc = malloc(n * sizeof *in_arc), *nxt = malloc(n * sizeof *nxt);
+    unsigned char *alive = malloc(m ? m : 1);
+    mpq_t *c = malloc((m ? m : 1) * sizeof *c), *pick_cost = malloc(n * sizeof *pick_cost);
+    cl_level_t *lv = calloc(n, sizeof *lv);
+    size_t n_lv = 0, nr = 0;
+    if (!lab0 || !tail || !head || !stamp || !in_arc || !nxt || !alive || !c || !pick_cost || !lv) {
+        free(c);
+        free(pick_cost);
+        c = pick_cost = NULL;
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t e = 0; e < m; e++)
+        mpq_init(c[e]);
+    for (size_t v = 0; v < n; v++)
+        mpq_init(pick_cost[v]);
+
+    /* reachable nodes, relabelled 0..nr-1 (the root first) */
+    for (size_t v = 0; v < n; v++)
+        lab0[v] = NONE;
+    lab0[root] = nr++;
+    stamp[0] = root;
+    for (size_t qi = 0; qi < nr; qi++) /* BFS over arcs; O(nm) is within the bound */
+        for (size_t e = 0; e < m; e++)
+            if (from[e] == stamp[qi] && lab0[to[e]] == NONE) {
+                lab0[to[e]] = nr;
+                stamp[nr++] = to[e];
+            }
+    for (size_t v = 0; v < n; v++)
+        if (lab0[v] == NONE && (!required || required[v]))
+            goto done; /* *found = 0 */
+    for (size_t e = 0; e < m; e++) {
+        alive[e] = lab0[from[e]] != NONE && from[e] != to[e] && to[e] != root;
+        tail[e] = lab0[from[e]];
+        head[e] = lab0[to[e]];
+        if (alive[e])
+            mpq_set(c[e], cost[e]);
+    }
+
+    size_t cur_n = nr, cur_root = 0;
+    for (;;) {
+        cl_level_t *L = &lv[n_lv++];
+        L->n = cur_n;
+        L->root = cur_root;
+        L->pick = malloc(cur_n * sizeof *L->pick);
+        L->cycle = malloc(cur_n * sizeof *L->cycle);
+        if (!L->pick || !L->cycle) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (size_t v = 0; v < cur_n; v++) {
+            L->pick[v] = NONE;
+            L->cycle[v] = NONE;
+            stamp[v] = NONE;
+        }
+        for (size_t e = 0; e < m; e++)
+            if (alive[e] && (L->pick[head[e]] == NONE || mpq_cmp(c[e], c[L->pick[head[e]]]) < 0))
+                L->pick[head[e]] = e;
+        /* cycles of the picks: walk tails from each node, stamped by start */
+        size_t n_cyc = 0;
+        for (size_t s = 0; s < cur_n; s++) {
+            size_t u = s;
+            while (u != cur_root && stamp[u] == NONE) {
+                stamp[u] = s;
+                if (L->pick[u] == NONE) { /* cannot happen: reachability survives contraction */
+                    st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                          "arborescence: node without in-arc");
+                    goto done;
+                }
+                u = tail[L->pick[u]];
+            }
+            if (u != cur_root && stamp[u] == s && L->cycle[u] == NONE) {
+                for (size_t w = u; L->cycle[w] == NONE; w = tail[L->pick[w]])
+                    L->cycle[w] = n_cyc;
+                n_cyc++;
+            }
+        }
+        if (!n_cyc) {
+            for (size_t v = 0; v < cur_n; v++)
+                in_arc[v] = L->pick[v];
+            break;
+        }
+        /* contract: cycle k -> node k, other nodes after them */
+        L->comp = malloc(cur_n * sizeof *L->comp);
+        if (!L->comp) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            goto done;
+        }
+        size_t next_n = n_cyc;
+        for (size_t v = 0; v < cur_n; v++)
+            L->comp[v] = L->cycle[v] != NONE ? L->cycle[v] : next_n++;
+        for (size_t v = 0; v < cur_n; v++)
+            if (v != cur_root)
+                mpq_set(pick_cost[v], c[L->pick[v]]);
+        for (size_t e = 0; e < m; e++) {
+            if (!alive[e])
+                continue;
+            mpq_sub(c[e], c[e], pick_cost[head[e]]);
+            tail[e] = L->comp[tail[e]];
+            head[e] = L->comp[head[e]];
+            if (tail[e] == head[e] || head[e] == L->comp[cur_root])
+                alive[e] = 0;
+        }
+        cur_root = L->comp[cur_root];
+        cur_n = next_n;
+    }
+    /* expand: in_arc holds the last level's in-arcs; walk back down */
+    for (size_t l = n_lv - 1; l-- > 0;) {
+        cl_level_t *L = &lv[l];
+        for (size_t v = 0; v < L->n; v++)
+            nxt[v] = NONE;
+        for (size_t v = 0; v < L->n; v++) {
+            if (v == L->root)
+                continue;
+            if (L->cycle[v] == NONE) {
+                nxt[v] = in_arc[L->comp[v]];
+            } else {
+                size_t a = in_arc[L->comp[v]];
+                nxt[v] = at_level(lv, lab0, l, to[a]) == v ? a : L->pick[v];
+            }
+        }
+        memcpy(in_arc, nxt, L->n * sizeof *in_arc);
+    }
+    out->arcs = malloc((nr ? nr : 1) * sizeof *out->arcs);
+    if (!out->arcs) {
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t v = 0; v < n; v++) /* by head node, original order */
+        if (lab0[v] != NONE && v != root) {
+            size_t e = in_arc[lab0[v]];
+            out->arcs[out->n_arcs++] = e;
+            mpq_add(out->weight, out->weight, cost[e]);
+        }
+    *found = 1;
+done:
+    if (c)
+        for (size_t e = 0; e < m; e++)
+            mpq_clear(c[e]);
+    if (pick_cost)
+        for (size_t v = 0; v < n; v++)
+            mpq_clear(pick_cost[v]);
+    free(c);
+    free(pick_cost);
+    if (lv)
+        levels_free(lv, n_lv);
+    free(lab0);
+    free(tail);
+    free(head);
+    free(stamp);
+    free(in_arc);
+    free(nxt);
+    free(alive);
+    return st;
+}
+
+ssched_status_t ssched_arborescence_verify(size_t n, size_t m, const size_t *from,
+                                           const size_t *to, const mpq_t *cap, size_t root,
+                                           const ssched_arborescences_t *p, ssched_error_t *err)
+{
+    if (p->n_nodes != n || root >= n || !p->spanned || !p->spanned[root])
+        return ssched_error_set(err, SSCHED_EINTERNAL,
+                                "packing: wrong node set or root not spanned");
+    size_t n_span = 0;
+    for (size_t v = 0; v < n; v++)
+        n_span += p->spanned[v] ? 1 : 0;
+    ssched_status_t st = SSCHED_OK;
+    size_t *in = malloc(n * sizeof *in), *queue = malloc(n * sizeof *queue);
+    unsigned char *seen = malloc(n);
+    mpq_t *load = malloc((m ? m : 1) * sizeof *load);
+    mpq_t sum;
+    mpq_init(sum);
+    if (!in || !queue || !seen || !load) {
+        free(load);
+        load = NULL;
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t e = 0; e < m; e++)
+        mpq_init(load[e]);
+    for (size_t i = 0; i < p->count && st == SSCHED_OK; i++) {
+        const ssched_arborescence_t *a = &p->items[i];
+        if (mpq_sgn(a->weight) <= 0 || a->n_arcs != n_span - 1) {
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "packing: arborescence %zu has weight <= 0 or %zu arcs "
+                                  "for %zu nodes", i, a->n_arcs, n_span);
+            break;
+        }
+        for (size_t v = 0; v < n; v++)
+            in[v] = NONE;
+        for (size_t k = 0; k < a->n_arcs; k++) {
+            size_t e = a->arcs[k];
+            if (e >= m || !p->spanned[from[e]] || !p->spanned[to[e]] || to[e] == root ||
+                in[to[e]] != NONE) {
+                st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                      "packing: arborescence %zu: arc %zu is not a new in-arc of a "
+                                      "spanned non-root node", i, e);
+                break;
+            }
+            in[to[e]] = e;
+            mpq_add(load[e], load[e], a->weight);
+        }
+        if (st != SSCHED_OK)
+            break;
+        /* reachability from the root over the arborescence's arcs */
+        size_t qn = 0;
+        for (size_t v = 0; v < n; v++)
+            seen[v] = 0;
+        seen[root] = 1;
+        queue[qn++] = root;
+        for (size_t qi = 0; qi < qn; qi++)
+            for (size_t k = 0; k < a->n_arcs; k++)
+                if (from[a->arcs[k]] == queue[qi] && !seen[to[a->arcs[k]]]) {
+                    seen[to[a->arcs[k]]] = 1;
+                    queue[qn++] = to[a->arcs[k]];
+                }
+        if (qn != n_span) {
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "packing: arborescence %zu reaches %zu of %zu spanned nodes", i,
+                                  qn, n_span);
+            break;
+        }
+        mpq_add(sum, sum, a->weight);
+    }
+    if (st == SSCHED_OK && !mpq_equal(sum, p->value))
+        st = ssched_error_set(err, SSCHED_EINTERNAL, "packing: weights do not sum to the value");
+    for (size_t e = 0; e < m && st == SSCHED_OK; e++)
+        if (mpq_cmp(load[e], cap[e]) > 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "packing: arc %zu (%zu -> %zu) overloaded",
+                                  e, from[e], to[e]);
+done:
+    if (load)
+        for (size_t e = 0; e < m; e++)
+            mpq_clear(load[e]);
+    mpq_clear(sum);
+    free(load);
+    free(in);
+    free(queue);
+    free(seen);
+    return st;
+}

@@ -1,0 +1,52 @@
+/* Private helpers of the arborescence code (trees/arborescence*.c). */
+#ifndef SSCHED_ARBORESCENCE_INTERNAL_H
+#define SSCHED_ARBORESCENCE_INTERNAL_H
+
+#include <gmp.h>
+#include <stddef.h>
+
+#include "ssched/error.h"
+
+/* An element a + b*eps of the ordered field Q(eps), eps a positive
+ * infinitesimal, compared lexicographically.  The packing needs cut values
+ * "lambda - eps" exactly (a set that is tight and crossed once by the
+ * partial arborescence), which no concrete eps could give without a
+ * separate bound on how small it must be. */
+typedef struct {
+    mpq_t a, b;
+} af_val_t;
+
+void af_val_init(af_val_t *v);
+void af_val_clear(af_val_t *v);
+int af_val_cmp(const af_val_t *x, const af_val_t *y);
+
+/* A flow network on the arcs of a digraph whose `usable` flag is set.
+ * cap[e] is filled by the caller before each af_maxflow().  Max-flow by
+ * shortest augmenting paths (Edmonds & Karp 1972): O(nm) augmentations
+ * whatever the number field, so exact and polynomial. */
+typedef struct {
+    size_t n, m;
+    const size_t *from, *to;
+    size_t *out_start, *out_list, *in_start, *in_list;
+    af_val_t *cap, *flow;
+    size_t *pred, *queue;
+    unsigned char *pred_back, *seen;
+    af_val_t tmp, bott;
+    size_t runs; /* max-flow computations, for reports */
+} af_net_t;
+
+/* ENOMEM only.  usable[e] == 0 arcs are left out of the network. */
+ssched_status_t af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
+                            const size_t *to, const unsigned char *usable, ssched_error_t *err);
+void af_net_free(af_net_t *net);
+
+/* Max flow from the nodes with is_source set to `sink` (not a source),
+ * from zero.  With limit != NULL it stops as soon as the value exceeds
+ * *limit (returns 1); otherwise it runs to the maximum (returns 0) and, if
+ * sink_side != NULL, sets sink_side[v] = 1 exactly for the nodes that reach
+ * the sink in the residual network: the inclusion-minimal sink side of a
+ * minimum cut (every minimum cut's sink side contains it). */
+int af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
+               af_val_t *value, unsigned char *sink_side);
+
+#endif
