@@ -15,29 +15,6 @@
 
 #define MPIRUN "OMPI_MCA_mpi_yield_when_idle=1 " SSCHED_MPIRUN " --allow-run-as-root --oversubscribe -q"
 
-static const char *const ALL12 = "h0_0_0_0,h0_0_0_1,h0_0_0_2,h0_0_1_0,h0_0_1_1,h0_0_1_2,"
-                                 "h1_0_0_0,h1_0_0_1,h1_0_0_2,h1_0_1_0,h1_0_1_1,h1_0_1_2";
-
-/* Problem options of the CLI for (platform, kind). */
-static const char *problem(const char *plat, const char *kind, char *buf, size_t cap)
-{
-    if (!strcmp(plat, "fig2"))
-        snprintf(buf, cap, !strcmp(kind, "scatter") ? "--problem scatter --source Ps --targets P0,P1"
-                                                    : "--problem gossip --sources Ps,Pb --targets P0,P1");
-    else if (!strcmp(plat, "fig6"))
-        snprintf(buf, cap, !strcmp(kind, "scatter") ? "--problem scatter --source P0 --targets P1,P2"
-                           : !strcmp(kind, "gossip") ? "--problem gossip --sources P0,P1,P2 --targets P0,P1,P2"
-                                                     : "--problem reduce --participants P0,P1,P2 --target P0");
-    else if (!strcmp(kind, "scatter"))
-        snprintf(buf, cap, "--problem scatter --source h0_0_0_0 --targets %s", ALL12 + 9);
-    else if (!strcmp(kind, "gossip"))
-        snprintf(buf, cap, "--problem gossip --sources h0_0_0_0,h0_0_1_0,h1_0_0_0 --targets %s", ALL12);
-    else
-        snprintf(buf, cap, "--problem reduce --participants h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_2 "
-                 "--target h1_0_0_1");
-    return buf;
-}
-
 static int ranks_of(const char *plat)
 {
     return !strcmp(plat, "fig2") ? 5 : !strcmp(plat, "fig6") ? 3 : 20;
@@ -54,7 +31,7 @@ static const char *unroll_with(const char *plat, const char *kind, unsigned long
     snprintf(path, sizeof path, "%s", tu_tmp_path(name));
     tu_run_t r;
     tu_run(&r, "schedule '%s/examples/%s.graphml' %s --operations %lu --unroll %s %s -o '%s'",
-           SSCHED_SOURCE_DIR, plat, problem(plat, kind, opts, sizeof opts), K,
+           SSCHED_SOURCE_DIR, plat, tu_example_problem(plat, kind, opts, sizeof opts), K,
            whole ? "--no-split" : "", extra ? extra : "", path);
     if (r.status != 0)
         fprintf(stderr, "\n  ssched schedule failed: %s", r.err);

@@ -10,22 +10,6 @@
 #include "ssched/schedule.h"
 #include "test_util.h"
 
-/* Names of the nodes that compute (hosts), comma-separated, at most n,
- * every `step`-th one. */
-static void host_list(const ssched_platform_t *p, size_t n, size_t step, size_t skip, char *out,
-                      size_t cap)
-{
-    out[0] = 0;
-    size_t got = 0, seen = 0;
-    for (size_t i = 0; i < p->n_nodes && got < n; i++) {
-        if (!p->has_w[i] || seen++ % step != skip % step)
-            continue;
-        if (got++)
-            strncat(out, ",", cap - strlen(out) - 1);
-        strncat(out, p->names[i], cap - strlen(out) - 1);
-    }
-}
-
 /* Plan, unroll in memory and streamed, check both; the figures agree. */
 static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t *pb,
                              const ssched_steady_t *st, unsigned long K, int no_split)
@@ -95,25 +79,11 @@ static void test_random_tiers(void)
     for (unsigned seed = 1; seed <= 3; seed++) {
         ssched_platform_t p;
         tiers(&p, seed, 24);
-        char a[1024], b[1024];
         for (int kind = 0; kind < 3; kind++) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
             ssched_error_t err;
-            ssched_status_t rc;
-            if (kind == 0) {
-                host_list(&p, 1, 1, 0, a, sizeof a);
-                host_list(&p, 5, 2, 1, b, sizeof b);
-                rc = ssched_problem_set_scatter(&pb, &p, a, b, &err);
-            } else if (kind == 1) {
-                host_list(&p, 3, 3, 0, a, sizeof a);
-                host_list(&p, 3, 3, 1, b, sizeof b);
-                rc = ssched_problem_set_gossip(&pb, &p, a, b, &err);
-            } else {
-                host_list(&p, 4, 2, 0, a, sizeof a);
-                host_list(&p, 1, 1, 0, b, sizeof b);
-                rc = ssched_problem_set_reduce(&pb, &p, a, b, &err);
-            }
+            ssched_status_t rc = tu_host_problem(&p, kind, 5, 0, &pb);
             CU_ASSERT_EQUAL_FATAL(rc, SSCHED_OK);
             ssched_steady_t st;
             ssched_steady_init(&st);
@@ -138,7 +108,7 @@ static void test_k1_reduce_tiers46(void)
     ssched_platform_init(&p);
     CU_ASSERT_EQUAL_FATAL(ssched_platform_load_graphml(&p, g, NULL), SSCHED_OK);
     char parts[1024];
-    host_list(&p, 6, 2, 0, parts, sizeof parts);
+    tu_host_list(&p, 6, 2, 0, parts, sizeof parts);
     char target[64];
     snprintf(target, sizeof target, "%.*s", (int)strcspn(parts, ","), parts);
     tu_run_t r;
@@ -160,8 +130,8 @@ static json_t *scatter_with_pieces(void)
     ssched_platform_init(&p);
     ssched_platform_load_graphml(&p, SSCHED_SOURCE_DIR "/examples/tiers-small.graphml", NULL);
     char src[64], dst[1024];
-    host_list(&p, 1, 1, 0, src, sizeof src);
-    host_list(&p, 100, 1, 1, dst, sizeof dst);
+    tu_host_list(&p, 1, 1, 0, src, sizeof src);
+    tu_host_list(&p, 100, 1, 1, dst, sizeof dst);
     char *rest = strchr(dst, ',') + 1; /* every host but the first */
     ssched_problem_t pb;
     ssched_problem_init(&pb);

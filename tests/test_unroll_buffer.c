@@ -318,21 +318,6 @@ static void test_fig2_pieces(void)
     ssched_platform_free(&p);
 }
 
-/* Names of the hosts, comma-separated, at most n, every `step`-th one. */
-static void host_list(const ssched_platform_t *p, size_t n, size_t step, size_t skip, char *out,
-                      size_t cap)
-{
-    out[0] = 0;
-    size_t got = 0, seen = 0;
-    for (size_t i = 0; i < p->n_nodes && got < n; i++) {
-        if (!p->has_w[i] || seen++ % step != skip % step)
-            continue;
-        if (got++)
-            strncat(out, ",", cap - strlen(out) - 1);
-        strncat(out, p->names[i], cap - strlen(out) - 1);
-    }
-}
-
 /* Random Tiers instances, the three problems, pieces and whole messages:
  * the engine's figure is the reference sweep's, and the files pass. */
 static void test_random_tiers(void)
@@ -347,25 +332,11 @@ static void test_random_tiers(void)
         ssched_platform_init(&p);
         CU_ASSERT_EQUAL_FATAL(ssched_gen_tiers(&gp, &p, NULL), SSCHED_OK);
         ssched_gen_tiers_params_free(&gp);
-        char a[1024], b[1024];
         for (int kind = 0; kind < 3; kind++) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
             ssched_error_t err;
-            ssched_status_t rc;
-            if (kind == 0) {
-                host_list(&p, 1, 1, 0, a, sizeof a);
-                host_list(&p, 6, 2, 1, b, sizeof b);
-                rc = ssched_problem_set_scatter(&pb, &p, a, b, &err);
-            } else if (kind == 1) {
-                host_list(&p, 3, 3, 0, a, sizeof a);
-                host_list(&p, 3, 3, 1, b, sizeof b);
-                rc = ssched_problem_set_gossip(&pb, &p, a, b, &err);
-            } else {
-                host_list(&p, 4, 2, 0, a, sizeof a);
-                host_list(&p, 1, 1, 1, b, sizeof b);
-                rc = ssched_problem_set_reduce(&pb, &p, a, b, &err);
-            }
+            ssched_status_t rc = tu_host_problem(&p, kind, 6, 1, &pb);
             CU_ASSERT_EQUAL_FATAL(rc, SSCHED_OK);
             ssched_steady_t st;
             ssched_steady_init(&st);

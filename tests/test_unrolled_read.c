@@ -10,29 +10,6 @@
 #include "ssched/steady.h"
 #include "test_util.h"
 
-static const char *const ALL12 = "h0_0_0_0,h0_0_0_1,h0_0_0_2,h0_0_1_0,h0_0_1_1,h0_0_1_2,"
-                                 "h1_0_0_0,h1_0_0_1,h1_0_0_2,h1_0_1_0,h1_0_1_1,h1_0_1_2";
-
-/* Problem options of the CLI for (platform, kind). */
-static const char *problem(const char *plat, const char *kind, char *buf, size_t cap)
-{
-    if (!strcmp(plat, "fig2"))
-        snprintf(buf, cap, !strcmp(kind, "scatter") ? "--problem scatter --source Ps --targets P0,P1"
-                                                    : "--problem gossip --sources Ps,Pb --targets P0,P1");
-    else if (!strcmp(plat, "fig6"))
-        snprintf(buf, cap, !strcmp(kind, "scatter") ? "--problem scatter --source P0 --targets P1,P2"
-                           : !strcmp(kind, "gossip") ? "--problem gossip --sources P0,P1,P2 --targets P0,P1,P2"
-                                                     : "--problem reduce --participants P0,P1,P2 --target P0");
-    else if (!strcmp(kind, "scatter"))
-        snprintf(buf, cap, "--problem scatter --source h0_0_0_0 --targets %s", ALL12 + 9);
-    else if (!strcmp(kind, "gossip"))
-        snprintf(buf, cap, "--problem gossip --sources h0_0_0_0,h0_0_1_0,h1_0_0_0 --targets %s", ALL12);
-    else
-        snprintf(buf, cap, "--problem reduce --participants h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_2 "
-                 "--target h1_0_0_1");
-    return buf;
-}
-
 static void test_read_round_trip(void)
 {
     const char *cases[][2] = {{"fig2", "scatter"}, {"fig6", "reduce"}, {"fig6", "gossip"},
@@ -40,7 +17,7 @@ static void test_read_round_trip(void)
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         char file[512], opts[512];
         snprintf(file, sizeof file, "%s/examples/%s.graphml", SSCHED_SOURCE_DIR, cases[c][0]);
-        problem(cases[c][0], cases[c][1], opts, sizeof opts);
+        tu_example_problem(cases[c][0], cases[c][1], opts, sizeof opts);
         ssched_platform_t p;
         ssched_problem_t pb;
         ssched_error_t err;

@@ -273,3 +273,60 @@ void tu_check_certificate(const ssched_platform_t *p, const mpq_t size, const ss
     CU_ASSERT(mpq_equal(sum, s->throughput));
     mpq_clears(sum, load, NULL);
 }
+
+void tu_host_list(const ssched_platform_t *p, size_t n, size_t step, size_t skip, char *out,
+                  size_t cap)
+{
+    out[0] = 0;
+    size_t got = 0, seen = 0;
+    for (size_t i = 0; i < p->n_nodes && got < n; i++) {
+        if (!p->has_w[i] || seen++ % step != skip % step)
+            continue;
+        if (got++)
+            strncat(out, ",", cap - strlen(out) - 1);
+        strncat(out, p->names[i], cap - strlen(out) - 1);
+    }
+}
+
+ssched_status_t tu_host_problem(const ssched_platform_t *p, int kind, size_t n_targets,
+                                size_t reduce_target, ssched_problem_t *pb)
+{
+    char a[1024], b[1024];
+    ssched_error_t err;
+    if (kind == 0) {
+        tu_host_list(p, 1, 1, 0, a, sizeof a);
+        tu_host_list(p, n_targets, 2, 1, b, sizeof b);
+        return ssched_problem_set_scatter(pb, p, a, b, &err);
+    }
+    if (kind == 1) {
+        tu_host_list(p, 3, 3, 0, a, sizeof a);
+        tu_host_list(p, 3, 3, 1, b, sizeof b);
+        return ssched_problem_set_gossip(pb, p, a, b, &err);
+    }
+    tu_host_list(p, 4, 2, 0, a, sizeof a);
+    tu_host_list(p, 1, 1, reduce_target, b, sizeof b);
+    return ssched_problem_set_reduce(pb, p, a, b, &err);
+}
+
+const char *tu_example_problem(const char *plat, const char *kind, char *buf, size_t cap)
+{
+    static const char *const all12 = "h0_0_0_0,h0_0_0_1,h0_0_0_2,h0_0_1_0,h0_0_1_1,h0_0_1_2,"
+                                     "h1_0_0_0,h1_0_0_1,h1_0_0_2,h1_0_1_0,h1_0_1_1,h1_0_1_2";
+    int scatter = !strcmp(kind, "scatter"), gossip = !strcmp(kind, "gossip");
+    if (!strcmp(plat, "fig2"))
+        snprintf(buf, cap, scatter ? "--problem scatter --source Ps --targets P0,P1"
+                                   : "--problem gossip --sources Ps,Pb --targets P0,P1");
+    else if (!strcmp(plat, "fig6"))
+        snprintf(buf, cap, scatter  ? "--problem scatter --source P0 --targets P1,P2"
+                           : gossip ? "--problem gossip --sources P0,P1,P2 --targets P0,P1,P2"
+                                    : "--problem reduce --participants P0,P1,P2 --target P0");
+    else if (scatter)
+        snprintf(buf, cap, "--problem scatter --source h0_0_0_0 --targets %s", all12 + 9);
+    else if (gossip)
+        snprintf(buf, cap, "--problem gossip --sources h0_0_0_0,h0_0_1_0,h1_0_0_0 --targets %s",
+                 all12);
+    else
+        snprintf(buf, cap, "--problem reduce --participants h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_2 "
+                 "--target h1_0_0_1");
+    return buf;
+}

@@ -65,6 +65,24 @@ typedef struct {
     void (*fn)(void);
 } tu_test_t;
 
+/* Names of the hosts (nodes with w) of p, comma-separated into out (cap
+ * bytes): at most n of them, every `step`-th one starting at the
+ * (skip % step)-th. */
+void tu_host_list(const ssched_platform_t *p, size_t n, size_t step, size_t skip, char *out,
+                  size_t cap);
+/* A problem on the hosts of p: kind 0 a scatter from host 0 to n_targets
+ * hosts (every other one from host 1), 1 a gossip from hosts 0,3,6 to
+ * 1,4,7, 2 a reduce of hosts 0,2,4,6 to host `reduce_target` (an index
+ * among the hosts, as tu_host_list counts them).  SSCHED_OK or the
+ * status of ssched_problem_set_*. */
+#include "ssched/problem.h"
+ssched_status_t tu_host_problem(const ssched_platform_t *p, int kind, size_t n_targets,
+                                size_t reduce_target, ssched_problem_t *pb);
+/* The CLI problem options of the shipped examples for (platform, kind):
+ * "fig2" (scatter, gossip), "fig6" and "tiers-small" (scatter, gossip,
+ * reduce).  Returns buf. */
+const char *tu_example_problem(const char *plat, const char *kind, char *buf, size_t cap);
+
 /* Register the NULL-terminated tests as one suite, run them with the basic
  * interface, and return the exit status for main(): 0 iff all passed. */
 int tu_main(const char *suite, const tu_test_t *tests);
