@@ -19,6 +19,7 @@ void ssched_schedule_init(ssched_schedule_t *s)
     mpz_inits(s->ops_per_period, s->lcm_period, s->nosplit_factor, s->extra_instances, NULL);
     mpz_set_ui(s->nosplit_factor, 1);
     ssched_trees_init(&s->trees);
+    ssched_arborescences_init(&s->arborescences);
     s->split = 1;
 }
 
@@ -38,6 +39,7 @@ void ssched_schedule_free(ssched_schedule_t *s)
     free(s->intervals);
     free(s->computations);
     ssched_trees_free(&s->trees);
+    ssched_arborescences_free(&s->arborescences);
     mpq_clears(s->throughput, s->size, s->period, s->optimal_throughput, s->floor_throughput,
                s->report_bound, NULL);
     mpz_clears(s->ops_per_period, s->lcm_period, s->nosplit_factor, s->extra_instances, NULL);
@@ -196,8 +198,8 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     }
     ssched_schedule_free(out);
     ssched_schedule_init(out);
-    if (pb->kind == SSCHED_PROBLEM_BROADCAST || st->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: periodic schedules are not built yet (solve and lp only)");
+    if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (st->kind == SSCHED_PROBLEM_BROADCAST))
+        return ssched_error_set(err, SSCHED_EINPUT, "schedule: the solution is not of the problem's kind");
     out->kind = pb->kind;
     mpq_set(out->throughput, st->throughput);
     mpq_set(out->optimal_throughput, st->throughput);
@@ -207,6 +209,10 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     ssched_status_t status;
     if (pb->kind == SSCHED_PROBLEM_REDUCE) {
         status = sched_build_reduce(p, pb, st, opt, out, err);
+    } else if (pb->kind == SSCHED_PROBLEM_BROADCAST) {
+        /* no switch can be a target, so a broadcast to every other node has
+         * no switch and needs no one-port comparison below */
+        return sched_build_broadcast(p, pb, st, opt, out, err);
     } else {
         if (opt->fixed_period && mpq_sgn(opt->fixed_period) <= 0)
             return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period must be positive");

@@ -406,8 +406,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         }
         return st;
     } else if (!strcmp(kind, "broadcast")) {
-        return chk_bad(c, "problem.kind 'broadcast': periodic schedules of broadcasts are not "
-                          "built yet");
+        return chk_broadcast_problem(c, pb, strict);
     } else {
         return chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
     }
@@ -476,6 +475,10 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
     *edge = chk_edge(c, from, to);
     if (*edge == (size_t)-1)
         return chk_bad(c, "%s: no platform edge %s->%s", where, c->names[from], c->names[to]);
+    if (c->bcast) { /* the one message of the broadcast */
+        *type = 0;
+        return SSCHED_OK;
+    }
     if (c->reduce) {
         size_t km[2];
         if (!chk_int_array(json_object_get(x, "interval"), 2, km))
@@ -514,7 +517,10 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
         (st = read_problem(&c, root, strict)) == SSCHED_OK &&
         (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         chk_index(&c);
-        if (!tr->present)
+        if (c.bcast)
+            st = chk_bad(&c, "problem.kind 'broadcast': unrolled broadcast schedules are not "
+                             "built yet");
+        else if (!tr->present)
             st = chk_bad(&c, "missing \"transfers\" array");
         else if (c.reduce)
             st = co->present ? chk_unrolled_reduce(&c, root, tr, co)
@@ -600,7 +606,10 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
              (st = read_problem(&c, root, periodic)) == SSCHED_OK &&
              (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         if (!strcmp(format, "ssched-schedule/1")) {
-            st = chk_periodic(&c, root);
+            st = c.bcast ? chk_broadcast(&c, root) : chk_periodic(&c, root);
+        } else if (c.bcast) {
+            st = chk_bad(&c, "problem.kind 'broadcast': unrolled broadcast schedules are not "
+                             "built yet");
         } else {
             /* an unrolled format the stream reader did not take: malformed */
             st = chk_bad(&c, "unrolled file that is not a well-formed JSON object");

@@ -22,6 +22,9 @@ typedef struct {
     size_t *participants;
     size_t *type_origin, *type_dest; /* scatter/gossip: (origin, dest);
                                       reduce: (k, m) of the interval     */
+    int bcast;                     /* broadcast: one type (type 0), no
+                                      origin/dest in transfers            */
+    size_t source;                 /* broadcast                          */
     mpq_t size, throughput;
     mpq_t makespan;                /* unrolled: end of the last event     */
     /* lookups for files with many events (chk_index): names sorted, and
@@ -89,6 +92,16 @@ void chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *name);
 ssched_status_t chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err);
 
 ssched_status_t chk_periodic(chk_t *c, json_t *root);
+/* One slot's port rules (one-port hosts, one use per link at switches) and
+ * its links' busy times within [start, end); sends_to, recv_from (all
+ * SIZE_MAX) and busy (all 0) are scratch, restored on return; 0 after a
+ * violation (recorded). */
+int chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end, const size_t *edge,
+             mpq_t *const amount, size_t n, size_t *sends_to, size_t *recv_from, mpq_t *busy);
+/* Broadcast (check_broadcast.c): the problem object (source, targets =
+ * every other node, size), and a periodic file with its arborescences. */
+ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict);
+ssched_status_t chk_broadcast(chk_t *c, json_t *root);
 ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops);
 ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,

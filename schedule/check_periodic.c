@@ -8,7 +8,7 @@
  * host sends to one node and receives from one node in a slot; a switch
  * ("ports": "multi") may use several of its links in the same slot, each
  * link busy at most the slot's length (checked below for every link). */
-static int check_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
+int chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
                       const size_t *edge, mpq_t *const amount, size_t n, size_t *sends_to,
                       size_t *recv_from, mpq_t *busy)
 {
@@ -482,7 +482,7 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
             }
         }
         if (c->report->valid)
-            check_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
+            chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
     }
     if (c->reduce && c->report->valid) {
         /* a switch ("ports": "multi") only forwards: it never computes */

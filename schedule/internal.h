@@ -41,4 +41,11 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
                                    const ssched_steady_t *st, const ssched_schedule_options_t *opt,
                                    ssched_schedule_t *out, ssched_error_t *err);
 
+/* The broadcast front end of ssched_schedule_build() (build_broadcast.c);
+ * applies no_split itself. */
+ssched_status_t sched_build_broadcast(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                     const ssched_steady_t *st,
+                                     const ssched_schedule_options_t *opt,
+                                     ssched_schedule_t *out, ssched_error_t *err);
+
 #endif

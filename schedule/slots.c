@@ -192,6 +192,9 @@ void sched_scale_no_split(ssched_schedule_t *s)
         mpz_mul(s->computations[k].count, s->computations[k].count, L);
     for (size_t k = 0; k < s->trees.n_trees; k++)
         mpz_mul(s->trees.trees[k].weight, s->trees.trees[k].weight, L);
+    for (size_t k = 0; k < s->arborescences.count; k++)
+        mpq_mul(s->arborescences.items[k].weight, s->arborescences.items[k].weight, lq);
+    mpq_mul(s->arborescences.value, s->arborescences.value, lq);
     mpz_mul(s->trees.ops_per_period, s->trees.ops_per_period, L);
     mpz_mul(s->trees.period, s->trees.period, L);
     mpq_mul(s->period, s->period, lq);

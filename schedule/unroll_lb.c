@@ -78,7 +78,7 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
                                   mpq_t lb, ssched_error_t *err)
 {
     if (pb->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: periodic schedules are not built yet (solve and lp only)");
+        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
     size_t nn = p->n_nodes;
     mpq_set_ui(lb, 0, 1);
     mpq_t *a = malloc((nn ? nn : 1) * sizeof *a), *b = malloc((nn ? nn : 1) * sizeof *b);

@@ -224,7 +224,7 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     static const unsigned long mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
                                          192, 256, 384, 512, 1024};
     if (pb->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: periodic schedules are not built yet (solve and lp only)");
+        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
     if (K == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
     if (mpq_sgn(steady->throughput) == 0)

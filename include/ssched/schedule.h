@@ -64,6 +64,9 @@ typedef struct {
     size_t n_computations;     /* reduce: tasks per period                  */
     ssched_computation_t *computations;
     ssched_trees_t trees;      /* reduce: the weighted trees used           */
+    ssched_arborescences_t arborescences; /* broadcast: spanning arborescences
+                                  rooted at the source (arcs = edge indices);
+                                  weight = instances per period, an integer */
     mpq_t throughput;          /* = ops_per_period / period                 */
     mpq_t size;                /* message size (a transfer takes amount*size*c) */
     mpq_t period;              /* T (times L with no_split), or TF          */
@@ -101,6 +104,14 @@ void ssched_schedule_init(ssched_schedule_t *s);
 void ssched_schedule_free(ssched_schedule_t *s);
 
 /* Build one period of a schedule reaching exactly steady->throughput.
+ * Broadcast to every other node (steady->multicast == 0): the copies per
+ * edge are packed into weighted spanning arborescences A_i of weights y_i
+ * (sum = TP, trees.h); the period T is the LCM of the denominators of the
+ * y_i, so each A_i is used y_i T times per period and TP T messages are
+ * broadcast; the loads of the arborescences (not the copies, which may be
+ * larger) make the bipartite graph.  Split: an amount may be a fraction of
+ * the message; no_split as above (period x L, every count x L).  A
+ * multicast and a fixed period are refused (EINPUT).
  * Scatter and gossip: flow cycles of the LP solution (useless
  * circulations) are cancelled first.  Reduce: the solution is decomposed
  * into weighted reduction trees (trees.h); the transfers of the trees make

@@ -27,8 +27,11 @@
  * edge by edge by the copies: f_k(e) <= copies(e).  For targets = every other
  * node this is the optimal broadcast throughput (Edmonds: copies decompose
  * into weighted spanning arborescences of total weight TP); for a strict
- * subset (multicast) it is an upper bound only (steady->multicast).  Solved
- * by the edge LP only (column generation is not built for it).  The solution
+ * subset (multicast) it is an upper bound only (steady->multicast).  Column
+ * generation over arborescences (lp/colgen_bcast.h) gives the same optimum
+ * for a broadcast to every other node, and for a multicast an achievable TP
+ * (a certified feasible Steiner packing, upper_bound = the edge LP's).  The
+ * edge LP's solution
  * reports copies(e) lowered to max_k f_k(e) and certified again (lp.x holds
  * that point; lp.basic still describes the solver's basis). */
 #ifndef SSCHED_STEADY_H
@@ -147,6 +150,24 @@ typedef struct ssched_steady_s {
     size_t n_rated_trees;
     ssched_tree_t *rated_trees;
     mpq_t *tree_rates;
+    /* broadcast by column generation (lp/colgen_broadcast.c): the master's
+     * arborescences with a nonzero rate.  Each is rooted at the source and
+     * reaches every target (broadcast to every other node: spanning;
+     * multicast: a Steiner arborescence whose leaves are targets); arcs are
+     * PLATFORM EDGE indices (p->from[e] -> p->to[e]), sorted by head node;
+     * weight = its rate, broadcasts per time unit.  The weights sum to
+     * `throughput` and the copies per edge (flows) are their sum. */
+    size_t n_arborescences;
+    ssched_arborescence_t *arborescences;
+    /* multicast by column generation: `throughput` is the achievable TP
+     * (the exact master optimum, a certified feasible packing) and
+     * upper_bound the certified edge-LP optimum; optimal = 1 when
+     * throughput is proven optimal (the last pricing pass was exact, or
+     * throughput == upper_bound) */
+    mpq_t upper_bound;
+    int cg_pricing_exact;              /* broadcast colgen: the last pricing
+                                          pass was exact (else heuristic)   */
+    int optimal;
 } ssched_steady_t;
 
 void ssched_steady_init(ssched_steady_t *s);

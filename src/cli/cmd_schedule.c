@@ -106,6 +106,23 @@ static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem
     }
 }
 
+/* Broadcast: the arborescences, with their instances per period. */
+static void print_broadcast_extras(const ssched_platform_t *p, const ssched_schedule_t *s)
+{
+    const ssched_arborescences_t *a = &s->arborescences;
+    printf("%zu spanning arborescences (instances per period: arcs):\n", a->count);
+    for (size_t i = 0; i < a->count; i++) {
+        fputs("  ", stdout);
+        mpq_out_str(stdout, 10, a->items[i].weight);
+        fputs(" x", stdout);
+        for (size_t k = 0; k < a->items[i].n_arcs; k++) {
+            size_t e = a->items[i].arcs[k];
+            printf("%s %s->%s", k ? "," : "", p->names[p->from[e]], p->names[p->to[e]]);
+        }
+        fputc('\n', stdout);
+    }
+}
+
 static void print_qd(const char *label, const mpq_t q, const char *after, int digits)
 {
     char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, digits);
@@ -231,6 +248,8 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
         free(dec);
         if (s->kind == SSCHED_PROBLEM_REDUCE)
             print_reduce_extras(p, pb, s);
+        else if (s->kind == SSCHED_PROBLEM_BROADCAST)
+            print_broadcast_extras(p, s);
         ssched_schedule_write_table(p, s, stdout);
     }
     free(text);
@@ -412,9 +431,8 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         ssched_steady_options_t sopt;
         if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
-        else if (pb.kind == SSCHED_PROBLEM_BROADCAST)
-            rc = cli_bad_input("schedule", "broadcast: periodic schedules are not built yet "
-                                           "(solve and lp only)");
+        else if (pb.kind == SSCHED_PROBLEM_BROADCAST && o->unroll)
+            rc = cli_bad_input("schedule", "unrolled broadcast schedules are not built yet");
         else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)

@@ -14,9 +14,11 @@ static const char *usage_text =
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
     "       ssched solve PLATFORM --problem broadcast --source S [--targets A,B,..] [--json]\n"
     "         (default targets: every other node that is not a switch; to a strict subset\n"
-    "         of the other nodes the LP value is only an upper bound, printed as such)\n"
+    "         of the other nodes the LP value is only an upper bound, printed as such;\n"
+    "         --method colgen adds an achievable TP packing Steiner arborescences)\n"
     "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n"
-    "         --method lp|colgen|auto (edge LP, or column generation over trees/paths;\n"
+    "         --method lp|colgen|auto (edge LP, or column generation over trees/paths/\n"
+    "         arborescences;\n"
     "         both certified exactly)  --quiet (no progress lines)\n"
     "         --routers one-port|switch (switch: every node without w not named in the\n"
     "         problem forwards on all its links at once; default: the file's ports)\n";
@@ -47,13 +49,38 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         fputs("\nmodel: every node one-port (RR-4872)", out);
     }
     char *dec = ssched_rational_to_decimal(s->throughput, 10);
-    fputs(s->multicast ? "\nupper bound on TP = " : "\nthroughput TP = ", out);
-    print_q(out, s->throughput);
-    if (s->multicast)
+    int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
+    if (achieved) {
+        fputs("\nthroughput (achievable, certified feasible) TP = ", out);
+        print_q(out, s->throughput);
+        fprintf(out, " (%s) operations per time unit%s\n", dec,
+                s->optimal ? ", optimal" : "");
+        char *ub = ssched_rational_to_decimal(s->upper_bound, 10);
+        fputs("upper bound (broadcast edge LP, certified optimum) = ", out);
+        print_q(out, s->upper_bound);
+        mpq_t gap;
+        mpq_init(gap);
+        mpq_sub(gap, s->upper_bound, s->throughput);
+        fprintf(out, " (%s); gap = ", ub);
+        print_q(out, gap);
+        mpq_clear(gap);
+        free(ub);
+        fprintf(out, "\nnote: multicast (the targets are not every other node): TP packs Steiner "
+                     "arborescences, %s pricing;\n      %s\n",
+                s->cg_pricing_exact ? "exact" : "heuristic",
+                s->cg_pricing_exact ? "no arborescence improves it, so it is the optimal multicast TP"
+                : mpq_equal(s->throughput, s->upper_bound) ? "it reaches the upper bound, so it is optimal"
+                : "too many relays for exact pricing: optimal TP lies between the two");
+    } else {
+        fputs(s->multicast ? "\nupper bound on TP = " : "\nthroughput TP = ", out);
+        print_q(out, s->throughput);
+    }
+    if (s->multicast && !achieved)
         fprintf(out, " (%s) operations per time unit: certified optimum of the broadcast LP\n"
                      "note: the targets are not every other node (a multicast), so this LP value\n"
-                     "      is an upper bound only; the achievable TP is not computed yet\n", dec);
-    else
+                     "      is an upper bound only; the achievable TP is not computed yet by\n"
+                     "      --method lp (--method colgen computes it)\n", dec);
+    else if (!achieved)
         fprintf(out, " (%s) operations per time unit, certified optimal%s\n", dec,
                 pb->kind == SSCHED_PROBLEM_BROADCAST
                     ? "\n(broadcast to every other node: the copies decompose into weighted "
@@ -128,6 +155,18 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
             const ssched_task_t *t = &s->tasks[k];
             fprintf(out, "  %s computes T[%zu,%zu,%zu]  ", p->names[t->node], t->k, t->l, t->m);
             print_q(out, t->rate);
+            fputc('\n', out);
+        }
+    }
+    if (s->n_arborescences) {
+        fprintf(out, "arborescences (rate per time unit: arcs):\n");
+        for (size_t k = 0; k < s->n_arborescences; k++) {
+            const ssched_arborescence_t *a = &s->arborescences[k];
+            fputs("  ", out);
+            print_q(out, a->weight);
+            fputc(':', out);
+            for (size_t j = 0; j < a->n_arcs; j++)
+                fprintf(out, " %s->%s", p->names[p->from[a->arcs[j]]], p->names[p->to[a->arcs[j]]]);
             fputc('\n', out);
         }
     }

@@ -37,6 +37,8 @@ static void set_type(json_t *o, const ssched_platform_t *p, const ssched_schedul
         json_object_set_new(o, "interval", interval_json(s->intervals[type].k, s->intervals[type].m));
         return;
     }
+    if (s->kind == SSCHED_PROBLEM_BROADCAST) /* one message type: the broadcast message */
+        return;
     json_object_set_new(o, "origin", json_string(p->names[s->commodities[type].origin]));
     json_object_set_new(o, "dest", json_string(p->names[s->commodities[type].dest]));
 }
@@ -67,6 +69,25 @@ static json_t *trees_json(const ssched_platform_t *p, const ssched_trees_t *t)
             json_array_append_new(tasks, y);
         }
         json_object_set_new(o, "tasks", tasks);
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+/* Broadcast: each arborescence with its instances per period and its arcs,
+ * so that a reader can check that every message reaches every node. */
+static json_t *arborescences_json(const ssched_platform_t *p, const ssched_arborescences_t *a)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < a->count; i++) {
+        json_t *o = json_object(), *arcs = json_array();
+        json_object_set_new(o, "count", json_mpq(a->items[i].weight));
+        for (size_t k = 0; k < a->items[i].n_arcs; k++) {
+            size_t e = a->items[i].arcs[k];
+            json_array_append_new(arcs, json_pack("[ss]", p->names[p->from[e]],
+                                                  p->names[p->to[e]]));
+        }
+        json_object_set_new(o, "arcs", arcs);
         json_array_append_new(arr, o);
     }
     return arr;
@@ -116,6 +137,8 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
         json_object_set_new(root, "computations", comps);
         json_object_set_new(root, "trees", trees_json(p, &s->trees));
     }
+    if (s->kind == SSCHED_PROBLEM_BROADCAST)
+        json_object_set_new(root, "arborescences", arborescences_json(p, &s->arborescences));
     if (s->fixed) {
         json_t *f = json_object();
         json_object_set_new(f, "optimal_throughput", json_mpq(s->optimal_throughput));

@@ -16,6 +16,8 @@ void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, si
 {
     if (s->kind == SSCHED_PROBLEM_REDUCE)
         snprintf(buf, len, "v[%zu,%zu]", s->intervals[type].k, s->intervals[type].m);
+    else if (s->kind == SSCHED_PROBLEM_BROADCAST && s->n_commodities)
+        snprintf(buf, len, "[bcast %s]", p->names[s->commodities[0].origin]);
     else
         snprintf(buf, len, "[%s->%s]", p->names[s->commodities[type].origin],
                  p->names[s->commodities[type].dest]);
@@ -38,6 +40,8 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
             s->split ? "split (fractional)" : "whole", s->n_slots);
     fprintf(out, "%-16s  %s\n", "slot", s->kind == SSCHED_PROBLEM_REDUCE
                                      ? "transfers: sender -> receiver  amount x v[k,m]"
+                                     : s->kind == SSCHED_PROBLEM_BROADCAST
+                                     ? "transfers: sender -> receiver  amount x [bcast source]"
                                      : "transfers: sender -> receiver  amount x [origin->dest]");
     for (size_t k = 0; k < s->n_slots; k++) {
         const ssched_slot_t *sl = &s->slots[k];

@@ -86,12 +86,48 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_array_append_new(switches, json_string(p->names[i]));
     json_object_set_new(model, "switches", switches);
     json_object_set_new(root, "model", model);
-    /* a multicast's LP value bounds TP from above; it is not a throughput */
-    const char *tp_key = s->multicast ? "upper_bound" : "throughput";
+    /* a multicast's edge-LP value bounds TP from above; it is not a
+     * throughput.  By column generation a multicast also has an achievable
+     * TP (a certified feasible packing of Steiner arborescences). */
+    int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
+    const char *tp_key = s->multicast && !achieved ? "upper_bound" : "throughput";
     json_object_set_new(root, tp_key, json_mpq(s->throughput));
-    json_object_set_new(root, s->multicast ? "upper_bound_approx" : "throughput_approx",
+    json_object_set_new(root, s->multicast && !achieved ? "upper_bound_approx" : "throughput_approx",
                         json_real(mpq_get_d(s->throughput)));
-    if (s->multicast)
+    if (achieved) {
+        mpq_t gap;
+        mpq_init(gap);
+        mpq_sub(gap, s->upper_bound, s->throughput);
+        json_object_set_new(root, "upper_bound", json_mpq(s->upper_bound));
+        json_object_set_new(root, "upper_bound_approx", json_real(mpq_get_d(s->upper_bound)));
+        json_object_set_new(root, "gap", json_mpq(gap)); /* upper_bound - throughput */
+        json_object_set_new(root, "optimal", json_boolean(s->optimal));
+        json_object_set_new(root, "note", json_string(
+            "multicast: throughput is achievable (exact optimum of the master over the generated "
+            "Steiner arborescences, certified feasible); upper_bound is the certified optimum of "
+            "the broadcast edge LP; optimal is true when exact pricing found no improving "
+            "arborescence or the two are equal"));
+        mpq_clear(gap);
+    }
+    if (s->kind == SSCHED_PROBLEM_BROADCAST && s->method == SSCHED_METHOD_COLGEN) {
+        json_object_set_new(root, "pricing", json_string(s->cg_pricing_exact ? "exact" : "heuristic"));
+        json_t *arbs = json_array();
+        for (size_t k = 0; k < s->n_arborescences; k++) {
+            const ssched_arborescence_t *a = &s->arborescences[k];
+            json_t *o = json_object(), *arcs = json_array();
+            json_object_set_new(o, "rate", json_mpq(a->weight));
+            for (size_t j = 0; j < a->n_arcs; j++) {
+                json_t *arc = json_array();
+                json_array_append_new(arc, json_string(p->names[p->from[a->arcs[j]]]));
+                json_array_append_new(arc, json_string(p->names[p->to[a->arcs[j]]]));
+                json_array_append_new(arcs, arc);
+            }
+            json_object_set_new(o, "arcs", arcs);
+            json_array_append_new(arbs, o);
+        }
+        json_object_set_new(root, "arborescences", arbs);
+    }
+    if (s->multicast && !achieved)
         json_object_set_new(root, "note", json_string("multicast (the targets are not every other "
                                                       "node): the LP value is an upper bound; the "
                                                       "achievable throughput is not computed yet"));

@@ -292,7 +292,7 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
                                     ssched_unroll_figures_t *fig, ssched_error_t *err)
 {
     if (pb->kind == SSCHED_PROBLEM_BROADCAST || s->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: periodic schedules are not built yet (solve and lp only)");
+        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
     stream_t w;
     memset(&w, 0, sizeof w);
     w.base.emit = stream_emit;

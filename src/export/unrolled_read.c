@@ -135,7 +135,7 @@ static ssched_status_t read_problem(reader_t *r, json_t *o)
                             &pb->participants, &pb->n_participants)) == SSCHED_OK)
             st = node_of(r, json_object_get(o, "target"), "problem \"target\"", &pb->target);
     } else if (!strcmp(kind, "broadcast")) {
-        return bad(r, "problem: kind '%s': periodic schedules of broadcasts are not built yet",
+        return bad(r, "problem: kind '%s': unrolled broadcast schedules are not built yet",
                    kind);
     } else {
         return bad(r, "problem: unknown kind '%s'", kind);

@@ -1,0 +1,100 @@
+/* Reading the certified broadcast master back as a steady-state solution
+ * (colgen_bcast.h): the rated arborescences, the copies per edge they add
+ * up to, and the port and link occupations and prices. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_bcast.h"
+#include "lp/internal.h"
+
+ssched_status_t cgb_interpret(const cgb_master_t *m, ssched_steady_t *out, ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->g.p;
+    size_t n = m->g.n, ne = m->g.ne;
+    const ssched_lp_solution_t *sol = &out->lp;
+    mpq_set(out->throughput, sol->objective);
+    out->n_nodes = n;
+    out->n_edges = ne;
+    out->out_busy = lp_new_vec(n);
+    out->in_busy = lp_new_vec(n);
+    out->out_price = lp_new_vec(n);
+    out->in_price = lp_new_vec(n);
+    out->link_busy = lp_new_vec(ne);
+    out->link_price = lp_new_vec(ne);
+    out->compute_busy = lp_new_vec(n); /* a broadcast computes nothing */
+    out->compute_price = lp_new_vec(n);
+    mpq_t *copies = lp_new_vec(ne);
+    out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
+    out->arborescences = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->arborescences);
+    if (!out->out_busy || !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||
+        !out->link_price || !out->compute_busy || !out->compute_price || !copies || !out->flows || !out->arborescences) {
+        if (copies)
+            for (size_t e = 0; e < ne; e++)
+                mpq_clear(copies[e]);
+        free(copies);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < m->n_cols && st == SSCHED_OK; k++) {
+        mpq_srcptr y = sol->x[k];
+        if (mpq_sgn(y) == 0)
+            continue;
+        const cgb_column_t *c = &m->cols[k];
+        ssched_arborescence_t *a = &out->arborescences[out->n_arborescences];
+        ssched_arborescence_init(a);
+        out->n_arborescences++;
+        mpq_set(a->weight, y);
+        a->arcs = malloc((c->n_arcs ? c->n_arcs : 1) * sizeof *a->arcs);
+        if (!a->arcs) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            break;
+        }
+        a->n_arcs = c->n_arcs;
+        memcpy(a->arcs, c->arcs, c->n_arcs * sizeof *c->arcs);
+        /* sorted by head node, as ssched_arborescence_t promises (insertion
+         * sort: columns are short and each head appears once) */
+        for (size_t i = 1; i < a->n_arcs; i++)
+            for (size_t j = i; j > 0 && p->to[a->arcs[j - 1]] > p->to[a->arcs[j]]; j--) {
+                size_t t = a->arcs[j];
+                a->arcs[j] = a->arcs[j - 1];
+                a->arcs[j - 1] = t;
+            }
+        for (size_t i = 0; i < c->n_arcs; i++)
+            mpq_add(copies[c->arcs[i]], copies[c->arcs[i]], y);
+    }
+    mpq_t busy;
+    mpq_init(busy);
+    for (size_t e = 0; e < ne && st == SSCHED_OK; e++) {
+        if (mpq_sgn(copies[e]) == 0)
+            continue;
+        ssched_flow_t *f = &out->flows[out->n_flows++];
+        f->edge = e;
+        f->type = 0;
+        mpq_init(f->rate);
+        mpq_set(f->rate, copies[e]);
+        mpq_mul(busy, copies[e], m->g.w[e]);
+        size_t i = p->from[e], j = p->to[e];
+        if (m->out_row[i] != SIZE_MAX)
+            mpq_add(out->out_busy[i], out->out_busy[i], busy);
+        if (m->in_row[j] != SIZE_MAX)
+            mpq_add(out->in_busy[j], out->in_busy[j], busy);
+        if (m->link_row[e] != SIZE_MAX)
+            mpq_add(out->link_busy[e], out->link_busy[e], busy);
+    }
+    mpq_clear(busy);
+    for (size_t i = 0; i < n; i++) {
+        if (m->out_row[i] != SIZE_MAX)
+            mpq_set(out->out_price[i], sol->y[m->out_row[i]]);
+        if (m->in_row[i] != SIZE_MAX)
+            mpq_set(out->in_price[i], sol->y[m->in_row[i]]);
+    }
+    for (size_t e = 0; e < ne; e++) {
+        if (m->link_row[e] != SIZE_MAX)
+            mpq_set(out->link_price[e], sol->y[m->link_row[e]]);
+        mpq_clear(copies[e]);
+    }
+    free(copies);
+    return st;
+}
+

@@ -1,0 +1,430 @@
+/* Broadcast and multicast by column generation over arborescences
+ * (colgen_bcast.h), certified exactly as lp/colgen.c does for paths and
+ * trees: iterations on a floating-point master (lp_solve) priced with
+ * rounded costs, then the final master solved exactly (lp/solve.c) and its
+ * exact duals priced exactly; an improving column is added and the exact
+ * solve repeats.  Spanning case: when exact pricing finds no arborescence
+ * of cost < 1, the master optimum is the broadcast optimum.  Steiner case:
+ * the master optimum is an achievable throughput (its exact solution is a
+ * certified feasible packing), optimal when the last pricing was exact. */
+#include <lpsolve/lp_lib.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_bcast.h"
+#include "lp/colgen_internal.h"
+#include "lp/internal.h"
+
+
+static void column_free(cgb_column_t *c)
+{
+    free(c->arcs);
+    c->arcs = NULL;
+    c->n_arcs = 0;
+}
+
+/* Rows (sparse, in arc order; a row may repeat) and coefficients of a
+ * column: size*c(e) on each row arc e uses. */
+static size_t column_rows(const cgb_master_t *m, const cgb_column_t *c, size_t *rows, size_t *arc)
+{
+    const ssched_platform_t *p = m->g.p;
+    size_t k = 0;
+    for (size_t a = 0; a < c->n_arcs; a++) {
+        size_t e = c->arcs[a], r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
+        for (int j = 0; j < 3; j++)
+            if (r[j] != SIZE_MAX) {
+                rows[k] = r[j];
+                arc[k++] = e;
+            }
+    }
+    return k;
+}
+
+static int known(const cgb_master_t *m, const cgb_column_t *c)
+{
+    for (size_t k = 0; k < m->n_cols; k++)
+        if (m->cols[k].n_arcs == c->n_arcs &&
+            !memcmp(m->cols[k].arcs, c->arcs, c->n_arcs * sizeof *c->arcs))
+            return 1;
+    return 0;
+}
+
+/* Add c (ownership taken on success) to the master and its float model. */
+static int master_add(cgb_master_t *m, cgb_column_t *c)
+{
+    if (m->n_cols == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        cgb_column_t *cols = realloc(m->cols, cap * sizeof *cols);
+        if (!cols)
+            return 0;
+        m->cols = cols;
+        m->cap = cap;
+    }
+    size_t mx = 3 * c->n_arcs + 1;
+    size_t *rows = malloc(2 * mx * sizeof *rows);
+    REAL *dense = calloc(m->n_rows + 1, sizeof *dense), *val = malloc(mx * sizeof *val);
+    int *idx = malloc(mx * sizeof *idx);
+    int ok = rows && dense && val && idx;
+    if (ok) {
+        size_t k = column_rows(m, c, rows, rows + mx), cnt = 0;
+        for (size_t j = 0; j < k; j++)
+            dense[rows[j] + 1] += mpq_get_d(m->g.w[rows[mx + j]]);
+        val[cnt] = 1.0; /* objective: one broadcast per arborescence */
+        idx[cnt++] = 0;
+        for (size_t j = 0; j < k; j++)
+            if (dense[rows[j] + 1] != 0) {
+                val[cnt] = dense[rows[j] + 1];
+                idx[cnt++] = (int)rows[j] + 1;
+                dense[rows[j] + 1] = 0;
+            }
+        ok = add_columnex(m->lp, (int)cnt, val, idx);
+    }
+    free(rows);
+    free(dense);
+    free(val);
+    free(idx);
+    if (ok)
+        m->cols[m->n_cols++] = *c;
+    return ok;
+}
+
+static ssched_status_t exact_master(const cgb_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
+{
+    ssched_lp_init(lp, "master_arborescences");
+    mpq_t one;
+    mpq_init(one);
+    mpq_set_ui(one, 1, 1);
+    ssched_status_t st = SSCHED_OK;
+    char name[64];
+    for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++) {
+        static const char *const kind[] = {"out_n", "in_n", "link_e"};
+        snprintf(name, sizeof name, "%s%zu", kind[m->row_kind[r]], m->row_what[r]);
+        st = ssched_lp_add_row(lp, name, SSCHED_ROW_LE, one, NULL, err);
+    }
+    size_t mx = 1;
+    for (size_t k = 0; k < m->n_cols; k++)
+        if (3 * m->cols[k].n_arcs + 1 > mx)
+            mx = 3 * m->cols[k].n_arcs + 1;
+    size_t *rows = malloc(2 * mx * sizeof *rows);
+    if (!rows && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < m->n_cols && st == SSCHED_OK; k++) {
+        size_t col;
+        snprintf(name, sizeof name, "arb%zu", k);
+        st = ssched_lp_add_col(lp, name, one, &col, err);
+        size_t cnt = st == SSCHED_OK ? column_rows(m, &m->cols[k], rows, rows + mx) : 0;
+        for (size_t j = 0; j < cnt && st == SSCHED_OK; j++) /* add_coef accumulates */
+            st = ssched_lp_add_coef(lp, rows[j], col, m->g.w[rows[mx + j]], err);
+    }
+    free(rows);
+    mpq_clear(one);
+    return st;
+}
+
+/* Per-edge pricing costs from the row prices y (double or exact). */
+static void edge_costs_q(const cgb_master_t *m, const mpq_t *y, mpq_t *cost)
+{
+    const ssched_platform_t *p = m->g.p;
+    for (size_t e = 0; e < m->g.ne; e++) {
+        size_t r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
+        mpq_set_ui(cost[e], 0, 1);
+        for (int j = 0; j < 3; j++)
+            if (r[j] != SIZE_MAX)
+                mpq_add(cost[e], cost[e], y[r[j]]);
+        mpq_mul(cost[e], cost[e], m->g.w[e]);
+    }
+}
+
+static void edge_costs_d(const cgb_master_t *m, const double *y, double *cd, mpq_t *cost)
+{
+    const ssched_platform_t *p = m->g.p;
+    for (size_t e = 0; e < m->g.ne; e++) {
+        size_t r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
+        double s = 0;
+        for (int j = 0; j < 3; j++)
+            if (r[j] != SIZE_MAX)
+                s += y[r[j]];
+        cd[e] = s * mpq_get_d(m->g.w[e]);
+        /* integers (2^-40 units): exact small-number arithmetic in the
+         * pricing, whose column is only a candidate here */
+        mpq_set_d(cost[e], nearbyint(ldexp(cd[e], 40)));
+    }
+}
+
+static ssched_status_t float_phase(cgb_master_t *m, const ssched_steady_options_t *opt,
+                                   mpq_t *cost, ssched_steady_t *out, ssched_error_t *err)
+{
+    double *y = malloc((m->n_rows + 1) * sizeof *y), *cd = malloc((m->g.ne + 1) * sizeof *cd);
+    if (!y || !cd) {
+        free(y);
+        free(cd);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    ssched_status_t st = SSCHED_OK;
+    double last = lp_now(), t0 = last;
+    int can_exact = m->g.all || m->g.n_relays <= CGB_EXACT_RELAYS;
+    mpq_t cc;
+    mpq_init(cc);
+    for (long it = 0; st == SSCHED_OK; it++) {
+        double t = lp_now();
+        int ret = solve(m->lp);
+        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_solves++;
+        REAL *duals = NULL;
+        if (ret != OPTIMAL || !get_ptr_sensitivity_rhs(m->lp, &duals, NULL, NULL) || !duals)
+            break; /* leave it to the exact phase */
+        /* lp_solve's dual sign for a maximization, checked by duality */
+        double z = get_objective(m->lp), sum = 0;
+        for (size_t r = 0; r < m->n_rows; r++)
+            sum += duals[r];
+        double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
+        for (size_t r = 0; r < m->n_rows; r++)
+            y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
+        edge_costs_d(m, y, cd, cost);
+        t = lp_now();
+        cgb_column_t c;
+        int added = 0;
+        for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
+            if (exact && m->g.all)
+                break; /* the spanning pricing is exact already */
+            int r = cgb_price(&m->g, cost, exact, &c, cc, &st, err);
+            if (r < 0)
+                break;
+            if (r == 0)
+                break;
+            double cost_d = 0;
+            for (size_t k = 0; k < c.n_arcs; k++)
+                cost_d += cd[c.arcs[k]];
+            if (cost_d < 1 - 1e-9 && !known(m, &c) && master_add(m, &c))
+                added = 1;
+            else
+                column_free(&c);
+        }
+        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_iterations++;
+        if (opt->progress && lp_now() - last >= opt->progress_interval) {
+            last = lp_now();
+            ssched_progress_t info = {it, (long)m->n_cols, z, NAN, last - t0, 0};
+            opt->progress(opt->progress_ctx, &info);
+        }
+        if (!added)
+            break;
+    }
+    mpq_clear(cc);
+    free(y);
+    free(cd);
+    return st;
+}
+
+/* Exact certification; on success out->lp is the exact master solution. */
+static ssched_status_t exact_phase(cgb_master_t *m, const ssched_steady_options_t *opt,
+                                   mpq_t *cost, ssched_steady_t *out, ssched_error_t *err)
+{
+    int exact = m->g.all || m->g.n_relays <= CGB_EXACT_RELAYS;
+    ssched_status_t st = SSCHED_OK;
+    mpq_t cc, one;
+    mpq_inits(cc, one, NULL);
+    mpq_set_ui(one, 1, 1);
+    for (;;) {
+        ssched_lp_t lp;
+        if ((st = exact_master(m, &lp, err)) != SSCHED_OK) {
+            ssched_lp_free(&lp);
+            break;
+        }
+        ssched_lp_solution_t sol;
+        ssched_lp_solution_init(&sol);
+        st = ssched_lp_solve(&lp, &opt->lp, &sol, err);
+        out->lp_rows = lp.n_rows;
+        out->lp_cols = lp.n_cols;
+        ssched_lp_free(&lp);
+        out->lp.float_seconds += sol.float_seconds;
+        out->lp.exact_seconds += sol.exact_seconds;
+        out->lp.repair_pivots += sol.repair_pivots;
+        out->lp.float_solves += sol.float_solves;
+        int added = 0;
+        if (st == SSCHED_OK) {
+            edge_costs_q(m, (const mpq_t *)sol.y, cost);
+            out->cg_exact_passes++;
+            double t = lp_now();
+            cgb_column_t c;
+            int r = cgb_price(&m->g, cost, exact, &c, cc, &st, err);
+            out->cg_pricing_seconds += lp_now() - t;
+            if (r < 0)
+                ; /* st says why */
+            else if (r == 1 && mpq_cmp(cc, one) < 0) {
+                /* a master column has cost >= 1 under optimal duals */
+                if (known(m, &c) || !master_add(m, &c)) {
+                    column_free(&c);
+                    st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                          "exact pricing repeats a column of the master");
+                } else {
+                    added = 1;
+                }
+            } else if (r == 1) {
+                column_free(&c);
+            }
+        }
+        if (st == SSCHED_OK && !added) {
+            ssched_lp_solution_free(&out->lp);
+            out->lp = sol;
+            out->cg_pricing_exact = exact;
+            break;
+        }
+        ssched_lp_solution_free(&sol);
+        if (st != SSCHED_OK)
+            break;
+    }
+    mpq_clears(cc, one, NULL);
+    return st;
+}
+
+static void master_free(cgb_master_t *m)
+{
+    if (m->lp)
+        delete_lp(m->lp);
+    for (size_t k = 0; k < m->n_cols; k++)
+        column_free(&m->cols[k]);
+    free(m->cols);
+    free(m->out_row);
+    free(m->in_row);
+    free(m->link_row);
+    free(m->row_what);
+    free(m->row_kind);
+    free(m->g.target);
+    free(m->g.reach);
+    free(m->g.relays);
+    if (m->g.w)
+        for (size_t e = 0; e < m->g.ne; e++)
+            mpq_clear(m->g.w[e]);
+    free(m->g.w);
+}
+
+/* Graph, rows (those of lp/build_flow.c) and the solution's types. */
+static ssched_status_t setup(cgb_master_t *m, ssched_steady_t *out, ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->g.p;
+    const ssched_problem_t *pb = m->g.pb;
+    size_t n = p->n_nodes, ne = p->n_edges;
+    m->g.n = n;
+    m->g.ne = ne;
+    m->g.root = pb->sources[0];
+    m->g.all = pb->n_targets + 1 == n;
+    m->g.target = calloc(n, 1);
+    m->g.reach = calloc(n, 1);
+    m->g.relays = malloc(n * sizeof *m->g.relays);
+    m->g.w = malloc((ne ? ne : 1) * sizeof *m->g.w);
+    m->out_row = malloc(n * sizeof *m->out_row);
+    m->in_row = malloc(n * sizeof *m->in_row);
+    m->link_row = malloc((ne ? ne : 1) * sizeof *m->link_row);
+    m->row_what = malloc((2 * n + ne) * sizeof *m->row_what);
+    m->row_kind = malloc(2 * n + ne);
+    out->n_commodities = pb->n_targets;
+    out->commodities = malloc(pb->n_targets * sizeof *out->commodities);
+    out->unreachable = calloc(pb->n_targets, 1);
+    if (!m->g.target || !m->g.reach || !m->g.relays || !m->g.w || !m->out_row || !m->in_row ||
+        !m->link_row || !m->row_what || !m->row_kind || !out->commodities || !out->unreachable) {
+        if (m->g.w)
+            m->g.ne = 0; /* nothing initialised yet */
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t e = 0; e < ne; e++) {
+        mpq_init(m->g.w[e]);
+        mpq_mul(m->g.w[e], p->c[e], pb->size);
+    }
+    ssched_status_t st = ssched_platform_reachable(p, m->g.root, 0, m->g.reach, err);
+    if (st != SSCHED_OK)
+        return st;
+    for (size_t k = 0; k < pb->n_targets; k++) {
+        m->g.target[pb->targets[k]] = 1;
+        out->commodities[k] = (ssched_commodity_t){m->g.root, pb->targets[k]};
+        out->unreachable[k] = !m->g.reach[pb->targets[k]];
+    }
+    for (size_t i = 0; i < n; i++)
+        if (m->g.reach[i] && i != m->g.root && !m->g.target[i])
+            m->g.relays[m->g.n_relays++] = i;
+    /* a switch has no port: its edges' links are the resources */
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t i = 0; i < n; i++) {
+            size_t *row = kind ? m->in_row : m->out_row;
+            row[i] = SIZE_MAX;
+            if (!cg_is_switch(p, i)) {
+                m->row_what[m->n_rows] = i;
+                m->row_kind[m->n_rows] = (unsigned char)kind;
+                row[i] = m->n_rows++;
+            }
+        }
+    for (size_t e = 0; e < ne; e++) {
+        m->link_row[e] = SIZE_MAX;
+        if (cg_has_link(p, e)) {
+            m->row_what[m->n_rows] = e;
+            m->row_kind[m->n_rows] = 2;
+            m->link_row[e] = m->n_rows++;
+        }
+    }
+    return SSCHED_OK;
+}
+
+ssched_status_t cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+                          const ssched_steady_options_t *opt, ssched_steady_t *out,
+                          ssched_error_t *err)
+{
+    cgb_master_t m;
+    memset(&m, 0, sizeof m);
+    m.g.p = p;
+    m.g.pb = pb;
+    out->method = SSCHED_METHOD_COLGEN;
+    out->kind = pb->kind;
+    out->multicast = pb->n_targets + 1 < p->n_nodes;
+    ssched_status_t st = setup(&m, out, err);
+    int blocked = 0;
+    for (size_t k = 0; k < pb->n_targets; k++)
+        blocked |= out->unreachable[k];
+    size_t ne = p->n_edges;
+    mpq_t *cost = st == SSCHED_OK ? lp_new_vec(ne) : NULL;
+    if (st == SSCHED_OK && !cost)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK) {
+        m.lp = make_lp((int)m.n_rows, 0);
+        if (!m.lp)
+            st = ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
+    }
+    if (st == SSCHED_OK) {
+        set_verbose(m.lp, opt->lp.verbose ? NORMAL : NEUTRAL);
+        set_maxim(m.lp);
+        set_presolve(m.lp, PRESOLVE_SENSDUALS, get_presolveloops(m.lp));
+        for (size_t r = 0; r < m.n_rows; r++) {
+            set_constr_type(m.lp, (int)r + 1, LE);
+            set_rh(m.lp, (int)r + 1, 1.0);
+        }
+    }
+    /* first column: the cheapest arborescence in transfer time */
+    if (st == SSCHED_OK && !blocked) {
+        cgb_column_t c;
+        mpq_t cc;
+        mpq_init(cc);
+        int r = cgb_price(&m.g, (const mpq_t *)m.g.w, 0, &c, cc, &st, err);
+        mpq_clear(cc);
+        if (r == 0)
+            blocked = 1;
+        else if (r == 1 && !master_add(&m, &c)) {
+            column_free(&c);
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+    }
+    if (st == SSCHED_OK && !blocked)
+        st = float_phase(&m, opt, cost, out, err);
+    if (st == SSCHED_OK)
+        /* blocked: TP = 0, certified by the empty master */
+        st = exact_phase(&m, opt, cost, out, err);
+    out->cg_columns = (long)m.n_cols;
+    if (st == SSCHED_OK)
+        st = cgb_interpret(&m, out, err);
+    if (cost)
+        for (size_t e = 0; e < ne; e++)
+            mpq_clear(cost[e]);
+    free(cost);
+    master_free(&m);
+    return st;
+}
