@@ -54,7 +54,7 @@ S=examples/tiers-small.graphml; T46=examples/tiers-46.graphml; T99=examples/tier
 HS=$(hosts $S); H46=$(hosts $T46); H99=$(hosts $T99)
 echo "instance                           K       ratios (checked schedules)"
 for K in $KS; do
-    run "demo reduce tiers-small" "$K" $S --problem reduce --participants h0_0_0_0,h0_0_1_0 --target h0_0_0_0
+    run "2-host reduce tiers-small" "$K" $S --problem reduce --participants h0_0_0_0,h0_0_1_0 --target h0_0_0_0
     P=$(pick "$H46" 6 2); run "reduce 6 participants tiers-46" "$K" $T46 --problem reduce --participants "$P" --target "$(first "$P")"
     P=$(pick "$H99" 12 5); run "reduce 12 participants tiers-99" "$K" $T99 --problem reduce --participants "$P" --target "$(first "$P")"
     run "scatter to all hosts tiers-small" "$K" $S --problem scatter --source "$(first "$HS")" --targets "$(rest "$HS")"
