@@ -517,11 +517,11 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
         (st = read_problem(&c, root, strict)) == SSCHED_OK &&
         (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         chk_index(&c);
-        if (c.bcast)
-            st = chk_bad(&c, "problem.kind 'broadcast': unrolled broadcast schedules are not "
-                             "built yet");
-        else if (!tr->present)
+        if (!tr->present)
             st = chk_bad(&c, "missing \"transfers\" array");
+        else if (c.bcast)
+            st = co->present ? chk_bad(&c, "\"computations\" in a broadcast schedule")
+                             : chk_unrolled_broadcast(&c, root, tr);
         else if (c.reduce)
             st = co->present ? chk_unrolled_reduce(&c, root, tr, co)
                              : chk_bad(&c, "missing \"computations\" array");
@@ -607,9 +607,6 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
              (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         if (!strcmp(format, "ssched-schedule/1")) {
             st = c.bcast ? chk_broadcast(&c, root) : chk_periodic(&c, root);
-        } else if (c.bcast) {
-            st = chk_bad(&c, "problem.kind 'broadcast': unrolled broadcast schedules are not "
-                             "built yet");
         } else {
             /* an unrolled format the stream reader did not take: malformed */
             st = chk_bad(&c, "unrolled file that is not a well-formed JSON object");

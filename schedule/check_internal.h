@@ -108,6 +108,8 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
                                     const chk_extent_t *co);
 ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops);
 ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr);
+/* Unrolled broadcasts, whole messages (check_unrolled_broadcast.c). */
+ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr);
 /* Unrolled files (check_unrolled_claims.c): the optional "piece":
  * [offset, length] of a transfer ([0, 1) when absent), checked to lie in
  * [0, 1) with a positive length; and every figure the file states. */

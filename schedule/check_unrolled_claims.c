@@ -124,7 +124,21 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
     mpq_inits(q, best, NULL);
     mpq_set_ui(lb, 0, 1);
     *have_cut = 0;
-    if (!c->reduce) {
+    if (c->bcast) {
+        /* LB1: the message's shortest path to the farthest target; cuts:
+         * each message leaves the source once and enters every target once */
+        distances(c, c->source, 0, a);
+        for (size_t v = 0; v < c->n_nodes; v++)
+            if (v != c->source && mpq_cmp(a[v], lb) > 0)
+                mpq_set(lb, a[v]);
+        mpq_t dummy;
+        mpq_init(dummy);
+        port(c, c->source, 1, 1, dummy, cut, have_cut);
+        for (size_t v = 0; v < c->n_nodes; v++)
+            if (v != c->source)
+                port(c, v, 0, 1, dummy, cut, have_cut);
+        mpq_clear(dummy);
+    } else if (!c->reduce) {
         /* message types are (origin, dest) pairs */
         for (size_t v = 0; v < c->n_nodes; v++) {
             size_t as_origin = 0, as_dest = 0;

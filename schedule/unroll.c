@@ -119,8 +119,10 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
 {
     ssched_unrolled_free(u);
     ssched_unrolled_init(u);
-    if (pb->kind == SSCHED_PROBLEM_BROADCAST || s->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
+    if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (s->kind == SSCHED_PROBLEM_BROADCAST) ||
+        (pb->kind == SSCHED_PROBLEM_BROADCAST && pb->n_targets + 1 != p->n_nodes))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "broadcast: only a broadcast to every other node is unrolled");
     memory_sink_t m;
     memset(&m, 0, sizeof m);
     m.base.emit = memory_emit;

@@ -30,7 +30,9 @@ int sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                         const ssched_problem_t *pb, const ssched_schedule_t *s)
 {
     size_t nn = p->n_nodes;
-    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals : s->n_commodities;
+    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE      ? s->n_intervals
+                : s->kind == SSCHED_PROBLEM_BROADCAST ? 0
+                                                      : s->n_commodities;
     memset(b, 0, sizeof *b);
     b->excl = malloc(2 * (nt ? nt : 1) * sizeof *b->excl);
     b->held = calloc(nn ? nn : 1, sizeof *b->held);
@@ -193,6 +195,13 @@ int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
         int64_t used = (int64_t)counted(e, ev->k, ev->l, v) + counted(e, ev->l + 1, ev->m, v);
         /* 2 bu < 2^63: bu = A has at most 62 bits */
         return used == 0 || buffers_push(b, ev->end, v, used * b->bu);
+    }
+    if (e->s->kind == SSCHED_PROBLEM_BROADCAST) {
+        /* held from the start of the transfer bringing it (if forwarded)
+         * to the end of the last forward */
+        if (ev->bacq && !buffers_acquire(b, nn, e->p->to[ev->edge], b->bu))
+            return 0;
+        return !ev->brel || buffers_push(b, ev->end, e->p->from[ev->edge], b->bu);
     }
     const size_t *x = &b->excl[2 * ev->type];
     size_t u = e->p->from[ev->edge], v = e->p->to[ev->edge];

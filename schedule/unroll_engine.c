@@ -625,8 +625,9 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.started = e.reported = now();
     e.periods_total = (size_t)sched_replay_periods(p, s, K) - 2 * p->n_nodes - 4;
     if (st == SSCHED_OK)
-        st = s->kind == SSCHED_PROBLEM_REDUCE ? sched_replay_reduce(&e, pb, K, &periods, err)
-                                              : sched_replay_flow(&e, pb, K, &periods, err);
+        st = s->kind == SSCHED_PROBLEM_REDUCE      ? sched_replay_reduce(&e, pb, K, &periods, err)
+             : s->kind == SSCHED_PROBLEM_BROADCAST ? sched_replay_broadcast(&e, pb, K, &periods, err)
+                                                   : sched_replay_flow(&e, pb, K, &periods, err);
     if (st == SSCHED_OK) {
         fig->operations = K;
         sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);

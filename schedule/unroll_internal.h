@@ -38,6 +38,9 @@ typedef struct {
     mpq_srcptr piece_off, piece_len;
     const char *piece_json;
     int64_t bamt;               /* transfer: the amount in buffer units     */
+    unsigned char bacq, brel;   /* broadcast: the receiver holds the message
+                                   (it forwards it); the last forward from
+                                   the sender (its copy is released at end) */
 } sched_event_t;
 
 /* Events waiting for the sink: those generated since the last flush
@@ -169,6 +172,9 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                                   unsigned long K, size_t *periods, ssched_error_t *err);
 ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
                                     unsigned long K, size_t *periods, ssched_error_t *err);
+/* Broadcast: whole messages down the arborescences (unroll_broadcast.c). */
+ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
+                                       unsigned long K, size_t *periods, ssched_error_t *err);
 /* Upper bounds used by the limits: periods replayed, events per period. */
 unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         unsigned long K);

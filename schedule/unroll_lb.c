@@ -77,8 +77,6 @@ static void port_bound(const ssched_platform_t *p, const mpq_t size, size_t i, i
 ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   mpq_t lb, ssched_error_t *err)
 {
-    if (pb->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
     size_t nn = p->n_nodes;
     mpq_set_ui(lb, 0, 1);
     mpq_t *a = malloc((nn ? nn : 1) * sizeof *a), *b = malloc((nn ? nn : 1) * sizeof *b);
@@ -92,7 +90,16 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
     ssched_status_t st = SSCHED_OK;
     mpq_t best, q;
     mpq_inits(best, q, NULL);
-    if (pb->kind != SSCHED_PROBLEM_REDUCE) {
+    if (pb->kind == SSCHED_PROBLEM_BROADCAST) {
+        /* one message from the source: its shortest path to each target */
+        if (pb->n_sources != 1 || !dijkstra(p, pb->size, pb->sources[0], 0, a))
+            st = pb->n_sources != 1
+                     ? ssched_error_set(err, SSCHED_EINPUT, "broadcast: exactly one source")
+                     : ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        for (size_t t = 0; t < pb->n_targets && st == SSCHED_OK; t++)
+            if (pb->targets[t] != pb->sources[0] && mpq_cmp(a[pb->targets[t]], lb) > 0)
+                mpq_set(lb, a[pb->targets[t]]);
+    } else if (pb->kind != SSCHED_PROBLEM_REDUCE) {
         /* every (origin, target) pair is one message */
         for (size_t s = 0; s < pb->n_sources && st == SSCHED_OK; s++) {
             size_t o = pb->sources[s], dests = 0;

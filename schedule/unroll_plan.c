@@ -216,6 +216,33 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
     return got;
 }
 
+/* Broadcast: the arborescence pattern (period T, the LCM of the weights'
+ * denominators: every weight y_i T is a whole number of messages, so every
+ * message moves whole down one arborescence at TP exactly).  no_split
+ * changes nothing: the no-split pattern only multiplies the period and
+ * every count by L (far more events per period, the same rates). */
+static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      const ssched_steady_t *steady, unsigned long K,
+                                      mpq_srcptr max_period, int no_split,
+                                      ssched_schedule_t *out, ssched_error_t *err)
+{
+    if (K == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
+    if (mpq_sgn(steady->throughput) == 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "TP = 0: there is nothing to schedule");
+    ssched_schedule_options_t so;
+    ssched_schedule_options_default(&so);
+    (void)no_split;
+    ssched_status_t st = ssched_schedule_build(p, pb, steady, &so, out, err);
+    if (st == SSCHED_OK && max_period && mpq_cmp(out->period, max_period) > 0)
+        st = ssched_error_set(err, SSCHED_EINPUT,
+                              "no periodic pattern fits in --max-period: the broadcast "
+                              "pattern's period is the LCM of its arborescences' weights");
+    if (st == SSCHED_OK)
+        out->unroll_whole = 1;
+    return st;
+}
+
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *steady, unsigned long K,
                                    mpq_srcptr max_period, int no_split,
@@ -224,7 +251,7 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     static const unsigned long mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
                                          192, 256, 384, 512, 1024};
     if (pb->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
+        return plan_broadcast(p, pb, steady, K, max_period, no_split, out, err);
     if (K == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
     if (mpq_sgn(steady->throughput) == 0)

@@ -356,9 +356,9 @@ static void test_cli(void)
     /* refusals */
     tu_run(&r, "schedule '%s' --problem broadcast --source s --targets a", tri);
     expect_refusal(&r, "multicast: the achievable throughput is not computed yet");
-    tu_run(&r, "schedule '%s' --problem broadcast --source s --unroll --operations 3 -o '%s'", tri,
-           tu_tmp_path("u.json"));
-    expect_refusal(&r, "unrolled broadcast schedules are not built yet");
+    tu_run(&r, "schedule '%s' --problem broadcast --source s --targets a --unroll --operations 3 "
+               "-o '%s'", tri, tu_tmp_path("u.json"));
+    expect_refusal(&r, "unrolled multicast schedules are not built yet");
     tu_run(&r, "schedule '%s' --problem broadcast --source s --fixed-period 5", tri);
     expect_refusal(&r, "--fixed-period is not supported");
     tu_run(&r, "schedule '%s' --problem broadcast --source s --trees-dot '%s'", tri, dot);

@@ -259,7 +259,10 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
  *    per destination at its cheapest out-link (and the same for in-ports);
  *  - reduce, N >= 2: every participant's value is merged at least once, on
  *    some node x with a processor, and the result reaches the target:
- *    max_k min_x (d(P_k, x) + w(x) + d(x, target)); N = 1: d(P_0, target). */
+ *    max_k min_x (d(P_k, x) + w(x) + d(x, target)); N = 1: d(P_0, target);
+ *  - broadcast: the message reaches every target k along some path, so
+ *    max_k d(S, k), d the shortest-path time sum of size * c from the
+ *    source S. */
 ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   mpq_t lb1, ssched_error_t *err);
 
@@ -269,6 +272,13 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
  *    per operation, else pieces or whole, whichever is faster.
  *  - Reduce: candidate periods m/TP (tree counts as for --fixed-period) and
  *    the tight periods of n = 1..256 instances apportioned by tree rates.
+ *  - Broadcast (to every other node; multicasts are refused): the
+ *    arborescence pattern itself, period T = LCM of the denominators of
+ *    the weights y_i (so y_i T instances per period are whole messages and
+ *    TP is kept exactly; no_split changes nothing, messages are whole
+ *    anyway); operation t's message goes down the arborescence furthest
+ *    below its share y_i / TP and crosses each arc whole, a copy leaving a
+ *    node only after the message has fully arrived there.
  * Candidates are ranked by their exact time for K (a replay without output)
  * when that costs at most 2*10^6 events, else by (ceil(K/n) + depth) x
  * period.  With max_period only periods <= max_period are tried (and

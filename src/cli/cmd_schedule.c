@@ -431,8 +431,9 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         ssched_steady_options_t sopt;
         if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
-        else if (pb.kind == SSCHED_PROBLEM_BROADCAST && o->unroll)
-            rc = cli_bad_input("schedule", "unrolled broadcast schedules are not built yet");
+        else if (pb.kind == SSCHED_PROBLEM_BROADCAST && o->unroll && pb.n_targets + 1 != p.n_nodes)
+            rc = cli_bad_input("schedule", "unrolled multicast schedules are not built yet "
+                                           "(--unroll needs a broadcast to every other node)");
         else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)

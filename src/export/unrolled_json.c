@@ -93,7 +93,11 @@ static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_sch
                       w->quoted[p->to[e]]))
             return 0;
     for (size_t t = 0; t < nt; t++) {
-        if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        if (s->kind == SSCHED_PROBLEM_BROADCAST) {
+            /* one message: no origin or dest */
+            if (!set_text(&w->type_txt[t], "", "", "", ""))
+                return 0;
+        } else if (s->kind == SSCHED_PROBLEM_REDUCE) {
             char b[64];
             snprintf(b, sizeof b, "[%zu, %zu]", s->intervals[t].k, s->intervals[t].m);
             if (!set_text(&w->type_txt[t], ", \"interval\": ", b, "", ""))
@@ -291,8 +295,10 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
                                     const ssched_unroll_limits_t *limits, FILE *out,
                                     ssched_unroll_figures_t *fig, ssched_error_t *err)
 {
-    if (pb->kind == SSCHED_PROBLEM_BROADCAST || s->kind == SSCHED_PROBLEM_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: unrolled broadcast schedules are not built yet");
+    if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (s->kind == SSCHED_PROBLEM_BROADCAST) ||
+        (pb->kind == SSCHED_PROBLEM_BROADCAST && pb->n_targets + 1 != p->n_nodes))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "broadcast: only a broadcast to every other node is unrolled");
     stream_t w;
     memset(&w, 0, sizeof w);
     w.base.emit = stream_emit;

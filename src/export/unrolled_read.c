@@ -135,8 +135,14 @@ static ssched_status_t read_problem(reader_t *r, json_t *o)
                             &pb->participants, &pb->n_participants)) == SSCHED_OK)
             st = node_of(r, json_object_get(o, "target"), "problem \"target\"", &pb->target);
     } else if (!strcmp(kind, "broadcast")) {
-        return bad(r, "problem: kind '%s': unrolled broadcast schedules are not built yet",
-                   kind);
+        /* whole messages from one source: every transfer is type 0 */
+        pb->kind = SSCHED_PROBLEM_BROADCAST;
+        json_t *one = json_array();
+        json_array_append(one, json_object_get(o, "source"));
+        st = node_list(r, one, "source", &pb->sources, &pb->n_sources);
+        json_decref(one);
+        if (st == SSCHED_OK)
+            st = node_list(r, json_object_get(o, "targets"), "targets", &pb->targets, &pb->n_targets);
     } else {
         return bad(r, "problem: unknown kind '%s'", kind);
     }
@@ -157,6 +163,8 @@ static ssched_status_t index_types(reader_t *r)
         r->N = r->pb->n_participants;
         return SSCHED_OK;
     }
+    if (r->pb->kind == SSCHED_PROBLEM_BROADCAST)
+        return SSCHED_OK; /* one message type */
     if (!(r->type_of = malloc((n > 0 ? n * n : 1) * sizeof *r->type_of)))
         return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < n * n; k++)
@@ -204,6 +212,13 @@ static ssched_status_t read_transfer(reader_t *r, json_t *x, size_t index,
     if (r->pb->kind == SSCHED_PROBLEM_REDUCE) {
         if ((st = get_interval(r, json_object_get(x, "interval"), &t->type, where)))
             return st;
+    } else if (r->pb->kind == SSCHED_PROBLEM_BROADCAST) {
+        /* the one whole message: nothing else names it */
+        if (json_object_get(x, "origin") || json_object_get(x, "dest") ||
+            json_object_get(x, "interval") || json_object_get(x, "piece"))
+            return bad(r, "%s: a broadcast transfer moves the whole message and names no "
+                          "origin, dest, interval or piece", where);
+        t->type = 0;
     } else {
         size_t o, d;
         if ((st = node_of(r, json_object_get(x, "origin"), where, &o)) ||

@@ -1,0 +1,324 @@
+/* Checker: an unrolled broadcast ("ssched-unrolled/2", "split": false),
+ * read as a stream in start order, independent of the generator.
+ *
+ * Every transfer moves the whole message of operation "op" over a platform
+ * edge in exactly size * c.  The source holds every message from time 0; a
+ * node u other than the source may send op t only if it has received it,
+ * and no earlier than the end of the transfer that brought it; every node
+ * but the source receives each operation exactly once (a second arrival,
+ * or any arrival at the source, is a violation); at the end every target
+ * has all K messages.  One-port per node (per link at a switch) as for
+ * the other unrolled files.
+ *
+ * Buffers: a message is held at v (not the source) from the start of the
+ * transfer bringing it to the end of the last transfer forwarding it from
+ * v, and not at all when v never forwards it; releases come before
+ * acquisitions at equal times.  The intervals are known once an operation
+ * has reached every node (no later transfer of it is valid), and swept at
+ * the end. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/check_internal.h"
+
+/* An operation in flight: per node, the start and end of its arrival and
+ * the last end of its forwards. */
+typedef struct {
+    size_t got;
+    unsigned char *has, *fwd;
+    mpq_t *in_start, *in_end, *fwd_end;
+} op_t;
+
+typedef struct {
+    size_t node;
+    int acquire;               /* 0: release (first at equal times)         */
+    mpq_t t;
+} bev_t;
+
+typedef struct {
+    unsigned long K;
+    size_t nn;
+    op_t **ops;                /* per op, NULL before its first transfer or
+                                  once complete                              */
+    unsigned char *complete;   /* per op                                    */
+    mpq_t *send_end, *recv_end, *link_end;
+    unsigned char *sent, *received, *link_used;
+    bev_t *ev;
+    size_t n_ev, cap_ev;
+    mpq_t prev, start, end, d, q;
+} bsim_t;
+
+static void op_free(op_t *o, size_t nn)
+{
+    if (!o)
+        return;
+    for (size_t v = 0; v < nn; v++)
+        mpq_clears(o->in_start[v], o->in_end[v], o->fwd_end[v], NULL);
+    free(o->has);
+    free(o->fwd);
+    free(o->in_start);
+    free(o->in_end);
+    free(o->fwd_end);
+    free(o);
+}
+
+static op_t *op_new(size_t nn)
+{
+    op_t *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->has = calloc(nn, 1);
+    o->fwd = calloc(nn, 1);
+    o->in_start = malloc(nn * sizeof *o->in_start);
+    o->in_end = malloc(nn * sizeof *o->in_end);
+    o->fwd_end = malloc(nn * sizeof *o->fwd_end);
+    if (!o->has || !o->fwd || !o->in_start || !o->in_end || !o->fwd_end) {
+        free(o->has);
+        free(o->fwd);
+        free(o->in_start);
+        free(o->in_end);
+        free(o->fwd_end);
+        free(o);
+        return NULL;
+    }
+    for (size_t v = 0; v < nn; v++)
+        mpq_inits(o->in_start[v], o->in_end[v], o->fwd_end[v], NULL);
+    return o;
+}
+
+static int push_ev(bsim_t *S, size_t node, int acquire, const mpq_t t)
+{
+    if (S->n_ev == S->cap_ev) {
+        size_t cap = S->cap_ev ? 2 * S->cap_ev : 1024;
+        bev_t *x = realloc(S->ev, cap * sizeof *x);
+        if (!x)
+            return 0;
+        S->ev = x;
+        S->cap_ev = cap;
+    }
+    bev_t *e = &S->ev[S->n_ev++];
+    e->node = node;
+    e->acquire = acquire;
+    mpq_init(e->t);
+    mpq_set(e->t, t);
+    return 1;
+}
+
+/* Operation complete: its buffer intervals are final. */
+static int op_done(bsim_t *S, unsigned long op)
+{
+    op_t *o = S->ops[op];
+    for (size_t v = 0; v < S->nn; v++)
+        if (o->fwd[v] && (!push_ev(S, v, 1, o->in_start[v]) || !push_ev(S, v, 0, o->fwd_end[v])))
+            return 0;
+    op_free(o, S->nn);
+    S->ops[op] = NULL;
+    S->complete[op] = 1;
+    return 1;
+}
+
+static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
+{
+    static const char *const keys[] = {"start", "end", "from", "to", "op", NULL};
+    char where[64];
+    snprintf(where, sizeof where, "transfers[%zu]", k);
+    ssched_status_t st;
+    size_t edge, type;
+    if ((st = chk_keys(c, x, where, keys)) != SSCHED_OK ||
+        (st = chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
+        (st = chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
+        (st = chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK)
+        return st;
+    json_t *opj = json_object_get(x, "op");
+    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
+        return chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+    unsigned long op = (unsigned long)json_integer_value(opj);
+    if (k > 0 && mpq_cmp(S->start, S->prev) < 0)
+        return chk_bad(c, "%s: transfers must be listed in start order", where);
+    mpq_set(S->prev, S->start);
+    if (!c->report->valid)
+        return SSCHED_OK;
+    size_t i = c->from[edge], j = c->to[edge], src = c->source;
+    if (op >= S->K)
+        return chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
+               SSCHED_OK;
+    if (mpq_sgn(S->start) < 0)
+        return chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+    mpq_sub(S->q, S->end, S->start);
+    mpq_mul(S->d, c->cost[edge], c->size);
+    if (!mpq_equal(S->q, S->d))
+        return chk_violation(c, "%s: lasts %s time units than size*c", where,
+                             mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
+    int si = chk_multi(c, i), sj = chk_multi(c, j);
+    if (!si && S->sent[i] && mpq_cmp(S->start, S->send_end[i]) < 0)
+        return chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
+                             c->names[i], where), SSCHED_OK;
+    if (!sj && S->received[j] && mpq_cmp(S->start, S->recv_end[j]) < 0)
+        return chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
+                             "one)", c->names[j], where), SSCHED_OK;
+    if ((si || sj) && S->link_used[edge] && mpq_cmp(S->start, S->link_end[edge]) < 0)
+        return chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
+                             "earlier one)", c->names[i], c->names[j], where), SSCHED_OK;
+    if (!si) {
+        S->sent[i] = 1;
+        mpq_set(S->send_end[i], S->end);
+    }
+    if (!sj) {
+        S->received[j] = 1;
+        mpq_set(S->recv_end[j], S->end);
+    }
+    if (si || sj) {
+        S->link_used[edge] = 1;
+        mpq_set(S->link_end[edge], S->end);
+    }
+    if (mpq_cmp(S->end, c->makespan) > 0)
+        mpq_set(c->makespan, S->end);
+    if (j == src)
+        return chk_violation(c, "%s: message %lu is sent to its source %s", where, op,
+                             c->names[src]), SSCHED_OK;
+    if (S->complete[op])
+        return chk_violation(c, "%s: node %s receives message %lu a second time", where,
+                             c->names[j], op), SSCHED_OK;
+    if (!S->ops[op] && !(S->ops[op] = op_new(S->nn)))
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    op_t *o = S->ops[op];
+    if (i != src) {
+        if (!o->has[i])
+            return chk_violation(c, "%s: node %s forwards message %lu before receiving it", where,
+                                 c->names[i], op), SSCHED_OK;
+        if (mpq_cmp(S->start, o->in_end[i]) < 0)
+            return chk_violation(c, "%s: node %s forwards message %lu before it has fully "
+                                 "arrived", where, c->names[i], op), SSCHED_OK;
+        if (!o->fwd[i] || mpq_cmp(S->end, o->fwd_end[i]) > 0)
+            mpq_set(o->fwd_end[i], S->end);
+        o->fwd[i] = 1;
+    }
+    if (o->has[j])
+        return chk_violation(c, "%s: node %s receives message %lu a second time", where,
+                             c->names[j], op), SSCHED_OK;
+    o->has[j] = 1;
+    mpq_set(o->in_start[j], S->start);
+    mpq_set(o->in_end[j], S->end);
+    if (++o->got + 1 == S->nn && !op_done(S, op))
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    return SSCHED_OK;
+}
+
+static int bev_cmp(const void *a, const void *b)
+{
+    const bev_t *x = a, *y = b;
+    int r = mpq_cmp(x->t, y->t);
+    return r ? r : x->acquire - y->acquire;
+}
+
+/* The peak number of messages a node holds, the first node attaining it. */
+static int sweep(bsim_t *S, mpq_t peak, size_t *node)
+{
+    size_t *held = calloc(S->nn ? S->nn : 1, sizeof *held);
+    size_t *top = calloc(S->nn ? S->nn : 1, sizeof *top);
+    if (!held || !top) {
+        free(held);
+        free(top);
+        return 0;
+    }
+    if (S->n_ev > 1)
+        qsort(S->ev, S->n_ev, sizeof *S->ev, bev_cmp);
+    for (size_t k = 0; k < S->n_ev; k++) {
+        size_t v = S->ev[k].node;
+        if (!S->ev[k].acquire) {
+            held[v]--;
+        } else if (++held[v] > top[v]) {
+            top[v] = held[v];
+        }
+    }
+    *node = 0;
+    for (size_t v = 1; v < S->nn; v++)
+        if (top[v] > top[*node])
+            *node = v;
+    mpq_set_ui(peak, S->nn ? top[*node] : 0, 1);
+    free(held);
+    free(top);
+    return 1;
+}
+
+ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr)
+{
+    json_t *kj = json_object_get(root, "operations");
+    if (!json_is_integer(kj) || json_integer_value(kj) < 1)
+        return chk_bad(c, "missing positive integer \"operations\"");
+    const char *format = json_string_value(json_object_get(root, "format"));
+    if (!format || strcmp(format, "ssched-unrolled/2"))
+        return chk_bad(c, "unrolled broadcasts are \"ssched-unrolled/2\" files");
+    if (!json_is_false(json_object_get(root, "split")))
+        return chk_bad(c, "unrolled broadcasts move whole messages: \"split\" must be false");
+    bsim_t S;
+    memset(&S, 0, sizeof S);
+    S.K = (unsigned long)json_integer_value(kj);
+    S.nn = c->n_nodes;
+    if (S.K > ((unsigned long)1 << 40))
+        return chk_bad(c, "too many operations to check (%lu)", S.K);
+    size_t nn = S.nn ? S.nn : 1, ne = c->n_edges ? c->n_edges : 1;
+    S.ops = calloc(S.K, sizeof *S.ops);
+    S.complete = calloc(S.K, 1);
+    S.send_end = malloc(nn * sizeof *S.send_end);
+    S.recv_end = malloc(nn * sizeof *S.recv_end);
+    S.link_end = malloc(ne * sizeof *S.link_end);
+    S.sent = calloc(nn, 1);
+    S.received = calloc(nn, 1);
+    S.link_used = calloc(ne, 1);
+    ssched_status_t st = SSCHED_OK;
+    if (!S.ops || !S.complete || !S.send_end || !S.recv_end || !S.link_end || !S.sent ||
+        !S.received || !S.link_used) {
+        free(S.ops); free(S.complete); free(S.send_end); free(S.recv_end); free(S.link_end);
+        free(S.sent); free(S.received); free(S.link_used);
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t v = 0; v < nn; v++)
+        mpq_inits(S.send_end[v], S.recv_end[v], NULL);
+    for (size_t e = 0; e < ne; e++)
+        mpq_init(S.link_end[e]);
+    mpq_inits(S.prev, S.start, S.end, S.d, S.q, NULL);
+    mpq_set_ui(c->makespan, 0, 1);
+    chk_iter_t it;
+    chk_iter_init(&it, tr, "transfers");
+    size_t n = 0;
+    for (;;) {
+        json_t *x;
+        if ((st = chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
+            break;
+        st = one(c, &S, x, n++);
+        json_decref(x);
+        if (st != SSCHED_OK)
+            break;
+    }
+    c->report->n_transfers = n;
+    for (unsigned long op = 0; op < S.K && st == SSCHED_OK && c->report->valid; op++) {
+        if (S.complete[op] || S.nn < 2)
+            continue;
+        size_t v = 0;
+        while (v < S.nn && (v == c->source || (S.ops[op] && S.ops[op]->has[v])))
+            v++;
+        chk_violation(c, "target %s never receives message %lu", c->names[v < S.nn ? v : 0],
+                      op);
+    }
+    mpq_t peak;
+    mpq_init(peak);
+    size_t peak_node = 0;
+    if (st == SSCHED_OK && c->report->valid && !sweep(&S, peak, &peak_node))
+        st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK && c->report->valid)
+        st = chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
+    mpq_clear(peak);
+    for (unsigned long op = 0; op < S.K; op++)
+        op_free(S.ops[op], S.nn);
+    for (size_t k = 0; k < S.n_ev; k++)
+        mpq_clear(S.ev[k].t);
+    for (size_t v = 0; v < nn; v++)
+        mpq_clears(S.send_end[v], S.recv_end[v], NULL);
+    for (size_t e = 0; e < ne; e++)
+        mpq_clear(S.link_end[e]);
+    mpq_clears(S.prev, S.start, S.end, S.d, S.q, NULL);
+    free(S.ops); free(S.complete); free(S.send_end); free(S.recv_end); free(S.link_end);
+    free(S.sent); free(S.received); free(S.link_used); free(S.ev);
+    return st;
+}
