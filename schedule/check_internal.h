@@ -190,4 +190,19 @@ void chk_drop_pages(const char *b, size_t from, size_t to);
 int chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int whole_only,
                       mpq_t buf_peak, size_t *buf_node, size_t *n_transfers);
 
+/* Port occupancy of an unrolled file's transfers, in start order
+ * (check_ports.c): one-port at hosts, per link at a switch. */
+typedef struct {
+    size_t n_nodes, n_edges;
+    mpq_t *send_end, *recv_end, *link_end;  /* the last end per port / link */
+    unsigned char *sent, *received, *link_used;
+} chk_ports_t;
+int chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges); /* 0: ENOMEM */
+void chk_ports_free(chk_ports_t *P);
+/* Take the ports of a transfer on edge over [start, end): 1, or 0 with the
+ * violation recorded (two sends, two receives or two uses of a link at
+ * once). */
+int chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end,
+                   const char *where);
+
 #endif

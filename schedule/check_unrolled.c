@@ -210,10 +210,7 @@ typedef struct {
     unsigned long K;
     map_t map;
     unsigned char *done;       /* bit per message: entirely delivered       */
-    mpq_t *send_end, *recv_end; /* per node: end of its last transfer       */
-    unsigned char *sent, *received;
-    mpq_t *link_end;           /* per edge with a switch end: its last end  */
-    unsigned char *link_used;
+    chk_ports_t ports;         /* one-port (per link at a switch)          */
     chk_buf_t *buf;
     mpq_t prev_start, start, end, off, len, hi, q, d;
 } sim_t;
@@ -258,30 +255,8 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))
         return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
                SSCHED_OK;
-    /* one-port at hosts; at a switch ("ports": "multi") the link itself is
-     * the resource: its transfers must not overlap */
-    int si = chk_multi(c, i), sj = chk_multi(c, j);
-    if (!si && S->sent[i] && mpq_cmp(S->start, S->send_end[i]) < 0)
-        return chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
-                             c->names[i], where), SSCHED_OK;
-    if (!sj && S->received[j] && mpq_cmp(S->start, S->recv_end[j]) < 0)
-        return chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
-                             "one)", c->names[j], where), SSCHED_OK;
-    if ((si || sj) && S->link_used[edge] && mpq_cmp(S->start, S->link_end[edge]) < 0)
-        return chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
-                             "earlier one)", c->names[i], c->names[j], where), SSCHED_OK;
-    if (!si) {
-        S->sent[i] = 1;
-        mpq_set(S->send_end[i], S->end);
-    }
-    if (!sj) {
-        S->received[j] = 1;
-        mpq_set(S->recv_end[j], S->end);
-    }
-    if (si || sj) {
-        S->link_used[edge] = 1;
-        mpq_set(S->link_end[edge], S->end);
-    }
+    if (!chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
+        return SSCHED_OK;
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
     uint64_t id = (uint64_t)type * S->K + op;
@@ -357,23 +332,11 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     }
     S.buf = chk_buf_new(nn);
     S.done = calloc((nt * S.K + 7) / 8 + 1, 1);
-    S.send_end = malloc((nn ? nn : 1) * sizeof *S.send_end);
-    S.recv_end = malloc((nn ? nn : 1) * sizeof *S.recv_end);
-    S.sent = calloc(nn ? nn : 1, 1);
-    S.received = calloc(nn ? nn : 1, 1);
-    size_t ne = c->n_edges;
-    S.link_end = malloc((ne ? ne : 1) * sizeof *S.link_end);
-    S.link_used = calloc(ne ? ne : 1, 1);
-    if (!S.done || !S.send_end || !S.recv_end || !S.sent || !S.received || !S.link_end ||
-        !S.link_used || !S.buf) {
-        free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
-        free(S.link_end); free(S.link_used); chk_buf_free(S.buf); mpq_clear(peak);
+    int ports_ok = chk_ports_init(&S.ports, nn, c->n_edges);
+    if (!S.done || !ports_ok || !S.buf) {
+        free(S.done); chk_ports_free(&S.ports); chk_buf_free(S.buf); mpq_clear(peak);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t i = 0; i < nn; i++)
-        mpq_inits(S.send_end[i], S.recv_end[i], NULL);
-    for (size_t e = 0; e < ne; e++)
-        mpq_init(S.link_end[e]);
     mpq_inits(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
     mpq_set_ui(c->makespan, 0, 1);
     chk_iter_t it;
@@ -407,12 +370,8 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
         if (S.map.m[k].key)
             free_msg(&S.map.m[k]);
     free(S.map.m);
-    for (size_t i = 0; i < nn; i++)
-        mpq_clears(S.send_end[i], S.recv_end[i], NULL);
-    for (size_t e = 0; e < ne; e++)
-        mpq_clear(S.link_end[e]);
-    free(S.link_end); free(S.link_used);
+    chk_ports_free(&S.ports);
     mpq_clears(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
-    free(S.done); free(S.send_end); free(S.recv_end); free(S.sent); free(S.received);
+    free(S.done);
     return st;
 }

@@ -41,8 +41,7 @@ typedef struct {
     op_t **ops;                /* per op, NULL before its first transfer or
                                   once complete                              */
     unsigned char *complete;   /* per op                                    */
-    mpq_t *send_end, *recv_end, *link_end;
-    unsigned char *sent, *received, *link_used;
+    chk_ports_t ports;         /* one-port (per link at a switch)          */
     bev_t *ev;
     size_t n_ev, cap_ev;
     mpq_t prev, start, end, d, q;
@@ -149,28 +148,8 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     if (!mpq_equal(S->q, S->d))
         return chk_violation(c, "%s: lasts %s time units than size*c", where,
                              mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
-    int si = chk_multi(c, i), sj = chk_multi(c, j);
-    if (!si && S->sent[i] && mpq_cmp(S->start, S->send_end[i]) < 0)
-        return chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
-                             c->names[i], where), SSCHED_OK;
-    if (!sj && S->received[j] && mpq_cmp(S->start, S->recv_end[j]) < 0)
-        return chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
-                             "one)", c->names[j], where), SSCHED_OK;
-    if ((si || sj) && S->link_used[edge] && mpq_cmp(S->start, S->link_end[edge]) < 0)
-        return chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
-                             "earlier one)", c->names[i], c->names[j], where), SSCHED_OK;
-    if (!si) {
-        S->sent[i] = 1;
-        mpq_set(S->send_end[i], S->end);
-    }
-    if (!sj) {
-        S->received[j] = 1;
-        mpq_set(S->recv_end[j], S->end);
-    }
-    if (si || sj) {
-        S->link_used[edge] = 1;
-        mpq_set(S->link_end[edge], S->end);
-    }
+    if (!chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
+        return SSCHED_OK;
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
     if (j == src)
@@ -257,26 +236,14 @@ ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_
     S.nn = c->n_nodes;
     if (S.K > ((unsigned long)1 << 40))
         return chk_bad(c, "too many operations to check (%lu)", S.K);
-    size_t nn = S.nn ? S.nn : 1, ne = c->n_edges ? c->n_edges : 1;
     S.ops = calloc(S.K, sizeof *S.ops);
     S.complete = calloc(S.K, 1);
-    S.send_end = malloc(nn * sizeof *S.send_end);
-    S.recv_end = malloc(nn * sizeof *S.recv_end);
-    S.link_end = malloc(ne * sizeof *S.link_end);
-    S.sent = calloc(nn, 1);
-    S.received = calloc(nn, 1);
-    S.link_used = calloc(ne, 1);
     ssched_status_t st = SSCHED_OK;
-    if (!S.ops || !S.complete || !S.send_end || !S.recv_end || !S.link_end || !S.sent ||
-        !S.received || !S.link_used) {
-        free(S.ops); free(S.complete); free(S.send_end); free(S.recv_end); free(S.link_end);
-        free(S.sent); free(S.received); free(S.link_used);
+    int ports_ok = chk_ports_init(&S.ports, S.nn, c->n_edges);
+    if (!S.ops || !S.complete || !ports_ok) {
+        free(S.ops); free(S.complete); chk_ports_free(&S.ports);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t v = 0; v < nn; v++)
-        mpq_inits(S.send_end[v], S.recv_end[v], NULL);
-    for (size_t e = 0; e < ne; e++)
-        mpq_init(S.link_end[e]);
     mpq_inits(S.prev, S.start, S.end, S.d, S.q, NULL);
     mpq_set_ui(c->makespan, 0, 1);
     chk_iter_t it;
@@ -313,12 +280,8 @@ ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_
         op_free(S.ops[op], S.nn);
     for (size_t k = 0; k < S.n_ev; k++)
         mpq_clear(S.ev[k].t);
-    for (size_t v = 0; v < nn; v++)
-        mpq_clears(S.send_end[v], S.recv_end[v], NULL);
-    for (size_t e = 0; e < ne; e++)
-        mpq_clear(S.link_end[e]);
+    chk_ports_free(&S.ports);
     mpq_clears(S.prev, S.start, S.end, S.d, S.q, NULL);
-    free(S.ops); free(S.complete); free(S.send_end); free(S.recv_end); free(S.link_end);
-    free(S.sent); free(S.received); free(S.link_used); free(S.ev);
+    free(S.ops); free(S.complete); free(S.ev);
     return st;
 }
