@@ -9,6 +9,8 @@
  *                      to itself, a free local copy): SMPI selects algorithms
  *                      (smpi/scatter) for MPI_Scatter, not for MPI_Scatterv
  *             gossip   LIST1 = member ranks (every member sends to every other)
+ *             bcast    LIST1 = source rank, LIST2 = target ranks (MPI_Bcast; SMPI
+ *                      selects its algorithm with smpi/bcast)
  *     MODE    blocking (a loop of K calls) or nonblocking (K MPI_I* calls then
  *             MPI_Waitall)
  *     UNIT_BYTES, FLOPS: as given to `ssched export simgrid`; SIZE: the
@@ -22,7 +24,8 @@
  * the participants in participant order, plus the target first if it does not
  * participate (it contributes the identity); root = target.
  * scatter(v): MPI_Scatter(v) from the source (comm rank 0) to the targets;
- * gossip: MPI_Alltoallv among the members.
+ * gossip: MPI_Alltoallv among the members; bcast: MPI_Bcast from the source
+ * (comm rank 0) to the targets.
  *
  * Only the last operation moves and multiplies real data (its result is
  * checked against a sequential product / the expected bytes); the K - 1
@@ -107,7 +110,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if (argc < 8) {
         if (wrank == 0)
-            fprintf(stderr, "usage: %s reduce|scatter|scatterv|gossip blocking|nonblocking K UNIT_BYTES "
+            fprintf(stderr, "usage: %s reduce|scatter|scatterv|gossip|bcast blocking|nonblocking K UNIT_BYTES "
                     "FLOPS SIZE LIST1 [LIST2]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -124,7 +127,8 @@ int main(int argc, char **argv)
     int key = -1;
     int is_reduce = !strcmp(problem, "reduce"), is_scatterv = !strcmp(problem, "scatterv");
     int is_scatter = is_scatterv || !strcmp(problem, "scatter");
-    if (!is_reduce && !is_scatter && strcmp(problem, "gossip")) {
+    int is_bcast = !strcmp(problem, "bcast");
+    if (!is_reduce && !is_scatter && !is_bcast && strcmp(problem, "gossip")) {
         if (wrank == 0) fprintf(stderr, "unknown problem '%s'\n", problem);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -136,7 +140,7 @@ int main(int argc, char **argv)
             if (wrank == 0) fprintf(stderr, "reduce: UNIT_BYTES * SIZE must be a multiple of 32\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
-    } else if (is_scatter) {
+    } else if (is_scatter || is_bcast) {
         if (l1[0] == wrank) key = 0;
         for (int i = 0; i < n2; i++)
             if (l2[i] == wrank) key = i + 1;
@@ -166,8 +170,8 @@ int main(int argc, char **argv)
     MPI_Op_create(charge_only, 0, &op_charge);
 
     /* buffers: real ones for the last operation, shared ones for the others */
-    long per = is_reduce ? bytes : bytes * (csize > 0 ? csize : 1); /* send side */
-    long rper = is_reduce || is_scatter ? bytes : per;                /* receive side */
+    long per = is_reduce || is_bcast ? bytes : bytes * (csize > 0 ? csize : 1); /* send side */
+    long rper = is_reduce || is_scatter || is_bcast ? bytes : per;               /* receive side */
     unsigned char *send_real = NULL, *recv_real = NULL, *send_fake = NULL, *recv_fake = NULL;
     int *counts = NULL, *displs = NULL, *rcounts = NULL, *rdispls = NULL;
     long nmat = bytes / 32;
@@ -187,6 +191,9 @@ int main(int argc, char **argv)
                 for (int e = 0; e < 4; e++)
                     m[4 * j + e] = me_part < 0 ? (e == 0 || e == 3) : entry(me_part, j, e);
             if (!target_participates) root = 0;
+        } else if (is_bcast) {
+            if (crank == 0) /* the source's message, in place (MPI_Bcast's buffer) */
+                for (long b = 0; b < bytes; b++) recv_real[b] = byte_of(0, 0, b);
         } else if (is_scatter) {
             for (int i = 1; i < csize; i++) { counts[i] = bytes; displs[i] = i * bytes; }
             rcounts[0] = crank == 0 ? 0 : bytes;
@@ -216,6 +223,9 @@ int main(int argc, char **argv)
                 MPI_Op op = last ? op_real : op_charge;
                 if (r) MPI_Ireduce(sb, rb, (int)nmat, mat, op, root, comm, r);
                 else MPI_Reduce(sb, rb, (int)nmat, mat, op, root, comm);
+            } else if (is_bcast) {
+                if (r) MPI_Ibcast(rb, (int)bytes, MPI_BYTE, 0, comm, r);
+                else MPI_Bcast(rb, (int)bytes, MPI_BYTE, 0, comm);
             } else if (is_scatter) {
                 if (!is_scatterv && r) MPI_Iscatter(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, 0, comm, r);
                 else if (!is_scatterv) MPI_Scatter(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, 0, comm);
@@ -250,9 +260,11 @@ int main(int argc, char **argv)
                 }
                 for (int e = 0; e < 4; e++) bad |= got[4 * j + e] != acc[e];
             }
+        } else if (is_bcast && crank > 0) {
+            for (long b = 0; b < bytes && !bad; b++) bad |= recv_real[b] != byte_of(0, 0, b);
         } else if (is_scatter && crank > 0) {
             for (long b = 0; b < bytes && !bad; b++) bad |= recv_real[b] != byte_of(0, crank, b);
-        } else if (!is_reduce && !is_scatter) {
+        } else if (!is_reduce && !is_scatter && !is_bcast) {
             for (int i = 0; i < csize && !bad; i++)
                 if (i != crank)
                     for (long b = 0; b < bytes && !bad; b++)

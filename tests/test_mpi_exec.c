@@ -1,13 +1,15 @@
 /* The MPI executor (issue 13): ssched-exec runs generated schedules under mpirun with --verify (real
  * payloads checked at their destination), rejects bad input with exit
  * status 2 and one line, stops every rank on a callback error, holds no
- * more buffers than the schedule; tests/mpi_op_prog.c covers the library's
+ * more buffers than the schedule; broadcasts reach every other node once;
+ * tests/mpi_op_prog.c covers the library's
  * in-memory setup and MPI_Op combine; under SMPI (ssched-exec-smpi) the
  * simulated makespan is the schedule's to 1e-9.
  * Registered only when MPI is found (tests/CMakeLists.txt). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
@@ -45,6 +47,31 @@ static const char *unroll(const char *plat, const char *kind, unsigned long K, i
     return unroll_with(plat, kind, K, whole, NULL);
 }
 
+/* An unrolled broadcast from src (NULL: fig6's P0, tiers-small's wan0);
+ * the planner's broadcasts reach every other node, in whole messages. */
+static const char *unroll_bcast_from(const char *plat, unsigned long K, const char *src)
+{
+    static char path[512];
+    char name[96];
+    if (!src)
+        src = !strcmp(plat, "fig6") ? "P0" : "wan0";
+    snprintf(name, sizeof name, "%s-broadcast-%s-%lu.json", plat, src, K);
+    snprintf(path, sizeof path, "%s", tu_tmp_path(name));
+    tu_run_t r;
+    tu_run(&r, "schedule '%s/examples/%s.graphml' --problem broadcast --source %s "
+           "--operations %lu --unroll -o '%s'", SSCHED_SOURCE_DIR, plat, src, K, path);
+    if (r.status != 0)
+        fprintf(stderr, "\n  ssched schedule (broadcast) failed: %s", r.err);
+    CU_ASSERT_EQUAL(r.status, 0);
+    tu_run_free(&r);
+    return path;
+}
+
+static const char *unroll_bcast(const char *plat, unsigned long K)
+{
+    return unroll_bcast_from(plat, K, NULL);
+}
+
 /* mpirun ssched-exec FILE --verify --json: 1 if "verified": true. */
 static int run_verified(const char *path, int np, const char *extra)
 {
@@ -71,6 +98,29 @@ static void test_exec_small(void)
             for (int whole = 0; whole < 2; whole++)
                 CU_ASSERT(run_verified(unroll(runs[c][0], runs[c][1], Ks[k], whole),
                                        ranks_of(runs[c][0]), NULL));
+}
+
+/* Broadcasts: every node but the source gets each message once, byte for
+ * byte the source's (copies forwarded only once whole). */
+static void test_exec_broadcast(void)
+{
+    const unsigned long Ks[] = {1, 7, 100};
+    for (size_t k = 0; k < 3; k++) {
+        CU_ASSERT(run_verified(unroll_bcast("fig6", Ks[k]), 3, NULL));
+        CU_ASSERT(run_verified(unroll_bcast("tiers-small", Ks[k]), 20, NULL));
+    }
+    /* a source that is not rank 0, and ranks mapped in reverse node order */
+    const char *map = tu_tmp_path("bcast-rev.map");
+    CU_ASSERT_EQUAL_FATAL(tu_write_file(map, "h1_0_1_2\nh1_0_1_1\nh1_0_1_0\nlan1_0_1\nh1_0_0_2\n"
+                                             "h1_0_0_1\nh1_0_0_0\nlan1_0_0\nh0_0_1_2\nh0_0_1_1\n"
+                                             "h0_0_1_0\nlan0_0_1\nh0_0_0_2\nh0_0_0_1\nh0_0_0_0\n"
+                                             "lan0_0_0\nman1_0\nman0_0\nwan1\nwan0\n"),
+                          0);
+    char extra[600];
+    snprintf(extra, sizeof extra, "--map '%s'", map);
+    const char *h = unroll_bcast_from("tiers-small", 7, "h0_0_0_0");
+    CU_ASSERT(run_verified(h, 20, NULL));
+    CU_ASSERT(run_verified(h, 20, extra));
 }
 
 /* Messages in pieces (byte ranges) on fig2: a fixed period of 2 (scatter),
@@ -175,7 +225,8 @@ static void test_exec_callback_error(void)
 /* SMPI, exact configuration (bench/smpi_exact.sh --print-cfg B: CM02, the
  * 16-byte envelope cancelled by ssched-exec-smpi): the simulated makespan
  * is the schedule's up to float rounding.  Measured on tiers-small, K = 100:
- * 1 + 5e-13 (reduce, 6600 pieces), 1 + 1e-13 (scatter), 1 + 1e-14 (gossip);
+ * 1 + 5e-13 (reduce, 6600 pieces), 1 + 1e-13 (scatter), 1 + 1e-14 (gossip),
+ * 1 - 3e-15 (broadcast from wan0);
  * 1e-9 is far above that, yet catches the envelope (1.6e-5) and the byte
  * rounding of pieces passed on by a tight dependency (8e-8).  SimGrid is
  * deterministic: no flakiness. */
@@ -188,9 +239,10 @@ static void test_smpi_makespan(void)
            SSCHED_SOURCE_DIR, xml, hosts);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     tu_run_free(&r);
-    const char *kinds[] = {"reduce", "scatter", "gossip"};
-    for (size_t k = 0; k < 3; k++) {
-        const char *path = unroll("tiers-small", kinds[k], 100, 0);
+    const char *kinds[] = {"reduce", "scatter", "gossip", "broadcast"};
+    for (size_t k = 0; k < 4; k++) {
+        const char *path = k == 3 ? unroll_bcast("tiers-small", 100)
+                                  : unroll("tiers-small", kinds[k], 100, 0);
         tu_sh(&r, SSCHED_SMPIRUN " -np 20 -platform '%s' -hostfile '%s' "
               "$(sh '%s/bench/smpi_exact.sh' --print-cfg B) --log=root.thres:warning '%s' '%s' "
               "--json --verify", xml, hosts, SSCHED_SOURCE_DIR, SSCHED_EXEC_SMPI, path);
@@ -231,9 +283,10 @@ static double file_peak(const char *path)
  * local order a scatter's router held 1016 instead of 84 (K = 100). */
 static void test_exec_buffers(void)
 {
-    const char *kinds[] = {"scatter", "gossip", "reduce"};
-    for (size_t k = 0; k < 3; k++) {
-        const char *path = unroll("tiers-small", kinds[k], 100, 0);
+    const char *kinds[] = {"scatter", "gossip", "reduce", "broadcast"};
+    for (size_t k = 0; k < 4; k++) {
+        const char *path = k == 3 ? unroll_bcast("tiers-small", 100)
+                                  : unroll("tiers-small", kinds[k], 100, 0);
         double want = file_peak(path);
         tu_run_t r;
         tu_sh(&r, MPIRUN " -np 20 '%s' '%s' --json --unit-bytes 640", SSCHED_EXEC, path);
@@ -292,8 +345,17 @@ int main(void)
 {
     /* Open MPI under ASan: its own allocations are reported as leaks */
     setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+    /* Open MPI's session directories in this suite's own scratch directory:
+     * under the shared /tmp default, an mpirun of another process that
+     * cleans up can remove the tree this one is creating (seen as
+     * ORTE_ERROR_LOG in session_dir.c) */
+    char ompi_tmp[512];
+    snprintf(ompi_tmp, sizeof ompi_tmp, "%s", tu_tmp_path("ompi"));
+    if (mkdir(ompi_tmp, 0700) == 0)
+        setenv("OMPI_MCA_orte_tmpdir_base", ompi_tmp, 1);
     const tu_test_t tests[] = {
         {"fig2, fig6: every problem, K = 1, 7, 100, pieces and whole", test_exec_small},
+        {"broadcast: fig6, tiers-small, K = 1, 7, 100", test_exec_broadcast},
         {"fig2: messages in pieces, K = 1, 7, 100", test_exec_pieces},
         {"tiers-small, 20 ranks (reduces in pieces)", test_exec_tiers},
         {"a node-to-rank map", test_exec_map},

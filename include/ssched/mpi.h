@@ -7,6 +7,10 @@
  *    buffer of msg_bytes = floor(unit_bytes x size) bytes; a piece
  *    [off, len] of it is the byte range [floor(off B), floor((off+len) B)),
  *    so the pieces of one message tile it exactly;
+ *  - a broadcast's message op (type 0 in the callbacks) is filled at the
+ *    source; each copy is forwarded whole once it has fully arrived at a
+ *    node, and delivered at every other node (its buffer lives until its
+ *    last forward and its delivery);
  *  - every resource keeps the schedule's order: the out-port (all sends of
  *    a one-port node, in start order), the in-port (all its receives), the
  *    processor (its computations); at a switch ("ports": "multi") each
@@ -64,9 +68,12 @@ typedef struct {
     ssched_problem_kind_t kind;
     unsigned long operations;  /* K                                         */
     size_t n_nodes, node;      /* node = the node this rank runs            */
-    size_t n_types;            /* scatter, gossip: messages per operation   */
+    size_t n_types;            /* scatter, gossip: messages per operation;
+                                  broadcast: its targets (one message,
+                                  type 0, per operation)                    */
     size_t *type_origin, *type_dest; /* their nodes (canonical order, as
-                                  ssched_unrolled_read_file numbers them)  */
+                                  ssched_unrolled_read_file numbers them);
+                                  broadcast: (source, target) pairs        */
     size_t n_participants;     /* reduce                                    */
     long participant;          /* this node's index among them, or -1       */
     int is_target;             /* reduce: this node receives the results    */
@@ -81,11 +88,12 @@ typedef struct {
  * run then stops on every rank with SSCHED_EINPUT naming the callback, the
  * code and the rank).  x is the executor of the calling rank. */
 typedef struct {
-    /* scatter, gossip: at the origin, before message `type` of operation
-     * `op` first leaves; buf has bytes bytes */
+    /* scatter, gossip, broadcast: at the origin, before message `type` of
+     * operation `op` first leaves; buf has bytes bytes */
     int (*fill)(const ssched_mpi_t *x, size_t type, unsigned long op, void *buf, size_t bytes,
                 void *ctx);
-    /* scatter, gossip: at the destination, once the whole message is there */
+    /* scatter, gossip, broadcast (at every target): at the destination,
+     * once the whole message is there */
     int (*deliver)(const ssched_mpi_t *x, size_t type, unsigned long op, const void *buf,
                    size_t bytes, void *ctx);
     /* reduce: participant's own value for operation op (on its rank) */

@@ -5,7 +5,9 @@
  *
  * Payloads are deterministic, so --verify can check them where they end:
  * scatter/gossip messages are bytes derived from (type, op, byte index),
- * compared at the destination (each exactly once); reduce values are
+ * compared at the destination (each exactly once); a broadcast's message
+ * op is type 0's, compared at every node but the source (each exactly
+ * once); reduce values are
  * arrays of 2x2 matrices mod 2^31-1 derived from (participant, op),
  * combined by the blockwise product left x right (not commutative), and
  * each result is compared with the ordered product v_0 ... v_{N-1}.
@@ -73,6 +75,15 @@ static int fill(const ssched_mpi_t *x, size_t type, unsigned long op, void *buf,
     return 0;
 }
 
+/* Is this rank's node a destination of some message type? */
+static int is_dest(const ssched_mpi_t *x)
+{
+    for (size_t t = 0; t < x->n_types; t++)
+        if (x->type_dest[t] == x->node)
+            return 1;
+    return 0;
+}
+
 static int deliver(const ssched_mpi_t *x, size_t type, unsigned long op, const void *buf,
                    size_t bytes, void *ctx)
 {
@@ -85,7 +96,11 @@ static int deliver(const ssched_mpi_t *x, size_t type, unsigned long op, const v
     if (!want)
         return 1;
     message_bytes(type, op, want, bytes);
-    if (memcmp(want, buf, bytes) || x->type_dest[type] != x->node || v->got[type * v->K + op]++)
+    /* broadcast: one message per op, the types list its targets */
+    int ok = x->kind == SSCHED_PROBLEM_BROADCAST ? type == 0 && is_dest(x) && !v->got[op]++
+                                                  : x->type_dest[type] == x->node &&
+                                                        !v->got[type * v->K + op]++;
+    if (memcmp(want, buf, bytes) || !ok)
         v->bad++;
     free(want);
     return 0;
@@ -166,6 +181,12 @@ static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 {
     if (x->kind == SSCHED_PROBLEM_REDUCE) {
         for (unsigned long op = 0; x->is_target && op < v->K; op++)
+            if (v->got[op] != 1)
+                return 0;
+        return 1;
+    }
+    if (x->kind == SSCHED_PROBLEM_BROADCAST) {
+        for (unsigned long op = 0; is_dest(x) && op < v->K; op++)
             if (v->got[op] != 1)
                 return 0;
         return 1;

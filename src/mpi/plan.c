@@ -3,7 +3,8 @@
  * The events are replayed in the checker's order (start order; at equal
  * starts computations first, schedule/check_unrolled_reduce.c), tracking
  * where each byte range of each message (scatter, gossip) or each value
- * (reduce) is and which local operation put it there: that operation is
+ * (reduce), or each copy of a broadcast message, is and which local
+ * operation put it there: that operation is
  * the data dependency of whatever uses the range next on that node.  The
  * schedule was checked before, so a range missing where it is used is a
  * bug (EINTERNAL). */
@@ -80,6 +81,10 @@ typedef struct {
     val_t *vals;               /* open addressing on key                    */
     size_t vcap, vn;
     int64_t *leaf;             /* reduce: leaf buffer of (participant, op)  */
+    int64_t *bbuf, *bprod;     /* broadcast, [op][node]: the copy's buffer
+                                  (-1: none yet) and the operation that
+                                  brought it (-1: the source's fill, -2:
+                                  not there)                             */
 } bld_t;
 
 static int64_t add_buf(bld_t *b, size_t node, int64_t init, int64_t a, int64_t op)
@@ -352,6 +357,56 @@ static void flow_deliveries(bld_t *b)
         }
 }
 
+/* ---- broadcast ------------------------------------------------------------ */
+
+/* Transfers carry whole messages and a copy leaves a node only once it has
+ * fully arrived (the checker saw to both), so a node's copy has a single
+ * producer: the receive that brought it, or the fill at the source.  A
+ * forwarded copy is a send of the same buffer, which lives until its last
+ * forward and its delivery (B_REFS). */
+static void bcast_transfer(bld_t *b, const ssched_timed_transfer_t *t)
+{
+    size_t n = b->p->n_nodes, i = b->p->from[t->edge], j = b->p->to[t->edge];
+    size_t src = b->pb->sources[0], ki = t->op * n + i, kj = t->op * n + j;
+    int64_t lo, hi, *snd, *rcv, op = (int64_t)t->op;
+    transfer_frame(b, t, &lo, &hi, &snd, &rcv);
+    if (i == src && b->bbuf[ki] < 0) {
+        b->bbuf[ki] = add_buf(b, i, BUF_FILL, 0, op);
+        b->bprod[ki] = -1;
+    }
+    if (b->nomem)
+        return;
+    /* sent from where it is not whole, or received twice (or back at the source) */
+    if (b->bprod[ki] < -1 || j == src || b->bbuf[kj] >= 0)
+        return (void)(b->broken = 1);
+    int64_t send = add_op(b, i, OP_SEND, b->rank_of[j], b->bbuf[ki], -1, -1, lo, hi, op);
+    chain(b, i, snd, send, t->start, t->end);
+    add_dep(b, i, b->bprod[ki], send);
+    if ((b->bbuf[kj] = add_buf(b, j, BUF_NONE, 0, op)) < 0)
+        return;
+    int64_t recv = add_op(b, j, OP_RECV, b->rank_of[i], b->bbuf[kj], -1, -1, lo, hi, op);
+    chain(b, j, rcv, recv, t->start, t->end);
+    b->bprod[kj] = recv;
+}
+
+/* Every target (every node but the source) delivers each message once. */
+static void bcast_deliveries(bld_t *b)
+{
+    size_t n = b->p->n_nodes, src = b->pb->sources[0];
+    for (size_t c = 0; c < b->pb->n_targets && !b->nomem && !b->broken; c++) {
+        size_t d = b->pb->targets[c];
+        if (d == src)
+            continue;
+        for (unsigned long op = 0; op < b->u->operations && !b->nomem; op++) {
+            size_t k = op * n + d;
+            if (b->bprod[k] < 0)
+                return (void)(b->broken = 1);
+            int64_t del = add_op(b, d, OP_DELIVER, -1, b->bbuf[k], -1, -1, 0, b->B, (int64_t)op);
+            add_dep(b, d, b->bprod[k], del);
+        }
+    }
+}
+
 /* ---- reduce --------------------------------------------------------------- */
 
 static size_t interval(const bld_t *b, size_t k, size_t m)
@@ -540,7 +595,7 @@ ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem
     memset(&b, 0, sizeof b);
     b.p = p, b.pb = pb, b.u = u, b.B = (int64_t)msg_bytes, b.rank_of = rank_of_node;
     size_t n = p->n_nodes, K = u->operations, N = pb->n_participants;
-    int reduce = pb->kind == SSCHED_PROBLEM_REDUCE;
+    int reduce = pb->kind == SSCHED_PROBLEM_REDUCE, bcast = pb->kind == SSCHED_PROBLEM_BROADCAST;
     b.origin = malloc((pb->n_sources * pb->n_targets + 1) * sizeof *b.origin);
     for (size_t a = 0; b.origin && a < pb->n_sources; a++)
         for (size_t c = 0; c < pb->n_targets; c++)
@@ -548,16 +603,20 @@ ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem
                 b.origin[b.n_types++] = pb->sources[a];
     b.nodes = calloc(n ? n : 1, sizeof *b.nodes);
     b.last = malloc((3 * n + 2 * p->n_edges + 1) * sizeof *b.last);
-    b.msgs = reduce ? NULL : calloc(b.n_types * K + 1, sizeof *b.msgs);
+    b.msgs = reduce || bcast ? NULL : calloc(b.n_types * K + 1, sizeof *b.msgs);
+    b.bbuf = bcast ? malloc((n * K + 1) * sizeof *b.bbuf) : NULL;
+    b.bprod = bcast ? malloc((n * K + 1) * sizeof *b.bprod) : NULL;
     b.leaf = reduce ? malloc((N * K + 1) * sizeof *b.leaf) : NULL;
     ssched_status_t st = SSCHED_OK;
-    if (!b.origin || !b.nodes || !b.last || (!reduce && !b.msgs) || (reduce && !b.leaf) ||
-        !local_order_init(&b))
+    if (!b.origin || !b.nodes || !b.last || (!reduce && !bcast && !b.msgs) ||
+        (reduce && !b.leaf) || (bcast && (!b.bbuf || !b.bprod)) || !local_order_init(&b))
         b.nomem = 1;
     for (size_t k = 0; !b.nomem && k < 3 * n + 2 * p->n_edges; k++)
         b.last[k] = -1;
     for (size_t k = 0; reduce && !b.nomem && k < N * K; k++)
         b.leaf[k] = -1;
+    for (size_t k = 0; bcast && !b.nomem && k < n * K; k++)
+        b.bbuf[k] = -1, b.bprod[k] = -2;
     size_t it = 0, ic = 0;
     while (!b.nomem && !b.broken && (it < u->n_transfers || ic < u->n_computations)) {
         /* at equal starts computations first, as the checker */
@@ -568,12 +627,16 @@ ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem
             reduce_computation(&b, &u->computations[ic++]);
         else if (reduce)
             reduce_transfer(&b, &u->transfers[it++]);
+        else if (bcast)
+            bcast_transfer(&b, &u->transfers[it++]);
         else
             flow_transfer(&b, &u->transfers[it++]);
     }
     if (!b.nomem && !b.broken) {
         if (reduce)
             reduce_deliveries(&b);
+        else if (bcast)
+            bcast_deliveries(&b);
         else
             flow_deliveries(&b);
     }
@@ -605,5 +668,7 @@ ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem
     free(b.last);
     free(b.msgs);
     free(b.leaf);
+    free(b.bbuf);
+    free(b.bprod);
     return st;
 }

@@ -259,10 +259,17 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
     if (rank == 0 && st == SSCHED_OK && (!p0 || !pb0 || !u0))
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: rank 0 needs the schedule");
     if (rank == 0 && st == SSCHED_OK && pb0->kind != SSCHED_PROBLEM_SCATTER &&
-        pb0->kind != SSCHED_PROBLEM_GOSSIP && pb0->kind != SSCHED_PROBLEM_REDUCE)
+        pb0->kind != SSCHED_PROBLEM_GOSSIP && pb0->kind != SSCHED_PROBLEM_REDUCE &&
+        pb0->kind != SSCHED_PROBLEM_BROADCAST)
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: %s schedules are not executed "
-                              "(scatter, gossip and reduce are)",
+                              "(scatter, gossip, reduce and broadcast are)",
                               ssched_problem_kind_name(pb0->kind));
+    /* unrolled broadcasts reach every other node; a multicast (switches)
+     * has no unrolled form, so the plan may assume it */
+    if (rank == 0 && st == SSCHED_OK && pb0->kind == SSCHED_PROBLEM_BROADCAST &&
+        (pb0->n_sources != 1 || pb0->n_targets + 1 != p0->n_nodes))
+        st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: a broadcast must have one "
+                              "source and every other node as a target");
     if (rank == 0 && st == SSCHED_OK)
         st = prepare(p0, pb0, u0, size, opt, &hdr, &hlen, &mk, dbl, &plans, &e);
     /* the verdict of rank 0, on every rank */
