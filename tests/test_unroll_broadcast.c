@@ -175,7 +175,7 @@ static void make(ssched_platform_t *p, size_t n, const int (*e)[2], const char *
 {
     ssched_platform_init(p);
     for (size_t i = 0; i < n; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "N%zu", i);
         size_t id;
         CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(p, name, NULL, &id, NULL), SSCHED_OK);
