@@ -180,10 +180,7 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
         st = ssched_lp_solve(lp, &opt->lp, &sol, err);
-        out->lp.float_seconds += sol.float_seconds;
-        out->lp.exact_seconds += sol.exact_seconds;
-        out->lp.repair_pivots += sol.repair_pivots;
-        out->lp.float_solves += sol.float_solves;
+        cg_add_solve_figures(out, &sol);
         if (st != SSCHED_OK) {
             ssched_lp_solution_free(&sol);
             break;

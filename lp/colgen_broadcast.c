@@ -239,10 +239,7 @@ static ssched_status_t exact_phase(cgb_master_t *m, const ssched_steady_options_
         out->lp_rows = lp.n_rows;
         out->lp_cols = lp.n_cols;
         ssched_lp_free(&lp);
-        out->lp.float_seconds += sol.float_seconds;
-        out->lp.exact_seconds += sol.exact_seconds;
-        out->lp.repair_pivots += sol.repair_pivots;
-        out->lp.float_solves += sol.float_solves;
+        cg_add_solve_figures(out, &sol);
         int added = 0;
         if (st == SSCHED_OK) {
             edge_costs_q(m, (const mpq_t *)sol.y, cost);

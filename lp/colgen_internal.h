@@ -114,4 +114,14 @@ ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_er
 /* Read the certified master back as a steady-state solution. */
 ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err);
 
+/* Add one exact master solve's solver figures to out->lp (column
+ * generation solves the master several times; the figures are summed). */
+static inline void cg_add_solve_figures(ssched_steady_t *out, const ssched_lp_solution_t *sol)
+{
+    out->lp.float_seconds += sol->float_seconds;
+    out->lp.exact_seconds += sol->exact_seconds;
+    out->lp.repair_pivots += sol->repair_pivots;
+    out->lp.float_solves += sol->float_solves;
+}
+
 #endif
