@@ -159,6 +159,7 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
             if (made <= 0) {
                 mpz_clear(t->weight);
                 free(t->tasks);
+                free(t->order);
                 st = made < 0 ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory")
                               : ssched_error_set(err, SSCHED_EINTERNAL,
                                                  "a generated tree is not a reduction tree");

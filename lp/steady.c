@@ -40,6 +40,7 @@ void ssched_steady_free(ssched_steady_t *s)
     for (size_t k = 0; k < s->n_rated_trees; k++) {
         mpz_clear(s->rated_trees[k].weight);
         free(s->rated_trees[k].tasks);
+        free(s->rated_trees[k].order);
         mpq_clear(s->tree_rates[k]);
     }
     free(s->rated_trees);
@@ -140,6 +141,11 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;
+    /* issue 14, in progress: refused until their solvers land */
+    if (pb->kind == SSCHED_PROBLEM_ALLREDUCE)
+        return ssched_error_set(err, SSCHED_EINPUT, "allreduce: not supported yet");
+    if (pb->commutative)
+        return ssched_error_set(err, SSCHED_EINPUT, "--commutative: not supported yet");
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_AUTO_METHOD(p, pb);

@@ -16,6 +16,7 @@ void ssched_trees_free(ssched_trees_t *t)
     for (size_t k = 0; k < t->n_trees; k++) {
         mpz_clear(t->trees[k].weight);
         free(t->trees[k].tasks);
+        free(t->trees[k].order);
     }
     free(t->trees);
     mpz_clears(t->period, t->ops_per_period, NULL);
@@ -267,6 +268,14 @@ ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched
         }
         memcpy(t->tasks, src->tasks, src->n_tasks * sizeof *t->tasks);
         t->n_tasks = src->n_tasks;
+        if (src->order) {
+            t->order = malloc(pb->n_participants * sizeof *t->order);
+            if (!t->order) {
+                mpq_clears(q, T, NULL);
+                return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            }
+            memcpy(t->order, src->order, pb->n_participants * sizeof *t->order);
+        }
     }
     mpq_clears(q, T, NULL);
     return SSCHED_OK;

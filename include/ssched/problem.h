@@ -19,9 +19,14 @@ typedef enum {
     SSCHED_PROBLEM_SCATTER,  /* one source, a message per target          */
     SSCHED_PROBLEM_GOSSIP,   /* a message per (source, target), source != target */
     SSCHED_PROBLEM_REDUCE,   /* ordered participants reduced to a target  */
-    SSCHED_PROBLEM_BROADCAST /* one source, the same message to every target
+    SSCHED_PROBLEM_BROADCAST, /* one source, the same message to every target
                                 (a multicast when the targets are not every
                                 other node)                               */
+    SSCHED_PROBLEM_ALLREDUCE  /* every participant gets the reduction of all
+                                 participants' values: a reduce to the root
+                                 `target`, then a broadcast of the result
+                                 from it to every participant, in one steady
+                                 state; target == SIZE_MAX: the best root  */
 } ssched_problem_kind_t;
 
 typedef struct {
@@ -29,8 +34,14 @@ typedef struct {
     size_t n_sources, *sources;            /* scatter, broadcast: exactly one */
     size_t n_targets, *targets;            /* scatter, gossip, broadcast    */
     size_t n_participants, *participants;  /* reduce, in operator order     */
-    size_t target;                         /* reduce                        */
+    size_t target;                         /* reduce; allreduce: the root, or
+                                              SIZE_MAX to pick the best one */
     mpq_t size;                            /* message size, default 1       */
+    int commutative;                       /* reduce: the operator is also
+                                              commutative (e.g. MPI_SUM): a
+                                              partial result is a SET of
+                                              participants, any two disjoint
+                                              ones may be merged            */
 } ssched_problem_t;
 
 void ssched_problem_init(ssched_problem_t *pb);
@@ -68,7 +79,15 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
                                           const char *participants, const char *target,
                                           ssched_error_t *err);
 
-/* Check indices and the rules of each kind: size > 0; scatter and
+/* Fill an all-reduce problem: participants "p0,p1,..." (in operator order
+ * unless commutative) and the root, or root == NULL for the best root
+ * (target = SIZE_MAX).  The root need not be a participant.  Validates. */
+ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_platform_t *p,
+                                             const char *participants, const char *root,
+                                             int commutative, ssched_error_t *err);
+
+/* Check indices and the rules of each kind: commutative only for reduce and
+ * allreduce; size > 0; scatter and
  * broadcast have one source not listed among their (at least one) targets; gossip has at least one pair
  * (source, target) of distinct nodes; lists have no duplicates; no node
  * named in the problem is a switch (platform multiport), and no switch has
@@ -76,7 +95,7 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
 ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,
                                         ssched_error_t *err);
 
-/* "scatter", "gossip", "reduce" or "broadcast". */
+/* "scatter", "gossip", "reduce", "broadcast" or "allreduce". */
 const char *ssched_problem_kind_name(ssched_problem_kind_t kind);
 
 #ifdef __cplusplus

@@ -46,6 +46,14 @@ typedef struct {
     mpz_t weight;         /* instances of this tree per period            */
     size_t n_tasks;
     ssched_tree_task_t *tasks;   /* pre-order from the root                */
+    /* Commutative reduce (problem->commutative): order[i] is the
+     * participant index (into problem->participants) at position i of this
+     * tree, a permutation of 0..N-1; an interval [k,m] of this tree's tasks
+     * denotes the SET {order[k], ..., order[m]}.  Every commutative
+     * reduction tree is an ordered one on the participants listed in its
+     * depth-first order, so the ordered machinery applies per tree.  NULL
+     * for an ordered reduce (the identity).  Owned (malloc'ed) by the tree. */
+    size_t *order;
 } ssched_tree_t;
 
 typedef struct {

@@ -1,6 +1,7 @@
 #include "src/cli/problem_opts.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_SIZE: set_once(o, &o->size, arg, "--size"); return 1;
     case OPT_METHOD: set_once(o, &o->method, arg, "--method"); return 1;
     case OPT_QUIET: o->quiet = 1; return 1;
+    case OPT_COMMUTATIVE: o->commutative = 1; return 1;
+    case OPT_ROOT: set_once(o, &o->root, arg, "--root"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
     default: return 0;
     }
@@ -170,12 +173,24 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
         if (st == SSCHED_OK)
             pb->target = t[0];
         free(t);
+    } else if (!strcmp(o->problem, "allreduce")) {
+        pb->kind = SSCHED_PROBLEM_ALLREDUCE;
+        size_t *t = NULL, nt = 0;
+        pb->target = SIZE_MAX;
+        st = parse_list(p, o->participants, "--participants", &pb->participants,
+                        &pb->n_participants, err);
+        if (st == SSCHED_OK && o->root)
+            st = parse_one(p, o->root, "--root", &t, &nt, err);
+        if (st == SSCHED_OK && o->root)
+            pb->target = t[0];
+        free(t);
     } else {
         pb->kind = SSCHED_PROBLEM_GOSSIP;
         st = parse_list(p, o->sources, "--sources", &pb->sources, &pb->n_sources, err);
         if (st == SSCHED_OK)
             st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
     }
+    pb->commutative = o->commutative;
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
@@ -189,11 +204,18 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (!o->platform_path)
         return cli_bad_input(cmd, "missing PLATFORM file (ssched %s PLATFORM --problem ...)", cmd);
     if (!o->problem)
-        return cli_bad_input(cmd, "missing --problem (scatter, gossip, reduce or broadcast)");
+        return cli_bad_input(cmd, "missing --problem (scatter, gossip, reduce, broadcast or "
+                             "allreduce)");
     if (strcmp(o->problem, "scatter") && strcmp(o->problem, "gossip") &&
-        strcmp(o->problem, "reduce") && strcmp(o->problem, "broadcast"))
+        strcmp(o->problem, "reduce") && strcmp(o->problem, "broadcast") &&
+        strcmp(o->problem, "allreduce"))
         return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip, "
-                             "reduce or broadcast)", o->problem);
+                             "reduce, broadcast or allreduce)", o->problem);
+    if (o->commutative && strcmp(o->problem, "reduce") && strcmp(o->problem, "allreduce"))
+        return cli_bad_input(cmd, "--commutative: applies to reduce and allreduce only, not %s",
+                             o->problem);
+    if (o->root && strcmp(o->problem, "allreduce"))
+        return cli_bad_input(cmd, "--root: applies to allreduce only (reduce takes --target)");
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
         return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
     if (ssched_platform_load_graphml(p, o->platform_path, &err) != SSCHED_OK)
@@ -222,6 +244,11 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             return cli_bad_input(cmd, "reduce: missing --target");
         if (o->source || o->sources || o->targets)
             return cli_bad_input(cmd, "reduce: use --participants and --target only");
+    } else if (!strcmp(o->problem, "allreduce")) {
+        if (!o->participants)
+            return cli_bad_input(cmd, "allreduce: missing --participants");
+        if (o->source || o->sources || o->targets || o->target)
+            return cli_bad_input(cmd, "allreduce: use --participants and (optionally) --root only");
     } else {
         if (!o->sources)
             return cli_bad_input(cmd, "gossip: missing --sources");
@@ -246,7 +273,8 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             named[pb->targets[k]] = 1;
         for (size_t k = 0; k < pb->n_participants; k++)
             named[pb->participants[k]] = 1;
-        if (pb->kind == SSCHED_PROBLEM_REDUCE)
+        if (pb->kind == SSCHED_PROBLEM_REDUCE ||
+            (pb->kind == SSCHED_PROBLEM_ALLREDUCE && pb->target != SIZE_MAX))
             named[pb->target] = 1;
         for (size_t i = 0; i < p->n_nodes; i++)
             if (!p->has_w[i] && !named[i])
@@ -273,10 +301,16 @@ void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_pr
         }
         return;
     }
-    if (pb->kind == SSCHED_PROBLEM_REDUCE) {
-        fputs("reduce of ", out);
+    if (pb->kind == SSCHED_PROBLEM_REDUCE || pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
+        fputs(pb->kind == SSCHED_PROBLEM_REDUCE ? "reduce of " : "allreduce of ", out);
         print_list(out, p, pb->participants, pb->n_participants);
-        fprintf(out, " (in this order) to %s", p->names[pb->target]);
+        fputs(pb->commutative ? " (commutative)" : " (in this order)", out);
+        if (pb->kind == SSCHED_PROBLEM_REDUCE)
+            fprintf(out, " to %s", p->names[pb->target]);
+        else if (pb->target != SIZE_MAX)
+            fprintf(out, " through root %s", p->names[pb->target]);
+        else
+            fputs(", best root", out);
         if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
             fputs(", message size ", out);
             mpq_out_str(out, 10, pb->size);

@@ -11,7 +11,8 @@
 
 enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
-    OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_PROBLEM_LAST
+    OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
+    OPT_PROBLEM_LAST
 };
 
 #define CLI_PROBLEM_LONGOPTS                                          \
@@ -24,11 +25,15 @@ enum {
     {"size", required_argument, NULL, OPT_SIZE},                      \
     {"method", required_argument, NULL, OPT_METHOD},                  \
     {"quiet", no_argument, NULL, OPT_QUIET},                          \
-    {"routers", required_argument, NULL, OPT_ROUTERS}
+    {"routers", required_argument, NULL, OPT_ROUTERS},                \
+    {"commutative", no_argument, NULL, OPT_COMMUTATIVE},              \
+    {"root", required_argument, NULL, OPT_ROOT}
 
 typedef struct {
     const char *platform_path;
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
+    const char *root;     /* allreduce: --root, or NULL for the best root   */
+    int commutative;      /* --commutative (reduce, allreduce)              */
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
     int quiet;

@@ -1,5 +1,6 @@
 /* JSON form of a certified steady-state solution (steady.h). */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "ssched/rational.h"
@@ -69,6 +70,15 @@ json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *
     case SSCHED_PROBLEM_REDUCE:
         json_object_set_new(o, "participants", node_list(p, pb->participants, pb->n_participants));
         json_object_set_new(o, "target", json_string(p->names[pb->target]));
+        if (pb->commutative)
+            json_object_set_new(o, "commutative", json_true());
+        break;
+    case SSCHED_PROBLEM_ALLREDUCE:
+        json_object_set_new(o, "participants", node_list(p, pb->participants, pb->n_participants));
+        json_object_set_new(o, "root", pb->target == SIZE_MAX ? json_null()
+                                                              : json_string(p->names[pb->target]));
+        if (pb->commutative)
+            json_object_set_new(o, "commutative", json_true());
         break;
     }
     json_object_set_new(o, "size", json_mpq(pb->size));

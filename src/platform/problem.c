@@ -1,6 +1,7 @@
 /* Problem definitions and their validation (problem.h). */
 #include "ssched/problem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ const char *ssched_problem_kind_name(ssched_problem_kind_t kind)
     case SSCHED_PROBLEM_GOSSIP: return "gossip";
     case SSCHED_PROBLEM_REDUCE: return "reduce";
     case SSCHED_PROBLEM_BROADCAST: return "broadcast";
+    case SSCHED_PROBLEM_ALLREDUCE: return "allreduce";
     }
     return "unknown";
 }
@@ -63,6 +65,11 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
             return ssched_error_set(err, SSCHED_EINPUT,
                                     "node '%s' is a switch and has w: a switch never computes",
                                     p->names[i]);
+    if (pb->commutative && pb->kind != SSCHED_PROBLEM_REDUCE &&
+        pb->kind != SSCHED_PROBLEM_ALLREDUCE)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "--commutative: applies to reduce and allreduce only, not %s",
+                                ssched_problem_kind_name(pb->kind));
     ssched_status_t st;
     switch (pb->kind) {
     case SSCHED_PROBLEM_SCATTER:
@@ -99,6 +106,18 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         if (pb->target >= p->n_nodes)
             return ssched_error_set(err, SSCHED_EINPUT, "--target: node index out of range");
         return check_list(p, &pb->target, 1, "--target", err);
+    case SSCHED_PROBLEM_ALLREDUCE:
+        if ((st = check_list(p, pb->participants, pb->n_participants, "--participants", err)) !=
+            SSCHED_OK)
+            return st;
+        if (pb->n_participants < 2)
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "--participants: an allreduce needs at least 2 participants");
+        if (pb->target == SIZE_MAX)
+            return SSCHED_OK;
+        if (pb->target >= p->n_nodes)
+            return ssched_error_set(err, SSCHED_EINPUT, "--root: node index out of range");
+        return check_list(p, &pb->target, 1, "--root", err);
     }
     return ssched_error_set(err, SSCHED_EINPUT, "unknown problem kind");
 }
@@ -154,6 +173,26 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
         st = ssched_error_set(err, SSCHED_EINPUT, "--target: missing node name");
     if (st == SSCHED_OK && ssched_platform_find_node(p, target, &pb->target, err) != SSCHED_OK)
         st = ssched_error_set(err, SSCHED_EINPUT, "--target: unknown node '%s'", target);
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
+}
+
+ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_platform_t *p,
+                                             const char *participants, const char *root,
+                                             int commutative, ssched_error_t *err)
+{
+    pb->kind = SSCHED_PROBLEM_ALLREDUCE;
+    pb->commutative = commutative != 0;
+    free(pb->participants);
+    pb->participants = NULL;
+    pb->n_participants = 0;
+    pb->target = SIZE_MAX;
+    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "--participants",
+                                                         &pb->participants,
+                                                         &pb->n_participants, err);
+    if (st == SSCHED_OK && root && !*root)
+        st = ssched_error_set(err, SSCHED_EINPUT, "--root: missing node name");
+    if (st == SSCHED_OK && root && ssched_platform_find_node(p, root, &pb->target, err) != SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_EINPUT, "--root: unknown node '%s'", root);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
