@@ -22,6 +22,7 @@ static const command_t commands[] = {
     {"scatter-balance", cli_cmd_scatter_balance, "load-balanced scatter: optimal distribution of n items (seed 004)"},
     {"redistribute", cli_cmd_redistribute, "schedule a block-cyclic redistribution cyclic(x) -> cyclic(Kx)"},
     {"makespan", cli_cmd_makespan, "one-shot reduce/broadcast/allreduce schedules (SNF, FNF, optimal)"},
+    {"report", cli_cmd_report, "one self-contained HTML page: TP, platform, trees, Gantt charts"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *out)

@@ -8,39 +8,42 @@
 
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
+#include "src/export/svg_util.h"
 
 void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                       char *buf, size_t len);
-
-/* Colour of a message type: hues spread evenly. */
-static void type_colour(size_t type, size_t n, char *buf, size_t len)
-{
-    snprintf(buf, len, "hsl(%zu,65%%,55%%)", n ? (type * 360 / n) % 360 : 0);
-}
-
-static void xml_text(FILE *out, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        default: fputc(*s, out);
-        }
-}
 
 #define LEFT 150.0
 #define WIDTH 880.0
 #define ROW_H 22.0
 #define TOP 34.0
 
-static void bar(FILE *out, double x, double w, int row, const char *colour, const char *title)
+/* A bar with its tooltip; `label` (sender->receiver) is written on the
+ * bar when it has room for it (about 6 px a character at 9 px). */
+static void bar(FILE *out, double x, double w, int row, const char *colour, const char *title,
+                const char *label)
 {
     fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\" "
                  "stroke=\"#333\" stroke-width=\"0.5\"><title>", LEFT + x, TOP + row * ROW_H + 2,
             w, ROW_H - 4, colour);
-    xml_text(out, title);
+    ssched_i_svg_escape(out, title);
     fputs("</title></rect>\n", out);
+    if (label && w >= 6.0 * (double)strlen(label) + 4) {
+        fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"9\">", LEFT + x + 2,
+                TOP + row * ROW_H + ROW_H - 8);
+        ssched_i_svg_escape(out, label);
+        fputs("</text>\n", out);
+    }
+}
+
+/* Colours go to the types in use, in type order, so that the first 20
+ * used types all differ (colour_of[type], SIZE_MAX if unused). */
+static size_t *colour_index(const unsigned char *used, size_t ntypes)
+{
+    size_t *c = malloc((ntypes ? ntypes : 1) * sizeof *c);
+    for (size_t t = 0, k = 0; c && t < ntypes; t++)
+        c[t] = used[t] ? k++ : (size_t)-1;
+    return c;
 }
 
 static int is_switch(const ssched_platform_t *p, size_t i)
@@ -90,6 +93,12 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
     for (size_t t = 0; t < ntypes; t++)
         n_used += used[t];
     size_t legend = n_used > 24 ? 24 : n_used;
+    size_t *colour_of = colour_index(used, ntypes);
+    if (!colour_of) {
+        free(row);
+        free(used);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
     double period = mpq_get_d(s->period), scale = period > 0 ? WIDTH / period : 1;
     double axis_y = TOP + rows * ROW_H + 6;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -107,24 +116,28 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             continue;
         fprintf(out, "<text x=\"4\" y=\"%.1f\">", TOP + row[i] * ROW_H + 15);
         if (i >= 3 * nn) {
-            xml_text(out, p->names[p->from[i - 3 * nn]]);
+            ssched_i_svg_escape(out, p->names[p->from[i - 3 * nn]]);
             fputs("-&gt;", out);
-            xml_text(out, p->names[p->to[i - 3 * nn]]);
+            ssched_i_svg_escape(out, p->names[p->to[i - 3 * nn]]);
         } else {
-            xml_text(out, p->names[i / 3]);
+            ssched_i_svg_escape(out, p->names[i / 3]);
         }
         fprintf(out, " %s</text>\n<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
                      "fill=\"#f4f4f4\"/>\n", i >= 3 * nn ? "link" : what[i % 3], LEFT, TOP + row[i] * ROW_H + 2, WIDTH,
                 ROW_H - 4);
     }
-    /* time axis: period ends and at most 10 intermediate ticks */
+    /* time axis: 1-2-5 ticks, labels without exponents ("12k") */
     fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", LEFT,
             axis_y, LEFT + WIDTH, axis_y);
-    for (int k = 0; k <= 10; k++) {
-        double t = period * k / 10.0;
+    double step = ssched_i_svg_tick_step(period, 10);
+    char tick[32];
+    for (int k = 0; k * step <= period * (1 + 1e-12); k++) {
+        double t = k * step;
+        ssched_i_svg_time_label(t, tick, sizeof tick);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.4g</text>\n",
-                LEFT + t * scale, axis_y, LEFT + t * scale, axis_y + 4, LEFT + t * scale, axis_y + 16, t);
+                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                LEFT + t * scale, axis_y, LEFT + t * scale, axis_y + 4, LEFT + t * scale, axis_y + 16,
+                tick);
     }
     mpq_t cur, len;
     mpq_inits(cur, len, NULL);
@@ -144,20 +157,22 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
                 }
             mpq_mul(len, tr->amount, p->c[e]);
             mpq_mul(len, len, s->size);
-            type_colour(tr->type, ntypes, colour, sizeof colour);
+            snprintf(colour, sizeof colour, "%s", ssched_i_svg_colour(colour_of[tr->type]));
             sched_type_label(p, s, tr->type, label, sizeof label);
             char *amount = ssched_rational_to_string(tr->amount);
             snprintf(title, sizeof title, "%s -> %s: %s x %s", p->names[p->from[e]],
                      p->names[p->to[e]], amount ? amount : "?", label);
             free(amount);
+            snprintf(label, sizeof label, "%s\xe2\x86\x92%s", p->names[p->from[e]],
+                     p->names[p->to[e]]);
             double x = mpq_get_d(cur) * scale, w = mpq_get_d(len) * scale;
             int sw_from = is_switch(p, p->from[e]), sw_to = is_switch(p, p->to[e]);
             if (!sw_from)
-                bar(out, x, w, row[3 * p->from[e]], colour, title);
+                bar(out, x, w, row[3 * p->from[e]], colour, title, label);
             if (!sw_to)
-                bar(out, x, w, row[3 * p->to[e] + 1], colour, title);
+                bar(out, x, w, row[3 * p->to[e] + 1], colour, title, label);
             if (sw_from || sw_to)
-                bar(out, x, w, row[3 * nn + e], colour, title);
+                bar(out, x, w, row[3 * nn + e], colour, title, label);
         }
     }
     /* computations, one after the other on each processor from time 0,
@@ -174,12 +189,14 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             for (I = 0; I < s->n_intervals; I++)
                 if (s->intervals[I].k == c->k && s->intervals[I].m == c->m)
                     break;
-            type_colour(I, ntypes, colour, sizeof colour);
+            snprintf(colour, sizeof colour, "%s",
+                     I < ntypes ? ssched_i_svg_colour(colour_of[I]) : "#848482");
             char *cnt = mpz_get_str(NULL, 10, c->count);
             snprintf(title, sizeof title, "%s computes T(%zu,%zu,%zu) x %s", p->names[i], c->k, c->l,
                      c->m, cnt ? cnt : "?");
             free(cnt);
-            bar(out, mpq_get_d(cur) * scale, mpq_get_d(len) * scale, row[3 * i + 2], colour, title);
+            bar(out, mpq_get_d(cur) * scale, mpq_get_d(len) * scale, row[3 * i + 2], colour, title,
+                NULL);
             mpq_add(cur, cur, len);
         }
     }
@@ -189,11 +206,11 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
         if (!used[t])
             continue;
         double x = LEFT + (double)(shown % 4) * 220, y = axis_y + 30 + 16.0 * (double)(shown / 4);
-        type_colour(t, ntypes, colour, sizeof colour);
+        snprintf(colour, sizeof colour, "%s", ssched_i_svg_colour(colour_of[t]));
         sched_type_label(p, s, t, label, sizeof label);
         fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\" fill=\"%s\"/>"
                      "<text x=\"%.0f\" y=\"%.0f\">", x, y - 9, colour, x + 16, y);
-        xml_text(out, label);
+        ssched_i_svg_escape(out, label);
         fputs("</text>\n", out);
         shown++;
     }
@@ -204,6 +221,7 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
     mpq_clears(cur, len, NULL);
     free(row);
     free(used);
+    free(colour_of);
     if (ferror(out))
         return ssched_error_set(err, SSCHED_EINPUT, "write error");
     return SSCHED_OK;

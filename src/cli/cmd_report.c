@@ -1,0 +1,97 @@
+/* ssched report: the whole pipeline as one self-contained HTML page
+ * (ssched/report.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/problem_opts.h"
+#include "ssched/report.h"
+
+static const char *usage_text =
+    "usage: ssched report PLATFORM <problem options> [--operations K] -o report.html\n"
+    "  One HTML file, with no external resource, holding: the problem and the certified TP\n"
+    "  with its certificate; the platform with link loads and bottlenecks (positive dual\n"
+    "  prices); the trees, flows or arborescences; one period's Gantt chart; K unrolled\n"
+    "  operations (start-up and clean-up shaded); makespan against K/TP and LB(K); and\n"
+    "  both schedule files to download.  Every schedule shown passed `ssched check`.\n"
+    "problem options: as for `ssched solve` (--problem, --source, --targets, --participants,\n"
+    "  --target, --commutative, --root, --size, --method, --routers, --quiet)\n"
+    "options: --operations K (1..10000, default 100)  -o FILE (- for standard output)\n";
+
+int cli_cmd_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        CLI_PROBLEM_LONGOPTS,
+        {"operations", required_argument, NULL, 'K'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_problem_opts_t po = {0};
+    const char *output = NULL, *ops = NULL;
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if (cli_problem_option(&po, c, optarg))
+            continue;
+        switch (c) {
+        case 'K':
+            if (ops)
+                return cli_bad_input("report", "option --operations given twice");
+            ops = optarg;
+            break;
+        case 'o':
+            if (output)
+                return cli_bad_input("report", "option -o given twice");
+            output = optarg;
+            break;
+        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        default:
+            return cli_bad_input("report", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        po.platform_path = argv[optind++];
+    if (optind < argc)
+        return cli_bad_input("report", "unexpected argument '%s'", argv[optind]);
+    if (!output)
+        return cli_bad_input("report", "missing -o FILE (the HTML page; - for standard output)");
+    ssched_report_options_t opt;
+    ssched_report_options_default(&opt);
+    long K = 100;
+    if (ops && !cli_parse_long("report", "--operations", ops, 1,
+                               (long)SSCHED_REPORT_MAX_OPERATIONS, &K))
+        return CLI_EXIT_BADINPUT;
+    opt.operations = (unsigned long)K;
+
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    int rc = cli_problem_load("report", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_steady_options("report", &po, &opt.steady);
+    if (rc == CLI_EXIT_OK) {
+        const char *slash = strrchr(po.platform_path, '/');
+        opt.title = slash ? slash + 1 : po.platform_path;
+        int to_stdout = !strcmp(output, "-");
+        FILE *f = to_stdout ? stdout : fopen(output, "w");
+        ssched_error_t err;
+        ssched_error_clear(&err);
+        if (!f) {
+            rc = cli_bad_input("report", "-o %s: cannot open for writing", output);
+        } else {
+            if (ssched_write_report(f, &p, &pb, &opt, &err) != SSCHED_OK)
+                rc = cli_report("report", &err);
+            if ((to_stdout ? fflush(f) : fclose(f)) != 0 && rc == CLI_EXIT_OK)
+                rc = cli_bad_input("report", "-o %s: write error", output);
+            if (rc != CLI_EXIT_OK && !to_stdout)
+                remove(output); /* no half-written page */
+        }
+    }
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return rc;
+}
