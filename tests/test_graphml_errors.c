@@ -305,7 +305,7 @@ static void test_documents(void)
     bad("svg.graphml", XMLDECL "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n", 2, "<svg>",
         "root element must be <graphml>");
     bad("gml.graphml", "graph [\n  directed 1\n  node [ id 0 ]\n]\n", 1, "not an XML document",
-        "GML or DOT");
+        "GraphML or GML");
     bad("dot.graphml", "\n\ndigraph G { s -> a; }\n", 3, "'digraph G { s -> a; }'", "GraphML");
     bad("blank.graphml", "  \n\n", 0, "empty file", NULL);
     bad("truncated.graphml", HEAD SA, 8, "malformed XML", NULL);

@@ -92,6 +92,44 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
                                              const char *path,
                                              ssched_error_t *err);
 
+/* ---- Platforms users already have ----------------------------------------
+ * ssched_platform_load() reads GraphML (as above) or GML (through igraph's
+ * GML reader; node names from the `label` attribute, else `name`, else the
+ * GML id, a repeated name getting " (id N)"; `directed 1` keeps edges
+ * directed, otherwise each edge is a link usable both ways; parallel links
+ * keep the cheapest; a quoted value is exact, a bare number is the simplest
+ * rational rounding to the double igraph read).  Real topologies (Internet
+ * Topology Zoo) carry bandwidths and speeds rather than times, so:
+ *   cost_from  = ATTR: edge attribute ATTR is a bandwidth b > 0 (bytes per
+ *                time unit) and c = unit_bytes / b;
+ *   speed_from = ATTR: node attribute ATTR is a speed s > 0 (flops per time
+ *                unit) and w = flops_per_task / s (nodes without it route).
+ * Every value stays exact.  igraph's error handler and attribute table are
+ * swapped during a GML read and restored: not thread-safe. */
+typedef enum {
+    SSCHED_PLATFORM_AUTO = 0, /* by extension (.gml, .graphml/.xml), else
+                                 by content                               */
+    SSCHED_PLATFORM_GRAPHML,
+    SSCHED_PLATFORM_GML
+} ssched_platform_format_t;
+
+typedef struct {
+    ssched_platform_format_t format;
+    const char *cost_from;      /* NULL: edge attribute c is the time     */
+    mpq_srcptr unit_bytes;      /* with cost_from; NULL = 1               */
+    const char *speed_from;     /* NULL: node attribute w is the time     */
+    mpq_srcptr flops_per_task;  /* with speed_from; NULL = 1              */
+} ssched_platform_read_options_t;
+
+void ssched_platform_read_options_default(ssched_platform_read_options_t *opt);
+
+/* Load a platform file ("-" reads stdin) with the options (NULL: defaults,
+ * the same as ssched_platform_load_graphml for a GraphML file).  EINPUT
+ * with one line naming the file and the item for anything wrong. */
+ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
+                                     const ssched_platform_read_options_t *opt,
+                                     ssched_error_t *err);
+
 /* Write the platform as GraphML with exact string attributes. */
 ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p,
                                               FILE *out, ssched_error_t *err);

@@ -8,6 +8,7 @@
 
 #include <gmp.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ssched/error.h"
 
@@ -54,6 +55,10 @@ int cli_refuse(const char *cmd, const char *what, const char *estimate, const ch
 double cli_now(void);
 
 /* Subcommands.  Each returns the process exit status. */
+/* An output file option: "-" is standard output (closed by flushing). */
+FILE *cli_open_output(const char *path);
+int cli_close_output(FILE *f);
+
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_lp(int argc, char **argv);
 int cli_cmd_gen(int argc, char **argv);

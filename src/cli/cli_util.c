@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "ssched/rational.h"
@@ -91,4 +92,14 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+FILE *cli_open_output(const char *path)
+{
+    return strcmp(path, "-") ? fopen(path, "w") : stdout;
+}
+
+int cli_close_output(FILE *f)
+{
+    return f == stdout ? fflush(f) : fclose(f);
 }

@@ -32,7 +32,7 @@ static int platform_cluster(const char *path, const char *root_name, ssched_mk_c
     ssched_error_t err;
     ssched_error_clear(&err);
     int rc = CLI_EXIT_OK;
-    if (ssched_platform_load_graphml(&p, path, &err) != SSCHED_OK) {
+    if (ssched_platform_load(&p, path, NULL, &err) != SSCHED_OK) {
         rc = cli_report("compare", &err);
     } else if (ssched_platform_find_node(&p, root_name, root, &err) != SSCHED_OK) {
         rc = cli_bad_input("compare", "--root: unknown node '%s'", root_name);

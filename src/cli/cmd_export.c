@@ -75,24 +75,27 @@ int cli_cmd_export(int argc, char **argv)
         rc = cli_bad_input("export", "missing PLATFORM");
     else if (rc == CLI_EXIT_OK && (!output || !hostfile))
         rc = cli_bad_input("export", "missing -o platform.xml or --hostfile hosts.txt");
+    else if (rc == CLI_EXIT_OK && !strcmp(output, "-") && !strcmp(hostfile, "-"))
+        rc = cli_bad_input("export", "-o - and --hostfile -: only one of them can be stdout");
     ssched_platform_t p;
     ssched_platform_init(&p);
     ssched_error_t err;
     ssched_error_clear(&err);
-    if (rc == CLI_EXIT_OK && ssched_platform_load_graphml(&p, path, &err) != SSCHED_OK)
+    if (rc == CLI_EXIT_OK && ssched_platform_load(&p, path, NULL, &err) != SSCHED_OK)
         rc = cli_report("export", &err);
     if (rc == CLI_EXIT_OK) {
-        FILE *x = fopen(output, "w"), *h = x ? fopen(hostfile, "w") : NULL;
+        FILE *x = cli_open_output(output), *h = x ? cli_open_output(hostfile) : NULL;
         if (!x || !h) {
             rc = cli_bad_input("export", "%s: cannot write the file", !x ? output : hostfile);
         } else if (ssched_platform_write_simgrid(&p, unit, flops, x, h, &err) != SSCHED_OK) {
             rc = cli_report("export", &err);
         }
-        if (x && fclose(x) != 0 && rc == CLI_EXIT_OK)
+        if (x && cli_close_output(x) != 0 && rc == CLI_EXIT_OK)
             rc = cli_bad_input("export", "%s: write error", output);
-        if (h && fclose(h) != 0 && rc == CLI_EXIT_OK)
+        if (h && cli_close_output(h) != 0 && rc == CLI_EXIT_OK)
             rc = cli_bad_input("export", "%s: write error", hostfile);
-        if (rc == CLI_EXIT_OK)
+        /* the summary line would corrupt a file written to stdout */
+        if (rc == CLI_EXIT_OK && strcmp(output, "-") && strcmp(hostfile, "-"))
             printf("wrote %s (%zu hosts, %zu links) and %s\n", output, p.n_nodes, p.n_edges,
                    hostfile);
     }

@@ -193,10 +193,10 @@ static int write_platform(const ssched_platform_t *p, const char *output)
     ssched_error_t err;
     ssched_error_clear(&err);
     FILE *out = stdout;
-    if (output && !(out = fopen(output, "w")))
+    if (output && !(out = cli_open_output(output)))
         return cli_bad_input(CMD, "cannot open output file '%s': %s", output, strerror(errno));
     ssched_status_t st = ssched_platform_write_graphml(p, out, &err);
-    int closed = output ? fclose(out) : fflush(out);
+    int closed = cli_close_output(out);
     if (st != SSCHED_OK || closed != 0) {
         ssched_error_set(&err, SSCHED_EINTERNAL, "error writing %s", output ? output : "stdout");
         return cli_report(CMD, &err);

@@ -11,6 +11,9 @@ static const char *usage_text =
     "usage: ssched lp PLATFORM <problem options as for solve> -o MODEL.lp|MODEL.mps\n"
     "  writes the LP with integer coefficients (each row scaled by the LCM of its\n"
     "  denominators): glpsol --exact --lp MODEL.lp, or esolver -L MODEL.lp\n"
+    "  MODEL.mps is FREE-format MPS (names may exceed 8 characters): read it with\n"
+    "  glpsol --freemps MODEL.mps (plain --mps expects fixed columns); -o - writes\n"
+    "  the LP format to standard output\n"
     "  --routers one-port|switch: the node model, as for solve (switch links get\n"
     "  their own rows link_eE)\n"
     "  broadcast: columns copies_eE (copies per time unit over edge E, which carry\n"
@@ -50,9 +53,11 @@ int cli_cmd_lp(int argc, char **argv)
     if (!output)
         return cli_bad_input("lp", "missing -o MODEL.lp (or MODEL.mps)");
     size_t len = strlen(output);
+    /* "-": LP format on standard output */
     int mps = len > 4 && !strcmp(output + len - 4, ".mps");
-    if (!mps && !(len > 3 && !strcmp(output + len - 3, ".lp")))
-        return cli_bad_input("lp", "-o %s: the file name must end in .lp or .mps", output);
+    if (!mps && strcmp(output, "-") && !(len > 3 && !strcmp(output + len - 3, ".lp")))
+        return cli_bad_input("lp", "-o %s: the file name must end in .lp or .mps (or be - for "
+                             "the LP format on standard output)", output);
 
     ssched_platform_t p;
     ssched_problem_t pb;
@@ -66,13 +71,13 @@ int cli_cmd_lp(int argc, char **argv)
         if (ssched_model_build(&p, &pb, &m, &err) != SSCHED_OK) {
             rc = cli_report("lp", &err);
         } else {
-            FILE *f = fopen(output, "w");
+            FILE *f = cli_open_output(output);
             if (!f) {
                 rc = cli_bad_input("lp", "-o %s: cannot write the file", output);
             } else {
                 ssched_status_t st = mps ? ssched_lp_write_mps(&m.lp, f, &err)
                                          : ssched_lp_write_lp(&m.lp, f, &err);
-                if (fclose(f) != 0 && st == SSCHED_OK)
+                if (cli_close_output(f) != 0 && st == SSCHED_OK)
                     st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", output);
                 if (st != SSCHED_OK)
                     rc = cli_report("lp", &err);

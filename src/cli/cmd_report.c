@@ -77,7 +77,7 @@ int cli_cmd_report(int argc, char **argv)
         const char *slash = strrchr(po.platform_path, '/');
         opt.title = slash ? slash + 1 : po.platform_path;
         int to_stdout = !strcmp(output, "-");
-        FILE *f = to_stdout ? stdout : fopen(output, "w");
+        FILE *f = cli_open_output(output);
         ssched_error_t err;
         ssched_error_clear(&err);
         if (!f) {
@@ -85,7 +85,7 @@ int cli_cmd_report(int argc, char **argv)
         } else {
             if (ssched_write_report(f, &p, &pb, &opt, &err) != SSCHED_OK)
                 rc = cli_report("report", &err);
-            if ((to_stdout ? fflush(f) : fclose(f)) != 0 && rc == CLI_EXIT_OK)
+            if (cli_close_output(f) != 0 && rc == CLI_EXIT_OK)
                 rc = cli_bad_input("report", "-o %s: write error", output);
             if (rc != CLI_EXIT_OK && !to_stdout)
                 remove(output); /* no half-written page */

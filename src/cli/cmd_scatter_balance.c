@@ -328,7 +328,7 @@ static json_t *build_json(const report_t *r)
 
 static int write_plot(const report_t *r)
 {
-    FILE *f = fopen(r->o->plot, "w");
+    FILE *f = cli_open_output(r->o->plot);
     if (!f)
         return cli_bad_input(CMD, "--plot %s: cannot write: %s", r->o->plot, strerror(errno));
     char title[256];
@@ -337,7 +337,7 @@ static int write_plot(const report_t *r)
     ssched_error_t err;
     ssched_error_clear(&err);
     ssched_status_t st = ssched_sb_write_svg(f, r->inst, r->res, title, &err);
-    if (fclose(f) != 0 && st == SSCHED_OK)
+    if (cli_close_output(f) != 0 && st == SSCHED_OK)
         return cli_bad_input(CMD, "--plot %s: write error", r->o->plot);
     return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
 }

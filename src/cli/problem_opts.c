@@ -32,6 +32,11 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_QUIET: o->quiet = 1; return 1;
     case OPT_COMMUTATIVE: o->commutative = 1; return 1;
     case OPT_ROOT: set_once(o, &o->root, arg, "--root"); return 1;
+    case OPT_COST_FROM: set_once(o, &o->cost_from, arg, "--cost-from"); return 1;
+    case OPT_UNIT_BYTES: set_once(o, &o->unit_bytes, arg, "--unit-bytes"); return 1;
+    case OPT_SPEED_FROM: set_once(o, &o->speed_from, arg, "--speed-from"); return 1;
+    case OPT_FLOPS_PER_TASK: set_once(o, &o->flops_per_task, arg, "--flops-per-task"); return 1;
+    case OPT_FORMAT: set_once(o, &o->format, arg, "--format"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
     default: return 0;
     }
@@ -194,6 +199,42 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
+/* The platform file with --format, --cost-from/--unit-bytes and
+ * --speed-from/--flops-per-task. */
+static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
+                         ssched_error_t *err)
+{
+    ssched_platform_read_options_t ro;
+    ssched_platform_read_options_default(&ro);
+    if (o->format && strcmp(o->format, "graphml") && strcmp(o->format, "gml"))
+        return cli_bad_input(cmd, "--format: unknown platform format '%s' (graphml or gml)",
+                             o->format);
+    if (o->format)
+        ro.format = !strcmp(o->format, "gml") ? SSCHED_PLATFORM_GML : SSCHED_PLATFORM_GRAPHML;
+    if (o->unit_bytes && !o->cost_from)
+        return cli_bad_input(cmd, "--unit-bytes is used with --cost-from ATTR");
+    if (o->flops_per_task && !o->speed_from)
+        return cli_bad_input(cmd, "--flops-per-task is used with --speed-from ATTR");
+    ro.cost_from = o->cost_from;
+    ro.speed_from = o->speed_from;
+    mpq_t bytes, flops;
+    mpq_inits(bytes, flops, NULL);
+    int rc = CLI_EXIT_OK;
+    if (o->unit_bytes && !cli_parse_rational(cmd, "--unit-bytes", o->unit_bytes, bytes))
+        rc = CLI_EXIT_BADINPUT;
+    else if (o->flops_per_task &&
+             !cli_parse_rational(cmd, "--flops-per-task", o->flops_per_task, flops))
+        rc = CLI_EXIT_BADINPUT;
+    if (rc == CLI_EXIT_OK) {
+        ro.unit_bytes = o->unit_bytes ? bytes : NULL;
+        ro.flops_per_task = o->flops_per_task ? flops : NULL;
+        if (ssched_platform_load(p, o->platform_path, &ro, err) != SSCHED_OK)
+            rc = cli_report(cmd, err);
+    }
+    mpq_clears(bytes, flops, NULL);
+    return rc;
+}
+
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb)
 {
@@ -218,8 +259,9 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         return cli_bad_input(cmd, "--root: applies to allreduce only (reduce takes --target)");
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
         return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
-    if (ssched_platform_load_graphml(p, o->platform_path, &err) != SSCHED_OK)
-        return cli_report(cmd, &err);
+    int rc = load_platform(cmd, o, p, &err);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     if (o->routers && !strcmp(o->routers, "one-port"))
         for (size_t i = 0; i < p->n_nodes; i++)
             p->multiport[i] = 0;

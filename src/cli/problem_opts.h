@@ -12,6 +12,7 @@
 enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
+    OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
     OPT_PROBLEM_LAST
 };
 
@@ -27,13 +28,21 @@ enum {
     {"quiet", no_argument, NULL, OPT_QUIET},                          \
     {"routers", required_argument, NULL, OPT_ROUTERS},                \
     {"commutative", no_argument, NULL, OPT_COMMUTATIVE},              \
-    {"root", required_argument, NULL, OPT_ROOT}
+    {"root", required_argument, NULL, OPT_ROOT},                      \
+    {"cost-from", required_argument, NULL, OPT_COST_FROM},            \
+    {"unit-bytes", required_argument, NULL, OPT_UNIT_BYTES},          \
+    {"speed-from", required_argument, NULL, OPT_SPEED_FROM},          \
+    {"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK},  \
+    {"format", required_argument, NULL, OPT_FORMAT}
 
 typedef struct {
     const char *platform_path;
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
     const char *root;     /* allreduce: --root, or NULL for the best root   */
     int commutative;      /* --commutative (reduce, allreduce)              */
+    /* platform file: --format graphml|gml, --cost-from ATTR --unit-bytes B,
+     * --speed-from ATTR --flops-per-task F (ssched_platform_load) */
+    const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
     int quiet;
@@ -51,7 +60,9 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
  * makes every node without w that the problem does not name a switch;
  * without it the file's `ports` attributes hold (default one-port).  Node lists are "a,b,c" or
  * "@FILE" (one node name per line, blank lines ignored), so that names
- * containing commas can be given; --source and --target take one whole name. */
+ * containing commas can be given; --source and --target take one whole name.
+ * The platform is GraphML or GML (--format, else by extension or content),
+ * with times from bandwidths/speeds when --cost-from/--speed-from are given. */
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb);
 

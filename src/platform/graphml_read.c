@@ -78,6 +78,7 @@ typedef struct {
     size_t n_keys;
     const char **key_ids;          /* views of keys[k].id, for the index */
     ssched_name_index_t key_index;
+    const char *w_name, *c_name;   /* attr.names read as w and c      */
     size_t w_key, c_key;           /* indices into keys, or NO_INDEX */
     size_t ports_key;              /* node key 'ports' (one|multi), or NO_INDEX */
     char **node_ids;               /* xmlFree each */
@@ -265,8 +266,8 @@ static ssched_status_t read_key(reader_t *r, xmlNodePtr el)
         return fail(r, line, "<key id=\"%s\">: duplicate key id (first declared on line %ld)",
                     k.id, r->keys[first].line);
     /* The platform attributes, found by attr.name as igraph did. */
-    static const struct { const char *name; int domain; } wanted[] = {
-        {"w", D_NODE}, {"c", D_EDGE}, {"ports", D_NODE}};
+    const struct { const char *name; int domain; } wanted[] = {
+        {r->w_name, D_NODE}, {r->c_name, D_EDGE}, {"ports", D_NODE}};
     for (size_t a = 0; a < 3; a++) {
         size_t *slot = a == 0 ? &r->w_key : a == 1 ? &r->c_key : &r->ports_key;
         if (strcmp(k.name, wanted[a].name) || !(k.domain & wanted[a].domain))
@@ -538,7 +539,7 @@ static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr e
     if (have < 0)
         return r->err ? r->err->status : SSCHED_EINPUT;
     if (have && mpq_sgn(q) <= 0)
-        return fail(r, data ? line_of(data) : line, "%s: w must be positive", where);
+        return fail(r, data ? line_of(data) : line, "%s: %s must be positive", where, r->w_name);
     xmlNodePtr ports_data = NULL;
     int multi = 0;
     if (r->ports_key != NO_INDEX &&
@@ -616,15 +617,15 @@ static ssched_status_t read_edge(reader_t *r, ssched_platform_t *p, xmlNodePtr e
     if (st != SSCHED_OK)
         return st;
     if (r->c_key == NO_INDEX)
-        return fail(r, line, "%s: no edge attribute 'c' (a <key for=\"edge\" attr.name=\"c\"> is "
-                    "required)", where);
+        return fail(r, line, "%s: no edge attribute '%s' (a <key for=\"edge\" attr.name=\"%s\"> "
+                    "is required)", where, r->c_name, r->c_name);
     int have = item_value(r, r->c_key, data, line, where, q);
     if (have < 0)
         return r->err ? r->err->status : SSCHED_EINPUT;
     if (!have)
-        return fail(r, line, "%s: missing c", where);
+        return fail(r, line, "%s: missing %s", where, r->c_name);
     if (mpq_sgn(q) <= 0)
-        return fail(r, data ? line_of(data) : line, "%s: c must be positive", where);
+        return fail(r, data ? line_of(data) : line, "%s: %s must be positive", where, r->c_name);
     st = add_edge(r, p, a, b, q, line);
     /* An undirected edge is one link usable both ways at cost c. */
     if (st == SSCHED_OK && !directed)
@@ -855,8 +856,22 @@ static ssched_status_t slurp(reader_t *r, const char *path, char **text, size_t 
     return SSCHED_OK;
 }
 
-/* A platform must be GraphML: say so plainly when the file is not XML at
- * all (GML "graph [", DOT "digraph {"), instead of libxml2's
+/* Does the text look like GML (after blanks: a "graph [" block, or the
+ * "Creator"/"Version" header lines or '#' comments that precede it)? */
+static int looks_like_gml(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (xml_space(text[i]) || text[i] == '\0'))
+        i++;
+    static const char *const heads[] = {"graph", "Creator", "Version", "#"};
+    for (size_t k = 0; k < sizeof heads / sizeof *heads; k++)
+        if (len - i >= strlen(heads[k]) && !strncmp(text + i, heads[k], strlen(heads[k])))
+            return 1;
+    return 0;
+}
+
+/* A GraphML platform must be XML: say so plainly when the file is not XML
+ * at all (GML "graph [", DOT "digraph {"), instead of libxml2's
  * "Document is empty". */
 static ssched_status_t sniff(reader_t *r, const char *text, size_t len)
 {
@@ -875,8 +890,8 @@ static ssched_status_t sniff(reader_t *r, const char *text, size_t len)
     for (; i < len && n + 1 < sizeof head && text[i] != '\n' && text[i] != '\r'; i++)
         head[n++] = isprint((unsigned char)text[i]) ? text[i] : '?';
     head[n] = '\0';
-    return fail(r, line, "not an XML document: it starts with '%s' (GML or DOT?); a platform "
-                "must be GraphML", head);
+    return fail(r, line, "not an XML document: it starts with '%s'; a platform is GraphML or GML "
+                "(DOT is not read)", head);
 }
 
 static void reader_free(reader_t *r)
@@ -901,8 +916,18 @@ static void reader_free(reader_t *r)
 ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p, const char *path,
                                              ssched_error_t *err)
 {
+    return ssched_i_platform_read(p, path, SSCHED_PLATFORM_GRAPHML, "w", "c", 0, err);
+}
+
+ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
+                                       ssched_platform_format_t format, const char *w_name,
+                                       const char *c_name, int c_is_bandwidth,
+                                       ssched_error_t *err)
+{
     ssched_error_t local;
     reader_t r = {0};
+    r.w_name = w_name;
+    r.c_name = c_name;
     r.path = strcmp(path, "-") ? path : "<stdin>";
     r.err = err ? err : &local;
     r.w_key = r.c_key = r.ports_key = NO_INDEX;
@@ -915,6 +940,19 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p, const char *p
     ssched_status_t st = slurp(&r, path, &text, &len);
     if (st != SSCHED_OK)
         return st;
+    /* AUTO: the file name's extension decides, else the content */
+    size_t n = strlen(path);
+    int named_gml = n >= 4 && !strcasecmp(path + n - 4, ".gml");
+    int named_xml = (n >= 8 && !strcasecmp(path + n - 8, ".graphml")) ||
+                    (n >= 4 && !strcasecmp(path + n - 4, ".xml"));
+    int gml = format == SSCHED_PLATFORM_GML ||
+              (format == SSCHED_PLATFORM_AUTO &&
+               (named_gml || (!named_xml && looks_like_gml(text, len))));
+    if (gml) {
+        st = ssched_i_gml_read(p, text, len, r.path, w_name, c_name, c_is_bandwidth, r.err);
+        free(text);
+        return st;
+    }
     if ((st = sniff(&r, text, len)) != SSCHED_OK) {
         free(text);
         return st;

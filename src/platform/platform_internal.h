@@ -11,4 +11,20 @@ ssched_status_t ssched_platform_add_node_new(ssched_platform_t *p, const char *n
                                              mpq_srcptr w, size_t *index,
                                              ssched_error_t *err);
 
+/* Read a GraphML or GML file ("-": stdin) with the attribute names read as
+ * w and c (the loader's --speed-from / --cost-from); AUTO reads a ".gml"
+ * file as GML, a ".graphml" or ".xml" one as GraphML, and anything else
+ * (stdin included) as GML if it starts like GML, else as GraphML.
+ * src/platform/graphml_read.c. */
+ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
+                                       ssched_platform_format_t format, const char *w_name,
+                                       const char *c_name, int c_is_bandwidth,
+                                       ssched_error_t *err);
+
+/* The GML reader (igraph's); src/platform/gml_read.c.  text is the whole
+ * file, `shown` its name in messages. */
+ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text, size_t len,
+                                  const char *shown, const char *w_name, const char *c_name,
+                                  int c_is_bandwidth, ssched_error_t *err);
+
 #endif

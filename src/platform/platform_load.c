@@ -1,0 +1,56 @@
+/* ssched_platform_load(): GraphML or GML, with times read directly or
+ * derived from bandwidths and speeds (ssched/platform.h). */
+#include <string.h>
+
+#include "src/platform/platform_internal.h"
+
+void ssched_platform_read_options_default(ssched_platform_read_options_t *opt)
+{
+    memset(opt, 0, sizeof *opt);
+}
+
+/* value := scale / value for every entry (each already checked > 0 by the
+ * readers: a bandwidth or speed of 0 is refused there). */
+static void invert(mpq_t *v, size_t n, const int *present, mpq_srcptr scale)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (present && !present[i])
+            continue;
+        mpq_inv(v[i], v[i]);
+        if (scale)
+            mpq_mul(v[i], v[i], scale);
+    }
+}
+
+ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
+                                     const ssched_platform_read_options_t *opt,
+                                     ssched_error_t *err)
+{
+    ssched_platform_read_options_t defaults;
+    if (!opt) {
+        ssched_platform_read_options_default(&defaults);
+        opt = &defaults;
+    }
+    if ((opt->unit_bytes && mpq_sgn(opt->unit_bytes) <= 0) ||
+        (opt->flops_per_task && mpq_sgn(opt->flops_per_task) <= 0))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "%s: the unit message size and the work per task must be positive",
+                                path);
+    ssched_platform_t tmp;
+    ssched_platform_init(&tmp);
+    ssched_status_t st = ssched_i_platform_read(&tmp, path, opt->format,
+                                                opt->speed_from ? opt->speed_from : "w",
+                                                opt->cost_from ? opt->cost_from : "c",
+                                                opt->cost_from != NULL, err);
+    if (st == SSCHED_OK) {
+        if (opt->cost_from)
+            invert(tmp.c, tmp.n_edges, NULL, opt->unit_bytes);
+        if (opt->speed_from)
+            invert(tmp.w, tmp.n_nodes, tmp.has_w, opt->flops_per_task);
+        ssched_platform_free(p);
+        *p = tmp;
+    } else {
+        ssched_platform_free(&tmp);
+    }
+    return st;
+}
