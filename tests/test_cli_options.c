@@ -180,10 +180,33 @@ static void test_list_files(void)
     tu_run_free(&r);
 }
 
+/* --verbose shows branch-and-bound progress from the start; --quiet
+ * silences it (the search runs well under a second either way). */
+static void test_quiet_verbose(void)
+{
+    /* 18 distinct times: branch-and-bound, about 0.1 s */
+    const char *args = "makespan reduce --times 3,5,7,11,13,17,19,23,29,31,37,41,43,47,53,59,61,67 "
+                       "--root 0 --algorithm optimal";
+    tu_run_t r;
+    CU_ASSERT_EQUAL(tu_run(&r, "%s --verbose", args), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "branch-and-bound"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "%s --quiet", args), 0);
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "scatter-balance '%s/seed004_table1.csv' --items 200 --quiet "
+                               "--algorithm dp-fast",
+                           SSCHED_DATA_DIR),
+                    0);
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"repeated single-value options", test_repeated_options},
+        {"--quiet and --verbose", test_quiet_verbose},
         {"node lists from @FILE", test_list_files},
         {NULL, NULL}};
     return tu_main("cli_options", tests);

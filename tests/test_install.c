@@ -19,6 +19,13 @@ static void test_install_and_build(void)
     CU_ASSERT_EQUAL(tu_sh(&r, "test -x '%s/bin/ssched' && test -f '%s/include/ssched/steady.h'",
                           prefix, prefix), 0);
     tu_run_free(&r);
+    /* the man page is installed and man(1) formats it without warnings */
+    CU_ASSERT_EQUAL(tu_sh(&r, "f=$(find '%s' -name ssched.1) && test -n \"$f\" && "
+                              "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l \"$f\" 2>&1 >/dev/null",
+                          prefix), 0);
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    tu_run_free(&r);
     const char *exe = tu_tmp_path("api_example");
     /* the installed .pc finds its prefix relative to itself */
     int st = tu_sh(&r, "pc=$(find '%s' -name ssched.pc | head -1); "

@@ -55,6 +55,18 @@ int cli_refuse(const char *cmd, const char *what, const char *estimate, const ch
 double cli_now(void);
 
 /* Subcommands.  Each returns the process exit status. */
+/* Progress lines of long runs on stderr.  level 0 (--quiet): none; 1
+ * (default): at most one a second after the first second; 2 (--verbose):
+ * at most one a second from the start. */
+typedef struct {
+    double start, last;
+    int level;
+} cli_progress_t;
+
+void cli_progress_init(cli_progress_t *p, int level);
+/* 1 when a progress line is due now (and the clock is reset). */
+int cli_progress_due(cli_progress_t *p);
+
 /* An output file option: "-" is standard output (closed by flushing). */
 FILE *cli_open_output(const char *path);
 int cli_close_output(FILE *f);

@@ -103,3 +103,22 @@ int cli_close_output(FILE *f)
 {
     return f == stdout ? fflush(f) : fclose(f);
 }
+
+void cli_progress_init(cli_progress_t *p, int level)
+{
+    p->start = p->last = cli_now();
+    p->level = level;
+    if (level >= 2)
+        p->last = p->start - 1; /* the first call prints */
+}
+
+int cli_progress_due(cli_progress_t *p)
+{
+    if (p->level <= 0)
+        return 0;
+    double now = cli_now();
+    if ((p->level == 1 && now - p->start < 1.0) || now - p->last < 1.0)
+        return 0;
+    p->last = now;
+    return 1;
+}

@@ -18,6 +18,7 @@
 static const char *usage_text =
     "usage: ssched makespan reduce|broadcast|allreduce --times T0,T1,... --algorithm ALG\n"
     "                       [--root I] [--json] [--max-memory MB] [--max-work STEPS]\n"
+    "                       [--quiet | --verbose]\n"
     "  Model: processor p sends one message to anyone in time t(p); a processor takes\n"
     "  part in one transfer at a time.  Times are exact numbers (3, 1/3, 0.25, 2.5e-1).\n"
     "  reduce     every processor's data is combined at processor I (--root, required)\n"
@@ -40,7 +41,8 @@ static const char *usage_text =
     "  branch-and-bound has spent --max-work STEPS (default 10000000000, about\n"
     "  10 s; a search node costs 150 + 1.5n steps for a reduce, 100 + 60n for a\n"
     "  broadcast or all-reduce) without proving optimality; 0 = no limit.\n"
-    "  Searches longer than a second report progress on stderr.\n"
+    "  Searches longer than a second report progress on stderr (--quiet: never;\n"
+    "  --verbose: from the start).\n"
     "  Exit status: 0 ok, 2 bad input (one line on stderr), 1 failure.\n";
 
 #define DEFAULT_MAX_WORK 10000000000L
@@ -52,21 +54,13 @@ static double node_steps(ssched_mk_op_t op, size_t n)
     return op == SSCHED_MK_REDUCE ? 150.0 + 1.5 * (double)n : 100.0 + 60.0 * (double)n;
 }
 
-/* Branch-and-bound progress on stderr: at most one line a second, after
- * the first second. */
-typedef struct {
-    double start, last;
-} progress_t;
-
+/* Branch-and-bound progress on stderr (cli_progress_t: --quiet, --verbose). */
 static void progress_line(void *ctx, uint64_t nodes)
 {
-    progress_t *p = ctx;
-    double now = cli_now();
-    if (now - p->start < 1.0 || now - p->last < 1.0)
-        return;
-    p->last = now;
-    fprintf(stderr, "ssched %s: %.1f s, branch-and-bound, %llu nodes\n", CMD, now - p->start,
-            (unsigned long long)nodes);
+    cli_progress_t *p = ctx;
+    if (cli_progress_due(p))
+        fprintf(stderr, "ssched %s: %.1f s, branch-and-bound, %llu nodes\n", CMD,
+                cli_now() - p->start, (unsigned long long)nodes);
 }
 
 typedef enum { ALG_HEURISTIC, ALG_OPTIMAL } alg_t;
@@ -197,10 +191,12 @@ int cli_cmd_makespan(int argc, char **argv)
                                              {"json", no_argument, NULL, 'j'},
                                              {"max-memory", required_argument, NULL, 'M'},
                                              {"max-work", required_argument, NULL, 'W'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"verbose", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *times = NULL, *root_text = NULL, *alg_text = NULL;
-    int json = 0, c;
+    int json = 0, c, progress = 1;
     long max_memory = CLI_DEFAULT_MAX_MEMORY_MB, max_work = DEFAULT_MAX_WORK;
     int seen_t = 0, seen_r = 0, seen_a = 0, seen_M = 0, seen_W = 0;
     opterr = 0;
@@ -209,6 +205,8 @@ int cli_cmd_makespan(int argc, char **argv)
     char **sub_argv = argv + 1;
     while ((c = getopt_long(sub_argc, sub_argv, "+:t:r:a:jh", longopts, NULL)) != -1) {
         switch (c) {
+        case 'q': progress = 0; break;
+        case 'v': progress = 2; break;
         case 't':
             if (!cli_once(CMD, "--times", &seen_t))
                 return CLI_EXIT_BADINPUT;
@@ -297,7 +295,8 @@ int cli_cmd_makespan(int argc, char **argv)
             return cli_refuse(CMD, what, est, lim, "--max-memory MB");
         }
     }
-    progress_t prog = {cli_now(), 0};
+    cli_progress_t prog;
+    cli_progress_init(&prog, progress);
     /* the work budget in search nodes (at least one: 0 means no limit) */
     double nodes = (double)max_work / node_steps(op, cl.n);
     ssched_mk_limits_t lim = {max_work ? (nodes < 1 ? 1 : (uint64_t)nodes) : 0, progress_line,

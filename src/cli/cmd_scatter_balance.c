@@ -18,15 +18,21 @@ static const char *usage_text =
     "                              [--root NAME | --choose-root] [--holder NAME]\n"
     "                              [--json] [--plot FILE.svg]\n"
     "                              [--max-memory MB] [--max-work EVALUATIONS]\n"
+    "                              [--quiet | --verbose]\n"
     "  ALG:   exact (default; exact integer optimum, fast), dp (Algorithm 1), dp-fast\n"
     "         (Algorithm 2), lp (LP (3) + rounding), closed-form (Theorems 1-2 +\n"
     "         rounding), uniform (MPI_Scatter)\n"
     "  ORDER: given (default), bandwidth-desc, bandwidth-asc; the root is always last\n"
     "  FILE:  name,mu,lambda[,mu0,lambda0][,cpu]  or  name,items,comm,comp (tables)\n"
+    "         one processor per line; x items cost processor i the computation time\n"
+    "         mu*x + mu0 and the communication time lambda*x + lambda0 (seconds; mu:\n"
+    "         compute time per item, lambda: transfer time per item, mu0/lambda0:\n"
+    "         start-up terms, default 0)\n"
     "  Limits: dp makes (p-1)(N+1)(N+2)/2 evaluations and is refused up front (exit 2)\n"
     "  above --max-work (default 10000000000, about 10 s; 0 = none); dp-fast stops\n"
     "  with exit 2 when it passes that budget; both are refused when their tables\n"
-    "  would exceed --max-memory MB (default 4096).  Progress after a second.\n";
+    "  would exceed --max-memory MB (default 4096).  Progress after a second\n"
+    "  (--quiet: never; --verbose: from the start).\n";
 
 #define DEFAULT_MAX_WORK 10000000000LL
 
@@ -37,6 +43,7 @@ typedef struct {
     int have_n, json, choose_root;
     ssched_sb_algorithm_t alg;
     ssched_sb_order_t order;
+    int progress; /* cli_progress_t level: --quiet 0, default 1, --verbose 2 */
 } opts_t;
 
 static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
@@ -48,12 +55,14 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
         {"json", no_argument, NULL, 'j'},          {"plot", required_argument, NULL, 'p'},
         {"max-memory", required_argument, NULL, 'M'},
         {"max-work", required_argument, NULL, 'W'},
+        {"quiet", no_argument, NULL, 'q'},         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->alg = SSCHED_SB_EXACT;
     o->order = SSCHED_SB_ORDER_GIVEN;
     o->max_memory = CLI_DEFAULT_MAX_MEMORY_MB;
     o->max_work = (long)DEFAULT_MAX_WORK;
+    o->progress = 1;
     int c, seen_n = 0, seen_a = 0, seen_o = 0, seen_r = 0, seen_H = 0, seen_p = 0, seen_M = 0,
            seen_W = 0;
     opterr = 0;
@@ -103,6 +112,8 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
                 return CLI_EXIT_BADINPUT;
             break;
         case 'c': o->choose_root = 1; break;
+        case 'q': o->progress = 0; break;
+        case 'v': o->progress = 2; break;
         case 'j': o->json = 1; break;
         case 'p':
             if (!cli_once(CMD, "--plot", &seen_p))
@@ -342,20 +353,13 @@ static int write_plot(const report_t *r)
     return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
 }
 
-/* DP progress on stderr, at most a line a second after the first second. */
-typedef struct {
-    double start, last;
-} progress_t;
-
+/* DP progress on stderr (cli_progress_t: --quiet, --verbose). */
 static void progress_line(void *ctx, long long evaluations, double done)
 {
-    progress_t *p = ctx;
-    double now = cli_now();
-    if (now - p->start < 1.0 || now - p->last < 1.0)
-        return;
-    p->last = now;
-    fprintf(stderr, "ssched %s: %.1f s, %.0f%% of the DP levels, %lld evaluations\n", CMD,
-            now - p->start, 100 * done, evaluations);
+    cli_progress_t *p = ctx;
+    if (cli_progress_due(p))
+        fprintf(stderr, "ssched %s: %.1f s, %.0f%% of the DP levels, %lld evaluations\n", CMD,
+                cli_now() - p->start, 100 * done, evaluations);
 }
 
 /* Refuse up front what the limits cannot hold; 0 if it may run. */
@@ -408,7 +412,8 @@ int cli_cmd_scatter_balance(int argc, char **argv)
     mpq_t pre;
     mpq_init(pre);
     size_t holder = 0, root = 0;
-    progress_t prog = {cli_now(), 0};
+    cli_progress_t prog;
+    cli_progress_init(&prog, o.progress);
     ssched_sb_limits_t lim = {o.max_work, progress_line, &prog};
 
     if (ssched_sb_platform_load_csv(&pl, o.path, &err) != SSCHED_OK) {

@@ -55,6 +55,9 @@ void ssched_i_svg_escape(FILE *out, const char *s)
         case '&': fputs("&amp;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
-        default: fputc(*s, out);
+        default:
+            /* control characters are not allowed in XML 1.0 text */
+            if ((unsigned char)*s >= 0x20)
+                fputc(*s, out);
         }
 }

@@ -22,7 +22,8 @@ double ssched_i_svg_tick_step(double span, int want);
  * exponent. */
 void ssched_i_svg_time_label(double t, char *buf, size_t len);
 
-/* Text and attribute values escaped for HTML/SVG. */
+/* Text and attribute values escaped for HTML/SVG (control characters,
+ * not allowed in XML 1.0, are dropped). */
 void ssched_i_svg_escape(FILE *out, const char *s);
 
 #endif

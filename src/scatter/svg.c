@@ -5,31 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/export/svg_util.h"
 #include "src/scatter/internal.h"
-
-static void xml_text(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if ((unsigned char)*s >= 0x20)
-                fputc(*s, out);
-        }
-    }
-}
-
-/* A "nice" tick step (1, 2 or 5 times a power of ten) giving about 5 ticks. */
-static double tick_step(double range)
-{
-    if (range <= 0)
-        return 1;
-    double raw = range / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-}
 
 ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
                                     const ssched_sb_result_t *res, const char *title,
@@ -38,7 +15,7 @@ ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
     if (res->p != inst->p || !res->finish || !res->send_end)
         return ssched_error_set(err, SSCHED_EINPUT, "result does not match the instance");
     size_t p = inst->p;
-    const double left = 80, top = 50, plot_h = 420, bottom = 130;
+    const double left = 80, top = 62, plot_h = 420, bottom = 130;
     double colw = p ? 900.0 / (double)p : 60;
     if (colw > 70)
         colw = 70;
@@ -48,7 +25,7 @@ ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
     double tmax = mpq_get_d(res->makespan);
     if (!(tmax > 0))
         tmax = 1;
-    double step = tick_step(tmax), ymax = ceil(tmax / step) * step;
+    double step = ssched_i_svg_tick_step(tmax, 5), ymax = ceil(tmax / step) * step;
 #define Y(t) (top + plot_h - (t) / ymax * plot_h)
 
     fprintf(out,
@@ -58,7 +35,7 @@ ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             width, height, width, height);
     fprintf(out, "<text x=\"%.1f\" y=\"24\" font-size=\"15\">", left);
-    xml_text(out, title ? title : "scatter");
+    ssched_i_svg_escape(out, title ? title : "scatter");
     fputs("</text>\n", out);
     /* y axis with ticks */
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
@@ -95,7 +72,7 @@ ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
         fprintf(out,
                 "<text transform=\"translate(%.1f,%.1f) rotate(-60)\" text-anchor=\"end\">",
                 x + w / 2, top + plot_h + 14);
-        xml_text(out, inst->procs[i].name);
+        ssched_i_svg_escape(out, inst->procs[i].name);
         fputs("</text>\n", out);
     }
     /* the stair: ends of the receptions (dashed, as in Figs. 2-4) */
@@ -106,12 +83,14 @@ ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
                 left + colw * (double)(i + 1), Y(t1));
     }
     fputs("\"/>\n", out);
+    /* the makespan line, labelled on the title row: a label on the line
+     * itself would sit on the item count of the last processor to finish */
     char *ms = ssched_sb_decimal(res->makespan, 3);
     fprintf(out,
             "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#06c\"/>\n"
-            "<text x=\"%.1f\" y=\"%.2f\" text-anchor=\"end\" fill=\"#06c\">makespan %s s</text>\n",
-            left, Y(tmax), left + colw * (double)p, Y(tmax), left + colw * (double)p,
-            Y(tmax) - 5, ms ? ms : "?");
+            "<text x=\"%.1f\" y=\"44\" text-anchor=\"end\" fill=\"#06c\">makespan %s s "
+            "(blue line)</text>\n",
+            left, Y(tmax), left + colw * (double)p, Y(tmax), width - 10, ms ? ms : "?");
     free(ms);
     const double ly = height - 22;
     fprintf(out,
