@@ -7,6 +7,10 @@
 # other host.  Gossip: every 20th host to every 20th host.  Broadcast: the
 # first host to every other node (issue 14: column generation over spanning
 # arborescences against the edge LP; compare = 2 skips esolver).
+# Commutative reduce (issue 14 item 4): every host is a participant, the
+# first host the target, --commutative: column generation over reduction
+# in-trees (lp/colgen_comm.h), certified by an exact pricing pass; no edge LP
+# to compare with (its relaxation LP is only an upper bound), so compare = 0.
 # Times are medians of 3 runs (1 run for esolver/edge LP above 60 s).
 set -e
 cd "$(dirname "$0")/.."
@@ -42,6 +46,9 @@ run_case() { # kind nodes N(or -) compare(0/1)
     scatter)
         opts="--problem scatter --source $(echo "$all" | head -1) --targets $(echo "$all" | tail -n +2 | paste -sd, -)"
         N=$(echo "$all" | wc -l); types=$((N - 1));;
+    commutative)
+        opts="--problem reduce --commutative --participants $(echo "$all" | paste -sd, -) --target $(echo "$all" | head -1)"
+        N=$(echo "$all" | wc -l); types=$N;;
     broadcast)
         opts="--problem broadcast --source $(echo "$all" | head -1)"
         N=$(grep -c '<node ' "$plat"); types=$((N - 1));;
@@ -78,5 +85,7 @@ run_case scatter 500 - 0
 run_case gossip 500 - 0
 run_case broadcast 99 - 1
 run_case broadcast 300 - 2
+run_case commutative 99 - 0
+run_case commutative 300 - 0
 echo "x_esolv = esolver time / colgen time; x_edgeLP = ssched --method lp time / colgen time;"
 echo "every TP is exact and certified; esolver's optimum is checked equal where it ran"

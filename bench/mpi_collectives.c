@@ -4,6 +4,8 @@
  *
  *   mpi_collectives PROBLEM MODE K UNIT_BYTES FLOPS SIZE LIST1 [LIST2]
  *     PROBLEM reduce   LIST1 = participant ranks (in order), LIST2 = target rank
+ *             allreduce LIST1 = participant ranks (in order): MPI_Allreduce, every
+ *                      participant gets the ordered product (smpi/allreduce)
  *             scatterv LIST1 = source rank, LIST2 = target ranks (MPI_Scatterv)
  *             scatter  the same with MPI_Scatter (the source also "sends" a block
  *                      to itself, a free local copy): SMPI selects algorithms
@@ -22,7 +24,8 @@
  * smpi_execute_flops(FLOPS * bytes / UNIT_BYTES), i.e. w(x) per unit on the
  * host of node x, as ssched's tasks.  The communicator (MPI_Comm_split) holds
  * the participants in participant order, plus the target first if it does not
- * participate (it contributes the identity); root = target.
+ * participate (it contributes the identity); root = target.  allreduce: the
+ * same values and operator over the participants alone.
  * scatter(v): MPI_Scatter(v) from the source (comm rank 0) to the targets;
  * gossip: MPI_Alltoallv among the members; bcast: MPI_Bcast from the source
  * (comm rank 0) to the targets.
@@ -110,7 +113,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if (argc < 8) {
         if (wrank == 0)
-            fprintf(stderr, "usage: %s reduce|scatter|scatterv|gossip|bcast blocking|nonblocking K UNIT_BYTES "
+            fprintf(stderr, "usage: %s reduce|allreduce|scatter|scatterv|gossip|bcast blocking|nonblocking K UNIT_BYTES "
                     "FLOPS SIZE LIST1 [LIST2]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -125,7 +128,8 @@ int main(int argc, char **argv)
 
     /* communicator: key = position; color 0 for members */
     int key = -1;
-    int is_reduce = !strcmp(problem, "reduce"), is_scatterv = !strcmp(problem, "scatterv");
+    int is_allreduce = !strcmp(problem, "allreduce");
+    int is_reduce = !strcmp(problem, "reduce") || is_allreduce, is_scatterv = !strcmp(problem, "scatterv");
     int is_scatter = is_scatterv || !strcmp(problem, "scatter");
     int is_bcast = !strcmp(problem, "bcast");
     if (!is_reduce && !is_scatter && !is_bcast && strcmp(problem, "gossip")) {
@@ -135,7 +139,8 @@ int main(int argc, char **argv)
     if (is_reduce) {
         for (int i = 0; i < n1; i++)
             if (l1[i] == wrank) key = i + 1;
-        if (key < 0 && l2[0] == wrank) key = 0; /* a non-participating target: first, identity */
+        if (key < 0 && !is_allreduce && l2[0] == wrank)
+            key = 0; /* a non-participating target: first, identity */
         if (bytes % 32) {
             if (wrank == 0) fprintf(stderr, "reduce: UNIT_BYTES * SIZE must be a multiple of 32\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
@@ -156,7 +161,7 @@ int main(int argc, char **argv)
         MPI_Comm_rank(comm, &crank);
         MPI_Comm_size(comm, &csize);
     }
-    if (is_reduce) {
+    if (is_reduce && !is_allreduce) {
         target_participates = 0;
         for (int i = 0; i < n1; i++)
             if (l1[i] == l2[0]) { target_participates = 1; root = i; }
@@ -219,7 +224,11 @@ int main(int argc, char **argv)
             unsigned char *sb = last ? send_real : send_fake;
             unsigned char *rb = last ? recv_real : recv_fake + (nonblocking ? rper * k : 0);
             MPI_Request *r = nonblocking ? &req[k] : NULL;
-            if (is_reduce) {
+            if (is_allreduce) {
+                MPI_Op op = last ? op_real : op_charge;
+                if (r) MPI_Iallreduce(sb, rb, (int)nmat, mat, op, comm, r);
+                else MPI_Allreduce(sb, rb, (int)nmat, mat, op, comm);
+            } else if (is_reduce) {
                 MPI_Op op = last ? op_real : op_charge;
                 if (r) MPI_Ireduce(sb, rb, (int)nmat, mat, op, root, comm, r);
                 else MPI_Reduce(sb, rb, (int)nmat, mat, op, root, comm);
@@ -245,7 +254,7 @@ int main(int argc, char **argv)
     /* check the last operation */
     int bad = 0;
     if (comm != MPI_COMM_NULL) {
-        if (is_reduce && crank == root) {
+        if (is_reduce && (crank == root || is_allreduce)) { /* allreduce: everywhere */
             const uint64_t *got = (const uint64_t *)recv_real;
             for (long j = 0; j < nmat && !bad; j++) {
                 uint64_t acc[4] = {1, 0, 0, 1};

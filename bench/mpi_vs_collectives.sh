@@ -7,7 +7,11 @@
 # the demo's six; otherwise 6 hosts picked as in bench/unrolled.sh, target the
 # first), a scatter from the first host to all other hosts, a gossip among 6
 # hosts, a broadcast from the first host to every other node (routers
-# included: unrolled broadcasts reach every node; not in the default list);
+# included: unrolled broadcasts reach every node; not in the default list),
+# an ordered all-reduce of 4 participants (tiers-small: h0_0_0_0,h0_0_1_0,
+# h1_0_0_1,h1_0_1_2; otherwise 4 hosts picked as for the reduce; the root is
+# ssched's best; not in the default list) against MPI_Allreduce over the
+# participants with the same non-commutative operator;
 # K operations each.  For each: K/TP (`ssched solve`), the makespan of
 # `ssched schedule --operations K --unroll`, the SMPI time of ssched's
 # executor (ssched-exec-smpi, "n/a" if not built), and the baselines of
@@ -26,9 +30,10 @@
 # env:   KS="100 1000"  PLATFORMS="tiers-small tiers-46" (names in examples/ or
 #        paths)  UNIT_BYTES=1000000  FLOPS=1e9  SSCHED=path/to/ssched
 #        SSCHED_EXEC_SMPI=path (default build/release/ssched-exec-smpi)
-#        REDUCE_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, BCAST_ALGS (space-separated)
+#        REDUCE_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, BCAST_ALGS, ALLREDUCE_ALGS
+#        (space-separated)
 #        PROBLEMS="reduce scatter gossip reduce-sw scatter-sw gossip-sw" (also
-#        "broadcast")
+#        "broadcast", "allreduce")
 #        RUN_TIMEOUT=900 (s per smpirun)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +53,9 @@ ALLTOALLV_ALGS=${ALLTOALLV_ALGS:-"default bruck ring ompi_basic_linear"}
 # ompi_split_bintree deadlocks in SMPI 3.32 on these platforms (even K = 1
 # and 1000 bytes): kept so that a fixed SimGrid shows it; its column is n/a
 BCAST_ALGS=${BCAST_ALGS:-"default binomial_tree flattree scatter_LR_allgather scatter_rdb_allgather ompi_pipeline ompi_split_bintree NTSL"}
+# SMPI's allreduce algorithms; those that reorder the non-commutative
+# operands show '!' (wrong result) and are never the best
+ALLREDUCE_ALGS=${ALLREDUCE_ALGS:-"default redbcast rdb lr ompi_ring_segmented mvapich2"}
 
 SSCHED=${SSCHED:-$ROOT/build/release/ssched}
 if [ ! -x "$SSCHED" ]; then
@@ -111,6 +119,14 @@ for plat in $PLATFORMS; do
         scatter)
             set -- --problem scatter --source "$(first "$H")" --targets "$(rest "$H")"
             L1=$(ranks "$(first "$H")"); L2=$(ranks "$(rest "$H")") ;;
+        allreduce)
+            if [ "$pname" = tiers-small ]; then
+                PART=h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2
+            else
+                PART=$(pick "$H" 4 2)
+            fi
+            set -- --problem allreduce --participants "$PART"
+            L1=$(ranks "$PART"); L2="" ;;
         broadcast)
             OTHERS=$(grep -vx "$(first "$H")" "$W/hosts.txt" | paste -sd, -)
             set -- --problem broadcast --source "$(first "$H")"
@@ -167,6 +183,11 @@ for plat in $PLATFORMS; do
                     smpi "$a" "--cfg=smpi/alltoallv:$a" "$W/mc" gossip blocking "$K" "$UNIT" "$FLOPS" 1 "$L1"
                 done
                 smpi "Ialltoallv" "" "$W/mc" gossip nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" ;;
+            allreduce)
+                for a in $ALLREDUCE_ALGS; do
+                    smpi "Allreduce:$a" "--cfg=smpi/allreduce:$a" "$W/mc" allreduce blocking "$K" "$UNIT" "$FLOPS" 1 "$L1"
+                done
+                smpi "Iallreduce" "" "$W/mc" allreduce nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" ;;
             broadcast)
                 for a in $BCAST_ALGS; do
                     smpi "Bcast:$a" "--cfg=smpi/bcast:$a" "$W/mc" bcast blocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2"

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp/colgen_allreduce.h"
 #include "lp/colgen_bcast.h"
+#include "lp/colgen_comm.h"
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
 #include "ssched/steady.h"
@@ -55,6 +57,10 @@ void ssched_steady_free(ssched_steady_t *s)
     for (size_t k = 0; k < s->n_arborescences; k++)
         ssched_arborescence_free(&s->arborescences[k]);
     free(s->arborescences);
+    free(s->root_candidates);
+    clear_vec(s->root_throughput, s->n_root_candidates);
+    clear_vec(s->root_upper_bound, s->n_root_candidates);
+    free(s->root_pruned);
     mpq_clear(s->throughput);
     mpq_clear(s->upper_bound);
     ssched_lp_solution_free(&s->lp);
@@ -141,9 +147,16 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;
-    /* issue 14, in progress: refused until their solvers land */
+    /* all-reduce: column generation over trees and arborescences in one
+     * master (lp/colgen_allreduce.h); its edge LP only bounds the TP (the
+     * broadcast part is a multicast), so --method lp is refused there */
     if (pb->kind == SSCHED_PROBLEM_ALLREDUCE)
-        return ssched_error_set(err, SSCHED_EINPUT, "allreduce: not supported yet");
+        return car_solve(p, pb, opt, out, err);
+    /* issue 14, in progress: refused until its solver lands */
+    if (pb->commutative && pb->kind == SSCHED_PROBLEM_REDUCE)
+        /* column generation over reduction in-trees (lp/colgen_comm.h);
+         * the relaxation LP is only an upper bound, so no edge-LP method */
+        return cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
         return ssched_error_set(err, SSCHED_EINPUT, "--commutative: not supported yet");
     ssched_method_t method = opt->method;

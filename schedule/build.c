@@ -15,7 +15,7 @@ void ssched_schedule_init(ssched_schedule_t *s)
 {
     memset(s, 0, sizeof *s);
     mpq_inits(s->throughput, s->size, s->period, s->optimal_throughput, s->floor_throughput,
-              s->report_bound, NULL);
+              s->report_bound, s->upper_bound, NULL);
     mpz_inits(s->ops_per_period, s->lcm_period, s->nosplit_factor, s->extra_instances, NULL);
     mpz_set_ui(s->nosplit_factor, 1);
     ssched_trees_init(&s->trees);
@@ -39,9 +39,10 @@ void ssched_schedule_free(ssched_schedule_t *s)
     free(s->intervals);
     free(s->computations);
     ssched_trees_free(&s->trees);
+    ssched_sets_free(&s->sets);
     ssched_arborescences_free(&s->arborescences);
     mpq_clears(s->throughput, s->size, s->period, s->optimal_throughput, s->floor_throughput,
-               s->report_bound, NULL);
+               s->report_bound, s->upper_bound, NULL);
     mpz_clears(s->ops_per_period, s->lcm_period, s->nosplit_factor, s->extra_instances, NULL);
     memset(s, 0, sizeof *s);
 }
@@ -198,7 +199,8 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     }
     ssched_schedule_free(out);
     ssched_schedule_init(out);
-    if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (st->kind == SSCHED_PROBLEM_BROADCAST))
+    if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (st->kind == SSCHED_PROBLEM_BROADCAST) ||
+        (pb->kind == SSCHED_PROBLEM_ALLREDUCE) != (st->kind == SSCHED_PROBLEM_ALLREDUCE))
         return ssched_error_set(err, SSCHED_EINPUT, "schedule: the solution is not of the problem's kind");
     out->kind = pb->kind;
     mpq_set(out->throughput, st->throughput);
@@ -209,9 +211,11 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     ssched_status_t status;
     if (pb->kind == SSCHED_PROBLEM_REDUCE) {
         status = sched_build_reduce(p, pb, st, opt, out, err);
+    } else if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
+        return sched_build_allreduce(p, pb, st, opt, out, err);
     } else if (pb->kind == SSCHED_PROBLEM_BROADCAST) {
-        /* no switch can be a target, so a broadcast to every other node has
-         * no switch and needs no one-port comparison below */
+        /* applies no_split itself; with switches (a multicast: a switch is
+         * never a target) the slots are not compared with one-port ones */
         return sched_build_broadcast(p, pb, st, opt, out, err);
     } else {
         if (opt->fixed_period && mpq_sgn(opt->fixed_period) <= 0)

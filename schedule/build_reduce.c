@@ -1,5 +1,7 @@
 /* Reduce schedules (RR-4872 §4.3, §4.6): weighted reduction trees ->
- * per-period transfers and computations -> slots. */
+ * per-period transfers and computations -> slots.  A commutative reduce
+ * uses the same trees (each ordered by its own `order`), with sets of
+ * participants as types (commut_sets.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +141,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
         if (mpz_sgn(t->weight) == 0) {
             mpz_clear(t->weight);
             free(t->tasks);
+            free(t->order);
         } else {
             out->trees.trees[kept++] = *t;
         }
@@ -171,7 +174,7 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
                                                : ssched_trees_extract(p, pb, st, &out->trees, err);
     if (status != SSCHED_OK)
         return status;
-    out->n_intervals = st->n_intervals;
+    out->n_intervals = pb->commutative ? 0 : st->n_intervals; /* commutative: sets */
     out->intervals = malloc((st->n_intervals ? st->n_intervals : 1) * sizeof *out->intervals);
     if (!out->intervals)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -201,18 +204,41 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     size_t ns = 0, nc = 0;
-    for (size_t t = 0; t < out->trees.n_trees; t++) {
+    /* commutative: the types are sets, so that the same partial result of
+     * two trees (different orders) is one type */
+    uint64_t *scratch = NULL;
+    if (pb->commutative) {
+        out->commutative = 1;
+        ssched_sets_init(&out->sets, N);
+        scratch = malloc(out->sets.words * sizeof *scratch);
+        if (!scratch)
+            status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t t = 0; t < out->trees.n_trees && status == SSCHED_OK; t++) {
         const ssched_tree_t *tr = &out->trees.trees[t];
         if (mpz_sgn(tr->weight) == 0)
             continue;
-        for (size_t k = 0; k < tr->n_tasks; k++) {
+        for (size_t k = 0; k < tr->n_tasks && status == SSCHED_OK; k++) {
             const ssched_tree_task_t *x = &tr->tasks[k];
+            const mpz_t *w = (const mpz_t *)&tr->weight;
+            size_t set[3];
+            if (pb->commutative &&
+                (status = sched_tree_task_sets(&out->sets, tr, k, set, scratch, err)) != SSCHED_OK)
+                break;
             if (x->kind == SSCHED_TREE_SEND)
-                sends[ns++] = (entry_t){x->edge, sched_interval_index(N, x->k, x->m), 0, 0,
-                                        (const mpz_t *)&tr->weight};
+                sends[ns++] = (entry_t){x->edge, pb->commutative ? set[0]
+                                        : sched_interval_index(N, x->k, x->m), 0, 0, w};
+            else if (pb->commutative) /* a merge is unordered: smaller set index first */
+                comps[nc++] = (entry_t){x->node, set[1] < set[2] ? set[1] : set[2],
+                                        set[1] < set[2] ? set[2] : set[1], set[0], w};
             else
-                comps[nc++] = (entry_t){x->node, x->k, x->l, x->m, (const mpz_t *)&tr->weight};
+                comps[nc++] = (entry_t){x->node, x->k, x->l, x->m, w};
         }
+    }
+    free(scratch);
+    if (status != SSCHED_OK) {
+        free(sends); free(comps); free(loads);
+        return status;
     }
     qsort(sends, ns, sizeof *sends, cmp_entry);
     qsort(comps, nc, sizeof *comps, cmp_entry);

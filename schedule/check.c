@@ -43,6 +43,8 @@ void chk_free(chk_t *c)
     free(c->cost);
     free(c->type_origin);
     free(c->type_dest);
+    ssched_sets_free(&c->sets);
+    free(c->scratch);
     mpq_clears(c->size, c->throughput, c->makespan, NULL);
     memset(c, 0, sizeof *c);
 }
@@ -347,7 +349,10 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
 {
     static const char *const scatter_keys[] = {"kind", "source", "targets", "size", NULL};
     static const char *const gossip_keys[] = {"kind", "sources", "targets", "size", NULL};
-    static const char *const reduce_keys[] = {"kind", "participants", "target", "size", NULL};
+    static const char *const reduce_keys[] = {"kind", "participants", "target", "size",
+                                              "commutative", NULL};
+    static const char *const allreduce_keys[] = {"kind", "participants", "root", "size",
+                                                 "commutative", NULL};
     json_t *pb = json_object_get(root, "problem");
     const char *kind = json_string_value(json_object_get(pb, "kind"));
     if (!kind)
@@ -356,6 +361,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         const char *const *keys = !strcmp(kind, "scatter")  ? scatter_keys
                                   : !strcmp(kind, "gossip") ? gossip_keys
                                   : !strcmp(kind, "reduce") ? reduce_keys
+                                  : !strcmp(kind, "allreduce") ? allreduce_keys
                                                             : NULL;
         ssched_status_t kst = keys ? chk_keys(c, pb, "problem", keys) : SSCHED_OK;
         if (kst != SSCHED_OK)
@@ -373,11 +379,21 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         json_decref(wrap);
     } else if (!strcmp(kind, "gossip")) {
         st = node_list(c, pb, "sources", &src, &ns, strict);
-    } else if (!strcmp(kind, "reduce")) {
+    } else if (!strcmp(kind, "reduce") || !strcmp(kind, "allreduce")) {
+        /* an all-reduce's reduce part is checked as a reduce to its root
+         * (the file's "root" when the problem left it open) */
         c->reduce = 1;
+        c->allreduce = !strcmp(kind, "allreduce");
+        json_t *comm = json_object_get(pb, "commutative");
+        if (comm && !json_is_boolean(comm))
+            return chk_bad(c, "problem.commutative must be true or false");
+        c->comm = json_is_true(comm); /* types are sets, numbered as met (check_commut.c) */
         st = node_list(c, pb, "participants", &c->participants, &c->N, 0);
-        if (st == SSCHED_OK)
-            st = chk_get_node(c, pb, "target", "problem", &c->target);
+        json_t *r = json_object_get(pb, "root");
+        if (st == SSCHED_OK && c->allreduce && (!r || json_is_null(r)))
+            st = chk_get_node(c, root, "root", "schedule", &c->target);
+        else if (st == SSCHED_OK)
+            st = chk_get_node(c, pb, c->allreduce ? "root" : "target", "problem", &c->target);
         if (st == SSCHED_OK && c->N < 2)
             st = chk_bad(c, "problem.participants: a reduce needs at least 2 participants");
         for (size_t a = 0; a < c->N && st == SSCHED_OK; a++)
@@ -393,7 +409,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
             st = chk_bad(c, "problem.size must be positive");
         /* types are the intervals [k,m], k-major */
         size_t nI = c->N * (c->N + 1) / 2;
-        if (st == SSCHED_OK) {
+        if (st == SSCHED_OK && !c->comm) {
             c->type_origin = malloc(nI * sizeof(size_t));
             c->type_dest = malloc(nI * sizeof(size_t));
             if (!c->type_origin || !c->type_dest)
@@ -478,6 +494,18 @@ ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edg
     if (c->bcast) { /* the one message of the broadcast */
         *type = 0;
         return SSCHED_OK;
+    }
+    if (c->allreduce && json_object_get(x, "copy")) { /* the broadcast of the result */
+        if (!json_is_true(json_object_get(x, "copy")))
+            return chk_bad(c, "%s: \"copy\" must be true", where);
+        *type = CHK_COPY;
+        return SSCHED_OK;
+    }
+    if (c->reduce && c->comm) {
+        json_t *set = json_object_get(x, "set");
+        if (!set)
+            return chk_bad(c, "%s: missing \"set\": [participant indices]", where);
+        return chk_read_set(c, set, where, type);
     }
     if (c->reduce) {
         size_t km[2];
@@ -606,7 +634,9 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
              (st = read_problem(&c, root, periodic)) == SSCHED_OK &&
              (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         if (!strcmp(format, "ssched-schedule/1")) {
-            st = c.bcast ? chk_broadcast(&c, root) : chk_periodic(&c, root);
+            st = c.allreduce ? chk_allreduce(&c, root)
+                 : c.bcast   ? chk_broadcast(&c, root)
+                             : chk_periodic(&c, root);
         } else {
             /* an unrolled format the stream reader did not take: malformed */
             st = chk_bad(&c, "unrolled file that is not a well-formed JSON object");

@@ -1,16 +1,22 @@
-/* Checker: one period of a periodic broadcast schedule ("ssched-schedule/1",
- * problem kind "broadcast").
+/* Checker: one period of a periodic broadcast or multicast schedule
+ * ("ssched-schedule/1", problem kind "broadcast").
  *
  * A broadcast message is copied, so the flow conservation of scatter does
- * not hold: what proves that every node receives every message is the
- * file's list of arborescences.  The checker verifies that each is a
- * spanning arborescence of the platform rooted at the source, that their
- * counts add up to the operations per period, and that the slots move over
- * every edge exactly the messages the arborescences send on it: then each
- * of the operations_per_period messages of a period can be routed down its
- * own arborescence.  The rest (one-port per slot, slots inside the period,
- * throughput = ops / period, the figures) is checked as for the other
- * problems.  Nothing here comes from the builder or from trees/. */
+ * not hold: what proves that every target receives every message is the
+ * file's list of arborescences.  The checker verifies that each is an
+ * arborescence of the platform rooted at the source (one in-arc per node
+ * it reaches, no arc into the source, no cycle) that reaches every target
+ * (a multicast's relays, switches included, may receive and forward; to
+ * every other node it spans), that their counts add up to the operations
+ * per period, and that the slots move over every edge exactly the
+ * messages the arborescences send on it: then each of the
+ * operations_per_period messages of a period can be routed down its own
+ * arborescence.  The rest (one-port per slot, per link at a switch, slots
+ * inside the period, throughput = ops / period, the figures) is checked
+ * as for the other problems, and of the claimed "upper_bound" (the edge
+ * LP) and "optimal" what needs no LP: upper_bound >= throughput, and a
+ * throughput reaching its bound is optimal.  Nothing here comes from the
+ * builder or from trees/. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +41,14 @@ ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
     if (!json_is_array(a) || json_array_size(a) == 0)
         return chk_bad(c, "problem.targets: missing node list");
     unsigned char *seen = calloc(c->n_nodes ? c->n_nodes : 1, 1);
-    if (!seen)
+    /* the targets, kept in the participants list (c->N of them) */
+    free(c->participants);
+    c->N = 0;
+    c->participants = malloc((json_array_size(a) ? json_array_size(a) : 1) * sizeof(size_t));
+    if (!seen || !c->participants) {
+        free(seen);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    }
     for (size_t k = 0; k < json_array_size(a) && st == SSCHED_OK; k++) {
         json_t *wrap = json_pack("{sO}", "n", json_array_get(a, k));
         size_t v;
@@ -53,15 +65,11 @@ ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
             st = chk_bad(c, "problem: '%s' is a switch (\"ports\": \"multi\"), never a "
                          "source or target", c->names[v]);
         seen[v] = 1;
+        c->participants[c->N++] = v;
     }
     free(seen);
     if (st != SSCHED_OK)
         return st;
-    /* a multicast's achievable throughput is not known (Steiner trees): no
-     * periodic multicast schedule is defined yet */
-    if (json_array_size(a) + 1 != c->n_nodes)
-        return chk_bad(c, "problem.kind 'broadcast' to a strict subset of the other nodes (a "
-                          "multicast): multicast schedules are not built or checked yet");
     if (json_object_get(pb, "size") && (st = chk_get_q(c, pb, "size", "problem", c->size)) != SSCHED_OK)
         return st;
     if (!json_object_get(pb, "size"))
@@ -78,9 +86,10 @@ ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
     return SSCHED_OK;
 }
 
-/* The arborescences: each a spanning arborescence rooted at the source
- * with a positive integer count; load[e] += count for each arc; total =
- * the sum of the counts; lcm = LCM of the denominators of count / period. */
+/* The arborescences: each an arborescence rooted at the source reaching
+ * every target, with a positive integer count; load[e] += count for each
+ * arc; total = the sum of the counts; lcm = LCM of the denominators of
+ * count / period. */
 static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t period,
                                           mpq_t *load, mpq_t total, mpz_t lcm)
 {
@@ -93,11 +102,15 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
     size_t nn = c->n_nodes;
     size_t *parent = malloc((nn ? nn : 1) * sizeof *parent);  /* in-arc's edge */
     size_t *state = malloc((nn ? nn : 1) * sizeof *state);
-    if (!parent || !state) {
+    unsigned char *target = calloc(nn ? nn : 1, 1);
+    if (!parent || !state || !target) {
         free(parent);
         free(state);
+        free(target);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
+    for (size_t t = 0; t < c->N; t++)
+        target[c->participants[t]] = 1;
     mpq_t count, q;
     mpq_inits(count, q, NULL);
     ssched_status_t st = SSCHED_OK;
@@ -145,11 +158,14 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
             if (st != SSCHED_OK)
                 break;
         }
-        /* every node reaches the source up the in-arcs (no cycle): state 0
-         * unvisited, 1 on the current walk, 2 reaches the source */
+        /* every target, and every node an arc enters (a relay), reaches
+         * the source up the in-arcs (no cycle): state 0 unvisited, 1 on the
+         * current walk, 2 reaches the source */
         for (size_t v = 0; v < nn; v++)
             state[v] = v == c->source ? 2 : 0;
         for (size_t v = 0; v < nn && st == SSCHED_OK && c->report->valid; v++) {
+            if (!target[v] && parent[v] == (size_t)-1)
+                continue; /* a node this multicast arborescence leaves out */
             size_t u = v;
             while (state[u] == 0 && parent[u] != (size_t)-1) {
                 state[u] = 1;
@@ -175,6 +191,7 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
     mpq_clears(count, q, NULL);
     free(parent);
     free(state);
+    free(target);
     return st;
 }
 
@@ -357,11 +374,43 @@ out:
     return st;
 }
 
+/* "upper_bound" (the edge LP's certified optimum) and "optimal": what can
+ * be checked without solving the LP.  Required for a multicast (its
+ * throughput is only achievable); optional otherwise (older files).  To
+ * every other node the edge LP is exact (Edmonds), so there optimal holds
+ * exactly when the throughput reaches the bound. */
+static ssched_status_t check_bound(chk_t *c, json_t *root)
+{
+    json_t *ub = json_object_get(root, "upper_bound"), *opt = json_object_get(root, "optimal");
+    int multicast = c->N + 1 != c->n_nodes;
+    if (!ub && !opt && !multicast)
+        return SSCHED_OK;
+    if (!ub || !json_is_boolean(opt))
+        return chk_bad(c, "a %s schedule states \"upper_bound\" and a boolean \"optimal\"",
+                       multicast ? "multicast" : "broadcast");
+    mpq_t q;
+    mpq_init(q);
+    ssched_status_t st = chk_get_q(c, root, "upper_bound", "schedule", q);
+    int reached = st == SSCHED_OK && mpq_equal(q, c->throughput);
+    if (st != SSCHED_OK)
+        ;
+    else if (mpq_cmp(q, c->throughput) < 0)
+        chk_violation(c, "upper_bound is below the throughput");
+    else if (reached && json_is_false(opt))
+        chk_violation(c, "optimal is false but the throughput reaches upper_bound");
+    else if (!multicast && !reached && json_is_true(opt))
+        chk_violation(c, "optimal is true but a broadcast to every other node reaches its "
+                         "upper_bound only when optimal");
+    mpq_clear(q);
+    return st;
+}
+
 ssched_status_t chk_broadcast(chk_t *c, json_t *root)
 {
     static const char *const keys[] = {"format", "problem", "platform", "throughput", "period",
                                        "operations_per_period", "split", "slots",
-                                       "arborescences", "figures", NULL};
+                                       "arborescences", "upper_bound", "optimal", "figures",
+                                       NULL};
     ssched_status_t st;
     if ((st = chk_keys(c, root, "schedule", keys)) != SSCHED_OK)
         return st;
@@ -431,6 +480,8 @@ ssched_status_t chk_broadcast(chk_t *c, json_t *root)
         check_ports(c, amt, period);
     if (c->report->valid)
         st = check_figures(c, root, period, integral, lcm, n_used, L, nosplit);
+    if (st == SSCHED_OK && c->report->valid)
+        st = check_bound(c, root);
 out:
     for (size_t e = 0; e < ne; e++)
         mpq_clears(load[e], amt[e], NULL);

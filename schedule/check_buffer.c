@@ -9,7 +9,12 @@
  * are queued and applied when time moves on (a zero-length computation
  * listed after them may still release at that time), after every release
  * that ends by then.  During one time only acquisitions happen, so the
- * held amounts after the queue are the peaks of that time. */
+ * held amounts after the queue are the peaks of that time.
+ *
+ * A deferred buffer (chk_buf_new_deferred) takes acquisitions in any
+ * order: it keeps every event and replays them sorted at the end (an
+ * all-reduce's copies are known to be held only once their forwards are
+ * seen, after later reduce events). */
 #include <stdlib.h>
 
 #include "schedule/check_internal.h"
@@ -24,6 +29,13 @@ typedef struct {
     size_t node;
 } acq_t;
 
+/* Deferred mode: an event kept until chk_buf_finish. */
+typedef struct {
+    mpq_t t, amount;
+    size_t node;
+    int acquire;                   /* 0: release (first at equal times)  */
+} rec_t;
+
 struct chk_buf {
     size_t nn;
     mpq_t *held, *peak, now;
@@ -33,6 +45,9 @@ struct chk_buf {
     size_t nheap, capheap;
     acq_t *acq;                    /* acquisitions at `now`              */
     size_t nacq, capacq;
+    int deferred;                  /* keep events, sort them at the end  */
+    rec_t *rec;
+    size_t nrec, caprec;
 };
 
 chk_buf_t *chk_buf_new(size_t nn)
@@ -65,6 +80,9 @@ void chk_buf_free(chk_buf_t *B)
         mpq_clears(B->heap[k].end, B->heap[k].amount, NULL);
     for (size_t k = 0; k < B->capacq; k++)
         mpq_clear(B->acq[k].amount);
+    for (size_t k = 0; k < B->nrec; k++)
+        mpq_clears(B->rec[k].t, B->rec[k].amount, NULL);
+    free(B->rec);
     mpq_clear(B->now);
     free(B->held);
     free(B->peak);
@@ -109,10 +127,50 @@ static void flush(chk_buf_t *B)
     B->nacq = 0;
 }
 
+chk_buf_t *chk_buf_new_deferred(size_t nn)
+{
+    chk_buf_t *B = chk_buf_new(nn);
+    if (B)
+        B->deferred = 1;
+    return B;
+}
+
+static int record(chk_buf_t *B, size_t node, const mpq_t t, const mpq_t amount, int acquire)
+{
+    if (B->nrec == B->caprec) {
+        size_t cap = B->caprec ? 2 * B->caprec : 256;
+        rec_t *r = realloc(B->rec, cap * sizeof *r);
+        if (!r) {
+            B->nomem = 1;
+            return 0;
+        }
+        B->rec = r;
+        B->caprec = cap;
+    }
+    rec_t *r = &B->rec[B->nrec++];
+    mpq_inits(r->t, r->amount, NULL);
+    mpq_set(r->t, t);
+    mpq_set(r->amount, amount);
+    r->node = node;
+    r->acquire = acquire;
+    return 1;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const rec_t *x = a, *y = b;
+    int c = mpq_cmp(x->t, y->t);
+    return c ? c : x->acquire - y->acquire;
+}
+
 void chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amount)
 {
     if (B->nomem)
         return;
+    if (B->deferred) {
+        record(B, node, at, amount, 1);
+        return;
+    }
     if (B->started && mpq_cmp(at, B->now) != 0)
         flush(B);
     B->started = 1;
@@ -137,6 +195,10 @@ void chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amo
 {
     if (B->nomem)
         return;
+    if (B->deferred) {
+        record(B, node, end, amount, 0);
+        return;
+    }
     if (B->nheap == B->capheap) {
         size_t cap = B->capheap ? 2 * B->capheap : 64;
         rel_t *h = realloc(B->heap, cap * sizeof *h);
@@ -163,6 +225,19 @@ int chk_buf_finish(chk_buf_t *B, mpq_t peak, size_t *node)
 {
     if (B->nomem)
         return 0;
+    if (B->deferred) {
+        /* in time order, releases first at equal times: each release is
+         * in the heap before time moves past its end, as when streamed */
+        if (B->nrec > 1)
+            qsort(B->rec, B->nrec, sizeof *B->rec, rec_cmp);
+        B->deferred = 0;
+        for (size_t k = 0; k < B->nrec; k++)
+            (B->rec[k].acquire ? chk_buf_acquire : chk_buf_release)(B, B->rec[k].node,
+                                                                  B->rec[k].t,
+                                                                  B->rec[k].amount);
+        if (B->nomem)
+            return 0;
+    }
     flush(B);
     size_t best = 0;
     for (size_t v = 1; v < B->nn; v++)

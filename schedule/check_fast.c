@@ -345,7 +345,8 @@ int chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int who
                       mpq_t buf_peak, size_t *buf_node, size_t *n_transfers)
 {
     size_t nn = c->n_nodes, ne = c->n_edges, nt = c->n_types;
-    if (c->reduce || !c->edge_at || !c->type_at || !tr->present || nn == 0 ||
+    /* reduces, commutative ones (sets) included, take the exact path */
+    if (c->reduce || c->comm || !c->edge_at || !c->type_at || !tr->present || nn == 0 ||
         (nt && K > ((uint64_t)1 << 40) / nt))
         return 0;
     fast_t F;

@@ -18,10 +18,18 @@ typedef struct {
                                       resource), 0 = one-port (default)   */
     mpq_t *w;                      /* task time per node (reduce)       */
     int reduce;                    /* reduce: types are intervals        */
+    int allreduce;                 /* allreduce: a reduce to `target` (the
+                                      root) whose file also carries copies
+                                      ("copy": true, type CHK_COPY) and
+                                      arborescences (check_allreduce.c)   */
     size_t N, target;              /* reduce: participants, target       */
-    size_t *participants;
+    size_t *participants;          /* broadcast: the N targets           */
     size_t *type_origin, *type_dest; /* scatter/gossip: (origin, dest);
                                       reduce: (k, m) of the interval     */
+    int comm;                      /* commutative reduce: types are the
+                                      sets met so far (check_commut.c)   */
+    ssched_sets_t sets;
+    uint64_t *scratch;             /* sets.words words                   */
     int bcast;                     /* broadcast: one type (type 0), no
                                       origin/dest in transfers            */
     size_t source;                 /* broadcast                          */
@@ -33,6 +41,9 @@ typedef struct {
     ssched_check_report_t *report;
     ssched_error_t *err;
 } chk_t;
+
+/* The type chk_transfer gives an all-reduce's copies. */
+#define CHK_COPY ((size_t)-2)
 
 void chk_init(chk_t *c);
 void chk_free(chk_t *c);
@@ -58,6 +69,26 @@ static inline int chk_multi(const chk_t *c, size_t i)
  * without memory the linear searches stay in use. */
 void chk_index(chk_t *c);
 size_t chk_type(const chk_t *c, size_t origin, size_t dest);
+
+/* Reduce types, ordered or commutative (check_commut.c).  chk_read_set:
+ * a JSON set (increasing participant indices) -> its type, interned.
+ * chk_comp_types: a computation's result and input types t[0..2] from
+ * "task" [k,l,m] (ordered) or "merge" [[a],[b]] (commutative; inputs
+ * sharing a participant are a recorded violation).  chk_type_own: the
+ * participant k whose own value the type is ([k,k] or {k}), else
+ * SIZE_MAX; chk_type_full: the complete result; chk_full_type: its type
+ * (SIZE_MAX on ENOMEM).  chk_commut_collect: numbers every set of a
+ * periodic file's slots and computations, so n_types covers them.
+ * chk_commut_result: 1 if the simulated value ("k.op;" tokens) holds every
+ * participant exactly once for op, 0 if not, -1 out of memory. */
+ssched_status_t chk_read_set(chk_t *c, json_t *a, const char *where, size_t *set);
+ssched_status_t chk_comp_types(chk_t *c, json_t *x, const char *where, size_t t[3]);
+size_t chk_type_own(const chk_t *c, size_t type);
+int chk_type_full(const chk_t *c, size_t type);
+size_t chk_full_type(chk_t *c);
+void chk_type_name(const chk_t *c, size_t type, char *buf, size_t len);
+ssched_status_t chk_commut_collect(chk_t *c, json_t *root);
+int chk_commut_result(const chk_t *c, const char *value, unsigned long op);
 
 /* Interval number of [k,m] (reduce), or SIZE_MAX. */
 size_t chk_interval(const chk_t *c, size_t k, size_t m);
@@ -99,9 +130,14 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root);
 int chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end, const size_t *edge,
              mpq_t *const amount, size_t n, size_t *sends_to, size_t *recv_from, mpq_t *busy);
 /* Broadcast (check_broadcast.c): the problem object (source, targets =
- * every other node, size), and a periodic file with its arborescences. */
+ * every other node or a subset, a multicast; size), and a periodic file
+ * with its arborescences. */
 ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict);
 ssched_status_t chk_broadcast(chk_t *c, json_t *root);
+/* All-reduce (check_allreduce.c): a periodic file whose interval
+ * transfers, computations and trees are checked as a reduce to the root
+ * and whose copies as the broadcast of the result. */
+ssched_status_t chk_allreduce(chk_t *c, json_t *root);
 ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops);
 ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,
@@ -110,6 +146,32 @@ ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops);
 ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr);
 /* Unrolled broadcasts, whole messages (check_unrolled_broadcast.c). */
 ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr);
+/* Their simulation, shared with the copies of an all-reduce: the message
+ * of each op at `source` from time 0 (the caller checks when an
+ * all-reduce's result is there), each target (the participants but the
+ * source) receiving it once, a copy leaving a node only after it fully
+ * arrived.  buf: NULL (the broadcast's own sweep) or the all-reduce's
+ * deferred buffer, which gets each forwarding node's hold once the op is
+ * complete.  chk_bsim_move: the semantics of one transfer whose ports
+ * and duration the caller checked (a violation is recorded);
+ * chk_bsim_missing: records a target that never got an op. */
+typedef struct chk_bsim chk_bsim_t;
+typedef struct chk_buf chk_buf_t; /* below */
+chk_bsim_t *chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf_t *buf);
+void chk_bsim_free(chk_bsim_t *S);
+ssched_status_t chk_bsim_move(chk_t *c, chk_bsim_t *S, size_t edge, unsigned long op,
+                              const mpq_t start, const mpq_t end, const char *where);
+void chk_bsim_missing(chk_t *c, chk_bsim_t *S);
+/* Is value (the simulated "k.t;" tokens) the reduction of time-stamp t:
+ * every participant once, in order unless commutative?  1 yes, 0 no, -1
+ * out of memory (check_unrolled_reduce.c). */
+int chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t);
+/* An all-reduce's copy of op's result over edge (check_unrolled_allreduce.c):
+ * whole, leaving the root only with root_value (the root's complete result
+ * by the copy's start, or NULL) the right one, then followed by copies. */
+ssched_status_t chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t edge, unsigned long op,
+                                   const mpq_t off, const mpq_t len, const mpq_t start,
+                                   const mpq_t end, const char *root_value, const char *where);
 /* Unrolled files (check_unrolled_claims.c): the optional "piece":
  * [offset, length] of a transfer ([0, 1) when absent), checked to lie in
  * [0, 1) with a positive length; and every figure the file states. */
@@ -126,6 +188,8 @@ ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
  * queued until time moves on. */
 typedef struct chk_buf chk_buf_t;
 chk_buf_t *chk_buf_new(size_t n_nodes);
+/* The same, taking acquisitions in any order (kept, sorted at the end). */
+chk_buf_t *chk_buf_new_deferred(size_t n_nodes);
 void chk_buf_free(chk_buf_t *B);
 void chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amount);
 void chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amount);

@@ -144,7 +144,7 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
         return chk_bad(c, "fixed_period: the file needs \"figures\" (lcm_period, nosplit_factor)");
     if (fixed && !json_is_array(trees))
         return chk_bad(c, "fixed_period: the file needs its \"trees\"");
-    size_t ne = c->n_edges, N = c->N;
+    size_t ne = c->n_edges;
     json_t *slots = json_object_get(root, "slots");
     json_t *comps = json_object_get(root, "computations");
     size_t n_acc = json_array_size(comps) + json_array_size(trees);
@@ -242,16 +242,14 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
             mpq_set_ui(acc[k].q, 0, 1);
         for (size_t x = 0; x < json_array_size(comps); x++) {
             json_t *o = json_array_get(comps, x);
-            size_t node, v[3];
+            size_t node, v[3], nt = c->n_types;
             snprintf(where, sizeof where, "computations[%zu]", x);
             if ((st = chk_get_node(c, o, "node", where, &node)) != SSCHED_OK ||
-                (st = chk_get_q(c, o, "count", where, acc[n_cp].q)) != SSCHED_OK)
+                (st = chk_get_q(c, o, "count", where, acc[n_cp].q)) != SSCHED_OK ||
+                (st = chk_comp_types(c, o, where, v)) != SSCHED_OK)
                 goto out;
-            if (!chk_int_array(json_object_get(o, "task"), 3, v)) {
-                st = chk_bad(c, "%s: bad \"task\"", where);
-                goto out;
-            }
-            acc[n_cp++].key = ((node * N + v[0]) * N + v[1]) * N + v[2];
+            /* a task is its node and two inputs (types: intervals or sets) */
+            acc[n_cp++].key = (node * nt + v[1]) * nt + v[2];
         }
         m = merge_acc(acc, n_cp);
         for (size_t k = 0; k < m; k++) {
@@ -348,6 +346,12 @@ out:
 
 ssched_status_t chk_periodic(chk_t *c, json_t *root)
 {
+    /* commutative: number the sets first, so the balance arrays cover them */
+    if (c->comm) {
+        ssched_status_t cs = chk_commut_collect(c, root);
+        if (cs != SSCHED_OK)
+            return cs;
+    }
     mpq_t period, ops, q, prev_end, start, end;
     mpq_inits(period, ops, q, prev_end, start, end, NULL);
     size_t nn = c->n_nodes, nt = c->n_types, ne = c->n_edges;
@@ -384,6 +388,7 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
                                               NULL};
     static const char *const flow_transfer_keys[] = {"from", "to", "origin", "dest", "amount", NULL};
     static const char *const reduce_transfer_keys[] = {"from", "to", "interval", "amount", NULL};
+    static const char *const comm_transfer_keys[] = {"from", "to", "set", "amount", NULL};
     static const char *const slot_keys[] = {"start", "end", "transfers", NULL};
     if ((st = chk_keys(c, root, "schedule", c->reduce ? reduce_keys : flow_keys)) != SSCHED_OK)
         goto out;
@@ -459,8 +464,9 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
             json_t *x = json_array_get(tr, t);
             size_t type;
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, t);
-            if ((st = chk_keys(c, x, where, c->reduce ? reduce_transfer_keys
-                                                      : flow_transfer_keys)) != SSCHED_OK ||
+            if ((st = chk_keys(c, x, where, c->comm     ? comm_transfer_keys
+                                            : c->reduce ? reduce_transfer_keys
+                                                        : flow_transfer_keys)) != SSCHED_OK ||
                 (st = chk_transfer(c, x, where, &edge[t], &type)) != SSCHED_OK ||
                 (st = chk_get_q(c, x, "amount", where, amount[t])) != SSCHED_OK)
                 goto out;
@@ -472,10 +478,12 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
             mpq_sub(net[type * nn + i], net[type * nn + i], amount[t]);
             mpq_add(net[type * nn + j], net[type * nn + j], amount[t]);
             if (c->reduce) {
-                size_t k = c->type_origin[type], m = c->type_dest[type];
-                if (k == 0 && m == c->N - 1 && i == c->target)
-                    chk_violation(c, "%s: the result v[0,%zu] leaves the target", where, m);
-                else if (k == m && j == c->participants[k])
+                size_t own = chk_type_own(c, type);
+                char name[96];
+                chk_type_name(c, type, name, sizeof name);
+                if (chk_type_full(c, type) && i == c->target)
+                    chk_violation(c, "%s: the result %s leaves the target", where, name);
+                else if (own != SIZE_MAX && j == c->participants[own])
                     chk_violation(c, "%s: participant %s is sent its own value", where, c->names[j]);
             } else if (i == c->type_dest[type]) {
                 mpq_add(sent_by_dest[type], sent_by_dest[type], amount[t]);

@@ -1,5 +1,7 @@
 /* Checker: the per-period balance of a reduce schedule, computations
- * included (RR-4872 eq. 10-11 with the correction), and compute time. */
+ * included (RR-4872 eq. 10-11 with the correction), and compute time.
+ * Commutative files balance sets instead of intervals: a participant's
+ * singleton is free at its node, the full set is the target's result. */
 #include <stdlib.h>
 
 #include "schedule/check_internal.h"
@@ -7,7 +9,7 @@
 ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops)
 {
-    size_t nn = c->n_nodes, N = c->N;
+    size_t nn = c->n_nodes;
     json_t *comps = json_object_get(root, "computations");
     if (!json_is_array(comps))
         return chk_bad(c, "missing \"computations\" array");
@@ -25,14 +27,12 @@ ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, con
         snprintf(where, sizeof where, "computations[%zu]", k);
         size_t node, t[3];
         static const char *const keys[] = {"node", "task", "count", NULL};
-        if ((st = chk_keys(c, x, where, keys)) != SSCHED_OK ||
+        static const char *const comm_keys[] = {"node", "merge", "count", NULL};
+        if ((st = chk_keys(c, x, where, c->comm ? comm_keys : keys)) != SSCHED_OK ||
             (st = chk_get_node(c, x, "node", where, &node)) != SSCHED_OK ||
-            (st = chk_get_q(c, x, "count", where, count)) != SSCHED_OK)
+            (st = chk_get_q(c, x, "count", where, count)) != SSCHED_OK ||
+            (st = chk_comp_types(c, x, where, t)) != SSCHED_OK || !c->report->valid)
             break;
-        if (!chk_int_array(json_object_get(x, "task"), 3, t) || !(t[0] <= t[1] && t[1] < t[2] && t[2] < N)) {
-            st = chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, N);
-            break;
-        }
         if (!c->has_w[node]) {
             chk_violation(c, "%s: node %s has no w and cannot compute", where, c->names[node]);
             break;
@@ -41,8 +41,7 @@ ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, con
             chk_violation(c, "%s: the count must be a positive integer", where);
             break;
         }
-        size_t out = chk_interval(c, t[0], t[2]), left = chk_interval(c, t[0], t[1]);
-        size_t right = chk_interval(c, t[1] + 1, t[2]);
+        size_t out = t[0], left = t[1], right = t[2];
         mpq_add(net[out * nn + node], net[out * nn + node], count);
         mpq_sub(net[left * nn + node], net[left * nn + node], count);
         mpq_sub(net[right * nn + node], net[right * nn + node], count);
@@ -52,19 +51,23 @@ ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, con
     for (size_t i = 0; i < nn && st == SSCHED_OK && c->report->valid; i++)
         if (mpq_cmp(busy[i], period) > 0)
             chk_violation(c, "node %s computes longer than the period", c->names[i]);
+    /* every set the computations named was met before the balance arrays
+     * were sized (chk_commut_collect), so I < n_types covers them all */
     for (size_t I = 0; I < c->n_types && st == SSCHED_OK && c->report->valid; I++) {
-        size_t k = c->type_origin[I], m = c->type_dest[I];
+        size_t own = chk_type_own(c, I);
+        char name[96];
+        chk_type_name(c, I, name, sizeof name);
         for (size_t i = 0; i < nn && c->report->valid; i++) {
-            if (k == m && c->participants[k] == i)
+            if (own != SIZE_MAX && c->participants[own] == i)
                 continue; /* a participant's own value: free supply */
-            if (k == 0 && m == N - 1 && i == c->target) {
+            if (chk_type_full(c, I) && i == c->target) {
                 if (!mpq_equal(net[I * nn + i], ops))
-                    chk_violation(c, "the target %s obtains a number of results v[0,%zu] per period "
-                                  "different from operations_per_period", c->names[i], m);
+                    chk_violation(c, "the target %s obtains a number of results %s per period "
+                                  "different from operations_per_period", c->names[i], name);
                 continue;
             }
             if (mpq_sgn(net[I * nn + i]) != 0)
-                chk_violation(c, "node %s does not conserve v[%zu,%zu] (%s)", c->names[i], k, m,
+                chk_violation(c, "node %s does not conserve %s (%s)", c->names[i], name,
                               mpq_sgn(net[I * nn + i]) < 0 ? "uses more than it gets"
                                                           : "gets more than it uses");
         }

@@ -1,12 +1,16 @@
-/* Checker: an unrolled broadcast ("ssched-unrolled/2", "split": false),
- * read as a stream in start order, independent of the generator.
+/* Checker: an unrolled broadcast or multicast ("ssched-unrolled/2",
+ * "split": false), read as a stream in start order, independent of the
+ * generator.
  *
  * Every transfer moves the whole message of operation "op" over a platform
  * edge in exactly size * c.  The source holds every message from time 0; a
  * node u other than the source may send op t only if it has received it,
- * and no earlier than the end of the transfer that brought it; every node
- * but the source receives each operation exactly once (a second arrival,
- * or any arrival at the source, is a violation); at the end every target
+ * and no earlier than the end of the transfer that brought it; a node
+ * receives each operation at most once (a second arrival, or any arrival
+ * at the source, is a violation).  Relays (non-targets of a multicast,
+ * switches included) may receive and forward; an operation is complete
+ * once every target has it, and a copy of it moving later (it can reach
+ * no target that still needs it) is a violation.  At the end every target
  * has all K messages.  One-port per node (per link at a switch) as for
  * the other unrolled files.
  *
@@ -14,8 +18,8 @@
  * transfer bringing it to the end of the last transfer forwarding it from
  * v, and not at all when v never forwards it; releases come before
  * acquisitions at equal times.  The intervals are known once an operation
- * has reached every node (no later transfer of it is valid), and swept at
- * the end. */
+ * has reached every target (no later transfer of it is valid), and swept
+ * at the end. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,17 +39,22 @@ typedef struct {
     mpq_t t;
 } bev_t;
 
-typedef struct {
+struct chk_bsim {
     unsigned long K;
-    size_t nn;
+    size_t nn, source;
+    chk_buf_t *buf;            /* all-reduce: the shared (deferred) buffer
+                                  figures instead of ev                     */
     op_t **ops;                /* per op, NULL before its first transfer or
                                   once complete                              */
     unsigned char *complete;   /* per op                                    */
+    unsigned char *target;     /* per node                                  */
+    size_t n_targets;
     chk_ports_t ports;         /* one-port (per link at a switch)          */
     bev_t *ev;
     size_t n_ev, cap_ev;
     mpq_t prev, start, end, d, q;
-} bsim_t;
+};
+typedef struct chk_bsim bsim_t;
 
 static void op_free(op_t *o, size_t nn)
 {
@@ -107,7 +116,16 @@ static int push_ev(bsim_t *S, size_t node, int acquire, const mpq_t t)
 static int op_done(bsim_t *S, unsigned long op)
 {
     op_t *o = S->ops[op];
-    for (size_t v = 0; v < S->nn; v++)
+    mpq_t one;
+    mpq_init(one);
+    mpq_set_ui(one, 1, 1);
+    for (size_t v = 0; v < S->nn && S->buf; v++)
+        if (o->fwd[v]) {
+            chk_buf_acquire(S->buf, v, o->in_start[v], one);
+            chk_buf_release(S->buf, v, o->fwd_end[v], one);
+        }
+    mpq_clear(one);
+    for (size_t v = 0; v < S->nn && !S->buf; v++)
         if (o->fwd[v] && (!push_ev(S, v, 1, o->in_start[v]) || !push_ev(S, v, 0, o->fwd_end[v])))
             return 0;
     op_free(o, S->nn);
@@ -137,7 +155,6 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     mpq_set(S->prev, S->start);
     if (!c->report->valid)
         return SSCHED_OK;
-    size_t i = c->from[edge], j = c->to[edge], src = c->source;
     if (op >= S->K)
         return chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
                SSCHED_OK;
@@ -152,12 +169,22 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
         return SSCHED_OK;
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
+    return chk_bsim_move(c, S, edge, op, S->start, S->end, where);
+}
+
+ssched_status_t chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, unsigned long op,
+                              const mpq_t start, const mpq_t end, const char *where)
+{
+    size_t i = c->from[edge], j = c->to[edge], src = S->source;
     if (j == src)
         return chk_violation(c, "%s: message %lu is sent to its source %s", where, op,
                              c->names[src]), SSCHED_OK;
-    if (S->complete[op])
+    if (S->complete[op] && S->n_targets + 1 == S->nn)
         return chk_violation(c, "%s: node %s receives message %lu a second time", where,
                              c->names[j], op), SSCHED_OK;
+    if (S->complete[op])
+        return chk_violation(c, "%s: message %lu moves to %s after every target has it", where,
+                             op, c->names[j]), SSCHED_OK;
     if (!S->ops[op] && !(S->ops[op] = op_new(S->nn)))
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     op_t *o = S->ops[op];
@@ -165,20 +192,20 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
         if (!o->has[i])
             return chk_violation(c, "%s: node %s forwards message %lu before receiving it", where,
                                  c->names[i], op), SSCHED_OK;
-        if (mpq_cmp(S->start, o->in_end[i]) < 0)
+        if (mpq_cmp(start, o->in_end[i]) < 0)
             return chk_violation(c, "%s: node %s forwards message %lu before it has fully "
                                  "arrived", where, c->names[i], op), SSCHED_OK;
-        if (!o->fwd[i] || mpq_cmp(S->end, o->fwd_end[i]) > 0)
-            mpq_set(o->fwd_end[i], S->end);
+        if (!o->fwd[i] || mpq_cmp(end, o->fwd_end[i]) > 0)
+            mpq_set(o->fwd_end[i], end);
         o->fwd[i] = 1;
     }
     if (o->has[j])
         return chk_violation(c, "%s: node %s receives message %lu a second time", where,
                              c->names[j], op), SSCHED_OK;
     o->has[j] = 1;
-    mpq_set(o->in_start[j], S->start);
-    mpq_set(o->in_end[j], S->end);
-    if (++o->got + 1 == S->nn && !op_done(S, op))
+    mpq_set(o->in_start[j], start);
+    mpq_set(o->in_end[j], end);
+    if (S->target[j] && ++o->got == S->n_targets && !op_done(S, op))
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     return SSCHED_OK;
 }
@@ -220,6 +247,61 @@ static int sweep(bsim_t *S, mpq_t peak, size_t *node)
     return 1;
 }
 
+chk_bsim_t *chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf_t *buf)
+{
+    bsim_t *S = calloc(1, sizeof *S);
+    if (!S)
+        return NULL;
+    S->K = K;
+    S->nn = c->n_nodes;
+    S->source = source;
+    S->buf = buf;
+    S->ops = calloc(K ? K : 1, sizeof *S->ops);
+    S->complete = calloc(K ? K : 1, 1);
+    S->target = calloc(S->nn ? S->nn : 1, 1);
+    int ports_ok = chk_ports_init(&S->ports, S->nn, c->n_edges);
+    mpq_inits(S->prev, S->start, S->end, S->d, S->q, NULL);
+    if (!S->ops || !S->complete || !S->target || !ports_ok) {
+        chk_bsim_free(S);
+        return NULL;
+    }
+    /* the targets: the participants (an all-reduce's include its root,
+     * which holds the result already) */
+    for (size_t t = 0; t < c->N; t++)
+        if (c->participants[t] != source && !S->target[c->participants[t]]) {
+            S->target[c->participants[t]] = 1;
+            S->n_targets++;
+        }
+    return S;
+}
+
+void chk_bsim_free(chk_bsim_t *S)
+{
+    if (!S)
+        return;
+    for (unsigned long op = 0; S->ops && op < S->K; op++)
+        op_free(S->ops[op], S->nn);
+    for (size_t k = 0; k < S->n_ev; k++)
+        mpq_clear(S->ev[k].t);
+    chk_ports_free(&S->ports);
+    mpq_clears(S->prev, S->start, S->end, S->d, S->q, NULL);
+    free(S->ops); free(S->complete); free(S->target); free(S->ev);
+    free(S);
+}
+
+void chk_bsim_missing(chk_t *c, chk_bsim_t *S)
+{
+    for (unsigned long op = 0; op < S->K && c->report->valid; op++) {
+        if (S->complete[op] || S->n_targets == 0)
+            continue;
+        size_t v = 0;
+        while (v < S->nn && (!S->target[v] || (S->ops[op] && S->ops[op]->has[v])))
+            v++;
+        chk_violation(c, "target %s never receives message %lu", c->names[v < S->nn ? v : 0],
+                      op);
+    }
+}
+
 ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr)
 {
     json_t *kj = json_object_get(root, "operations");
@@ -230,21 +312,13 @@ ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_
         return chk_bad(c, "unrolled broadcasts are \"ssched-unrolled/2\" files");
     if (!json_is_false(json_object_get(root, "split")))
         return chk_bad(c, "unrolled broadcasts move whole messages: \"split\" must be false");
-    bsim_t S;
-    memset(&S, 0, sizeof S);
-    S.K = (unsigned long)json_integer_value(kj);
-    S.nn = c->n_nodes;
-    if (S.K > ((unsigned long)1 << 40))
-        return chk_bad(c, "too many operations to check (%lu)", S.K);
-    S.ops = calloc(S.K, sizeof *S.ops);
-    S.complete = calloc(S.K, 1);
-    ssched_status_t st = SSCHED_OK;
-    int ports_ok = chk_ports_init(&S.ports, S.nn, c->n_edges);
-    if (!S.ops || !S.complete || !ports_ok) {
-        free(S.ops); free(S.complete); chk_ports_free(&S.ports);
+    unsigned long K = (unsigned long)json_integer_value(kj);
+    if (K > ((unsigned long)1 << 40))
+        return chk_bad(c, "too many operations to check (%lu)", K);
+    bsim_t *S = chk_bsim_new(c, K, c->source, NULL);
+    if (!S)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-    }
-    mpq_inits(S.prev, S.start, S.end, S.d, S.q, NULL);
+    ssched_status_t st = SSCHED_OK;
     mpq_set_ui(c->makespan, 0, 1);
     chk_iter_t it;
     chk_iter_init(&it, tr, "transfers");
@@ -253,35 +327,22 @@ ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_
         json_t *x;
         if ((st = chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
             break;
-        st = one(c, &S, x, n++);
+        st = one(c, S, x, n++);
         json_decref(x);
         if (st != SSCHED_OK)
             break;
     }
     c->report->n_transfers = n;
-    for (unsigned long op = 0; op < S.K && st == SSCHED_OK && c->report->valid; op++) {
-        if (S.complete[op] || S.nn < 2)
-            continue;
-        size_t v = 0;
-        while (v < S.nn && (v == c->source || (S.ops[op] && S.ops[op]->has[v])))
-            v++;
-        chk_violation(c, "target %s never receives message %lu", c->names[v < S.nn ? v : 0],
-                      op);
-    }
+    if (st == SSCHED_OK)
+        chk_bsim_missing(c, S);
     mpq_t peak;
     mpq_init(peak);
     size_t peak_node = 0;
-    if (st == SSCHED_OK && c->report->valid && !sweep(&S, peak, &peak_node))
+    if (st == SSCHED_OK && c->report->valid && !sweep(S, peak, &peak_node))
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK && c->report->valid)
-        st = chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
+        st = chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
     mpq_clear(peak);
-    for (unsigned long op = 0; op < S.K; op++)
-        op_free(S.ops[op], S.nn);
-    for (size_t k = 0; k < S.n_ev; k++)
-        mpq_clear(S.ev[k].t);
-    chk_ports_free(&S.ports);
-    mpq_clears(S.prev, S.start, S.end, S.d, S.q, NULL);
-    free(S.ops); free(S.complete); free(S.ev);
+    chk_bsim_free(S);
     return st;
 }

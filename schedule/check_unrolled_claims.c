@@ -5,7 +5,8 @@
  *  - makespan: the end of the last event;
  *  - steady_time = K / throughput, overhead = makespan - steady_time;
  *  - lb1: recomputed here (shortest paths, the same definition as
- *    schedule.h documents, by this file's own code);
+ *    schedule.h documents, by this file's own code; an all-reduce adds
+ *    the root's farthest participant to its reduce bound);
  *  - lower_bound = max(steady_time, lb1), ratio = makespan / lower_bound;
  *  - pattern: pattern_throughput = operations_per_period / period, at most
  *    the throughput;
@@ -126,17 +127,18 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
     *have_cut = 0;
     if (c->bcast) {
         /* LB1: the message's shortest path to the farthest target; cuts:
-         * each message leaves the source once and enters every target once */
+         * each message leaves the source once and enters every target once
+         * (the targets are c->participants; a multicast's relays need not
+         * receive it) */
         distances(c, c->source, 0, a);
-        for (size_t v = 0; v < c->n_nodes; v++)
-            if (v != c->source && mpq_cmp(a[v], lb) > 0)
-                mpq_set(lb, a[v]);
+        for (size_t t = 0; t < c->N; t++)
+            if (mpq_cmp(a[c->participants[t]], lb) > 0)
+                mpq_set(lb, a[c->participants[t]]);
         mpq_t dummy;
         mpq_init(dummy);
         port(c, c->source, 1, 1, dummy, cut, have_cut);
-        for (size_t v = 0; v < c->n_nodes; v++)
-            if (v != c->source)
-                port(c, v, 0, 1, dummy, cut, have_cut);
+        for (size_t t = 0; t < c->N; t++)
+            port(c, c->participants[t], 0, 1, dummy, cut, have_cut);
         mpq_clear(dummy);
     } else if (!c->reduce) {
         /* message types are (origin, dest) pairs */
@@ -186,6 +188,16 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
                 port(c, c->target, 0, 1, dummy, cut, have_cut);
                 mpq_clear(dummy);
             }
+        }
+        if (c->allreduce) {
+            /* then the result leaves the root, complete, and reaches the
+             * farthest participant */
+            distances(c, c->target, 0, a);
+            mpq_set_ui(best, 0, 1);
+            for (size_t k = 0; k < c->N; k++)
+                if (mpq_cmp(a[c->participants[k]], best) > 0)
+                    mpq_set(best, a[c->participants[k]]);
+            mpq_add(lb, lb, best);
         }
     }
     mpq_clears(q, best, NULL);

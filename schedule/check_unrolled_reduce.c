@@ -1,5 +1,11 @@
-/* Checker: an unrolled reduce schedule, simulated with a real associative,
- * non-commutative operator (string concatenation).
+/* Checker: an unrolled reduce schedule (or the reduce part of an
+ * all-reduce, whose copies of each result this file hands to the
+ * broadcast simulation of check_unrolled_broadcast.c, sharing the ports;
+ * see check_unrolled_allreduce.c), simulated with a real associative,
+ * non-commutative operator (string concatenation).  A commutative file
+ * (values keyed by set, merges of disjoint sets) is simulated with the
+ * same strings read as multisets: each result must hold every
+ * participant's "k.t;" exactly once, in any order.
  *
  * Participant k's value of time-stamp t is the string "k.t;".  A transfer
  * moves a value between nodes; a computation T_{k,l,m} on a node replaces
@@ -92,7 +98,7 @@ static slot_t *lookup(table_t *t, size_t node, size_t interval, unsigned long op
 typedef struct {
     mpq_t start, end, off, len;
     int compute;
-    size_t node_or_edge, interval, k, l, m;
+    size_t node_or_edge, interval, t[3]; /* compute: result, inputs (types) */
     unsigned long op;
     size_t index;
 } ev_t;
@@ -109,18 +115,21 @@ static char *leaf_value(size_t k, unsigned long op)
 static char *take(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long op,
                   const mpq_t at, const char *who)
 {
-    size_t k = c->type_origin[interval], m = c->type_dest[interval];
-    if (k == m && c->participants[k] == node)
-        return leaf_value(k, op); /* the participant's own value: always there */
+    size_t own = chk_type_own(c, interval);
+    if (own != SIZE_MAX && c->participants[own] == node)
+        return leaf_value(own, op); /* the participant's own value: always there */
     slot_t *x = lookup(t, node, interval, op, 0);
-    if (!x || !x->value) {
-        chk_violation(c, "%s uses v[%zu,%zu] of time-stamp %lu on %s, which is not there", who, k, m,
-                      op, c->names[node]);
-        return NULL;
-    }
-    if (x->partial || mpq_cmp(x->since, at) > 0) {
-        chk_violation(c, "%s uses v[%zu,%zu] of time-stamp %lu on %s before it exists%s", who, k, m,
-                      op, c->names[node], x->partial ? " (not all its pieces have arrived)" : "");
+    int absent = !x || !x->value;
+    if (absent || x->partial || mpq_cmp(x->since, at) > 0) {
+        char name[96]; /* named only when reported: takes are many */
+        chk_type_name(c, interval, name, sizeof name);
+        if (absent)
+            chk_violation(c, "%s uses %s of time-stamp %lu on %s, which is not there", who, name,
+                          op, c->names[node]);
+        else
+            chk_violation(c, "%s uses %s of time-stamp %lu on %s before it exists%s", who, name,
+                          op, c->names[node],
+                          x->partial ? " (not all its pieces have arrived)" : "");
         return NULL;
     }
     char *v = x->value;
@@ -137,9 +146,10 @@ static int put(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long
         return -1;
     }
     if (x->value) {
+        char name[96];
+        chk_type_name(c, interval, name, sizeof name);
         free(value);
-        return chk_violation(c, "v[%zu,%zu] of time-stamp %lu is on %s twice",
-                             c->type_origin[interval], c->type_dest[interval], op, c->names[node]);
+        return chk_violation(c, "%s of time-stamp %lu is on %s twice", name, op, c->names[node]);
     }
     x->value = value;
     mpq_set(x->since, at);
@@ -154,12 +164,23 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     static const char *const tkeys[] = {"start", "end", "from", "to", "interval", "op", "piece",
                                         NULL};
     static const char *const ckeys[] = {"start", "end", "node", "task", "op", NULL};
+    static const char *const comm_tkeys[] = {"start", "end", "from", "to", "set", "op", "piece",
+                                             NULL};
+    static const char *const comm_ckeys[] = {"start", "end", "node", "merge", "op", NULL};
+    /* an all-reduce's transfers may be copies of the result instead */
+    static const char *const all_tkeys[] = {"start", "end", "from", "to", "interval", "copy",
+                                            "op", "piece", NULL};
+    static const char *const all_comm_tkeys[] = {"start", "end", "from", "to", "set", "copy",
+                                                 "op", "piece", NULL};
+    const char *const *keys = compute     ? (c->comm ? comm_ckeys : ckeys)
+                              : c->allreduce ? (c->comm ? all_comm_tkeys : all_tkeys)
+                                             : (c->comm ? comm_tkeys : tkeys);
     char where[64];
     snprintf(where, sizeof where, "%s[%zu]", compute ? "computations" : "transfers", index);
     e->compute = compute;
     e->index = index;
     ssched_status_t st;
-    if ((strict && (st = chk_keys(c, x, where, compute ? ckeys : tkeys)) != SSCHED_OK) ||
+    if ((strict && (st = chk_keys(c, x, where, keys)) != SSCHED_OK) ||
         (st = chk_get_q(c, x, "start", where, e->start)) != SSCHED_OK ||
         (st = chk_get_q(c, x, "end", where, e->end)) != SSCHED_OK)
         return st;
@@ -171,19 +192,11 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     mpq_init(q);
     mpq_sub(q, e->end, e->start);
     if (compute) {
-        size_t t3[3];
-        if ((st = chk_get_node(c, x, "node", where, &e->node_or_edge)) != SSCHED_OK) {
+        if ((st = chk_get_node(c, x, "node", where, &e->node_or_edge)) != SSCHED_OK ||
+            (st = chk_comp_types(c, x, where, e->t)) != SSCHED_OK) {
             mpq_clear(q);
             return st;
         }
-        if (!chk_int_array(json_object_get(x, "task"), 3, t3) ||
-            !(t3[0] <= t3[1] && t3[1] < t3[2] && t3[2] < c->N)) {
-            mpq_clear(q);
-            return chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, c->N);
-        }
-        e->k = t3[0];
-        e->l = t3[1];
-        e->m = t3[2];
         mpq_set_ui(e->off, 0, 1);
         mpq_set_ui(e->len, 1, 1);
         if (!c->has_w[e->node_or_edge] && c->report->valid)
@@ -217,10 +230,10 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
 /* Is v[interval] at node counted in its buffer? */
 static int counted(const chk_t *c, size_t interval, size_t node)
 {
-    size_t k = c->type_origin[interval], m = c->type_dest[interval];
-    if (k == m)
-        return c->participants[k] != node;
-    return !(k == 0 && m == c->N - 1 && node == c->target);
+    size_t own = chk_type_own(c, interval);
+    if (own != SIZE_MAX)
+        return c->participants[own] != node;
+    return !(chk_type_full(c, interval) && node == c->target);
 }
 
 /* A transfer moves (a piece of) v[km] from i to j. */
@@ -233,10 +246,37 @@ static void buffers_move(const chk_t *c, chk_buf_t *buf, const ev_t *e, size_t k
         chk_buf_release(buf, i, e->end, e->len);
 }
 
+int chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t)
+{
+    if (c->comm)
+        return chk_commut_result(c, value, t);
+    char *expect = malloc(c->N * 48 + 1);
+    if (!expect)
+        return -1;
+    size_t len = 0;
+    for (size_t k = 0; k < c->N; k++)
+        len += (size_t)sprintf(expect + len, "%zu.%lu;", k, t);
+    int ok = !strcmp(value, expect);
+    free(expect);
+    return ok;
+}
+
+/* All-reduce: the root's complete result of op by `at`, or NULL. */
+static const char *root_result(chk_t *c, table_t *t, unsigned long op, const mpq_t at, int *nomem)
+{
+    size_t full = chk_full_type(c);
+    if (full == SIZE_MAX) {
+        *nomem = 1;
+        return NULL;
+    }
+    slot_t *x = lookup(t, c->target, full, op, 0);
+    return x && x->value && !x->partial && mpq_cmp(x->since, at) <= 0 ? x->value : NULL;
+}
+
 /* One event in start order: the port (or processor) is free, then the
- * values move or merge. */
+ * values move or merge (copies: chk_allreduce_copy). */
 static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last, unsigned char *seen,
-                                 int whole_only, chk_buf_t *buf)
+                                 int whole_only, chk_buf_t *buf, chk_bsim_t *copies)
 {
     size_t nn = c->n_nodes;
     char where[64];
@@ -279,9 +319,8 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     }
     if (e->compute) {
         size_t node = e->node_or_edge;
-        char *a = take(c, table, node, chk_interval(c, e->k, e->l), e->op, e->start, where);
-        char *b = a ? take(c, table, node, chk_interval(c, e->l + 1, e->m), e->op, e->start, where)
-                    : NULL;
+        char *a = take(c, table, node, e->t[1], e->op, e->start, where);
+        char *b = a ? take(c, table, node, e->t[2], e->op, e->start, where) : NULL;
         ssched_status_t st = SSCHED_OK;
         if (a && b) {
             char *v = malloc(strlen(a) + strlen(b) + 1);
@@ -289,9 +328,8 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
                 st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
             else {
                 strcpy(v, a);
-                strcat(v, b); /* left operand first: the order matters */
-                size_t out = chk_interval(c, e->k, e->m), in[2] = {chk_interval(c, e->k, e->l),
-                                                                   chk_interval(c, e->l + 1, e->m)};
+                strcat(v, b); /* left operand first: the order matters (ordered) */
+                size_t out = e->t[0], in[2] = {e->t[1], e->t[2]};
                 if (put(c, table, node, out, e->op, e->end, v) < 0)
                     st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
                 /* e->len is 1: a computation makes and consumes whole values */
@@ -306,11 +344,20 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
         free(b);
         return st;
     }
+    if (e->interval == CHK_COPY) { /* only an all-reduce's transfers have it */
+        int nomem = 0;
+        const char *v = c->from[e->node_or_edge] == c->target
+                            ? root_result(c, table, e->op, e->start, &nomem) : NULL;
+        if (nomem)
+            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        return chk_allreduce_copy(c, copies, e->node_or_edge, e->op, e->off, e->len, e->start,
+                                  e->end, v, where);
+    }
     size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge], km = e->interval;
     if (whole_only && (mpq_sgn(e->off) != 0 || mpq_cmp_ui(e->len, 1, 1) != 0))
         return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
                SSCHED_OK;
-    if (c->type_origin[km] == 0 && c->type_dest[km] == c->N - 1 && i == c->target)
+    if (chk_type_full(c, km) && i == c->target)
         return chk_violation(c, "%s: the result leaves the target", where), SSCHED_OK;
     if (mpq_sgn(e->off) == 0) {
         /* the first piece (or the whole value) takes it from i; it is
@@ -330,10 +377,13 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     }
     /* later pieces follow in order, from the same node */
     slot_t *y = lookup(table, j, km, e->op, 0);
-    if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off))
-        return chk_violation(c, "%s: piece of v[%zu,%zu] of time-stamp %lu does not continue the "
-                             "pieces %s->%s sent before", where, c->type_origin[km],
-                             c->type_dest[km], e->op, c->names[i], c->names[j]), SSCHED_OK;
+    if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off)) {
+        char name[96];
+        chk_type_name(c, km, name, sizeof name);
+        return chk_violation(c, "%s: piece of %s of time-stamp %lu does not continue the "
+                             "pieces %s->%s sent before", where, name, e->op, c->names[i],
+                             c->names[j]), SSCHED_OK;
+    }
     buffers_move(c, buf, e, km, i, j);
     mpq_add(y->got, y->got, e->len);
     mpq_set(y->since, e->end);
@@ -385,11 +435,15 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     size_t nn = c->n_nodes, nr = 3 * nn + c->n_edges; /* resources */
     mpq_t *last = malloc((nr > 0 ? nr : 1) * sizeof *last);
     unsigned char *seen = calloc(nr > 0 ? nr : 1, 1);
-    chk_buf_t *buf = chk_buf_new(nn);
-    if (!last || !seen || !buf) {
+    /* an all-reduce's copies are held where forwarded: known only once
+     * every target has the op, so its buffer events are sorted at the end */
+    chk_buf_t *buf = c->allreduce ? chk_buf_new_deferred(nn) : chk_buf_new(nn);
+    chk_bsim_t *copies = c->allreduce && buf ? chk_bsim_new(c, K, c->target, buf) : NULL;
+    if (!last || !seen || !buf || (c->allreduce && !copies)) {
         free(last);
         free(seen);
         chk_buf_free(buf);
+        chk_bsim_free(copies);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t k = 0; k < nr; k++)
@@ -413,31 +467,33 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
         int k = !s[0].has ? 1 : !s[1].has ? 0 : mpq_cmp(s[1].ev.start, s[0].ev.start) <= 0;
         counts[k]++;
         if (c->report->valid)
-            st = run_event(c, &table, &s[k].ev, last, seen, whole_only, buf);
+            st = run_event(c, &table, &s[k].ev, last, seen, whole_only, buf, copies);
         if (st == SSCHED_OK)
             st = advance(c, &s[k], strict, K);
     }
     c->report->n_transfers = counts[0];
     c->report->n_slots = counts[1];
     /* every time-stamp's result is on the target and is the ordered reduction */
-    size_t full = chk_interval(c, 0, c->N - 1);
+    size_t full = chk_full_type(c);
+    if (full == SIZE_MAX && st == SSCHED_OK)
+        st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     for (unsigned long t = 0; t < K && c->report->valid && st == SSCHED_OK; t++) {
         slot_t *x = lookup(&table, c->target, full, t, 0);
-        char *expect = malloc(c->N * 48 + 1);
-        if (!expect) {
+        int ok = x && x->value && !x->partial ? chk_reduce_result_ok(c, x->value, t) : 0;
+        if (ok < 0)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-            break;
-        }
-        size_t len = 0;
-        for (size_t k = 0; k < c->N; k++)
-            len += (size_t)sprintf(expect + len, "%zu.%lu;", k, t);
-        if (!x || !x->value || x->partial)
+        else if (!x || !x->value || x->partial)
             chk_violation(c, "the target %s never obtains the result of time-stamp %lu",
                           c->names[c->target], t);
-        else if (strcmp(x->value, expect))
+        else if (!ok && c->comm)
+            chk_violation(c, "the result of time-stamp %lu does not hold every participant "
+                          "exactly once", t);
+        else if (!ok)
             chk_violation(c, "the result of time-stamp %lu is not the ordered reduction", t);
-        free(expect);
     }
+    /* all-reduce: every participant but the root got every result */
+    if (copies && st == SSCHED_OK)
+        chk_bsim_missing(c, copies);
     mpq_t peak;
     mpq_init(peak);
     size_t peak_node = 0;
@@ -447,6 +503,7 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
         st = chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
     mpq_clear(peak);
     chk_buf_free(buf);
+    chk_bsim_free(copies);
     for (size_t k = 0; k < table.cap; k++)
         if (table.s[k].used) {
             free(table.s[k].value);

@@ -36,6 +36,16 @@ void sched_scale_no_split(ssched_schedule_t *s);
 void sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
                       mpq_t *use);
 
+/* Commutative reduce (commut_sets.c): the set of positions [k, m] of tree
+ * t (t->order; the identity when NULL), interned in s; scratch holds
+ * s->words words; SIZE_MAX on ENOMEM.  sched_tree_task_sets: task x's
+ * result set, then (a merge) its inputs' sets [k,l] and [l+1,m]
+ * (SIZE_MAX for a send). */
+size_t sched_tree_set(ssched_sets_t *s, const ssched_tree_t *t, size_t k, size_t m,
+                      uint64_t *scratch);
+ssched_status_t sched_tree_task_sets(ssched_sets_t *s, const ssched_tree_t *t, size_t x,
+                                     size_t out[3], uint64_t *scratch, ssched_error_t *err);
+
 /* The reduce front end of ssched_schedule_build(). */
 ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *st, const ssched_schedule_options_t *opt,
@@ -47,5 +57,12 @@ ssched_status_t sched_build_broadcast(const ssched_platform_t *p, const ssched_p
                                      const ssched_steady_t *st,
                                      const ssched_schedule_options_t *opt,
                                      ssched_schedule_t *out, ssched_error_t *err);
+
+/* The all-reduce front end of ssched_schedule_build() (build_allreduce.c);
+ * applies no_split itself. */
+ssched_status_t sched_build_allreduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      const ssched_steady_t *st,
+                                      const ssched_schedule_options_t *opt,
+                                      ssched_schedule_t *out, ssched_error_t *err);
 
 #endif

@@ -21,6 +21,7 @@ void ssched_unrolled_free(ssched_unrolled_t *u)
         mpq_clears(u->computations[k].start, u->computations[k].end, NULL);
     free(u->transfers);
     free(u->computations);
+    ssched_sets_free(&u->sets);
     ssched_unroll_figures_free(&u->fig);
     mpq_clears(u->makespan, u->steady_time, u->overhead, NULL);
     memset(u, 0, sizeof *u);
@@ -120,9 +121,9 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
     ssched_unrolled_free(u);
     ssched_unrolled_init(u);
     if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (s->kind == SSCHED_PROBLEM_BROADCAST) ||
-        (pb->kind == SSCHED_PROBLEM_BROADCAST && pb->n_targets + 1 != p->n_nodes))
+        (pb->kind == SSCHED_PROBLEM_ALLREDUCE) != (s->kind == SSCHED_PROBLEM_ALLREDUCE))
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "broadcast: only a broadcast to every other node is unrolled");
+                                "unroll: the schedule is not of the problem's kind");
     memory_sink_t m;
     memset(&m, 0, sizeof m);
     m.base.emit = memory_emit;
@@ -130,6 +131,8 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
     ssched_status_t st = sched_unroll_run(p, pb, s, K, limits, &m.base, &u->fig, err);
     if (st != SSCHED_OK)
         return st;
+    if (s->commutative && !ssched_sets_copy(&u->sets, &s->sets)) /* the types' meaning */
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (u->n_transfers) /* qsort(NULL, 0) is undefined */
         qsort(u->transfers, u->n_transfers, sizeof *u->transfers, by_start);
     if (u->n_computations)

@@ -15,7 +15,17 @@
  * the transfer bringing it until the end of the last transfer forwarding
  * it from v (never when v does not forward it): the event into v is marked
  * bacq, and the forward with the latest end is marked brel once the period
- * that holds every forward of (operation, v) is generated. */
+ * that holds every forward of (operation, v) is generated.
+ *
+ * The replay runs in steps (begin, one step per period, end), so an
+ * all-reduce (unroll_allreduce.c) drives it next to the reduce replay on
+ * one engine: there the message of op t exists at the root only from the
+ * time its reduce result is complete (the `ready` hook), the transfers are
+ * the copy type, times use the reduce's scale, and a period's copies are
+ * emitted slot by slot as the reduce step meets the copies' slot transfers
+ * (prepare / slot / finish), so every port sees the pattern's order across
+ * both parts: on fig6 the generation order alone (reduce first, then the
+ * copies of the period) lost a third of the throughput. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,26 +160,83 @@ static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, uns
     return st;
 }
 
-ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
-                                       unsigned long K, size_t *periods_out, ssched_error_t *err)
+/* The replay's state between periods. */
+struct sched_bcast_replay {
+    size_t root, type, na, H;
+    unsigned long n, K, batches;
+    size_t *rank;
+    arb_t *arb;
+    double *share, *count;
+    int64_t *wt;                /* per edge: ticks of one whole message      */
+    int64_t (*ready)(void *ctx, unsigned long op);
+    void *ctx;
+    /* per batch slot (H + 1 of them): the arborescence of each op, arrival
+     * per (op, node); the latest forward per (op, node) of this period */
+    size_t *arb_of, *lastf, *touched;
+    int64_t *arrived;
+    item_t *items;
+    size_t cap_items, n_items, n_touched, b;
+    /* slot mode: per edge, its first item, the next to emit, the units of
+     * the slots' amounts met so far */
+    size_t *first, *cursor;
+    int64_t *acc;
+};
+
+void sched_bcast_end(sched_bcast_replay_t *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; r->arb && i < r->na; i++) {
+        free(r->arb[i].arcs);
+        free(r->arb[i].depth);
+        free(r->arb[i].fwd);
+    }
+    free(r->arb); free(r->rank); free(r->share); free(r->count); free(r->wt);
+    free(r->arb_of); free(r->arrived); free(r->lastf); free(r->touched); free(r->items);
+    free(r->first); free(r->cursor); free(r->acc);
+    free(r);
+}
+
+size_t sched_bcast_depth(const sched_bcast_replay_t *r)
+{
+    return r->H;
+}
+
+ssched_status_t sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
+                                  size_t type, int own_scale, unsigned long K,
+                                  int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
+                                  sched_bcast_replay_t **out, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
     const ssched_schedule_t *s = e->s;
     const ssched_arborescences_t *A = &s->arborescences;
     size_t nn = p->n_nodes, ne = p->n_edges, na = A->count;
-    if (!mpz_fits_ulong_p(s->ops_per_period) || mpz_sgn(s->ops_per_period) == 0 || na == 0 ||
-        pb->n_sources != 1)
+    *out = NULL;
+    if (!mpz_fits_ulong_p(s->ops_per_period) || mpz_sgn(s->ops_per_period) == 0 || na == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "broadcast: no arborescence to unroll");
-    unsigned long n = mpz_get_ui(s->ops_per_period);
-    size_t root = pb->sources[0];
-    size_t *rank = malloc((ne ? ne : 1) * sizeof *rank);
-    arb_t *arb = calloc(na, sizeof *arb);
-    double *share = calloc(na, sizeof *share), *count = calloc(na, sizeof *count);
-    int64_t *wt = calloc(ne ? ne : 1, sizeof *wt);
+    sched_bcast_replay_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    r->root = root;
+    r->type = type;
+    r->na = na;
+    r->K = K;
+    r->ready = ready;
+    r->ctx = ctx;
+    unsigned long n = r->n = mpz_get_ui(s->ops_per_period);
+    r->rank = malloc((ne ? ne : 1) * sizeof *r->rank);
+    r->arb = calloc(na, sizeof *r->arb);
+    r->share = calloc(na, sizeof *r->share);
+    r->count = calloc(na, sizeof *r->count);
+    r->wt = calloc(ne ? ne : 1, sizeof *r->wt);
+    r->first = calloc(ne ? ne : 1, sizeof *r->first);
+    r->cursor = calloc(ne ? ne : 1, sizeof *r->cursor);
+    r->acc = calloc(ne ? ne : 1, sizeof *r->acc);
     ssched_status_t st = SSCHED_OK;
-    if (!rank || !arb || !share || !count || !wt)
+    if (!r->rank || !r->arb || !r->share || !r->count || !r->wt || !r->first || !r->cursor ||
+        !r->acc)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    size_t next = 0, H = 1;
+    size_t next = 0, H = 1, *rank = r->rank;
     for (size_t x = 0; rank && x < ne; x++)
         rank[x] = SIZE_MAX;
     for (size_t k = 0; rank && k < s->n_slots; k++)
@@ -181,134 +248,235 @@ ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t
             rank[x] = next++;
     double total = 0;
     for (size_t i = 0; i < na && st == SSCHED_OK; i++) {
-        if (!arb_make(p, &A->items[i], root, rank, &arb[i]))
+        if (!arb_make(p, &A->items[i], root, rank, &r->arb[i]))
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        else if (arb[i].H > H)
-            H = arb[i].H;
-        share[i] = mpq_get_d(A->items[i].weight);
-        total += share[i];
+        else if (r->arb[i].H > H)
+            H = r->arb[i].H;
+        r->share[i] = mpq_get_d(A->items[i].weight);
+        total += r->share[i];
     }
     for (size_t i = 0; i < na && st == SSCHED_OK; i++)
-        share[i] = total > 0 ? share[i] / total : 0;
-    unsigned long batches = (K + n - 1) / n;
-    size_t periods = (size_t)batches + H - 1;
-    if (st == SSCHED_OK)
-        st = bscale(e, pb, n, periods, wt, err);
-    e->window = H;
-    /* per batch slot (H + 1 of them): the arborescence of each op, arrival
-     * per (op, node); the latest forward per (op, node) of this period */
+        r->share[i] = total > 0 ? r->share[i] / total : 0;
+    r->H = H;
+    r->batches = (K + n - 1) / n;
+    if (st == SSCHED_OK && own_scale)
+        st = bscale(e, pb, n, (size_t)r->batches + H - 1, r->wt, err);
+    /* all-reduce: the reduce's scale, where a whole message is A units
+     * (sched_scale_init bounded every time with the copies counted) */
+    for (size_t x = 0; x < ne && st == SSCHED_OK && !own_scale; x++) {
+        if (e->sc.unit_ticks[x] > INT64_MAX / 4 / e->sc.a)
+            st = ssched_error_set(err, SSCHED_EINPUT, "a transfer time overflows 62 bits of ticks");
+        else
+            r->wt[x] = e->sc.unit_ticks[x] * e->sc.a;
+    }
     size_t cells = (H + 1) * n;
-    size_t *arb_of = st == SSCHED_OK ? malloc(cells * sizeof *arb_of) : NULL;
-    int64_t *arrived = st == SSCHED_OK ? malloc(cells * nn * sizeof *arrived) : NULL;
-    size_t *lastf = st == SSCHED_OK ? malloc(cells * nn * sizeof *lastf) : NULL;
-    size_t *touched = NULL, n_touched = 0;
-    item_t *items = NULL;
-    size_t cap_items = 0;
-    if (st == SSCHED_OK && (!arb_of || !arrived || !lastf))
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0; lastf && k < cells * nn; k++)
-        lastf[k] = SIZE_MAX;
+    if (st == SSCHED_OK) {
+        r->arb_of = malloc(cells * sizeof *r->arb_of);
+        r->arrived = malloc(cells * nn * sizeof *r->arrived);
+        r->lastf = malloc(cells * nn * sizeof *r->lastf);
+        if (!r->arb_of || !r->arrived || !r->lastf)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; st == SSCHED_OK && k < cells * nn; k++)
+        r->lastf[k] = SIZE_MAX;
+    if (st != SSCHED_OK) {
+        sched_bcast_end(r);
+        return st;
+    }
+    *out = r;
+    return SSCHED_OK;
+}
+
+/* Start period b: new batch's arborescences and root times, then the
+ * period's copies as items (depth h of batch b - h), sorted on (key, h,
+ * op) where key is the edge's rank, or the edge itself in slot mode. */
+static ssched_status_t collect(sched_bcast_replay_t *r, const ssched_platform_t *p, size_t b,
+                               int by_edge, ssched_error_t *err)
+{
+    size_t nn = p->n_nodes, na = r->na, H = r->H, root = r->root;
+    unsigned long n = r->n, K = r->K, batches = r->batches;
+    size_t *arb_of = r->arb_of;
+    ssched_status_t st = SSCHED_OK;
+    r->b = b;
+    r->n_items = r->n_touched = 0;
+    if (b < batches) {
+        size_t base = (b % (H + 1)) * n;
+        for (unsigned long q = 0; q < n; q++) {
+            double t = (double)(b * n + q) + 1, best = -1e300;
+            size_t pick = 0;
+            for (size_t i = 0; i < na; i++)
+                if (r->share[i] * t - r->count[i] > best) {
+                    best = r->share[i] * t - r->count[i];
+                    pick = i;
+                }
+            r->count[pick] += 1;
+            arb_of[base + q] = pick;
+            for (size_t v = 0; v < nn; v++)
+                r->arrived[(base + q) * nn + v] = 0;
+            unsigned long op = (unsigned long)b * n + q;
+            if (r->ready && op < K) /* the message exists at the root from then */
+                r->arrived[(base + q) * nn + root] = r->ready(r->ctx, op);
+        }
+    }
+    for (size_t h = 0; h < H && h <= b && st == SSCHED_OK; h++) {
+        size_t batch = b - h;
+        if (batch >= batches)
+            continue;
+        size_t base = (batch % (H + 1)) * n;
+        for (unsigned long q = 0; q < n && st == SSCHED_OK; q++) {
+            if ((unsigned long)batch * n + q >= K)
+                break;
+            const arb_t *x = &r->arb[arb_of[base + q]];
+            for (size_t k = 0; k < x->n; k++) {
+                if (x->depth[k] != h)
+                    continue;
+                if (r->n_items == r->cap_items) {
+                    size_t cap = r->cap_items ? 2 * r->cap_items : 256;
+                    item_t *it = realloc(r->items, cap * sizeof *it);
+                    if (!it) {
+                        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+                        break;
+                    }
+                    r->items = it;
+                    r->cap_items = cap;
+                }
+                size_t key = by_edge ? x->arcs[k] : r->rank[x->arcs[k]];
+                r->items[r->n_items++] = (item_t){key, h, x->arcs[k], q};
+            }
+        }
+    }
+    if (r->n_items > 1)
+        qsort(r->items, r->n_items, sizeof *r->items, item_cmp);
+    if (st == SSCHED_OK && r->n_items > 0) {
+        size_t *tt = realloc(r->touched, r->n_items * sizeof *tt);
+        if (!tt)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        else
+            r->touched = tt;
+    }
+    return st;
+}
+
+/* Emit item k of the period: the copy leaves its sender once it arrived
+ * there; marks for the buffer needs. */
+static ssched_status_t emit_item(sched_engine_t *e, sched_bcast_replay_t *r, size_t k,
+                                 ssched_error_t *err)
+{
+    const ssched_platform_t *p = e->p;
+    size_t nn = p->n_nodes, H = r->H, root = r->root;
+    const item_t *it = &r->items[k];
+    size_t batch = r->b - it->h, cell = (batch % (H + 1)) * r->n + it->q;
+    unsigned long op = (unsigned long)batch * r->n + it->q;
+    size_t u = p->from[it->edge], v = p->to[it->edge];
+    int64_t end;
+    ssched_status_t st = sched_emit_piece(e, it->edge, r->type, op, r->wt[it->edge], NULL, NULL,
+                                          NULL, e->sc.a, r->arrived[cell * nn + u], &end, err);
+    if (st != SSCHED_OK)
+        return st;
+    r->arrived[cell * nn + v] = end;
+    sched_event_t *ev = &e->fresh[e->n_fresh - 1];
+    ev->bacq = v != root && r->arb[r->arb_of[cell]].fwd[v];
+    if (u == root)
+        return SSCHED_OK;
+    size_t *l = &r->lastf[cell * nn + u];
+    if (*l == SIZE_MAX)
+        r->touched[r->n_touched++] = cell * nn + u;
+    if (*l == SIZE_MAX || e->fresh[*l].end < end)
+        *l = e->n_fresh - 1;
+    return SSCHED_OK;
+}
+
+/* The last forward of each (op, node) of the period releases its copy. */
+static void mark_releases(sched_engine_t *e, sched_bcast_replay_t *r)
+{
+    for (size_t k = 0; k < r->n_touched; k++) {
+        e->fresh[r->lastf[r->touched[k]]].brel = 1;
+        r->lastf[r->touched[k]] = SIZE_MAX;
+    }
+}
+
+ssched_status_t sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+                                 ssched_error_t *err)
+{
+    ssched_status_t st = collect(r, e->p, b, 0, err);
+    for (size_t k = 0; k < r->n_items && st == SSCHED_OK; k++)
+        st = emit_item(e, r, k, err);
+    if (st == SSCHED_OK)
+        mark_releases(e, r);
+    return st;
+}
+
+ssched_status_t sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+                                    ssched_error_t *err)
+{
+    size_t ne = e->p->n_edges;
+    ssched_status_t st = collect(r, e->p, b, 1, err);
+    for (size_t x = 0; x < ne; x++) {
+        r->first[x] = SIZE_MAX;
+        r->acc[x] = 0;
+    }
+    /* items are sorted on edge: each edge's run and a cursor into it */
+    for (size_t k = r->n_items; k-- > 0;)
+        r->first[r->items[k].edge] = k;
+    for (size_t x = 0; x < ne; x++)
+        r->cursor[x] = r->first[x];
+    return st;
+}
+
+ssched_status_t sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
+                                 const mpq_t amount, ssched_error_t *err)
+{
+    size_t *c = &r->cursor[edge];
+    if (*c == SIZE_MAX)
+        return SSCHED_OK; /* no copy over this edge in this period */
+    /* copy i of the edge begins at i whole messages (A units each) into
+     * the edge's amounts of the period: it goes in the slot holding that */
+    int64_t A = e->sc.a;
+    /* whole values (A = 1 may not divide the amounts): every copy of the
+     * edge left moves at its first slot, as the reduce's values do */
+    int64_t end = e->sc.whole ? INT64_MAX : r->acc[edge] + sched_units(&e->sc, amount);
+    ssched_status_t st = SSCHED_OK;
+    while (st == SSCHED_OK && *c < r->n_items && r->items[*c].edge == edge &&
+           (int64_t)(*c - r->first[edge]) * A < end)
+        st = emit_item(e, r, (*c)++, err);
+    r->acc[edge] = end;
+    return st;
+}
+
+ssched_status_t sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
+                                   ssched_error_t *err)
+{
+    ssched_status_t st = SSCHED_OK;
+    /* copies the slots' amounts did not cover (none for the builder's
+     * patterns, whose amounts per period are the arborescences' counts) */
+    for (size_t k = 0; k < r->n_items && st == SSCHED_OK; k++)
+        if (k >= r->cursor[r->items[k].edge])
+            st = emit_item(e, r, k, err);
+    if (st == SSCHED_OK)
+        mark_releases(e, r);
+    return st;
+}
+
+ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
+                                       unsigned long K, size_t *periods_out, ssched_error_t *err)
+{
+    if (pb->n_sources != 1)
+        return ssched_error_set(err, SSCHED_EINPUT, "broadcast: no arborescence to unroll");
+    sched_bcast_replay_t *r;
+    ssched_status_t st = sched_bcast_begin(e, pb, pb->sources[0], 0, 1, K, NULL, NULL, &r, err);
+    if (st != SSCHED_OK)
+        return st;
+    size_t periods = (size_t)r->batches + r->H - 1;
+    e->window = r->H;
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
         sched_engine_period(e, b);
-        if (b < batches) {
-            size_t base = (b % (H + 1)) * n;
-            for (unsigned long q = 0; q < n; q++) {
-                double t = (double)(b * n + q) + 1, best = -1e300;
-                size_t pick = 0;
-                for (size_t i = 0; i < na; i++)
-                    if (share[i] * t - count[i] > best) {
-                        best = share[i] * t - count[i];
-                        pick = i;
-                    }
-                count[pick] += 1;
-                arb_of[base + q] = pick;
-                for (size_t v = 0; v < nn; v++)
-                    arrived[(base + q) * nn + v] = 0;
-            }
-        }
-        /* this period's transfers: depth h of batch b - h */
-        size_t n_items = 0;
-        for (size_t h = 0; h < H && h <= b && st == SSCHED_OK; h++) {
-            size_t batch = b - h;
-            if (batch >= batches)
-                continue;
-            size_t base = (batch % (H + 1)) * n;
-            for (unsigned long q = 0; q < n && st == SSCHED_OK; q++) {
-                if ((unsigned long)batch * n + q >= K)
-                    break;
-                const arb_t *x = &arb[arb_of[base + q]];
-                for (size_t k = 0; k < x->n; k++) {
-                    if (x->depth[k] != h)
-                        continue;
-                    if (n_items == cap_items) {
-                        size_t cap = cap_items ? 2 * cap_items : 256;
-                        item_t *it = realloc(items, cap * sizeof *it);
-                        if (!it) {
-                            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-                            break;
-                        }
-                        items = it;
-                        cap_items = cap;
-                    }
-                    items[n_items++] = (item_t){rank[x->arcs[k]], h, x->arcs[k], q};
-                }
-            }
-        }
-        if (n_items > 1)
-            qsort(items, n_items, sizeof *items, item_cmp);
-        if (st == SSCHED_OK && n_items > 0) {
-            size_t *tt = realloc(touched, n_items * sizeof *tt);
-            if (!tt)
-                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-            else
-                touched = tt;
-        }
-        n_touched = 0;
-        for (size_t k = 0; k < n_items && st == SSCHED_OK; k++) {
-            const item_t *it = &items[k];
-            size_t batch = b - it->h, cell = (batch % (H + 1)) * n + it->q;
-            unsigned long op = (unsigned long)batch * n + it->q;
-            size_t u = p->from[it->edge], v = p->to[it->edge];
-            int64_t end;
-            st = sched_emit_piece(e, it->edge, 0, op, wt[it->edge], NULL, NULL, NULL, 1,
-                                  arrived[cell * nn + u], &end, err);
-            if (st != SSCHED_OK)
-                break;
-            arrived[cell * nn + v] = end;
-            sched_event_t *ev = &e->fresh[e->n_fresh - 1];
-            ev->bacq = v != root && arb[arb_of[cell]].fwd[v];
-            if (u == root)
-                continue;
-            size_t *l = &lastf[cell * nn + u];
-            if (*l == SIZE_MAX)
-                touched[n_touched++] = cell * nn + u;
-            if (*l == SIZE_MAX || e->fresh[*l].end < end)
-                *l = e->n_fresh - 1;
-        }
-        for (size_t k = 0; k < n_touched && st == SSCHED_OK; k++) {
-            e->fresh[lastf[touched[k]]].brel = 1;
-            lastf[touched[k]] = SIZE_MAX;
-        }
+        st = sched_bcast_step(e, r, b, err);
         if (st == SSCHED_OK)
             st = sched_engine_flush(e, 0, err);
     }
     if (st == SSCHED_OK)
         st = sched_engine_flush(e, 1, err);
     *periods_out = periods;
-    for (size_t i = 0; arb && i < na; i++) {
-        free(arb[i].arcs);
-        free(arb[i].depth);
-        free(arb[i].fwd);
-    }
-    free(arb);
-    free(rank);
-    free(share);
-    free(count);
-    free(wt);
-    free(arb_of);
-    free(arrived);
-    free(lastf);
-    free(touched);
-    free(items);
+    sched_bcast_end(r);
     return st;
 }

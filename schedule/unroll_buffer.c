@@ -30,7 +30,7 @@ int sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                         const ssched_problem_t *pb, const ssched_schedule_t *s)
 {
     size_t nn = p->n_nodes;
-    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE      ? s->n_intervals
+    size_t nt = sched_reduce_like(s)                  ? (s->commutative ? s->sets.n : s->n_intervals)
                 : s->kind == SSCHED_PROBLEM_BROADCAST ? 0
                                                       : s->n_commodities;
     memset(b, 0, sizeof *b);
@@ -42,12 +42,24 @@ int sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
     for (size_t t = 0; t < nt; t++) {
         size_t *x = &b->excl[2 * t];
         x[0] = x[1] = SIZE_MAX;
-        if (s->kind != SSCHED_PROBLEM_REDUCE) {
+        if (!sched_reduce_like(s)) {
             x[0] = s->commodities[t].origin;
             x[1] = s->commodities[t].dest;
             continue;
         }
-        size_t k = s->intervals[t].k, m = s->intervals[t].m, N = pb->n_participants;
+        size_t N = pb->n_participants;
+        if (s->commutative) { /* a singleton {j} at P_j, the full set at the target */
+            size_t members = 0, j = 0;
+            for (size_t i = 0; i < N; i++)
+                if (ssched_sets_has(&s->sets, t, i))
+                    members++, j = i;
+            if (members == 1)
+                x[0] = pb->participants[j];
+            if (members == N)
+                x[1] = pb->target;
+            continue;
+        }
+        size_t k = s->intervals[t].k, m = s->intervals[t].m;
         if (k == m && k < N)
             x[0] = pb->participants[k];
         if (k == 0 && N > 0 && m == N - 1)
@@ -188,6 +200,16 @@ int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
         return 0;
     b->any = 1;
     b->now = ev->start;
+    if (ev->is_comp && e->s->commutative) {
+        /* sets: ev->k, ev->l are the inputs, ev->m the result (types) */
+        size_t v = ev->node;
+        const size_t *x = b->excl;
+        if (v != x[2 * ev->m] && v != x[2 * ev->m + 1] && !buffers_acquire(b, nn, v, b->bu))
+            return 0;
+        int64_t used = (int64_t)(v != x[2 * ev->k] && v != x[2 * ev->k + 1]) +
+                       (v != x[2 * ev->l] && v != x[2 * ev->l + 1]);
+        return used == 0 || buffers_push(b, ev->end, v, used * b->bu);
+    }
     if (ev->is_comp) {
         size_t v = ev->node;
         if (counted(e, ev->k, ev->m, v) && !buffers_acquire(b, nn, v, b->bu))
@@ -196,8 +218,10 @@ int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
         /* 2 bu < 2^63: bu = A has at most 62 bits */
         return used == 0 || buffers_push(b, ev->end, v, used * b->bu);
     }
-    if (e->s->kind == SSCHED_PROBLEM_BROADCAST) {
-        /* held from the start of the transfer bringing it (if forwarded)
+    if (e->s->kind == SSCHED_PROBLEM_BROADCAST ||
+        (e->s->kind == SSCHED_PROBLEM_ALLREDUCE && ev->type == ssched_schedule_copy_type(e->s))) {
+        /* a broadcast's message, or an all-reduce's copy of the result:
+         * held from the start of the transfer bringing it (if forwarded)
          * to the end of the last forward */
         if (ev->bacq && !buffers_acquire(b, nn, e->p->to[ev->edge], b->bu))
             return 0;

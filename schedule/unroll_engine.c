@@ -32,9 +32,10 @@ static int fits63(const mpz_t z)
     return mpz_sgn(z) >= 0 && mpz_sizeinbase(z, 2) <= 62;
 }
 
-ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
-                                 const ssched_problem_t *pb, const ssched_schedule_t *s,
-                                 unsigned long long max_periods, ssched_error_t *err)
+static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+                                  const ssched_problem_t *pb, const ssched_schedule_t *s,
+                                  unsigned long long max_periods, int force_whole,
+                                  ssched_error_t *err)
 {
     size_t ne = p->n_edges, nn = p->n_nodes;
     memset(sc, 0, sizeof *sc);
@@ -55,8 +56,8 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     mpq_t q;
     mpq_init(q);
     mpz_set_ui(sc->Q, 1);
-    if (s->kind != SSCHED_PROBLEM_REDUCE) {
-        /* scatter, gossip: the route replay sets its own scale */
+    if (!sched_reduce_like(s)) {
+        /* scatter, gossip, broadcast: the replay sets its own scale */
         sc->q = sc->a = 1;
         mpq_clear(q);
         free(used);
@@ -72,13 +73,13 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
             mpq_canonicalize(q);
             mpz_lcm(sc->Q, sc->Q, mpq_denref(q));
         }
-        if (fits63(sc->A) && fits63(sc->Q) && !s->unroll_whole)
+        if (fits63(sc->A) && fits63(sc->Q) && !s->unroll_whole && !force_whole)
             break;
         /* pieces would need too fine a resolution: move whole values */
         mpz_set_ui(sc->A, 1);
         sc->whole = 1;
     }
-    for (size_t i = 0; i < nn && s->kind == SSCHED_PROBLEM_REDUCE; i++)
+    for (size_t i = 0; i < nn && sched_reduce_like(s); i++)
         if (p->has_w[i])
             mpz_lcm(sc->Q, sc->Q, mpq_denref(p->w[i]));
     /* the largest time is at most the sum of every duration: periods x the
@@ -103,7 +104,7 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
         else
             sc->unit_ticks[e] = (int64_t)mpz_get_ui(mpq_numref(q));
     }
-    for (size_t i = 0; i < nn && st == SSCHED_OK && s->kind == SSCHED_PROBLEM_REDUCE; i++) {
+    for (size_t i = 0; i < nn && st == SSCHED_OK && sched_reduce_like(s); i++) {
         if (!p->has_w[i])
             continue;
         mpz_mul(t, mpq_numref(p->w[i]), sc->Q);
@@ -135,6 +136,20 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     mpz_clears(busy, t, NULL);
     mpq_clear(q);
     free(used);
+    return st;
+}
+
+ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+                                 const ssched_problem_t *pb, const ssched_schedule_t *s,
+                                 unsigned long long max_periods, ssched_error_t *err)
+{
+    ssched_status_t st = scale_init(sc, p, pb, s, max_periods, 0, err);
+    if (st == SSCHED_EINPUT && sched_reduce_like(s) && !sc->whole) {
+        /* the pieces' resolution (1/A message) makes the times too long:
+         * whole values need far fewer ticks, and stay valid */
+        sched_scale_free(sc);
+        st = scale_init(sc, p, pb, s, max_periods, 1, err);
+    }
     return st;
 }
 
@@ -573,7 +588,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "about %llu events for %lu operations, above the limit %llu "
                                 "(raise it with --max-events)", events, K, max_events);
-    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+    if (sched_reduce_like(s)) {
         /* instances of one period are held at once */
         unsigned long long per = 0;
         for (size_t t = 0; t < s->trees.n_trees; t++)
@@ -586,6 +601,14 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
                                     "the pattern's period holds about %llu task instances "
                                     "(%llu MB); choose a shorter period (--max-period)",
                                     per, per * 64 >> 20);
+    }
+    /* an all-reduce's reduce part goes to the schedule's root (the
+     * problem may leave it open): buffers and LB1 name it as the target */
+    ssched_problem_t to_root;
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE) {
+        to_root = *pb;
+        to_root.target = s->root;
+        pb = &to_root;
     }
     sched_engine_t e;
     memset(&e, 0, sizeof e);
@@ -604,7 +627,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.computes = calloc(nn ? nn : 1, 1);
     int buffers_ok = sched_buffers_init(&e.buf, p, pb, s);
     /* reduce: whole numbers of 1/A; scatter, gossip: set by the replay */
-    e.buf.bu = s->kind == SSCHED_PROBLEM_REDUCE ? e.sc.a : 1;
+    e.buf.bu = sched_reduce_like(s) ? e.sc.a : 1;
     if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends ||
                             !e.computes || !e.link_free || !e.link_sends || !buffers_ok))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -627,6 +650,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     if (st == SSCHED_OK)
         st = s->kind == SSCHED_PROBLEM_REDUCE      ? sched_replay_reduce(&e, pb, K, &periods, err)
              : s->kind == SSCHED_PROBLEM_BROADCAST ? sched_replay_broadcast(&e, pb, K, &periods, err)
+             : s->kind == SSCHED_PROBLEM_ALLREDUCE ? sched_replay_allreduce(&e, pb, K, &periods, err)
                                                    : sched_replay_flow(&e, pb, K, &periods, err);
     if (st == SSCHED_OK) {
         fig->operations = K;

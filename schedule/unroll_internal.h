@@ -175,6 +175,73 @@ ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *p
 /* Broadcast: whole messages down the arborescences (unroll_broadcast.c). */
 ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods, ssched_error_t *err);
+/* The reduce and broadcast replays in steps, so an all-reduce runs both
+ * on one engine (unroll_allreduce.c).  begin allocates the state (*out;
+ * NULL on error) and sets nothing on the engine but, for a broadcast of
+ * its own (own_scale), the time scale; a step generates one period's
+ * events (the caller sets the release time before and flushes after). */
+typedef struct sched_reduce_replay sched_reduce_replay_t;
+typedef struct sched_bcast_replay sched_bcast_replay_t;
+ssched_status_t sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
+                                   unsigned long K, sched_reduce_replay_t **out,
+                                   ssched_error_t *err);
+/* Periods a batch spans after its first: the trees' deepest level. */
+size_t sched_reduce_depth(const sched_reduce_replay_t *r);
+/* Batches: ceil(K / operations per period). */
+size_t sched_reduce_batches(const sched_reduce_replay_t *r);
+ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+                                  ssched_error_t *err);
+/* When the complete result of op is at the target (valid from the period
+ * after its batch's last level until depth + 1 periods later). */
+int64_t sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op);
+void sched_reduce_end(sched_reduce_replay_t *r);
+/* The slot transfers of `type` (an all-reduce's copies) are handed to
+ * hook as the step meets them, so another part's events interleave with
+ * the reduce's in the pattern's slot order. */
+void sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
+                       ssched_status_t (*hook)(sched_engine_t *e, void *ctx,
+                                               const ssched_transfer_t *tr, ssched_error_t *err),
+                       void *ctx);
+/* Broadcast from root: own_scale (a broadcast problem) sets the engine's
+ * scale from the arborescences; else (all-reduce) the engine's scale is
+ * used, a whole message lasting A units.  Transfers get type `type`; op's
+ * message is at the root from ready(ctx, op) (NULL: time 0), asked when
+ * its batch starts. */
+ssched_status_t sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
+                                  size_t type, int own_scale, unsigned long K,
+                                  int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
+                                  sched_bcast_replay_t **out, ssched_error_t *err);
+/* Arcs deep: periods a batch spans. */
+size_t sched_bcast_depth(const sched_bcast_replay_t *r);
+ssched_status_t sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+                                 ssched_error_t *err);
+/* The same step in the pattern's slot order (all-reduce): prepare the
+ * period's copies, then per slot transfer of a copy over `edge` the copies
+ * starting within its amount (whole messages, each at the slot where it
+ * would begin), then finish (the copies left, buffer marks). */
+ssched_status_t sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+                                    ssched_error_t *err);
+ssched_status_t sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
+                                 const mpq_t amount, ssched_error_t *err);
+ssched_status_t sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
+                                   ssched_error_t *err);
+void sched_bcast_end(sched_bcast_replay_t *r);
+/* All-reduce: the reduce to the root, then the broadcast of each result
+ * (unroll_allreduce.c). */
+ssched_status_t sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
+                                       unsigned long K, size_t *periods, ssched_error_t *err);
+/* A short all-reduce pattern of n operations per period: trees and
+ * arborescences apportioned by rate, the period the busiest resource's
+ * time (unroll_allreduce_plan.c). */
+ssched_status_t sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        const ssched_steady_t *st, unsigned long n,
+                                        ssched_schedule_t *out, ssched_error_t *err);
+/* Reduce and all-reduce schedules share the reduce's scale, types and
+ * computations. */
+static inline int sched_reduce_like(const ssched_schedule_t *s)
+{
+    return s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE;
+}
 /* Upper bounds used by the limits: periods replayed, events per period. */
 unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         unsigned long K);

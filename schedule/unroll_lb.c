@@ -99,7 +99,7 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
         for (size_t t = 0; t < pb->n_targets && st == SSCHED_OK; t++)
             if (pb->targets[t] != pb->sources[0] && mpq_cmp(a[pb->targets[t]], lb) > 0)
                 mpq_set(lb, a[pb->targets[t]]);
-    } else if (pb->kind != SSCHED_PROBLEM_REDUCE) {
+    } else if (pb->kind != SSCHED_PROBLEM_REDUCE && pb->kind != SSCHED_PROBLEM_ALLREDUCE) {
         /* every (origin, target) pair is one message */
         for (size_t s = 0; s < pb->n_sources && st == SSCHED_OK; s++) {
             size_t o = pb->sources[s], dests = 0;
@@ -148,6 +148,17 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
             if (any && mpq_cmp(best, lb) > 0)
                 mpq_set(lb, best);
         }
+    }
+    if (st == SSCHED_OK && pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
+        /* the result leaves the root (pb->target) only once complete, then
+         * reaches every participant along some path */
+        mpq_set_ui(best, 0, 1);
+        if (!dijkstra(p, pb->size, pb->target, 0, a))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        for (size_t k = 0; k < pb->n_participants && st == SSCHED_OK; k++)
+            if (mpq_cmp(a[pb->participants[k]], best) > 0)
+                mpq_set(best, a[pb->participants[k]]);
+        mpq_add(lb, lb, best);
     }
     mpq_clears(best, q, NULL);
     for (size_t v = 0; v < nn; v++)

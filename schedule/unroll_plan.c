@@ -220,7 +220,10 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
  * denominators: every weight y_i T is a whole number of messages, so every
  * message moves whole down one arborescence at TP exactly).  no_split
  * changes nothing: the no-split pattern only multiplies the period and
- * every count by L (far more events per period, the same rates). */
+ * every count by L (far more events per period, the same rates).
+ * All-reduce: its own pattern likewise (the period is the LCM of the trees'
+ * and arborescences' rates; a fixed period is not built for it), with
+ * no_split moving the reduce values whole. */
 static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_problem_t *pb,
                                       const ssched_steady_t *steady, unsigned long K,
                                       mpq_srcptr max_period, int no_split,
@@ -232,14 +235,85 @@ static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_p
         return ssched_error_set(err, SSCHED_EINPUT, "TP = 0: there is nothing to schedule");
     ssched_schedule_options_t so;
     ssched_schedule_options_default(&so);
-    (void)no_split;
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     ssched_status_t st = ssched_schedule_build(p, pb, steady, &so, out, err);
     if (st == SSCHED_OK && max_period && mpq_cmp(out->period, max_period) > 0)
         st = ssched_error_set(err, SSCHED_EINPUT,
-                              "no periodic pattern fits in --max-period: the broadcast "
-                              "pattern's period is the LCM of its arborescences' weights");
+                              all ? "no periodic pattern fits in --max-period: the all-reduce "
+                                    "pattern's period is the LCM of its trees' and "
+                                    "arborescences' rates"
+                                  : "no periodic pattern fits in --max-period: the broadcast "
+                                    "pattern's period is the LCM of its arborescences' weights");
+    /* all-reduce: the reduce values move in pieces unless no_split (copies
+     * are whole messages either way) */
     if (st == SSCHED_OK)
-        out->unroll_whole = 1;
+        out->unroll_whole = all ? no_split : 1;
+    return st;
+}
+
+/* A pattern whose exact times do not fit 62-bit ticks is skipped. */
+static ssched_status_t scale_fits(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  const ssched_schedule_t *s, unsigned long K, ssched_error_t *e)
+{
+    sched_scale_t sc;
+    ssched_status_t ok = sched_scale_init(&sc, p, pb, s, sched_replay_periods(p, s, K), e);
+    sched_scale_free(&sc);
+    return ok;
+}
+
+/* All-reduce: the solution's own pattern (the LCM period) and short ones
+ * of n operations (unroll_allreduce_plan.c), ranked as the others. */
+static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      const ssched_steady_t *steady, unsigned long K,
+                                      mpq_srcptr max_period, int no_split,
+                                      ssched_schedule_t *out, ssched_error_t *err)
+{
+    static const unsigned long ns[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+    ssched_error_t first;
+    ssched_status_t st = plan_broadcast(p, pb, steady, K, max_period, no_split, out, &first);
+    if (st == SSCHED_ENOMEM)
+        return ssched_error_set(err, st, "%s", first.message);
+    if (st == SSCHED_OK && (st = scale_fits(p, pb, out, K, &first)) == SSCHED_ENOMEM)
+        return ssched_error_set(err, st, "%s", first.message);
+    int have = st == SSCHED_OK;
+    mpq_t best, est;
+    mpq_inits(best, est, NULL);
+    if (have)
+        rank(p, pb, out, K, 2000000ULL, best);
+    ssched_schedule_t cand;
+    ssched_schedule_init(&cand);
+    st = SSCHED_OK;
+    for (size_t k = 0; k < sizeof ns / sizeof *ns && (ns[k] == 1 || ns[k] / 2 <= K); k++) {
+        ssched_error_t e;
+        ssched_status_t r = sched_allreduce_pattern(p, pb, steady, ns[k], &cand, &e);
+        if (r == SSCHED_OK && !(max_period && mpq_cmp(cand.period, max_period) > 0))
+            r = scale_fits(p, pb, &cand, K, &e);
+        else if (r == SSCHED_OK)
+            continue; /* longer than max_period */
+        if (r == SSCHED_ENOMEM) {
+            st = ssched_error_set(err, r, "%s", e.message);
+            break;
+        }
+        if (r != SSCHED_OK)
+            continue;
+        cand.unroll_whole = no_split;
+        rank(p, pb, &cand, K, 2000000ULL, est);
+        if (!have || mpq_cmp(est, best) < 0) {
+            ssched_schedule_t tmp = *out;
+            *out = cand;
+            cand = tmp;
+            mpq_set(best, est);
+            have = 1;
+        }
+    }
+    if (st == SSCHED_OK && !have && max_period)
+        st = ssched_error_set(err, SSCHED_EINPUT,
+                              "no periodic pattern fits in --max-period: one all-reduce needs "
+                              "a period of at least 1/TP");
+    else if (st == SSCHED_OK && !have)
+        st = ssched_error_set(err, first.status, "%s", first.message);
+    ssched_schedule_free(&cand);
+    mpq_clears(best, est, NULL);
     return st;
 }
 
@@ -252,6 +326,8 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
                                          192, 256, 384, 512, 1024};
     if (pb->kind == SSCHED_PROBLEM_BROADCAST)
         return plan_broadcast(p, pb, steady, K, max_period, no_split, out, err);
+    if (pb->kind == SSCHED_PROBLEM_ALLREDUCE)
+        return plan_allreduce(p, pb, steady, K, max_period, no_split, out, err);
     if (K == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
     if (mpq_sgn(steady->throughput) == 0)
@@ -305,12 +381,8 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
             continue;
         }
         if (pb->kind == SSCHED_PROBLEM_REDUCE) {
-            /* a pattern whose exact times do not fit 62-bit ticks is skipped */
-            sched_scale_t sc;
             ssched_error_t e2;
-            ssched_status_t ok = sched_scale_init(&sc, p, pb, &cand,
-                                                  sched_replay_periods(p, &cand, K), &e2);
-            sched_scale_free(&sc);
+            ssched_status_t ok = scale_fits(p, pb, &cand, K, &e2);
             if (ok == SSCHED_ENOMEM) {
                 st = ssched_error_set(err, ok, "%s", e2.message);
                 break;

@@ -11,8 +11,17 @@
  * and compute feasibility.  A slot amount may be a fraction of a value: the
  * value then moves in pieces, and the next task waits for the last piece.
  *
+ * A commutative reduce runs the same trees; its values are keyed by set
+ * (the schedule's types) instead of interval.
+ *
  * Memory: one period's task instances, and the availability of every value
- * of the operations in flight (a ring of (max level + 2) batches). */
+ * of the operations in flight (a ring of (max level + 2) batches).
+ *
+ * The replay runs in steps (begin, one step per period, end) so that an
+ * all-reduce (unroll_allreduce.c) drives it on one engine with the
+ * broadcast of the results: the complete result's time per op
+ * (sched_reduce_result) releases the op's copies, and slot transfers of the
+ * copy type are handed to a hook in slot order. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +69,30 @@ static size_t *tree_levels(const ssched_tree_t *t, size_t *max_level)
     return lv;
 }
 
+/* Commutative reduce: per task of a tree, its result set and (merges)
+ * its input sets, as the schedule's set types (3 per task).  The sets
+ * were interned when the schedule was built; a copy of the table finds
+ * them (a set the table lacks would be a builder bug: EINTERNAL). */
+static size_t *tree_sets(const ssched_schedule_t *s, const ssched_tree_t *t, ssched_sets_t *copy,
+                         uint64_t *scratch, ssched_status_t *st, ssched_error_t *err)
+{
+    size_t *v = malloc((t->n_tasks ? t->n_tasks : 1) * 3 * sizeof *v);
+    if (!v) {
+        *st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t x = 0; x < t->n_tasks && *st == SSCHED_OK; x++) {
+        *st = sched_tree_task_sets(copy, t, x, &v[3 * x], scratch, err);
+        if (*st == SSCHED_OK && copy->n != s->sets.n)
+            *st = ssched_error_set(err, SSCHED_EINTERNAL, "a tree uses a set the schedule lacks");
+    }
+    if (*st != SSCHED_OK) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
 typedef struct {
     size_t N, nI;
     unsigned long window;      /* operations kept in the ring             */
@@ -71,151 +104,280 @@ static int64_t *ring_at(ring_t *r, unsigned long op, size_t interval)
     return &r->avail[(size_t)(op % r->window) * r->nI + interval];
 }
 
-ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
-                                    unsigned long K, size_t *periods_out, ssched_error_t *err)
+/* The replay's state between periods. */
+struct sched_reduce_replay {
+    size_t N, nt, max_level, total_tasks, full;
+    unsigned long ops, K, batches;
+    size_t **levels, **sets;
+    unsigned long *offset;
+    ring_t ring;
+    inst_t *inst;
+    int64_t *need;
+    size_t *cursor_of;
+    /* slot transfers of type hook_type go to hook, in slot order */
+    size_t hook_type;
+    ssched_status_t (*hook)(sched_engine_t *e, void *ctx, const ssched_transfer_t *tr,
+                            ssched_error_t *err);
+    void *hook_ctx;
+};
+
+void sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
+                       ssched_status_t (*hook)(sched_engine_t *e, void *ctx,
+                                               const ssched_transfer_t *tr, ssched_error_t *err),
+                       void *ctx)
 {
-    const ssched_platform_t *p = e->p;
+    r->hook_type = type;
+    r->hook = hook;
+    r->hook_ctx = ctx;
+}
+
+void sched_reduce_end(sched_reduce_replay_t *r)
+{
+    if (!r)
+        return;
+    for (size_t t = 0; t < r->nt && r->levels; t++)
+        free(r->levels[t]);
+    for (size_t t = 0; t < r->nt && r->sets; t++)
+        free(r->sets[t]);
+    free(r->sets);
+    free(r->levels); free(r->offset); free(r->inst); free(r->need); free(r->cursor_of);
+    free(r->ring.avail);
+    free(r);
+}
+
+size_t sched_reduce_depth(const sched_reduce_replay_t *r)
+{
+    return r->max_level;
+}
+
+size_t sched_reduce_batches(const sched_reduce_replay_t *r)
+{
+    return (size_t)r->batches;
+}
+
+int64_t sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op)
+{
+    return r->ring.avail[(size_t)(op % r->ring.window) * r->ring.nI + r->full];
+}
+
+ssched_status_t sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
+                                   unsigned long K, sched_reduce_replay_t **out,
+                                   ssched_error_t *err)
+{
     const ssched_schedule_t *s = e->s;
-    size_t N = pb->n_participants, nt = s->trees.n_trees;
+    *out = NULL;
     if (!mpz_fits_ulong_p(s->ops_per_period) || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "operations per period out of range");
-    unsigned long ops = mpz_get_ui(s->ops_per_period);
-    size_t **levels = calloc(nt ? nt : 1, sizeof *levels);
-    unsigned long *offset = calloc(nt ? nt : 1, sizeof *offset);
-    size_t max_level = 0, total_tasks = 0;
+    sched_reduce_replay_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    size_t N = pb->n_participants, nt = s->trees.n_trees;
+    r->N = N;
+    r->nt = nt;
+    r->K = K;
+    r->ops = mpz_get_ui(s->ops_per_period);
+    r->levels = calloc(nt ? nt : 1, sizeof *r->levels);
+    r->sets = calloc(nt ? nt : 1, sizeof *r->sets);
+    r->offset = calloc(nt ? nt : 1, sizeof *r->offset);
     ssched_status_t st = SSCHED_OK;
-    if (!levels || !offset)
+    ssched_sets_t copy;
+    ssched_sets_init(&copy, N);
+    uint64_t *scratch = malloc(copy.words * sizeof *scratch);
+    if (!r->levels || !r->offset || !r->sets || !scratch ||
+        (s->commutative && !ssched_sets_copy(&copy, &s->sets)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t t = 0; t < nt && st == SSCHED_OK && s->commutative; t++)
+        r->sets[t] = tree_sets(s, &s->trees.trees[t], &copy, scratch, &st, err);
+    /* the complete result: [0, N-1], or the set of every participant */
+    r->full = sched_interval_index(N, 0, N ? N - 1 : 0);
+    if (st == SSCHED_OK && s->commutative) {
+        memset(scratch, 0, copy.words * sizeof *scratch);
+        for (size_t j = 0; j < N; j++)
+            scratch[j / 64] |= (uint64_t)1 << (j % 64);
+        r->full = ssched_sets_find(&s->sets, scratch);
+    }
+    ssched_sets_free(&copy);
+    free(scratch);
     unsigned long acc = 0;
     for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
         const ssched_tree_t *tr = &s->trees.trees[t];
-        if (!(levels[t] = tree_levels(tr, &max_level)))
+        if (!(r->levels[t] = tree_levels(tr, &r->max_level)))
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        offset[t] = acc;
+        r->offset[t] = acc;
         acc += mpz_get_ui(tr->weight);
-        total_tasks += tr->n_tasks * mpz_get_ui(tr->weight);
+        r->total_tasks += tr->n_tasks * mpz_get_ui(tr->weight);
     }
-    if (st == SSCHED_OK && acc != ops)
+    if (st == SSCHED_OK && acc != r->ops)
         st = ssched_error_set(err, SSCHED_EINTERNAL, "tree weights differ from operations per period");
-    ring_t ring = {N, N * (N + 1) / 2, ops * (unsigned long)(max_level + 2), NULL};
-    ring.avail = calloc(ring.window * ring.nI > 0 ? ring.window * ring.nI : 1, sizeof *ring.avail);
-    inst_t *inst = malloc((total_tasks ? total_tasks : 1) * sizeof *inst);
-    int64_t *need = malloc((total_tasks ? total_tasks : 1) * sizeof *need);
-    size_t *cursor_of = malloc((total_tasks ? total_tasks : 1) * sizeof *cursor_of);
-    if (st == SSCHED_OK && (!inst || !need || !cursor_of || !ring.avail))
+    r->ring = (ring_t){N, s->commutative ? s->sets.n : N * (N + 1) / 2,
+                       r->ops * (unsigned long)(r->max_level + 2), NULL};
+    if (st == SSCHED_OK && r->full >= r->ring.nI)
+        st = ssched_error_set(err, SSCHED_EINTERNAL, "the trees never form the complete result");
+    size_t tt = r->total_tasks ? r->total_tasks : 1;
+    r->ring.avail = calloc(r->ring.window * r->ring.nI > 0 ? r->ring.window * r->ring.nI : 1,
+                           sizeof *r->ring.avail);
+    r->inst = malloc(tt * sizeof *r->inst);
+    r->need = malloc(tt * sizeof *r->need);
+    r->cursor_of = malloc(tt * sizeof *r->cursor_of);
+    if (st == SSCHED_OK && (!r->inst || !r->need || !r->cursor_of || !r->ring.avail))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    int64_t A = e->sc.a;
-    unsigned long batches = (K + ops - 1) / ops;
-    size_t periods = (size_t)batches + max_level;
+    r->batches = (K + r->ops - 1) / r->ops;
+    if (st != SSCHED_OK) {
+        sched_reduce_end(r);
+        return st;
+    }
+    *out = r;
+    return SSCHED_OK;
+}
+
+ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+                                  ssched_error_t *err)
+{
+    const ssched_platform_t *p = e->p;
+    const ssched_schedule_t *s = e->s;
+    size_t N = r->N, nt = r->nt;
+    unsigned long ops = r->ops, batches = r->batches, K = r->K;
+    ring_t ring = r->ring;
+    inst_t *inst = r->inst;
+    int64_t *need = r->need, A = e->sc.a;
+    size_t *cursor_of = r->cursor_of, **levels = r->levels, **sets = r->sets;
+    unsigned long *offset = r->offset;
+    ssched_status_t st = SSCHED_OK;
+    /* a new batch starts: its values are not produced yet (leaves are
+     * participants' own values, there from time 0) */
+    if (period < batches)
+        for (unsigned long j = 0; j < ops; j++)
+            memset(ring_at(&ring, period * ops + j, 0), 0, ring.nI * sizeof *ring.avail);
+    size_t n = 0;
+    for (size_t t = 0; t < nt; t++) {
+        const ssched_tree_t *tr = &s->trees.trees[t];
+        unsigned long w = mpz_get_ui(tr->weight);
+        for (size_t x = 0; x < tr->n_tasks; x++) {
+            if (period < levels[t][x] || period - levels[t][x] >= batches)
+                continue;
+            unsigned long b = period - levels[t][x];
+            const ssched_tree_task_t *task = &tr->tasks[x];
+            for (unsigned long j = 0; j < w; j++) {
+                unsigned long op = b * ops + offset[t] + j;
+                if (op >= K)
+                    break;
+                inst_t *in = &inst[n++];
+                if (task->kind == SSCHED_TREE_SEND) {
+                    in->key_a = task->edge;
+                    in->key_b = s->commutative ? sets[t][3 * x]
+                                               : sched_interval_index(N, task->k, task->m);
+                } else {
+                    in->key_a = p->n_edges + task->node; /* computes sort after sends */
+                    in->key_b = 0;
+                }
+                in->tree = t;
+                in->task = x;
+                in->op = op;
+            }
+        }
+    }
+    if (n)
+        qsort(inst, n, sizeof *inst, cmp_inst);
+    for (size_t k = 0; k < n; k++) {
+        need[k] = A;
+        cursor_of[k] = (k > 0 && inst[k].key_a == inst[k - 1].key_a &&
+                        inst[k].key_b == inst[k - 1].key_b) ? cursor_of[k - 1] : k;
+    }
+    /* transfers: each slot's (edge, interval) amount takes the next
+     * units of the instances needing that transfer, in order */
+    for (size_t k = 0; k < s->n_slots && st == SSCHED_OK; k++) {
+        const ssched_slot_t *sl = &s->slots[k];
+        for (size_t t = 0; t < sl->n_transfers && st == SSCHED_OK; t++) {
+            const ssched_transfer_t *tr = &sl->transfers[t];
+            if (r->hook && tr->type == r->hook_type) {
+                st = r->hook(e, r->hook_ctx, tr, err);
+                continue;
+            }
+            size_t lo = 0, hi = n;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (inst[mid].key_a < tr->edge ||
+                    (inst[mid].key_a == tr->edge && inst[mid].key_b < tr->type))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo >= n || inst[lo].key_a != tr->edge || inst[lo].key_b != tr->type)
+                continue; /* nothing of this kind in this period (start-up, clean-up) */
+            /* whole values: every instance left in the run moves now */
+            int64_t want = e->sc.whole ? INT64_MAX : sched_units(&e->sc, tr->amount);
+            size_t *next = &cursor_of[lo];
+            while (want > 0 && st == SSCHED_OK) {
+                if (*next >= n || inst[*next].key_a != tr->edge || inst[*next].key_b != tr->type)
+                    break;
+                size_t x = *next;
+                int64_t len = need[x] < want ? need[x] : want, end;
+                int64_t *av = ring_at(&ring, inst[x].op, tr->type);
+                st = sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
+                                         *av, &end, err);
+                /* later pieces go over the same port: waiting for this
+                 * one's end changes nothing; the value is at the receiver
+                 * once the last piece ends */
+                *av = end;
+                need[x] -= len;
+                want -= len;
+                if (need[x] == 0)
+                    (*next)++;
+            }
+        }
+    }
+    for (size_t k = 0; k < n && st == SSCHED_OK; k++)
+        if (inst[k].key_a < p->n_edges && need[k] != 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "reduce pattern has fewer transfers than the trees need");
+    /* computations, each node's one after the other */
+    for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
+        if (inst[k].key_a < p->n_edges)
+            continue;
+        ssched_tree_task_t x = s->trees.trees[inst[k].tree].tasks[inst[k].task];
+        size_t left = sched_interval_index(N, x.k, x.l);
+        size_t right = sched_interval_index(N, x.l + 1, x.m);
+        size_t out = sched_interval_index(N, x.k, x.m);
+        if (s->commutative) {
+            /* the event names the merge by its sets, as the computations
+             * list does: inputs in increasing set order, then the result */
+            const size_t *v = &sets[inst[k].tree][3 * inst[k].task];
+            out = v[0];
+            left = v[1] < v[2] ? v[1] : v[2];
+            right = v[1] < v[2] ? v[2] : v[1];
+            x.k = left;
+            x.l = right;
+            x.m = out;
+        }
+        int64_t ready = *ring_at(&ring, inst[k].op, left), end;
+        if (*ring_at(&ring, inst[k].op, right) > ready)
+            ready = *ring_at(&ring, inst[k].op, right);
+        st = sched_emit_computation(e, &x, inst[k].op, ready, &end, err);
+        *ring_at(&ring, inst[k].op, out) = end;
+    }
+    return st;
+}
+
+ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
+                                    unsigned long K, size_t *periods_out, ssched_error_t *err)
+{
+    sched_reduce_replay_t *r;
+    ssched_status_t st = sched_reduce_begin(e, pb, K, &r, err);
+    if (st != SSCHED_OK)
+        return st;
+    size_t periods = (size_t)r->batches + r->max_level;
     mpq_set_z(e->period_ticks, e->sc.Q);
-    mpq_mul(e->period_ticks, e->period_ticks, s->period);
-    e->window = max_level + 1;
+    mpq_mul(e->period_ticks, e->period_ticks, e->s->period);
+    e->window = r->max_level + 1;
     for (size_t period = 0; period < periods && st == SSCHED_OK; period++) {
         sched_engine_period(e, period);
-        /* a new batch starts: its values are not produced yet (leaves are
-         * participants' own values, there from time 0) */
-        if (period < batches)
-            for (unsigned long j = 0; j < ops; j++)
-                memset(ring_at(&ring, period * ops + j, 0), 0, ring.nI * sizeof *ring.avail);
-        size_t n = 0;
-        for (size_t t = 0; t < nt; t++) {
-            const ssched_tree_t *tr = &s->trees.trees[t];
-            unsigned long w = mpz_get_ui(tr->weight);
-            for (size_t x = 0; x < tr->n_tasks; x++) {
-                if (period < levels[t][x] || period - levels[t][x] >= batches)
-                    continue;
-                unsigned long b = period - levels[t][x];
-                const ssched_tree_task_t *task = &tr->tasks[x];
-                for (unsigned long j = 0; j < w; j++) {
-                    unsigned long op = b * ops + offset[t] + j;
-                    if (op >= K)
-                        break;
-                    inst_t *in = &inst[n++];
-                    if (task->kind == SSCHED_TREE_SEND) {
-                        in->key_a = task->edge;
-                        in->key_b = sched_interval_index(N, task->k, task->m);
-                    } else {
-                        in->key_a = p->n_edges + task->node; /* computes sort after sends */
-                        in->key_b = 0;
-                    }
-                    in->tree = t;
-                    in->task = x;
-                    in->op = op;
-                }
-            }
-        }
-        if (n)
-            qsort(inst, n, sizeof *inst, cmp_inst);
-        for (size_t k = 0; k < n; k++) {
-            need[k] = A;
-            cursor_of[k] = (k > 0 && inst[k].key_a == inst[k - 1].key_a &&
-                            inst[k].key_b == inst[k - 1].key_b) ? cursor_of[k - 1] : k;
-        }
-        /* transfers: each slot's (edge, interval) amount takes the next
-         * units of the instances needing that transfer, in order */
-        for (size_t k = 0; k < s->n_slots && st == SSCHED_OK; k++) {
-            const ssched_slot_t *sl = &s->slots[k];
-            for (size_t t = 0; t < sl->n_transfers && st == SSCHED_OK; t++) {
-                const ssched_transfer_t *tr = &sl->transfers[t];
-                size_t lo = 0, hi = n;
-                while (lo < hi) {
-                    size_t mid = (lo + hi) / 2;
-                    if (inst[mid].key_a < tr->edge ||
-                        (inst[mid].key_a == tr->edge && inst[mid].key_b < tr->type))
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                if (lo >= n || inst[lo].key_a != tr->edge || inst[lo].key_b != tr->type)
-                    continue; /* nothing of this kind in this period (start-up, clean-up) */
-                /* whole values: every instance left in the run moves now */
-                int64_t want = e->sc.whole ? INT64_MAX : sched_units(&e->sc, tr->amount);
-                size_t *next = &cursor_of[lo];
-                while (want > 0 && st == SSCHED_OK) {
-                    if (*next >= n || inst[*next].key_a != tr->edge || inst[*next].key_b != tr->type)
-                        break;
-                    size_t x = *next;
-                    int64_t len = need[x] < want ? need[x] : want, end;
-                    int64_t *av = ring_at(&ring, inst[x].op, tr->type);
-                    st = sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
-                                             *av, &end, err);
-                    /* later pieces go over the same port: waiting for this
-                     * one's end changes nothing; the value is at the receiver
-                     * once the last piece ends */
-                    *av = end;
-                    need[x] -= len;
-                    want -= len;
-                    if (need[x] == 0)
-                        (*next)++;
-                }
-            }
-        }
-        for (size_t k = 0; k < n && st == SSCHED_OK; k++)
-            if (inst[k].key_a < p->n_edges && need[k] != 0)
-                st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                      "reduce pattern has fewer transfers than the trees need");
-        /* computations, each node's one after the other */
-        for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
-            if (inst[k].key_a < p->n_edges)
-                continue;
-            const ssched_tree_task_t *x = &s->trees.trees[inst[k].tree].tasks[inst[k].task];
-            size_t left = sched_interval_index(N, x->k, x->l);
-            size_t right = sched_interval_index(N, x->l + 1, x->m);
-            size_t out = sched_interval_index(N, x->k, x->m);
-            int64_t ready = *ring_at(&ring, inst[k].op, left), end;
-            if (*ring_at(&ring, inst[k].op, right) > ready)
-                ready = *ring_at(&ring, inst[k].op, right);
-            st = sched_emit_computation(e, x, inst[k].op, ready, &end, err);
-            *ring_at(&ring, inst[k].op, out) = end;
-        }
+        st = sched_reduce_step(e, r, period, err);
         if (st == SSCHED_OK)
             st = sched_engine_flush(e, 0, err);
     }
     if (st == SSCHED_OK)
         st = sched_engine_flush(e, 1, err);
     *periods_out = periods;
-    for (size_t t = 0; t < nt && levels; t++)
-        free(levels[t]);
-    free(levels); free(offset); free(inst); free(need); free(cursor_of); free(ring.avail);
+    sched_reduce_end(r);
     return st;
 }

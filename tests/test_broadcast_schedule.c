@@ -8,7 +8,8 @@
  *   - hand-broken files are rejected with the violation named;
  *   - random platforms and `gen tiers` instances: split and no-split
  *     schedules pass the checker (library and CLI);
- *   - refusals (exit 2): multicast (switch routers included), --unroll. */
+ *   - refusals (exit 2): --fixed-period, --trees-dot; multicasts (switch
+ *     routers included) are scheduled: tests/test_multicast.c. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,12 @@ static void multicast(json_t *r)
 {
     json_object_set_new(json_object_get(r, "problem"), "targets", json_pack("[s]", "a"));
 }
+static void multicast_unbounded(json_t *r)
+{
+    multicast(r);
+    json_object_del(r, "upper_bound");
+}
+static void bound_low(json_t *r) { json_object_set_new(r, "upper_bound", json_string("1/2")); }
 static void no_arbs(json_t *r) { json_object_del(r, "arborescences"); }
 static void origin_key(json_t *r) { json_object_set_new(transfer(r, 0, 0), "origin", json_string("s")); }
 static void lcm_wrong(json_t *r)
@@ -221,7 +228,13 @@ static void test_broken_files(void)
     broken(text, two_in, 0, "node a has two in-arcs");
     broken(text, no_edge, -1, "no platform edge a->s");
     broken(text, tp_wrong, 0, "throughput differs");
-    broken(text, multicast, -1, "multicast");
+    /* the same file to the target a alone is a valid multicast (b relays,
+     * or is a useless leaf): the schedule still delivers to a at TP 3/4;
+     * only the claimed bound, not re-derivable without the LP, is then
+     * wrong.  Without its bound a multicast file is malformed. */
+    broken(text, multicast, 1, NULL);
+    broken(text, multicast_unbounded, -1, "a multicast schedule states \"upper_bound\"");
+    broken(text, bound_low, 0, "upper_bound is below the throughput");
     broken(text, no_arbs, -1, "missing \"arborescences\"");
     broken(text, origin_key, -1, "origin");
     broken(text, lcm_wrong, 0, "lcm_period");
@@ -259,8 +272,8 @@ static void test_random(void)
     CU_ASSERT(built >= 24);
 }
 
-/* `gen tiers`: one-port schedules are valid; with the routers made switches
- * no router is a target, so the broadcast is a multicast: refused. */
+/* `gen tiers`: one-port schedules are valid (with the routers made
+ * switches the broadcast is a multicast: tests/test_multicast.c). */
 static void test_tiers(void)
 {
     for (unsigned seed = 1; seed <= 3; seed++) {
@@ -291,14 +304,6 @@ static void test_tiers(void)
             free(text);
             ssched_schedule_free(&s);
         }
-        for (size_t i = 0; i < p.n_nodes; i++)
-            p.multiport[i] = !p.has_w[i];
-        ssched_schedule_t s;
-        ssched_schedule_init(&s);
-        ssched_status_t st;
-        free(build(&p, p.names[host], 0, &s, &st));
-        CU_ASSERT_EQUAL(st, SSCHED_EINPUT);
-        ssched_schedule_free(&s);
         ssched_platform_free(&p);
     }
 }
@@ -335,6 +340,15 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(tu_run(&r, "check '%s'", bad), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "INVALID"));
     tu_run_free(&r);
+    /* the edge LP's copies packed into spanning arborescences (column
+     * generation, the default, hands over its own): the same period */
+    CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' --problem broadcast --source s --method lp -o '%s'",
+                           tri, out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "3 spanning arborescences"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "period 4, 3 operations per period"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "check '%s'", out), 0);
+    tu_run_free(&r);
     /* no-split, JSON on stdout */
     CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' --problem broadcast --source s --no-split --json",
                            tri), 0);
@@ -351,14 +365,23 @@ static void test_cli(void)
     tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "check '%s'", tj), 0);
     tu_run_free(&r);
-    tu_run(&r, "schedule '%s' --problem broadcast --source h0_0_0_0 --routers switch", tiers);
-    expect_refusal(&r, "multicast: the achievable throughput is not computed yet");
+    CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' --problem broadcast --source h0_0_0_0 --method lp "
+                               "--no-split -o '%s'", tiers, tj), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "check '%s'", tj), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' --problem broadcast --source h0_0_0_0 --routers "
+                               "switch -o '%s'", tiers, tj), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "check '%s'", tj), 0);
+    tu_run_free(&r);
+    /* a multicast to a alone: s -> a directly, TP 1, the bound reached */
+    CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' --problem broadcast --source s --targets a", tri),
+                    0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "TP = 1 (1), achievable (certified feasible); upper "
+                                         "bound 1 (1), TP proven optimal"));
+    tu_run_free(&r);
     /* refusals */
-    tu_run(&r, "schedule '%s' --problem broadcast --source s --targets a", tri);
-    expect_refusal(&r, "multicast: the achievable throughput is not computed yet");
-    tu_run(&r, "schedule '%s' --problem broadcast --source s --targets a --unroll --operations 3 "
-               "-o '%s'", tri, tu_tmp_path("u.json"));
-    expect_refusal(&r, "unrolled multicast schedules are not built yet");
     tu_run(&r, "schedule '%s' --problem broadcast --source s --fixed-period 5", tri);
     expect_refusal(&r, "--fixed-period is not supported");
     tu_run(&r, "schedule '%s' --problem broadcast --source s --trees-dot '%s'", tri, dot);
@@ -371,7 +394,7 @@ int main(void)
         {"hand cases: chain, triangle, star", test_hand_cases},
         {"hand-broken files are rejected", test_broken_files},
         {"random platforms: split and no-split schedules check", test_random},
-        {"gen tiers: schedules check; switch routers refused (multicast)", test_tiers},
+        {"gen tiers: schedules check", test_tiers},
         {"CLI: schedule, check, exports, refusals", test_cli},
         {NULL, NULL}};
     return tu_main("broadcast schedules", tests);

@@ -68,11 +68,12 @@ static void test_invariants(void)
 
 static void test_never(void)
 {
-    /* broadcast by a series of scatters cannot beat the optimal tree on
-     * 1,2,3,3,3,3,3: 1/TP = 6 >= makespan 4 */
+    /* broadcast from p0 on times 1,5: the one-shot schedule sends once, in
+     * 1; any pipelined series sends every message out of p0 at least once,
+     * so TP <= 1 (reached): 1/TP = makespan, pipelining never wins */
     ssched_mk_cluster_t c;
     ssched_error_t err;
-    CU_ASSERT_EQUAL_FATAL(ssched_mk_cluster_parse(&c, "1,2,3,3,3,3,3", &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_mk_cluster_parse(&c, "1,5", &err), SSCHED_OK);
     ssched_compare_options_t o;
     ssched_compare_options_default(&o);
     static const unsigned long ops[] = {1, 10};
@@ -83,9 +84,43 @@ static void test_never(void)
     ssched_compare_t r;
     ssched_compare_init(&r);
     CU_ASSERT_EQUAL_FATAL(ssched_compare_run(&c, &o, &r, &err), SSCHED_OK);
-    CU_ASSERT(mpq_cmp_ui(r.one_shot, 4, 1) == 0);
+    CU_ASSERT(mpq_cmp_ui(r.one_shot, 1, 1) == 0);
+    CU_ASSERT(mpq_cmp_ui(r.throughput, 1, 1) == 0);
     CU_ASSERT(!r.pipelining_can_win);
     CU_ASSERT(!r.crossover_found);
+    ssched_compare_free(&r);
+    ssched_mk_cluster_free(&c);
+}
+
+/* The true pipelined broadcast on times 1,1,1,1 from p0: a node holding
+ * the message forwards copies, so the chain p0 -> p1 -> p2 -> p3 sends
+ * one copy per port and message: TP = 1 (p0 sends each message at least
+ * once, so no more).  The series of scatters compare used to stand in with
+ * sends three messages out of p0 per operation: TP 1/3, and 1/TP = 3 above
+ * the one-shot makespan 2 (FNF: p0 -> p1, then p0 -> p2 and p1 -> p3), so
+ * it never won; the broadcast does. */
+static void test_broadcast(void)
+{
+    ssched_mk_cluster_t c;
+    ssched_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ssched_mk_cluster_parse(&c, "1,1,1,1", &err), SSCHED_OK);
+    ssched_compare_options_t o;
+    ssched_compare_options_default(&o);
+    static const unsigned long ops[] = {1, 10, 100};
+    o.ops = ops;
+    o.n_ops = 3;
+    o.op = SSCHED_MK_BROADCAST;
+    ssched_compare_t r;
+    ssched_compare_init(&r);
+    CU_ASSERT_EQUAL_FATAL(ssched_compare_run(&c, &o, &r, &err), SSCHED_OK);
+    CU_ASSERT(mpq_cmp_ui(r.one_shot, 2, 1) == 0);
+    CU_ASSERT(mpq_cmp_ui(r.throughput, 1, 1) == 0);
+    CU_ASSERT(r.pipelining_can_win);
+    CU_ASSERT(r.crossover_found);
+    for (size_t k = 0; k < r.n_rows; k++) /* never below M / TP = M */
+        CU_ASSERT(mpq_cmp_ui(r.pipelined[k], r.M[k], 1) >= 0);
+    /* 100 broadcasts pipelined beat 100 one at a time (200) */
+    CU_ASSERT(mpq_cmp(r.pipelined[2], r.sequential[2]) < 0);
     ssched_compare_free(&r);
     ssched_mk_cluster_free(&c);
 }
@@ -151,6 +186,7 @@ int main(void)
     static const tu_test_t tests[] = {
         {"table invariants and crossover", test_invariants},
         {"pipelining that never wins", test_never},
+        {"the true pipelined broadcast: TP 1 where scatters gave 1/3", test_broadcast},
         {"CLI and bad inputs", test_cli},
         {"limits refused up front; the times 1,2,3,5,8 example", test_limits},
         {NULL, NULL}};

@@ -1,7 +1,8 @@
 /* The MPI executor (issue 13): ssched-exec runs generated schedules under mpirun with --verify (real
  * payloads checked at their destination), rejects bad input with exit
  * status 2 and one line, stops every rank on a callback error, holds no
- * more buffers than the schedule; broadcasts reach every other node once;
+ * more buffers than the schedule; broadcasts reach every other node once,
+ * multicasts every target once (relays forward);
  * tests/mpi_op_prog.c covers the library's
  * in-memory setup and MPI_Op combine; under SMPI (ssched-exec-smpi) the
  * simulated makespan is the schedule's to 1e-9.
@@ -47,19 +48,23 @@ static const char *unroll(const char *plat, const char *kind, unsigned long K, i
     return unroll_with(plat, kind, K, whole, NULL);
 }
 
-/* An unrolled broadcast from src (NULL: fig6's P0, tiers-small's wan0);
- * the planner's broadcasts reach every other node, in whole messages. */
-static const char *unroll_bcast_from(const char *plat, unsigned long K, const char *src)
+/* An unrolled broadcast from src (NULL: fig6's P0, tiers-small's wan0),
+ * in whole messages; extra (or NULL): --targets (a multicast) or
+ * --routers switch, whose relays forward without delivering; tag names
+ * the variant in the file name. */
+static const char *unroll_bcast_with(const char *plat, unsigned long K, const char *src,
+                                     const char *extra, const char *tag)
 {
     static char path[512];
     char name[96];
     if (!src)
         src = !strcmp(plat, "fig6") ? "P0" : "wan0";
-    snprintf(name, sizeof name, "%s-broadcast-%s-%lu.json", plat, src, K);
+    snprintf(name, sizeof name, "%s-broadcast-%s-%lu%s.json", plat, src, K, tag ? tag : "");
     snprintf(path, sizeof path, "%s", tu_tmp_path(name));
     tu_run_t r;
-    tu_run(&r, "schedule '%s/examples/%s.graphml' --problem broadcast --source %s "
-           "--operations %lu --unroll -o '%s'", SSCHED_SOURCE_DIR, plat, src, K, path);
+    tu_run(&r, "schedule '%s/examples/%s.graphml' --problem broadcast --source %s %s "
+           "--operations %lu --unroll -o '%s'", SSCHED_SOURCE_DIR, plat, src,
+           extra ? extra : "", K, path);
     if (r.status != 0)
         fprintf(stderr, "\n  ssched schedule (broadcast) failed: %s", r.err);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -67,9 +72,38 @@ static const char *unroll_bcast_from(const char *plat, unsigned long K, const ch
     return path;
 }
 
+static const char *unroll_bcast_from(const char *plat, unsigned long K, const char *src)
+{
+    return unroll_bcast_with(plat, K, src, NULL, NULL);
+}
+
 static const char *unroll_bcast(const char *plat, unsigned long K)
 {
     return unroll_bcast_from(plat, K, NULL);
+}
+
+/* An unrolled all-reduce: fig6's P0,P1,P2, tiers-small's three hosts
+ * (their best root, lan0_0_0, is a router: it only forwards copies) or
+ * four when four; extra: more options (--commutative) or NULL. */
+static const char *unroll_allreduce(const char *plat, unsigned long K, int four,
+                                    const char *extra)
+{
+    static char path[512];
+    char name[96];
+    const char *parts = !strcmp(plat, "fig6") ? "P0,P1,P2"
+                        : four ? "h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2"
+                               : "h0_0_0_0,h0_0_1_0,h1_0_0_1";
+    snprintf(name, sizeof name, "%s-allreduce-%lu-%d%s.json", plat, K, four, extra ? "x" : "");
+    snprintf(path, sizeof path, "%s", tu_tmp_path(name));
+    tu_run_t r;
+    tu_run(&r, "schedule '%s/examples/%s.graphml' --problem allreduce --participants %s %s "
+           "--operations %lu --unroll -o '%s'", SSCHED_SOURCE_DIR, plat, parts,
+           extra ? extra : "", K, path);
+    if (r.status != 0)
+        fprintf(stderr, "\n  ssched schedule (allreduce) failed: %s", r.err);
+    CU_ASSERT_EQUAL(r.status, 0);
+    tu_run_free(&r);
+    return path;
 }
 
 /* mpirun ssched-exec FILE --verify --json: 1 if "verified": true. */
@@ -121,6 +155,33 @@ static void test_exec_broadcast(void)
     const char *h = unroll_bcast_from("tiers-small", 7, "h0_0_0_0");
     CU_ASSERT(run_verified(h, 20, NULL));
     CU_ASSERT(run_verified(h, 20, extra));
+    /* multicasts: relays (routers, hosts off the list, switches) receive
+     * and forward; --verify checks every target's K messages */
+    for (size_t k = 0; k < 3; k++) {
+        CU_ASSERT(run_verified(unroll_bcast_with("tiers-small", Ks[k], NULL,
+                                                 "--targets h0_0_0_0,h0_0_1_1,h1_0_0_0,h1_0_1_2",
+                                                 "-mc"),
+                               20, NULL));
+        CU_ASSERT(run_verified(unroll_bcast_with("tiers-small", Ks[k], "h0_0_0_0",
+                                                 "--routers switch", "-sw"),
+                               20, NULL));
+    }
+}
+
+/* All-reduces: every participant ends with each op's reduced value (the
+ * ordered 2x2-matrix product, or the counting sum when commutative), the
+ * root's own and copies elsewhere, forwarded only once whole. */
+static void test_exec_allreduce(void)
+{
+    const unsigned long Ks[] = {1, 7, 100};
+    for (size_t k = 0; k < 3; k++) {
+        CU_ASSERT(run_verified(unroll_allreduce("fig6", Ks[k], 0, NULL), 3, NULL));
+        CU_ASSERT(run_verified(unroll_allreduce("fig6", Ks[k], 0, "--commutative"), 3, NULL));
+        CU_ASSERT(run_verified(unroll_allreduce("tiers-small", Ks[k], 0, NULL), 20, NULL));
+    }
+    CU_ASSERT(run_verified(unroll_allreduce("tiers-small", 7, 0, "--commutative"), 20, NULL));
+    CU_ASSERT(run_verified(unroll_allreduce("tiers-small", 100, 1, NULL), 20, NULL));
+    CU_ASSERT(run_verified(unroll_allreduce("fig6", 7, 0, "--no-split"), 3, NULL));
 }
 
 /* Messages in pieces (byte ranges) on fig2: a fixed period of 2 (scatter),
@@ -165,6 +226,34 @@ static void test_exec_map(void)
 }
 
 /* Exit status 2 and exactly one line of ours on stderr. */
+static void expect_bad(int np, const char *args, const char *needle, int want);
+
+/* Commutative reduces (issue 14): values keyed by sets, merged in any
+ * order.  --verify sums words mod 2^31-1 whose first N words count the
+ * participants, so a result that misses or repeats one is caught: with
+ * SSCHED_EXEC_SCALE_VALUE=k,m participant k's value counts m times. */
+static void test_exec_commutative(void)
+{
+    const unsigned long Ks[] = {1, 7, 100};
+    for (size_t k = 0; k < 3; k++)
+        for (int whole = 0; whole < 2; whole++)
+            CU_ASSERT(run_verified(unroll_with("fig6", "reduce", Ks[k], whole, "--commutative"),
+                                   3, NULL));
+    const char *t7 = unroll_with("tiers-small", "reduce", 7, 0, "--commutative");
+    char *text = tu_read_file(t7);
+    CU_ASSERT(text && strstr(text, "\"merge\"") && strstr(text, "\"set\""));
+    free(text);
+    CU_ASSERT(run_verified(t7, 20, NULL));
+    static const char *const scale[] = {"1,0", "1,2"}; /* lost, counted twice */
+    char args[700];
+    snprintf(args, sizeof args, "'%s' --verify", unroll_with("fig6", "reduce", 7, 0, "--commutative"));
+    for (size_t k = 0; k < 2; k++) {
+        setenv("SSCHED_EXEC_SCALE_VALUE", scale[k], 1);
+        expect_bad(3, args, "verification failed", 1);
+        unsetenv("SSCHED_EXEC_SCALE_VALUE");
+    }
+}
+
 static void expect_bad(int np, const char *args, const char *needle, int want)
 {
     tu_run_t r;
@@ -226,7 +315,8 @@ static void test_exec_callback_error(void)
  * 16-byte envelope cancelled by ssched-exec-smpi): the simulated makespan
  * is the schedule's up to float rounding.  Measured on tiers-small, K = 100:
  * 1 + 5e-13 (reduce, 6600 pieces), 1 + 1e-13 (scatter), 1 + 1e-14 (gossip),
- * 1 - 3e-15 (broadcast from wan0);
+ * 1 - 3e-15 (broadcast from wan0), 1 + 7e-13 (commutative reduce),
+ * 1 + 1.3e-13 (allreduce of three hosts, root lan0_0_0);
  * 1e-9 is far above that, yet catches the envelope (1.6e-5) and the byte
  * rounding of pieces passed on by a tight dependency (8e-8).  SimGrid is
  * deterministic: no flakiness. */
@@ -239,10 +329,13 @@ static void test_smpi_makespan(void)
            SSCHED_SOURCE_DIR, xml, hosts);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     tu_run_free(&r);
-    const char *kinds[] = {"reduce", "scatter", "gossip", "broadcast"};
-    for (size_t k = 0; k < 4; k++) {
-        const char *path = k == 3 ? unroll_bcast("tiers-small", 100)
-                                  : unroll("tiers-small", kinds[k], 100, 0);
+    const char *kinds[] = {"reduce", "scatter", "gossip", "broadcast", "commutative reduce",
+                           "allreduce"};
+    for (size_t k = 0; k < 6; k++) {
+        const char *path = k == 3   ? unroll_bcast("tiers-small", 100)
+                           : k == 4 ? unroll_with("tiers-small", "reduce", 100, 0, "--commutative")
+                           : k == 5 ? unroll_allreduce("tiers-small", 100, 0, NULL)
+                                    : unroll("tiers-small", kinds[k], 100, 0);
         tu_sh(&r, SSCHED_SMPIRUN " -np 20 -platform '%s' -hostfile '%s' "
               "$(sh '%s/bench/smpi_exact.sh' --print-cfg B) --log=root.thres:warning '%s' '%s' "
               "--json --verify", xml, hosts, SSCHED_SOURCE_DIR, SSCHED_EXEC_SMPI, path);
@@ -283,10 +376,11 @@ static double file_peak(const char *path)
  * local order a scatter's router held 1016 instead of 84 (K = 100). */
 static void test_exec_buffers(void)
 {
-    const char *kinds[] = {"scatter", "gossip", "reduce", "broadcast"};
-    for (size_t k = 0; k < 4; k++) {
-        const char *path = k == 3 ? unroll_bcast("tiers-small", 100)
-                                  : unroll("tiers-small", kinds[k], 100, 0);
+    const char *kinds[] = {"scatter", "gossip", "reduce", "broadcast", "allreduce"};
+    for (size_t k = 0; k < 5; k++) {
+        const char *path = k == 3   ? unroll_bcast("tiers-small", 100)
+                           : k == 4 ? unroll_allreduce("tiers-small", 100, 0, NULL)
+                                    : unroll("tiers-small", kinds[k], 100, 0);
         double want = file_peak(path);
         tu_run_t r;
         tu_sh(&r, MPIRUN " -np 20 '%s' '%s' --json --unit-bytes 640", SSCHED_EXEC, path);
@@ -355,9 +449,13 @@ int main(void)
         setenv("OMPI_MCA_orte_tmpdir_base", ompi_tmp, 1);
     const tu_test_t tests[] = {
         {"fig2, fig6: every problem, K = 1, 7, 100, pieces and whole", test_exec_small},
-        {"broadcast: fig6, tiers-small, K = 1, 7, 100", test_exec_broadcast},
+        {"broadcast and multicast: fig6, tiers-small, K = 1, 7, 100", test_exec_broadcast},
+        {"allreduce: fig6, tiers-small, K = 1, 7, 100, ordered and commutative",
+         test_exec_allreduce},
         {"fig2: messages in pieces, K = 1, 7, 100", test_exec_pieces},
         {"tiers-small, 20 ranks (reduces in pieces)", test_exec_tiers},
+        {"commutative reduces: fig6, tiers-small; a lost or repeated value is caught",
+         test_exec_commutative},
         {"a node-to-rank map", test_exec_map},
         {"bad input: exit status 2, one line", test_exec_bad_input},
         {"a callback error stops every rank", test_exec_callback_error},

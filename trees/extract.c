@@ -237,6 +237,69 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
     return st;
 }
 
+/* Commutative trees (tree->order set): the schedule's types are SETS of
+ * participants, and its checker recomputes the period from the busy time
+ * per (edge, set), which the per-edge flows of a commutative solution
+ * (lp/colgen_comm_result.c) do not show.  Every other per-key rate is a sum
+ * of tree rates times integers, already covered by the tree rates.  Sends
+ * are keyed by edge and the set's bitmask (N bits). */
+typedef struct {
+    size_t edge, tree, words;
+    const uint64_t *set;
+} set_send_t;
+
+static int cmp_set_send(const void *a, const void *b)
+{
+    const set_send_t *x = a, *y = b;
+    if (x->edge != y->edge)
+        return x->edge < y->edge ? -1 : 1;
+    return memcmp(x->set, y->set, x->words * sizeof *x->set);
+}
+
+static int commutative_period(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_steady_t *s, mpz_t T)
+{
+    size_t W = (pb->n_participants + 63) / 64, n = 0;
+    for (size_t k = 0; k < s->n_rated_trees; k++)
+        for (size_t x = 0; x < s->rated_trees[k].n_tasks; x++)
+            n += s->rated_trees[k].tasks[x].kind == SSCHED_TREE_SEND;
+    set_send_t *e = malloc((n ? n : 1) * sizeof *e);
+    uint64_t *bits = calloc(n * W + 1, sizeof *bits);
+    if (!e || !bits) {
+        free(e);
+        free(bits);
+        return 0;
+    }
+    n = 0;
+    for (size_t k = 0; k < s->n_rated_trees; k++) {
+        const ssched_tree_t *t = &s->rated_trees[k];
+        for (size_t x = 0; x < t->n_tasks; x++) {
+            if (t->tasks[x].kind != SSCHED_TREE_SEND || !t->order)
+                continue;
+            uint64_t *b = bits + n * W;
+            for (size_t i = t->tasks[x].k; i <= t->tasks[x].m; i++)
+                b[t->order[i] / 64] |= (uint64_t)1 << (t->order[i] % 64);
+            e[n++] = (set_send_t){t->tasks[x].edge, k, W, b};
+        }
+    }
+    qsort(e, n, sizeof *e, cmp_set_send);
+    mpq_t sum, q;
+    mpq_inits(sum, q, NULL);
+    for (size_t i = 0; i < n; i++) {
+        mpq_add(sum, sum, s->tree_rates[e[i].tree]);
+        if (i + 1 < n && !cmp_set_send(&e[i], &e[i + 1]))
+            continue;
+        mpq_mul(q, sum, p->c[e[i].edge]); /* busy time of this (edge, set) */
+        mpq_mul(q, q, pb->size);
+        mpz_lcm(T, T, mpq_denref(q));
+        mpq_set_ui(sum, 0, 1);
+    }
+    mpq_clears(sum, q, NULL);
+    free(e);
+    free(bits);
+    return 1;
+}
+
 ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched_problem_t *pb,
                                         const ssched_steady_t *s, ssched_trees_t *out,
                                         ssched_error_t *err)
@@ -248,6 +311,12 @@ ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched
     reduce_period(p, pb, s, out->period);
     for (size_t k = 0; k < s->n_rated_trees; k++)
         mpz_lcm(out->period, out->period, mpq_denref(s->tree_rates[k]));
+    /* the commutative counterpart of reduce_period's flow terms; like them
+     * it applies to a solution that states its flows (a short unrolling
+     * pattern, unroll_allreduce_plan.c, states none: it needs no period
+     * making every busy rate integral) */
+    if (pb->commutative && s->n_flows > 0 && !commutative_period(p, pb, s, out->period))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     out->trees = calloc(s->n_rated_trees, sizeof *out->trees);
     if (!out->trees)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

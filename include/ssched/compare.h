@@ -17,9 +17,11 @@
  *  - reduce: ssched's LP keeps the participants' order (non-commutative);
  *    the seeds' operators are commutative, so the pipelined TP shown is
  *    what the given order achieves;
- *  - broadcast: ssched has no broadcast LP; the pipelined side sends each
- *    processor its own copy (a series of scatters), which is a valid
- *    pipelined broadcast whose throughput bounds the optimal one from below. */
+ *  - broadcast: the pipelined side is ssched's broadcast (IPDPS 2004): any
+ *    node holding the message may forward copies, TP is the certified
+ *    optimal broadcast throughput (column generation over spanning
+ *    arborescences, exact by Edmonds' branching theorem) and the unrolled
+ *    schedule copies each message down one weighted arborescence. */
 #ifndef SSCHED_COMPARE_H
 #define SSCHED_COMPARE_H
 
@@ -49,6 +51,10 @@ typedef struct {
      * growth of the exact solve on the complete graph */
     unsigned long max_ops;
     unsigned long long max_memory;
+    /* called before each pipelined time is computed (unrolled and checked
+     * for M operations); NULL: none */
+    void (*progress)(void *ctx, unsigned long M);
+    void *progress_ctx;
 } ssched_compare_options_t;
 
 typedef struct {

@@ -11,6 +11,11 @@
  *    source; each copy is forwarded whole once it has fully arrived at a
  *    node, and delivered at every other node (its buffer lives until its
  *    last forward and its delivery);
+ *  - an all-reduce runs its reduce to the root as a reduce, then each
+ *    result's copies as a broadcast from the root: a copy leaves the root
+ *    once the result is complete there; every participant delivers each
+ *    result through the result callback (x->is_target: the participant
+ *    ranks; a root that is not a participant only forwards);
  *  - every resource keeps the schedule's order: the out-port (all sends of
  *    a one-port node, in start order), the in-port (all its receives), the
  *    processor (its computations); at a switch ("ports": "multi") each
@@ -76,7 +81,12 @@ typedef struct {
                                   broadcast: (source, target) pairs        */
     size_t n_participants;     /* reduce                                    */
     long participant;          /* this node's index among them, or -1       */
-    int is_target;             /* reduce: this node receives the results    */
+    int is_target;             /* reduce: this node receives the results
+                                  (all-reduce: every participant)           */
+    int commutative;           /* reduce: a commutative operator; combine
+                                  then merges the partial results of two
+                                  disjoint sets of participants, in no
+                                  particular order                          */
     size_t msg_bytes;          /* bytes of one message or value             */
     double size;               /* the problem's message size                */
     char *makespan;            /* the schedule's makespan, exact ("p/q")    */
@@ -100,13 +110,15 @@ typedef struct {
     int (*value)(const ssched_mpi_t *x, size_t participant, unsigned long op, void *buf,
                  size_t bytes, void *ctx);
     /* reduce: out = left (+) right; left covers the lower participants (the
-     * operator need not commute).  NULL: MPI_Reduce_local with mpi_op on
+     * operator need not commute; a commutative reduce, x->commutative,
+     * merges two disjoint sets of participants in any order).  NULL: MPI_Reduce_local with mpi_op on
      * bytes / size(datatype) elements of datatype (then out = left op right
      * in MPI's argument order: inbuf = left, inoutbuf = right). */
     int (*combine)(const void *left, const void *right, void *out, size_t bytes, void *ctx);
     MPI_Op mpi_op;
     MPI_Datatype datatype;
-    /* reduce: on the target, operation op's result v_0 (+) ... (+) v_{N-1} */
+    /* reduce: on the target, operation op's result v_0 (+) ... (+) v_{N-1}
+     * (all-reduce: on every participant) */
     int (*result)(const ssched_mpi_t *x, unsigned long op, const void *buf, size_t bytes,
                   void *ctx);
     void *ctx;

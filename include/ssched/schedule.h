@@ -16,12 +16,13 @@
  * whole number of messages (Fig. 4(b)).
  *
  * The checker shares no code with the builder: it reads the JSON text and
- * re-verifies every property design.md lists. */
+ * re-verifies every property docs/model.md lists. */
 #ifndef SSCHED_SCHEDULE_H
 #define SSCHED_SCHEDULE_H
 
 #include <gmp.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ssched/error.h"
@@ -35,14 +36,45 @@
 extern "C" {
 #endif
 
+/* Commutative reduce (problem->commutative): a partial result is a SET of
+ * participants, and message types are the sets the trees use, numbered in
+ * a table.  Set t holds participant j iff
+ *     bits[t * words + j / 64] >> (j % 64) & 1
+ * (words = ceil(N / 64)).  ssched_sets_intern returns the index of a set,
+ * adding it if new (SIZE_MAX: out of memory); ssched_sets_find the index or
+ * SIZE_MAX.  A zeroed or freed table is empty (init before interning).
+ * The checker numbers the sets of a file with this container too; what
+ * the sets mean (disjoint merges, unions, balances) it derives itself. */
+typedef struct {
+    size_t n, words, cap;      /* sets, words per set, allocated sets       */
+    uint64_t *bits;            /* n * words                                 */
+    size_t *hash, hash_cap;    /* open addressing: set index + 1, 0 = empty */
+} ssched_sets_t;
+
+void ssched_sets_init(ssched_sets_t *s, size_t n_participants);
+void ssched_sets_free(ssched_sets_t *s);
+size_t ssched_sets_intern(ssched_sets_t *s, const uint64_t *bits);
+size_t ssched_sets_find(const ssched_sets_t *s, const uint64_t *bits);
+/* dst becomes a copy of src (dst initialised or zeroed); 0 on ENOMEM. */
+int ssched_sets_copy(ssched_sets_t *dst, const ssched_sets_t *src);
+static inline int ssched_sets_has(const ssched_sets_t *s, size_t set, size_t j)
+{
+    return (int)(s->bits[set * s->words + j / 64] >> (j % 64) & 1);
+}
+/* Members of set t in increasing order into out (room for N); the count. */
+size_t ssched_sets_members(const ssched_sets_t *s, size_t set, size_t N, size_t *out);
+
 /* `amount` messages of type `type` over platform edge `edge`; the type is a
- * commodity (scatter, gossip) or an interval v[k,m] (reduce). */
+ * commodity (scatter, gossip), an interval v[k,m] (reduce) or a set index
+ * of ssched_schedule_t.sets (commutative reduce). */
 typedef struct {
     size_t edge, type;
     mpq_t amount;
 } ssched_transfer_t;
 
-/* `count` tasks T_{k,l,m} on `node` per period (reduce). */
+/* `count` tasks T_{k,l,m} on `node` per period (reduce).  Commutative
+ * reduce: the merge of sets k and l (indices into sets, disjoint, k < l)
+ * into set m = k u l. */
 typedef struct {
     size_t node, k, l, m;
     mpz_t count;
@@ -64,9 +96,26 @@ typedef struct {
     size_t n_computations;     /* reduce: tasks per period                  */
     ssched_computation_t *computations;
     ssched_trees_t trees;      /* reduce: the weighted trees used           */
-    ssched_arborescences_t arborescences; /* broadcast: spanning arborescences
-                                  rooted at the source (arcs = edge indices);
-                                  weight = instances per period, an integer */
+    int commutative;           /* reduce with a commutative operator: types
+                                  and computations refer to sets            */
+    ssched_sets_t sets;        /* commutative reduce: the transfer types    */
+    ssched_arborescences_t arborescences; /* broadcast: arborescences rooted
+                                  at the source reaching every target (to
+                                  every other node: spanning; a multicast:
+                                  Steiner, relays allowed); arcs = edge
+                                  indices; weight = instances per period, an
+                                  integer */
+    int multicast;             /* broadcast to a strict subset of the other
+                                  nodes (or with switches): throughput is the
+                                  achievable TP of the solution's Steiner
+                                  arborescences, upper_bound the edge LP's */
+    size_t root;               /* allreduce: the root the trees reduce to
+                                  and the arborescences broadcast from;
+                                  transfers of type n_intervals are the
+                                  copies of the result                      */
+    mpq_t upper_bound;         /* broadcast: certified bound on the optimal
+                                  TP (= throughput when not a multicast)    */
+    int optimal;               /* broadcast: throughput proven optimal      */
     mpq_t throughput;          /* = ops_per_period / period                 */
     mpq_t size;                /* message size (a transfer takes amount*size*c) */
     mpq_t period;              /* T (times L with no_split), or TF          */
@@ -100,18 +149,28 @@ typedef struct {
 } ssched_schedule_options_t;
 
 void ssched_schedule_options_default(ssched_schedule_options_t *opt);
+
+/* All-reduce: the transfer type of the broadcast's copies, one past the
+ * reduce's types (the intervals, or the sets of a commutative operator). */
+static inline size_t ssched_schedule_copy_type(const ssched_schedule_t *s)
+{
+    return s->commutative ? s->sets.n : s->n_intervals;
+}
 void ssched_schedule_init(ssched_schedule_t *s);
 void ssched_schedule_free(ssched_schedule_t *s);
 
 /* Build one period of a schedule reaching exactly steady->throughput.
- * Broadcast to every other node (steady->multicast == 0): the copies per
- * edge are packed into weighted spanning arborescences A_i of weights y_i
- * (sum = TP, trees.h); the period T is the LCM of the denominators of the
- * y_i, so each A_i is used y_i T times per period and TP T messages are
+ * Broadcast: weighted arborescences A_i of weights y_i (sum = TP) are
+ * either the solution's own (column generation: steady->arborescences,
+ * Steiner ones for a multicast) or, for the edge LP of a broadcast to
+ * every other node, the copies per edge packed into spanning ones
+ * (trees.h); the period T is the LCM of the denominators of the y_i, so
+ * each A_i is used y_i T times per period and TP T messages are
  * broadcast; the loads of the arborescences (not the copies, which may be
  * larger) make the bipartite graph.  Split: an amount may be a fraction of
  * the message; no_split as above (period x L, every count x L).  A
- * multicast and a fixed period are refused (EINPUT).
+ * multicast solved by the edge LP alone (no arborescences: only an upper
+ * bound is known) and a fixed period are refused (EINPUT).
  * Scatter and gossip: flow cycles of the LP solution (useless
  * circulations) are cancelled first.  Reduce: the solution is decomposed
  * into weighted reduction trees (trees.h); the transfers of the trees make
@@ -144,10 +203,20 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
  * and never depend on the digits of the period.  Use a short period
  * (ssched_unroll_plan) for a small start-up.
  *
+ * All-reduce: operation t's reduce part is an unrolled reduce to the
+ * schedule's root R along one tree (as above); then t's result leaves R
+ * no earlier than its complete value is there and goes down one
+ * arborescence as whole copies (transfers of type
+ * ssched_schedule_copy_type(s)), a copy leaving a node only after it has
+ * fully arrived there.  Both parts are replayed together, in the pattern's
+ * slot order, on the same ports, links and processors.
+ *
  * Lower bound: LB(K) = max(K / TP, LB1).  K / TP holds for every K (a
  * schedule of K operations averaged over its makespan is a feasible point
  * of the steady-state LP).  LB1 bounds one operation (ssched_unroll_lb1). */
 
+/* A timed transfer; type: as the schedule's (all-reduce: the copies of
+ * the result are ssched_schedule_copy_type(s), whole messages). */
 typedef struct {
     mpq_t start, end;
     size_t edge, type;
@@ -156,7 +225,8 @@ typedef struct {
     mpq_t piece_length;        /* message: [0, 1) when whole                */
 } ssched_timed_transfer_t;
 
-/* Reduce: task T_{k,l,m} of operation `op` computed on `node`. */
+/* Reduce: task T_{k,l,m} of operation `op` computed on `node`
+ * (commutative: the merge of sets k and l into set m, as above). */
 typedef struct {
     mpq_t start, end;
     size_t node, k, l, m;
@@ -180,6 +250,11 @@ typedef struct {
  *    away from v (by L) or of the computation at v that consumes it (by 1
  *    per input).  A participant's own value [k,k] at its node P_k and the
  *    final result [0,N-1] at the target are never counted.
+ *  - Broadcast: a message is held at v (not the source) from the start of
+ *    the transfer bringing it to the end of the last transfer forwarding
+ *    it from v (not at all if v does not forward it).
+ *  - All-reduce: the reduce values as for a reduce to the root, plus the
+ *    copies of the results as for a broadcast from the root, added.
  * At equal times releases (ends) are applied before acquisitions (starts).
  * The peak of v is the largest held(v) after an acquisition (0 if none);
  * buffer_peak is the largest peak and buffer_node the first node (in node
@@ -209,6 +284,7 @@ typedef struct {
     ssched_timed_transfer_t *transfers;  /* sorted by start time            */
     size_t n_computations, comp_cap;     /* reduce                          */
     ssched_timed_computation_t *computations;
+    ssched_sets_t sets;                  /* commutative reduce: the types    */
     ssched_unroll_figures_t fig;
     /* shorthands of fig, kept for callers of the first version */
     mpq_t makespan, steady_time, overhead;
@@ -260,6 +336,9 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
  *  - reduce, N >= 2: every participant's value is merged at least once, on
  *    some node x with a processor, and the result reaches the target:
  *    max_k min_x (d(P_k, x) + w(x) + d(x, target)); N = 1: d(P_0, target);
+ *  - all-reduce (pb->target = the root R): the reduce bound to R plus
+ *    max_j d(R, P_j) (the result leaves R complete, then reaches each
+ *    participant);
  *  - broadcast: the message reaches every target k along some path, so
  *    max_k d(S, k), d the shortest-path time sum of size * c from the
  *    source S. */
@@ -272,13 +351,17 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
  *    per operation, else pieces or whole, whichever is faster.
  *  - Reduce: candidate periods m/TP (tree counts as for --fixed-period) and
  *    the tight periods of n = 1..256 instances apportioned by tree rates.
- *  - Broadcast (to every other node; multicasts are refused): the
- *    arborescence pattern itself, period T = LCM of the denominators of
+ *  - Broadcast (multicasts included): the arborescence pattern itself, period T = LCM of the denominators of
  *    the weights y_i (so y_i T instances per period are whole messages and
  *    TP is kept exactly; no_split changes nothing, messages are whole
  *    anyway); operation t's message goes down the arborescence furthest
  *    below its share y_i / TP and crosses each arc whole, a copy leaving a
  *    node only after the message has fully arrived there.
+ *  - All-reduce: the solution's own pattern (period: the LCM of the trees'
+ *    and arborescences' rates) and short ones of n = 1..128 operations (n
+ *    tree and n arborescence instances apportioned by rate, the period the
+ *    busiest resource's time; pattern_throughput <= TP); max_period bounds
+ *    them; no_split moves the reduce values whole (copies always are).
  * Candidates are ranked by their exact time for K (a replay without output)
  * when that costs at most 2*10^6 events, else by (ceil(K/n) + depth) x
  * period.  With max_period only periods <= max_period are tried (and
@@ -294,8 +377,15 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
 /* ---------------------------------------------------------------------- */
 /* Export. */
 
-/* "ssched-schedule/1" JSON (design.md), or "ssched-unrolled/2" for an
- * unrolled schedule in memory.  malloc'ed text; NULL on ENOMEM. */
+/* "ssched-schedule/1" JSON (docs/model.md), or "ssched-unrolled/2" for an
+ * unrolled schedule in memory.  malloc'ed text; NULL on ENOMEM.  A
+ * commutative reduce (problem "commutative": true) names sets instead of
+ * intervals: transfers "set": [sorted participant indices], computations
+ * "merge": [[set], [set]] (the result is the union), and in a periodic
+ * file's trees send tasks {"send", "set", "parent"} and merge tasks
+ * {"compute", "merge", "parent"} (README, "Schedule format").  An
+ * all-reduce's copies of the result are transfers "copy": true (whole,
+ * no interval or set), and its unrolled file's problem names the root. */
 char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                            const ssched_schedule_t *s);
 char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -308,6 +398,17 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
 ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
                                             const ssched_schedule_t *s, FILE *out,
                                             ssched_error_t *err);
+/* Gantt chart of K unrolled operations (u, unrolled from the pattern s) as
+ * SVG: a row per used out-port, in-port, processor and switch link; bars
+ * coloured by operation and labelled sender->receiver where they have
+ * room; start-up (until operation 0 completes) and clean-up (from the
+ * first event of the last operation) shaded.  Past 30000 events only the
+ * first and last 8 operations are drawn (ssched_unrolled_gantt_elided). */
+ssched_status_t ssched_unrolled_write_gantt(const ssched_platform_t *p,
+                                           const ssched_schedule_t *s,
+                                           const ssched_unrolled_t *u, FILE *out,
+                                           ssched_error_t *err);
+int ssched_unrolled_gantt_elided(const ssched_unrolled_t *u);
 /* The platform with the per-period message counts on the edges (Graphviz). */
 ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
                                           const ssched_schedule_t *s, FILE *out,
@@ -321,7 +422,12 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
  * also on error.  Event types use the canonical numbering of the
  * steady-state model: scatter, gossip: (source, target) pairs in problem
  * order, source != target; reduce: intervals [k, m] in row order (k, then
- * m).  The file is parsed, not checked: run ssched_check_schedule_file for
+ * m); commutative reduce: sets, numbered as they first appear in the file,
+ * in u->sets (a computation's k, l are its input sets, m their union);
+ * all-reduce (pb->kind SSCHED_PROBLEM_ALLREDUCE, pb->target = the root):
+ * the reduce's types, and the copies ("copy": true) the type after them
+ * (N(N+1)/2, or u->sets.n when commutative).
+ * The file is parsed, not checked: run ssched_check_schedule_file for
  * validity.  EINPUT names the file and the first malformed field. */
 ssched_status_t ssched_unrolled_read_file(const char *path, ssched_platform_t *p,
                                           ssched_problem_t *pb, ssched_unrolled_t *u,

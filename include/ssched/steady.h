@@ -2,7 +2,7 @@
  * optimum.
  *
  * ssched_model_build() states SSSP (scatter) or SSPA2A (gossip) as an exact
- * rational LP, with the corrections of design.md: a source emits its own
+ * rational LP, with the corrections of docs/model.md: a source emits its own
  * messages freely (no conservation there, and nothing of its type flows back
  * into it), and a destination never forwards its own type.  Send variables
  * that cannot lie on any origin -> destination path are not created (they
@@ -168,7 +168,40 @@ typedef struct ssched_steady_s {
     int cg_pricing_exact;              /* broadcast colgen: the last pricing
                                           pass was exact (else heuristic)   */
     int optimal;
+    /* allreduce (lp/colgen_allreduce*.c): one steady state holding the
+     * reduce to the root (rated_trees, tasks, flows of type = interval
+     * index; commutative: as a commutative reduce, every partial result
+     * type 0, no intervals, no tasks) and the broadcast of its result from
+     * the root (arborescences, flows of type ssched_allreduce_copy_type():
+     * copies); busy times and prices cover both.  `throughput` is the
+     * certified feasible TP (the exact master optimum); upper_bound its
+     * certified bound (= throughput when the last pricing pass proved that
+     * no tree or arborescence improves it, else the smaller of Farley's
+     * bound from the exact duals and the combined edge LP's optimum);
+     * optimal = (upper_bound == throughput); cg_pricing_exact as for
+     * multicast.  allreduce_root is the root the solution is for: the
+     * problem's, or the best candidate's.  A best-root solve lists every
+     * candidate root (every node that is not a switch), in the order
+     * tried, with its achievable TP and certified upper bound;
+     * root_pruned[k] = 1 when a bound (root_upper_bound[k]: the root's port
+     * bound, or the ordered reduce alone to it) could not beat the TP found before
+     * it, so it was not solved (root_throughput[k] = 0).  The reported TP
+     * is the maximum over candidates, upper_bound the maximum of their
+     * bounds. */
+    size_t allreduce_root;
+    size_t n_root_candidates;
+    size_t *root_candidates;
+    mpq_t *root_throughput, *root_upper_bound;
+    unsigned char *root_pruned;
 } ssched_steady_t;
+
+/* All-reduce: the flow type of the broadcast's copies, one past the
+ * reduce's types (n_intervals, or 1 for a commutative operator, whose
+ * partial results are all type 0). */
+static inline size_t ssched_allreduce_copy_type(const ssched_steady_t *s)
+{
+    return s->n_intervals ? s->n_intervals : 1;
+}
 
 void ssched_steady_init(ssched_steady_t *s);
 void ssched_steady_free(ssched_steady_t *s);

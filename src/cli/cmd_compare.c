@@ -16,10 +16,12 @@ static const char *usage_text =
     "                      [--operation reduce|broadcast] [--algorithm snf|fnf|optimal]\n"
     "                      [--ops M1,M2,...] [--max-crossover N] [--plot FILE.svg] [--json]\n"
     "                      [--max-ops N (default 100000)] [--max-memory MB (default 4096)]\n"
+    "                      [--quiet | --verbose]  (progress after a second / from the start)\n"
     "  The time for M reduces (or broadcasts) done one after another with the SNF/FNF\n"
     "  or optimal one-shot schedule, against the pipelined steady state on the complete\n"
     "  graph with c(i,j) = t(i): exact TP from the LP plus the measured initialization\n"
-    "  and clean-up of the unrolled schedule.  A PLATFORM must be complete with\n"
+    "  and clean-up of the unrolled schedule (a broadcast is pipelined down weighted\n"
+    "  spanning arborescences at its certified TP).  A PLATFORM must be complete with\n"
     "  sender-determined costs (every edge leaving i costs t(i)); --root is then a node\n"
     "  name, else a processor index.  Prints a table over M and the crossover M.\n";
 
@@ -103,9 +105,19 @@ static json_t *qj(const mpq_t q)
     return j;
 }
 
+/* One line per pipelined time computed (cli_progress_t: --quiet, --verbose). */
+static void progress_line(void *ctx, unsigned long M)
+{
+    cli_progress_t *p = ctx;
+    if (cli_progress_due(p))
+        fprintf(stderr, "ssched compare: %.1f s, unrolling and checking M = %lu\n",
+                cli_now() - p->start, M);
+}
+
 int cli_cmd_compare(int argc, char **argv)
 {
-    enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_JSON };
+    enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_QUIET,
+           O_VERBOSE, O_JSON };
     static const struct option longopts[] = {
         {"times", required_argument, NULL, O_TIMES}, {"root", required_argument, NULL, O_ROOT},
         {"operation", required_argument, NULL, O_OP}, {"algorithm", required_argument, NULL, O_ALG},
@@ -113,9 +125,10 @@ int cli_cmd_compare(int argc, char **argv)
         {"plot", required_argument, NULL, O_PLOT}, {"json", no_argument, NULL, O_JSON},
         {"max-ops", required_argument, NULL, O_MAXOPS},
         {"max-memory", required_argument, NULL, O_MAXMEM},
+        {"quiet", no_argument, NULL, O_QUIET}, {"verbose", no_argument, NULL, O_VERBOSE},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     const char *times = NULL, *root_text = NULL, *alg = NULL, *ops_text = NULL, *plot = NULL;
-    int json = 0, c;
+    int json = 0, c, progress = 1;
     long max_cross = 2000;
     ssched_compare_options_t o;
     ssched_compare_options_default(&o);
@@ -162,6 +175,8 @@ int cli_cmd_compare(int argc, char **argv)
             break;
         }
         case O_JSON: json = 1; break;
+        case O_QUIET: progress = 0; break;
+        case O_VERBOSE: progress = 2; break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         default: return cli_bad_input("compare", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -219,10 +234,15 @@ int cli_cmd_compare(int argc, char **argv)
     ssched_compare_t res;
     ssched_compare_init(&res);
     rc = CLI_EXIT_OK;
+    cli_progress_t prog;
+    cli_progress_init(&prog, progress);
+    o.progress = progress_line;
+    o.progress_ctx = &prog;
     if (ssched_compare_run(&cl, &o, &res, &err) != SSCHED_OK) {
         rc = cli_report("compare", &err);
     } else if (json) {
         json_t *root = json_object(), *rows = json_array();
+        json_object_set_new(root, "format", json_string("ssched-compare/1"));
         json_object_set_new(root, "operation", json_string(o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast"));
         json_object_set_new(root, "algorithm", json_string(o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "snf" : "fnf"));
         json_object_set_new(root, "makespan", qj(res.one_shot));
@@ -247,7 +267,7 @@ int cli_cmd_compare(int argc, char **argv)
         print_q(res.throughput, 0);
         printf(" per time unit (certified; %s)\n", o.op == SSCHED_MK_REDUCE
                    ? "full-duplex one-port, participants in index order, free merges"
-                   : "a series of scatters: a valid pipelined broadcast, lower bound on the best");
+                   : "full-duplex one-port, optimal pipelined broadcast down arborescences");
         printf("\n%8s  %-34s %-34s %s\n", "M", "one at a time", "pipelined (unrolled, checked)", "faster");
         for (size_t k = 0; k < res.n_rows; k++) {
             printf("%8lu  ", res.M[k]);
@@ -264,12 +284,12 @@ int cli_cmd_compare(int argc, char **argv)
             printf("\nno crossover up to M = %lu (--max-crossover)\n", o.crossover_limit);
     }
     if (rc == CLI_EXIT_OK && plot) {
-        FILE *f = fopen(plot, "w");
+        FILE *f = cli_open_output(plot);
         if (!f) {
             rc = cli_bad_input("compare", "--plot %s: cannot write the file", plot);
         } else {
             ssched_status_t ws = ssched_compare_write_svg(&res, f, &err);
-            if (fclose(f) != 0 || ws != SSCHED_OK)
+            if (cli_close_output(f) != 0 || ws != SSCHED_OK)
                 rc = cli_bad_input("compare", "--plot %s: write error", plot);
         }
     }

@@ -17,7 +17,10 @@ static const char *usage_text =
     "  --routers one-port|switch: the node model, as for solve (switch links get\n"
     "  their own rows link_eE)\n"
     "  broadcast: columns copies_eE (copies per time unit over edge E, which carry\n"
-    "  the ports) and x_eE_tT (target T's flow), rows copy_eE_tT: x_eE_tT <= copies_eE\n";
+    "  the ports) and x_eE_tT (target T's flow), rows copy_eE_tT: x_eE_tT <= copies_eE\n"
+    "  reduce --commutative: the relaxation LP (an upper bound on the commutative TP;\n"
+    "  lp/build_commutative.c): x_eE messages, m_nV merges, f_pK_eE participant K's\n"
+    "  flow, rows msg_nV, flow_pK_nV, deliver_pK, carry_pK_eE, ports, cpu\n";
 
 int cli_cmd_lp(int argc, char **argv)
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
@@ -30,13 +31,15 @@ static const char *usage_text =
     "  --max-events N      limit on the events written (default 500000000)\n"
     "  --no-check          with --unroll: skip the self-check of the written file\n"
     "                      (check it later with `ssched check FILE`)\n"
-    "  --gantt FILE.svg    Gantt chart of one period, one row per port\n"
+    "  --gantt FILE.svg    Gantt chart of one period, one row per port (with --unroll:\n"
+    "                      of the K operations, K <= 10000)\n"
     "  --dot FILE          per-period message counts on the platform (Graphviz)\n"
     "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n"
     "  --fixed-period TF   a schedule of period TF: reduce, RR-4872 4.6 floors plus a\n"
     "                      greedy fill; scatter, gossip: floor(TP TF) operations in a\n"
     "                      period of that many 1/TP (pieces of messages)\n"
-    "  --trees-dot FILE    reduce: the weighted reduction trees as Graphviz\n";
+    "  --trees-dot FILE    reduce: the weighted reduction trees as Graphviz, one\n"
+    "                      cluster each (with --unroll: the pattern's trees)\n";
 
 /* Check the JSON text with the independent checker; 1 if valid. */
 static int self_check(const char *text)
@@ -68,6 +71,9 @@ static int write_text(const char *path, const char *text)
         return cli_bad_input("schedule", "-o %s: write error", path);
     return CLI_EXIT_OK;
 }
+
+/* --unroll --gantt keeps every event in memory to draw it */
+#define GANTT_MAX_OPERATIONS 10000
 
 typedef struct {
     int json, no_split, unroll, fixed, has_max_period, quiet, no_check;
@@ -110,7 +116,8 @@ static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem
 static void print_broadcast_extras(const ssched_platform_t *p, const ssched_schedule_t *s)
 {
     const ssched_arborescences_t *a = &s->arborescences;
-    printf("%zu spanning arborescences (instances per period: arcs):\n", a->count);
+    printf("%zu %s arborescences (instances per period: arcs):\n", a->count,
+           s->multicast ? "Steiner" : "spanning");
     for (size_t i = 0; i < a->count; i++) {
         fputs("  ", stdout);
         mpq_out_str(stdout, 10, a->items[i].weight);
@@ -143,15 +150,45 @@ static void unroll_progress(void *ctx, size_t done, size_t total, double seconds
             total, seconds);
 }
 
+/* -o - : the file is written to a temporary file first (the self-check
+ * reads it back), then copied to standard output; the summary goes to
+ * stderr so that stdout holds the JSON only. */
+static int copy_to_stdout(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char buf[1 << 16];
+    size_t n;
+    int ok = 1;
+    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        ok = fwrite(buf, 1, n, stdout) == n;
+    ok = ok && !ferror(f) && fflush(stdout) == 0;
+    fclose(f);
+    return ok;
+}
+
 /* Stream the unrolled schedule to the output file, then check the file. */
-static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
+static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
                          const ssched_problem_t *pb, const ssched_schedule_t *s)
 {
     ssched_error_t err;
     ssched_error_clear(&err);
-    FILE *f = fopen(o->output, "w");
-    if (!f)
+    sched_opts_t copy = *o_in, *o = &copy;
+    int to_stdout = !strcmp(o_in->output, "-"), saved_stdout = -1;
+    FILE *f = NULL;
+    if (to_stdout) {
+        const char *dir = getenv("TMPDIR");
+        static char path[4096];
+        snprintf(path, sizeof path, "%s/ssched-unrolled-XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = mkstemp(path);
+        if (fd < 0 || !(f = fdopen(fd, "w")))
+            return cli_bad_input("schedule", "-o -: cannot create a temporary file in %s",
+                                 dir && *dir ? dir : "/tmp");
+        o->output = path;
+    } else if (!(f = fopen(o->output, "w"))) {
         return cli_bad_input("schedule", "-o %s: cannot write the file", o->output);
+    }
     ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
                                   (unsigned long long)o->max_events, 0, NULL, NULL};
     if (!o->quiet)
@@ -185,7 +222,16 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
             rc = CLI_EXIT_FAILURE;
         }
     }
-    if (rc == CLI_EXIT_OK) {
+    if (rc == CLI_EXIT_OK && to_stdout) {
+        if (!copy_to_stdout(o->output))
+            rc = cli_bad_input("schedule", "-o -: write error on standard output");
+        /* the summary below goes to stderr */
+        fflush(stdout);
+        saved_stdout = dup(STDOUT_FILENO);
+        if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+            saved_stdout = -1;
+    }
+    if (rc == CLI_EXIT_OK && !(to_stdout && o->quiet)) {
         printf("unrolled schedule for %lu operations: %zu transfers (%zu pieces of messages)",
                fig.operations, fig.transfers, fig.pieces);
         if (s->kind == SSCHED_PROBLEM_REDUCE)
@@ -206,6 +252,20 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
         mpq_clear(achieved);
         print_q("lower bound LB(K) = max(K/TP, LB1): K/TP = ", fig.steady_time, ", ");
         print_q("LB1 = ", fig.lb1, "\n");
+        if (s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast && s->optimal) {
+            /* each message's copies form a Steiner arborescence, so any
+             * schedule averages to a packing of them: at most TP */
+            printf("multicast: TP is proven optimal, so K/TP bounds every schedule\n");
+        } else if (s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast) {
+            /* K/TP only binds schedules on the pattern's arborescences */
+            mpq_t kb;
+            mpq_init(kb);
+            mpq_set_ui(kb, fig.operations, 1);
+            mpq_div(kb, kb, s->upper_bound);
+            print_q("multicast: TP is achievable, not proven optimal: any schedule needs K / "
+                    "upper bound = ", kb, "\n");
+            mpq_clear(kb);
+        }
         print_qd("makespan / LB(K) = ", fig.ratio, "", 9);
         print_q(";  overhead over K/TP = ", fig.overhead, "\n");
         char *bp = ssched_rational_to_string(fig.buffer_peak);
@@ -213,35 +273,65 @@ static int emit_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
                fig.buffer_node < p->n_nodes ? p->names[fig.buffer_node] : "-");
         free(bp);
         if (o->no_check)
-            printf("not checked (--no-check): run ssched check %s\n", o->output);
+            printf("not checked (--no-check): run ssched check %s\n", o_in->output);
         else
-            printf("checked: valid (ssched check %s)\n", o->output);
+            printf("checked: valid (ssched check %s)\n", o_in->output);
     }
+    if (saved_stdout >= 0) {
+        fflush(stdout);
+        dup2(saved_stdout, STDOUT_FILENO);
+        close(saved_stdout);
+    }
+    if (to_stdout)
+        remove(o->output);
     ssched_unroll_figures_free(&fig);
     return rc;
 }
+
+static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
+                          const ssched_problem_t *pb, const ssched_schedule_t *s);
 
 static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_problem_t *pb,
                 const ssched_steady_t *st, const ssched_schedule_t *s)
 {
     ssched_error_t err;
     ssched_error_clear(&err);
-    if (o->unroll)
-        return emit_unrolled(o, p, pb, s);
+    if (o->unroll) {
+        int rc = emit_unrolled(o, p, pb, s);
+        return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
+    }
     char *text = ssched_schedule_json(p, pb, s);
     if (!text || !self_check(text)) {
         free(text);
         return CLI_EXIT_FAILURE;
     }
     int rc = CLI_EXIT_OK;
-    if (o->output)
+    int to_stdout = o->output && !strcmp(o->output, "-"); /* JSON only on stdout */
+    if (o->output && !to_stdout)
         rc = write_text(o->output, text);
-    if (rc == CLI_EXIT_OK && o->json && !o->output) {
+    if (rc == CLI_EXIT_OK && ((o->json && !o->output) || to_stdout)) {
         puts(text);
     } else if (rc == CLI_EXIT_OK && !o->json) {
         char *tp = ssched_rational_to_string(st->throughput);
         char *dec = ssched_rational_to_decimal(st->throughput, 10);
-        printf("throughput TP = %s (%s), certified optimal; schedule checked: valid\n", tp, dec);
+        int comm_open = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative && !st->optimal;
+        if ((s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast) ||
+            s->kind == SSCHED_PROBLEM_ALLREDUCE || comm_open) {
+            /* the Steiner packing's (or the commutative trees') TP is
+             * achievable; the edge LP or the relaxation bounds it */
+            printf("throughput TP = %s (%s), achievable (certified feasible); ", tp, dec);
+            print_qd("upper bound ", comm_open ? st->upper_bound : s->upper_bound,
+                     (comm_open ? st->optimal : s->optimal) ? ", TP proven optimal"
+                                                            : ", TP not proven optimal",
+                     10);
+            printf("; schedule checked: valid\n");
+            if (s->kind == SSCHED_PROBLEM_ALLREDUCE)
+                printf("root %s: %zu reduction trees and %zu arborescences per period\n",
+                       p->names[s->root], s->trees.n_trees, s->arborescences.count);
+        } else {
+            printf("throughput TP = %s (%s), certified optimal; schedule checked: valid\n", tp,
+                   dec);
+        }
         printf("matchings: %zu (bound %zu) over %zu bipartite edges\n", s->n_matchings,
                s->matching_bound, s->bipartite_edges);
         free(tp);
@@ -253,24 +343,50 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
         ssched_schedule_write_table(p, s, stdout);
     }
     free(text);
+    return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
+}
+
+/* The Gantt chart of the K unrolled operations (kept in memory: --unroll
+ * --gantt is limited to GANTT_MAX_OPERATIONS up front). */
+static ssched_status_t unrolled_gantt(const sched_opts_t *o, const ssched_platform_t *p,
+                                      const ssched_problem_t *pb, const ssched_schedule_t *s,
+                                      FILE *f, ssched_error_t *err)
+{
+    ssched_unrolled_t u;
+    ssched_unrolled_init(&u);
+    ssched_status_t st = ssched_unroll(p, pb, s, (unsigned long)o->operations, &u, err);
+    if (st == SSCHED_OK)
+        st = ssched_unrolled_write_gantt(p, s, &u, f, err);
+    ssched_unrolled_free(&u);
+    return st;
+}
+
+/* --gantt, --trees-dot and --dot: of the period, or with --unroll the Gantt
+ * chart of the K operations and the trees and DOT of the pattern they
+ * replay. */
+static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
+                          const ssched_problem_t *pb, const ssched_schedule_t *s)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    int rc = CLI_EXIT_OK;
     FILE *f;
     if (rc == CLI_EXIT_OK && o->gantt) {
         if (!(f = fopen(o->gantt, "w")))
             return cli_bad_input("schedule", "--gantt %s: cannot write the file", o->gantt);
-        ssched_status_t ws = ssched_schedule_write_gantt(p, s, f, &err);
-        if (fclose(f) != 0 || ws != SSCHED_OK)
+        ssched_status_t ws = o->unroll ? unrolled_gantt(o, p, pb, s, f, &err)
+                                       : ssched_schedule_write_gantt(p, s, f, &err);
+        if (fclose(f) != 0 && ws == SSCHED_OK)
             return cli_bad_input("schedule", "--gantt %s: write error", o->gantt);
+        if (ws != SSCHED_OK)
+            return cli_report("schedule", &err);
     }
     if (rc == CLI_EXIT_OK && o->trees_dot) {
         if (s->kind != SSCHED_PROBLEM_REDUCE)
             return cli_bad_input("schedule", "--trees-dot applies to reduce problems");
         if (!(f = fopen(o->trees_dot, "w")))
             return cli_bad_input("schedule", "--trees-dot %s: cannot write the file", o->trees_dot);
-        for (size_t k = 0; k < s->trees.n_trees; k++) {
-            char name[32];
-            snprintf(name, sizeof name, "tree%zu", k + 1);
-            ssched_tree_write_dot(p, pb, &s->trees.trees[k], name, f);
-        }
+        ssched_trees_write_dot(p, pb, &s->trees, f);
         if (fclose(f) != 0)
             return cli_bad_input("schedule", "--trees-dot %s: write error", o->trees_dot);
     }
@@ -400,9 +516,12 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         return cli_bad_input("schedule", "--max-period is used with --unroll");
     if (o->has_max_period && o->fixed)
         return cli_bad_input("schedule", "--max-period and --fixed-period exclude each other");
-    if (o->unroll && (o->gantt || o->dot || o->json))
-        return cli_bad_input("schedule", "--unroll writes the unrolled schedule only "
-                             "(no --gantt, --dot or --json)");
+    if (o->unroll && o->json)
+        return cli_bad_input("schedule", "--unroll writes the unrolled schedule (JSON) to -o; "
+                             "--json is for one period");
+    if (o->unroll && o->gantt && o->operations > GANTT_MAX_OPERATIONS)
+        return cli_bad_input("schedule", "--unroll --gantt draws every event: at most %d "
+                             "operations (got %ld)", GANTT_MAX_OPERATIONS, o->operations);
     if (o->no_check && !o->unroll)
         return cli_bad_input("schedule", "--no-check is used with --unroll");
     if ((o->max_operations || o->max_events) && !o->unroll)
@@ -416,6 +535,15 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     int rc = cli_problem_load("schedule", &po, &p, &pb);
+    /* an unrolled all-reduce replays its own pattern (the LCM of the
+     * trees' and arborescences' rates): no fixed or bounded period */
+    if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->unroll && o->fixed)
+        rc = cli_bad_input("schedule", "allreduce: --unroll with --fixed-period is not "
+                           "supported (the pattern's period is the LCM of its rates)");
+    if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE &&
+        (o->gantt || o->dot || o->trees_dot))
+        rc = cli_bad_input("schedule", "allreduce: --gantt, --dot and --trees-dot are not "
+                           "supported yet");
     if (rc == CLI_EXIT_OK) {
         ssched_steady_t st;
         ssched_schedule_t s;
@@ -431,9 +559,6 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         ssched_steady_options_t sopt;
         if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
-        else if (pb.kind == SSCHED_PROBLEM_BROADCAST && o->unroll && pb.n_targets + 1 != p.n_nodes)
-            rc = cli_bad_input("schedule", "unrolled multicast schedules are not built yet "
-                                           "(--unroll needs a broadcast to every other node)");
         else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)

@@ -12,7 +12,12 @@ static const char *usage_text =
     "usage: ssched solve PLATFORM --problem scatter --source S --targets A,B,... [--json]\n"
     "       ssched solve PLATFORM --problem gossip --sources A,B,.. --targets C,D,.. [--json]\n"
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
+    "         [--commutative] (a set operator, e.g. MPI_SUM: column generation over\n"
+    "         reduction in-trees; an upper bound and the gap unless proven optimal)\n"
     "       ssched solve PLATFORM --problem broadcast --source S [--targets A,B,..] [--json]\n"
+    "       ssched solve PLATFORM --problem allreduce --participants P0,P1,.. [--root R] [--json]\n"
+    "         (reduce to R then broadcast from R, one steady state; without --root: the\n"
+    "         best root over every node that is not a switch)\n"
     "         (default targets: every other node that is not a switch; to a strict subset\n"
     "         of the other nodes the LP value is only an upper bound, printed as such;\n"
     "         --method colgen adds an achievable TP packing Steiner arborescences)\n"
@@ -28,6 +33,71 @@ static void print_q(FILE *out, const mpq_t q)
     char *s = ssched_rational_to_string(q);
     fputs(s, out);
     free(s);
+}
+
+/* All-reduce: the achievable TP, its bound, the root (and, for a best-root
+ * solve, every candidate). */
+static void print_allreduce(FILE *out, const ssched_platform_t *p, const ssched_steady_t *s,
+                            const char *dec)
+{
+    fputs("\nthroughput (achievable, certified feasible) TP = ", out);
+    print_q(out, s->throughput);
+    fprintf(out, " (%s) all-reduces per time unit%s, root %s\n", dec,
+            s->optimal ? ", optimal" : "", p->names[s->allreduce_root]);
+    fputs("upper bound (certified) = ", out);
+    print_q(out, s->upper_bound);
+    mpq_t gap;
+    mpq_init(gap);
+    mpq_sub(gap, s->upper_bound, s->throughput);
+    fputs("; gap = ", out);
+    print_q(out, gap);
+    mpq_clear(gap);
+    fprintf(out, "\nnote: reduction trees to the root and arborescences from it in one steady "
+                 "state;\n      pricing %s\n",
+            s->cg_pricing_exact ? "exact (no column improves: the TP is optimal for this root)"
+            : "heuristic (Steiner arborescences with many relays, or commutative trees with many\n"
+              "      optional merge points): the bound is Farley's from the exact duals or the\n"
+              "      combined edge LP's, the smaller");
+    if (s->n_root_candidates) {
+        fprintf(out, "best root %s, certified as the maximum over %zu candidate roots:\n",
+                p->names[s->allreduce_root], s->n_root_candidates);
+        for (size_t k = 0; k < s->n_root_candidates; k++) {
+            fprintf(out, "  %-12s ", p->names[s->root_candidates[k]]);
+            if (s->root_pruned[k]) {
+                fputs("pruned: bound ", out);
+            } else {
+                fputs("TP ", out);
+                print_q(out, s->root_throughput[k]);
+                fputs("  bound ", out);
+            }
+            print_q(out, s->root_upper_bound[k]);
+            fputc('\n', out);
+        }
+    }
+}
+
+/* Commutative reduce: the achievable TP and, unless it is proven optimal,
+ * its certified upper bound and the gap. */
+static void print_commutative(FILE *out, const ssched_steady_t *s, const char *dec)
+{
+    fputs("\nthroughput (achievable, certified feasible) TP = ", out);
+    print_q(out, s->throughput);
+    fprintf(out, " (%s) operations per time unit%s\n", dec,
+            s->optimal ? ", certified optimal" : "");
+    if (!s->optimal) {
+        mpq_t gap;
+        mpq_init(gap);
+        mpq_sub(gap, s->upper_bound, s->throughput);
+        fputs("upper bound (certified) = ", out);
+        print_q(out, s->upper_bound);
+        fputs("; gap = ", out);
+        print_q(out, gap);
+        mpq_clear(gap);
+        fputs("\nnote: optional merge points (nodes with w outside the problem) make pricing\n"
+              "      Steiner-like and not proven exact: the optimal TP lies between the two\n", out);
+    }
+    fprintf(out, "note: commutative (partial results are sets): column generation over "
+                 "reduction in-trees, %s pricing\n", s->cg_pricing_exact ? "exact" : "heuristic");
 }
 
 static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
@@ -50,7 +120,13 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
     }
     char *dec = ssched_rational_to_decimal(s->throughput, 10);
     int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
-    if (achieved) {
+    int allreduce = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
+    int comm = pb->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
+    if (allreduce) {
+        print_allreduce(out, p, s, dec);
+    } else if (comm) {
+        print_commutative(out, s, dec);
+    } else if (achieved) {
         fputs("\nthroughput (achievable, certified feasible) TP = ", out);
         print_q(out, s->throughput);
         fprintf(out, " (%s) operations per time unit%s\n", dec,
@@ -75,7 +151,9 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         fputs(s->multicast ? "\nupper bound on TP = " : "\nthroughput TP = ", out);
         print_q(out, s->throughput);
     }
-    if (s->multicast && !achieved)
+    if (allreduce || comm)
+        ; /* printed above */
+    else if (s->multicast && !achieved)
         fprintf(out, " (%s) operations per time unit: certified optimum of the broadcast LP\n"
                      "note: the targets are not every other node (a multicast), so this LP value\n"
                      "      is an upper bound only; the achievable TP is not computed yet by\n"
@@ -90,12 +168,16 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         if (s->unreachable[t])
             fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
                     p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
-    if (pb->kind == SSCHED_PROBLEM_REDUCE) {
+    if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
         int any = 0;
         for (size_t k = 0; k < pb->n_participants; k++)
             if (s->unreachable[k]) {
-                fprintf(out, "note: the target %s cannot be reached from participant %s, so TP = 0\n",
-                        p->names[pb->target], p->names[pb->participants[k]]);
+                fprintf(out, allreduce ? "note: the root %s and participant %s are not connected "
+                                         "both ways, so TP = 0\n"
+                                       : "note: the target %s cannot be reached from participant "
+                                         "%s, so TP = 0\n",
+                        p->names[allreduce ? s->allreduce_root : pb->target],
+                        p->names[pb->participants[k]]);
                 any = 1;
             }
         if (!any && mpq_sgn(s->throughput) == 0)
@@ -109,7 +191,7 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
     static const char *what[] = {"out-port", "in-port", "compute"};
     for (size_t i = 0; i < p->n_nodes; i++)
         for (int dir = 0; dir < 3; dir++) {
-            if (dir == 2 && pb->kind != SSCHED_PROBLEM_REDUCE)
+            if (dir == 2 && pb->kind != SSCHED_PROBLEM_REDUCE && !allreduce)
                 continue;
             mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
             mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
@@ -139,7 +221,11 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
     for (size_t k = 0; k < s->n_flows; k++) {
         const ssched_flow_t *f = &s->flows[k];
         fprintf(out, "  %s -> %s  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]]);
-        if (pb->kind == SSCHED_PROBLEM_REDUCE)
+        if (allreduce && f->type == ssched_allreduce_copy_type(s))
+            fputs("copy  ", out); /* the broadcast of the result */
+        else if (comm || (allreduce && pb->commutative))
+            ; /* messages: partial results of any set */
+        else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce)
             fprintf(out, "v[%zu,%zu]  ", s->intervals[f->type].k, s->intervals[f->type].m);
         else if (pb->kind == SSCHED_PROBLEM_BROADCAST)
             ; /* one message: its copies */
@@ -149,7 +235,26 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         print_q(out, f->rate);
         fputc('\n', out);
     }
-    if (pb->kind == SSCHED_PROBLEM_REDUCE) {
+    if (comm || (allreduce && pb->commutative)) {
+        /* a merge's operands are sets of participants, per tree */
+        fputs("merges (per time unit):\n", out);
+        mpq_t q;
+        mpq_init(q);
+        for (size_t i = 0; i < p->n_nodes; i++)
+            if (p->has_w[i] && mpq_sgn(s->compute_busy[i])) {
+                mpq_div(q, s->compute_busy[i], p->w[i]);
+                fprintf(out, "  %s  ", p->names[i]);
+                print_q(out, q);
+                fputc('\n', out);
+            }
+        mpq_clear(q);
+        fprintf(out, "reduction trees: %zu, rates", s->n_rated_trees);
+        for (size_t k = 0; k < s->n_rated_trees; k++) {
+            fputc(' ', out);
+            print_q(out, s->tree_rates[k]);
+        }
+        fputc('\n', out);
+    } else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
         fputs("tasks (per time unit):\n", out);
         for (size_t k = 0; k < s->n_tasks; k++) {
             const ssched_task_t *t = &s->tasks[k];

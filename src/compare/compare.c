@@ -7,6 +7,7 @@
 
 #include "ssched/compare.h"
 #include "ssched/schedule.h"
+#include "src/export/svg_util.h"
 
 /* the optimal-TP schedule and up to 11 fixed periods makespan * 2^k */
 
@@ -99,6 +100,16 @@ static ssched_status_t best_time(const ssched_platform_t *p, const ssched_proble
     return st;
 }
 
+/* best_time with the caller's progress report first */
+static ssched_status_t timed(const ssched_compare_options_t *o, const ssched_platform_t *p,
+                             const ssched_problem_t *pb, const ssched_steady_t *steady,
+                             unsigned long M, mpq_t out, ssched_error_t *err)
+{
+    if (o->progress)
+        o->progress(o->progress_ctx, M);
+    return best_time(p, pb, steady, M, out, err);
+}
+
 static ssched_status_t one_shot(const ssched_mk_cluster_t *c, const ssched_compare_options_t *o,
                                 mpq_t out, ssched_error_t *err)
 {
@@ -163,32 +174,23 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     ssched_problem_init(&pb);
     ssched_steady_init(&steady);
     st = cluster_platform(c, &p, err);
-    size_t *all = malloc(c->n * sizeof *all);
-    if (!all && st == SSCHED_OK)
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    if (st == SSCHED_OK) {
-        if (o->op == SSCHED_MK_REDUCE) {
-            pb.kind = SSCHED_PROBLEM_REDUCE;
-            for (size_t i = 0; i < c->n; i++)
-                all[i] = i;
-            pb.participants = all;
-            pb.n_participants = c->n;
-            pb.target = o->root;
-        } else {
-            pb.kind = SSCHED_PROBLEM_SCATTER;
-            pb.sources = malloc(sizeof *pb.sources);
-            if (!pb.sources) {
-                free(all);
-                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-            } else {
-                pb.sources[0] = o->root;
-                pb.n_sources = 1;
-                for (size_t i = 0; i < c->n; i++)
-                    if (i != o->root)
-                        all[pb.n_targets++] = i;
-                pb.targets = all;
-            }
-        }
+    if (st == SSCHED_OK && o->op == SSCHED_MK_REDUCE) {
+        size_t *all = malloc(c->n * sizeof *all);
+        if (!all)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        for (size_t i = 0; all && i < c->n; i++)
+            all[i] = i;
+        pb.kind = SSCHED_PROBLEM_REDUCE;
+        pb.participants = all; /* freed with pb */
+        pb.n_participants = all ? c->n : 0;
+        pb.target = o->root;
+    } else if (st == SSCHED_OK) {
+        /* the true pipelined broadcast (IPDPS 2004): every node but the
+         * root is a target, so TP is the certified optimum (Edmonds) and
+         * the unrolled schedule copies the message down arborescences */
+        char name[32];
+        snprintf(name, sizeof name, "p%zu", o->root);
+        st = ssched_problem_set_broadcast(&pb, &p, name, NULL, err);
     }
     if (st == SSCHED_OK)
         st = ssched_steady_solve(&p, &pb, NULL, &steady, err);
@@ -206,7 +208,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         out->n_rows++;
         mpq_set_ui(out->sequential[k], o->ops[k], 1);
         mpq_mul(out->sequential[k], out->sequential[k], out->one_shot);
-        st = best_time(&p, &pb, &steady, o->ops[k], out->pipelined[k], err);
+        st = timed(o, &p, &pb, &steady, o->ops[k], out->pipelined[k], err);
     }
     /* Pipelining can only win if a period's operations take less time than
      * one-shot ones: any schedule needs at least M/TP for M operations
@@ -222,7 +224,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     unsigned long lo = 0, hi = 0;
     for (unsigned long M = 1; st == SSCHED_OK && out->pipelining_can_win && M <= o->crossover_limit;
          M = M * 2 > o->crossover_limit && M < o->crossover_limit ? o->crossover_limit : M * 2) {
-        st = best_time(&p, &pb, &steady, M, t, err);
+        st = timed(o, &p, &pb, &steady, M, t, err);
         mpq_set_ui(q, M, 1);
         mpq_mul(q, q, out->one_shot);
         if (st == SSCHED_OK && mpq_cmp(t, q) < 0) {
@@ -235,7 +237,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     }
     while (st == SSCHED_OK && hi && hi - lo > 1) {
         unsigned long mid = lo + (hi - lo) / 2;
-        st = best_time(&p, &pb, &steady, mid, t, err);
+        st = timed(o, &p, &pb, &steady, mid, t, err);
         mpq_set_ui(q, mid, 1);
         mpq_mul(q, q, out->one_shot);
         if (st == SSCHED_OK && mpq_cmp(t, q) < 0)
@@ -249,7 +251,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     }
     mpq_clears(q, t, NULL);
     ssched_steady_free(&steady);
-    ssched_problem_free(&pb); /* frees `all` through targets/participants */
+    ssched_problem_free(&pb);
     ssched_platform_free(&p);
     return st;
 }
@@ -281,15 +283,37 @@ ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out, s
             H - B, W - R, H - B);
     fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T,
             L, H - B);
-    for (size_t k = 0; k < r->n_rows; k++)
-        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lu</text>\n",
-                X(log10((double)r->M[k])), H - B + 18, r->M[k]);
-    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">M (operations)</text>\n",
+    /* M labels at least 44 px apart (the bisection rows crowd the crossover) */
+    double last_x = -1e9;
+    for (size_t k = 0; k < r->n_rows; k++) {
+        double x = X(log10((double)r->M[k]));
+        if (x - last_x < 44)
+            continue;
+        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lu</text>\n", x,
+                H - B + 18, r->M[k]);
+        last_x = x;
+    }
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">M (operations, log "
+                 "scale)</text>\n",
             (L + W - R) / 2, H - 12);
+    fprintf(out, "<text transform=\"translate(18 %.0f) rotate(-90)\" text-anchor=\"middle\">"
+                 "time for M operations (log scale)</text>\n",
+            (T + H - B) / 2);
+    /* y ticks at 1, 2, 5 x 10^d when the range spans few decades, else at
+     * the decades; labels without exponents ("20k") */
+    static const double mant[3] = {1, 2, 5};
+    int few = ceil(ymax) - floor(ymin) <= 3;
+    char lab[32];
     for (int d = (int)floor(ymin); d <= (int)ceil(ymax); d++)
-        if (d >= ymin && d <= ymax)
-            fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", L - 6,
-                    Y((double)d) + 4, d);
+        for (int m = 0; m < (few ? 3 : 1); m++) {
+            double v = d + log10(mant[m]);
+            if (v < ymin || v > ymax)
+                continue;
+            ssched_i_svg_time_label(pow(10, v), lab, sizeof lab);
+            fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                         "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                    L, Y(v), W - R, Y(v), L - 6, Y(v) + 4, lab);
+        }
     const char *colour[2] = {"#c0392b", "#2471a3"};
     const char *label[2] = {"one at a time (M x makespan)", "pipelined (unrolled schedule)"};
     for (int s = 0; s < 2; s++) {
@@ -304,9 +328,12 @@ ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out, s
     }
     if (r->crossover_found && r->crossover >= r->M[0] && r->crossover <= r->M[r->n_rows - 1]) {
         double x = X(log10((double)r->crossover));
+        /* the label goes left of the line when it would run off the plot */
+        int left = x + 4 + 8.0 * 22 > W;
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"gray\" "
-                     "stroke-dasharray=\"4\"/>\n<text x=\"%.1f\" y=\"%.0f\" fill=\"gray\">crossover "
-                     "M = %lu</text>\n", x, T, x, H - B, x + 4, T + 50, r->crossover);
+                     "stroke-dasharray=\"4\"/>\n<text x=\"%.1f\" y=\"%.0f\" fill=\"gray\" "
+                     "text-anchor=\"%s\">crossover M = %lu</text>\n",
+                x, T, x, H - B, left ? x - 4 : x + 4, T + 50, left ? "end" : "start", r->crossover);
     }
 #undef X
 #undef Y

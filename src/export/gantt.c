@@ -55,8 +55,9 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
                                             const ssched_schedule_t *s, FILE *out,
                                             ssched_error_t *err)
 {
-    size_t nn = p->n_nodes, nr = 3 * nn + p->n_edges, ntypes = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals
-                                                                      : s->n_commodities;
+    size_t nn = p->n_nodes, nr = 3 * nn + p->n_edges, ntypes = s->kind != SSCHED_PROBLEM_REDUCE ? s->n_commodities
+                                                                      : s->commutative ? s->sets.n
+                                                                      : s->n_intervals;
     /* out, in, cpu per node, then one per link (switch ends) */
     int *row = malloc((nr ? nr : 1) * sizeof *row);
     unsigned char *used = calloc(ntypes ? ntypes : 1, 1);
@@ -81,6 +82,8 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
     for (size_t k = 0; k < s->n_computations; k++) {
         const ssched_computation_t *c = &s->computations[k];
         row[3 * c->node + 2] = 0;
+        if (s->commutative)
+            used[c->m] = 1; /* the merged set */
         for (size_t I = 0; I < s->n_intervals; I++)
             if (s->intervals[I].k == c->k && s->intervals[I].m == c->m)
                 used[I] = 1; /* computations are coloured by what they produce */
@@ -189,6 +192,8 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             for (I = 0; I < s->n_intervals; I++)
                 if (s->intervals[I].k == c->k && s->intervals[I].m == c->m)
                     break;
+            if (s->commutative)
+                I = c->m;
             snprintf(colour, sizeof colour, "%s",
                      I < ntypes ? ssched_i_svg_colour(colour_of[I]) : "#848482");
             char *cnt = mpz_get_str(NULL, 10, c->count);

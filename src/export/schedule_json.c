@@ -28,12 +28,51 @@ static json_t *interval_json(size_t k, size_t m)
     return json_pack("[II]", (json_int_t)k, (json_int_t)m);
 }
 
+/* Commutative reduce: a set as its sorted participant indices. */
+static json_t *set_json(const ssched_sets_t *sets, size_t set)
+{
+    json_t *a = json_array();
+    for (size_t j = 0; j < sets->words * 64; j++)
+        if (ssched_sets_has(sets, set, j))
+            json_array_append_new(a, json_integer((json_int_t)j));
+    return a;
+}
+
+/* The set of positions [k, m] of a commutative tree (its order). */
+static json_t *tree_set_json(const ssched_tree_t *t, size_t N, size_t k, size_t m)
+{
+    ssched_sets_t one;
+    ssched_sets_init(&one, N);
+    uint64_t *bits = calloc(one.words, sizeof *bits);
+    json_t *a = NULL;
+    if (bits) {
+        for (size_t i = k; i <= m; i++) {
+            size_t j = t->order ? t->order[i] : i;
+            bits[j / 64] |= (uint64_t)1 << (j % 64);
+        }
+        size_t id = ssched_sets_intern(&one, bits);
+        a = id == SIZE_MAX ? NULL : set_json(&one, id);
+    }
+    free(bits);
+    ssched_sets_free(&one);
+    return a ? a : json_null();
+}
+
 static void set_type(json_t *o, const ssched_platform_t *p, const ssched_schedule_t *s,
                      size_t edge, size_t type)
 {
     json_object_set_new(o, "from", json_string(p->names[p->from[edge]]));
     json_object_set_new(o, "to", json_string(p->names[p->to[edge]]));
-    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE && type == ssched_schedule_copy_type(s)) {
+        json_object_set_new(o, "copy", json_true()); /* the broadcast of the result */
+        return;
+    }
+    if ((s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE) &&
+        s->commutative) {
+        json_object_set_new(o, "set", set_json(&s->sets, type));
+        return;
+    }
+    if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE) {
         json_object_set_new(o, "interval", interval_json(s->intervals[type].k, s->intervals[type].m));
         return;
     }
@@ -44,9 +83,13 @@ static void set_type(json_t *o, const ssched_platform_t *p, const ssched_schedul
 }
 
 /* The weighted trees: each task with its parent, so a reader can rebuild
- * the tree; root tasks have parent -1. */
-static json_t *trees_json(const ssched_platform_t *p, const ssched_trees_t *t)
+ * the tree; root tasks have parent -1.  Commutative: a send carries the
+ * "set" it moves and a merge its two input sets ("merge"), so a reader
+ * needs no tree order. */
+static json_t *trees_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                          const ssched_trees_t *t)
 {
+    size_t N = pb->n_participants;
     json_t *arr = json_array();
     for (size_t k = 0; k < t->n_trees; k++) {
         const ssched_tree_t *tr = &t->trees[k];
@@ -58,7 +101,14 @@ static json_t *trees_json(const ssched_platform_t *p, const ssched_trees_t *t)
             if (x->kind == SSCHED_TREE_SEND) {
                 json_object_set_new(y, "send", json_pack("[ss]", p->names[p->from[x->edge]],
                                                          p->names[p->to[x->edge]]));
-                json_object_set_new(y, "interval", interval_json(x->k, x->m));
+                if (pb->commutative)
+                    json_object_set_new(y, "set", tree_set_json(tr, N, x->k, x->m));
+                else
+                    json_object_set_new(y, "interval", interval_json(x->k, x->m));
+            } else if (pb->commutative) {
+                json_object_set_new(y, "compute", json_string(p->names[x->node]));
+                json_object_set_new(y, "merge", json_pack("[oo]", tree_set_json(tr, N, x->k, x->l),
+                                                          tree_set_json(tr, N, x->l + 1, x->m)));
             } else {
                 json_object_set_new(y, "compute", json_string(p->names[x->node]));
                 json_object_set_new(y, "task", json_pack("[III]", (json_int_t)x->k,
@@ -123,22 +173,33 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
         json_array_append_new(slots, o);
     }
     json_object_set_new(root, "slots", slots);
-    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+    if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE) {
         json_t *comps = json_array();
         for (size_t k = 0; k < s->n_computations; k++) {
             const ssched_computation_t *c = &s->computations[k];
             json_t *o = json_object();
             json_object_set_new(o, "node", json_string(p->names[c->node]));
-            json_object_set_new(o, "task", json_pack("[III]", (json_int_t)c->k, (json_int_t)c->l,
-                                                     (json_int_t)c->m));
+            if (s->commutative)
+                json_object_set_new(o, "merge", json_pack("[oo]", set_json(&s->sets, c->k),
+                                                          set_json(&s->sets, c->l)));
+            else
+                json_object_set_new(o, "task", json_pack("[III]", (json_int_t)c->k,
+                                                         (json_int_t)c->l, (json_int_t)c->m));
             json_object_set_new(o, "count", json_mpz(c->count));
             json_array_append_new(comps, o);
         }
         json_object_set_new(root, "computations", comps);
-        json_object_set_new(root, "trees", trees_json(p, &s->trees));
+        json_object_set_new(root, "trees", trees_json(p, pb, &s->trees));
     }
-    if (s->kind == SSCHED_PROBLEM_BROADCAST)
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE) /* the root the problem may leave open */
+        json_object_set_new(root, "root", json_string(p->names[s->root]));
+    if (s->kind == SSCHED_PROBLEM_BROADCAST || s->kind == SSCHED_PROBLEM_ALLREDUCE) {
         json_object_set_new(root, "arborescences", arborescences_json(p, &s->arborescences));
+        /* a multicast's throughput is achievable, not necessarily optimal:
+         * the certified edge-LP bound and whether TP is proven optimal */
+        json_object_set_new(root, "upper_bound", json_mpq(s->upper_bound));
+        json_object_set_new(root, "optimal", json_boolean(s->optimal));
+    }
     if (s->fixed) {
         json_t *f = json_object();
         json_object_set_new(f, "optimal_throughput", json_mpq(s->optimal_throughput));

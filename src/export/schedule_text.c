@@ -14,7 +14,16 @@ void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, si
 void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                        char *buf, size_t len)
 {
-    if (s->kind == SSCHED_PROBLEM_REDUCE)
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE && type == ssched_schedule_copy_type(s)) {
+        snprintf(buf, len, "copy"); /* the broadcast of the result */
+    } else if ((s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE) &&
+               s->commutative) { /* the set, "{0,2}" */
+        size_t at = 0;
+        for (size_t j = 0; j < 64 * s->sets.words && at + 24 < len; j++)
+            if (ssched_sets_has(&s->sets, type, j))
+                at += (size_t)snprintf(buf + at, len - at, "%s%zu", at ? "," : "{", j);
+        snprintf(buf + at, len - at, "}");
+    } else if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE)
         snprintf(buf, len, "v[%zu,%zu]", s->intervals[type].k, s->intervals[type].m);
     else if (s->kind == SSCHED_PROBLEM_BROADCAST && s->n_commodities)
         snprintf(buf, len, "[bcast %s]", p->names[s->commodities[0].origin]);
@@ -38,7 +47,9 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
     mpz_out_str(out, 10, s->ops_per_period);
     fprintf(out, " operations per period, %s amounts, %zu slots\n",
             s->split ? "split (fractional)" : "whole", s->n_slots);
-    fprintf(out, "%-16s  %s\n", "slot", s->kind == SSCHED_PROBLEM_REDUCE
+    fprintf(out, "%-16s  %s\n", "slot", s->kind == SSCHED_PROBLEM_ALLREDUCE
+                                     ? "transfers: sender -> receiver  amount x v[k,m] | {set} | copy"
+                                     : s->kind == SSCHED_PROBLEM_REDUCE
                                      ? "transfers: sender -> receiver  amount x v[k,m]"
                                      : s->kind == SSCHED_PROBLEM_BROADCAST
                                      ? "transfers: sender -> receiver  amount x [bcast source]"
@@ -66,7 +77,15 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
         fputs("computations per period:", out);
         for (size_t k = 0; k < s->n_computations; k++) {
             const ssched_computation_t *c = &s->computations[k];
-            fprintf(out, "%s %s T(%zu,%zu,%zu) x ", k ? "," : "", p->names[c->node], c->k, c->l, c->m);
+            if (s->commutative) { /* the two merged sets */
+                char a[256], b[256];
+                sched_type_label(p, s, c->k, a, sizeof a);
+                sched_type_label(p, s, c->l, b, sizeof b);
+                fprintf(out, "%s %s %s+%s x ", k ? "," : "", p->names[c->node], a, b);
+            } else {
+                fprintf(out, "%s %s T(%zu,%zu,%zu) x ", k ? "," : "", p->names[c->node], c->k,
+                        c->l, c->m);
+            }
             mpz_out_str(out, 10, c->count);
         }
         fputc('\n', out);
@@ -78,7 +97,9 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
                                           ssched_error_t *err)
 {
     size_t ne = p->n_edges;
-    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals : s->n_commodities;
+    size_t nt = s->kind != SSCHED_PROBLEM_REDUCE ? s->n_commodities
+                : s->commutative                 ? s->sets.n
+                                                 : s->n_intervals;
     mpq_t *count = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *count);
     if (!count)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

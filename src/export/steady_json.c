@@ -85,10 +85,59 @@ json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *
     return o;
 }
 
+/* All-reduce: the root, the pricing, the rated reduction trees and, for a
+ * best-root solve, every candidate root ("pruned": not solved, its cheap
+ * bound could not beat the TP found before it). */
+static void allreduce_json(json_t *root, const ssched_platform_t *p, const ssched_steady_t *s,
+                           size_t n_parts)
+{
+    json_object_set_new(root, "root", json_string(p->names[s->allreduce_root]));
+    json_t *trees = json_array();
+    for (size_t k = 0; k < s->n_rated_trees; k++) {
+        json_t *o = json_object(), *tasks = json_array();
+        const ssched_tree_t *t = &s->rated_trees[k];
+        json_object_set_new(o, "rate", json_mpq(s->tree_rates[k]));
+        for (size_t j = 0; j < t->n_tasks; j++) {
+            const ssched_tree_task_t *x = &t->tasks[j];
+            if (x->kind == SSCHED_TREE_SEND)
+                json_array_append_new(tasks, json_pack("{s:[ss],s:[II]}", "send",
+                    p->names[p->from[x->edge]], p->names[p->to[x->edge]], "interval",
+                    (json_int_t)x->k, (json_int_t)x->m));
+            else
+                json_array_append_new(tasks, json_pack("{s:s,s:[III]}", "node", p->names[x->node],
+                    "task", (json_int_t)x->k, (json_int_t)x->l, (json_int_t)x->m));
+        }
+        json_object_set_new(o, "tasks", tasks);
+        if (t->order) { /* commutative: position i holds participant order[i] */
+            json_t *ord = json_array();
+            for (size_t j = 0; j < n_parts; j++)
+                json_array_append_new(ord, json_integer((json_int_t)t->order[j]));
+            json_object_set_new(o, "order", ord);
+        }
+        json_array_append_new(trees, o);
+    }
+    json_object_set_new(root, "trees", trees);
+    if (!s->n_root_candidates)
+        return;
+    json_t *cands = json_array();
+    for (size_t k = 0; k < s->n_root_candidates; k++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "root", json_string(p->names[s->root_candidates[k]]));
+        if (s->root_pruned[k])
+            json_object_set_new(o, "pruned", json_true());
+        else
+            json_object_set_new(o, "throughput", json_mpq(s->root_throughput[k]));
+        json_object_set_new(o, "upper_bound", json_mpq(s->root_upper_bound[k]));
+        json_array_append_new(cands, o);
+    }
+    json_object_set_new(root, "candidates", cands);
+}
+
 char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_t *s)
 {
     json_t *root = json_object();
+    json_object_set_new(root, "format", json_string("ssched-solution/1"));
     json_object_set_new(root, "problem", ssched_problem_json(p, pb));
     json_t *model = json_object(), *switches = json_array();
     for (size_t i = 0; i < p->n_nodes; i++)
@@ -99,7 +148,10 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     /* a multicast's edge-LP value bounds TP from above; it is not a
      * throughput.  By column generation a multicast also has an achievable
      * TP (a certified feasible packing of Steiner arborescences). */
-    int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
+    int allreduce = s->kind == SSCHED_PROBLEM_ALLREDUCE;
+    /* a commutative reduce: achievable TP, bound and gap as a multicast */
+    int comm = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
+    int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || allreduce || comm;
     const char *tp_key = s->multicast && !achieved ? "upper_bound" : "throughput";
     json_object_set_new(root, tp_key, json_mpq(s->throughput));
     json_object_set_new(root, s->multicast && !achieved ? "upper_bound_approx" : "throughput_approx",
@@ -112,14 +164,25 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
         json_object_set_new(root, "upper_bound_approx", json_real(mpq_get_d(s->upper_bound)));
         json_object_set_new(root, "gap", json_mpq(gap)); /* upper_bound - throughput */
         json_object_set_new(root, "optimal", json_boolean(s->optimal));
-        json_object_set_new(root, "note", json_string(
+        json_object_set_new(root, "note", json_string(comm ?
+            "commutative reduce: throughput is achievable (exact optimum of the master over the "
+            "generated reduction in-trees, certified feasible); upper_bound is certified (the "
+            "throughput when exact pricing proved no tree improves it, else the smaller of "
+            "Farley's bound and the relaxation LP of `ssched lp --commutative`)" : allreduce ?
+            "allreduce: throughput is achievable (exact optimum of the master over the generated "
+            "reduction trees and arborescences, certified feasible); upper_bound is certified (the "
+            "throughput itself when the pricing proved that no column improves it, else the "
+            "smaller of Farley's bound from the exact duals and the combined edge LP's optimum; "
+            "with no root given, the maximum over the candidate roots)" :
             "multicast: throughput is achievable (exact optimum of the master over the generated "
             "Steiner arborescences, certified feasible); upper_bound is the certified optimum of "
             "the broadcast edge LP; optimal is true when exact pricing found no improving "
             "arborescence or the two are equal"));
         mpq_clear(gap);
     }
-    if (s->kind == SSCHED_PROBLEM_BROADCAST && s->method == SSCHED_METHOD_COLGEN) {
+    if (allreduce)
+        allreduce_json(root, p, s, pb->n_participants);
+    if ((s->kind == SSCHED_PROBLEM_BROADCAST && s->method == SSCHED_METHOD_COLGEN) || allreduce) {
         json_object_set_new(root, "pricing", json_string(s->cg_pricing_exact ? "exact" : "heuristic"));
         json_t *arbs = json_array();
         for (size_t k = 0; k < s->n_arborescences; k++) {
@@ -149,9 +212,14 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
         json_t *r = json_object();
         json_object_set_new(r, "from", json_string(p->names[p->from[f->edge]]));
         json_object_set_new(r, "to", json_string(p->names[p->to[f->edge]]));
-        if (s->kind == SSCHED_PROBLEM_BROADCAST) {
-            /* copies of the one message over the edge */
-        } else if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        if (s->kind == SSCHED_PROBLEM_BROADCAST || comm) {
+            /* copies of the one message over the edge; commutative: messages
+             * (partial results of any set) */
+        } else if (allreduce && f->type == ssched_allreduce_copy_type(s)) {
+            json_object_set_new(r, "copy", json_true()); /* the broadcast of the result */
+        } else if (allreduce && pb->commutative) {
+            /* a partial result of any set (the trees say which) */
+        } else if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
             json_object_set_new(r, "interval", json_pack("[II]", (json_int_t)s->intervals[f->type].k,
                                                          (json_int_t)s->intervals[f->type].m));
         } else {
@@ -163,7 +231,21 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
         json_array_append_new(rates, r);
     }
     json_object_set_new(root, "rates", rates);
-    if (s->kind == SSCHED_PROBLEM_REDUCE) {
+    if (comm) {
+        /* merges per node and time unit (a merge's operands are per tree) */
+        json_object_set_new(root, "pricing", json_string(s->cg_pricing_exact ? "exact" : "heuristic"));
+        json_t *merges = json_array();
+        mpq_t q;
+        mpq_init(q);
+        for (size_t i = 0; i < p->n_nodes && i < s->n_nodes; i++)
+            if (p->has_w[i] && mpq_sgn(s->compute_busy[i])) {
+                mpq_div(q, s->compute_busy[i], p->w[i]);
+                json_array_append_new(merges, json_pack("{s:s,s:o}", "node", p->names[i], "rate",
+                                                        json_mpq(q)));
+            }
+        mpq_clear(q);
+        json_object_set_new(root, "merges", merges);
+    } else if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
         json_t *tasks = json_array();
         for (size_t k = 0; k < s->n_tasks; k++) {
             const ssched_task_t *t = &s->tasks[k];
@@ -180,7 +262,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_t *sat = json_array();
     for (size_t i = 0; i < s->n_nodes; i++)
         for (int dir = 0; dir < 3; dir++) {
-            if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE)
+            if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE && !allreduce)
                 continue;
             mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
             mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
@@ -208,12 +290,13 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_object_set_new(root, "saturated", sat);
 
     json_t *unreach = json_array();
-    if (s->kind == SSCHED_PROBLEM_REDUCE)
+    if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce)
         for (size_t k = 0; k < pb->n_participants; k++)
             if (s->unreachable[k]) {
                 json_t *r = json_object();
                 json_object_set_new(r, "participant", json_string(p->names[pb->participants[k]]));
-                json_object_set_new(r, "target", json_string(p->names[pb->target]));
+                json_object_set_new(r, allreduce ? "root" : "target",
+                                    json_string(p->names[allreduce ? s->allreduce_root : pb->target]));
                 json_array_append_new(unreach, r);
             }
     for (size_t t = 0; t < s->n_commodities; t++)

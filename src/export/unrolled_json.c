@@ -28,6 +28,7 @@ typedef struct {
     char **quoted;                /* JSON-quoted node names                */
     text_t *edge_txt;             /* per edge: "\"from\": F, \"to\": T, "  */
     text_t *type_txt;             /* per type: origin and dest, or interval */
+    text_t *set_txt;              /* commutative reduce, per set: "[0, 2]"  */
     frac_t tq, ta;                /* times (1/q), amounts (1/a)            */
     int ready;                    /* tq, ta set for the engine's scale     */
     int64_t q, a;                 /* ticks per unit time, units per message */
@@ -76,6 +77,38 @@ static int set_text(text_t *t, const char *a, const char *b, const char *c, cons
     return 1;
 }
 
+/* Message types: commodities, intervals or (commutative) sets; an
+ * all-reduce adds the copies of the result (ssched_schedule_copy_type). */
+static size_t type_count(const ssched_schedule_t *s)
+{
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE)
+        return ssched_schedule_copy_type(s) + 1;
+    if (s->kind != SSCHED_PROBLEM_REDUCE)
+        return s->n_commodities;
+    return s->commutative ? s->sets.n : s->n_intervals;
+}
+
+/* Commutative reduce: "[0, 2]" per set, sorted participant indices. */
+static int set_texts(stream_t *w, const ssched_sets_t *sets, size_t N)
+{
+    char *b = malloc(N * 22 + 3);
+    w->set_txt = calloc(sets->n ? sets->n : 1, sizeof *w->set_txt);
+    int ok = b && w->set_txt;
+    for (size_t t = 0; ok && t < sets->n; t++) {
+        size_t at = 0;
+        b[at++] = '[';
+        for (size_t j = 0; j < N; j++)
+            if (ssched_sets_has(sets, t, j))
+                at += (size_t)sprintf(b + at, "%s%zu", at > 1 ? ", " : "", j);
+        b[at++] = ']';
+        b[at] = '\0';
+        ok = set_text(&w->set_txt[t], b, "", "", "") &&
+             set_text(&w->type_txt[t], ", \"set\": ", b, "", "");
+    }
+    free(b);
+    return ok;
+}
+
 /* The constant parts of the event lines; 0 on ENOMEM. */
 static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_schedule_t *s)
 {
@@ -83,7 +116,7 @@ static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_sch
     if (!w->quoted)
         return 0;
     size_t ne = p->n_edges;
-    size_t nt = s->kind == SSCHED_PROBLEM_REDUCE ? s->n_intervals : s->n_commodities;
+    size_t nt = type_count(s);
     w->edge_txt = calloc(ne ? ne : 1, sizeof *w->edge_txt);
     w->type_txt = calloc(nt ? nt : 1, sizeof *w->type_txt);
     if (!w->edge_txt || !w->type_txt)
@@ -92,12 +125,17 @@ static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_sch
         if (!set_text(&w->edge_txt[e], "\"from\": ", w->quoted[p->from[e]], ", \"to\": ",
                       w->quoted[p->to[e]]))
             return 0;
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE &&
+        !set_text(&w->type_txt[--nt], ", \"copy\": true", "", "", ""))
+        return 0;
+    if (s->kind != SSCHED_PROBLEM_BROADCAST && s->commutative)
+        return set_texts(w, &s->sets, w->pb->n_participants);
     for (size_t t = 0; t < nt; t++) {
         if (s->kind == SSCHED_PROBLEM_BROADCAST) {
             /* one message: no origin or dest */
             if (!set_text(&w->type_txt[t], "", "", "", ""))
                 return 0;
-        } else if (s->kind == SSCHED_PROBLEM_REDUCE) {
+        } else if (sched_reduce_like(s)) {
             char b[64];
             snprintf(b, sizeof b, "[%zu, %zu]", s->intervals[t].k, s->intervals[t].m);
             if (!set_text(&w->type_txt[t], ", \"interval\": ", b, "", ""))
@@ -113,9 +151,10 @@ static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_sch
 
 static void stream_free(stream_t *w)
 {
-    size_t nt = w->s->kind == SSCHED_PROBLEM_REDUCE ? w->s->n_intervals : w->s->n_commodities;
+    size_t nt = type_count(w->s);
     free_texts(w->edge_txt, w->p->n_edges);
     free_texts(w->type_txt, nt);
+    free_texts(w->set_txt, w->set_txt ? w->s->sets.n : 0);
     free_names(w->quoted, w->p->n_nodes);
     ssched_i_frac_free(&w->tq);
     ssched_i_frac_free(&w->ta);
@@ -172,7 +211,9 @@ static int write_computation(stream_t *w, obuf_t *o, const sched_event_t *ev)
 {
     const char *name = w->quoted[ev->node];
     size_t nl = strlen(name);
-    char *b = ssched_i_obuf_room(o, 512 + nl), *p = b;
+    const text_t *a = w->set_txt ? &w->set_txt[ev->k] : NULL; /* commutative: sets */
+    const text_t *c = w->set_txt ? &w->set_txt[ev->l] : NULL;
+    char *b = ssched_i_obuf_room(o, 512 + nl + (a ? a->n + c->n : 0)), *p = b;
     if (!b)
         return 0;
     if (w->n_comps)
@@ -183,12 +224,19 @@ static int write_computation(stream_t *w, obuf_t *o, const sched_event_t *ev)
     p = ssched_i_put_frac(p, &w->tq, ev->end);
     p = PUT_LIT(p, "\", \"node\": ");
     p = ssched_i_put_str(p, name, nl);
-    p = PUT_LIT(p, ", \"task\": [");
-    p = ssched_i_put_u64(p, ev->k);
-    p = PUT_LIT(p, ", ");
-    p = ssched_i_put_u64(p, ev->l);
-    p = PUT_LIT(p, ", ");
-    p = ssched_i_put_u64(p, ev->m);
+    if (a) { /* commutative: the two input sets */
+        p = PUT_LIT(p, ", \"merge\": [");
+        p = ssched_i_put_str(p, a->s, a->n);
+        p = PUT_LIT(p, ", ");
+        p = ssched_i_put_str(p, c->s, c->n);
+    } else {
+        p = PUT_LIT(p, ", \"task\": [");
+        p = ssched_i_put_u64(p, ev->k);
+        p = PUT_LIT(p, ", ");
+        p = ssched_i_put_u64(p, ev->l);
+        p = PUT_LIT(p, ", ");
+        p = ssched_i_put_u64(p, ev->m);
+    }
     p = PUT_LIT(p, "], \"op\": ");
     p = ssched_i_put_u64(p, ev->op);
     *p++ = '}';
@@ -221,6 +269,9 @@ static ssched_status_t write_header(FILE *out, const ssched_platform_t *p,
                                                           ? s->optimal_throughput : s->throughput));
     json_object_set_new(root, "operations", json_integer((json_int_t)K));
     json_object_set_new(root, "split", json_boolean(s->split && !s->unroll_whole));
+    if (s->kind == SSCHED_PROBLEM_ALLREDUCE) /* the root the events reduce to */
+        json_object_set_new(json_object_get(root, "problem"), "root",
+                            json_string(p->names[s->root]));
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!text)
@@ -273,7 +324,7 @@ static int close_arrays(stream_t *w, FILE *out, FILE *comps)
 {
     ssched_i_obuf_flush(&w->out);
     fputs("\n ],\n", out);
-    if (w->s->kind == SSCHED_PROBLEM_REDUCE) {
+    if (sched_reduce_like(w->s)) {
         fputs(" \"computations\": [\n", out);
         ssched_i_obuf_flush(&w->comps);
         if (comps) {
@@ -296,9 +347,9 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
                                     ssched_unroll_figures_t *fig, ssched_error_t *err)
 {
     if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (s->kind == SSCHED_PROBLEM_BROADCAST) ||
-        (pb->kind == SSCHED_PROBLEM_BROADCAST && pb->n_targets + 1 != p->n_nodes))
+        (pb->kind == SSCHED_PROBLEM_ALLREDUCE) != (s->kind == SSCHED_PROBLEM_ALLREDUCE))
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "broadcast: only a broadcast to every other node is unrolled");
+                                "unroll: the schedule is not of the problem's kind");
     stream_t w;
     memset(&w, 0, sizeof w);
     w.base.emit = stream_emit;
@@ -309,7 +360,7 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
     ssched_status_t st = SSCHED_OK;
     if (!stream_init(&w, p, s) || !ssched_i_obuf_init(&w.out, out) || !ssched_i_obuf_init(&w.comps, NULL))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    else if (s->kind == SSCHED_PROBLEM_REDUCE && !(comps = tmpfile()))
+    else if (sched_reduce_like(s) && !(comps = tmpfile()))
         st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot create a temporary file");
     w.comps.f = comps;
     if (st == SSCHED_OK)
@@ -353,6 +404,7 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
     stream_t w;
     memset(&w, 0, sizeof w);
     w.p = p;
+    w.pb = pb;
     w.s = s;
     /* the in-memory events are fractions: print them through a common
      * denominator of their own (a divisor of the engine's ticks, so every
@@ -391,7 +443,7 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
         ok = write_transfer(&w, &ev);
     }
     ssched_i_obuf_flush(&w.out);
-    if (ok && s->kind == SSCHED_PROBLEM_REDUCE) {
+    if (ok && sched_reduce_like(s)) {
         fputs("\n ],\n \"computations\": [\n", out);
         for (size_t k = 0; ok && k < u->n_computations; k++) {
             const ssched_timed_computation_t *x = &u->computations[k];

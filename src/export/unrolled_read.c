@@ -7,7 +7,8 @@
  * this reader only insists on a well-formed file and names the first
  * field that is not (one line, EINPUT).  Message types get the canonical
  * numbering of the steady-state model (steady.h), so events read back
- * compare equal to the ones unrolled in memory. */
+ * compare equal to the ones unrolled in memory; a commutative reduce's
+ * sets are numbered as met, in u->sets. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ typedef struct {
     ssched_problem_t *pb;
     size_t N;                  /* reduce: participants                     */
     size_t *type_of;           /* scatter, gossip: origin * n + dest -> type */
+    ssched_sets_t *sets;       /* commutative reduce: the sets, numbered
+                                  as met (u->sets)                         */
+    uint64_t *scratch;         /* sets->words words                        */
 } reader_t;
 
 static ssched_status_t bad(reader_t *r, const char *fmt, const char *what)
@@ -129,11 +133,18 @@ static ssched_status_t read_problem(reader_t *r, json_t *o)
         if ((st = node_list(r, json_object_get(o, "sources"), "sources", &pb->sources,
                             &pb->n_sources)) == SSCHED_OK)
             st = node_list(r, json_object_get(o, "targets"), "targets", &pb->targets, &pb->n_targets);
-    } else if (!strcmp(kind, "reduce")) {
-        pb->kind = SSCHED_PROBLEM_REDUCE;
+    } else if (!strcmp(kind, "reduce") || !strcmp(kind, "allreduce")) {
+        /* an all-reduce names the root its events reduce to */
+        int all = !strcmp(kind, "allreduce");
+        pb->kind = all ? SSCHED_PROBLEM_ALLREDUCE : SSCHED_PROBLEM_REDUCE;
+        json_t *comm = json_object_get(o, "commutative");
+        if (comm && !json_is_boolean(comm))
+            return bad(r, "problem: %s must be true or false", "\"commutative\"");
+        pb->commutative = json_is_true(comm);
         if ((st = node_list(r, json_object_get(o, "participants"), "participants",
                             &pb->participants, &pb->n_participants)) == SSCHED_OK)
-            st = node_of(r, json_object_get(o, "target"), "problem \"target\"", &pb->target);
+            st = node_of(r, json_object_get(o, all ? "root" : "target"),
+                         all ? "problem \"root\"" : "problem \"target\"", &pb->target);
     } else if (!strcmp(kind, "broadcast")) {
         /* whole messages from one source: every transfer is type 0 */
         pb->kind = SSCHED_PROBLEM_BROADCAST;
@@ -159,8 +170,13 @@ static ssched_status_t read_problem(reader_t *r, json_t *o)
 static ssched_status_t index_types(reader_t *r)
 {
     size_t n = r->p->n_nodes;
-    if (r->pb->kind == SSCHED_PROBLEM_REDUCE) {
+    if (r->pb->kind == SSCHED_PROBLEM_REDUCE || r->pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
         r->N = r->pb->n_participants;
+        if (r->pb->commutative) { /* sets: numbered as they are met */
+            ssched_sets_init(r->sets, r->N);
+            if (!(r->scratch = calloc(r->sets->words, sizeof *r->scratch)))
+                return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
+        }
         return SSCHED_OK;
     }
     if (r->pb->kind == SSCHED_PROBLEM_BROADCAST)
@@ -190,6 +206,29 @@ static ssched_status_t get_interval(reader_t *r, json_t *a, size_t *type, const 
     return SSCHED_OK;
 }
 
+/* Commutative reduce: a set [i, j, ...] (increasing participant indices)
+ * into *type; or (union) OR it into scratch only. */
+static ssched_status_t get_set(reader_t *r, json_t *a, size_t *type, int union_only,
+                               const char *where)
+{
+    if (!union_only)
+        memset(r->scratch, 0, r->sets->words * sizeof *r->scratch);
+    for (size_t k = 0; k < json_array_size(a); k++) {
+        json_t *v = json_array_get(a, k);
+        json_int_t j = json_is_integer(v) ? json_integer_value(v) : -1;
+        if (j < 0 || (size_t)j >= r->N ||
+            (k > 0 && j <= json_integer_value(json_array_get(a, k - 1))))
+            return bad(r, "%s: a set must list participant indices in increasing order", where);
+        r->scratch[j / 64] |= (uint64_t)1 << (j % 64);
+    }
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return bad(r, "%s: a set must be a non-empty array", where);
+    if (union_only)
+        return SSCHED_OK;
+    *type = ssched_sets_intern(r->sets, r->scratch);
+    return *type == SIZE_MAX ? ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory") : SSCHED_OK;
+}
+
 static ssched_status_t read_transfer(reader_t *r, json_t *x, size_t index,
                                      ssched_timed_transfer_t *t)
 {
@@ -209,7 +248,19 @@ static ssched_status_t read_transfer(reader_t *r, json_t *x, size_t index,
     if ((e = ssched_platform_edge_index(r->p, a, b)) == (size_t)-1)
         return bad(r, "%s: no platform edge joins \"from\" to \"to\"", where);
     t->edge = e;
-    if (r->pb->kind == SSCHED_PROBLEM_REDUCE) {
+    if (r->pb->kind == SSCHED_PROBLEM_ALLREDUCE && json_object_get(x, "copy")) {
+        /* a copy of the result, whole: its type is set once every set is
+         * known (read_events) */
+        if (!json_is_true(json_object_get(x, "copy")) || json_object_get(x, "interval") ||
+            json_object_get(x, "set") || json_object_get(x, "piece"))
+            return bad(r, "%s: a copy (\"copy\": true) moves the whole result and names no "
+                          "interval, set or piece", where);
+        t->type = SIZE_MAX;
+    } else if (r->pb->kind != SSCHED_PROBLEM_BROADCAST && r->pb->commutative) {
+        if ((st = get_set(r, json_object_get(x, "set"), &t->type, 0, where)))
+            return st;
+    } else if (r->pb->kind == SSCHED_PROBLEM_REDUCE ||
+               r->pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
         if ((st = get_interval(r, json_object_get(x, "interval"), &t->type, where)))
             return st;
     } else if (r->pb->kind == SSCHED_PROBLEM_BROADCAST) {
@@ -252,6 +303,27 @@ static ssched_status_t read_computation(reader_t *r, json_t *x, size_t index,
         return bad(r, "%s: \"start\" and \"end\" must be rationals", where);
     if (!json_is_integer(json_object_get(x, "op")) || op < 0)
         return bad(r, "%s: \"op\" must be a non-negative integer", where);
+    if (r->pb->commutative) { /* "merge": [[a], [b]]: k, l the inputs, m the union */
+        json_t *m = json_object_get(x, "merge");
+        size_t in[2];
+        ssched_status_t st;
+        if (json_array_size(m) != 2)
+            return bad(r, "%s: \"merge\" must be [[set], [set]]", where);
+        for (size_t k = 0; k < 2; k++)
+            if ((st = get_set(r, json_array_get(m, k), &in[k], 0, where)))
+                return st;
+        memset(r->scratch, 0, r->sets->words * sizeof *r->scratch);
+        if ((st = get_set(r, json_array_get(m, 0), NULL, 1, where)) ||
+            (st = get_set(r, json_array_get(m, 1), NULL, 1, where)))
+            return st;
+        c->m = ssched_sets_intern(r->sets, r->scratch);
+        if (c->m == SIZE_MAX)
+            return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
+        c->op = (unsigned long)op;
+        c->k = in[0] < in[1] ? in[0] : in[1];
+        c->l = in[0] < in[1] ? in[1] : in[0];
+        return node_of(r, json_object_get(x, "node"), where, &c->node);
+    }
     if (json_array_size(task) != 3 || v[0] < 0 || v[0] > v[1] || v[1] >= v[2] ||
         (size_t)v[2] >= r->N)
         return bad(r, "%s: \"task\" must be [k, l, m] with k <= l < m < participants", where);
@@ -265,7 +337,7 @@ static ssched_status_t read_computation(reader_t *r, json_t *x, size_t index,
 static ssched_status_t read_events(reader_t *r, json_t *root, ssched_unrolled_t *u)
 {
     json_t *tr = json_object_get(root, "transfers"), *co = json_object_get(root, "computations");
-    int reduce = r->pb->kind == SSCHED_PROBLEM_REDUCE;
+    int reduce = r->pb->kind == SSCHED_PROBLEM_REDUCE || r->pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     if (!json_is_array(tr) || (reduce && !json_is_array(co)))
         return bad(r, "%s", reduce ? "needs \"transfers\" and \"computations\" arrays"
                                    : "needs a \"transfers\" array");
@@ -289,6 +361,12 @@ static ssched_status_t read_events(reader_t *r, json_t *root, ssched_unrolled_t 
         mpq_inits(c->start, c->end, NULL);
         st = read_computation(r, json_array_get(co, k), k, c);
     }
+    /* all-reduce: copies take the type after the reduce's (as
+     * ssched_schedule_copy_type), the sets now all numbered */
+    size_t copy = r->pb->commutative ? r->sets->n : r->N * (r->N + 1) / 2;
+    for (size_t k = 0; k < u->n_transfers && st == SSCHED_OK; k++)
+        if (u->transfers[k].type == SIZE_MAX)
+            u->transfers[k].type = copy;
     u->fig.transfers = u->n_transfers;
     u->fig.computations = u->n_computations;
     return st;
@@ -322,7 +400,7 @@ ssched_status_t ssched_unrolled_read_file(const char *path, ssched_platform_t *p
                                           ssched_problem_t *pb, ssched_unrolled_t *u,
                                           ssched_error_t *err)
 {
-    reader_t r = {path, err, p, pb, 0, NULL};
+    reader_t r = {path, err, p, pb, 0, NULL, &u->sets, NULL};
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root)
@@ -343,6 +421,7 @@ ssched_status_t ssched_unrolled_read_file(const char *path, ssched_platform_t *p
             st = read_figures(&r, root, u);
     }
     free(r.type_of);
+    free(r.scratch);
     json_decref(root);
     return st;
 }

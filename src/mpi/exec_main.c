@@ -10,7 +10,11 @@
  * once); reduce values are
  * arrays of 2x2 matrices mod 2^31-1 derived from (participant, op),
  * combined by the blockwise product left x right (not commutative), and
- * each result is compared with the ordered product v_0 ... v_{N-1}.
+ * each result is compared with the ordered product v_0 ... v_{N-1}; a
+ * commutative reduce's values are arrays of words mod 2^31-1 combined by
+ * elementwise sums: the first N words of participant k's value count it
+ * (1 at word k, 0 elsewhere) and the others are pseudo-random, so a result
+ * that misses or repeats a participant differs from the expected sum.
  * Exit status: 0, 1 (run failed, or --verify found a difference), 2 (bad
  * input: options, schedule file, number of ranks, map); rank 0 prints the
  * one-line reason on stderr.  Built with smpicc (ssched-exec-smpi), task
@@ -47,6 +51,9 @@ typedef struct {
     unsigned char *got;        /* per message (scatter, gossip) or op (reduce) */
     long bad;                  /* differences and duplicates found          */
     size_t N;
+    int commutative;           /* reduce: sums with counts, not products   */
+    long scale_k, scale_m;     /* test hook: participant scale_k's value
+                                  counts scale_m times (0: missing, 2: twice) */
 } vctx_t;
 
 static uint64_t mix(uint64_t z)
@@ -114,10 +121,31 @@ static void leaf(size_t k, unsigned long op, uint64_t *m, size_t nmat)
         m[q] = mix(seed + q) % PRIME;
 }
 
+/* Commutative reduce: participant k's value for op, bytes / 8 words mod p:
+ * the count vector (word j < N is 1 iff j == k), then pseudo-random words. */
+static void leaf_sum(size_t k, unsigned long op, uint64_t *w, size_t nw, size_t N)
+{
+    uint64_t seed = mix(((uint64_t)k << 40) ^ op ^ 0xAAAA);
+    for (size_t q = 0; q < nw; q++)
+        w[q] = q < N ? q == k : mix(seed + q) % PRIME;
+}
+
 static int value(const ssched_mpi_t *x, size_t k, unsigned long op, void *buf, size_t bytes,
                  void *ctx)
 {
-    (void)x, (void)ctx;
+    const vctx_t *v = ctx;
+    if (x->commutative) {
+        size_t nw = bytes / 8;
+        uint64_t *w = malloc((nw + 1) * sizeof *w);
+        if (!w)
+            return 1;
+        leaf_sum(k, op, w, nw, x->n_participants);
+        for (size_t q = 0; (long)k == v->scale_k && q < nw; q++)
+            w[q] = w[q] * (uint64_t)v->scale_m % PRIME;
+        memcpy(buf, w, nw * 8);
+        free(w);
+        return 0;
+    }
     size_t nmat = bytes / 32;
     uint64_t *m = malloc((4 * nmat + 1) * sizeof *m);
     if (!m)
@@ -137,10 +165,24 @@ static void product(const uint64_t *l, const uint64_t *r, uint64_t *o, size_t nm
     }
 }
 
+/* Commutative: out = left + right, word by word mod p (unaligned buffers). */
+static int combine_sum(const void *left, const void *right, void *out, size_t bytes)
+{
+    for (size_t q = 0; q + 8 <= bytes; q += 8) {
+        uint64_t a, b;
+        memcpy(&a, (const char *)left + q, 8);
+        memcpy(&b, (const char *)right + q, 8);
+        a = (a + b) % PRIME;
+        memcpy((char *)out + q, &a, 8);
+    }
+    return 0;
+}
+
 /* out = left x right, blockwise; the buffers need not be aligned. */
 static int combine(const void *left, const void *right, void *out, size_t bytes, void *ctx)
 {
-    (void)ctx;
+    if (((const vctx_t *)ctx)->commutative)
+        return combine_sum(left, right, out, bytes);
     size_t nmat = bytes / 32;
     uint64_t *t = malloc((12 * nmat + 1) * sizeof *t);
     if (!t)
@@ -161,6 +203,21 @@ static int result(const ssched_mpi_t *x, unsigned long op, const void *buf, size
         return 7;
     if (!v->verify)
         return 0;
+    if (v->commutative) { /* the sum over every participant, each once */
+        size_t nw = bytes / 8;
+        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w = acc + nw;
+        if (!acc)
+            return 1;
+        leaf_sum(0, op, acc, nw, v->N);
+        for (size_t k = 1; k < v->N; k++) {
+            leaf_sum(k, op, w, nw, v->N);
+            combine_sum(acc, w, acc, nw * 8);
+        }
+        if (memcmp(acc, buf, nw * 8) || !x->is_target || v->got[op]++)
+            v->bad++;
+        free(acc);
+        return 0;
+    }
     size_t nmat = bytes / 32;
     uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m = acc + 4 * nmat;
     if (!acc)
@@ -179,7 +236,8 @@ static int result(const ssched_mpi_t *x, unsigned long op, const void *buf, size
 /* Did every message (or result) this rank should get arrive exactly once? */
 static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 {
-    if (x->kind == SSCHED_PROBLEM_REDUCE) {
+    if (x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE) {
+        /* all-reduce: every participant is a target */
         for (unsigned long op = 0; x->is_target && op < v->K; op++)
             if (v->got[op] != 1)
                 return 0;
@@ -288,8 +346,16 @@ int main(int argc, char **argv)
     /* SSCHED_EXEC_FAIL_OP=k makes the delivery of operation k fail: the
      * tests see every rank stop with one error (no hang) */
     const char *inject = getenv("SSCHED_EXEC_FAIL_OP");
-    vctx_t v = {x.operations, inject ? atol(inject) : -1, verify, NULL, 0, x.n_participants};
-    size_t ngot = x.kind == SSCHED_PROBLEM_REDUCE ? x.operations : x.n_types * x.operations;
+    vctx_t v = {x.operations, inject ? atol(inject) : -1, verify, NULL, 0, x.n_participants,
+                x.commutative, -1, 1};
+    /* SSCHED_EXEC_SCALE_VALUE=k,m (commutative reduce): participant k's
+     * value counts m times, as if a schedule lost (m = 0) or repeated
+     * (m = 2) it: --verify must fail */
+    const char *scale = getenv("SSCHED_EXEC_SCALE_VALUE");
+    if (scale && sscanf(scale, "%ld,%ld", &v.scale_k, &v.scale_m) != 2)
+        v.scale_k = -1, v.scale_m = 1;
+    size_t ngot = x.kind == SSCHED_PROBLEM_REDUCE || x.kind == SSCHED_PROBLEM_ALLREDUCE
+                      ? x.operations : x.n_types * x.operations;
     v.got = calloc(ngot + 1, 1);
     ssched_mpi_callbacks_t cb;
     memset(&cb, 0, sizeof cb);

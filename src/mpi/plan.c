@@ -363,14 +363,29 @@ static void flow_deliveries(bld_t *b)
  * fully arrived (the checker saw to both), so a node's copy has a single
  * producer: the receive that brought it, or the fill at the source.  A
  * forwarded copy is a send of the same buffer, which lives until its last
- * forward and its delivery (B_REFS). */
+ * forward and its delivery (B_REFS).  An all-reduce's copies leave its
+ * root from the reduce's result there (root_result), which stays for the
+ * root's own delivery. */
+static size_t bcast_source(const bld_t *b)
+{
+    return b->pb->kind == SSCHED_PROBLEM_ALLREDUCE ? b->pb->target : b->pb->sources[0];
+}
+
+static val_t *root_result(bld_t *b, unsigned long op);
+
 static void bcast_transfer(bld_t *b, const ssched_timed_transfer_t *t)
 {
     size_t n = b->p->n_nodes, i = b->p->from[t->edge], j = b->p->to[t->edge];
-    size_t src = b->pb->sources[0], ki = t->op * n + i, kj = t->op * n + j;
+    size_t src = bcast_source(b), ki = t->op * n + i, kj = t->op * n + j;
     int64_t lo, hi, *snd, *rcv, op = (int64_t)t->op;
     transfer_frame(b, t, &lo, &hi, &snd, &rcv);
-    if (i == src && b->bbuf[ki] < 0) {
+    val_t *res = NULL; /* all-reduce: the result the root's copies send */
+    if (i == src && b->pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
+        if (!(res = root_result(b, t->op)))
+            return (void)(b->broken = 1);
+        b->bbuf[ki] = res->buf;
+        b->bprod[ki] = -1;
+    } else if (i == src && b->bbuf[ki] < 0) {
         b->bbuf[ki] = add_buf(b, i, BUF_FILL, 0, op);
         b->bprod[ki] = -1;
     }
@@ -382,6 +397,8 @@ static void bcast_transfer(bld_t *b, const ssched_timed_transfer_t *t)
     int64_t send = add_op(b, i, OP_SEND, b->rank_of[j], b->bbuf[ki], -1, -1, lo, hi, op);
     chain(b, i, snd, send, t->start, t->end);
     add_dep(b, i, b->bprod[ki], send);
+    for (size_t d = 0; res && d < res->prod.n; d++) /* the whole result, every piece */
+        add_dep(b, i, res->prod.v[d], send);
     if ((b->bbuf[kj] = add_buf(b, j, BUF_NONE, 0, op)) < 0)
         return;
     int64_t recv = add_op(b, j, OP_RECV, b->rank_of[i], b->bbuf[kj], -1, -1, lo, hi, op);
@@ -389,12 +406,15 @@ static void bcast_transfer(bld_t *b, const ssched_timed_transfer_t *t)
     b->bprod[kj] = recv;
 }
 
-/* Every target (every node but the source) delivers each message once. */
+/* Every target delivers each message once (a multicast's relays only
+ * forward: their copies are freed after their last forward). */
 static void bcast_deliveries(bld_t *b)
 {
-    size_t n = b->p->n_nodes, src = b->pb->sources[0];
-    for (size_t c = 0; c < b->pb->n_targets && !b->nomem && !b->broken; c++) {
-        size_t d = b->pb->targets[c];
+    size_t n = b->p->n_nodes, src = bcast_source(b);
+    int all = b->pb->kind == SSCHED_PROBLEM_ALLREDUCE; /* targets: the participants */
+    size_t nt = all ? b->pb->n_participants : b->pb->n_targets;
+    for (size_t c = 0; c < nt && !b->nomem && !b->broken; c++) {
+        size_t d = all ? b->pb->participants[c] : b->pb->targets[c];
         if (d == src)
             continue;
         for (unsigned long op = 0; op < b->u->operations && !b->nomem; op++) {
@@ -409,16 +429,54 @@ static void bcast_deliveries(bld_t *b)
 
 /* ---- reduce --------------------------------------------------------------- */
 
+/* Values are keyed by type: an interval v[k,m] (its row-order index) or,
+ * for a commutative reduce, a set (an index into u->sets). */
 static size_t interval(const bld_t *b, size_t k, size_t m)
 {
     size_t N = b->pb->n_participants;
     return k * N - k * (k - 1) / 2 + (m - k);
 }
 
-static val_t *val(bld_t *b, size_t node, size_t I, unsigned long op, int insert)
+static size_t n_value_types(const bld_t *b)
 {
     size_t N = b->pb->n_participants;
-    uint64_t key = ((uint64_t)node * (N * (N + 1) / 2) + I) * b->u->operations + op + 1;
+    return b->pb->commutative ? b->u->sets.n : N * (N + 1) / 2;
+}
+
+/* The participant whose own value type I is ([k,k] or {k}), or SIZE_MAX. */
+static size_t own_of(const bld_t *b, size_t I)
+{
+    size_t N = b->pb->n_participants, k = 0, n = 0;
+    if (b->pb->commutative) {
+        for (size_t j = 0; j < N; j++)
+            if (ssched_sets_has(&b->u->sets, I, j))
+                k = j, n++;
+        return n == 1 ? k : SIZE_MAX;
+    }
+    while (k + 1 < N && interval(b, k + 1, k + 1) <= I) /* interval index -> [k, m] */
+        k++;
+    return I == interval(b, k, k) ? k : SIZE_MAX;
+}
+
+/* The type of the whole result; SIZE_MAX if no event makes it. */
+static size_t full_type(const bld_t *b)
+{
+    size_t N = b->pb->n_participants;
+    if (!b->pb->commutative)
+        return interval(b, 0, N - 1);
+    for (size_t I = 0; I < b->u->sets.n; I++) {
+        size_t n = 0;
+        for (size_t j = 0; j < N; j++)
+            n += (size_t)ssched_sets_has(&b->u->sets, I, j);
+        if (n == N)
+            return I;
+    }
+    return SIZE_MAX;
+}
+
+static val_t *val(bld_t *b, size_t node, size_t I, unsigned long op, int insert)
+{
+    uint64_t key = ((uint64_t)node * n_value_types(b) + I) * b->u->operations + op + 1;
     if (insert && 2 * (b->vn + 1) > b->vcap) {
         size_t cap = b->vcap ? 2 * b->vcap : 1024;
         val_t *v = calloc(cap, sizeof *v);
@@ -449,17 +507,18 @@ static val_t *val(bld_t *b, size_t node, size_t I, unsigned long op, int insert)
     return &b->vals[h];
 }
 
-/* Take the whole value v[k,m] of op at node: its buffer, and its
+/* Take the whole value of type I of op at node: its buffer, and its
  * producers appended to deps.  A participant's own value is always there. */
-static int64_t take(bld_t *b, size_t node, size_t k, size_t m, unsigned long op, vec_t *deps)
+static int64_t take(bld_t *b, size_t node, size_t I, unsigned long op, vec_t *deps)
 {
-    if (k == m && b->pb->participants[k] == node) {
+    size_t k = I == SIZE_MAX ? SIZE_MAX : own_of(b, I);
+    if (k != SIZE_MAX && b->pb->participants[k] == node) {
         int64_t *leaf = &b->leaf[k * b->u->operations + op];
         if (*leaf < 0)
             *leaf = add_buf(b, node, BUF_VALUE, (int64_t)k, (int64_t)op);
         return *leaf;
     }
-    val_t *v = val(b, node, interval(b, k, m), op, 0);
+    val_t *v = I == SIZE_MAX ? NULL : val(b, node, I, op, 0);
     if (!v || !v->present)
         return b->broken = 1, -1;
     v->present = 0;
@@ -468,9 +527,9 @@ static int64_t take(bld_t *b, size_t node, size_t k, size_t m, unsigned long op,
     return v->buf;
 }
 
-static val_t *put(bld_t *b, size_t node, size_t k, size_t m, unsigned long op)
+static val_t *put(bld_t *b, size_t node, size_t I, unsigned long op)
 {
-    val_t *v = val(b, node, interval(b, k, m), op, 1);
+    val_t *v = val(b, node, I, op, 1);
     if (!v)
         return NULL;
     if (v->present)
@@ -484,17 +543,14 @@ static val_t *put(bld_t *b, size_t node, size_t k, size_t m, unsigned long op)
 static void reduce_transfer(bld_t *b, const ssched_timed_transfer_t *t)
 {
     size_t i = b->p->from[t->edge], j = b->p->to[t->edge];
-    size_t N = b->pb->n_participants, I = t->type, k = 0;
-    while (k + 1 < N && interval(b, k + 1, k + 1) <= I) /* interval index -> [k, m] */
-        k++;
-    size_t m = k + (I - interval(b, k, k));
+    size_t I = t->type;
     int64_t lo, hi, *snd, *rcv;
     transfer_frame(b, t, &lo, &hi, &snd, &rcv);
     val_t *v;
     if (mpq_sgn(t->piece_offset) == 0) { /* the first piece takes it from i */
         vec_t deps = {0};
-        int64_t sbuf = take(b, i, k, m, t->op, &deps);
-        if (!(v = put(b, j, k, m, t->op))) {
+        int64_t sbuf = take(b, i, I, t->op, &deps);
+        if (!(v = put(b, j, I, t->op))) {
             free(deps.v);
             return;
         }
@@ -518,9 +574,13 @@ static void reduce_transfer(bld_t *b, const ssched_timed_transfer_t *t)
 static void reduce_computation(bld_t *b, const ssched_timed_computation_t *c)
 {
     vec_t deps = {0};
-    int64_t left = take(b, c->node, c->k, c->l, c->op, &deps);
-    int64_t right = take(b, c->node, c->l + 1, c->m, c->op, &deps);
-    val_t *v = put(b, c->node, c->k, c->m, c->op);
+    /* commutative: k, l are the input sets and m the merged one */
+    int comm = b->pb->commutative;
+    size_t in_l = comm ? c->k : interval(b, c->k, c->l);
+    size_t in_r = comm ? c->l : interval(b, c->l + 1, c->m);
+    int64_t left = take(b, c->node, in_l, c->op, &deps);
+    int64_t right = take(b, c->node, in_r, c->op, &deps);
+    val_t *v = put(b, c->node, comm ? c->m : interval(b, c->k, c->m), c->op);
     if (v) {
         int64_t comp = add_op(b, c->node, OP_COMP, -1, v->buf, left, right, 0, b->B,
                               (int64_t)c->op);
@@ -533,12 +593,21 @@ static void reduce_computation(bld_t *b, const ssched_timed_computation_t *c)
     free(deps.v);
 }
 
+/* All-reduce: the complete result of op at the root (present: the checker
+ * saw every copy leave after it), or NULL. */
+static val_t *root_result(bld_t *b, unsigned long op)
+{
+    size_t full = full_type(b);
+    val_t *v = full == SIZE_MAX ? NULL : val(b, b->pb->target, full, op, 0);
+    return v && v->present ? v : NULL;
+}
+
 static void reduce_deliveries(bld_t *b)
 {
-    size_t N = b->pb->n_participants, target = b->pb->target;
+    size_t target = b->pb->target, full = full_type(b);
     for (unsigned long op = 0; op < b->u->operations && !b->nomem && !b->broken; op++) {
         vec_t deps = {0};
-        int64_t buf = take(b, target, 0, N - 1, op, &deps);
+        int64_t buf = take(b, target, full, op, &deps);
         int64_t del = add_op(b, target, OP_DELIVER, -1, buf, -1, -1, 0, b->B, (int64_t)op);
         for (size_t d = 0; d < deps.n; d++)
             add_dep(b, target, deps.v[d], del);
@@ -595,7 +664,11 @@ ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem
     memset(&b, 0, sizeof b);
     b.p = p, b.pb = pb, b.u = u, b.B = (int64_t)msg_bytes, b.rank_of = rank_of_node;
     size_t n = p->n_nodes, K = u->operations, N = pb->n_participants;
-    int reduce = pb->kind == SSCHED_PROBLEM_REDUCE, bcast = pb->kind == SSCHED_PROBLEM_BROADCAST;
+    /* an all-reduce is both: its reduce values, then copies of the results */
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
+    int reduce = pb->kind == SSCHED_PROBLEM_REDUCE || all;
+    int bcast = pb->kind == SSCHED_PROBLEM_BROADCAST || all;
+    size_t copy = all ? (pb->commutative ? u->sets.n : N * (N + 1) / 2) : SIZE_MAX;
     b.origin = malloc((pb->n_sources * pb->n_targets + 1) * sizeof *b.origin);
     for (size_t a = 0; b.origin && a < pb->n_sources; a++)
         for (size_t c = 0; c < pb->n_targets; c++)
@@ -625,19 +698,24 @@ ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem
                     mpq_cmp(u->computations[ic].start, u->transfers[it].start) <= 0);
         if (comp)
             reduce_computation(&b, &u->computations[ic++]);
+        else if (bcast && (!all || u->transfers[it].type == copy))
+            bcast_transfer(&b, &u->transfers[it++]);
         else if (reduce)
             reduce_transfer(&b, &u->transfers[it++]);
-        else if (bcast)
-            bcast_transfer(&b, &u->transfers[it++]);
         else
             flow_transfer(&b, &u->transfers[it++]);
     }
     if (!b.nomem && !b.broken) {
-        if (reduce)
+        /* an all-reduce's root delivers only if it is a participant (else
+         * it is a router that only sends the copies) */
+        int root_takes = !all;
+        for (size_t k = 0; all && k < N; k++)
+            root_takes |= pb->participants[k] == pb->target;
+        if (reduce && root_takes)
             reduce_deliveries(&b);
-        else if (bcast)
+        if (bcast)
             bcast_deliveries(&b);
-        else
+        if (!reduce && !bcast)
             flow_deliveries(&b);
     }
     for (size_t k = 0; !b.nomem && !b.broken && k < n; k++)

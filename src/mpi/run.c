@@ -272,15 +272,17 @@ static void start(run_t *R, int64_t k)
         const ssched_mpi_callbacks_t *cb = R->cb;
         unsigned long K = R->x->operations, id = (unsigned long)o[O_ID];
         int rc = 0;
-        if (R->x->kind == SSCHED_PROBLEM_REDUCE && cb->result)
+        /* reduce and all-reduce deliver results (at every participant for
+         * an all-reduce: the root's own, the copies elsewhere) */
+        int red = R->x->kind == SSCHED_PROBLEM_REDUCE || R->x->kind == SSCHED_PROBLEM_ALLREDUCE;
+        if (red && cb->result)
             rc = cb->result(R->x, id, b, (size_t)n, cb->ctx);
-        else if (R->x->kind != SSCHED_PROBLEM_REDUCE && cb->deliver)
+        else if (!red && cb->deliver)
             rc = cb->deliver(R->x, id / K, id % K, b, (size_t)n, cb->ctx);
         R->st.deliveries++;
         if (rc)
             return fail(R, "the %s callback returned %d (operation %lu)",
-                        R->x->kind == SSCHED_PROBLEM_REDUCE ? "result" : "deliver", rc,
-                        R->x->kind == SSCHED_PROBLEM_REDUCE ? id : id % K);
+                        red ? "result" : "deliver", rc, red ? id : id % K);
         complete(R, k);
     }
     }
@@ -415,7 +417,8 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
     R.refs = malloc((nb + 1) * sizeof *R.refs);
     R.mem = calloc(nb + 1, sizeof *R.mem);
     int ok = R.cnt && R.ready && R.posted && R.refs && R.mem, all = 0;
-    if (x->kind == SSCHED_PROBLEM_REDUCE && !R.cb->combine &&
+    if ((x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE) &&
+        !R.cb->combine &&
         (R.cb->mpi_op == MPI_OP_NULL || R.cb->mpi_op == (MPI_Op)0 ||
          R.cb->datatype == MPI_DATATYPE_NULL || R.cb->datatype == (MPI_Datatype)0))
         ok = -1;

@@ -159,7 +159,7 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
         st = mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, *plans, err);
     if (st == SSCHED_OK) {
         int64_t head[8] = {pb->kind, (int64_t)u->operations, (int64_t)n, (int64_t)nt, (int64_t)N,
-                           (int64_t)pb->target, mpz_get_si(bytes), 0};
+                           (int64_t)pb->target, mpz_get_si(bytes), pb->commutative};
         memcpy(h, head, sizeof head);
         size_t at = 8;
         for (size_t a = 0; a < pb->n_sources; a++)
@@ -200,6 +200,7 @@ static int unpack_header(ssched_mpi_t *x, const int64_t *h, int rank)
     x->n_types = (size_t)h[3];
     x->n_participants = (size_t)h[4];
     x->msg_bytes = (size_t)h[6];
+    x->commutative = h[7] != 0; /* reduce: the combine callback may see any two disjoint sets */
     x->type_origin = malloc((x->n_types + 1) * sizeof *x->type_origin);
     x->type_dest = malloc((x->n_types + 1) * sizeof *x->type_dest);
     if (!x->type_origin || !x->type_dest)
@@ -213,7 +214,9 @@ static int unpack_header(ssched_mpi_t *x, const int64_t *h, int rank)
     for (size_t k = 0; k < x->n_participants; k++)
         if ((size_t)part[k] == x->node)
             x->participant = (long)k;
-    x->is_target = x->kind == SSCHED_PROBLEM_REDUCE && (size_t)h[5] == x->node;
+    /* an all-reduce delivers every result at every participant */
+    x->is_target = (x->kind == SSCHED_PROBLEM_REDUCE && (size_t)h[5] == x->node) ||
+                   (x->kind == SSCHED_PROBLEM_ALLREDUCE && x->participant >= 0);
     return 1;
 }
 
@@ -260,16 +263,17 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: rank 0 needs the schedule");
     if (rank == 0 && st == SSCHED_OK && pb0->kind != SSCHED_PROBLEM_SCATTER &&
         pb0->kind != SSCHED_PROBLEM_GOSSIP && pb0->kind != SSCHED_PROBLEM_REDUCE &&
-        pb0->kind != SSCHED_PROBLEM_BROADCAST)
+        pb0->kind != SSCHED_PROBLEM_BROADCAST && pb0->kind != SSCHED_PROBLEM_ALLREDUCE)
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: %s schedules are not executed "
-                              "(scatter, gossip, reduce and broadcast are)",
+                              "(scatter, gossip, reduce, broadcast and allreduce are)",
                               ssched_problem_kind_name(pb0->kind));
-    /* unrolled broadcasts reach every other node; a multicast (switches)
-     * has no unrolled form, so the plan may assume it */
+    /* a multicast's relays (non-targets, switches included) receive and
+     * forward copies but deliver nothing: the plan delivers at the
+     * problem's targets only */
     if (rank == 0 && st == SSCHED_OK && pb0->kind == SSCHED_PROBLEM_BROADCAST &&
-        (pb0->n_sources != 1 || pb0->n_targets + 1 != p0->n_nodes))
+        pb0->n_sources != 1)
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: a broadcast must have one "
-                              "source and every other node as a target");
+                              "source");
     if (rank == 0 && st == SSCHED_OK)
         st = prepare(p0, pb0, u0, size, opt, &hdr, &hlen, &mk, dbl, &plans, &e);
     /* the verdict of rank 0, on every rank */

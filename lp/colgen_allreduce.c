@@ -1,0 +1,449 @@
+/* All-reduce to one root by column generation over reduction trees and
+ * arborescences in one master (lp/colgen_allreduce.h), certified exactly
+ * as lp/colgen.c and lp/colgen_broadcast.c certify theirs: float
+ * iterations (lp_solve, columns added in place), then the final master
+ * solved exactly and its exact duals priced exactly; improving columns are
+ * added and the exact solve repeats.  The ordered reduce pricing is
+ * always exact, the commutative one proves its result with a certified
+ * lower bound; the broadcast pricing is exact in the spanning case and
+ * with at most CGB_EXACT_RELAYS relays, else heuristic (the master optimum
+ * is then a certified feasible TP, not a proven optimum). */
+#include <lpsolve/lp_lib.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_allreduce.h"
+#include "lp/internal.h"
+
+/* Scratch for the pricing passes. */
+typedef struct {
+    double *y, *cpu, *link, *cd;
+    mpq_t *cost;                       /* per edge, exact or rounded        */
+    cg_prices_q q;
+} car_work_t;
+
+static void work_free(car_work_t *w, size_t n, size_t ne)
+{
+    free(w->y);
+    free(w->cpu);
+    free(w->link);
+    free(w->cd);
+    mpq_t *v[] = {w->cost, w->q.out, w->q.in, w->q.cpu, w->q.link};
+    size_t len[] = {ne, n, n, n, ne};
+    for (int k = 0; k < 5; k++) {
+        for (size_t i = 0; v[k] && i < len[k]; i++)
+            mpq_clear(v[k][i]);
+        free(v[k]);
+    }
+}
+
+static int work_init(car_work_t *w, size_t n, size_t ne, size_t rows)
+{
+    memset(w, 0, sizeof *w);
+    w->y = malloc((rows + 1) * sizeof *w->y);
+    w->cpu = calloc(n + 1, sizeof *w->cpu);
+    w->link = calloc(ne + 1, sizeof *w->link);
+    w->cd = calloc(ne + 1, sizeof *w->cd);
+    w->cost = lp_new_vec(ne);
+    w->q.out = lp_new_vec(n);
+    w->q.in = lp_new_vec(n);
+    w->q.cpu = lp_new_vec(n);
+    w->q.link = lp_new_vec(ne);
+    return w->y && w->cpu && w->link && w->cd && w->cost && w->q.out && w->q.in && w->q.cpu &&
+           w->q.link;
+}
+
+static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_t *opt,
+                                   car_work_t *w, ssched_steady_t *out, ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->r.p;
+    size_t n = m->r.n, ne = p->n_edges;
+    cg_prices_d pr = {w->y, w->y + n, w->cpu, w->link};
+    ssched_status_t st = SSCHED_OK;
+    double t0 = lp_now(), last = t0;
+    mpq_t cc;
+    mpq_init(cc);
+    for (long it = 0; st == SSCHED_OK; it++) {
+        double t = lp_now();
+        int ret = solve(m->lp);
+        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_solves++;
+        REAL *duals = NULL;
+        if (ret != OPTIMAL || !get_ptr_sensitivity_rhs(m->lp, &duals, NULL, NULL) || !duals)
+            break; /* leave it to the exact phase */
+        /* lp_solve's dual sign for a maximization, checked by duality (only
+         * the capacity rows have a nonzero right-hand side) */
+        double z = get_objective(m->lp), sum = 0;
+        for (size_t r = 0; r < m->r.n_rows; r++)
+            sum += duals[r];
+        double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
+        for (size_t r = 0; r < m->n_rows; r++)
+            w->y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
+        for (size_t i = 0; i < n; i++)
+            w->cpu[i] = m->r.cpu_row[i] == SIZE_MAX ? 0.0 : w->y[m->r.cpu_row[i]];
+        for (size_t e = 0; e < ne; e++)
+            w->link[e] = m->r.link_row[e] == SIZE_MAX ? 0.0 : w->y[m->r.link_row[e]];
+        double sr = w->y[m->row_r], sb = w->y[m->row_b];
+        int added = 0;
+        t = lp_now();
+        /* commutative: heuristic first, the subset enumeration only when
+         * the heuristic finds nothing (as lp/colgen_comm.c does) */
+        for (int exact = 0; exact <= (m->comm && car_tree_exact(m)) && !added && st == SSCHED_OK;
+             exact++) {
+            cg_column_t c;
+            cgc_tree_t tr;
+            double cost = 0;
+            int r = car_price_tree_d(m, &pr, exact, &c, &tr, &cost, &st, err);
+            if (r != 1)
+                break;
+            if (cost < sr - 1e-9 && !cg_known(&m->r, &c) && car_add_tree(m, &c, &tr))
+                added++;
+            else
+                car_drop_tree(m, &c, &tr);
+        }
+        for (size_t e = 0; e < ne; e++) {
+            w->cd[e] = car_edge_price_d(m, w->y, e);
+            /* integers (2^-40 units): exact small-number arithmetic in the
+             * pricing, whose column is only a candidate here */
+            mpq_set_d(w->cost[e], nearbyint(ldexp(w->cd[e], 40)));
+        }
+        int arb_added = 0;
+        for (int exact = 0; exact <= car_arb_exact(m) && !arb_added && st == SSCHED_OK; exact++) {
+            if (exact && m->b.g.all)
+                break; /* the spanning pricing is exact already */
+            cgb_column_t a;
+            int ra = cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc, &st, err);
+            if (ra != 1)
+                break;
+            double cost_d = 0;
+            for (size_t k = 0; k < a.n_arcs; k++)
+                cost_d += w->cd[a.arcs[k]];
+            if (cost_d < sb - 1e-9 && !car_arb_known(&m->b, &a) && car_add_arb(m, &a))
+                arb_added = 1;
+            else
+                free(a.arcs);
+        }
+        added += arb_added;
+        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_iterations++;
+        if (opt->progress && lp_now() - last >= opt->progress_interval) {
+            last = lp_now();
+            ssched_progress_t info = {it, (long)(m->r.n_cols + m->b.n_cols), z, NAN, last - t0, 0};
+            opt->progress(opt->progress_ctx, &info);
+        }
+        if (!added)
+            break;
+    }
+    mpq_clear(cc);
+    return st;
+}
+
+/* Exact certification; on success out->lp is the exact master solution
+ * and out->cg_pricing_exact says whether its last pricing pass proved that
+ * no column improves it (trees: proven; arborescences: exact pricing). */
+static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_t *opt,
+                                   car_work_t *w, ssched_steady_t *out, int *bounded,
+                                   ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->r.p;
+    size_t n = m->r.n, ne = p->n_edges;
+    int exact = car_arb_exact(m);
+    ssched_status_t st = SSCHED_OK;
+    mpq_t cc, lower;
+    mpq_inits(cc, lower, NULL);
+    int tree_proven = 0;
+    for (;;) {
+        ssched_lp_t lp;
+        if ((st = car_exact_master(m, &lp, err)) != SSCHED_OK) {
+            ssched_lp_free(&lp);
+            break;
+        }
+        ssched_lp_solution_t sol;
+        ssched_lp_solution_init(&sol);
+        st = ssched_lp_solve(&lp, &opt->lp, &sol, err);
+        out->lp_rows = lp.n_rows;
+        out->lp_cols = lp.n_cols;
+        ssched_lp_free(&lp);
+        cg_add_solve_figures(out, &sol);
+        int added = 0;
+        if (st == SSCHED_OK) {
+            const mpq_t *y = (const mpq_t *)sol.y;
+            for (size_t i = 0; i < n; i++) {
+                mpq_set(w->q.out[i], y[i]);
+                mpq_set(w->q.in[i], y[n + i]);
+                mpq_set_ui(w->q.cpu[i], 0, 1);
+                if (m->r.cpu_row[i] != SIZE_MAX)
+                    mpq_set(w->q.cpu[i], y[m->r.cpu_row[i]]);
+            }
+            for (size_t e = 0; e < ne; e++) {
+                mpq_set_ui(w->q.link[e], 0, 1);
+                if (m->r.link_row[e] != SIZE_MAX)
+                    mpq_set(w->q.link[e], y[m->r.link_row[e]]);
+                car_edge_price_q(m, y, e, w->cost[e]);
+            }
+            out->cg_exact_passes++;
+            double t = lp_now();
+            cg_column_t c;
+            cgc_tree_t tr;
+            int proven = 0;
+            int r = car_price_tree_q(m, &w->q, &c, &tr, cc, lower, &proven, &st, err);
+            /* no tree improves: none exists, or every one costs >= sigma_r */
+            tree_proven = (r == 0 && proven) || (r == 1 && mpq_cmp(lower, y[m->row_r]) >= 0);
+            if (r == 1 && mpq_cmp(cc, y[m->row_r]) < 0) {
+                /* a master column costs >= sigma under optimal duals */
+                if (cg_known(&m->r, &c) || !car_add_tree(m, &c, &tr)) {
+                    car_drop_tree(m, &c, &tr);
+                    st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                          "exact pricing repeats a tree of the master");
+                } else {
+                    added++;
+                }
+            } else if (r == 1) {
+                car_drop_tree(m, &c, &tr);
+            }
+            cgb_column_t a;
+            int ra = st == SSCHED_OK ? cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc,
+                                                 &st, err)
+                                     : -1;
+            if (ra == 1 && mpq_cmp(cc, y[m->row_b]) < 0) {
+                if (car_arb_known(&m->b, &a) || !car_add_arb(m, &a)) {
+                    free(a.arcs);
+                    st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                          "exact pricing repeats an arborescence of the master");
+                } else {
+                    added++;
+                }
+            } else if (ra == 1) {
+                free(a.arcs);
+            }
+            out->cg_pricing_seconds += lp_now() - t;
+        }
+        if (st == SSCHED_OK && !added) {
+            out->cg_pricing_exact = exact && tree_proven;
+            if (out->cg_pricing_exact)
+                mpq_set(out->upper_bound, sol.objective);
+            else
+                *bounded = car_farley_bound(m, (const mpq_t *)sol.y, (const mpq_t *)w->cost,
+                                            tree_proven, lower, exact, sol.objective,
+                                            out->upper_bound);
+            ssched_lp_solution_free(&out->lp);
+            out->lp = sol;
+            break;
+        }
+        ssched_lp_solution_free(&sol);
+        if (st != SSCHED_OK)
+            break;
+    }
+    mpq_clears(cc, lower, NULL);
+    return st;
+}
+
+static void master_free(car_master_t *m)
+{
+    if (m->lp)
+        delete_lp(m->lp);
+    for (size_t k = 0; k < m->r.n_cols; k++) {
+        cg_column_free(&m->r.cols[k]);
+        if (m->comm)
+            cgc_tree_free(&m->ctrees[k]);
+    }
+    free(m->ctrees);
+    if (m->comm)
+        cgc_graph_free(&m->cg);
+    free(m->r.cols);
+    free(m->r.cpu_row);
+    free(m->r.link_row); /* shared with b.link_row */
+    free(m->r.link_edge);
+    for (size_t k = 0; k < m->b.n_cols; k++)
+        free(m->b.cols[k].arcs);
+    free(m->b.cols);
+    free(m->b.out_row);
+    free(m->b.in_row);
+    free(m->b.g.target);
+    free(m->b.g.reach);
+    free(m->b.g.relays);
+    if (m->b.g.w)
+        for (size_t e = 0; e < m->b.g.ne; e++)
+            mpq_clear(m->b.g.w[e]);
+    free(m->b.g.w);
+    free(m->bc.targets);
+}
+
+/* Problems, rows, pricing graph and per-participant reachability (out->
+ * unreachable: R cannot be reached from it, or it cannot be reached from
+ * R).  *blocked = 1 when some participant is cut off: TP = 0. */
+static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
+                             const ssched_problem_t *pb, ssched_steady_t *out, int *blocked,
+                             ssched_error_t *err)
+{
+    size_t n = p->n_nodes, ne = p->n_edges, N = pb->n_participants, R = pb->target;
+    if (car_split(pb, &m->red, &m->bc, err) != SSCHED_OK)
+        return SSCHED_ENOMEM;
+    m->comm = pb->commutative;
+    m->r.p = m->b.g.p = p;
+    m->r.pb = &m->red;
+    m->b.g.pb = &m->bc;
+    m->r.reduce = 1;
+    m->r.n = m->b.g.n = n;
+    m->b.g.ne = 0; /* set once g.w is initialised */
+    m->b.g.root = R;
+    m->r.cpu_row = malloc(n * sizeof *m->r.cpu_row);
+    m->r.link_row = malloc((ne ? ne : 1) * sizeof *m->r.link_row);
+    m->r.link_edge = malloc((ne ? ne : 1) * sizeof *m->r.link_edge);
+    m->b.out_row = malloc(n * sizeof *m->b.out_row);
+    m->b.in_row = malloc(n * sizeof *m->b.in_row);
+    m->b.g.target = calloc(n, 1);
+    m->b.g.reach = calloc(n, 1);
+    m->b.g.relays = malloc(n * sizeof *m->b.g.relays);
+    m->b.g.w = malloc((ne ? ne : 1) * sizeof *m->b.g.w);
+    /* commutative: partial results are sets, no intervals (colgen_comm.h) */
+    out->n_intervals = m->comm ? 0 : N * (N + 1) / 2;
+    out->intervals = malloc((out->n_intervals + 1) * sizeof *out->intervals);
+    out->unreachable = calloc(N, 1);
+    unsigned char *to_root = malloc(n);
+    if (!m->r.cpu_row || !m->r.link_row || !m->r.link_edge || !m->b.out_row ||
+        !m->b.in_row || !m->b.g.target || !m->b.g.reach || !m->b.g.relays || !m->b.g.w ||
+        !out->intervals || !out->unreachable || !to_root) {
+        free(to_root);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    m->b.g.ne = ne;
+    for (size_t e = 0; e < ne; e++) {
+        mpq_init(m->b.g.w[e]);
+        mpq_mul(m->b.g.w[e], p->c[e], pb->size);
+    }
+    size_t I = 0;
+    for (size_t k = 0; k < N && !m->comm; k++)
+        for (size_t mm = k; mm < N; mm++)
+            out->intervals[I++] = (ssched_interval_t){k, mm};
+    /* capacity rows as the reduce master lays them out (colgen.c) */
+    m->r.n_rows = 2 * n;
+    for (size_t i = 0; i < n; i++) {
+        m->r.cpu_row[i] = p->has_w[i] ? m->r.n_rows++ : SIZE_MAX;
+        m->b.out_row[i] = cg_is_switch(p, i) ? SIZE_MAX : i;
+        m->b.in_row[i] = cg_is_switch(p, i) ? SIZE_MAX : n + i;
+    }
+    m->r.link0 = m->r.n_rows;
+    for (size_t e = 0; e < ne; e++) {
+        m->r.link_row[e] = SIZE_MAX;
+        if (cg_has_link(p, e)) {
+            m->r.link_edge[m->r.n_rows - m->r.link0] = e;
+            m->r.link_row[e] = m->r.n_rows++;
+        }
+    }
+    m->b.link_row = m->r.link_row;
+    m->row_r = m->r.n_rows;
+    m->row_b = m->r.n_rows + 1;
+    m->n_rows = m->r.n_rows + 2;
+    for (size_t k = 0; k < m->bc.n_targets; k++)
+        m->b.g.target[m->bc.targets[k]] = 1;
+    m->b.g.all = m->bc.n_targets + 1 == n;
+    ssched_status_t st = ssched_platform_reachable(p, R, 0, m->b.g.reach, err);
+    if (st == SSCHED_OK)
+        st = ssched_platform_reachable(p, R, 1, to_root, err);
+    for (size_t i = 0; i < n && st == SSCHED_OK; i++)
+        if (m->b.g.reach[i] && i != R && !m->b.g.target[i])
+            m->b.g.relays[m->b.g.n_relays++] = i;
+    for (size_t k = 0; k < N && st == SSCHED_OK; k++) {
+        size_t v = pb->participants[k];
+        out->unreachable[k] = !to_root[v] || !m->b.g.reach[v];
+        *blocked |= out->unreachable[k];
+    }
+    free(to_root);
+    if (st == SSCHED_OK && m->comm) {
+        st = cgc_graph_init(&m->cg, p, &m->red, err);
+        if (st != SSCHED_OK)
+            cgc_graph_free(&m->cg);
+        m->comm = st == SSCHED_OK; /* master_free frees the graph only then */
+    }
+    return st;
+}
+
+/* The float master with its TP column (objective 1, +1 in both linking
+ * rows) and the first columns: the cheapest tree at zero prices and the
+ * cheapest arborescence in transfer time. */
+static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt, int *blocked,
+                             ssched_error_t *err)
+{
+    m->lp = make_lp((int)m->n_rows, 0);
+    if (!m->lp)
+        return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
+    set_verbose(m->lp, opt->lp.verbose ? NORMAL : NEUTRAL);
+    set_maxim(m->lp);
+    set_presolve(m->lp, PRESOLVE_SENSDUALS, get_presolveloops(m->lp));
+    for (size_t r = 0; r < m->n_rows; r++) {
+        set_constr_type(m->lp, (int)r + 1, LE);
+        set_rh(m->lp, (int)r + 1, r < m->r.n_rows ? 1.0 : 0.0);
+    }
+    REAL val[3] = {1.0, 1.0, 1.0};
+    int row[3] = {0, (int)m->row_r + 1, (int)m->row_b + 1};
+    if (!add_columnex(m->lp, 3, val, row))
+        return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot add TP");
+    if (*blocked)
+        return SSCHED_OK;
+    size_t n = m->r.n, ne = m->r.p->n_edges;
+    double *zero = calloc(3 * n + ne + 1, sizeof *zero);
+    if (!zero)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    cg_prices_d pr = {zero, zero + n, zero + 2 * n, zero + 3 * n};
+    cg_column_t c;
+    cgc_tree_t tr;
+    double cost;
+    ssched_status_t st = SSCHED_OK;
+    int r = car_price_tree_d(m, &pr, 0, &c, &tr, &cost, &st, err);
+    free(zero);
+    if (r < 0)
+        return st;
+    if (r == 0) { /* no tree found (nowhere to merge): TP = 0 unless the
+                     exact pass finds one */
+        *blocked = 1;
+        return SSCHED_OK;
+    }
+    if (!car_add_tree(m, &c, &tr)) {
+        car_drop_tree(m, &c, &tr);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    cgb_column_t a;
+    mpq_t cc;
+    mpq_init(cc);
+    int ra = cgb_price(&m->b.g, (const mpq_t *)m->b.g.w, 0, &a, cc, &st, err);
+    mpq_clear(cc);
+    if (ra == 0)
+        *blocked = 1;
+    else if (ra == 1 && !car_add_arb(m, &a)) {
+        free(a.arcs);
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    return st;
+}
+
+ssched_status_t car_solve_root(const ssched_platform_t *p, const ssched_problem_t *pb,
+                               const ssched_steady_options_t *opt, ssched_steady_t *out,
+                               int *bounded, ssched_error_t *err)
+{
+    *bounded = 0;
+    car_master_t m;
+    memset(&m, 0, sizeof m);
+    out->method = SSCHED_METHOD_COLGEN;
+    out->kind = pb->kind;
+    out->allreduce_root = pb->target;
+    int blocked = 0;
+    ssched_status_t st = setup(&m, p, pb, out, &blocked, err);
+    if (st == SSCHED_OK)
+        st = start(&m, opt, &blocked, err);
+    car_work_t w;
+    if (!work_init(&w, p->n_nodes, p->n_edges, m.n_rows) && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK && !blocked)
+        st = float_phase(&m, opt, &w, out, err);
+    if (st == SSCHED_OK) /* blocked: TP = 0, certified by the empty master */
+        st = exact_phase(&m, opt, &w, out, bounded, err);
+    out->cg_columns = (long)(m.r.n_cols + m.b.n_cols);
+    if (st == SSCHED_OK)
+        st = car_interpret(&m, out, err);
+    work_free(&w, p->n_nodes, p->n_edges);
+    master_free(&m);
+    return st;
+}

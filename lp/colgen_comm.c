@@ -1,0 +1,476 @@
+/* Commutative reduce by column generation (colgen_comm.h), certified as
+ * lp/colgen.c certifies the ordered reduce: iterations on a floating-point
+ * master (lp_solve) priced with rounded costs, then the final master solved
+ * exactly (lp/solve.c) and its exact duals priced exactly; an improving
+ * tree is added and the exact solve repeats.  When the exact pricing's
+ * certified lower bound on every tree's cost reaches 1, no tree improves
+ * the master and its optimum is the commutative optimum.  Otherwise
+ * (optional merge points, Steiner-like pricing) the master optimum is an
+ * achievable TP and the upper bound is the smaller of
+ *   Farley's bound z / lower (y / lower is dual feasible for every tree
+ *   when every tree costs >= lower > 0 under the exact duals y, and its
+ *   objective is z / lower since every row has rhs 1), and
+ *   the relaxation LP (lp/build_commutative.c), solved exactly (skipped
+ *   when Farley's bound exists and the LP would have more than
+ *   CGC_RELAX_MAX participant-flow columns). */
+#include <lpsolve/lp_lib.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_comm.h"
+#include "lp/internal.h"
+
+void cgc_graph_free(cgc_graph_t *g)
+{
+    free(g->node);
+    free(g->kind);
+    free(g->used);
+    free(g->copy);
+    for (size_t e = 0; g->sc && e < g->ne; e++)
+        mpq_clear(g->sc[e]);
+    free(g->sc);
+    memset(g, 0, sizeof *g);
+}
+
+ssched_status_t cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
+                               const ssched_problem_t *pb, ssched_error_t *err)
+{
+    memset(g, 0, sizeof *g);
+    g->p = p;
+    g->pb = pb;
+    g->n = p->n_nodes;
+    g->N = pb->n_participants;
+    size_t N = g->N, t = pb->target, tk = SIZE_MAX;
+    unsigned char *part = calloc(g->n ? g->n : 1, 1);
+    if (!part)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < N; k++) {
+        part[pb->participants[k]] = 1;
+        if (pb->participants[k] == t)
+            tk = k;
+    }
+    for (size_t i = 0; i < g->n; i++)
+        g->n_opt += p->has_w[i] && i != t; /* points and copies */
+    g->nv = N + 1 + g->n_opt;
+    g->node = malloc(g->nv * sizeof *g->node);
+    g->kind = malloc(g->nv);
+    g->used = malloc(g->nv);
+    g->copy = calloc(g->nv, 1);
+    g->sc = malloc((p->n_edges ? p->n_edges : 1) * sizeof *g->sc);
+    if (!g->node || !g->kind || !g->used || !g->copy || !g->sc) {
+        free(part);
+        cgc_graph_free(g);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    g->ne = p->n_edges;
+    for (size_t e = 0; e < g->ne; e++) {
+        mpq_init(g->sc[e]);
+        mpq_mul(g->sc[e], p->c[e], pb->size);
+    }
+    for (size_t k = 0; k < N; k++) {
+        g->node[k] = pb->participants[k];
+        g->kind[k] = p->has_w[g->node[k]] ? CGC_PART : CGC_LEAF;
+        g->used[k] = 1;
+    }
+    /* the root: a vertex of its own at the target (vertex N), so that a
+     * target that is a participant may merge its own value first (its
+     * vertex then hands it over in place: an arc of cost 0) or send it
+     * away and get the result back, as an ordered tree may do */
+    g->node[N] = t;
+    g->used[N] = 1;
+    g->kind[N] = p->has_w[t] ? CGC_ROOT_FREE : CGC_ROOT_ONE;
+    g->root = N;
+    (void)tk;
+    size_t v = N + 1;
+    for (size_t i = 0; i < g->n; i++)
+        if (p->has_w[i] && !part[i] && i != t) {
+            g->node[v] = i;
+            g->kind[v] = CGC_OPT;
+            g->used[v++] = 1;
+        }
+    for (size_t k = 0; k < N; k++)
+        if (p->has_w[pb->participants[k]] && pb->participants[k] != t) {
+            g->node[v] = pb->participants[k];
+            g->kind[v] = CGC_OPT;
+            g->copy[v] = 1;
+            g->used[v++] = 1;
+        }
+    free(part);
+    return SSCHED_OK;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n_sends = t->off[t->nv];
+    c->n_merges = g->N - 1; /* every tree merges N values into one */
+    size_t ns = c->n_sends ? c->n_sends : 1, nm = c->n_merges ? c->n_merges : 1;
+    c->send_edge = malloc(ns * sizeof *c->send_edge);
+    c->send_interval = calloc(ns, sizeof *c->send_interval);
+    c->merge_node = malloc(nm * sizeof *c->merge_node);
+    c->merge_k = calloc(nm, sizeof *c->merge_k);
+    c->merge_l = calloc(nm, sizeof *c->merge_l);
+    c->merge_m = calloc(nm, sizeof *c->merge_m);
+    if (!c->send_edge || !c->send_interval || !c->merge_node || !c->merge_k || !c->merge_l ||
+        !c->merge_m) {
+        cg_column_free(c);
+        return 0;
+    }
+    memcpy(c->send_edge, t->edges, c->n_sends * sizeof *t->edges);
+    qsort(c->send_edge, c->n_sends, sizeof *c->send_edge, cmp_size);
+    size_t k = 0;
+    for (size_t v = 0; v < t->nv; v++)
+        for (size_t x = cgc_merges(g, t, v); x > 0 && k < c->n_merges; x--)
+            c->merge_node[k++] = g->node[v];
+    c->n_merges = k;
+    qsort(c->merge_node, k, sizeof *c->merge_node, cmp_size);
+    return 1;
+}
+
+typedef struct {
+    cg_master_t m;
+    cgc_graph_t g;
+    cgc_tree_t *trees; /* parallel to m.cols */
+    size_t cap;
+} cgc_state_t;
+
+/* Add tree t (ownership taken on success): 1 added, 0 already known or
+ * ENOMEM (t freed), the caller tells them apart by *nomem. */
+static int add_tree(cgc_state_t *s, cgc_tree_t *t, int *nomem)
+{
+    cg_column_t c;
+    *nomem = 0;
+    if (!cgc_tree_column(&s->g, t, &c)) {
+        cgc_tree_free(t);
+        *nomem = 1;
+        return 0;
+    }
+    if (cg_known(&s->m, &c)) {
+        cg_column_free(&c);
+        cgc_tree_free(t);
+        return 0;
+    }
+    if (s->m.n_cols == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        cgc_tree_t *tr = realloc(s->trees, cap * sizeof *tr);
+        if (!tr) {
+            cg_column_free(&c);
+            cgc_tree_free(t);
+            *nomem = 1;
+            return 0;
+        }
+        s->trees = tr;
+        s->cap = cap;
+    }
+    size_t k = s->m.n_cols;
+    if (!cg_master_add(&s->m, &c)) {
+        cg_column_free(&c);
+        cgc_tree_free(t);
+        *nomem = 1;
+        return 0;
+    }
+    s->trees[k] = *t;
+    return 1;
+}
+
+static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t *opt,
+                                   ssched_steady_t *out, ssched_error_t *err)
+{
+    cg_master_t *m = &s->m;
+    size_t n = m->n, ne = s->g.ne;
+    double *y = malloc((m->n_rows + 1) * sizeof *y), *cpu = calloc(n + 1, sizeof *cpu);
+    double *link = calloc(ne + 1, sizeof *link);
+    if (!y || !cpu || !link) {
+        free(y); free(cpu); free(link);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    cg_prices_d pr = {y, y + n, cpu, link};
+    /* a second attempt when the first finds nothing: greedy insertion and
+     * enumeration of the points in play, when there are few */
+    int can_exact = s->g.n_opt > 0;
+    ssched_status_t st = SSCHED_OK;
+    double last = lp_now();
+    for (long it = 0; st == SSCHED_OK; it++) {
+        double t = lp_now();
+        int ret = solve(m->lp);
+        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_solves++;
+        REAL *duals = NULL;
+        if (ret != OPTIMAL || !get_ptr_sensitivity_rhs(m->lp, &duals, NULL, NULL) || !duals)
+            break; /* leave it to the exact phase */
+        /* lp_solve's dual sign for a maximization, checked by duality */
+        double z = get_objective(m->lp), sum = 0;
+        for (size_t r = 0; r < m->n_rows; r++)
+            sum += duals[r];
+        double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
+        for (size_t r = 0; r < m->n_rows; r++)
+            y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
+        for (size_t i = 0; i < n; i++)
+            cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
+        for (size_t e = 0; e < ne; e++)
+            link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
+        t = lp_now();
+        int added = 0, nomem = 0;
+        for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
+            cgc_tree_t tr;
+            double cost = 0;
+            int r = cgc_price_d(&s->g, &pr, exact, &tr, &cost, &st, err);
+            if (r != 1)
+                break;
+            if (cost < 1 - 1e-9)
+                added = add_tree(s, &tr, &nomem);
+            else
+                cgc_tree_free(&tr);
+            if (nomem)
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_iterations++;
+        if (opt->progress && lp_now() - last >= opt->progress_interval) {
+            last = lp_now();
+            ssched_progress_t info = {it, (long)m->n_cols, z, NAN, last - m->t0, 0};
+            opt->progress(opt->progress_ctx, &info);
+        }
+        if (!added)
+            break;
+    }
+    free(y);
+    free(cpu);
+    free(link);
+    return st;
+}
+
+/* Exact certification; on success out->lp is the exact master solution
+ * and *lower a certified lower bound on every tree's cost under its duals
+ * (*none = 1: no reduction tree exists at all). */
+static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t *opt,
+                                   ssched_steady_t *out, mpq_ptr lower, int *none,
+                                   ssched_error_t *err)
+{
+    cg_master_t *m = &s->m;
+    size_t n = m->n, ne = s->g.ne;
+    cg_prices_q pr = {lp_new_vec(n), lp_new_vec(n), lp_new_vec(n), lp_new_vec(ne)};
+    ssched_status_t st = SSCHED_OK;
+    if (!pr.out || !pr.in || !pr.cpu || !pr.link)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    int exact = 1; /* enumeration when few points are in play */
+    mpq_t cost;
+    mpq_init(cost);
+    while (st == SSCHED_OK) {
+        ssched_lp_t lp;
+        if ((st = cg_exact_master(m, &lp, err)) != SSCHED_OK) {
+            ssched_lp_free(&lp);
+            break;
+        }
+        ssched_lp_solution_t sol;
+        ssched_lp_solution_init(&sol);
+        st = ssched_lp_solve(&lp, &opt->lp, &sol, err);
+        out->lp_rows = lp.n_rows;
+        out->lp_cols = lp.n_cols;
+        ssched_lp_free(&lp);
+        cg_add_solve_figures(out, &sol);
+        if (st != SSCHED_OK) {
+            ssched_lp_solution_free(&sol);
+            break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            mpq_set(pr.out[i], sol.y[i]);
+            mpq_set(pr.in[i], sol.y[n + i]);
+            if (m->cpu_row[i] != SIZE_MAX)
+                mpq_set(pr.cpu[i], sol.y[m->cpu_row[i]]);
+        }
+        for (size_t e = 0; e < ne; e++)
+            if (m->link_row[e] != SIZE_MAX)
+                mpq_set(pr.link[e], sol.y[m->link_row[e]]);
+        out->cg_exact_passes++;
+        double t = lp_now();
+        cgc_tree_t tr;
+        int proven = 0, added = 0, nomem = 0;
+        int r = cgc_price_q(&s->g, &pr, exact, &tr, cost, lower, &proven, &st, err);
+        out->cg_pricing_seconds += lp_now() - t;
+        *none = r == 0 && proven;
+        if (r == 1 && mpq_cmp_ui(cost, 1, 1) < 0) {
+            /* under optimal duals every master column costs >= 1 */
+            if (!add_tree(s, &tr, &nomem))
+                st = nomem ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory")
+                           : ssched_error_set(err, SSCHED_EINTERNAL,
+                                              "exact pricing repeats a column of the master");
+            added = st == SSCHED_OK;
+        } else if (r == 1) {
+            cgc_tree_free(&tr);
+        }
+        if (st == SSCHED_OK && !added) {
+            ssched_lp_solution_free(&out->lp);
+            out->lp = sol;
+            break;
+        }
+        ssched_lp_solution_free(&sol);
+    }
+    mpq_clear(cost);
+    for (size_t i = 0; i < n; i++) {
+        if (pr.out) mpq_clear(pr.out[i]);
+        if (pr.in) mpq_clear(pr.in[i]);
+        if (pr.cpu) mpq_clear(pr.cpu[i]);
+    }
+    for (size_t e = 0; pr.link && e < ne; e++)
+        mpq_clear(pr.link[e]);
+    free(pr.out); free(pr.in); free(pr.cpu); free(pr.link);
+    return st;
+}
+
+/* The master's rows (those of the ordered colgen, colgen_internal.h). */
+static ssched_status_t master_setup(cg_master_t *m, const ssched_steady_options_t *opt,
+                                    ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->p;
+    size_t n = m->n, ne = p->n_edges;
+    m->cpu_row = malloc((n ? n : 1) * sizeof *m->cpu_row);
+    m->link_row = malloc((ne ? ne : 1) * sizeof *m->link_row);
+    m->link_edge = malloc((ne ? ne : 1) * sizeof *m->link_edge);
+    if (!m->cpu_row || !m->link_row || !m->link_edge)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    m->n_rows = 2 * n;
+    for (size_t i = 0; i < n; i++)
+        m->cpu_row[i] = p->has_w[i] ? m->n_rows++ : SIZE_MAX;
+    m->link0 = m->n_rows;
+    for (size_t e = 0; e < ne; e++) {
+        m->link_row[e] = SIZE_MAX;
+        if (cg_has_link(p, e)) {
+            m->link_edge[m->n_rows - m->link0] = e;
+            m->link_row[e] = m->n_rows++;
+        }
+    }
+    m->lp = make_lp((int)m->n_rows, 0);
+    if (!m->lp)
+        return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
+    set_verbose(m->lp, opt->lp.verbose ? NORMAL : NEUTRAL);
+    set_maxim(m->lp);
+    set_presolve(m->lp, PRESOLVE_SENSDUALS, get_presolveloops(m->lp));
+    for (size_t r = 0; r < m->n_rows; r++) {
+        set_constr_type(m->lp, (int)r + 1, LE);
+        set_rh(m->lp, (int)r + 1, 1.0);
+    }
+    return SSCHED_OK;
+}
+
+/* Upper bound when pricing did not prove the optimum: Farley's z / lower
+ * (lower > 0) and the relaxation LP, the smaller. */
+static ssched_status_t upper_bound(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_options_t *opt, mpq_srcptr lower,
+                                   ssched_steady_t *out, ssched_error_t *err)
+{
+    int farley = mpq_sgn(lower) > 0;
+    if (farley)
+        mpq_div(out->upper_bound, out->throughput, lower);
+    /* the relaxation LP has a flow per participant (N x edges columns):
+     * beyond this size Farley's bound alone, when there is one */
+    if (farley && pb->n_participants * p->n_edges > CGC_RELAX_MAX)
+        return SSCHED_OK;
+    ssched_model_t model;
+    ssched_status_t st = ssched_model_build(p, pb, &model, err); /* lp/build_commutative.c */
+    ssched_lp_solution_t sol;
+    ssched_lp_solution_init(&sol);
+    if (st == SSCHED_OK)
+        st = ssched_lp_solve(&model.lp, &opt->lp, &sol, err);
+    if (st == SSCHED_OK) {
+        cg_add_solve_figures(out, &sol);
+        mpq_srcptr ub = sol.x[model.tp_col];
+        if (!farley || mpq_cmp(ub, out->upper_bound) < 0)
+            mpq_set(out->upper_bound, ub);
+    }
+    ssched_lp_solution_free(&sol);
+    ssched_model_free(&model);
+    if (st == SSCHED_OK && mpq_cmp(out->throughput, out->upper_bound) > 0)
+        st = ssched_error_set(err, SSCHED_EINTERNAL,
+                              "commutative reduce: achievable TP above its upper bound");
+    return st;
+}
+
+ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+                          const ssched_steady_options_t *opt, ssched_steady_t *out,
+                          ssched_error_t *err)
+{
+    cgc_state_t s;
+    memset(&s, 0, sizeof s);
+    s.m.p = p;
+    s.m.pb = pb;
+    s.m.reduce = 1;
+    s.m.n = p->n_nodes;
+    s.m.t0 = lp_now();
+    out->method = SSCHED_METHOD_COLGEN;
+    out->kind = pb->kind;
+    size_t N = pb->n_participants;
+    ssched_status_t st = cgc_graph_init(&s.g, p, pb, err);
+    if (st == SSCHED_OK)
+        st = master_setup(&s.m, opt, err);
+    /* a participant that cannot reach the target forces TP = 0 */
+    out->unreachable = calloc(N ? N : 1, 1);
+    unsigned char *reach = malloc(p->n_nodes ? p->n_nodes : 1);
+    int blocked = 0;
+    if (st == SSCHED_OK && (!out->unreachable || !reach))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = ssched_platform_reachable(p, pb->target, 1, reach, err);
+    for (size_t k = 0; k < N && st == SSCHED_OK; k++)
+        blocked |= out->unreachable[k] = !reach[pb->participants[k]];
+    free(reach);
+    /* first column: the cheapest tree at zero prices but the ports' (the
+     * transfer times), so that it is short */
+    if (st == SSCHED_OK && !blocked) {
+        size_t n = p->n_nodes;
+        double *one = malloc((3 * n + p->n_edges + 1) * sizeof *one);
+        if (!one)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        for (size_t k = 0; one && k < 3 * n + p->n_edges; k++)
+            one[k] = k < 2 * n ? 1.0 : 0.0;
+        cg_prices_d pr = {one, one + n, one + 2 * n, one + 3 * n};
+        cgc_tree_t tr;
+        double cost;
+        int nomem = 0;
+        int r = one ? cgc_price_d(&s.g, &pr, 0, &tr, &cost, &st, err) : -1;
+        if (r == 1 && !add_tree(&s, &tr, &nomem) && nomem)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        free(one);
+    }
+    if (st == SSCHED_OK && s.m.n_cols)
+        st = float_phase(&s, opt, out, err);
+    mpq_t lower;
+    mpq_init(lower);
+    int none = 0;
+    if (st == SSCHED_OK)
+        st = exact_phase(&s, opt, out, lower, &none, err);
+    out->cg_columns = (long)s.m.n_cols;
+    if (st == SSCHED_OK)
+        st = cgc_interpret(&s.g, &s.m, s.trees, out, err);
+    if (st == SSCHED_OK) {
+        /* proven: no tree at all, or every tree costs >= 1 */
+        out->cg_pricing_exact = blocked || none || mpq_cmp_ui(lower, 1, 1) >= 0;
+        if (out->cg_pricing_exact)
+            mpq_set(out->upper_bound, out->throughput);
+        else
+            st = upper_bound(p, pb, opt, lower, out, err);
+        out->optimal = mpq_equal(out->upper_bound, out->throughput);
+    }
+    mpq_clear(lower);
+    if (s.m.lp)
+        delete_lp(s.m.lp);
+    for (size_t k = 0; k < s.m.n_cols; k++) {
+        cg_column_free(&s.m.cols[k]);
+        cgc_tree_free(&s.trees[k]);
+    }
+    free(s.m.cols);
+    free(s.trees);
+    free(s.m.cpu_row);
+    free(s.m.link_row);
+    free(s.m.link_edge);
+    cgc_graph_free(&s.g);
+    return st;
+}

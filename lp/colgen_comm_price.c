@@ -1,0 +1,285 @@
+/* Pricing for the commutative reduce (colgen_comm.h): the cheapest
+ * reduction in-tree under per-edge message costs and per-node merge costs.
+ *
+ * The template lp/colgen_comm_price.inc is compiled for doubles (the float
+ * phase: candidate trees, floating-point Chu-Liu/Edmonds of
+ * lp/colgen_comm_arb.c) and for exact rationals (the certifying pass: every
+ * bound below is exact).  Shortest platform paths from every sending
+ * vertex (Dijkstra), then minimum-cost
+ * arborescences of the auxiliary vertices (ssched_arborescence_min_cost on
+ * the reversed arcs, rooted at the root vertex):
+ *  - P + root: the optional merge points only forward (inside paths).  This
+ *    is the exact optimum when there is no optional merge point.
+ *  - P + root + every optional merge point o, each with a dummy arc
+ *    o -> root costing w(o)*pi_cpu(o) (o unused): a LOWER BOUND on every
+ *    tree's cost.  Proof: extend the optimal tree T* by the dummy arcs of
+ *    the points it does not use; the arborescence costs cost(T*) + sum over
+ *    all points of w*pi (each point's first input is charged a merge too,
+ *    and the dummy arcs charge the unused ones), which the correction
+ *    -sum w*pi cancels; the minimum is at most that.  Its internal points
+ *    seed a candidate tree (heuristic).
+ *  - greedy insertion of single points into the best candidate's set.
+ *  - exact: every subset S of the points (n_opt <= CGC_EXACT_OPT); the
+ *    optimal tree's own set S* gives an arborescence of cost <= cost(T*)
+ *    after the -sum_S w*pi correction, so min over S is a lower bound too
+ *    (an arborescence may leave a point of S as a leaf, which the
+ *    correction rewards: that value is only a bound, its pruned tree a
+ *    candidate).
+ * The lower bound is the larger of those computed; the tree is proven
+ * cheapest when its exact cost equals it.  A point left without input in
+ * a candidate is pruned (it would send nothing) and the cost recomputed
+ * from the tree itself, so every returned cost is a real tree's. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_comm.h"
+#include "lp/internal.h"
+
+#define NONE SIZE_MAX
+
+void cgc_tree_free(cgc_tree_t *t)
+{
+    free(t->parent);
+    free(t->off);
+    free(t->edges);
+    memset(t, 0, sizeof *t);
+}
+
+size_t cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v)
+{
+    size_t k = 0;
+    for (size_t u = 0; u < t->nv; u++)
+        k += t->parent[u] == v;
+    switch ((cgc_kind_t)g->kind[v]) {
+    case CGC_PART: return k;
+    case CGC_OPT:
+    case CGC_ROOT_FREE: return k ? k - 1 : 0;
+    default: return 0;
+    }
+}
+
+/* Does vertex v merge each of its inputs (so an arc into it is charged a
+ * merge)?  The first-input-free kinds are corrected once afterwards. */
+static int charges_merge(const cgc_graph_t *g, size_t v)
+{
+    return g->kind[v] == CGC_PART || g->kind[v] == CGC_OPT || g->kind[v] == CGC_ROOT_FREE;
+}
+
+/* Tree from parent[] (paths from the shortest-path trees): 1, or -1. */
+static int make_tree(const cgc_graph_t *g, const size_t *pred, const size_t *pos,
+                     const size_t *parent, cgc_tree_t *t)
+{
+    size_t nv = g->nv, n = g->n, total = 0;
+    for (size_t u = 0; u < nv; u++)
+        for (size_t x = parent[u] == NONE ? g->node[u] : g->node[parent[u]]; x != g->node[u];
+             x = g->p->from[pred[pos[u] * n + x]])
+            total++;
+    t->nv = nv;
+    t->parent = malloc(nv * sizeof *t->parent);
+    t->off = malloc((nv + 1) * sizeof *t->off);
+    t->edges = malloc((total ? total : 1) * sizeof *t->edges);
+    if (!t->parent || !t->off || !t->edges) {
+        cgc_tree_free(t);
+        return -1;
+    }
+    memcpy(t->parent, parent, nv * sizeof *parent);
+    size_t k = 0;
+    for (size_t u = 0; u < nv; u++) {
+        t->off[u] = k;
+        if (parent[u] == NONE)
+            continue;
+        size_t len = 0;
+        for (size_t x = g->node[parent[u]]; x != g->node[u]; x = g->p->from[pred[pos[u] * n + x]])
+            len++;
+        size_t x = g->node[parent[u]];
+        for (size_t j = len; j-- > 0; x = g->p->from[pred[pos[u] * n + x]])
+            t->edges[k + j] = pred[pos[u] * n + x];
+        k += len;
+    }
+    t->off[nv] = k;
+    return 1;
+}
+
+
+/* The minimum arborescence of arcs from -> to (exact): chosen[] flags,
+ * weight its cost. */
+static ssched_status_t min_arb_q(size_t nv, size_t m, const size_t *from, const size_t *to,
+                                 const mpq_t *cost, size_t root, const unsigned char *req,
+                                 unsigned char *chosen, mpq_ptr weight, int *found,
+                                 ssched_error_t *err)
+{
+    ssched_arborescence_t arb;
+    ssched_arborescence_init(&arb);
+    ssched_status_t st = ssched_arborescence_min_cost(nv, m, from, to, cost, root, req, found,
+                                                      &arb, err);
+    memset(chosen, 0, m);
+    for (size_t k = 0; st == SSCHED_OK && *found && k < arb.n_arcs; k++)
+        chosen[arb.arcs[k]] = 1;
+    mpq_set(weight, arb.weight);
+    ssched_arborescence_free(&arb);
+    return st;
+}
+
+/* The same in doubles (lp/colgen_comm_arb.c): a candidate only. */
+static ssched_status_t min_arb_d(size_t nv, size_t m, const size_t *from, const size_t *to,
+                                 const double *cost, size_t root, const unsigned char *req,
+                                 unsigned char *chosen, double *weight, int *found,
+                                 ssched_error_t *err)
+{
+    int r = cgc_min_arb_d(nv, m, from, to, cost, root, req, chosen);
+    *found = r == 1;
+    *weight = 0;
+    for (size_t a = 0; r == 1 && a < m; a++)
+        if (chosen[a])
+            *weight += cost[a];
+    return r < 0 ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory") : SSCHED_OK;
+}
+
+static void q_addui(mpq_ptr d, mpq_srcptr a, unsigned long k)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(q, k, 1);
+    mpq_add(d, a, q);
+    mpq_clear(q);
+}
+
+static void q_mului(mpq_ptr d, mpq_srcptr a, unsigned long k)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_ui(q, k, 1);
+    mpq_mul(d, a, q);
+    mpq_clear(q);
+}
+
+/* ---- doubles: the float phase's candidates ---- */
+#define NUM double
+#define N_EXACT 0
+#define N_INIT(x) ((x) = 0.0)
+#define N_CLEAR(x) ((void)(x))
+#define N_SET(d, s) ((d) = (s))
+#define N_SETUI(d, k) ((d) = (double)(k))
+#define N_ADD(d, a, b) ((d) = (a) + (b))
+#define N_SUB(d, a, b) ((d) = (a) - (b))
+#define N_ADDUI(d, a, k) ((d) = (a) + (double)(k))
+#define N_MULUI(d, a, k) ((d) = (a) * (double)(k))
+#define N_CMP(a, b) (((a) > (b)) - ((a) < (b)))
+#define N_POS(x) ((x) > 0)
+#define N_OUT double *
+#define N_AT(x) (*(x))
+#define N_REF(x) (&(x))
+#define SFX(name) name##_d
+#include "lp/colgen_comm_price.inc"
+#undef NUM
+#undef N_EXACT
+#undef N_INIT
+#undef N_CLEAR
+#undef N_SET
+#undef N_SETUI
+#undef N_ADD
+#undef N_SUB
+#undef N_ADDUI
+#undef N_MULUI
+#undef N_CMP
+#undef N_POS
+#undef N_OUT
+#undef N_AT
+#undef N_REF
+#undef SFX
+
+/* ---- exact rationals: the certificate ---- */
+#define NUM mpq_t
+#define N_EXACT 1
+#define N_INIT(x) mpq_init(x)
+#define N_CLEAR(x) mpq_clear(x)
+#define N_SET(d, s) mpq_set(d, s)
+#define N_SETUI(d, k) mpq_set_ui(d, k, 1)
+#define N_ADD(d, a, b) mpq_add(d, a, b)
+#define N_SUB(d, a, b) mpq_sub(d, a, b)
+#define N_ADDUI(d, a, k) q_addui(d, a, k)
+#define N_MULUI(d, a, k) q_mului(d, a, k)
+#define N_CMP(a, b) mpq_cmp(a, b)
+#define N_POS(x) (mpq_sgn(x) > 0)
+#define N_OUT mpq_ptr
+#define N_AT(x) (x)
+#define N_REF(x) (x)
+#define SFX(name) name##_q
+#include "lp/colgen_comm_price.inc"
+
+int cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
+              cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
+              ssched_status_t *status, ssched_error_t *err)
+{
+    return price_q(g, ecost, mcost, exact, tree, cost, lower, proven, status, err);
+}
+
+static void vec_release(mpq_t *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        mpq_clear(v[i]);
+    free(v);
+}
+
+/* The price of one message over e: the duals of the rows e uses. */
+static double edge_price_d(const cgc_graph_t *g, const cg_prices_d *y, size_t e)
+{
+    size_t i = g->p->from[e], j = g->p->to[e];
+    return (cg_is_switch(g->p, i) ? 0.0 : y->out[i]) + (cg_is_switch(g->p, j) ? 0.0 : y->in[j]) +
+           (cg_has_link(g->p, e) ? y->link[e] : 0.0);
+}
+
+int cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
+                double *cost, ssched_status_t *status, ssched_error_t *err)
+{
+    size_t ne = g->ne, n = g->n;
+    double *ed = malloc((ne ? ne : 1) * sizeof *ed), *md = malloc(n * sizeof *md);
+    int r = -1;
+    if (ed && md) {
+        for (size_t e = 0; e < ne; e++)
+            ed[e] = edge_price_d(g, y, e) * mpq_get_d(g->sc[e]);
+        for (size_t v = 0; v < n; v++)
+            md[v] = g->p->has_w[v] ? y->cpu[v] * mpq_get_d(g->p->w[v]) : 0.0;
+        double lower;
+        int proven;
+        r = price_d(g, ed, md, exact, tree, cost, &lower, &proven, status, err);
+    } else {
+        *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    free(ed);
+    free(md);
+    return r;
+}
+
+int cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
+                mpq_ptr cost, mpq_ptr lower, int *proven, ssched_status_t *status,
+                ssched_error_t *err)
+{
+    size_t ne = g->ne, n = g->n;
+    mpq_t *eq = lp_new_vec(ne), *mq = lp_new_vec(n);
+    int r = -1;
+    if (eq && mq) {
+        for (size_t e = 0; e < ne; e++) {
+            size_t i = g->p->from[e], j = g->p->to[e];
+            if (!cg_is_switch(g->p, i))
+                mpq_add(eq[e], eq[e], y->out[i]);
+            if (!cg_is_switch(g->p, j))
+                mpq_add(eq[e], eq[e], y->in[j]);
+            if (cg_has_link(g->p, e))
+                mpq_add(eq[e], eq[e], y->link[e]);
+            mpq_mul(eq[e], eq[e], g->sc[e]);
+        }
+        for (size_t v = 0; v < n; v++)
+            if (g->p->has_w[v])
+                mpq_mul(mq[v], y->cpu[v], g->p->w[v]);
+        r = price_q(g, (const mpq_t *)eq, (const mpq_t *)mq, exact, tree, cost, lower, proven,
+                    status, err);
+    } else {
+        *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    vec_release(eq, ne);
+    vec_release(mq, n);
+    return r;
+}
