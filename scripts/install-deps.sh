@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential cmake pkg-config libgmp-dev liblpsolve55-dev libigraph-dev \
 libarpack2-dev libglpk-dev libplfit-dev libxml2-dev libcunit1-dev libjansson-dev \
-qsopt-ex glpk-utils valgrind bc clang libclang-rt-dev openmpi-bin libopenmpi-dev libsimgrid-dev chromium man-db"
+qsopt-ex glpk-utils valgrind bc clang libclang-rt-dev openmpi-bin libopenmpi-dev libsimgrid-dev chromium man-db python3-jsonschema graphviz"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -194,6 +194,17 @@ static void test_quiet_verbose(void)
     CU_ASSERT_EQUAL(tu_run(&r, "%s --quiet", args), 0);
     CU_ASSERT_STRING_EQUAL(r.err, "");
     tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "redistribute --P 3 --K 2 --N 12 --bw-min 1 --bw-max 3 "
+                               "--algorithm greedy --verbose"),
+                    0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "scheduled in"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "compare --times 1,2,3 --root 0 --verbose"), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "unrolling and checking M = 1"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "compare --times 1,2,3 --root 0 --quiet"), 0);
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "scatter-balance '%s/seed004_table1.csv' --items 200 --quiet "
                                "--algorithm dp-fast",
                            SSCHED_DATA_DIR),

@@ -11,6 +11,12 @@ void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *
     mpz_out_str(out, 10, tree->weight);
     fputs(" per period\n", out);
     fprintf(out, "  v[0,%zu] on %s (target)\n", pb->n_participants - 1, p->names[pb->target]);
+    if (tree->order) { /* commutative: intervals are positions in this order */
+        fputs("  order:", out);
+        for (size_t i = 0; i < pb->n_participants; i++)
+            fprintf(out, " %s", p->names[pb->participants[tree->order[i]]]);
+        fputs("\n", out);
+    }
     for (size_t k = 0; k < tree->n_tasks; k++) {
         const ssched_tree_task_t *t = &tree->tasks[k];
         fprintf(out, "%*s", (int)(2 * t->depth + 4), "");
@@ -23,26 +29,28 @@ void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *
     }
 }
 
-void ssched_tree_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_tree_t *tree, const char *name, FILE *out)
+/* The statements of one tree, its Graphviz ids prefixed by `id` so that
+ * several trees can share one graph. */
+static void tree_statements(const ssched_platform_t *p, const ssched_problem_t *pb,
+                            const ssched_tree_t *tree, const char *id, FILE *out)
 {
-    fprintf(out, "digraph \"%s\" {\n  rankdir=BT;\n  label=\"weight ", name);
+    fputs("  label=\"weight ", out);
     mpz_out_str(out, 10, tree->weight);
     fputs(" per period\";\n", out);
-    fprintf(out, "  root [shape=doublecircle, label=\"v[0,%zu]\\n%s\"];\n",
+    fprintf(out, "  %sroot [shape=doublecircle, label=\"v[0,%zu]\\n%s\"];\n", id,
             pb->n_participants - 1, p->names[pb->target]);
     for (size_t k = 0; k < tree->n_tasks; k++) {
         const ssched_tree_task_t *t = &tree->tasks[k];
         if (t->kind == SSCHED_TREE_COMPUTE)
-            fprintf(out, "  t%zu [shape=box, label=\"T(%zu,%zu,%zu)\\non %s\"];\n", k, t->k, t->l,
-                    t->m, p->names[t->node]);
+            fprintf(out, "  %st%zu [shape=box, label=\"T(%zu,%zu,%zu)\\non %s\"];\n", id, k, t->k,
+                    t->l, t->m, p->names[t->node]);
         else
-            fprintf(out, "  t%zu [shape=ellipse, label=\"v[%zu,%zu]\\n%s -> %s\"];\n", k, t->k, t->m,
-                    p->names[p->from[t->edge]], p->names[p->to[t->edge]]);
+            fprintf(out, "  %st%zu [shape=ellipse, label=\"v[%zu,%zu]\\n%s -> %s\"];\n", id, k, t->k,
+                    t->m, p->names[p->from[t->edge]], p->names[p->to[t->edge]]);
         if (t->parent == SIZE_MAX)
-            fprintf(out, "  t%zu -> root;\n", k);
+            fprintf(out, "  %st%zu -> %sroot;\n", id, k, id);
         else
-            fprintf(out, "  t%zu -> t%zu;\n", k, t->parent);
+            fprintf(out, "  %st%zu -> %st%zu;\n", id, k, id, t->parent);
     }
     /* leaves: the participants' own values feeding tasks */
     for (size_t k = 0; k < tree->n_tasks; k++) {
@@ -50,9 +58,35 @@ void ssched_tree_write_dot(const ssched_platform_t *p, const ssched_problem_t *p
         size_t node = t->kind == SSCHED_TREE_COMPUTE ? t->node : p->from[t->edge];
         size_t lo[2] = {t->k, t->l + 1}, hi[2] = {t->kind == SSCHED_TREE_COMPUTE ? t->l : t->m, t->m};
         for (int side = 0; side < (t->kind == SSCHED_TREE_COMPUTE ? 2 : 1); side++)
-            if (lo[side] == hi[side] && pb->participants[lo[side]] == node)
-                fprintf(out, "  leaf%zu_%d [shape=plaintext, label=\"v%zu on %s\"];\n  leaf%zu_%d -> t%zu;\n",
-                        k, side, lo[side], p->names[node], k, side, k);
+            if (lo[side] == hi[side] &&
+                pb->participants[tree->order ? tree->order[lo[side]] : lo[side]] == node)
+                fprintf(out, "  %sleaf%zu_%d [shape=plaintext, label=\"v%zu on %s\"];\n"
+                             "  %sleaf%zu_%d -> %st%zu;\n",
+                        id, k, side, tree->order ? tree->order[lo[side]] : lo[side],
+                        p->names[node], id, k, side, id, k);
+    }
+}
+
+void ssched_tree_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
+                           const ssched_tree_t *tree, const char *name, FILE *out)
+{
+    fprintf(out, "digraph \"%s\" {\n  rankdir=BT;\n", name);
+    tree_statements(p, pb, tree, "", out);
+    fputs("}\n", out);
+}
+
+/* Graphviz renders only the first graph of a file, so several trees go in
+ * one graph, a cluster each. */
+void ssched_trees_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
+                            const ssched_trees_t *trees, FILE *out)
+{
+    fputs("digraph \"trees\" {\n  rankdir=BT;\n", out);
+    for (size_t k = 0; k < trees->n_trees; k++) {
+        char id[32];
+        snprintf(id, sizeof id, "T%zu_", k + 1);
+        fprintf(out, " subgraph \"cluster_tree%zu\" {\n", k + 1);
+        tree_statements(p, pb, &trees->trees[k], id, out);
+        fputs(" }\n", out);
     }
     fputs("}\n", out);
 }

@@ -91,6 +91,10 @@ void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *
                             const ssched_tree_t *tree, FILE *out);
 void ssched_tree_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
                            const ssched_tree_t *tree, const char *name, FILE *out);
+/* Every tree in one Graphviz digraph, a cluster each (`dot` renders only
+ * the first graph of a file). */
+void ssched_trees_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
+                            const ssched_trees_t *trees, FILE *out);
 
 /* ---- Weighted arborescences (issue 14: pipelined broadcast) -------------
  *

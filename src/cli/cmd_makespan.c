@@ -123,6 +123,7 @@ static int print_json(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *
 {
     json_t *o = json_object(), *times = json_array(), *msgs = json_array();
     char *t;
+    json_object_set_new(o, "format", json_string("ssched-makespan/1"));
     json_object_set_new(o, "operation", json_string(op_name(s->op)));
     json_object_set_new(o, "algorithm", json_string(alg));
     if (method)
@@ -264,7 +265,8 @@ int cli_cmd_makespan(int argc, char **argv)
     ssched_error_clear(&err);
     ssched_mk_cluster_t cl;
     if (ssched_mk_cluster_parse(&cl, times, &err) != SSCHED_OK)
-        return cli_bad_input(CMD, "option --times: %s", err.message);
+        return err.status == SSCHED_EINPUT ? cli_bad_input(CMD, "option --times: %s", err.message)
+                                           : cli_report(CMD, &err); /* out of memory: exit 1 */
     size_t root = SSCHED_MK_ANY_ROOT;
     if (root_text) {
         long r;

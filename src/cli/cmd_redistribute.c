@@ -14,7 +14,7 @@ static const char *usage_text =
     "usage: ssched redistribute --P P --K K --N N [--x X]\n"
     "           (--bw-min A --bw-max B [--seed S] | --matrix FILE) [--startup T]\n"
     "           --algorithm direct|greedy|preemptive [--json]\n"
-    "           [--max-memory MB] [--max-work STEPS]\n"
+    "           [--max-memory MB] [--max-work STEPS] [--quiet | --verbose]\n"
     "  Redistributes N elements from cyclic(X) to cyclic(K*X) on P processors (X\n"
     "  divides N; X defaults to 1).  A message of m elements from i to j takes\n"
     "  T + m / B(i,j) time units (T defaults to 0).  Bandwidths are drawn in\n"
@@ -26,7 +26,8 @@ static const char *usage_text =
     "  Limits: requests whose estimated memory exceeds --max-memory MB (default\n"
     "  4096) or work exceeds --max-work STEPS (default 200000000, about 10 s;\n"
     "  direct M*P, greedy P*K^2, preemptive 10*M*P for M messages; 0 = none)\n"
-    "  are refused up front (exit 2).  Runs over a second say so on stderr.\n";
+    "  are refused up front (exit 2).  Runs over a second say so on stderr\n"
+    "  (--quiet: never; --verbose: always, with the estimate and the time taken).\n";
 
 #define DEFAULT_MAX_WORK 200000000L
 
@@ -45,7 +46,9 @@ enum {
     OPT_ALGO,
     OPT_JSON,
     OPT_MAX_MEMORY,
-    OPT_MAX_WORK
+    OPT_MAX_WORK,
+    OPT_QUIET,  /* flags, not single-value options: after OPT_MAX_WORK */
+    OPT_VERBOSE
 };
 
 int cli_cmd_redistribute(int argc, char **argv)
@@ -63,6 +66,8 @@ int cli_cmd_redistribute(int argc, char **argv)
                                              {"json", no_argument, NULL, OPT_JSON},
                                              {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
                                              {"max-work", required_argument, NULL, OPT_MAX_WORK},
+                                             {"quiet", no_argument, NULL, OPT_QUIET},
+                                             {"verbose", no_argument, NULL, OPT_VERBOSE},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     long P = 0, K = 0, N = 0, x = 1, seed = 1;
@@ -73,7 +78,7 @@ int cli_cmd_redistribute(int argc, char **argv)
                                             "--seed", "--matrix", "--startup", "--algorithm",
                                             "--json", "--max-memory", "--max-work"};
     const char *matrix = NULL, *bwmin_text = NULL, *bwmax_text = NULL;
-    int algorithm = -1, json = 0, have_seed = 0, rc = CLI_EXIT_BADINPUT;
+    int algorithm = -1, json = 0, have_seed = 0, rc = CLI_EXIT_BADINPUT, verbosity = 1;
     mpq_t bw_min, bw_max, startup;
     mpq_init(bw_min);
     mpq_init(bw_max);
@@ -87,6 +92,8 @@ int cli_cmd_redistribute(int argc, char **argv)
             !cli_once(CMD, opt_names[c - OPT_P], &seen[c - OPT_P]))
             goto out;
         switch (c) {
+        case OPT_QUIET: verbosity = 0; break;
+        case OPT_VERBOSE: verbosity = 2; break;
         case OPT_P: ok = cli_parse_long(CMD, "--P", optarg, 1, SSCHED_REDIST_MAX_P, &P); break;
         case OPT_K: ok = cli_parse_long(CMD, "--K", optarg, 1, SSCHED_REDIST_MAX_K, &K); break;
         case OPT_N: ok = cli_parse_long(CMD, "--N", optarg, 1, LONG_MAX, &N); break;
@@ -209,12 +216,17 @@ int cli_cmd_redistribute(int argc, char **argv)
             rc = cli_refuse(CMD, what, est, lim, "--max-work STEPS");
             goto refused;
         }
-        if (work > 2e7) /* about a second: say what is going on */
-            fprintf(stderr, "ssched %s: scheduling %zu messages with %s, about %.0f s (estimate)\n",
+        /* about a second or more (or --verbose): say what is going on */
+        if ((work > 2e7 && verbosity >= 1) || verbosity >= 2)
+            fprintf(stderr, "ssched %s: scheduling %zu messages with %s: %.3g steps, %.3g bytes, "
+                    "about %.1f s (estimate)\n",
                     CMD, r.n_messages,
-                    ssched_redist_algorithm_name((ssched_redist_algorithm_t)algorithm),
-                    work / 2e7 + 0.5);
+                    ssched_redist_algorithm_name((ssched_redist_algorithm_t)algorithm), work,
+                    bytes, work / 2e7);
+        double t0 = cli_now();
         st = ssched_redist_schedule(&r, (ssched_redist_algorithm_t)algorithm, &s, &err);
+        if (st == SSCHED_OK && verbosity >= 2)
+            fprintf(stderr, "ssched %s: scheduled in %.3f s\n", CMD, cli_now() - t0);
     }
     if (st == SSCHED_OK)
         st = json ? ssched_redist_write_json(&r, &s, stdout, &err)

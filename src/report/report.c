@@ -98,7 +98,7 @@ static ssched_status_t k_series(report_t *r, ssched_error_t *err)
             st = ssched_unroll(r->p, r->pb, &s, k, &u, err);
         const ssched_unroll_figures_t *f = k == K ? &r->unrolled.fig : &u.fig;
         if (st == SSCHED_OK) {
-            ssched_k_point_t *pt = &r->k_points[r->n_k_points];
+            ssched_i_report_k_point_t *pt = &r->k_points[r->n_k_points];
             pt->k = (double)k;
             pt->makespan = mpq_get_d(f->makespan);
             pt->lower_bound = mpq_get_d(f->lower_bound);

@@ -23,7 +23,7 @@ typedef struct {
     ssched_unrolled_t unrolled;
     char *unrolled_json;
     ssched_check_report_t unrolled_check;
-    ssched_k_point_t k_points[REPORT_K_POINTS];
+    ssched_i_report_k_point_t k_points[REPORT_K_POINTS];
     char *k_exact[REPORT_K_POINTS][2]; /* exact makespan and LB(K) texts   */
     size_t n_k_points;
     double *x, *y;                    /* layout                            */

@@ -71,7 +71,8 @@ static int draw_trees(FILE *out, const report_t *r, char **label)
     return 1;
 }
 
-static int draw_arborescences(FILE *out, const report_t *r, char **label)
+/* first: index of the first drawing (an all-reduce draws its trees first) */
+static int draw_arborescences(FILE *out, const report_t *r, char **label, size_t first)
 {
     const ssched_arborescences_t *a = &r->period.arborescences;
     char caption[160];
@@ -83,7 +84,7 @@ static int draw_arborescences(FILE *out, const report_t *r, char **label)
         snprintf(caption, sizeof caption, "arborescence %zu: %s messages per period", i + 1,
                  w ? w : "?");
         free(w);
-        small_drawing(out, r, label, i, caption);
+        small_drawing(out, r, label, first + i, caption);
         clear_labels(label, r->p->n_edges);
     }
     return 1;
@@ -114,23 +115,28 @@ static int draw_flows(FILE *out, const report_t *r, char **label)
 
 ssched_status_t report_structures(FILE *out, const report_t *r, ssched_error_t *err)
 {
-    size_t total = r->period.trees.n_trees ? r->period.trees.n_trees
-                   : r->period.arborescences.count ? r->period.arborescences.count
-                                                   : r->st.n_commodities;
-    const char *what = r->period.trees.n_trees           ? "reduction trees"
-                       : r->period.arborescences.count ? "arborescences"
-                                                         : "routing flows";
+    size_t nt = r->period.trees.n_trees, na = r->period.arborescences.count;
+    size_t total = nt || na ? nt + na : r->st.n_commodities;
+    const char *what = nt && na ? "reduction trees and arborescences"
+                       : nt     ? "reduction trees"
+                       : na     ? "arborescences"
+                                : "routing flows";
     fprintf(out, "<h2 id=\"structures\">The %s</h2>\n<p class=\"note\">%zu in all", what, total);
-    if (total > REPORT_MAX_DRAWINGS)
-        fprintf(out, ", the first %d drawn (the schedule file lists every one)",
+    if (nt > REPORT_MAX_DRAWINGS || na > REPORT_MAX_DRAWINGS ||
+        (!nt && !na && total > REPORT_MAX_DRAWINGS))
+        fprintf(out, ", the first %d of each kind drawn (the schedule file lists every one)",
                 REPORT_MAX_DRAWINGS);
     fputs(". Blue edges carry what their label says.</p>\n<div class=\"drawings\">\n", out);
     char **label = calloc(r->p->n_edges ? r->p->n_edges : 1, sizeof *label);
     if (!label)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    int ok = r->period.trees.n_trees         ? draw_trees(out, r, label)
-             : r->period.arborescences.count ? draw_arborescences(out, r, label)
-                                             : draw_flows(out, r, label);
+    int ok = 1;
+    if (nt)
+        ok = draw_trees(out, r, label);
+    if (ok && na)
+        ok = draw_arborescences(out, r, label, nt < REPORT_MAX_DRAWINGS ? nt : REPORT_MAX_DRAWINGS);
+    if (ok && !nt && !na)
+        ok = draw_flows(out, r, label);
     clear_labels(label, r->p->n_edges);
     free(label);
     fputs("</div>\n", out);
@@ -171,13 +177,12 @@ ssched_status_t report_timelines(FILE *out, const report_t *r, ssched_error_t *e
     fprintf(out, "<tr><th>events</th><td>%zu transfers, %zu computations; <span class=\"ok\">"
                  "valid</span> for the independent checker</td></tr></table>\n",
             f->transfers, f->computations);
-    if (ssched_i_report_unrolled_elided(&r->unrolled))
+    if (ssched_unrolled_gantt_elided(&r->unrolled))
         fputs("<p class=\"note\">Only the first and last 8 operations are drawn.</p>\n", out);
     fputs("<p class=\"note\">Bars are coloured by operation and labelled sender&rarr;receiver "
           "where they have room; hover for the type and exact times.</p>\n"
           "<div class=\"figure\">", out);
-    if ((st = ssched_i_report_unrolled_svg(out, r->p, &r->pattern, &r->unrolled, "unrolled-svg",
-                                           err)) != SSCHED_OK)
+    if ((st = ssched_unrolled_write_gantt(r->p, &r->pattern, &r->unrolled, out, err)) != SSCHED_OK)
         return st;
     fputs("</div>\n<h2 id=\"k-chart-title\">Time for K operations</h2>\n<div class=\"figure\">", out);
     ssched_i_report_k_chart(out, r->k_points, r->n_k_points, mpq_get_d(r->st.throughput),
