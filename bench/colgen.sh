@@ -12,6 +12,7 @@
 # in-trees (lp/colgen_comm.h), certified by an exact pricing pass; no edge LP
 # to compare with (its relaxation LP is only an upper bound), so compare = 0.
 # Times are medians of 3 runs (1 run for esolver/edge LP above 60 s).
+# ONLY="kind ..." restricts the run to those rows.
 set -e
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/bench}
@@ -37,6 +38,8 @@ printf '%-7s %5s %4s %6s | %10s %8s | %10s %10s | %8s %8s | %s\n' problem nodes 
     colgen_s peak_MB esolver_s edgeLP_s x_esolv x_edgeLP TP
 run_case() { # kind nodes N(or -) compare(0/1)
     local kind=$1 n=$2 N=$3 cmp=$4 plat opts types
+    # ONLY="commutative broadcast" runs those rows only
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $kind "* ]]; then return 0; fi
     plat=$(platform "$n")
     local all; all=$(hosts "$plat")
     case $kind in

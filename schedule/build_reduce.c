@@ -221,7 +221,7 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
         for (size_t k = 0; k < tr->n_tasks && status == SSCHED_OK; k++) {
             const ssched_tree_task_t *x = &tr->tasks[k];
             const mpz_t *w = (const mpz_t *)&tr->weight;
-            size_t set[3];
+            size_t set[3] = {0, 0, 0}; /* read only when commutative, then set */
             if (pb->commutative &&
                 (status = sched_tree_task_sets(&out->sets, tr, k, set, scratch, err)) != SSCHED_OK)
                 break;
