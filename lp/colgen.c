@@ -18,27 +18,6 @@
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
 
-/* Float duals of the master, as non-negative prices.  lp_solve's sign
- * convention for a maximization is checked against strong duality. */
-static int float_prices(cg_master_t *m, double *y)
-{
-    REAL *duals = NULL;
-    if (!get_ptr_sensitivity_rhs(m->lp, &duals, NULL, NULL) || !duals)
-        return 0;
-    double obj = get_objective(m->lp), sum = 0;
-    for (size_t r = 0; r < m->n_rows; r++) {
-        y[r] = duals[r];
-        sum += cg_capacity_row(m, r) ? duals[r] : 0.0;
-    }
-    double sign = (fabs(sum - obj) <= fabs(sum + obj)) ? 1.0 : -1.0;
-    for (size_t r = 0; r < m->n_rows; r++) {
-        y[r] *= sign;
-        if (y[r] < 0)
-            y[r] = 0;
-    }
-    return 1;
-}
-
 static void report(const cg_master_t *m, const ssched_steady_options_t *opt, double *last,
                    long it, double lower, double upper, int exact)
 {
@@ -82,7 +61,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
             st = SSCHED_OK; /* leave it to the exact phase */
             break;
         }
-        if (!float_prices(m, y)) {
+        if (!cg_float_duals(m->lp, m->n_rows, y)) {
             st = ssched_error_set(err, SSCHED_ESOLVER, "lp_solve gave no duals");
             break;
         }
@@ -359,7 +338,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
             st = ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
     }
     if (st == SSCHED_OK) {
-        set_verbose(m.lp, opt->lp.verbose ? NORMAL : NEUTRAL);
+        ssched_i_lp_log(m.lp, opt->lp.verbose);
         set_maxim(m.lp);
         set_presolve(m.lp, PRESOLVE_SENSDUALS, get_presolveloops(m.lp));
         for (size_t r = 0; r < m.n_rows; r++) {

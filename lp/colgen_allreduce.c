@@ -70,17 +70,8 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
         int ret = solve(m->lp);
         out->lp.float_seconds += lp_now() - t;
         out->lp.float_solves++;
-        REAL *duals = NULL;
-        if (ret != OPTIMAL || !get_ptr_sensitivity_rhs(m->lp, &duals, NULL, NULL) || !duals)
+        if (ret != OPTIMAL || !cg_float_duals(m->lp, m->n_rows, w->y))
             break; /* leave it to the exact phase */
-        /* lp_solve's dual sign for a maximization, checked by duality (only
-         * the capacity rows have a nonzero right-hand side) */
-        double z = get_objective(m->lp), sum = 0;
-        for (size_t r = 0; r < m->r.n_rows; r++)
-            sum += duals[r];
-        double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
-        for (size_t r = 0; r < m->n_rows; r++)
-            w->y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
         for (size_t i = 0; i < n; i++)
             w->cpu[i] = m->r.cpu_row[i] == SIZE_MAX ? 0.0 : w->y[m->r.cpu_row[i]];
         for (size_t e = 0; e < ne; e++)
@@ -130,7 +121,8 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
         out->cg_iterations++;
         if (opt->progress && lp_now() - last >= opt->progress_interval) {
             last = lp_now();
-            ssched_progress_t info = {it, (long)(m->r.n_cols + m->b.n_cols), z, NAN, last - t0, 0};
+            ssched_progress_t info = {it, (long)(m->r.n_cols + m->b.n_cols),
+                                     get_objective(m->lp), NAN, last - t0, 0};
             opt->progress(opt->progress_ctx, &info);
         }
         if (!added)
@@ -162,11 +154,7 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
         }
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
-        st = ssched_lp_solve(&lp, &opt->lp, &sol, err);
-        out->lp_rows = lp.n_rows;
-        out->lp_cols = lp.n_cols;
-        ssched_lp_free(&lp);
-        cg_add_solve_figures(out, &sol);
+        st = cg_solve_master(&lp, &opt->lp, &sol, out, err);
         int added = 0;
         if (st == SSCHED_OK) {
             const mpq_t *y = (const mpq_t *)sol.y;
@@ -370,7 +358,7 @@ static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt
     m->lp = make_lp((int)m->n_rows, 0);
     if (!m->lp)
         return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
-    set_verbose(m->lp, opt->lp.verbose ? NORMAL : NEUTRAL);
+    ssched_i_lp_log(m->lp, opt->lp.verbose);
     set_maxim(m->lp);
     set_presolve(m->lp, PRESOLVE_SENSDUALS, get_presolveloops(m->lp));
     for (size_t r = 0; r < m->n_rows; r++) {

@@ -107,6 +107,16 @@ static inline int cg_capacity_row(const cg_master_t *m, size_t r)
 /* Add a column to the master and to its floating-point model; the master
  * takes ownership.  0 on failure. */
 int cg_master_add(cg_master_t *m, cg_column_t *c);
+/* Solve an exact master (consumed: freed here), record its size in
+ * out->lp_rows/lp_cols and add its solver figures to out->lp. */
+ssched_status_t cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
+                                ssched_lp_solution_t *sol, ssched_steady_t *out,
+                                ssched_error_t *err);
+/* The duals of a floating-point master lp_solve has just solved, as
+ * non-negative prices y[0..n_rows).  lp_solve's dual sign for a
+ * maximization is fixed by strong duality: the objective equals the sum of
+ * rhs x dual over the rows.  0 if lp_solve has no duals. */
+int cg_float_duals(lprec *lp, size_t n_rows, double *y);
 /* Is the column already in the master? */
 int cg_known(const cg_master_t *m, const cg_column_t *c);
 /* The master over the current columns as an exact ssched_lp_t. */

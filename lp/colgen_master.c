@@ -1,6 +1,7 @@
 /* The column-generation master: columns, their exact coefficients, the
  * floating-point model and the exact LP over the current columns. */
 #include <lpsolve/lp_lib.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,5 +139,31 @@ ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_er
         mpq_clear(coef[r]);
     free(coef);
     mpq_clears(one, zero, NULL);
+    return st;
+}
+
+int cg_float_duals(lprec *lp, size_t n_rows, double *y)
+{
+    REAL *duals = NULL;
+    if (!get_ptr_sensitivity_rhs(lp, &duals, NULL, NULL) || !duals)
+        return 0;
+    double z = get_objective(lp), sum = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        sum += get_rh(lp, (int)r + 1) * duals[r];
+    double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
+    for (size_t r = 0; r < n_rows; r++)
+        y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
+    return 1;
+}
+
+ssched_status_t cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
+                                ssched_lp_solution_t *sol, ssched_steady_t *out,
+                                ssched_error_t *err)
+{
+    ssched_status_t st = ssched_lp_solve(lp, opt, sol, err);
+    out->lp_rows = lp->n_rows;
+    out->lp_cols = lp->n_cols;
+    ssched_lp_free(lp);
+    cg_add_solve_figures(out, sol);
     return st;
 }

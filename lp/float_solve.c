@@ -34,7 +34,7 @@ int float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *
     lprec *model = make_lp(0, n);
     if (!model)
         return -1;
-    set_verbose(model, verbose ? NORMAL : NEUTRAL);
+    ssched_i_lp_log(model, verbose);
     int ok = 1;
     double *vals = malloc((size_t)(n + 1) * sizeof *vals);
     int *idx = malloc((size_t)(n + 1) * sizeof *idx);

@@ -71,6 +71,10 @@ int float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *
  * rationals, and the order of steady-state flows (by edge, then type). */
 double lp_now(void);
 mpq_t *lp_new_vec(size_t n);
+/* lp_solve's log: silent, or (verbose) its normal log on stderr, never on
+ * stdout where the CLI writes its results. */
+struct _lprec;
+void ssched_i_lp_log(struct _lprec *lp, int verbose);
 int lp_flow_by_edge_then_type(const void *a, const void *b);
 
 #endif

@@ -1,5 +1,8 @@
 /* Small helpers shared by the lp/ files. */
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <lpsolve/lp_lib.h>
 #include <time.h>
 
 #include "lp/internal.h"
@@ -27,4 +30,11 @@ int lp_flow_by_edge_then_type(const void *a, const void *b)
     if (x->edge != y->edge)
         return x->edge < y->edge ? -1 : 1;
     return x->type < y->type ? -1 : x->type > y->type;
+}
+
+void ssched_i_lp_log(struct _lprec *lp, int verbose)
+{
+    set_verbose(lp, verbose ? NORMAL : NEUTRAL);
+    if (verbose)
+        set_outputstream(lp, stderr);
 }

@@ -194,6 +194,23 @@ static void test_quiet_verbose(void)
     CU_ASSERT_EQUAL(tu_run(&r, "%s --quiet", args), 0);
     CU_ASSERT_STRING_EQUAL(r.err, "");
     tu_run_free(&r);
+    /* solve --verbose: lp_solve's log and progress on stderr, stdout stays
+     * the JSON alone; -o writes it to a file */
+    const char *fig6 = SSCHED_SOURCE_DIR "/examples/fig6.graphml --problem reduce "
+                       "--participants P0,P1,P2 --target P0";
+    CU_ASSERT_EQUAL(tu_run(&r, "solve %s --method lp --verbose --json", fig6), 0);
+    CU_ASSERT(r.out && r.out[0] == '{');
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "Model name"));
+    tu_run_free(&r);
+    const char *out = tu_tmp_path("solve.json");
+    CU_ASSERT_EQUAL(tu_run(&r, "solve %s --json -o '%s'", fig6, out), 0);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    tu_run_free(&r);
+    char *text = tu_read_file(out);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "\"throughput\": \"1\""));
+    free(text);
+    CU_ASSERT_EQUAL(tu_run(&r, "solve %s --quiet --verbose", fig6), 2);
+    tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "redistribute --P 3 --K 2 --N 12 --bw-min 1 --bw-max 3 "
                                "--algorithm greedy --verbose"),
                     0);

@@ -21,7 +21,8 @@ static const char *usage_text =
     "         (default targets: every other node that is not a switch; to a strict subset\n"
     "         of the other nodes the LP value is only an upper bound, printed as such;\n"
     "         --method colgen adds an achievable TP packing Steiner arborescences)\n"
-    "options: --size Z (message size, default 1)  --verbose (lp_solve log)\n"
+    "options: --size Z (message size, default 1)  -o FILE (- : stdout)\n"
+    "         --verbose (progress from the start, lp_solve log)\n"
     "         --method lp|colgen|auto (edge LP, or column generation over trees/paths/\n"
     "         arborescences;\n"
     "         both certified exactly)  --quiet (no progress lines)\n"
@@ -291,19 +292,24 @@ int cli_cmd_solve(int argc, char **argv)
     static const struct option longopts[] = {
         CLI_PROBLEM_LONGOPTS,
         {"json", no_argument, NULL, 'j'},
-        {"verbose", no_argument, NULL, 'v'},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     cli_problem_opts_t po = {0};
-    int json = 0, verbose = 0, c;
+    int json = 0, c, seen_output = 0;
+    const char *output = NULL;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         if (cli_problem_option(&po, c, optarg))
             continue;
         switch (c) {
         case 'j': json = 1; break;
-        case 'v': verbose = 1; break;
+        case 'o':
+            if (!cli_once("solve", "-o/--output", &seen_output))
+                return CLI_EXIT_BADINPUT;
+            output = optarg;
+            break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
         default:
             return cli_bad_input("solve", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -322,7 +328,6 @@ int cli_cmd_solve(int argc, char **argv)
     if (rc == CLI_EXIT_OK) {
         ssched_steady_options_t opt;
         rc = cli_steady_options("solve", &po, &opt);
-        opt.lp.verbose = verbose;
         ssched_steady_t s;
         ssched_steady_init(&s);
         ssched_error_t err;
@@ -331,16 +336,25 @@ int cli_cmd_solve(int argc, char **argv)
             /* bad --method: already reported */
         } else if (ssched_steady_solve_opts(&p, &pb, &opt, &s, &err) != SSCHED_OK) {
             rc = cli_report("solve", &err);
-        } else if (json) {
-            char *text = ssched_steady_json(&p, &pb, &s);
-            if (text) {
-                puts(text);
-                free(text);
-            } else {
-                rc = CLI_EXIT_FAILURE;
-            }
         } else {
-            print_text(stdout, po.platform_path, &p, &pb, &s);
+            /* -o FILE (- : stdout) takes the text or the JSON */
+            FILE *out = output ? cli_open_output(output) : stdout;
+            if (!out) {
+                rc = cli_bad_input("solve", "-o %s: cannot write the file", output);
+            } else if (json) {
+                char *text = ssched_steady_json(&p, &pb, &s);
+                if (text) {
+                    fputs(text, out);
+                    fputc('\n', out);
+                    free(text);
+                } else {
+                    rc = CLI_EXIT_FAILURE;
+                }
+            } else {
+                print_text(out, po.platform_path, &p, &pb, &s);
+            }
+            if (out && output && cli_close_output(out) != 0 && rc == CLI_EXIT_OK)
+                rc = cli_bad_input("solve", "-o %s: write error", output);
         }
         ssched_steady_free(&s);
     }

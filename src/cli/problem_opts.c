@@ -30,6 +30,7 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_SIZE: set_once(o, &o->size, arg, "--size"); return 1;
     case OPT_METHOD: set_once(o, &o->method, arg, "--method"); return 1;
     case OPT_QUIET: o->quiet = 1; return 1;
+    case OPT_VERBOSE: o->verbose = 1; return 1;
     case OPT_COMMUTATIVE: o->commutative = 1; return 1;
     case OPT_ROOT: set_once(o, &o->root, arg, "--root"); return 1;
     case OPT_COST_FROM: set_once(o, &o->cost_from, arg, "--cost-from"); return 1;
@@ -397,10 +398,13 @@ int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_stea
         else
             return cli_bad_input(cmd, "--method: unknown method '%s' (lp, colgen or auto)", o->method);
     }
+    if (o->quiet && o->verbose)
+        return cli_bad_input(cmd, "--quiet and --verbose exclude each other");
     if (!o->quiet) {
         opt->progress = progress_line;
         opt->progress_ctx = (void *)cmd;
-        opt->progress_interval = 1.0;
+        opt->progress_interval = o->verbose ? 0.2 : 1.0;
     }
+    opt->lp.verbose = o->verbose;
     return CLI_EXIT_OK;
 }

@@ -13,7 +13,7 @@ enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
     OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
-    OPT_PROBLEM_LAST
+    OPT_VERBOSE, OPT_PROBLEM_LAST
 };
 
 #define CLI_PROBLEM_LONGOPTS                                          \
@@ -26,6 +26,7 @@ enum {
     {"size", required_argument, NULL, OPT_SIZE},                      \
     {"method", required_argument, NULL, OPT_METHOD},                  \
     {"quiet", no_argument, NULL, OPT_QUIET},                          \
+    {"verbose", no_argument, NULL, OPT_VERBOSE},                      \
     {"routers", required_argument, NULL, OPT_ROUTERS},                \
     {"commutative", no_argument, NULL, OPT_COMMUTATIVE},              \
     {"root", required_argument, NULL, OPT_ROOT},                      \
@@ -45,7 +46,8 @@ typedef struct {
     const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
-    int quiet;
+    int quiet, verbose;   /* --quiet: no progress; --verbose: progress from the
+                             start and lp_solve's log */
     const char *repeated; /* first single-value option given twice, or NULL */
 } cli_problem_opts_t;
 
