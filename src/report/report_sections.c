@@ -5,13 +5,17 @@
 #include "ssched/rational.h"
 #include "src/report/report_internal.h"
 
+/* A node list, shortened past 24 names (the schedule file has them all). */
 static void names(FILE *out, const ssched_platform_t *p, const size_t *l, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
+    size_t shown = n > 24 ? 20 : n;
+    for (size_t k = 0; k < shown; k++) {
         if (k)
             fputs(", ", out);
         ssched_i_svg_escape(out, p->names[l[k]]);
     }
+    if (shown < n)
+        fprintf(out, " and %zu more", n - shown);
 }
 
 static void problem_text(FILE *out, const report_t *r)
