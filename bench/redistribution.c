@@ -145,11 +145,11 @@ static double median_time(size_t P, size_t K, int alg, int library_call, int rep
         if (library_call)
             st = ssched_redist_schedule(&r, (ssched_redist_algorithm_t)alg, &s, &err);
         else if (alg == SSCHED_REDIST_GREEDY)
-            st = rd_greedy(&r, &s, &err);
+            st = ssched_i_rd_greedy(&r, &s, &err);
         else if (alg == SSCHED_REDIST_DIRECT)
-            st = rd_direct(&r, &s, &err);
+            st = ssched_i_rd_direct(&r, &s, &err);
         else
-            st = rd_preemptive(&r, &s, &err);
+            st = ssched_i_rd_preemptive(&r, &s, &err);
         v[i] = (now() - t0) * 1e3;
         if (st != SSCHED_OK)
             die("timing", &err);

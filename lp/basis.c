@@ -8,7 +8,7 @@
 
 #include "lp/internal.h"
 
-int csc_build(csc_t *a, const ssched_lp_t *lp)
+int ssched_i_csc_build(csc_t *a, const ssched_lp_t *lp)
 {
     memset(a, 0, sizeof *a);
     a->n_cols = lp->n_cols;
@@ -28,7 +28,7 @@ int csc_build(csc_t *a, const ssched_lp_t *lp)
     if (!a->row || !a->val || !fill) {
         free(fill);
         a->n_cols = 0;
-        csc_free(a);
+        ssched_i_csc_free(a);
         return 0;
     }
     memcpy(fill, a->start, lp->n_cols * sizeof *fill);
@@ -44,7 +44,7 @@ int csc_build(csc_t *a, const ssched_lp_t *lp)
     return 1;
 }
 
-void csc_free(csc_t *a)
+void ssched_i_csc_free(csc_t *a)
 {
     if (a->start && a->val)
         for (size_t t = 0; t < a->start[a->n_cols]; t++)
@@ -60,7 +60,7 @@ static void free_rows(spvec_t *rows, size_t n)
     if (!rows)
         return;
     for (size_t i = 0; i < n; i++)
-        spvec_free(&rows[i]);
+        ssched_i_spvec_free(&rows[i]);
     free(rows);
 }
 
@@ -78,9 +78,9 @@ static spvec_t *basis_rows(const ssched_lp_t *lp, const csc_t *a, const size_t *
         size_t v = basic_list[p];
         if (v < lp->n_cols) {
             for (size_t t = a->start[v]; t < a->start[v + 1]; t++)
-                if (!spvec_push(&rows[a->row[t]], p, a->val[t]))
+                if (!ssched_i_spvec_push(&rows[a->row[t]], p, a->val[t]))
                     goto fail;
-        } else if (!spvec_push(&rows[v - lp->n_cols], p, one)) {
+        } else if (!ssched_i_spvec_push(&rows[v - lp->n_cols], p, one)) {
             goto fail;
         }
     }
@@ -107,9 +107,9 @@ static spvec_t *basis_cols(const ssched_lp_t *lp, const csc_t *a, const size_t *
         int ok = 1;
         if (v < lp->n_cols) {
             for (size_t t = a->start[v]; t < a->start[v + 1] && ok; t++)
-                ok = spvec_push(&rows[p], a->row[t], a->val[t]);
+                ok = ssched_i_spvec_push(&rows[p], a->row[t], a->val[t]);
         } else {
-            ok = spvec_push(&rows[p], v - lp->n_cols, one);
+            ok = ssched_i_spvec_push(&rows[p], v - lp->n_cols, one);
         }
         if (!ok) {
             mpq_clear(one);
@@ -141,7 +141,7 @@ static size_t *list_basic(const ssched_lp_t *lp, const unsigned char *basis, int
     return list;
 }
 
-int basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basis,
+int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basis,
                 mpq_t *x, mpq_t *y)
 {
     size_t m = lp->n_rows, total = lp->n_cols + lp->n_rows;
@@ -166,7 +166,7 @@ int basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basi
         goto out_rhs;
     for (size_t i = 0; i < m; i++)
         mpq_set(rhs[i], lp->rows[i].rhs);
-    result = sparse_solve(m, rows, rhs);
+    result = ssched_i_sparse_solve(m, rows, rhs);
     free_rows(rows, m);
     if (result != 1)
         goto out_rhs;
@@ -187,7 +187,7 @@ int basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basi
         else
             mpq_set_ui(rhs[p], 0, 1);
     }
-    result = sparse_solve(m, rows, rhs);
+    result = ssched_i_sparse_solve(m, rows, rhs);
     free_rows(rows, m);
     if (result == 1)
         for (size_t i = 0; i < m; i++)
@@ -201,7 +201,7 @@ out:
     return result;
 }
 
-int basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list,
+int ssched_i_basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list,
                     size_t var, mpq_t *d)
 {
     size_t m = lp->n_rows;
@@ -216,7 +216,7 @@ int basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_l
     } else {
         mpq_set_ui(d[var - lp->n_cols], 1, 1);
     }
-    int r = sparse_solve(m, rows, d);
+    int r = ssched_i_sparse_solve(m, rows, d);
     free_rows(rows, m);
     return r;
 }

@@ -35,7 +35,7 @@ static ssched_status_t merge_lp(ssched_lp_t *dst, const ssched_lp_t *src, const 
     return st;
 }
 
-ssched_status_t car_split(const ssched_problem_t *pb, ssched_problem_t *red,
+ssched_status_t ssched_i_car_split(const ssched_problem_t *pb, ssched_problem_t *red,
                           ssched_problem_t *bc, ssched_error_t *err)
 {
     *red = *pb; /* shallow: read only */
@@ -57,13 +57,13 @@ ssched_status_t car_split(const ssched_problem_t *pb, ssched_problem_t *red,
     return SSCHED_OK;
 }
 
-ssched_status_t car_build_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_car_build_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   ssched_lp_t *lp, size_t *tp_col, ssched_error_t *err)
 {
     ssched_lp_init(lp, "ssar");
     size_t n = p->n_nodes;
     ssched_problem_t red, bc; /* commutative: the reduce's relaxation LP */
-    if (car_split(pb, &red, &bc, err) != SSCHED_OK)
+    if (ssched_i_car_split(pb, &red, &bc, err) != SSCHED_OK)
         return SSCHED_ENOMEM;
     ssched_model_t mr, mb;
     memset(&mb, 0, sizeof mb);
@@ -125,12 +125,12 @@ ssched_status_t car_build_edge_lp(const ssched_platform_t *p, const ssched_probl
 
 /* `ssched lp --problem allreduce --root R` (ssched_model_build): the
  * combined edge LP; its row maps stay empty (no solution is read back). */
-ssched_status_t car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 ssched_model_t *m, ssched_error_t *err)
 {
     if (pb->target == SIZE_MAX)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "allreduce: the edge LP is stated for one root (give --root)");
     ssched_lp_free(&m->lp);
-    return car_build_edge_lp(p, pb, &m->lp, &m->tp_col, err);
+    return ssched_i_car_build_edge_lp(p, pb, &m->lp, &m->tp_col, err);
 }

@@ -35,7 +35,7 @@ ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssch
 ssched_status_t ssched_model_build_commutative(const ssched_platform_t *p,
                                                const ssched_problem_t *pb, ssched_model_t *m,
                                                ssched_error_t *err);
-ssched_status_t car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 ssched_model_t *m, ssched_error_t *err);
 
 void ssched_model_free(ssched_model_t *m)
@@ -229,7 +229,7 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     if (pb->kind == SSCHED_PROBLEM_REDUCE)
         return ssched_model_build_reduce(p, pb, m, err);
     if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) /* lp/build_allreduce.c */
-        return car_model_build(p, pb, m, err);
+        return ssched_i_car_model_build(p, pb, m, err);
     mpq_t one, zero, coef;
     mpq_inits(one, zero, coef, NULL);
     mpq_set_ui(one, 1, 1);

@@ -23,7 +23,7 @@ static void report(const cg_master_t *m, const ssched_steady_options_t *opt, dou
 {
     if (!opt->progress)
         return;
-    double t = lp_now();
+    double t = ssched_i_lp_now();
     if (t - *last < opt->progress_interval)
         return;
     *last = t;
@@ -51,17 +51,17 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
     pr.cpu = cpu;
     pr.link = link;
     ssched_status_t st = SSCHED_OK;
-    double last = lp_now();
+    double last = ssched_i_lp_now();
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_seconds += ssched_i_lp_now() - t;
         out->lp.float_solves++;
         if (ret != OPTIMAL) {
             st = SSCHED_OK; /* leave it to the exact phase */
             break;
         }
-        if (!cg_float_duals(m->lp, m->n_rows, y)) {
+        if (!ssched_i_cg_float_duals(m->lp, m->n_rows, y)) {
             st = ssched_error_set(err, SSCHED_ESOLVER, "lp_solve gave no duals");
             break;
         }
@@ -72,22 +72,22 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
             link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
         double z = get_objective(m->lp), bound = z;
         int added = 0;
-        t = lp_now();
+        t = ssched_i_lp_now();
         if (m->reduce) {
             cg_column_t c;
             double cost = 0;
-            int r = cg_price_reduce_d(m->p, m->pb, &pr, &c, &cost);
+            int r = ssched_i_cg_price_reduce_d(m->p, m->pb, &pr, &c, &cost);
             if (r < 0)
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             else if (r == 1) {
                 if (cost > 0)
                     bound = z / cost < z ? z : z / cost; /* Farley's bound */
-                if (cost < 1 - 1e-9 && !cg_known(m, &c)) {
-                    added = cg_master_add(m, &c);
+                if (cost < 1 - 1e-9 && !ssched_i_cg_known(m, &c)) {
+                    added = ssched_i_cg_master_add(m, &c);
                     if (!added)
-                        cg_column_free(&c);
+                        ssched_i_cg_column_free(&c);
                 } else {
-                    cg_column_free(&c);
+                    ssched_i_cg_column_free(&c);
                 }
             }
         } else {
@@ -95,7 +95,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
             for (size_t t2 = 0; t2 < m->n_types && st == SSCHED_OK; t2++) {
                 cg_column_t c;
                 double cost = 0, mu = y[2 * m->n + t2];
-                int r = cg_price_path_d(m->p, m->pb, m->types[t2].origin, m->types[t2].dest, &pr,
+                int r = ssched_i_cg_price_path_d(m->p, m->pb, m->types[t2].origin, m->types[t2].dest, &pr,
                                         &c, &cost);
                 if (r < 0) {
                     st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -106,18 +106,18 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
                 c.type = t2;
                 if (cost > 0 && mu / cost > ratio)
                     ratio = mu / cost;
-                if (cost < mu - 1e-9 && !cg_known(m, &c)) {
-                    if (cg_master_add(m, &c))
+                if (cost < mu - 1e-9 && !ssched_i_cg_known(m, &c)) {
+                    if (ssched_i_cg_master_add(m, &c))
                         added++;
                     else
-                        cg_column_free(&c);
+                        ssched_i_cg_column_free(&c);
                 } else {
-                    cg_column_free(&c);
+                    ssched_i_cg_column_free(&c);
                 }
             }
             bound = z * ratio;
         }
-        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_lp_now() - t;
         out->cg_iterations++;
         report(m, opt, &last, it, z, bound, 0);
         if (!added)
@@ -151,10 +151,10 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
     mpq_inits(cost, one, NULL);
     mpq_set_ui(one, 1, 1);
     ssched_status_t st = SSCHED_OK;
-    double last = lp_now();
+    double last = ssched_i_lp_now();
     for (;;) {
         ssched_lp_free(lp);
-        if ((st = cg_exact_master(m, lp, err)) != SSCHED_OK)
+        if ((st = ssched_i_cg_exact_master(m, lp, err)) != SSCHED_OK)
             break;
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
@@ -179,28 +179,28 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
                 mpq_set(pr.link[e], sol.y[m->link_row[e]]);
         }
         out->cg_exact_passes++;
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         int added = 0;
         if (m->reduce) {
             cg_column_t c;
-            int r = cg_price_reduce_q(m->p, m->pb, &pr, &c, cost);
+            int r = ssched_i_cg_price_reduce_q(m->p, m->pb, &pr, &c, cost);
             if (r < 0)
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             else if (r == 1 && mpq_cmp(cost, one) < 0) {
-                if (cg_known(m, &c) || !cg_master_add(m, &c)) {
-                    cg_column_free(&c);
+                if (ssched_i_cg_known(m, &c) || !ssched_i_cg_master_add(m, &c)) {
+                    ssched_i_cg_column_free(&c);
                     st = ssched_error_set(err, SSCHED_EINTERNAL,
                                           "exact pricing repeats a column of the master");
                 } else {
                     added = 1;
                 }
             } else if (r == 1) {
-                cg_column_free(&c);
+                ssched_i_cg_column_free(&c);
             }
         } else {
             for (size_t t2 = 0; t2 < m->n_types && st == SSCHED_OK; t2++) {
                 cg_column_t c;
-                int r = cg_price_path_q(m->p, m->pb, m->types[t2].origin, m->types[t2].dest, &pr,
+                int r = ssched_i_cg_price_path_q(m->p, m->pb, m->types[t2].origin, m->types[t2].dest, &pr,
                                         &c, cost);
                 if (r < 0) {
                     st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -210,19 +210,19 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
                     continue;
                 c.type = t2;
                 if (mpq_cmp(cost, sol.y[2 * n + t2]) < 0) {
-                    if (cg_known(m, &c) || !cg_master_add(m, &c)) {
-                        cg_column_free(&c);
+                    if (ssched_i_cg_known(m, &c) || !ssched_i_cg_master_add(m, &c)) {
+                        ssched_i_cg_column_free(&c);
                         st = ssched_error_set(err, SSCHED_EINTERNAL,
                                               "exact pricing repeats a column of the master");
                     } else {
                         added++;
                     }
                 } else {
-                    cg_column_free(&c);
+                    ssched_i_cg_column_free(&c);
                 }
             }
         }
-        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_lp_now() - t;
         double z = mpq_get_d(sol.objective);
         report(m, opt, &last, out->cg_iterations, z, z, 1);
         if (st == SSCHED_OK && !added) {
@@ -244,7 +244,7 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
     return st;
 }
 
-ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,
                          ssched_error_t *err)
 {
@@ -252,7 +252,7 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     memset(&m, 0, sizeof m);
     m.p = p;
     m.pb = pb;
-    m.t0 = lp_now();
+    m.t0 = ssched_i_lp_now();
     m.reduce = pb->kind == SSCHED_PROBLEM_REDUCE;
     m.n = p->n_nodes;
     out->method = SSCHED_METHOD_COLGEN;
@@ -373,8 +373,8 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
         for (size_t t = 0; st == SSCHED_OK && !blocked && t < (m.reduce ? 1 : m.n_types); t++) {
             cg_column_t c;
             double cost;
-            int r = m.reduce ? cg_price_reduce_d(p, pb, &pr, &c, &cost)
-                             : cg_price_path_d(p, pb, m.types[t].origin, m.types[t].dest, &pr, &c, &cost);
+            int r = m.reduce ? ssched_i_cg_price_reduce_d(p, pb, &pr, &c, &cost)
+                             : ssched_i_cg_price_path_d(p, pb, m.types[t].origin, m.types[t].dest, &pr, &c, &cost);
             if (r < 0)
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             else if (r == 0)
@@ -383,8 +383,8 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                 blocked = 1;
             else {
                 c.type = m.reduce ? 0 : t;
-                if (!cg_master_add(&m, &c)) {
-                    cg_column_free(&c);
+                if (!ssched_i_cg_master_add(&m, &c)) {
+                    ssched_i_cg_column_free(&c);
                     st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
                 }
             }
@@ -396,14 +396,14 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     ssched_lp_t lp;
     ssched_lp_init(&lp, "master");
     if (st == SSCHED_OK && !blocked) {
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         st = exact_phase(&m, opt, &lp, out, err);
         (void)t;
     }
     if (st == SSCHED_OK && blocked) {
         /* TP = 0: certified by the empty master (no column can exist) */
         ssched_lp_free(&lp);
-        st = cg_exact_master(&m, &lp, err);
+        st = ssched_i_cg_exact_master(&m, &lp, err);
         if (st == SSCHED_OK)
             st = ssched_lp_solve(&lp, &opt->lp, &out->lp, err);
     }
@@ -411,12 +411,12 @@ ssched_status_t cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
     out->lp_cols = lp.n_cols;
     out->cg_columns = (long)m.n_cols;
     if (st == SSCHED_OK)
-        st = cg_interpret(&m, out, err);
+        st = ssched_i_cg_interpret(&m, out, err);
     ssched_lp_free(&lp);
     if (m.lp)
         delete_lp(m.lp);
     for (size_t k = 0; k < m.n_cols; k++)
-        cg_column_free(&m.cols[k]);
+        ssched_i_cg_column_free(&m.cols[k]);
     free(m.cols);
     free(m.types);
     free(m.cpu_row);

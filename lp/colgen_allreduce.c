@@ -46,11 +46,11 @@ static int work_init(car_work_t *w, size_t n, size_t ne, size_t rows)
     w->cpu = calloc(n + 1, sizeof *w->cpu);
     w->link = calloc(ne + 1, sizeof *w->link);
     w->cd = calloc(ne + 1, sizeof *w->cd);
-    w->cost = lp_new_vec(ne);
-    w->q.out = lp_new_vec(n);
-    w->q.in = lp_new_vec(n);
-    w->q.cpu = lp_new_vec(n);
-    w->q.link = lp_new_vec(ne);
+    w->cost = ssched_i_lp_new_vec(ne);
+    w->q.out = ssched_i_lp_new_vec(n);
+    w->q.in = ssched_i_lp_new_vec(n);
+    w->q.cpu = ssched_i_lp_new_vec(n);
+    w->q.link = ssched_i_lp_new_vec(ne);
     return w->y && w->cpu && w->link && w->cd && w->cost && w->q.out && w->q.in && w->q.cpu &&
            w->q.link;
 }
@@ -62,15 +62,15 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
     size_t n = m->r.n, ne = p->n_edges;
     cg_prices_d pr = {w->y, w->y + n, w->cpu, w->link};
     ssched_status_t st = SSCHED_OK;
-    double t0 = lp_now(), last = t0;
+    double t0 = ssched_i_lp_now(), last = t0;
     mpq_t cc;
     mpq_init(cc);
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_seconds += ssched_i_lp_now() - t;
         out->lp.float_solves++;
-        if (ret != OPTIMAL || !cg_float_duals(m->lp, m->n_rows, w->y))
+        if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, w->y))
             break; /* leave it to the exact phase */
         for (size_t i = 0; i < n; i++)
             w->cpu[i] = m->r.cpu_row[i] == SIZE_MAX ? 0.0 : w->y[m->r.cpu_row[i]];
@@ -78,49 +78,49 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
             w->link[e] = m->r.link_row[e] == SIZE_MAX ? 0.0 : w->y[m->r.link_row[e]];
         double sr = w->y[m->row_r], sb = w->y[m->row_b];
         int added = 0;
-        t = lp_now();
+        t = ssched_i_lp_now();
         /* commutative: heuristic first, the subset enumeration only when
          * the heuristic finds nothing (as lp/colgen_comm.c does) */
-        for (int exact = 0; exact <= (m->comm && car_tree_exact(m)) && !added && st == SSCHED_OK;
+        for (int exact = 0; exact <= (m->comm && ssched_i_car_tree_exact(m)) && !added && st == SSCHED_OK;
              exact++) {
             cg_column_t c;
             cgc_tree_t tr;
             double cost = 0;
-            int r = car_price_tree_d(m, &pr, exact, &c, &tr, &cost, &st, err);
+            int r = ssched_i_car_price_tree_d(m, &pr, exact, &c, &tr, &cost, &st, err);
             if (r != 1)
                 break;
-            if (cost < sr - 1e-9 && !cg_known(&m->r, &c) && car_add_tree(m, &c, &tr))
+            if (cost < sr - 1e-9 && !ssched_i_cg_known(&m->r, &c) && ssched_i_car_add_tree(m, &c, &tr))
                 added++;
             else
-                car_drop_tree(m, &c, &tr);
+                ssched_i_car_drop_tree(m, &c, &tr);
         }
         for (size_t e = 0; e < ne; e++) {
-            w->cd[e] = car_edge_price_d(m, w->y, e);
+            w->cd[e] = ssched_i_car_edge_price_d(m, w->y, e);
             /* integers (2^-40 units): exact small-number arithmetic in the
              * pricing, whose column is only a candidate here */
             mpq_set_d(w->cost[e], nearbyint(ldexp(w->cd[e], 40)));
         }
         int arb_added = 0;
-        for (int exact = 0; exact <= car_arb_exact(m) && !arb_added && st == SSCHED_OK; exact++) {
+        for (int exact = 0; exact <= ssched_i_car_arb_exact(m) && !arb_added && st == SSCHED_OK; exact++) {
             if (exact && m->b.g.all)
                 break; /* the spanning pricing is exact already */
             cgb_column_t a;
-            int ra = cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc, &st, err);
+            int ra = ssched_i_cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc, &st, err);
             if (ra != 1)
                 break;
             double cost_d = 0;
             for (size_t k = 0; k < a.n_arcs; k++)
                 cost_d += w->cd[a.arcs[k]];
-            if (cost_d < sb - 1e-9 && !car_arb_known(&m->b, &a) && car_add_arb(m, &a))
+            if (cost_d < sb - 1e-9 && !ssched_i_car_arb_known(&m->b, &a) && ssched_i_car_add_arb(m, &a))
                 arb_added = 1;
             else
                 free(a.arcs);
         }
         added += arb_added;
-        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_lp_now() - t;
         out->cg_iterations++;
-        if (opt->progress && lp_now() - last >= opt->progress_interval) {
-            last = lp_now();
+        if (opt->progress && ssched_i_lp_now() - last >= opt->progress_interval) {
+            last = ssched_i_lp_now();
             ssched_progress_t info = {it, (long)(m->r.n_cols + m->b.n_cols),
                                      get_objective(m->lp), NAN, last - t0, 0};
             opt->progress(opt->progress_ctx, &info);
@@ -141,20 +141,20 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
 {
     const ssched_platform_t *p = m->r.p;
     size_t n = m->r.n, ne = p->n_edges;
-    int exact = car_arb_exact(m);
+    int exact = ssched_i_car_arb_exact(m);
     ssched_status_t st = SSCHED_OK;
     mpq_t cc, lower;
     mpq_inits(cc, lower, NULL);
     int tree_proven = 0;
     for (;;) {
         ssched_lp_t lp;
-        if ((st = car_exact_master(m, &lp, err)) != SSCHED_OK) {
+        if ((st = ssched_i_car_exact_master(m, &lp, err)) != SSCHED_OK) {
             ssched_lp_free(&lp);
             break;
         }
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
-        st = cg_solve_master(&lp, &opt->lp, &sol, out, err);
+        st = ssched_i_cg_solve_master(&lp, &opt->lp, &sol, out, err);
         int added = 0;
         if (st == SSCHED_OK) {
             const mpq_t *y = (const mpq_t *)sol.y;
@@ -169,34 +169,34 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
                 mpq_set_ui(w->q.link[e], 0, 1);
                 if (m->r.link_row[e] != SIZE_MAX)
                     mpq_set(w->q.link[e], y[m->r.link_row[e]]);
-                car_edge_price_q(m, y, e, w->cost[e]);
+                ssched_i_car_edge_price_q(m, y, e, w->cost[e]);
             }
             out->cg_exact_passes++;
-            double t = lp_now();
+            double t = ssched_i_lp_now();
             cg_column_t c;
             cgc_tree_t tr;
             int proven = 0;
-            int r = car_price_tree_q(m, &w->q, &c, &tr, cc, lower, &proven, &st, err);
+            int r = ssched_i_car_price_tree_q(m, &w->q, &c, &tr, cc, lower, &proven, &st, err);
             /* no tree improves: none exists, or every one costs >= sigma_r */
             tree_proven = (r == 0 && proven) || (r == 1 && mpq_cmp(lower, y[m->row_r]) >= 0);
             if (r == 1 && mpq_cmp(cc, y[m->row_r]) < 0) {
                 /* a master column costs >= sigma under optimal duals */
-                if (cg_known(&m->r, &c) || !car_add_tree(m, &c, &tr)) {
-                    car_drop_tree(m, &c, &tr);
+                if (ssched_i_cg_known(&m->r, &c) || !ssched_i_car_add_tree(m, &c, &tr)) {
+                    ssched_i_car_drop_tree(m, &c, &tr);
                     st = ssched_error_set(err, SSCHED_EINTERNAL,
                                           "exact pricing repeats a tree of the master");
                 } else {
                     added++;
                 }
             } else if (r == 1) {
-                car_drop_tree(m, &c, &tr);
+                ssched_i_car_drop_tree(m, &c, &tr);
             }
             cgb_column_t a;
-            int ra = st == SSCHED_OK ? cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc,
+            int ra = st == SSCHED_OK ? ssched_i_cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc,
                                                  &st, err)
                                      : -1;
             if (ra == 1 && mpq_cmp(cc, y[m->row_b]) < 0) {
-                if (car_arb_known(&m->b, &a) || !car_add_arb(m, &a)) {
+                if (ssched_i_car_arb_known(&m->b, &a) || !ssched_i_car_add_arb(m, &a)) {
                     free(a.arcs);
                     st = ssched_error_set(err, SSCHED_EINTERNAL,
                                           "exact pricing repeats an arborescence of the master");
@@ -206,14 +206,14 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
             } else if (ra == 1) {
                 free(a.arcs);
             }
-            out->cg_pricing_seconds += lp_now() - t;
+            out->cg_pricing_seconds += ssched_i_lp_now() - t;
         }
         if (st == SSCHED_OK && !added) {
             out->cg_pricing_exact = exact && tree_proven;
             if (out->cg_pricing_exact)
                 mpq_set(out->upper_bound, sol.objective);
             else
-                *bounded = car_farley_bound(m, (const mpq_t *)sol.y, (const mpq_t *)w->cost,
+                *bounded = ssched_i_car_farley_bound(m, (const mpq_t *)sol.y, (const mpq_t *)w->cost,
                                             tree_proven, lower, exact, sol.objective,
                                             out->upper_bound);
             ssched_lp_solution_free(&out->lp);
@@ -233,13 +233,13 @@ static void master_free(car_master_t *m)
     if (m->lp)
         delete_lp(m->lp);
     for (size_t k = 0; k < m->r.n_cols; k++) {
-        cg_column_free(&m->r.cols[k]);
+        ssched_i_cg_column_free(&m->r.cols[k]);
         if (m->comm)
-            cgc_tree_free(&m->ctrees[k]);
+            ssched_i_cgc_tree_free(&m->ctrees[k]);
     }
     free(m->ctrees);
     if (m->comm)
-        cgc_graph_free(&m->cg);
+        ssched_i_cgc_graph_free(&m->cg);
     free(m->r.cols);
     free(m->r.cpu_row);
     free(m->r.link_row); /* shared with b.link_row */
@@ -267,7 +267,7 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
                              ssched_error_t *err)
 {
     size_t n = p->n_nodes, ne = p->n_edges, N = pb->n_participants, R = pb->target;
-    if (car_split(pb, &m->red, &m->bc, err) != SSCHED_OK)
+    if (ssched_i_car_split(pb, &m->red, &m->bc, err) != SSCHED_OK)
         return SSCHED_ENOMEM;
     m->comm = pb->commutative;
     m->r.p = m->b.g.p = p;
@@ -341,9 +341,9 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     }
     free(to_root);
     if (st == SSCHED_OK && m->comm) {
-        st = cgc_graph_init(&m->cg, p, &m->red, err);
+        st = ssched_i_cgc_graph_init(&m->cg, p, &m->red, err);
         if (st != SSCHED_OK)
-            cgc_graph_free(&m->cg);
+            ssched_i_cgc_graph_free(&m->cg);
         m->comm = st == SSCHED_OK; /* master_free frees the graph only then */
     }
     return st;
@@ -380,7 +380,7 @@ static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt
     cgc_tree_t tr;
     double cost;
     ssched_status_t st = SSCHED_OK;
-    int r = car_price_tree_d(m, &pr, 0, &c, &tr, &cost, &st, err);
+    int r = ssched_i_car_price_tree_d(m, &pr, 0, &c, &tr, &cost, &st, err);
     free(zero);
     if (r < 0)
         return st;
@@ -389,25 +389,25 @@ static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt
         *blocked = 1;
         return SSCHED_OK;
     }
-    if (!car_add_tree(m, &c, &tr)) {
-        car_drop_tree(m, &c, &tr);
+    if (!ssched_i_car_add_tree(m, &c, &tr)) {
+        ssched_i_car_drop_tree(m, &c, &tr);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     cgb_column_t a;
     mpq_t cc;
     mpq_init(cc);
-    int ra = cgb_price(&m->b.g, (const mpq_t *)m->b.g.w, 0, &a, cc, &st, err);
+    int ra = ssched_i_cgb_price(&m->b.g, (const mpq_t *)m->b.g.w, 0, &a, cc, &st, err);
     mpq_clear(cc);
     if (ra == 0)
         *blocked = 1;
-    else if (ra == 1 && !car_add_arb(m, &a)) {
+    else if (ra == 1 && !ssched_i_car_add_arb(m, &a)) {
         free(a.arcs);
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     return st;
 }
 
-ssched_status_t car_solve_root(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched_problem_t *pb,
                                const ssched_steady_options_t *opt, ssched_steady_t *out,
                                int *bounded, ssched_error_t *err)
 {
@@ -430,7 +430,7 @@ ssched_status_t car_solve_root(const ssched_platform_t *p, const ssched_problem_
         st = exact_phase(&m, opt, &w, out, bounded, err);
     out->cg_columns = (long)(m.r.n_cols + m.b.n_cols);
     if (st == SSCHED_OK)
-        st = car_interpret(&m, out, err);
+        st = ssched_i_car_interpret(&m, out, err);
     work_free(&w, p->n_nodes, p->n_edges);
     master_free(&m);
     return st;

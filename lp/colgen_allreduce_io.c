@@ -21,7 +21,7 @@ static ssched_status_t add_exact_col(const car_master_t *m, ssched_lp_t *lp, con
     ssched_status_t st = ssched_lp_add_col(lp, name, NULL, &col, err);
     if (st != SSCHED_OK)
         return st;
-    cg_column_coefs(&m->r, view, coef);
+    ssched_i_cg_column_coefs(&m->r, view, coef);
     for (size_t r = 0; r < m->r.n_rows && st == SSCHED_OK; r++)
         st = ssched_lp_add_coef(lp, r, col, coef[r], err);
     mpq_t minus;
@@ -33,12 +33,12 @@ static ssched_status_t add_exact_col(const car_master_t *m, ssched_lp_t *lp, con
     return st;
 }
 
-ssched_status_t car_exact_master(const car_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
+ssched_status_t ssched_i_car_exact_master(const car_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
 {
     /* the capacity rows (with their names) are the reduce master's */
     cg_master_t caps = m->r;
     caps.n_cols = 0;
-    ssched_status_t st = cg_exact_master(&caps, lp, err);
+    ssched_status_t st = ssched_i_cg_exact_master(&caps, lp, err);
     if (st != SSCHED_OK)
         return st;
     mpq_t zero, one;
@@ -47,7 +47,7 @@ ssched_status_t car_exact_master(const car_master_t *m, ssched_lp_t *lp, ssched_
     st = ssched_lp_add_row(lp, "reduce_link", SSCHED_ROW_LE, zero, NULL, err);
     if (st == SSCHED_OK)
         st = ssched_lp_add_row(lp, "bcast_link", SSCHED_ROW_LE, zero, NULL, err);
-    mpq_t *coef = lp_new_vec(m->r.n_rows);
+    mpq_t *coef = ssched_i_lp_new_vec(m->r.n_rows);
     if (!coef && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     char name[48];
@@ -56,7 +56,7 @@ ssched_status_t car_exact_master(const car_master_t *m, ssched_lp_t *lp, ssched_
         st = add_exact_col(m, lp, name, &m->r.cols[k], m->row_r, coef, err);
     }
     for (size_t k = 0; k < m->b.n_cols && st == SSCHED_OK; k++) {
-        cg_column_t v = car_arb_view(&m->b.cols[k]);
+        cg_column_t v = ssched_i_car_arb_view(&m->b.cols[k]);
         snprintf(name, sizeof name, "arb%zu", k);
         st = add_exact_col(m, lp, name, &v, m->row_b, coef, err);
     }
@@ -82,15 +82,15 @@ static void add_vec(mpq_t *to, const mpq_t *from, size_t n)
         mpq_add(to[k], to[k], from[k]);
 }
 
-ssched_status_t car_interpret(car_master_t *m, ssched_steady_t *out, ssched_error_t *err)
+ssched_status_t ssched_i_car_interpret(car_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->r.p;
     size_t n = p->n_nodes, ne = p->n_edges, nt = m->r.n_cols;
     ssched_lp_solution_t *sol = &out->lp;
     /* reduce part: trees (x[0..nt)), tasks, interval rates, prices; it sets
      * throughput to the objective, the certified TP */
-    ssched_status_t st = m->comm ? cgc_interpret(&m->cg, &m->r, m->ctrees, out, err)
-                                 : cg_interpret(&m->r, out, err);
+    ssched_status_t st = m->comm ? ssched_i_cgc_interpret(&m->cg, &m->r, m->ctrees, out, err)
+                                 : ssched_i_cg_interpret(&m->r, out, err);
     if (st != SSCHED_OK)
         return st;
     /* broadcast part into a scratch solution that borrows x and y */
@@ -99,7 +99,7 @@ ssched_status_t car_interpret(car_master_t *m, ssched_steady_t *out, ssched_erro
     mpq_t *x0 = b.lp.x, *y0 = b.lp.y;
     b.lp.x = sol->x + nt;
     b.lp.y = sol->y;
-    st = cgb_interpret(&m->b, &b, err);
+    st = ssched_i_cgb_interpret(&m->b, &b, err);
     b.lp.x = x0;
     b.lp.y = y0;
     ssched_flow_t *flows = NULL;
@@ -116,7 +116,7 @@ ssched_status_t car_interpret(car_master_t *m, ssched_steady_t *out, ssched_erro
             flows[out->n_flows++].type = ssched_allreduce_copy_type(out);
         }
         b.n_flows = 0; /* moved: their rates belong to out now */
-        qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
+        qsort(out->flows, out->n_flows, sizeof *out->flows, ssched_i_lp_flow_by_edge_then_type);
         add_vec(out->out_busy, (const mpq_t *)b.out_busy, n);
         add_vec(out->in_busy, (const mpq_t *)b.in_busy, n);
         add_vec(out->link_busy, (const mpq_t *)b.link_busy, ne);

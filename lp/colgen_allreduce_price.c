@@ -1,6 +1,6 @@
 /* Columns and pricing of the all-reduce master (lp/colgen_allreduce.h):
  * adding trees and arborescences to the float master, their exact
- * coefficients (cg_column_coefs, the reduce master's rows), the per-edge
+ * coefficients (ssched_i_cg_column_coefs, the reduce master's rows), the per-edge
  * prices of the broadcast pricing, and the tree pricing, ordered
  * (lp/colgen_price.inc) or commutative (lp/colgen_comm.h). */
 #include <lpsolve/lp_lib.h>
@@ -11,9 +11,9 @@
 #include "lp/colgen_allreduce.h"
 #include "lp/internal.h"
 
-/* An arborescence seen as a send-only reduce column, so cg_column_coefs
+/* An arborescence seen as a send-only reduce column, so ssched_i_cg_column_coefs
  * gives its exact capacity coefficients (the same rows, the same size*c). */
-cg_column_t car_arb_view(const cgb_column_t *a)
+cg_column_t ssched_i_car_arb_view(const cgb_column_t *a)
 {
     cg_column_t v;
     memset(&v, 0, sizeof v);
@@ -22,7 +22,7 @@ cg_column_t car_arb_view(const cgb_column_t *a)
     return v;
 }
 
-int car_arb_known(const cgb_master_t *b, const cgb_column_t *c)
+int ssched_i_car_arb_known(const cgb_master_t *b, const cgb_column_t *c)
 {
     for (size_t k = 0; k < b->n_cols; k++)
         if (b->cols[k].n_arcs == c->n_arcs &&
@@ -49,12 +49,12 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 static int float_add(car_master_t *m, const cg_column_t *view, size_t link)
 {
     size_t nr = m->r.n_rows;
-    mpq_t *coef = lp_new_vec(nr);
+    mpq_t *coef = ssched_i_lp_new_vec(nr);
     REAL *val = malloc((nr + 1) * sizeof *val);
     int *row = malloc((nr + 1) * sizeof *row);
     int ok = coef && val && row, cnt = 0;
     if (ok) {
-        cg_column_coefs(&m->r, view, coef);
+        ssched_i_cg_column_coefs(&m->r, view, coef);
         for (size_t r = 0; r < nr; r++)
             if (mpq_sgn(coef[r]) != 0) {
                 val[cnt] = mpq_get_d(coef[r]);
@@ -74,9 +74,9 @@ static int float_add(car_master_t *m, const cg_column_t *view, size_t link)
 }
 
 /* Take ownership of tree c (and t) (1) or leave them to the caller (0). */
-int car_add_tree(car_master_t *m, cg_column_t *c, cgc_tree_t *t)
+int ssched_i_car_add_tree(car_master_t *m, cg_column_t *c, cgc_tree_t *t)
 {
-    /* commutative: the tree beside its column, for cgc_interpret */
+    /* commutative: the tree beside its column, for ssched_i_cgc_interpret */
     if (m->comm && !grow((void **)&m->ctrees, &m->ctree_cap, m->r.n_cols, sizeof *m->ctrees))
         return 0;
     if (!grow((void **)&m->r.cols, &m->r.cap, m->r.n_cols, sizeof *m->r.cols) ||
@@ -88,9 +88,9 @@ int car_add_tree(car_master_t *m, cg_column_t *c, cgc_tree_t *t)
     return 1;
 }
 
-int car_add_arb(car_master_t *m, cgb_column_t *c)
+int ssched_i_car_add_arb(car_master_t *m, cgb_column_t *c)
 {
-    cg_column_t v = car_arb_view(c);
+    cg_column_t v = ssched_i_car_arb_view(c);
     if (!grow((void **)&m->b.cols, &m->b.cap, m->b.n_cols, sizeof *m->b.cols) ||
         !float_add(m, &v, m->row_b))
         return 0;
@@ -99,7 +99,7 @@ int car_add_arb(car_master_t *m, cgb_column_t *c)
 }
 
 /* Per-edge broadcast pricing costs size*c(e) * (prices of e's rows). */
-double car_edge_price_d(const car_master_t *m, const double *y, size_t e)
+double ssched_i_car_edge_price_d(const car_master_t *m, const double *y, size_t e)
 {
     const ssched_platform_t *p = m->r.p;
     size_t i = p->from[e], j = p->to[e];
@@ -109,7 +109,7 @@ double car_edge_price_d(const car_master_t *m, const double *y, size_t e)
     return s * mpq_get_d(m->b.g.w[e]);
 }
 
-void car_edge_price_q(const car_master_t *m, const mpq_t *y, size_t e, mpq_ptr out)
+void ssched_i_car_edge_price_q(const car_master_t *m, const mpq_t *y, size_t e, mpq_ptr out)
 {
     const ssched_platform_t *p = m->r.p;
     size_t i = p->from[e], j = p->to[e];
@@ -123,42 +123,42 @@ void car_edge_price_q(const car_master_t *m, const mpq_t *y, size_t e, mpq_ptr o
     mpq_mul(out, out, m->b.g.w[e]);
 }
 
-int car_arb_exact(const car_master_t *m)
+int ssched_i_car_arb_exact(const car_master_t *m)
 {
     return m->b.g.all || m->b.g.n_relays <= CGB_EXACT_RELAYS;
 }
 
-int car_tree_exact(const car_master_t *m)
+int ssched_i_car_tree_exact(const car_master_t *m)
 {
     return !m->comm || m->cg.n_opt <= CGC_EXACT_OPT;
 }
 
-void car_drop_tree(const car_master_t *m, cg_column_t *c, cgc_tree_t *t)
+void ssched_i_car_drop_tree(const car_master_t *m, cg_column_t *c, cgc_tree_t *t)
 {
-    cg_column_free(c);
+    ssched_i_cg_column_free(c);
     if (m->comm)
-        cgc_tree_free(t);
+        ssched_i_cgc_tree_free(t);
 }
 
 /* A commutative tree as its column; 0 (tree freed) on ENOMEM. */
 static int comm_column(const car_master_t *m, cgc_tree_t *t, cg_column_t *c)
 {
-    if (cgc_tree_column(&m->cg, t, c))
+    if (ssched_i_cgc_tree_column(&m->cg, t, c))
         return 1;
-    cgc_tree_free(t);
+    ssched_i_cgc_tree_free(t);
     return 0;
 }
 
-int car_price_tree_d(const car_master_t *m, const cg_prices_d *y, int exact, cg_column_t *c,
+int ssched_i_car_price_tree_d(const car_master_t *m, const cg_prices_d *y, int exact, cg_column_t *c,
                      cgc_tree_t *t, double *cost, ssched_status_t *st, ssched_error_t *err)
 {
     if (!m->comm) {
-        int r = cg_price_reduce_d(m->r.p, &m->red, y, c, cost);
+        int r = ssched_i_cg_price_reduce_d(m->r.p, &m->red, y, c, cost);
         if (r < 0)
             *st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         return r;
     }
-    int r = cgc_price_d(&m->cg, y, exact, t, cost, st, err);
+    int r = ssched_i_cgc_price_d(&m->cg, y, exact, t, cost, st, err);
     if (r == 1 && !comm_column(m, t, c)) {
         *st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         return -1;
@@ -166,12 +166,12 @@ int car_price_tree_d(const car_master_t *m, const cg_prices_d *y, int exact, cg_
     return r;
 }
 
-int car_price_tree_q(const car_master_t *m, const cg_prices_q *y, cg_column_t *c,
+int ssched_i_car_price_tree_q(const car_master_t *m, const cg_prices_q *y, cg_column_t *c,
                      cgc_tree_t *t, mpq_ptr cost, mpq_ptr lower, int *proven,
                      ssched_status_t *st, ssched_error_t *err)
 {
     if (!m->comm) {
-        int r = cg_price_reduce_q(m->r.p, &m->red, y, c, cost);
+        int r = ssched_i_cg_price_reduce_q(m->r.p, &m->red, y, c, cost);
         if (r < 0)
             *st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         /* exact: the cheapest tree, or none at all */
@@ -179,7 +179,7 @@ int car_price_tree_q(const car_master_t *m, const cg_prices_q *y, cg_column_t *c
         *proven = 1;
         return r;
     }
-    int r = cgc_price_q(&m->cg, y, car_tree_exact(m), t, cost, lower, proven, st, err);
+    int r = ssched_i_cgc_price_q(&m->cg, y, ssched_i_car_tree_exact(m), t, cost, lower, proven, st, err);
     if (r == 1 && !comm_column(m, t, c)) {
         *st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         return -1;

@@ -5,7 +5,7 @@
  * pass proved both column sets complete under the exact duals (ordered
  * trees always; arborescences when spanning or with few relays;
  * commutative trees by their certified lower bound).  Otherwise Farley's
- * bound from those duals (car_farley_bound) may already equal TP; if not,
+ * bound from those duals (ssched_i_car_farley_bound) may already equal TP; if not,
  * the combined edge LP (lp/build_allreduce.c), solved and certified, is
  * computed too and the smaller bound reported.  In a best-root solve the
  * edge LP is skipped when Farley's bound does not exceed the best TP
@@ -37,7 +37,7 @@ static ssched_status_t solve_one(const ssched_platform_t *p, const ssched_proble
                                  ssched_steady_t *out, ssched_error_t *err)
 {
     int bounded = 0;
-    ssched_status_t st = car_solve_root(p, pb, opt, out, &bounded, err);
+    ssched_status_t st = ssched_i_car_solve_root(p, pb, opt, out, &bounded, err);
     if (st != SSCHED_OK)
         return st;
     if (out->cg_pricing_exact) {
@@ -57,7 +57,7 @@ static ssched_status_t solve_one(const ssched_platform_t *p, const ssched_proble
     if (bounded && enough && mpq_cmp(out->upper_bound, enough) <= 0)
         return SSCHED_OK;
     ssched_lp_t lp;
-    st = car_build_edge_lp(p, pb, &lp, NULL, err);
+    st = ssched_i_car_build_edge_lp(p, pb, &lp, NULL, err);
     ssched_lp_solution_t sol;
     ssched_lp_solution_init(&sol);
     if (st == SSCHED_OK)
@@ -165,7 +165,7 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
     size_t n = p->n_nodes, nc = 0;
     cand_t *cand = malloc((n ? n : 1) * sizeof *cand);
     size_t *roots = malloc((n ? n : 1) * sizeof *roots);
-    mpq_t *tp = lp_new_vec(n), *ub = lp_new_vec(n);
+    mpq_t *tp = ssched_i_lp_new_vec(n), *ub = ssched_i_lp_new_vec(n);
     unsigned char *pruned = calloc(n ? n : 1, 1);
     if (!cand || !roots || !tp || !ub || !pruned) {
         free(cand);
@@ -258,7 +258,7 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
     return st;
 }
 
-ssched_status_t car_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_car_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                           const ssched_steady_options_t *opt, ssched_steady_t *out,
                           ssched_error_t *err)
 {

@@ -20,7 +20,7 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void cgb_column_cost(const cgb_column_t *c, const mpq_t *cost, mpq_ptr out)
+void ssched_i_cgb_column_cost(const cgb_column_t *c, const mpq_t *cost, mpq_ptr out)
 {
     mpq_set_ui(out, 0, 1);
     for (size_t k = 0; k < c->n_arcs; k++)
@@ -209,7 +209,7 @@ static int steiner_exact(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *
         if (f < 0)
             r = -1;
         else if (f == 1) {
-            cgb_column_cost(&cand, cost, cc);
+            ssched_i_cgb_column_cost(&cand, cost, cc);
             keep_best(best, bc, have, &cand, cc);
             r = 1;
         }
@@ -223,7 +223,7 @@ static int steiner_exact(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *
     return r;
 }
 
-int cgb_price(const cgb_graph_t *g, const mpq_t *cost, int exact, cgb_column_t *col,
+int ssched_i_cgb_price(const cgb_graph_t *g, const mpq_t *cost, int exact, cgb_column_t *col,
               mpq_ptr col_cost, ssched_status_t *status, ssched_error_t *err)
 {
     *status = SSCHED_OK;
@@ -240,7 +240,7 @@ int cgb_price(const cgb_graph_t *g, const mpq_t *cost, int exact, cgb_column_t *
     cgb_column_t cand = {0, NULL};
     r = min_arb(g, cost, g->ne, g->p->from, g->p->to, NULL, &cand, work, status, err);
     if (r == 1) {
-        cgb_column_cost(&cand, cost, cc);
+        ssched_i_cgb_column_cost(&cand, cost, cc);
         keep_best(col, col_cost, &have, &cand, cc);
     }
     if (r == 1 && !g->all) {
@@ -248,7 +248,7 @@ int cgb_price(const cgb_graph_t *g, const mpq_t *cost, int exact, cgb_column_t *
         if (r < 0)
             *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         if (r == 1) {
-            cgb_column_cost(&cand, cost, cc);
+            ssched_i_cgb_column_cost(&cand, cost, cc);
             keep_best(col, col_cost, &have, &cand, cc);
         }
         if (r == 1 && exact)

@@ -8,7 +8,7 @@
 #include "lp/colgen_bcast.h"
 #include "lp/internal.h"
 
-ssched_status_t cgb_interpret(const cgb_master_t *m, ssched_steady_t *out, ssched_error_t *err)
+ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->g.p;
     size_t n = m->g.n, ne = m->g.ne;
@@ -16,15 +16,15 @@ ssched_status_t cgb_interpret(const cgb_master_t *m, ssched_steady_t *out, ssche
     mpq_set(out->throughput, sol->objective);
     out->n_nodes = n;
     out->n_edges = ne;
-    out->out_busy = lp_new_vec(n);
-    out->in_busy = lp_new_vec(n);
-    out->out_price = lp_new_vec(n);
-    out->in_price = lp_new_vec(n);
-    out->link_busy = lp_new_vec(ne);
-    out->link_price = lp_new_vec(ne);
-    out->compute_busy = lp_new_vec(n); /* a broadcast computes nothing */
-    out->compute_price = lp_new_vec(n);
-    mpq_t *copies = lp_new_vec(ne);
+    out->out_busy = ssched_i_lp_new_vec(n);
+    out->in_busy = ssched_i_lp_new_vec(n);
+    out->out_price = ssched_i_lp_new_vec(n);
+    out->in_price = ssched_i_lp_new_vec(n);
+    out->link_busy = ssched_i_lp_new_vec(ne);
+    out->link_price = ssched_i_lp_new_vec(ne);
+    out->compute_busy = ssched_i_lp_new_vec(n); /* a broadcast computes nothing */
+    out->compute_price = ssched_i_lp_new_vec(n);
+    mpq_t *copies = ssched_i_lp_new_vec(ne);
     out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
     out->arborescences = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->arborescences);
     if (!out->out_busy || !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||

@@ -163,25 +163,25 @@ static ssched_status_t float_phase(cgb_master_t *m, const ssched_steady_options_
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     ssched_status_t st = SSCHED_OK;
-    double last = lp_now(), t0 = last;
+    double last = ssched_i_lp_now(), t0 = last;
     int can_exact = m->g.all || m->g.n_relays <= CGB_EXACT_RELAYS;
     mpq_t cc;
     mpq_init(cc);
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_seconds += ssched_i_lp_now() - t;
         out->lp.float_solves++;
-        if (ret != OPTIMAL || !cg_float_duals(m->lp, m->n_rows, y))
+        if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, y))
             break; /* leave it to the exact phase */
         edge_costs_d(m, y, cd, cost);
-        t = lp_now();
+        t = ssched_i_lp_now();
         cgb_column_t c;
         int added = 0;
         for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
             if (exact && m->g.all)
                 break; /* the spanning pricing is exact already */
-            int r = cgb_price(&m->g, cost, exact, &c, cc, &st, err);
+            int r = ssched_i_cgb_price(&m->g, cost, exact, &c, cc, &st, err);
             if (r < 0)
                 break;
             if (r == 0)
@@ -194,10 +194,10 @@ static ssched_status_t float_phase(cgb_master_t *m, const ssched_steady_options_
             else
                 column_free(&c);
         }
-        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_lp_now() - t;
         out->cg_iterations++;
-        if (opt->progress && lp_now() - last >= opt->progress_interval) {
-            last = lp_now();
+        if (opt->progress && ssched_i_lp_now() - last >= opt->progress_interval) {
+            last = ssched_i_lp_now();
             ssched_progress_t info = {it, (long)m->n_cols, get_objective(m->lp), NAN,
                                       last - t0, 0};
             opt->progress(opt->progress_ctx, &info);
@@ -228,15 +228,15 @@ static ssched_status_t exact_phase(cgb_master_t *m, const ssched_steady_options_
         }
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
-        st = cg_solve_master(&lp, &opt->lp, &sol, out, err);
+        st = ssched_i_cg_solve_master(&lp, &opt->lp, &sol, out, err);
         int added = 0;
         if (st == SSCHED_OK) {
             edge_costs_q(m, (const mpq_t *)sol.y, cost);
             out->cg_exact_passes++;
-            double t = lp_now();
+            double t = ssched_i_lp_now();
             cgb_column_t c;
-            int r = cgb_price(&m->g, cost, exact, &c, cc, &st, err);
-            out->cg_pricing_seconds += lp_now() - t;
+            int r = ssched_i_cgb_price(&m->g, cost, exact, &c, cc, &st, err);
+            out->cg_pricing_seconds += ssched_i_lp_now() - t;
             if (r < 0)
                 ; /* st says why */
             else if (r == 1 && mpq_cmp(cc, one) < 0) {
@@ -352,7 +352,7 @@ static ssched_status_t setup(cgb_master_t *m, ssched_steady_t *out, ssched_error
     return SSCHED_OK;
 }
 
-ssched_status_t cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                           const ssched_steady_options_t *opt, ssched_steady_t *out,
                           ssched_error_t *err)
 {
@@ -368,7 +368,7 @@ ssched_status_t cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb
     for (size_t k = 0; k < pb->n_targets; k++)
         blocked |= out->unreachable[k];
     size_t ne = p->n_edges;
-    mpq_t *cost = st == SSCHED_OK ? lp_new_vec(ne) : NULL;
+    mpq_t *cost = st == SSCHED_OK ? ssched_i_lp_new_vec(ne) : NULL;
     if (st == SSCHED_OK && !cost)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK) {
@@ -390,7 +390,7 @@ ssched_status_t cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb
         cgb_column_t c;
         mpq_t cc;
         mpq_init(cc);
-        int r = cgb_price(&m.g, (const mpq_t *)m.g.w, 0, &c, cc, &st, err);
+        int r = ssched_i_cgb_price(&m.g, (const mpq_t *)m.g.w, 0, &c, cc, &st, err);
         mpq_clear(cc);
         if (r == 0)
             blocked = 1;
@@ -406,7 +406,7 @@ ssched_status_t cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb
         st = exact_phase(&m, opt, cost, out, err);
     out->cg_columns = (long)m.n_cols;
     if (st == SSCHED_OK)
-        st = cgb_interpret(&m, out, err);
+        st = ssched_i_cgb_interpret(&m, out, err);
     if (cost)
         for (size_t e = 0; e < ne; e++)
             mpq_clear(cost[e]);

@@ -22,7 +22,7 @@
 #include "lp/colgen_comm.h"
 #include "lp/internal.h"
 
-void cgc_graph_free(cgc_graph_t *g)
+void ssched_i_cgc_graph_free(cgc_graph_t *g)
 {
     free(g->node);
     free(g->kind);
@@ -34,7 +34,7 @@ void cgc_graph_free(cgc_graph_t *g)
     memset(g, 0, sizeof *g);
 }
 
-ssched_status_t cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
+ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
                                const ssched_problem_t *pb, ssched_error_t *err)
 {
     memset(g, 0, sizeof *g);
@@ -61,7 +61,7 @@ ssched_status_t cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
     g->sc = malloc((p->n_edges ? p->n_edges : 1) * sizeof *g->sc);
     if (!g->node || !g->kind || !g->used || !g->copy || !g->sc) {
         free(part);
-        cgc_graph_free(g);
+        ssched_i_cgc_graph_free(g);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     g->ne = p->n_edges;
@@ -107,7 +107,7 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c)
+int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c)
 {
     memset(c, 0, sizeof *c);
     c->n_sends = t->off[t->nv];
@@ -121,14 +121,14 @@ int cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c)
     c->merge_m = calloc(nm, sizeof *c->merge_m);
     if (!c->send_edge || !c->send_interval || !c->merge_node || !c->merge_k || !c->merge_l ||
         !c->merge_m) {
-        cg_column_free(c);
+        ssched_i_cg_column_free(c);
         return 0;
     }
     memcpy(c->send_edge, t->edges, c->n_sends * sizeof *t->edges);
     qsort(c->send_edge, c->n_sends, sizeof *c->send_edge, cmp_size);
     size_t k = 0;
     for (size_t v = 0; v < t->nv; v++)
-        for (size_t x = cgc_merges(g, t, v); x > 0 && k < c->n_merges; x--)
+        for (size_t x = ssched_i_cgc_merges(g, t, v); x > 0 && k < c->n_merges; x--)
             c->merge_node[k++] = g->node[v];
     c->n_merges = k;
     qsort(c->merge_node, k, sizeof *c->merge_node, cmp_size);
@@ -148,22 +148,22 @@ static int add_tree(cgc_state_t *s, cgc_tree_t *t, int *nomem)
 {
     cg_column_t c;
     *nomem = 0;
-    if (!cgc_tree_column(&s->g, t, &c)) {
-        cgc_tree_free(t);
+    if (!ssched_i_cgc_tree_column(&s->g, t, &c)) {
+        ssched_i_cgc_tree_free(t);
         *nomem = 1;
         return 0;
     }
-    if (cg_known(&s->m, &c)) {
-        cg_column_free(&c);
-        cgc_tree_free(t);
+    if (ssched_i_cg_known(&s->m, &c)) {
+        ssched_i_cg_column_free(&c);
+        ssched_i_cgc_tree_free(t);
         return 0;
     }
     if (s->m.n_cols == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
         cgc_tree_t *tr = realloc(s->trees, cap * sizeof *tr);
         if (!tr) {
-            cg_column_free(&c);
-            cgc_tree_free(t);
+            ssched_i_cg_column_free(&c);
+            ssched_i_cgc_tree_free(t);
             *nomem = 1;
             return 0;
         }
@@ -171,9 +171,9 @@ static int add_tree(cgc_state_t *s, cgc_tree_t *t, int *nomem)
         s->cap = cap;
     }
     size_t k = s->m.n_cols;
-    if (!cg_master_add(&s->m, &c)) {
-        cg_column_free(&c);
-        cgc_tree_free(t);
+    if (!ssched_i_cg_master_add(&s->m, &c)) {
+        ssched_i_cg_column_free(&c);
+        ssched_i_cgc_tree_free(t);
         *nomem = 1;
         return 0;
     }
@@ -197,37 +197,37 @@ static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t
      * enumeration of the points in play, when there are few */
     int can_exact = s->g.n_opt > 0;
     ssched_status_t st = SSCHED_OK;
-    double last = lp_now();
+    double last = ssched_i_lp_now();
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += lp_now() - t;
+        out->lp.float_seconds += ssched_i_lp_now() - t;
         out->lp.float_solves++;
-        if (ret != OPTIMAL || !cg_float_duals(m->lp, m->n_rows, y))
+        if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, y))
             break; /* leave it to the exact phase */
         for (size_t i = 0; i < n; i++)
             cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
         for (size_t e = 0; e < ne; e++)
             link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
-        t = lp_now();
+        t = ssched_i_lp_now();
         int added = 0, nomem = 0;
         for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
             cgc_tree_t tr;
             double cost = 0;
-            int r = cgc_price_d(&s->g, &pr, exact, &tr, &cost, &st, err);
+            int r = ssched_i_cgc_price_d(&s->g, &pr, exact, &tr, &cost, &st, err);
             if (r != 1)
                 break;
             if (cost < 1 - 1e-9)
                 added = add_tree(s, &tr, &nomem);
             else
-                cgc_tree_free(&tr);
+                ssched_i_cgc_tree_free(&tr);
             if (nomem)
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
-        out->cg_pricing_seconds += lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_lp_now() - t;
         out->cg_iterations++;
-        if (opt->progress && lp_now() - last >= opt->progress_interval) {
-            last = lp_now();
+        if (opt->progress && ssched_i_lp_now() - last >= opt->progress_interval) {
+            last = ssched_i_lp_now();
             ssched_progress_t info = {it, (long)m->n_cols, get_objective(m->lp), NAN,
                                       last - m->t0, 0};
             opt->progress(opt->progress_ctx, &info);
@@ -250,7 +250,7 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
 {
     cg_master_t *m = &s->m;
     size_t n = m->n, ne = s->g.ne;
-    cg_prices_q pr = {lp_new_vec(n), lp_new_vec(n), lp_new_vec(n), lp_new_vec(ne)};
+    cg_prices_q pr = {ssched_i_lp_new_vec(n), ssched_i_lp_new_vec(n), ssched_i_lp_new_vec(n), ssched_i_lp_new_vec(ne)};
     ssched_status_t st = SSCHED_OK;
     if (!pr.out || !pr.in || !pr.cpu || !pr.link)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -259,13 +259,13 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
     mpq_init(cost);
     while (st == SSCHED_OK) {
         ssched_lp_t lp;
-        if ((st = cg_exact_master(m, &lp, err)) != SSCHED_OK) {
+        if ((st = ssched_i_cg_exact_master(m, &lp, err)) != SSCHED_OK) {
             ssched_lp_free(&lp);
             break;
         }
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
-        st = cg_solve_master(&lp, &opt->lp, &sol, out, err);
+        st = ssched_i_cg_solve_master(&lp, &opt->lp, &sol, out, err);
         if (st != SSCHED_OK) {
             ssched_lp_solution_free(&sol);
             break;
@@ -280,11 +280,11 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
             if (m->link_row[e] != SIZE_MAX)
                 mpq_set(pr.link[e], sol.y[m->link_row[e]]);
         out->cg_exact_passes++;
-        double t = lp_now();
+        double t = ssched_i_lp_now();
         cgc_tree_t tr;
         int proven = 0, added = 0, nomem = 0;
-        int r = cgc_price_q(&s->g, &pr, exact, &tr, cost, lower, &proven, &st, err);
-        out->cg_pricing_seconds += lp_now() - t;
+        int r = ssched_i_cgc_price_q(&s->g, &pr, exact, &tr, cost, lower, &proven, &st, err);
+        out->cg_pricing_seconds += ssched_i_lp_now() - t;
         *none = r == 0 && proven;
         if (r == 1 && mpq_cmp_ui(cost, 1, 1) < 0) {
             /* under optimal duals every master column costs >= 1 */
@@ -294,7 +294,7 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
                                               "exact pricing repeats a column of the master");
             added = st == SSCHED_OK;
         } else if (r == 1) {
-            cgc_tree_free(&tr);
+            ssched_i_cgc_tree_free(&tr);
         }
         if (st == SSCHED_OK && !added) {
             ssched_lp_solution_free(&out->lp);
@@ -383,7 +383,7 @@ static ssched_status_t upper_bound(const ssched_platform_t *p, const ssched_prob
     return st;
 }
 
-ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                           const ssched_steady_options_t *opt, ssched_steady_t *out,
                           ssched_error_t *err)
 {
@@ -393,11 +393,11 @@ ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb
     s.m.pb = pb;
     s.m.reduce = 1;
     s.m.n = p->n_nodes;
-    s.m.t0 = lp_now();
+    s.m.t0 = ssched_i_lp_now();
     out->method = SSCHED_METHOD_COLGEN;
     out->kind = pb->kind;
     size_t N = pb->n_participants;
-    ssched_status_t st = cgc_graph_init(&s.g, p, pb, err);
+    ssched_status_t st = ssched_i_cgc_graph_init(&s.g, p, pb, err);
     if (st == SSCHED_OK)
         st = master_setup(&s.m, opt, err);
     /* a participant that cannot reach the target forces TP = 0 */
@@ -424,7 +424,7 @@ ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb
         cgc_tree_t tr;
         double cost;
         int nomem = 0;
-        int r = one ? cgc_price_d(&s.g, &pr, 0, &tr, &cost, &st, err) : -1;
+        int r = one ? ssched_i_cgc_price_d(&s.g, &pr, 0, &tr, &cost, &st, err) : -1;
         if (r == 1 && !add_tree(&s, &tr, &nomem) && nomem)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         free(one);
@@ -438,7 +438,7 @@ ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb
         st = exact_phase(&s, opt, out, lower, &none, err);
     out->cg_columns = (long)s.m.n_cols;
     if (st == SSCHED_OK)
-        st = cgc_interpret(&s.g, &s.m, s.trees, out, err);
+        st = ssched_i_cgc_interpret(&s.g, &s.m, s.trees, out, err);
     if (st == SSCHED_OK) {
         /* proven: no tree at all, or every tree costs >= 1 */
         out->cg_pricing_exact = blocked || none || mpq_cmp_ui(lower, 1, 1) >= 0;
@@ -452,14 +452,14 @@ ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb
     if (s.m.lp)
         delete_lp(s.m.lp);
     for (size_t k = 0; k < s.m.n_cols; k++) {
-        cg_column_free(&s.m.cols[k]);
-        cgc_tree_free(&s.trees[k]);
+        ssched_i_cg_column_free(&s.m.cols[k]);
+        ssched_i_cgc_tree_free(&s.trees[k]);
     }
     free(s.m.cols);
     free(s.trees);
     free(s.m.cpu_row);
     free(s.m.link_row);
     free(s.m.link_edge);
-    cgc_graph_free(&s.g);
+    ssched_i_cgc_graph_free(&s.g);
     return st;
 }

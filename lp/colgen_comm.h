@@ -40,9 +40,9 @@
  * minimum uses one root arc whenever one suffices).  Exact when no merge
  * point is in play (no node with w outside the problem, and no cpu price
  * at a participant's node, see the column class below); otherwise
- * Steiner-like: see cgc_price().
+ * Steiner-like: see ssched_i_cgc_price().
  *
- * Output (cgc_interpret, lp/colgen_comm_result.c): steady->rated_trees /
+ * Output (ssched_i_cgc_interpret, lp/colgen_comm_result.c): steady->rated_trees /
  * tree_rates as for the ordered colgen (see the contract in that file). */
 #ifndef SSCHED_LP_COLGEN_COMM_H
 #define SSCHED_LP_COLGEN_COMM_H
@@ -110,7 +110,7 @@ typedef struct {
     size_t *parent, *off, *edges;
 } cgc_tree_t;
 
-void cgc_tree_free(cgc_tree_t *t);
+void ssched_i_cgc_tree_free(cgc_tree_t *t);
 
 /* Pricing with the master's prices y (per node out/in/cpu, per edge link;
  * colgen_internal.h: a switch's port prices and a node without w's cpu
@@ -120,20 +120,20 @@ void cgc_tree_free(cgc_tree_t *t);
  *   exact = 1: also every subset of the points in play (done only when
  *              there are at most CGC_EXACT_OPT of them).
  * Returns 1 with the cheapest tree found (*tree, malloc'ed) and its cost
- * under y (exact in cgc_price_q; the _d version prices rounded costs and
+ * under y (exact in ssched_i_cgc_price_q; the _d version prices rounded costs and
  * recomputes the tree's cost in doubles), 0 if no tree was found (then
- * *proven = 1 when none exists), -1 on error (*status and err set).  cgc_price_q also gives `lower`, a
+ * *proven = 1 when none exists), -1 on error (*status and err set).  ssched_i_cgc_price_q also gives `lower`, a
  * certified lower bound on the cost of EVERY reduction tree (may be <= 0),
  * and *proven = 1 when cost == lower, i.e. the tree is a cheapest one. */
-int cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
+int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
                 double *cost, ssched_status_t *status, ssched_error_t *err);
-int cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
+int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
                 mpq_ptr cost, mpq_ptr lower, int *proven, ssched_status_t *status,
                 ssched_error_t *err);
 
 /* The same on per-edge and per-node costs (ecost[e] >= 0 for a message
  * over e, mcost[v] >= 0 for a merge on v). */
-int cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
+int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
               cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
               ssched_status_t *status, ssched_error_t *err);
 
@@ -141,29 +141,29 @@ int cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int 
  * phase: chosen[e] = 1 for the arcs of a minimum arborescence rooted at
  * root spanning every node reached from it.  1, 0 if a required node
  * (required == NULL: every node) is not reached, -1 on ENOMEM. */
-int cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
+int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
                   size_t root, const unsigned char *required, unsigned char *chosen);
 
 /* Merges of vertex v in tree t (by its kind and its number of children). */
-size_t cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
+size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
 
 /* The tree as a master column: sorted sends and merges.  0 on ENOMEM. */
-int cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c);
+int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c);
 
 /* Build / free the auxiliary vertices of a validated commutative reduce. */
-ssched_status_t cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
+ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
                                const ssched_problem_t *pb, ssched_error_t *err);
-void cgc_graph_free(cgc_graph_t *g);
+void ssched_i_cgc_graph_free(cgc_graph_t *g);
 
 /* Read the certified master back (out->lp holds the exact solution; trees
  * parallel to m->cols): see lp/colgen_comm_result.c for the contract. */
-ssched_status_t cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
+ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
                               ssched_steady_t *out, ssched_error_t *err);
 
 /* The commutative reduce behind ssched_steady_solve_opts(): throughput =
  * the certified master optimum (achievable); upper_bound, optimal and
  * cg_pricing_exact as for a multicast (steady.h). */
-ssched_status_t cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                           const ssched_steady_options_t *opt, ssched_steady_t *out,
                           ssched_error_t *err);
 

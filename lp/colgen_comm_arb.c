@@ -197,7 +197,7 @@ static int dense_arb(size_t n, size_t m, const size_t *from, const size_t *to, c
     return r;
 }
 
-int cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
+int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
                   size_t root, const unsigned char *required, unsigned char *chosen)
 {
     /* the nodes reached from the root, relabelled (the root first) */

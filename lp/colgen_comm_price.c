@@ -39,7 +39,7 @@
 
 #define NONE SIZE_MAX
 
-void cgc_tree_free(cgc_tree_t *t)
+void ssched_i_cgc_tree_free(cgc_tree_t *t)
 {
     free(t->parent);
     free(t->off);
@@ -47,7 +47,7 @@ void cgc_tree_free(cgc_tree_t *t)
     memset(t, 0, sizeof *t);
 }
 
-size_t cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v)
+size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v)
 {
     size_t k = 0;
     for (size_t u = 0; u < t->nv; u++)
@@ -81,7 +81,7 @@ static int make_tree(const cgc_graph_t *g, const size_t *pred, const size_t *pos
     t->off = malloc((nv + 1) * sizeof *t->off);
     t->edges = malloc((total ? total : 1) * sizeof *t->edges);
     if (!t->parent || !t->off || !t->edges) {
-        cgc_tree_free(t);
+        ssched_i_cgc_tree_free(t);
         return -1;
     }
     memcpy(t->parent, parent, nv * sizeof *parent);
@@ -128,7 +128,7 @@ static ssched_status_t min_arb_d(size_t nv, size_t m, const size_t *from, const 
                                  unsigned char *chosen, double *weight, int *found,
                                  ssched_error_t *err)
 {
-    int r = cgc_min_arb_d(nv, m, from, to, cost, root, req, chosen);
+    int r = ssched_i_cgc_min_arb_d(nv, m, from, to, cost, root, req, chosen);
     *found = r == 1;
     *weight = 0;
     for (size_t a = 0; r == 1 && a < m; a++)
@@ -209,7 +209,7 @@ static void q_mului(mpq_ptr d, mpq_srcptr a, unsigned long k)
 #define SFX(name) name##_q
 #include "lp/colgen_comm_price.inc"
 
-int cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
+int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
               cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
               ssched_status_t *status, ssched_error_t *err)
 {
@@ -231,7 +231,7 @@ static double edge_price_d(const cgc_graph_t *g, const cg_prices_d *y, size_t e)
            (cg_has_link(g->p, e) ? y->link[e] : 0.0);
 }
 
-int cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
+int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
                 double *cost, ssched_status_t *status, ssched_error_t *err)
 {
     size_t ne = g->ne, n = g->n;
@@ -253,12 +253,12 @@ int cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_
     return r;
 }
 
-int cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
+int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
                 mpq_ptr cost, mpq_ptr lower, int *proven, ssched_status_t *status,
                 ssched_error_t *err)
 {
     size_t ne = g->ne, n = g->n;
-    mpq_t *eq = lp_new_vec(ne), *mq = lp_new_vec(n);
+    mpq_t *eq = ssched_i_lp_new_vec(ne), *mq = ssched_i_lp_new_vec(n);
     int r = -1;
     if (eq && mq) {
         for (size_t e = 0; e < ne; e++) {

@@ -142,7 +142,7 @@ static int to_tree(const cgc_graph_t *g, const cgc_tree_t *t, ssched_tree_t *out
     return 1;
 }
 
-ssched_status_t cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
+ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
                               ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = g->p;
@@ -151,15 +151,15 @@ ssched_status_t cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const 
     mpq_set(out->throughput, sol->objective);
     out->n_nodes = n;
     out->n_edges = ne;
-    out->out_busy = lp_new_vec(n);
-    out->in_busy = lp_new_vec(n);
-    out->out_price = lp_new_vec(n);
-    out->in_price = lp_new_vec(n);
-    out->compute_busy = lp_new_vec(n);
-    out->compute_price = lp_new_vec(n);
-    out->link_busy = lp_new_vec(ne);
-    out->link_price = lp_new_vec(ne);
-    mpq_t *rate = lp_new_vec(ne);
+    out->out_busy = ssched_i_lp_new_vec(n);
+    out->in_busy = ssched_i_lp_new_vec(n);
+    out->out_price = ssched_i_lp_new_vec(n);
+    out->in_price = ssched_i_lp_new_vec(n);
+    out->compute_busy = ssched_i_lp_new_vec(n);
+    out->compute_price = ssched_i_lp_new_vec(n);
+    out->link_busy = ssched_i_lp_new_vec(ne);
+    out->link_price = ssched_i_lp_new_vec(ne);
+    mpq_t *rate = ssched_i_lp_new_vec(ne);
     size_t nc = m->n_cols ? m->n_cols : 1;
     out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
     out->rated_trees = calloc(nc, sizeof *out->rated_trees);

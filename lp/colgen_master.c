@@ -10,7 +10,7 @@
 #include "lp/internal.h"
 
 /* Exact coefficients of column c (rows touched, values), TP excluded. */
-void cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef)
+void ssched_i_cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef)
 {
     mpq_t q;
     mpq_init(q);
@@ -48,7 +48,7 @@ static int same_column(const cg_column_t *a, const cg_column_t *b)
             return 0;
     return 1;
 }
-int cg_known(const cg_master_t *m, const cg_column_t *c)
+int ssched_i_cg_known(const cg_master_t *m, const cg_column_t *c)
 {
     for (size_t k = 0; k < m->n_cols; k++)
         if (same_column(&m->cols[k], c))
@@ -56,7 +56,7 @@ int cg_known(const cg_master_t *m, const cg_column_t *c)
     return 0;
 }
 /* Add column c to the master (taking ownership) and to the float model. */
-int cg_master_add(cg_master_t *m, cg_column_t *c)
+int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
 {
     if (m->n_cols == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 64;
@@ -73,7 +73,7 @@ int cg_master_add(cg_master_t *m, cg_column_t *c)
     if (ok) {
         for (size_t r = 0; r < m->n_rows; r++)
             mpq_init(coef[r]);
-        cg_column_coefs(m, c, coef);
+        ssched_i_cg_column_coefs(m, c, coef);
         int cnt = 0;
         if (m->reduce) { /* objective: one reduction per tree instance */
             val[cnt] = 1.0;
@@ -96,7 +96,7 @@ int cg_master_add(cg_master_t *m, cg_column_t *c)
     return ok;
 }
 /* Build the exact master as an ssched_lp_t over the current columns. */
-ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
+ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
 {
     ssched_lp_init(lp, m->reduce ? "master_trees" : "master_paths");
     mpq_t one, zero;
@@ -131,7 +131,7 @@ ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_er
         size_t col;
         snprintf(name, sizeof name, "%s%zu", m->reduce ? "tree" : "path", k);
         st = ssched_lp_add_col(lp, name, m->reduce ? one : NULL, &col, err);
-        cg_column_coefs(m, &m->cols[k], coef);
+        ssched_i_cg_column_coefs(m, &m->cols[k], coef);
         for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++)
             st = ssched_lp_add_coef(lp, r, col, coef[r], err);
     }
@@ -142,7 +142,7 @@ ssched_status_t cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_er
     return st;
 }
 
-int cg_float_duals(lprec *lp, size_t n_rows, double *y)
+int ssched_i_cg_float_duals(lprec *lp, size_t n_rows, double *y)
 {
     REAL *duals = NULL;
     if (!get_ptr_sensitivity_rhs(lp, &duals, NULL, NULL) || !duals)
@@ -156,7 +156,7 @@ int cg_float_duals(lprec *lp, size_t n_rows, double *y)
     return 1;
 }
 
-ssched_status_t cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
+ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
                                 ssched_lp_solution_t *sol, ssched_steady_t *out,
                                 ssched_error_t *err)
 {

@@ -6,7 +6,7 @@
 
 #include "lp/colgen_internal.h"
 
-void cg_column_free(cg_column_t *c)
+void ssched_i_cg_column_free(cg_column_t *c)
 {
     free(c->send_edge);
     free(c->send_interval);

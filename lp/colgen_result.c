@@ -84,7 +84,7 @@ static void free_vec(mpq_t *v, size_t n)
 
 /* Interpret the certified master: rates per (edge, type/interval), tasks,
  * port and processor occupation and prices, the rated trees. */
-ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
+ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->p;
     size_t n = m->n, nt = m->reduce ? out->n_intervals : m->n_types;
@@ -92,18 +92,18 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
     ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
     size_t ne = p->n_edges;
-    mpq_t *rate = lp_new_vec(ne * nt);
-    out->out_busy = lp_new_vec(n);
-    out->in_busy = lp_new_vec(n);
-    out->out_price = lp_new_vec(n);
-    out->in_price = lp_new_vec(n);
-    out->compute_busy = lp_new_vec(n);
-    out->compute_price = lp_new_vec(n);
+    mpq_t *rate = ssched_i_lp_new_vec(ne * nt);
+    out->out_busy = ssched_i_lp_new_vec(n);
+    out->in_busy = ssched_i_lp_new_vec(n);
+    out->out_price = ssched_i_lp_new_vec(n);
+    out->in_price = ssched_i_lp_new_vec(n);
+    out->compute_busy = ssched_i_lp_new_vec(n);
+    out->compute_price = ssched_i_lp_new_vec(n);
     out->n_nodes = n; /* ssched_steady_free clears what was allocated */
     /* per edge: busy time and price of its link row (edges with a switch
      * end), 0 elsewhere, as in the edge LP (steady.c) */
-    out->link_busy = lp_new_vec(ne);
-    out->link_price = lp_new_vec(ne);
+    out->link_busy = ssched_i_lp_new_vec(ne);
+    out->link_price = ssched_i_lp_new_vec(ne);
     out->n_edges = ne;
     if (!rate || !out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
         !out->compute_busy || !out->compute_price || !out->link_busy || !out->link_price) {
@@ -191,7 +191,7 @@ ssched_status_t cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_
             mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], q);
     }
     if (out->flows)
-        qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
+        qsort(out->flows, out->n_flows, sizeof *out->flows, ssched_i_lp_flow_by_edge_then_type);
     for (size_t i = 0; i < n; i++) {
         if (!cg_is_switch(p, i)) { /* a switch's port rows are empty */
             mpq_set(out->out_price[i], sol->y[i]);

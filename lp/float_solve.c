@@ -28,7 +28,7 @@ static void configure(lprec *lp, int attempt)
     }
 }
 
-int float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis)
+int ssched_i_float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis)
 {
     int n = (int)lp->n_cols, m = (int)lp->n_rows;
     lprec *model = make_lp(0, n);

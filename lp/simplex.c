@@ -29,7 +29,7 @@ static int within_bounds(const ssched_lp_t *lp, size_t v, const mpq_t q)
     return dir > 0 ? s >= 0 : dir < 0 ? s <= 0 : s == 0;
 }
 
-int exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
+int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
                          long max_pivots, long *pivots)
 {
     size_t m = lp->n_rows, total = lp->n_cols + lp->n_rows;
@@ -52,7 +52,7 @@ int exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *b
     }
     *pivots = 0;
     for (;;) {
-        int r = basis_solve(lp, a, basis, x, y);
+        int r = ssched_i_basis_solve(lp, a, basis, x, y);
         if (r != 1) {
             result = r == 0 ? 0 : -1;
             break;
@@ -100,7 +100,7 @@ int exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *b
         for (v = 0; v < total; v++)
             if (basis[v])
                 list[p++] = v;
-        if (basis_direction(lp, a, list, enter, d) != 1) {
+        if (ssched_i_basis_direction(lp, a, list, enter, d) != 1) {
             result = -1;
             break;
         }

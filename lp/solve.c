@@ -70,7 +70,7 @@ static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
                                     unsigned char *basis, long max_pivots,
                                     ssched_lp_solution_t *sol, ssched_error_t *err)
 {
-    int r = basis_solve(lp, a, basis, sol->x, sol->y);
+    int r = ssched_i_basis_solve(lp, a, basis, sol->x, sol->y);
     if (r < 0)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (r == 0)
@@ -81,12 +81,12 @@ static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
     if (ssched_lp_certify(lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, sol->objective,
                           NULL) != SSCHED_OK) {
         long pivots = 0;
-        r = exact_primal_simplex(lp, a, basis, max_pivots, &pivots);
+        r = ssched_i_exact_primal_simplex(lp, a, basis, max_pivots, &pivots);
         sol->repair_pivots += pivots;
         if (r != 1)
             return ssched_error_set(err, SSCHED_EUNCERTIFIED,
                                     "exact simplex repair did not reach an optimal basis");
-        if (basis_solve(lp, a, basis, sol->x, sol->y) != 1)
+        if (ssched_i_basis_solve(lp, a, basis, sol->x, sol->y) != 1)
             return ssched_error_set(err, SSCHED_EINTERNAL, "repaired basis became singular");
     }
     ssched_status_t st = ssched_lp_certify(lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y,
@@ -114,7 +114,7 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     sol->basic = calloc(total ? total : 1, 1);
     unsigned char *basis = calloc(total ? total : 1, 1);
     csc_t a;
-    if (!sol->x || !sol->y || !sol->basic || !basis || !csc_build(&a, lp)) {
+    if (!sol->x || !sol->y || !sol->basic || !basis || !ssched_i_csc_build(&a, lp)) {
         free(sol->x);
         free(sol->y);
         sol->x = sol->y = NULL;
@@ -132,35 +132,35 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     double t;
     if (opt->start_basis) {
         memcpy(basis, opt->start_basis, total);
-        t = lp_now();
+        t = ssched_i_lp_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += lp_now() - t;
+        sol->exact_seconds += ssched_i_lp_now() - t;
     }
     for (int attempt = 0; st != SSCHED_OK && !opt->start_basis && attempt < FLOAT_ATTEMPTS;
          attempt++) {
-        t = lp_now();
-        int r = float_solve(lp, attempt, opt->verbose, basis);
-        sol->float_seconds += lp_now() - t;
+        t = ssched_i_lp_now();
+        int r = ssched_i_float_solve(lp, attempt, opt->verbose, basis);
+        sol->float_seconds += ssched_i_lp_now() - t;
         sol->float_solves++;
         if (r != 1) {
             ssched_error_set(&local, SSCHED_ESOLVER, "lp_solve reported %s",
                              r == 0 ? "infeasibility" : r == 2 ? "unboundedness" : "a failure");
             continue;
         }
-        t = lp_now();
+        t = ssched_i_lp_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += lp_now() - t;
+        sol->exact_seconds += ssched_i_lp_now() - t;
     }
     /* Last resort: exact simplex from the slack basis, which is primal
      * feasible for every LP whose rows x = 0 satisfies. */
     if (st != SSCHED_OK && slack_basis_feasible(lp)) {
         memset(basis, 0, total);
         memset(basis + lp->n_cols, 1, lp->n_rows);
-        t = lp_now();
+        t = ssched_i_lp_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += lp_now() - t;
+        sol->exact_seconds += ssched_i_lp_now() - t;
     }
-    csc_free(&a);
+    ssched_i_csc_free(&a);
     free(basis);
     if (st != SSCHED_OK) {
         if (err)

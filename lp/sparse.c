@@ -5,12 +5,12 @@
 
 #include "lp/internal.h"
 
-void spvec_init(spvec_t *v)
+void ssched_i_spvec_init(spvec_t *v)
 {
     memset(v, 0, sizeof *v);
 }
 
-void spvec_free(spvec_t *v)
+void ssched_i_spvec_free(spvec_t *v)
 {
     for (size_t k = 0; k < v->nnz; k++)
         mpq_clear(v->vals[k]);
@@ -35,7 +35,7 @@ static int spvec_reserve(spvec_t *v, size_t cap)
     return 1;
 }
 
-int spvec_push(spvec_t *v, size_t i, const mpq_t q)
+int ssched_i_spvec_push(spvec_t *v, size_t i, const mpq_t q)
 {
     if (v->nnz == v->cap && !spvec_reserve(v, v->cap ? 2 * v->cap : 4))
         return 0;
@@ -73,9 +73,9 @@ static int axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const mpq_t
                     colmap_t *map, size_t *colcount, mpq_t tmp)
 {
     spvec_t out;
-    spvec_init(&out);
+    ssched_i_spvec_init(&out);
     if (!spvec_reserve(&out, dst->nnz + src->nnz)) {
-        spvec_free(&out); /* idx may have been allocated before vals failed */
+        ssched_i_spvec_free(&out); /* idx may have been allocated before vals failed */
         return 0;
     }
     size_t a = 0, b = 0;
@@ -97,7 +97,7 @@ static int axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const mpq_t
             out.nnz++;
             colcount[ib]++;
             if (!colmap_add(map, ib, dst_id)) {
-                spvec_free(&out);
+                ssched_i_spvec_free(&out);
                 return 0;
             }
             b++;
@@ -116,7 +116,7 @@ static int axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const mpq_t
             b++;
         }
     }
-    spvec_free(dst);
+    ssched_i_spvec_free(dst);
     *dst = out;
     return 1;
 }
@@ -220,7 +220,7 @@ static void pq_rebuild(pq_t *q, size_t n, const spvec_t *rows, const unsigned ch
         pq_sift_down(q, i, q->a[i]);
 }
 
-int sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
+int ssched_i_sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs)
 {
     if (n == 0)
         return 1;

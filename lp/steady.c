@@ -98,7 +98,7 @@ static ssched_status_t solve_broadcast_colgen(const ssched_platform_t *p,
                                              const ssched_steady_options_t *opt,
                                              ssched_steady_t *out, ssched_error_t *err)
 {
-    ssched_status_t st = cgb_solve(p, pb, opt, out, err);
+    ssched_status_t st = ssched_i_cgb_solve(p, pb, opt, out, err);
     if (st != SSCHED_OK)
         return st;
     if (!out->multicast) {
@@ -151,12 +151,12 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
      * master (lp/colgen_allreduce.h); its edge LP only bounds the TP (the
      * broadcast part is a multicast), so --method lp is refused there */
     if (pb->kind == SSCHED_PROBLEM_ALLREDUCE)
-        return car_solve(p, pb, opt, out, err);
+        return ssched_i_car_solve(p, pb, opt, out, err);
     /* issue 14, in progress: refused until its solver lands */
     if (pb->commutative && pb->kind == SSCHED_PROBLEM_REDUCE)
         /* column generation over reduction in-trees (lp/colgen_comm.h);
          * the relaxation LP is only an upper bound, so no edge-LP method */
-        return cgc_solve(p, pb, opt, out, err);
+        return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
         return ssched_error_set(err, SSCHED_EINPUT, "--commutative: not supported yet");
     ssched_method_t method = opt->method;
@@ -165,7 +165,7 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     if (method == SSCHED_METHOD_COLGEN && pb->kind == SSCHED_PROBLEM_BROADCAST)
         return solve_broadcast_colgen(p, pb, opt, out, err);
     if (method == SSCHED_METHOD_COLGEN)
-        return cg_solve(p, pb, opt, out, err);
+        return ssched_i_cg_solve(p, pb, opt, out, err);
     return solve_edge_lp(p, pb, &opt->lp, out, err);
 }
 
@@ -207,8 +207,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     out->kind = pb->kind;
     if (st == SSCHED_OK) {
         out->n_nodes = n;
-        out->compute_busy = lp_new_vec(n);
-        out->compute_price = lp_new_vec(n);
+        out->compute_busy = ssched_i_lp_new_vec(n);
+        out->compute_price = ssched_i_lp_new_vec(n);
         out->n_intervals = m.n_intervals;
         out->intervals = malloc((m.n_intervals ? m.n_intervals : 1) * sizeof *out->intervals);
         out->tasks = malloc((m.n_cons ? m.n_cons : 1) * sizeof *out->tasks);
@@ -240,13 +240,13 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
         out->unreachable = calloc(n_unreach ? n_unreach : 1, 1);
         out->flows = malloc((m.n_sends ? m.n_sends : 1) * sizeof *out->flows);
-        out->out_busy = lp_new_vec(n);
-        out->in_busy = lp_new_vec(n);
-        out->out_price = lp_new_vec(n);
-        out->in_price = lp_new_vec(n);
+        out->out_busy = ssched_i_lp_new_vec(n);
+        out->in_busy = ssched_i_lp_new_vec(n);
+        out->out_price = ssched_i_lp_new_vec(n);
+        out->in_price = ssched_i_lp_new_vec(n);
         out->n_edges = p->n_edges;
-        out->link_busy = lp_new_vec(p->n_edges);
-        out->link_price = lp_new_vec(p->n_edges);
+        out->link_busy = ssched_i_lp_new_vec(p->n_edges);
+        out->link_price = ssched_i_lp_new_vec(p->n_edges);
         unsigned char *reach = malloc(n ? n : 1);
         if (!out->commodities || !out->unreachable || !out->flows || !out->out_busy ||
             !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||
@@ -296,7 +296,7 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
                 mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], busy);
         }
         mpq_clear(busy);
-        qsort(out->flows, out->n_flows, sizeof *out->flows, lp_flow_by_edge_then_type);
+        qsort(out->flows, out->n_flows, sizeof *out->flows, ssched_i_lp_flow_by_edge_then_type);
         for (size_t i = 0; i < n; i++) {
             if (m.out_row[i] != SSCHED_NO_ROW)
                 mpq_set(out->out_price[i], out->lp.y[m.out_row[i]]);

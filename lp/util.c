@@ -8,14 +8,14 @@
 #include "lp/internal.h"
 #include "ssched/steady.h"
 
-double lp_now(void)
+double ssched_i_lp_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-mpq_t *lp_new_vec(size_t n)
+mpq_t *ssched_i_lp_new_vec(size_t n)
 {
     mpq_t *v = malloc((n ? n : 1) * sizeof *v);
     if (v)
@@ -24,7 +24,7 @@ mpq_t *lp_new_vec(size_t n)
     return v;
 }
 
-int lp_flow_by_edge_then_type(const void *a, const void *b)
+int ssched_i_lp_flow_by_edge_then_type(const void *a, const void *b)
 {
     const ssched_flow_t *x = a, *y = b;
     if (x->edge != y->edge)

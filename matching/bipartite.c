@@ -88,7 +88,7 @@ ssched_status_t ssched_bipartite_check(const ssched_bipartite_t *g, ssched_error
 
 /* Weighted degrees of all nodes.  Precondition: g passed the check.
  * deg_left/deg_right are arrays of initialised mpz_t, overwritten. */
-void mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right)
+void ssched_i_mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right)
 {
     for (size_t u = 0; u < g->n_left; u++)
         mpz_set_ui(deg_left[u], 0);
@@ -100,7 +100,7 @@ void mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right)
     }
 }
 
-mpz_t *mt_mpz_array(size_t n)
+mpz_t *ssched_i_mt_mpz_array(size_t n)
 {
     mpz_t *a = malloc((n ? n : 1) * sizeof *a);
     if (a)
@@ -109,7 +109,7 @@ mpz_t *mt_mpz_array(size_t n)
     return a;
 }
 
-void mt_mpz_array_free(mpz_t *a, size_t n)
+void ssched_i_mt_mpz_array_free(mpz_t *a, size_t n)
 {
     if (!a)
         return;
@@ -121,7 +121,7 @@ void mt_mpz_array_free(mpz_t *a, size_t n)
 /* Validate g and T and compute D.  When T != NULL, every node must have
  * weighted degree <= T (the one-port feasibility of the period); the first
  * offender is named with its degree.  On success *D holds the max degree. */
-ssched_status_t mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t D,
+ssched_status_t ssched_i_mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t D,
                                ssched_error_t *err)
 {
     ssched_status_t st = ssched_bipartite_check(g, err);
@@ -133,13 +133,13 @@ ssched_status_t mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t
         free(s);
         return SSCHED_EINPUT;
     }
-    mpz_t *dl = mt_mpz_array(g->n_left), *dr = mt_mpz_array(g->n_right);
+    mpz_t *dl = ssched_i_mt_mpz_array(g->n_left), *dr = ssched_i_mt_mpz_array(g->n_right);
     if (!dl || !dr) {
-        mt_mpz_array_free(dl, g->n_left);
-        mt_mpz_array_free(dr, g->n_right);
+        ssched_i_mt_mpz_array_free(dl, g->n_left);
+        ssched_i_mt_mpz_array_free(dr, g->n_right);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory computing degrees");
     }
-    mt_degrees(g, dl, dr);
+    ssched_i_mt_degrees(g, dl, dr);
     mpz_set_ui(D, 0);
     st = SSCHED_OK;
     for (int side = 0; side < 2 && st == SSCHED_OK; side++) {
@@ -160,15 +160,15 @@ ssched_status_t mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t
                 mpz_set(D, deg[x]);
         }
     }
-    mt_mpz_array_free(dl, g->n_left);
-    mt_mpz_array_free(dr, g->n_right);
+    ssched_i_mt_mpz_array_free(dl, g->n_left);
+    ssched_i_mt_mpz_array_free(dr, g->n_right);
     return st;
 }
 
 ssched_status_t ssched_bipartite_max_degree(const ssched_bipartite_t *g, mpz_t out,
                                             ssched_error_t *err)
 {
-    return mt_check_input(g, NULL, out, err);
+    return ssched_i_mt_check_input(g, NULL, out, err);
 }
 
 const char *ssched_matching_rule_name(ssched_matching_rule_t rule)

@@ -18,7 +18,7 @@
 
 #define HK_INF MT_NONE
 
-void mt_hk_free(mt_hk_t *h)
+void ssched_i_mt_hk_free(mt_hk_t *h)
 {
     free(h->adj_start);
     free(h->adj_len);
@@ -39,7 +39,7 @@ void mt_hk_free(mt_hk_t *h)
 
 /* Build the left adjacency of g's pairs; empty matching, every rank 0.
  * Returns SSCHED_OK or SSCHED_ENOMEM (h is then freed). */
-ssched_status_t mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
+ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
 {
     size_t n = g->n, m = g->n_pairs, nn = n ? n : 1, mm = m ? m : 1;
     h->n = n;
@@ -60,7 +60,7 @@ ssched_status_t mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
     h->saved = malloc(nn * sizeof *h->saved);
     if (!h->adj_start || !h->adj_len || !h->adj || !h->rank || !h->mate_l || !h->mate_r ||
         !h->dist || !h->queue || !h->iter || !h->stack || !h->via || !h->saved) {
-        mt_hk_free(h);
+        ssched_i_mt_hk_free(h);
         return SSCHED_ENOMEM;
     }
     for (size_t p = 0; p < m; p++)
@@ -76,7 +76,7 @@ ssched_status_t mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
     return SSCHED_OK;
 }
 
-void mt_hk_compact(mt_hk_t *h)
+void ssched_i_mt_hk_compact(mt_hk_t *h)
 {
     for (size_t u = 0; u < h->n; u++) {
         size_t *a = h->adj + h->adj_start[u], k = 0;
@@ -168,7 +168,7 @@ static int hk_dfs(mt_hk_t *h, size_t root, size_t limit)
     return 0;
 }
 
-size_t mt_hk_maximize(mt_hk_t *h, size_t limit)
+size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit)
 {
     /* Warm start: keep every matched pair that is still usable. */
     for (size_t u = 0; u < h->n; u++) {

@@ -24,7 +24,7 @@
  * (which h then contains). */
 static int feasible(mt_hk_t *h, size_t k)
 {
-    return mt_hk_maximize(h, k) == h->n;
+    return ssched_i_mt_hk_maximize(h, k) == h->n;
 }
 
 static void save(mt_hk_t *h)
@@ -45,7 +45,7 @@ static void restore(mt_hk_t *h)
 
 /* Smallest threshold any perfect matching needs: max over all nodes of the
  * smallest rank of a live incident pair.  Uses h->dist / h->queue as
- * scratch (free outside mt_hk_maximize). */
+ * scratch (free outside ssched_i_mt_hk_maximize). */
 static size_t rank_lower_bound(mt_hk_t *h)
 {
     size_t *min_l = h->dist, *min_r = h->queue, lo = 0;
@@ -70,7 +70,7 @@ static size_t rank_lower_bound(mt_hk_t *h)
     return lo;
 }
 
-int mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups)
+int ssched_i_mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups)
 {
     if (n_groups == 0)
         return -1;

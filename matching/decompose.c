@@ -103,12 +103,12 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
     size_t m = pg->n_pairs ? pg->n_pairs : 1;
     mpz_t lambda;
     mpz_init(lambda);
-    if (mt_hk_init(&h, pg) != SSCHED_OK) {
+    if (ssched_i_mt_hk_init(&h, pg) != SSCHED_OK) {
         mpz_clear(lambda);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the matching search");
     }
-    if (mt_expand_init(&x, g, pg) != SSCHED_OK) {
-        mt_hk_free(&h);
+    if (ssched_i_mt_expand_init(&x, g, pg) != SSCHED_OK) {
+        ssched_i_mt_hk_free(&h);
         mpz_clear(lambda);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the matching search");
     }
@@ -127,12 +127,12 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
     k.n_live = pg->n_pairs;
     size_t n_groups = 1;
     if (ranked) {
-        mt_sort_by_mpz(k.order, k.n_live, (const mpz_t *)pg->w, 1, k.tmp);
+        ssched_i_mt_sort_by_mpz(k.order, k.n_live, (const mpz_t *)pg->w, 1, k.tmp);
         n_groups = assign_ranks(&k, pg, h.rank);
     }
 
     while (k.n_live > 0) {
-        int ok = ranked ? mt_bottleneck_perfect(&h, n_groups) == 0 : mt_hk_maximize(&h, 0) == h.n;
+        int ok = ranked ? ssched_i_mt_bottleneck_perfect(&h, n_groups) == 0 : ssched_i_mt_hk_maximize(&h, 0) == h.n;
         if (!ok) {
             st = ssched_error_set(err, SSCHED_EINTERNAL,
                                   "matching: no perfect matching in a regular graph (round %zu)",
@@ -143,7 +143,7 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
         for (size_t u = 1; u < h.n; u++)
             if (mpz_cmp(pg->w[h.mate_l[u]], lambda) < 0)
                 mpz_set(lambda, pg->w[h.mate_l[u]]);
-        st = mt_expand_round(&x, h.mate_l, lambda, out, err);
+        st = ssched_i_mt_expand_round(&x, h.mate_l, lambda, out, err);
         if (st != SSCHED_OK)
             goto done;
         out->rounds++;
@@ -152,7 +152,7 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
             mpz_sub(pg->w[p], pg->w[p], lambda);
             k.in_m[p] = 1;
             if (mpz_sgn(pg->w[p]) == 0)
-                h.rank[p] = MT_NONE; /* dead: mt_hk_maximize unmatches it */
+                h.rank[p] = MT_NONE; /* dead: ssched_i_mt_hk_maximize unmatches it */
         }
         if (ranked) {
             rerank(&k, pg);
@@ -163,7 +163,7 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
         }
         for (size_t u = 0; u < h.n; u++)
             k.in_m[h.mate_l[u]] = 0;
-        mt_hk_compact(&h);
+        ssched_i_mt_hk_compact(&h);
     }
 
 done:
@@ -171,8 +171,8 @@ done:
     free(k.tmp);
     free(k.b_list);
     free(k.in_m);
-    mt_expand_free(&x);
-    mt_hk_free(&h);
+    ssched_i_mt_expand_free(&x);
+    ssched_i_mt_hk_free(&h);
     mpz_clear(lambda);
     return st;
 }
@@ -187,14 +187,14 @@ ssched_status_t ssched_matching_decompose(const ssched_bipartite_t *g, const mpz
     out->rule = rule;
     mpz_t D;
     mpz_init(D);
-    ssched_status_t st = mt_check_input(g, T, D, err);
+    ssched_status_t st = ssched_i_mt_check_input(g, T, D, err);
     if (st != SSCHED_OK || g->n_edges == 0) {
         mpz_clear(D);
         return st;
     }
 
     mt_padded_t pg;
-    st = mt_regularize(g, D, &pg, err);
+    st = ssched_i_mt_regularize(g, D, &pg, err);
     if (st != SSCHED_OK) {
         mpz_clear(D);
         return st;
@@ -204,9 +204,9 @@ ssched_status_t ssched_matching_decompose(const ssched_bipartite_t *g, const mpz
     out->slack_edges = pg.n_slack;
     out->bound = g->n_edges + pg.n_slack - pg.n + 1;
     st = run_rounds(g, &pg, rule, out, err);
-    mt_padded_free(&pg);
+    ssched_i_mt_padded_free(&pg);
     if (st == SSCHED_OK)
-        st = mt_merge_equal(out, err);
+        st = ssched_i_mt_merge_equal(out, err);
     if (st == SSCHED_OK) {
         for (size_t i = 0; i < out->n_matchings; i++)
             mpz_add(out->total, out->total, out->matchings[i].lambda);

@@ -18,14 +18,14 @@
 
 #include "matching/internal.h"
 
-void mt_expand_free(mt_expand_t *x)
+void ssched_i_mt_expand_free(mt_expand_t *x)
 {
     free(x->seg);
-    mt_mpz_array_free(x->used, x->pg ? x->pg->n_pairs : 0);
+    ssched_i_mt_mpz_array_free(x->used, x->pg ? x->pg->n_pairs : 0);
     free(x->ev_node);
     free(x->ev_order);
     free(x->ev_tmp);
-    mt_mpz_array_free(x->ev_offset, x->event_cap);
+    ssched_i_mt_mpz_array_free(x->ev_offset, x->event_cap);
     free(x->cur);
     free(x->piece);
     mpz_clear(x->remaining);
@@ -35,7 +35,7 @@ void mt_expand_free(mt_expand_t *x)
 }
 
 /* Returns SSCHED_OK or SSCHED_ENOMEM (x is then freed). */
-ssched_status_t mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g, const mt_padded_t *pg)
+ssched_status_t ssched_i_mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g, const mt_padded_t *pg)
 {
     memset(x, 0, sizeof *x);
     x->g = g;
@@ -45,11 +45,11 @@ ssched_status_t mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g, cons
     mpz_init(x->len);
     size_t n = pg->n ? pg->n : 1;
     x->seg = calloc(pg->n_pairs ? pg->n_pairs : 1, sizeof *x->seg);
-    x->used = mt_mpz_array(pg->n_pairs);
+    x->used = ssched_i_mt_mpz_array(pg->n_pairs);
     x->cur = malloc(n * sizeof *x->cur);
     x->piece = malloc(n * sizeof *x->piece);
     if (!x->seg || !x->used || !x->cur || !x->piece) {
-        mt_expand_free(x);
+        ssched_i_mt_expand_free(x);
         return SSCHED_ENOMEM;
     }
     return SSCHED_OK;
@@ -147,7 +147,7 @@ static int emit_piece(mt_expand_t *x, const size_t *mate_l, const mpz_t length,
  * Precondition: mate_l is a perfect matching of live pairs, lambda > 0 and
  * <= every matched pair's residual weight.
  * Returns SSCHED_OK, SSCHED_ENOMEM or SSCHED_EINTERNAL (timeline overrun). */
-ssched_status_t mt_expand_round(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
+ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
                                 ssched_matching_result_t *out, ssched_error_t *err)
 {
     const mt_padded_t *pg = x->pg;
@@ -179,7 +179,7 @@ ssched_status_t mt_expand_round(mt_expand_t *x, const size_t *mate_l, const mpz_
 
     for (size_t i = 0; i < x->n_events; i++)
         x->ev_order[i] = i;
-    mt_sort_by_mpz(x->ev_order, x->n_events, (const mpz_t *)x->ev_offset, 0, x->ev_tmp);
+    ssched_i_mt_sort_by_mpz(x->ev_order, x->n_events, (const mpz_t *)x->ev_offset, 0, x->ev_tmp);
     mpz_set_ui(x->offset, 0); /* start of the current piece */
     size_t i = 0;
     while (i < x->n_events) {
@@ -213,7 +213,7 @@ static int cmp_matching(const void *a, const void *b)
 /* Two steps with the same edge set are one step of the summed length (the
  * steps of a period can be played in any order).  Keeps the first
  * occurrence's position.  Returns SSCHED_OK or SSCHED_ENOMEM. */
-ssched_status_t mt_merge_equal(ssched_matching_result_t *out, ssched_error_t *err)
+ssched_status_t ssched_i_mt_merge_equal(ssched_matching_result_t *out, ssched_error_t *err)
 {
     size_t r = out->n_matchings;
     if (r < 2)

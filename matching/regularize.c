@@ -27,14 +27,14 @@
 
 #include "matching/internal.h"
 
-void mt_padded_free(mt_padded_t *p)
+void ssched_i_mt_padded_free(mt_padded_t *p)
 {
     free(p->pu);
     free(p->pv);
     free(p->edge_start);
     free(p->edges);
-    mt_mpz_array_free(p->w, p->n_pairs);
-    mt_mpz_array_free(p->slack, p->n_pairs);
+    ssched_i_mt_mpz_array_free(p->w, p->n_pairs);
+    ssched_i_mt_mpz_array_free(p->slack, p->n_pairs);
     mpz_clear(p->degree);
     memset(p, 0, sizeof *p);
 }
@@ -69,12 +69,12 @@ static int counting_sort(size_t *idx, size_t n, const ssched_bipartite_t *g, int
 /* Build the padded graph (see the file comment).  Preconditions: g valid
  * with at least one edge, D = its max weighted degree.  Returns SSCHED_OK,
  * SSCHED_ENOMEM, or SSCHED_EINTERNAL if the degrees do not come out equal. */
-ssched_status_t mt_regularize(const ssched_bipartite_t *g, const mpz_t D, mt_padded_t *out,
+ssched_status_t ssched_i_mt_regularize(const ssched_bipartite_t *g, const mpz_t D, mt_padded_t *out,
                               ssched_error_t *err)
 {
     ssched_status_t st = SSCHED_ENOMEM;
     size_t E = g->n_edges;
-    mpz_t *dl = mt_mpz_array(g->n_left), *dr = mt_mpz_array(g->n_right);
+    mpz_t *dl = ssched_i_mt_mpz_array(g->n_left), *dr = ssched_i_mt_mpz_array(g->n_right);
     size_t *map_l = malloc((g->n_left ? g->n_left : 1) * sizeof *map_l);
     size_t *map_r = malloc((g->n_right ? g->n_right : 1) * sizeof *map_r);
     size_t *order = malloc((E ? E : 1) * sizeof *order);
@@ -86,7 +86,7 @@ ssched_status_t mt_regularize(const ssched_bipartite_t *g, const mpz_t D, mt_pad
     mpz_init(a);
     if (!dl || !dr || !map_l || !map_r || !order)
         goto done;
-    mt_degrees(g, dl, dr);
+    ssched_i_mt_degrees(g, dl, dr);
 
     /* Active nodes only: an isolated node needs no step at all. */
     size_t al = 0, ar = 0;
@@ -114,11 +114,11 @@ ssched_status_t mt_regularize(const ssched_bipartite_t *g, const mpz_t D, mt_pad
     out->edge_start = malloc((cap + 1) * sizeof *out->edge_start);
     out->edges = order;
     order = NULL;
-    out->w = mt_mpz_array(cap);
-    out->slack = mt_mpz_array(cap);
-    out->n_pairs = cap; /* so that mt_padded_free clears every mpz */
-    def_l = mt_mpz_array(n);
-    def_r = mt_mpz_array(n);
+    out->w = ssched_i_mt_mpz_array(cap);
+    out->slack = ssched_i_mt_mpz_array(cap);
+    out->n_pairs = cap; /* so that ssched_i_mt_padded_free clears every mpz */
+    def_l = ssched_i_mt_mpz_array(n);
+    def_r = ssched_i_mt_mpz_array(n);
     if (!out->pu || !out->pv || !out->edge_start || !out->w || !out->slack || !def_l || !def_r)
         goto done;
     out->n = n;
@@ -200,12 +200,12 @@ done:
     if (st == SSCHED_ENOMEM)
         ssched_error_set(err, SSCHED_ENOMEM, "out of memory padding the bipartite graph");
     if (st != SSCHED_OK)
-        mt_padded_free(out);
+        ssched_i_mt_padded_free(out);
     mpz_clear(a);
-    mt_mpz_array_free(def_l, n);
-    mt_mpz_array_free(def_r, n);
-    mt_mpz_array_free(dl, g->n_left);
-    mt_mpz_array_free(dr, g->n_right);
+    ssched_i_mt_mpz_array_free(def_l, n);
+    ssched_i_mt_mpz_array_free(def_r, n);
+    ssched_i_mt_mpz_array_free(dl, g->n_left);
+    ssched_i_mt_mpz_array_free(dr, g->n_right);
     free(map_l);
     free(map_r);
     free(order);

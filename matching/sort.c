@@ -15,7 +15,7 @@ static int before(const mpz_t *key, size_t a, size_t b, int descending)
 
 /* Bottom-up merge sort: O(n log n) comparisons, no recursion.  Ties keep
  * their input order because the left run wins them. */
-void mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key, int descending, size_t *tmp)
+void ssched_i_mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key, int descending, size_t *tmp)
 {
     size_t *src = idx, *dst = tmp;
     for (size_t width = 1; width < n; width *= 2) {

@@ -24,7 +24,7 @@ ssched_status_t ssched_matching_verify(const ssched_bipartite_t *g, const mpz_t 
     mpz_t D, total;
     mpz_init(D);
     mpz_init(total);
-    ssched_status_t st = mt_check_input(g, T, D, err);
+    ssched_status_t st = ssched_i_mt_check_input(g, T, D, err);
     size_t E = g->n_edges;
     mpz_t *sum = NULL;
     size_t *seen_l = NULL, *seen_r = NULL, *by_l = NULL, *by_r = NULL;
@@ -34,7 +34,7 @@ ssched_status_t ssched_matching_verify(const ssched_bipartite_t *g, const mpz_t 
         st = ssched_error_set(err, SSCHED_EINTERNAL, "%zu matchings but no array", r->n_matchings);
         goto done;
     }
-    sum = mt_mpz_array(E);
+    sum = ssched_i_mt_mpz_array(E);
     /* seen_x[node] = 1 + index of the last matching that used the node,
      * by_x[node] = the edge that used it there (for the message). */
     seen_l = calloc(g->n_left ? g->n_left : 1, sizeof *seen_l);
@@ -100,7 +100,7 @@ ssched_status_t ssched_matching_verify(const ssched_bipartite_t *g, const mpz_t 
         st = fail2(err, "sum of the lengths exceeds the bound T", total, T);
 
 done:
-    mt_mpz_array_free(sum, E);
+    ssched_i_mt_mpz_array_free(sum, E);
     free(seen_l);
     free(seen_r);
     free(by_l);

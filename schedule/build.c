@@ -119,7 +119,7 @@ loads:;
             mpq_mul(l->count, flow[t * ne + e], out->period);
         }
     if (status == SSCHED_OK)
-        status = sched_make_slots(p, loads, n_loads, opt->rule, out, err);
+        status = ssched_i_sched_make_slots(p, loads, n_loads, opt->rule, out, err);
     for (size_t k = 0; k < n_loads; k++)
         mpq_clear(loads[k].count);
     for (size_t k = 0; k < ne * nt; k++)
@@ -210,13 +210,13 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
         return ssched_error_set(err, SSCHED_EINPUT, "TP = 0: there is nothing to schedule");
     ssched_status_t status;
     if (pb->kind == SSCHED_PROBLEM_REDUCE) {
-        status = sched_build_reduce(p, pb, st, opt, out, err);
+        status = ssched_i_sched_build_reduce(p, pb, st, opt, out, err);
     } else if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
-        return sched_build_allreduce(p, pb, st, opt, out, err);
+        return ssched_i_sched_build_allreduce(p, pb, st, opt, out, err);
     } else if (pb->kind == SSCHED_PROBLEM_BROADCAST) {
         /* applies no_split itself; with switches (a multicast: a switch is
          * never a target) the slots are not compared with one-port ones */
-        return sched_build_broadcast(p, pb, st, opt, out, err);
+        return ssched_i_sched_build_broadcast(p, pb, st, opt, out, err);
     } else {
         if (opt->fixed_period && mpq_sgn(opt->fixed_period) <= 0)
             return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period must be positive");
@@ -225,6 +225,6 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     if (status == SSCHED_OK && opt->no_split && !opt->fixed_period && has_switch(p))
         status = no_split_choice(p, pb, st, opt, out, err);
     if (status == SSCHED_OK && opt->no_split)
-        sched_scale_no_split(out);
+        ssched_i_sched_scale_no_split(out);
     return status;
 }

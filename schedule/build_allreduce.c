@@ -4,7 +4,7 @@
  * The solution (lp/colgen_allreduce*.c) carries rated reduction trees to
  * the root R (ordered, or commutative ones with their participant order)
  * and rated arborescences from R.  The reduce part is built as a reduce
- * schedule (sched_build_reduce: the trees scaled to a period T_r, the LCM
+ * schedule (ssched_i_sched_build_reduce: the trees scaled to a period T_r, the LCM
  * of the denominators of TP, of every rate and busy time, copies included,
  * and of every tree rate; their transfers by interval or set, their
  * computations).  The period T is then the LCM of T_r and of the
@@ -115,7 +115,7 @@ static void free_slots(ssched_schedule_t *s)
     s->n_slots = 0;
 }
 
-ssched_status_t sched_build_allreduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_build_allreduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                       const ssched_steady_t *st,
                                       const ssched_schedule_options_t *opt,
                                       ssched_schedule_t *out, ssched_error_t *err)
@@ -135,7 +135,7 @@ ssched_status_t sched_build_allreduce(const ssched_platform_t *p, const ssched_p
     sr.kind = SSCHED_PROBLEM_REDUCE;
     ssched_schedule_options_t o = *opt;
     o.no_split = 0; /* applied below, to both kinds */
-    ssched_status_t status = sched_build_reduce(p, &red, &sr, &o, out, err);
+    ssched_status_t status = ssched_i_sched_build_reduce(p, &red, &sr, &o, out, err);
     if (status != SSCHED_OK)
         return status;
     out->kind = SSCHED_PROBLEM_ALLREDUCE;
@@ -172,12 +172,12 @@ ssched_status_t sched_build_allreduce(const ssched_platform_t *p, const ssched_p
     mpz_clear(f);
     if (status == SSCHED_OK) {
         free_slots(out);
-        status = sched_make_slots(p, loads, n_loads, opt->rule, out, err);
+        status = ssched_i_sched_make_slots(p, loads, n_loads, opt->rule, out, err);
     }
     for (size_t k = 0; k < n_loads; k++)
         mpq_clear(loads[k].count);
     free(loads);
     if (status == SSCHED_OK && opt->no_split)
-        sched_scale_no_split(out);
+        ssched_i_sched_scale_no_split(out);
     return status;
 }

@@ -189,7 +189,7 @@ static ssched_status_t pack_copies(const ssched_platform_t *p, const ssched_prob
     return status;
 }
 
-ssched_status_t sched_build_broadcast(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_build_broadcast(const ssched_platform_t *p, const ssched_problem_t *pb,
                                      const ssched_steady_t *st,
                                      const ssched_schedule_options_t *opt,
                                      ssched_schedule_t *out, ssched_error_t *err)
@@ -243,11 +243,11 @@ ssched_status_t sched_build_broadcast(const ssched_platform_t *p, const ssched_p
     size_t n_loads = 0;
     status = arborescence_loads(p, a, &loads, &n_loads, err);
     if (status == SSCHED_OK)
-        status = sched_make_slots(p, loads, n_loads, opt->rule, out, err);
+        status = ssched_i_sched_make_slots(p, loads, n_loads, opt->rule, out, err);
     for (size_t k = 0; k < n_loads; k++)
         mpq_clear(loads[k].count);
     free(loads);
     if (status == SSCHED_OK && opt->no_split)
-        sched_scale_no_split(out);
+        ssched_i_sched_scale_no_split(out);
     return status;
 }

@@ -27,7 +27,7 @@ static int cmp_entry(const void *x, const void *y)
  * uses the out-port of its sender if that is a one-port host, else (a
  * switch) its link; likewise the in-port of its receiver or the link (once
  * when both ends are switches). */
-void sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
+void ssched_i_sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
                       mpq_t *use)
 {
     size_t n = p->n_nodes;
@@ -87,7 +87,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
         mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
         mpz_set(t->weight, r);
         mpz_add(total, total, r);
-        sched_tree_usage(p, t, out->size, use);
+        ssched_i_sched_tree_usage(p, t, out->size, use);
         mpq_set_z(q, r);
         for (size_t i = 0; i < nr; i++) {
             mpq_mul(use[i], use[i], q);
@@ -112,7 +112,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
     mpz_set_ui(out->extra_instances, 0);
     for (size_t a = 0; a < nt; a++) {
         ssched_tree_t *t = &out->trees.trees[order[a]];
-        sched_tree_usage(p, t, out->size, use);
+        ssched_i_sched_tree_usage(p, t, out->size, use);
         int limited = 0;
         for (size_t i = 0; i < nr; i++) {
             if (mpq_sgn(use[i]) == 0)
@@ -163,7 +163,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
     return SSCHED_OK;
 }
 
-ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    const ssched_steady_t *st, const ssched_schedule_options_t *opt,
                                    ssched_schedule_t *out, ssched_error_t *err)
 {
@@ -223,7 +223,7 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
             const mpz_t *w = (const mpz_t *)&tr->weight;
             size_t set[3] = {0, 0, 0}; /* read only when commutative, then set */
             if (pb->commutative &&
-                (status = sched_tree_task_sets(&out->sets, tr, k, set, scratch, err)) != SSCHED_OK)
+                (status = ssched_i_sched_tree_task_sets(&out->sets, tr, k, set, scratch, err)) != SSCHED_OK)
                 break;
             if (x->kind == SSCHED_TREE_SEND)
                 sends[ns++] = (entry_t){x->edge, pb->commutative ? set[0]
@@ -274,7 +274,7 @@ ssched_status_t sched_build_reduce(const ssched_platform_t *p, const ssched_prob
     }
     free(sends);
     free(comps);
-    status = sched_make_slots(p, loads, n_loads, opt->rule, out, err);
+    status = ssched_i_sched_make_slots(p, loads, n_loads, opt->rule, out, err);
     for (size_t k = 0; k < n_loads; k++)
         mpq_clear(loads[k].count);
     free(loads);

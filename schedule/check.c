@@ -15,13 +15,13 @@
 #include "schedule/check_internal.h"
 #include "ssched/rational.h"
 
-void chk_init(chk_t *c)
+void ssched_i_chk_init(chk_t *c)
 {
     memset(c, 0, sizeof *c);
     mpq_inits(c->size, c->throughput, c->makespan, NULL);
 }
 
-void chk_free(chk_t *c)
+void ssched_i_chk_free(chk_t *c)
 {
     for (size_t i = 0; i < c->n_nodes; i++) {
         free(c->names[i]);
@@ -49,7 +49,7 @@ void chk_free(chk_t *c)
     memset(c, 0, sizeof *c);
 }
 
-int chk_violation(chk_t *c, const char *fmt, ...)
+int ssched_i_chk_violation(chk_t *c, const char *fmt, ...)
 {
     if (c->report->valid) {
         va_list ap;
@@ -61,7 +61,7 @@ int chk_violation(chk_t *c, const char *fmt, ...)
     return 0;
 }
 
-ssched_status_t chk_bad(chk_t *c, const char *fmt, ...)
+ssched_status_t ssched_i_chk_bad(chk_t *c, const char *fmt, ...)
 {
     char msg[SSCHED_ERROR_MSG_MAX];
     va_list ap;
@@ -71,11 +71,11 @@ ssched_status_t chk_bad(chk_t *c, const char *fmt, ...)
     return ssched_error_set(c->err, SSCHED_EINPUT, "schedule file: %s", msg);
 }
 
-ssched_status_t chk_get_q(chk_t *c, json_t *obj, const char *key, const char *where, mpq_t out)
+ssched_status_t ssched_i_chk_get_q(chk_t *c, json_t *obj, const char *key, const char *where, mpq_t out)
 {
     json_t *v = json_object_get(obj, key);
     if (!json_is_string(v))
-        return chk_bad(c, "%s: missing exact string field \"%s\"", where, key);
+        return ssched_i_chk_bad(c, "%s: missing exact string field \"%s\"", where, key);
     /* the common form "p" or "p/q" (digits only) straight into GMP */
     const char *t = json_string_value(v);
     size_t n = strspn(t, "0123456789");
@@ -91,16 +91,16 @@ ssched_status_t chk_get_q(chk_t *c, json_t *obj, const char *key, const char *wh
     if (st == SSCHED_ENOMEM) /* not a property of the file */
         return ssched_error_set(c->err, st, "%s", e.message);
     if (st != SSCHED_OK)
-        return chk_bad(c, "%s: field \"%s\": %s", where, key, e.message);
+        return ssched_i_chk_bad(c, "%s: field \"%s\": %s", where, key, e.message);
     return SSCHED_OK;
 }
 
-ssched_status_t chk_get_node(chk_t *c, json_t *obj, const char *key, const char *where,
+ssched_status_t ssched_i_chk_get_node(chk_t *c, json_t *obj, const char *key, const char *where,
                              size_t *out)
 {
     json_t *v = json_object_get(obj, key);
     if (!json_is_string(v))
-        return chk_bad(c, "%s: missing node field \"%s\"", where, key);
+        return ssched_i_chk_bad(c, "%s: missing node field \"%s\"", where, key);
     const char *name = json_string_value(v);
     if (c->by_name) {
         size_t lo = 0, hi = c->n_nodes;
@@ -116,14 +116,14 @@ ssched_status_t chk_get_node(chk_t *c, json_t *obj, const char *key, const char 
             else
                 hi = mid;
         }
-        return chk_bad(c, "%s: unknown node '%s'", where, name);
+        return ssched_i_chk_bad(c, "%s: unknown node '%s'", where, name);
     }
     for (size_t i = 0; i < c->n_nodes; i++)
         if (!strcmp(c->names[i], name)) {
             *out = i;
             return SSCHED_OK;
         }
-    return chk_bad(c, "%s: unknown node '%s'", where, name);
+    return ssched_i_chk_bad(c, "%s: unknown node '%s'", where, name);
 }
 
 static const chk_t *sort_ctx;
@@ -132,7 +132,7 @@ static int by_name_cmp(const void *a, const void *b)
     return strcmp(sort_ctx->names[*(const size_t *)a], sort_ctx->names[*(const size_t *)b]);
 }
 
-void chk_index(chk_t *c)
+void ssched_i_chk_index(chk_t *c)
 {
     size_t nn = c->n_nodes;
     if (c->by_name || nn == 0 || nn > 4096)
@@ -163,10 +163,10 @@ void chk_index(chk_t *c)
     }
 }
 
-ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed)
+ssched_status_t ssched_i_chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed)
 {
     if (!json_is_object(obj))
-        return chk_bad(c, "%s: must be an object", where);
+        return ssched_i_chk_bad(c, "%s: must be an object", where);
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
@@ -174,12 +174,12 @@ ssched_status_t chk_keys(chk_t *c, json_t *obj, const char *where, const char *c
         while (allowed[k] && strcmp(allowed[k], key))
             k++;
         if (!allowed[k])
-            return chk_bad(c, "%s: unknown key \"%s\"", where, key);
+            return ssched_i_chk_bad(c, "%s: unknown key \"%s\"", where, key);
     }
     return SSCHED_OK;
 }
 
-size_t chk_edge(const chk_t *c, size_t from, size_t to)
+size_t ssched_i_chk_edge(const chk_t *c, size_t from, size_t to)
 {
     if (c->edge_at)
         return c->edge_at[from * c->n_nodes + to];
@@ -189,7 +189,7 @@ size_t chk_edge(const chk_t *c, size_t from, size_t to)
     return (size_t)-1;
 }
 
-size_t chk_type(const chk_t *c, size_t origin, size_t dest)
+size_t ssched_i_chk_type(const chk_t *c, size_t origin, size_t dest)
 {
     if (c->type_at)
         return c->type_at[origin * c->n_nodes + dest];
@@ -209,9 +209,9 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
     json_t *pl = json_object_get(root, "platform");
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
     if (!json_is_array(nodes) || !json_is_array(edges))
-        return chk_bad(c, "missing platform.nodes / platform.edges arrays");
+        return ssched_i_chk_bad(c, "missing platform.nodes / platform.edges arrays");
     ssched_status_t kst;
-    if (strict && (kst = chk_keys(c, pl, "platform", pl_keys)) != SSCHED_OK)
+    if (strict && (kst = ssched_i_chk_keys(c, pl, "platform", pl_keys)) != SSCHED_OK)
         return kst;
     size_t nn = json_array_size(nodes);
     c->names = calloc(nn ? nn : 1, sizeof *c->names);
@@ -227,15 +227,15 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
         c->n_nodes++;
         char nwhere[64];
         snprintf(nwhere, sizeof nwhere, "platform.nodes[%zu]", i);
-        if (strict && (kst = chk_keys(c, node, nwhere, node_keys)) != SSCHED_OK)
+        if (strict && (kst = ssched_i_chk_keys(c, node, nwhere, node_keys)) != SSCHED_OK)
             return kst;
         if (strict && !json_object_get(node, "w"))
-            return chk_bad(c, "%s: missing \"w\" (null for a node that only routes)", nwhere);
+            return ssched_i_chk_bad(c, "%s: missing \"w\" (null for a node that only routes)", nwhere);
         if (!json_is_string(id))
-            return chk_bad(c, "platform.nodes[%zu]: missing \"id\"", i);
+            return ssched_i_chk_bad(c, "platform.nodes[%zu]: missing \"id\"", i);
         for (size_t k = 0; k < i; k++)
             if (!strcmp(c->names[k], json_string_value(id)))
-                return chk_bad(c, "platform.nodes: duplicate node '%s'", c->names[k]);
+                return ssched_i_chk_bad(c, "platform.nodes: duplicate node '%s'", c->names[k]);
         c->names[i] = strdup(json_string_value(id));
         if (!c->names[i])
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
@@ -245,20 +245,20 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
         if (ports) {
             const char *pv = json_string_value(ports);
             if (!pv || (strcmp(pv, "one") && strcmp(pv, "multi")))
-                return chk_bad(c, "%s: \"ports\" must be \"one\" or \"multi\"", nwhere);
+                return ssched_i_chk_bad(c, "%s: \"ports\" must be \"one\" or \"multi\"", nwhere);
             c->multi[i] = !strcmp(pv, "multi");
         }
         json_t *w = json_object_get(node, "w");
         if (w && !json_is_null(w)) {
             char where[64];
             snprintf(where, sizeof where, "platform.nodes[%zu]", i);
-            ssched_status_t st = chk_get_q(c, node, "w", where, c->w[i]);
+            ssched_status_t st = ssched_i_chk_get_q(c, node, "w", where, c->w[i]);
             if (st != SSCHED_OK)
                 return st;
             /* w = 0 (free merges) occurs in makespan comparisons, where the
              * cluster model folds merge time into the transfer time */
             if (mpq_sgn(c->w[i]) < 0)
-                return chk_bad(c, "%s: w must not be negative", where);
+                return ssched_i_chk_bad(c, "%s: w must not be negative", where);
             c->has_w[i] = 1;
         }
     }
@@ -275,16 +275,16 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
         mpq_init(c->cost[e]);
         c->n_edges++;
         ssched_status_t st;
-        if (strict && (st = chk_keys(c, o, where, edge_keys)) != SSCHED_OK)
+        if (strict && (st = ssched_i_chk_keys(c, o, where, edge_keys)) != SSCHED_OK)
             return st;
-        if ((st = chk_get_node(c, o, "from", where, &c->from[e])) != SSCHED_OK ||
-            (st = chk_get_node(c, o, "to", where, &c->to[e])) != SSCHED_OK ||
-            (st = chk_get_q(c, o, "c", where, c->cost[e])) != SSCHED_OK)
+        if ((st = ssched_i_chk_get_node(c, o, "from", where, &c->from[e])) != SSCHED_OK ||
+            (st = ssched_i_chk_get_node(c, o, "to", where, &c->to[e])) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, o, "c", where, c->cost[e])) != SSCHED_OK)
             return st;
         if (mpq_sgn(c->cost[e]) <= 0)
-            return chk_bad(c, "%s: c must be positive", where);
-        if (chk_edge(c, c->from[e], c->to[e]) != e)
-            return chk_bad(c, "%s: parallel edge", where);
+            return ssched_i_chk_bad(c, "%s: c must be positive", where);
+        if (ssched_i_chk_edge(c, c->from[e], c->to[e]) != e)
+            return ssched_i_chk_bad(c, "%s: parallel edge", where);
     }
     return SSCHED_OK;
 }
@@ -296,7 +296,7 @@ static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t *
 {
     json_t *a = json_object_get(pb, key);
     if (!json_is_array(a) || json_array_size(a) == 0)
-        return chk_bad(c, "problem.%s: missing node list", key);
+        return ssched_i_chk_bad(c, "problem.%s: missing node list", key);
     *n = json_array_size(a);
     *out = malloc(*n * sizeof **out);
     if (!*out)
@@ -305,13 +305,13 @@ static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t *
     snprintf(where, sizeof where, "problem.%s", key);
     for (size_t k = 0; k < *n; k++) {
         json_t *wrap = json_pack("{sO}", "n", json_array_get(a, k));
-        ssched_status_t st = chk_get_node(c, wrap, "n", where, &(*out)[k]);
+        ssched_status_t st = ssched_i_chk_get_node(c, wrap, "n", where, &(*out)[k]);
         json_decref(wrap);
         if (st != SSCHED_OK)
             return st;
         for (size_t j = 0; strict && j < k; j++)
             if ((*out)[j] == (*out)[k])
-                return chk_bad(c, "%s: '%s' listed twice", where, c->names[(*out)[k]]);
+                return ssched_i_chk_bad(c, "%s: '%s' listed twice", where, c->names[(*out)[k]]);
     }
     return SSCHED_OK;
 }
@@ -328,17 +328,17 @@ static ssched_status_t read_problem(chk_t *c, json_t *root, int strict)
     if (c->reduce) {
         for (size_t k = 0; k < c->N; k++)
             if (chk_multi(c, c->participants[k]))
-                return chk_bad(c, "problem.participants: '%s' is a switch (\"ports\": "
+                return ssched_i_chk_bad(c, "problem.participants: '%s' is a switch (\"ports\": "
                                "\"multi\"), which never computes", c->names[c->participants[k]]);
         if (chk_multi(c, c->target))
-            return chk_bad(c, "problem.target: '%s' is a switch (\"ports\": \"multi\")",
+            return ssched_i_chk_bad(c, "problem.target: '%s' is a switch (\"ports\": \"multi\")",
                            c->names[c->target]);
         return SSCHED_OK;
     }
     for (size_t t = 0; t < c->n_types; t++)
         if (chk_multi(c, c->type_origin[t]) || chk_multi(c, c->type_dest[t])) {
             size_t v = chk_multi(c, c->type_origin[t]) ? c->type_origin[t] : c->type_dest[t];
-            return chk_bad(c, "problem: '%s' is a switch (\"ports\": \"multi\"), never a "
+            return ssched_i_chk_bad(c, "problem: '%s' is a switch (\"ports\": \"multi\"), never a "
                            "source or target", c->names[v]);
         }
     return SSCHED_OK;
@@ -356,19 +356,19 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
     json_t *pb = json_object_get(root, "problem");
     const char *kind = json_string_value(json_object_get(pb, "kind"));
     if (!kind)
-        return chk_bad(c, "missing problem.kind");
+        return ssched_i_chk_bad(c, "missing problem.kind");
     if (strict) {
         const char *const *keys = !strcmp(kind, "scatter")  ? scatter_keys
                                   : !strcmp(kind, "gossip") ? gossip_keys
                                   : !strcmp(kind, "reduce") ? reduce_keys
                                   : !strcmp(kind, "allreduce") ? allreduce_keys
                                                             : NULL;
-        ssched_status_t kst = keys ? chk_keys(c, pb, "problem", keys) : SSCHED_OK;
+        ssched_status_t kst = keys ? ssched_i_chk_keys(c, pb, "problem", keys) : SSCHED_OK;
         if (kst != SSCHED_OK)
             return kst;
         /* the size scales every busy time: it is stated, never assumed */
         if (keys && !json_object_get(pb, "size"))
-            return chk_bad(c, "problem: missing exact string field \"size\"");
+            return ssched_i_chk_bad(c, "problem: missing exact string field \"size\"");
     }
     size_t *src = NULL, *dst = NULL, ns = 0, nd = 0;
     ssched_status_t st = SSCHED_OK;
@@ -386,27 +386,27 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         c->allreduce = !strcmp(kind, "allreduce");
         json_t *comm = json_object_get(pb, "commutative");
         if (comm && !json_is_boolean(comm))
-            return chk_bad(c, "problem.commutative must be true or false");
+            return ssched_i_chk_bad(c, "problem.commutative must be true or false");
         c->comm = json_is_true(comm); /* types are sets, numbered as met (check_commut.c) */
         st = node_list(c, pb, "participants", &c->participants, &c->N, 0);
         json_t *r = json_object_get(pb, "root");
         if (st == SSCHED_OK && c->allreduce && (!r || json_is_null(r)))
-            st = chk_get_node(c, root, "root", "schedule", &c->target);
+            st = ssched_i_chk_get_node(c, root, "root", "schedule", &c->target);
         else if (st == SSCHED_OK)
-            st = chk_get_node(c, pb, c->allreduce ? "root" : "target", "problem", &c->target);
+            st = ssched_i_chk_get_node(c, pb, c->allreduce ? "root" : "target", "problem", &c->target);
         if (st == SSCHED_OK && c->N < 2)
-            st = chk_bad(c, "problem.participants: a reduce needs at least 2 participants");
+            st = ssched_i_chk_bad(c, "problem.participants: a reduce needs at least 2 participants");
         for (size_t a = 0; a < c->N && st == SSCHED_OK; a++)
             for (size_t b = 0; b < a; b++)
                 if (c->participants[a] == c->participants[b])
-                    st = chk_bad(c, "problem.participants: '%s' listed twice",
+                    st = ssched_i_chk_bad(c, "problem.participants: '%s' listed twice",
                                  c->names[c->participants[a]]);
         if (st == SSCHED_OK && json_object_get(pb, "size"))
-            st = chk_get_q(c, pb, "size", "problem", c->size);
+            st = ssched_i_chk_get_q(c, pb, "size", "problem", c->size);
         else if (st == SSCHED_OK)
             mpq_set_ui(c->size, 1, 1);
         if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
-            st = chk_bad(c, "problem.size must be positive");
+            st = ssched_i_chk_bad(c, "problem.size must be positive");
         /* types are the intervals [k,m], k-major */
         size_t nI = c->N * (c->N + 1) / 2;
         if (st == SSCHED_OK && !c->comm) {
@@ -422,23 +422,23 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         }
         return st;
     } else if (!strcmp(kind, "broadcast")) {
-        return chk_broadcast_problem(c, pb, strict);
+        return ssched_i_chk_broadcast_problem(c, pb, strict);
     } else {
-        return chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
+        return ssched_i_chk_bad(c, "problem.kind '%s' is not supported by this checker", kind);
     }
     if (st == SSCHED_OK)
         st = node_list(c, pb, "targets", &dst, &nd, strict);
     /* a scatter's source is not one of its own targets (the CLI refuses it) */
     for (size_t b = 0; strict && st == SSCHED_OK && ns == 1 && !strcmp(kind, "scatter") && b < nd; b++)
         if (dst[b] == src[0])
-            st = chk_bad(c, "problem.targets: the source '%s' is listed among its targets",
+            st = ssched_i_chk_bad(c, "problem.targets: the source '%s' is listed among its targets",
                          c->names[src[0]]);
     if (st == SSCHED_OK && json_object_get(pb, "size"))
-        st = chk_get_q(c, pb, "size", "problem", c->size);
+        st = ssched_i_chk_get_q(c, pb, "size", "problem", c->size);
     else if (st == SSCHED_OK)
         mpq_set_ui(c->size, 1, 1);
     if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
-        st = chk_bad(c, "problem.size must be positive");
+        st = ssched_i_chk_bad(c, "problem.size must be positive");
     if (st == SSCHED_OK) {
         c->type_origin = malloc((ns * nd > 0 ? ns * nd : 1) * sizeof(size_t));
         c->type_dest = malloc((ns * nd > 0 ? ns * nd : 1) * sizeof(size_t));
@@ -446,27 +446,27 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         for (size_t a = 0; a < ns && st == SSCHED_OK; a++)
             for (size_t b = 0; b < nd; b++)
-                if (src[a] != dst[b] && chk_type(c, src[a], dst[b]) == (size_t)-1) {
+                if (src[a] != dst[b] && ssched_i_chk_type(c, src[a], dst[b]) == (size_t)-1) {
                     c->type_origin[c->n_types] = src[a];
                     c->type_dest[c->n_types] = dst[b];
                     c->n_types++;
                 }
         if (st == SSCHED_OK && c->n_types == 0)
-            st = chk_bad(c, "problem has no (source, target) pair of distinct nodes");
+            st = ssched_i_chk_bad(c, "problem has no (source, target) pair of distinct nodes");
     }
     free(src);
     free(dst);
     return st;
 }
 
-size_t chk_interval(const chk_t *c, size_t k, size_t m)
+size_t ssched_i_chk_interval(const chk_t *c, size_t k, size_t m)
 {
     if (k > m || m >= c->N)
         return (size_t)-1;
     return k * c->N - (k ? k * (k - 1) / 2 : 0) + (m - k);
 }
 
-int chk_int_array(json_t *a, size_t len, size_t *out)
+int ssched_i_chk_int_array(json_t *a, size_t len, size_t *out)
 {
     if (!json_is_array(a) || json_array_size(a) != len)
         return 0;
@@ -480,49 +480,49 @@ int chk_int_array(json_t *a, size_t len, size_t *out)
 }
 
 /* The (edge, type) of a transfer object; SSCHED_EINPUT if malformed. */
-ssched_status_t chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edge,
+ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edge,
                              size_t *type)
 {
     size_t from, to, origin, dest;
     ssched_status_t st;
-    if ((st = chk_get_node(c, x, "from", where, &from)) != SSCHED_OK ||
-        (st = chk_get_node(c, x, "to", where, &to)) != SSCHED_OK)
+    if ((st = ssched_i_chk_get_node(c, x, "from", where, &from)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_node(c, x, "to", where, &to)) != SSCHED_OK)
         return st;
-    *edge = chk_edge(c, from, to);
+    *edge = ssched_i_chk_edge(c, from, to);
     if (*edge == (size_t)-1)
-        return chk_bad(c, "%s: no platform edge %s->%s", where, c->names[from], c->names[to]);
+        return ssched_i_chk_bad(c, "%s: no platform edge %s->%s", where, c->names[from], c->names[to]);
     if (c->bcast) { /* the one message of the broadcast */
         *type = 0;
         return SSCHED_OK;
     }
     if (c->allreduce && json_object_get(x, "copy")) { /* the broadcast of the result */
         if (!json_is_true(json_object_get(x, "copy")))
-            return chk_bad(c, "%s: \"copy\" must be true", where);
+            return ssched_i_chk_bad(c, "%s: \"copy\" must be true", where);
         *type = CHK_COPY;
         return SSCHED_OK;
     }
     if (c->reduce && c->comm) {
         json_t *set = json_object_get(x, "set");
         if (!set)
-            return chk_bad(c, "%s: missing \"set\": [participant indices]", where);
-        return chk_read_set(c, set, where, type);
+            return ssched_i_chk_bad(c, "%s: missing \"set\": [participant indices]", where);
+        return ssched_i_chk_read_set(c, set, where, type);
     }
     if (c->reduce) {
         size_t km[2];
-        if (!chk_int_array(json_object_get(x, "interval"), 2, km))
-            return chk_bad(c, "%s: missing \"interval\": [k, m]", where);
-        *type = chk_interval(c, km[0], km[1]);
+        if (!ssched_i_chk_int_array(json_object_get(x, "interval"), 2, km))
+            return ssched_i_chk_bad(c, "%s: missing \"interval\": [k, m]", where);
+        *type = ssched_i_chk_interval(c, km[0], km[1]);
         if (*type == (size_t)-1)
-            return chk_bad(c, "%s: interval [%zu,%zu] is not within the participants", where,
+            return ssched_i_chk_bad(c, "%s: interval [%zu,%zu] is not within the participants", where,
                            km[0], km[1]);
         return SSCHED_OK;
     }
-    if ((st = chk_get_node(c, x, "origin", where, &origin)) != SSCHED_OK ||
-        (st = chk_get_node(c, x, "dest", where, &dest)) != SSCHED_OK)
+    if ((st = ssched_i_chk_get_node(c, x, "origin", where, &origin)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_node(c, x, "dest", where, &dest)) != SSCHED_OK)
         return st;
-    *type = chk_type(c, origin, dest);
+    *type = ssched_i_chk_type(c, origin, dest);
     if (*type == (size_t)-1)
-        return chk_bad(c, "%s: %s->%s is not a message type of the problem", where,
+        return ssched_i_chk_bad(c, "%s: %s->%s is not a message type of the problem", where,
                        c->names[origin], c->names[dest]);
     return SSCHED_OK;
 }
@@ -534,7 +534,7 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
                                            ssched_error_t *err)
 {
     chk_t c;
-    chk_init(&c);
+    ssched_i_chk_init(&c);
     c.report = report;
     c.err = err;
     const char *format = json_string_value(json_object_get(root, "format"));
@@ -543,22 +543,22 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
     ssched_status_t st;
     if ((st = read_platform(&c, root, strict)) == SSCHED_OK &&
         (st = read_problem(&c, root, strict)) == SSCHED_OK &&
-        (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
-        chk_index(&c);
+        (st = ssched_i_chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
+        ssched_i_chk_index(&c);
         if (!tr->present)
-            st = chk_bad(&c, "missing \"transfers\" array");
+            st = ssched_i_chk_bad(&c, "missing \"transfers\" array");
         else if (c.bcast)
-            st = co->present ? chk_bad(&c, "\"computations\" in a broadcast schedule")
-                             : chk_unrolled_broadcast(&c, root, tr);
+            st = co->present ? ssched_i_chk_bad(&c, "\"computations\" in a broadcast schedule")
+                             : ssched_i_chk_unrolled_broadcast(&c, root, tr);
         else if (c.reduce)
-            st = co->present ? chk_unrolled_reduce(&c, root, tr, co)
-                             : chk_bad(&c, "missing \"computations\" array");
+            st = co->present ? ssched_i_chk_unrolled_reduce(&c, root, tr, co)
+                             : ssched_i_chk_bad(&c, "missing \"computations\" array");
         else if (co->present)
-            st = chk_bad(&c, "\"computations\" in a scatter or gossip schedule");
+            st = ssched_i_chk_bad(&c, "\"computations\" in a scatter or gossip schedule");
         else
-            st = chk_unrolled(&c, root, tr);
+            st = ssched_i_chk_unrolled(&c, root, tr);
     }
-    chk_free(&c);
+    ssched_i_chk_free(&c);
     return st;
 }
 
@@ -571,22 +571,22 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
 ssched_status_t ssched_check_schedule_buffer(const char *text, size_t len,
                                              ssched_check_report_t *report, ssched_error_t *err)
 {
-    return chk_check_buffer(text, len, 0, report, err);
+    return ssched_i_chk_check_buffer(text, len, 0, report, err);
 }
 
-ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
+ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapped,
                                  ssched_check_report_t *report, ssched_error_t *err)
 {
     memset(report, 0, sizeof *report);
     report->valid = 1;
-    size_t nul = chk_find_nul(text, len, mapped);
+    size_t nul = ssched_i_chk_find_nul(text, len, mapped);
     if (nul != SIZE_MAX)
         return ssched_error_set(err, SSCHED_EINPUT, "schedule file: NUL byte at offset %zu", nul);
     {
         /* unrolled files are never loaded whole: split the top level first */
         json_t *top;
         chk_extent_t tr, co;
-        if (chk_split_top(text, len, mapped, &top, &tr, &co, NULL) == SSCHED_OK) {
+        if (ssched_i_chk_split_top(text, len, mapped, &top, &tr, &co, NULL) == SSCHED_OK) {
             const char *f = json_string_value(json_object_get(top, "format"));
             ssched_status_t st = SSCHED_OK;
             int unrolled = f && (!strcmp(f, "ssched-unrolled/1") || !strcmp(f, "ssched-unrolled/2"));
@@ -603,7 +603,7 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
         return ssched_error_set(err, SSCHED_EINPUT, "schedule file: invalid JSON at line %d: %s",
                                 jerr.line, jerr.text);
     chk_t c;
-    chk_init(&c);
+    ssched_i_chk_init(&c);
     c.report = report;
     c.err = err;
     ssched_status_t st;
@@ -618,7 +618,7 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
          * interpret */
         json_t *strict = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
         if (!strict) {
-            chk_free(&c);
+            ssched_i_chk_free(&c);
             json_decref(root);
             return ssched_error_set(err, SSCHED_EINPUT, "schedule file: line %d: %s", jerr.line,
                                     jerr.text);
@@ -626,23 +626,23 @@ ssched_status_t chk_check_buffer(const char *text, size_t len, int mapped,
         json_decref(strict);
     }
     if (!format)
-        st = chk_bad(&c, "missing \"format\"");
+        st = ssched_i_chk_bad(&c, "missing \"format\"");
     else if (strcmp(format, "ssched-schedule/1") && strcmp(format, "ssched-unrolled/1") &&
              strcmp(format, "ssched-unrolled/2"))
-        st = chk_bad(&c, "unknown format '%s'", format);
+        st = ssched_i_chk_bad(&c, "unknown format '%s'", format);
     else if ((st = read_platform(&c, root, periodic)) == SSCHED_OK &&
              (st = read_problem(&c, root, periodic)) == SSCHED_OK &&
-             (st = chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
+             (st = ssched_i_chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         if (!strcmp(format, "ssched-schedule/1")) {
-            st = c.allreduce ? chk_allreduce(&c, root)
-                 : c.bcast   ? chk_broadcast(&c, root)
-                             : chk_periodic(&c, root);
+            st = c.allreduce ? ssched_i_chk_allreduce(&c, root)
+                 : c.bcast   ? ssched_i_chk_broadcast(&c, root)
+                             : ssched_i_chk_periodic(&c, root);
         } else {
             /* an unrolled format the stream reader did not take: malformed */
-            st = chk_bad(&c, "unrolled file that is not a well-formed JSON object");
+            st = ssched_i_chk_bad(&c, "unrolled file that is not a well-formed JSON object");
         }
     }
-    chk_free(&c);
+    ssched_i_chk_free(&c);
     json_decref(root);
     return st;
 }

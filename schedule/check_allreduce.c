@@ -88,7 +88,7 @@ static ssched_status_t check_slots(chk_t *c, json_t *root, const mpq_t period, i
     for (size_t k = 0; k < json_array_size(slots) && st == SSCHED_OK && c->report->valid; k++) {
         json_t *sl = json_array_get(slots, k), *tr = json_object_get(sl, "transfers");
         if (!json_is_array(tr)) {
-            st = chk_bad(c, "slots[%zu]: missing \"transfers\" array", k);
+            st = ssched_i_chk_bad(c, "slots[%zu]: missing \"transfers\" array", k);
             break;
         }
         size_t n = json_array_size(tr);
@@ -103,34 +103,34 @@ static ssched_status_t check_slots(chk_t *c, json_t *root, const mpq_t period, i
         for (size_t x = 0; x < n; x++)
             mpq_init(amount[x]);
         snprintf(where, sizeof where, "slots[%zu]", k);
-        if ((st = chk_get_q(c, sl, "start", where, start)) == SSCHED_OK)
-            st = chk_get_q(c, sl, "end", where, end);
+        if ((st = ssched_i_chk_get_q(c, sl, "start", where, start)) == SSCHED_OK)
+            st = ssched_i_chk_get_q(c, sl, "end", where, end);
         for (size_t x = 0; x < n && st == SSCHED_OK; x++) {
             json_t *o = json_array_get(tr, x);
             size_t type;
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, x);
             if (json_object_get(o, "copy") &&
-                (st = chk_keys(c, o, where, copy_keys)) != SSCHED_OK)
+                (st = ssched_i_chk_keys(c, o, where, copy_keys)) != SSCHED_OK)
                 break;
-            if ((st = chk_transfer(c, o, where, &edge[x], &type)) == SSCHED_OK &&
-                (st = chk_get_q(c, o, "amount", where, amount[x])) == SSCHED_OK) {
+            if ((st = ssched_i_chk_transfer(c, o, where, &edge[x], &type)) == SSCHED_OK &&
+                (st = ssched_i_chk_get_q(c, o, "amount", where, amount[x])) == SSCHED_OK) {
                 if (mpq_sgn(amount[x]) <= 0)
-                    chk_violation(c, "%s: the amount must be positive", where);
+                    ssched_i_chk_violation(c, "%s: the amount must be positive", where);
                 else if (integral && mpz_cmp_ui(mpq_denref(amount[x]), 1) != 0)
-                    chk_violation(c, "%s: split is false but the amount is not an integer",
+                    ssched_i_chk_violation(c, "%s: split is false but the amount is not an integer",
                                   where);
                 if (type == CHK_COPY) {
                     mpq_add(copy[edge[x]], copy[edge[x]], amount[x]);
                     type = nt - 1; /* the copies' rates, after the reduce types */
                 } else if (type >= nt - 1) {
-                    st = chk_bad(c, "%s: a type the reduce part does not have", where);
+                    st = ssched_i_chk_bad(c, "%s: a type the reduce part does not have", where);
                     break;
                 }
                 mpq_add(tot[type * ne + edge[x]], tot[type * ne + edge[x]], amount[x]);
             }
         }
         if (st == SSCHED_OK && c->report->valid)
-            chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
+            ssched_i_chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
         for (size_t x = 0; x < n; x++)
             mpq_clear(amount[x]);
         free(edge);
@@ -168,7 +168,7 @@ static ssched_status_t read_arcs(chk_t *c, json_t *arcs, const char *where, size
     for (size_t v = 0; v < c->n_nodes; v++)
         parent[v] = (size_t)-1;
     if (!json_is_array(arcs))
-        return chk_bad(c, "%s: missing \"arcs\" array", where);
+        return ssched_i_chk_bad(c, "%s: missing \"arcs\" array", where);
     for (size_t k = 0; k < json_array_size(arcs); k++) {
         json_t *a = json_array_get(arcs, k);
         size_t uv[2];
@@ -179,15 +179,15 @@ static ssched_status_t read_arcs(chk_t *c, json_t *arcs, const char *where, size
                 if (!strcmp(c->names[i], name))
                     uv[j] = i;
             if (json_array_size(a) != 2 || uv[j] == (size_t)-1)
-                return chk_bad(c, "%s.arcs[%zu]: an arc is [\"from\", \"to\"] of known nodes",
+                return ssched_i_chk_bad(c, "%s.arcs[%zu]: an arc is [\"from\", \"to\"] of known nodes",
                                where, k);
         }
-        size_t e = chk_edge(c, uv[0], uv[1]);
+        size_t e = ssched_i_chk_edge(c, uv[0], uv[1]);
         if (e == (size_t)-1)
-            return chk_bad(c, "%s: no platform edge %s->%s", where, c->names[uv[0]],
+            return ssched_i_chk_bad(c, "%s: no platform edge %s->%s", where, c->names[uv[0]],
                            c->names[uv[1]]);
         if (uv[1] == c->target || parent[uv[1]] != (size_t)-1) {
-            chk_violation(c, "%s: node %s has two in-arcs (or the root has one)", where,
+            ssched_i_chk_violation(c, "%s: node %s has two in-arcs (or the root has one)", where,
                           c->names[uv[1]]);
             return SSCHED_OK;
         }
@@ -204,7 +204,7 @@ static ssched_status_t check_arborescences(chk_t *c, json_t *root, const mpq_t p
     static const char *const keys[] = {"count", "arcs", NULL};
     json_t *arr = json_object_get(root, "arborescences");
     if (!json_is_array(arr) || json_array_size(arr) == 0)
-        return chk_bad(c, "missing \"arborescences\" array");
+        return ssched_i_chk_bad(c, "missing \"arborescences\" array");
     size_t nn = c->n_nodes;
     size_t *parent = malloc((nn ? nn : 1) * sizeof *parent);
     if (!parent)
@@ -216,13 +216,13 @@ static ssched_status_t check_arborescences(chk_t *c, json_t *root, const mpq_t p
     for (size_t i = 0; i < json_array_size(arr) && st == SSCHED_OK && c->report->valid; i++) {
         json_t *o = json_array_get(arr, i);
         snprintf(where, sizeof where, "arborescences[%zu]", i);
-        if ((st = chk_keys(c, o, where, keys)) != SSCHED_OK ||
-            (st = chk_get_q(c, o, "count", where, count)) != SSCHED_OK ||
+        if ((st = ssched_i_chk_keys(c, o, where, keys)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, o, "count", where, count)) != SSCHED_OK ||
             (st = read_arcs(c, json_object_get(o, "arcs"), where, parent)) != SSCHED_OK ||
             !c->report->valid)
             break;
         if (mpq_sgn(count) <= 0 || mpz_cmp_ui(mpq_denref(count), 1) != 0) {
-            chk_violation(c, "%s: the count must be a positive integer", where);
+            ssched_i_chk_violation(c, "%s: the count must be a positive integer", where);
             break;
         }
         /* every participant climbs to the root in at most n steps (no cycle) */
@@ -231,7 +231,7 @@ static ssched_status_t check_arborescences(chk_t *c, json_t *root, const mpq_t p
             while (u != c->target && parent[u] != (size_t)-1 && steps++ <= nn)
                 u = c->from[parent[u]];
             if (u != c->target)
-                chk_violation(c, "%s does not reach participant %s from the root %s", where,
+                ssched_i_chk_violation(c, "%s does not reach participant %s from the root %s", where,
                               c->names[c->participants[k]], c->names[c->target]);
         }
         for (size_t v = 0; v < nn; v++)
@@ -252,13 +252,13 @@ static ssched_status_t check_bound(chk_t *c, json_t *root)
     json_t *opt = json_object_get(root, "optimal");
     mpq_t ub;
     mpq_init(ub);
-    ssched_status_t st = chk_get_q(c, root, "upper_bound", "schedule", ub);
+    ssched_status_t st = ssched_i_chk_get_q(c, root, "upper_bound", "schedule", ub);
     if (st == SSCHED_OK && !json_is_boolean(opt))
-        st = chk_bad(c, "missing boolean field \"optimal\"");
+        st = ssched_i_chk_bad(c, "missing boolean field \"optimal\"");
     else if (st == SSCHED_OK && mpq_cmp(c->throughput, ub) > 0)
-        chk_violation(c, "the throughput exceeds the stated upper_bound");
+        ssched_i_chk_violation(c, "the throughput exceeds the stated upper_bound");
     else if (st == SSCHED_OK && json_is_true(opt) && !mpq_equal(c->throughput, ub))
-        chk_violation(c, "\"optimal\" is true but the throughput is below the upper_bound");
+        ssched_i_chk_violation(c, "\"optimal\" is true but the throughput is below the upper_bound");
     mpq_clear(ub);
     return st;
 }
@@ -274,45 +274,45 @@ static ssched_status_t check_figures(chk_t *c, json_t *root, const mpq_t period,
     mpq_inits(lcm_claim, L, q, NULL);
     ssched_status_t st;
     json_t *m = json_object_get(fig, "matchings"), *b = json_object_get(fig, "bipartite_edges");
-    if ((st = chk_get_q(c, fig, "lcm_period", "figures", lcm_claim)) == SSCHED_OK &&
-        (st = chk_get_q(c, fig, "nosplit_factor", "figures", L)) == SSCHED_OK) {
+    if ((st = ssched_i_chk_get_q(c, fig, "lcm_period", "figures", lcm_claim)) == SSCHED_OK &&
+        (st = ssched_i_chk_get_q(c, fig, "nosplit_factor", "figures", L)) == SSCHED_OK) {
         mpz_lcm(lcm, lcm, mpq_denref(c->throughput));
         mpq_set_z(q, lcm);
         if (!json_is_integer(m) || (size_t)json_integer_value(m) !=
                                        json_array_size(json_object_get(root, "slots")))
-            chk_violation(c, "figures.matchings is not the number of slots");
+            ssched_i_chk_violation(c, "figures.matchings is not the number of slots");
         else if (!json_is_integer(b) || (size_t)json_integer_value(b) != links)
-            chk_violation(c, "figures.bipartite_edges is not the number of links the slots use");
+            ssched_i_chk_violation(c, "figures.bipartite_edges is not the number of links the slots use");
         else if (!mpq_equal(q, lcm_claim))
-            chk_violation(c, "figures.lcm_period is not the LCM of the denominators of the "
+            ssched_i_chk_violation(c, "figures.lcm_period is not the LCM of the denominators of the "
                           "schedule's rates, busy times and counts");
         else if (mpq_mul(q, lcm_claim, L), !mpq_equal(q, period))
-            chk_violation(c, "the period is not figures.lcm_period x figures.nosplit_factor");
+            ssched_i_chk_violation(c, "the period is not figures.lcm_period x figures.nosplit_factor");
         else if (!integral && mpz_cmp_ui(mpq_numref(L), 1) != 0)
-            chk_violation(c, "figures.nosplit_factor must be 1 when split is true");
+            ssched_i_chk_violation(c, "figures.nosplit_factor must be 1 when split is true");
     }
     mpq_clears(lcm_claim, L, q, NULL);
     return st;
 }
 
-ssched_status_t chk_allreduce(chk_t *c, json_t *root)
+ssched_status_t ssched_i_chk_allreduce(chk_t *c, json_t *root)
 {
     static const char *const keys[] = {"format", "problem", "platform", "throughput", "period",
                                        "operations_per_period", "split", "slots", "computations",
                                        "trees", "root", "arborescences", "upper_bound",
                                        "optimal", "figures", NULL};
-    ssched_status_t st = chk_keys(c, root, "schedule", keys);
+    ssched_status_t st = ssched_i_chk_keys(c, root, "schedule", keys);
     if (st != SSCHED_OK)
         return st;
     size_t r;
     if (json_object_get(root, "root") &&
-        ((st = chk_get_node(c, root, "root", "schedule", &r)) != SSCHED_OK || r != c->target))
-        return st != SSCHED_OK ? st : chk_bad(c, "\"root\" differs from problem.root");
+        ((st = ssched_i_chk_get_node(c, root, "root", "schedule", &r)) != SSCHED_OK || r != c->target))
+        return st != SSCHED_OK ? st : ssched_i_chk_bad(c, "\"root\" differs from problem.root");
     /* the reduce part, as a reduce file (its own slot, balance and tree
      * checks; the figures are checked below over both kinds) */
     json_t *view = reduce_view(c, root);
     c->allreduce = 0; /* a plain reduce file: no copies in it */
-    st = chk_periodic(c, view);
+    st = ssched_i_chk_periodic(c, view);
     c->allreduce = 1;
     json_decref(view);
     if (st != SSCHED_OK || !c->report->valid)
@@ -331,24 +331,24 @@ ssched_status_t chk_allreduce(chk_t *c, json_t *root)
     mpq_inits(period, ops, total, NULL);
     mpz_init(lcm);
     mpz_set_ui(lcm, 1);
-    int integral = json_is_false(json_object_get(root, "split")); /* chk_periodic: boolean */
-    if ((st = chk_get_q(c, root, "period", "schedule", period)) == SSCHED_OK &&
-        (st = chk_get_q(c, root, "operations_per_period", "schedule", ops)) == SSCHED_OK)
+    int integral = json_is_false(json_object_get(root, "split")); /* ssched_i_chk_periodic: boolean */
+    if ((st = ssched_i_chk_get_q(c, root, "period", "schedule", period)) == SSCHED_OK &&
+        (st = ssched_i_chk_get_q(c, root, "operations_per_period", "schedule", ops)) == SSCHED_OK)
         st = check_slots(c, root, period, integral, copy, &links, lcm);
     if (st == SSCHED_OK && c->report->valid)
         st = check_arborescences(c, root, period, load, total, lcm);
     if (st == SSCHED_OK && c->report->valid && !mpq_equal(total, ops))
-        chk_violation(c, "the arborescences' counts do not sum to operations_per_period");
+        ssched_i_chk_violation(c, "the arborescences' counts do not sum to operations_per_period");
     for (size_t e = 0; e < ne && st == SSCHED_OK && c->report->valid; e++)
         if (!mpq_equal(copy[e], load[e]))
-            chk_violation(c, "edge %s->%s: the slots' copies differ from the arborescences' "
+            ssched_i_chk_violation(c, "edge %s->%s: the slots' copies differ from the arborescences' "
                           "counts", c->names[c->from[e]], c->names[c->to[e]]);
     /* computations and tree weights enter the LCM too */
     json_t *lists[2] = {json_object_get(root, "computations"), json_object_get(root, "trees")};
     const char *what[2] = {"count", "weight"};
     for (int l = 0; l < 2 && st == SSCHED_OK && c->report->valid; l++)
         for (size_t k = 0; k < json_array_size(lists[l]) && st == SSCHED_OK; k++) {
-            if ((st = chk_get_q(c, json_array_get(lists[l], k), what[l], "schedule", total)) !=
+            if ((st = ssched_i_chk_get_q(c, json_array_get(lists[l], k), what[l], "schedule", total)) !=
                 SSCHED_OK)
                 break;
             mpq_div(total, total, period);

@@ -27,19 +27,19 @@ static int is_integer(const mpq_t q)
     return mpz_cmp_ui(mpq_denref(q), 1) == 0;
 }
 
-ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
+ssched_status_t ssched_i_chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
 {
     static const char *const keys[] = {"kind", "source", "targets", "size", NULL};
     ssched_status_t st;
-    if (strict && (st = chk_keys(c, pb, "problem", keys)) != SSCHED_OK)
+    if (strict && (st = ssched_i_chk_keys(c, pb, "problem", keys)) != SSCHED_OK)
         return st;
     if (strict && !json_object_get(pb, "size"))
-        return chk_bad(c, "problem: missing exact string field \"size\"");
-    if ((st = chk_get_node(c, pb, "source", "problem", &c->source)) != SSCHED_OK)
+        return ssched_i_chk_bad(c, "problem: missing exact string field \"size\"");
+    if ((st = ssched_i_chk_get_node(c, pb, "source", "problem", &c->source)) != SSCHED_OK)
         return st;
     json_t *a = json_object_get(pb, "targets");
     if (!json_is_array(a) || json_array_size(a) == 0)
-        return chk_bad(c, "problem.targets: missing node list");
+        return ssched_i_chk_bad(c, "problem.targets: missing node list");
     unsigned char *seen = calloc(c->n_nodes ? c->n_nodes : 1, 1);
     /* the targets, kept in the participants list (c->N of them) */
     free(c->participants);
@@ -52,17 +52,17 @@ ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
     for (size_t k = 0; k < json_array_size(a) && st == SSCHED_OK; k++) {
         json_t *wrap = json_pack("{sO}", "n", json_array_get(a, k));
         size_t v;
-        st = chk_get_node(c, wrap, "n", "problem.targets", &v);
+        st = ssched_i_chk_get_node(c, wrap, "n", "problem.targets", &v);
         json_decref(wrap);
         if (st != SSCHED_OK)
             break;
         if (v == c->source)
-            st = chk_bad(c, "problem.targets: the source '%s' is listed among its targets",
+            st = ssched_i_chk_bad(c, "problem.targets: the source '%s' is listed among its targets",
                          c->names[v]);
         else if (seen[v])
-            st = chk_bad(c, "problem.targets: '%s' listed twice", c->names[v]);
+            st = ssched_i_chk_bad(c, "problem.targets: '%s' listed twice", c->names[v]);
         else if (chk_multi(c, v))
-            st = chk_bad(c, "problem: '%s' is a switch (\"ports\": \"multi\"), never a "
+            st = ssched_i_chk_bad(c, "problem: '%s' is a switch (\"ports\": \"multi\"), never a "
                          "source or target", c->names[v]);
         seen[v] = 1;
         c->participants[c->N++] = v;
@@ -70,12 +70,12 @@ ssched_status_t chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
     free(seen);
     if (st != SSCHED_OK)
         return st;
-    if (json_object_get(pb, "size") && (st = chk_get_q(c, pb, "size", "problem", c->size)) != SSCHED_OK)
+    if (json_object_get(pb, "size") && (st = ssched_i_chk_get_q(c, pb, "size", "problem", c->size)) != SSCHED_OK)
         return st;
     if (!json_object_get(pb, "size"))
         mpq_set_ui(c->size, 1, 1);
     if (mpq_sgn(c->size) <= 0)
-        return chk_bad(c, "problem.size must be positive");
+        return ssched_i_chk_bad(c, "problem.size must be positive");
     c->bcast = 1;
     c->type_origin = malloc(sizeof(size_t));
     c->type_dest = malloc(sizeof(size_t));
@@ -96,9 +96,9 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
     static const char *const keys[] = {"count", "arcs", NULL};
     json_t *arr = json_object_get(root, "arborescences");
     if (!json_is_array(arr))
-        return chk_bad(c, "missing \"arborescences\" array");
+        return ssched_i_chk_bad(c, "missing \"arborescences\" array");
     if (json_array_size(arr) == 0)
-        return chk_violation(c, "the schedule has no arborescence"), SSCHED_OK;
+        return ssched_i_chk_violation(c, "the schedule has no arborescence"), SSCHED_OK;
     size_t nn = c->n_nodes;
     size_t *parent = malloc((nn ? nn : 1) * sizeof *parent);  /* in-arc's edge */
     size_t *state = malloc((nn ? nn : 1) * sizeof *state);
@@ -118,15 +118,15 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
     for (size_t i = 0; i < json_array_size(arr) && st == SSCHED_OK && c->report->valid; i++) {
         json_t *o = json_array_get(arr, i), *arcs = json_object_get(o, "arcs");
         snprintf(where, sizeof where, "arborescences[%zu]", i);
-        if ((st = chk_keys(c, o, where, keys)) != SSCHED_OK ||
-            (st = chk_get_q(c, o, "count", where, count)) != SSCHED_OK)
+        if ((st = ssched_i_chk_keys(c, o, where, keys)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, o, "count", where, count)) != SSCHED_OK)
             break;
         if (!json_is_array(arcs)) {
-            st = chk_bad(c, "%s: missing \"arcs\" array", where);
+            st = ssched_i_chk_bad(c, "%s: missing \"arcs\" array", where);
             break;
         }
         if (mpq_sgn(count) <= 0 || !is_integer(count)) {
-            chk_violation(c, "%s: the count must be a positive integer", where);
+            ssched_i_chk_violation(c, "%s: the count must be a positive integer", where);
             break;
         }
         for (size_t v = 0; v < nn; v++)
@@ -139,20 +139,20 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
             char aw[96];
             snprintf(aw, sizeof aw, "%s.arcs[%zu]", where, k);
             if (!json_is_array(arc) || json_array_size(arc) != 2)
-                st = chk_bad(c, "%s: an arc is [\"from\", \"to\"]", aw);
-            else if ((st = chk_get_node(c, wrap, "from", aw, &u)) == SSCHED_OK)
-                st = chk_get_node(c, wrap, "to", aw, &v);
+                st = ssched_i_chk_bad(c, "%s: an arc is [\"from\", \"to\"]", aw);
+            else if ((st = ssched_i_chk_get_node(c, wrap, "from", aw, &u)) == SSCHED_OK)
+                st = ssched_i_chk_get_node(c, wrap, "to", aw, &v);
             json_decref(wrap);
             if (st != SSCHED_OK)
                 break;
-            size_t e = chk_edge(c, u, v);
+            size_t e = ssched_i_chk_edge(c, u, v);
             if (e == (size_t)-1)
-                st = chk_bad(c, "%s: no platform edge %s->%s", aw, c->names[u], c->names[v]);
+                st = ssched_i_chk_bad(c, "%s: no platform edge %s->%s", aw, c->names[u], c->names[v]);
             else if (v == c->source)
-                chk_violation(c, "%s: arc %s->%s enters the source", where, c->names[u],
+                ssched_i_chk_violation(c, "%s: arc %s->%s enters the source", where, c->names[u],
                               c->names[v]);
             else if (parent[v] != (size_t)-1)
-                chk_violation(c, "%s: node %s has two in-arcs", where, c->names[v]);
+                ssched_i_chk_violation(c, "%s: node %s has two in-arcs", where, c->names[v]);
             else
                 parent[v] = e;
             if (st != SSCHED_OK)
@@ -172,7 +172,7 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
                 u = c->from[parent[u]];
             }
             if (state[u] != 2) {
-                chk_violation(c, "%s does not reach node %s from the source %s", where,
+                ssched_i_chk_violation(c, "%s does not reach node %s from the source %s", where,
                               c->names[v], c->names[c->source]);
                 break;
             }
@@ -203,7 +203,7 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
     static const char *const tr_keys[] = {"from", "to", "amount", NULL};
     json_t *slots = json_object_get(root, "slots");
     if (!json_is_array(slots))
-        return chk_bad(c, "missing \"slots\" array");
+        return ssched_i_chk_bad(c, "missing \"slots\" array");
     size_t nn = c->n_nodes, ne = c->n_edges, cap = 0;
     size_t *sends_to = malloc((nn ? nn : 1) * sizeof *sends_to);
     size_t *recv_from = malloc((nn ? nn : 1) * sizeof *recv_from);
@@ -226,16 +226,16 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
     for (size_t k = 0; k < json_array_size(slots) && st == SSCHED_OK && c->report->valid; k++) {
         json_t *sl = json_array_get(slots, k), *tr = json_object_get(sl, "transfers");
         snprintf(where, sizeof where, "slots[%zu]", k);
-        if ((st = chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
-            (st = chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
-            (st = chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
+        if ((st = ssched_i_chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
             break;
         if (!json_is_array(tr)) {
-            st = chk_bad(c, "%s: missing \"transfers\" array", where);
+            st = ssched_i_chk_bad(c, "%s: missing \"transfers\" array", where);
             break;
         }
         if (mpq_cmp(start, prev_end) < 0 || mpq_cmp(end, start) <= 0 || mpq_cmp(end, period) > 0) {
-            chk_violation(c, "slot %zu is not inside the period after the previous slot", k);
+            ssched_i_chk_violation(c, "slot %zu is not inside the period after the previous slot", k);
             break;
         }
         mpq_set(prev_end, end);
@@ -259,21 +259,21 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
             json_t *x = json_array_get(tr, t);
             size_t type;
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, t);
-            if ((st = chk_keys(c, x, where, tr_keys)) != SSCHED_OK ||
-                (st = chk_transfer(c, x, where, &edge[t], &type)) != SSCHED_OK ||
-                (st = chk_get_q(c, x, "amount", where, amount[t])) != SSCHED_OK)
+            if ((st = ssched_i_chk_keys(c, x, where, tr_keys)) != SSCHED_OK ||
+                (st = ssched_i_chk_transfer(c, x, where, &edge[t], &type)) != SSCHED_OK ||
+                (st = ssched_i_chk_get_q(c, x, "amount", where, amount[t])) != SSCHED_OK)
                 break;
             if (mpq_sgn(amount[t]) <= 0)
-                chk_violation(c, "%s: the amount must be positive", where);
+                ssched_i_chk_violation(c, "%s: the amount must be positive", where);
             else if (integral && !is_integer(amount[t]))
-                chk_violation(c, "%s: split is false but the amount is not an integer", where);
+                ssched_i_chk_violation(c, "%s: split is false but the amount is not an integer", where);
             *n_used += mpq_sgn(amt[edge[t]]) == 0;
             mpq_add(amt[edge[t]], amt[edge[t]], amount[t]);
             mpq_div(q, amount[t], nosplit);
             mpz_lcm(L, L, mpq_denref(q));
         }
         if (st == SSCHED_OK && c->report->valid)
-            chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
+            ssched_i_chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
     }
     for (size_t t = 0; t < cap; t++)
         mpq_clear(amount[t]);
@@ -310,10 +310,10 @@ static void check_ports(chk_t *c, const mpq_t *amt, const mpq_t period)
             continue;
         if (mpq_cmp(out[k], period) > 0) {
             if (link)
-                chk_violation(c, "link %s->%s is busy longer than the period",
+                ssched_i_chk_violation(c, "link %s->%s is busy longer than the period",
                               c->names[c->from[e]], c->names[c->to[e]]);
             else
-                chk_violation(c, "the %s-port of %s is busy longer than the period",
+                ssched_i_chk_violation(c, "the %s-port of %s is busy longer than the period",
                               k < nn ? "out" : "in", c->names[v]);
         }
     }
@@ -337,38 +337,38 @@ static ssched_status_t check_figures(chk_t *c, json_t *root, const mpq_t period,
     if (!fig)
         return SSCHED_OK; /* the file claims nothing more */
     ssched_status_t st;
-    if ((st = chk_keys(c, fig, "figures", fig_keys)) != SSCHED_OK)
+    if ((st = ssched_i_chk_keys(c, fig, "figures", fig_keys)) != SSCHED_OK)
         return st;
     json_t *m = json_object_get(fig, "matchings"), *b = json_object_get(fig, "bound");
     json_t *be = json_object_get(fig, "bipartite_edges"), *secs = json_object_get(fig, "decompose_seconds");
     if (!json_is_integer(m) || !json_is_integer(b) || !json_is_integer(be) ||
         json_integer_value(m) < 0 || json_integer_value(b) < 0 || json_integer_value(be) < 0)
-        return chk_bad(c, "figures: matchings, bound and bipartite_edges must be non-negative integers");
+        return ssched_i_chk_bad(c, "figures: matchings, bound and bipartite_edges must be non-negative integers");
     if (!json_is_number(secs) || json_number_value(secs) < 0)
-        return chk_bad(c, "figures: \"decompose_seconds\" must be a non-negative number");
+        return ssched_i_chk_bad(c, "figures: \"decompose_seconds\" must be a non-negative number");
     mpq_t lc, q;
     mpq_inits(lc, q, NULL);
     size_t n_slots = json_array_size(json_object_get(root, "slots"));
-    if ((st = chk_get_q(c, fig, "lcm_period", "figures", lc)) != SSCHED_OK)
+    if ((st = ssched_i_chk_get_q(c, fig, "lcm_period", "figures", lc)) != SSCHED_OK)
         goto out;
     if ((size_t)json_integer_value(m) != n_slots)
-        chk_violation(c, "figures.matchings is %lld but the file has %zu slots",
+        ssched_i_chk_violation(c, "figures.matchings is %lld but the file has %zu slots",
                       (long long)json_integer_value(m), n_slots);
     else if (json_integer_value(m) > json_integer_value(b))
-        chk_violation(c, "figures: the matchings exceed the stated bound");
+        ssched_i_chk_violation(c, "figures: the matchings exceed the stated bound");
     else if ((size_t)json_integer_value(be) != n_used)
-        chk_violation(c, "figures.bipartite_edges is %lld but the slots use %zu links",
+        ssched_i_chk_violation(c, "figures.bipartite_edges is %lld but the slots use %zu links",
                       (long long)json_integer_value(be), n_used);
     else if (mpq_sgn(nosplit) <= 0 || !is_integer(nosplit) ||
              (integral ? mpz_cmp(mpq_numref(nosplit), L) != 0
                        : mpz_cmp_ui(mpq_numref(nosplit), 1) != 0))
-        chk_violation(c, "figures.nosplit_factor is not the LCM of the denominators of the "
+        ssched_i_chk_violation(c, "figures.nosplit_factor is not the LCM of the denominators of the "
                          "amounts before the no-split scaling (1 when split is true)");
     else if (mpq_set_z(q, lcm), !mpq_equal(q, lc))
-        chk_violation(c, "figures.lcm_period is not the LCM of the denominators of the "
+        ssched_i_chk_violation(c, "figures.lcm_period is not the LCM of the denominators of the "
                          "arborescences' rates");
     else if (mpq_mul(q, lc, nosplit), !mpq_equal(q, period))
-        chk_violation(c, "the period is not figures.lcm_period x figures.nosplit_factor");
+        ssched_i_chk_violation(c, "the period is not figures.lcm_period x figures.nosplit_factor");
 out:
     mpq_clears(lc, q, NULL);
     return st;
@@ -386,37 +386,37 @@ static ssched_status_t check_bound(chk_t *c, json_t *root)
     if (!ub && !opt && !multicast)
         return SSCHED_OK;
     if (!ub || !json_is_boolean(opt))
-        return chk_bad(c, "a %s schedule states \"upper_bound\" and a boolean \"optimal\"",
+        return ssched_i_chk_bad(c, "a %s schedule states \"upper_bound\" and a boolean \"optimal\"",
                        multicast ? "multicast" : "broadcast");
     mpq_t q;
     mpq_init(q);
-    ssched_status_t st = chk_get_q(c, root, "upper_bound", "schedule", q);
+    ssched_status_t st = ssched_i_chk_get_q(c, root, "upper_bound", "schedule", q);
     int reached = st == SSCHED_OK && mpq_equal(q, c->throughput);
     if (st != SSCHED_OK)
         ;
     else if (mpq_cmp(q, c->throughput) < 0)
-        chk_violation(c, "upper_bound is below the throughput");
+        ssched_i_chk_violation(c, "upper_bound is below the throughput");
     else if (reached && json_is_false(opt))
-        chk_violation(c, "optimal is false but the throughput reaches upper_bound");
+        ssched_i_chk_violation(c, "optimal is false but the throughput reaches upper_bound");
     else if (!multicast && !reached && json_is_true(opt))
-        chk_violation(c, "optimal is true but a broadcast to every other node reaches its "
+        ssched_i_chk_violation(c, "optimal is true but a broadcast to every other node reaches its "
                          "upper_bound only when optimal");
     mpq_clear(q);
     return st;
 }
 
-ssched_status_t chk_broadcast(chk_t *c, json_t *root)
+ssched_status_t ssched_i_chk_broadcast(chk_t *c, json_t *root)
 {
     static const char *const keys[] = {"format", "problem", "platform", "throughput", "period",
                                        "operations_per_period", "split", "slots",
                                        "arborescences", "upper_bound", "optimal", "figures",
                                        NULL};
     ssched_status_t st;
-    if ((st = chk_keys(c, root, "schedule", keys)) != SSCHED_OK)
+    if ((st = ssched_i_chk_keys(c, root, "schedule", keys)) != SSCHED_OK)
         return st;
     json_t *split = json_object_get(root, "split");
     if (!json_is_boolean(split))
-        return chk_bad(c, "missing boolean field \"split\"");
+        return ssched_i_chk_bad(c, "missing boolean field \"split\"");
     int integral = json_is_false(split);
     size_t ne = c->n_edges, n_used = 0;
     mpq_t period, ops, q, total, nosplit;
@@ -438,33 +438,33 @@ ssched_status_t chk_broadcast(chk_t *c, json_t *root)
     for (size_t e = 0; e < ne; e++)
         mpq_inits(load[e], amt[e], NULL);
     json_t *fig = json_object_get(root, "figures");
-    if ((st = chk_get_q(c, root, "period", "schedule", period)) != SSCHED_OK ||
-        (st = chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK ||
+    if ((st = ssched_i_chk_get_q(c, root, "period", "schedule", period)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK ||
         (fig && json_object_get(fig, "nosplit_factor") &&
-         (st = chk_get_q(c, fig, "nosplit_factor", "figures", nosplit)) != SSCHED_OK))
+         (st = ssched_i_chk_get_q(c, fig, "nosplit_factor", "figures", nosplit)) != SSCHED_OK))
         goto out;
     if (mpq_sgn(period) <= 0) {
-        chk_violation(c, "the period must be positive");
+        ssched_i_chk_violation(c, "the period must be positive");
         goto out;
     }
     if (mpq_sgn(ops) <= 0 || !is_integer(ops)) {
-        chk_violation(c, "operations_per_period must be a positive integer");
+        ssched_i_chk_violation(c, "operations_per_period must be a positive integer");
         goto out;
     }
     if (mpq_sgn(nosplit) <= 0) {
-        chk_violation(c, "figures.nosplit_factor must be positive");
+        ssched_i_chk_violation(c, "figures.nosplit_factor must be positive");
         goto out;
     }
     mpq_div(q, ops, period);
     if (!mpq_equal(q, c->throughput)) {
-        chk_violation(c, "throughput differs from operations_per_period / period");
+        ssched_i_chk_violation(c, "throughput differs from operations_per_period / period");
         goto out;
     }
     if ((st = read_arborescences(c, root, period, load, total, lcm)) != SSCHED_OK ||
         !c->report->valid)
         goto out;
     if (!mpq_equal(total, ops)) {
-        chk_violation(c, "the arborescences' counts add up to a number other than "
+        ssched_i_chk_violation(c, "the arborescences' counts add up to a number other than "
                          "operations_per_period");
         goto out;
     }
@@ -473,7 +473,7 @@ ssched_status_t chk_broadcast(chk_t *c, json_t *root)
         goto out;
     for (size_t e = 0; e < ne && c->report->valid; e++)
         if (!mpq_equal(amt[e], load[e]))
-            chk_violation(c, "edge %s->%s carries a number of messages per period different "
+            ssched_i_chk_violation(c, "edge %s->%s carries a number of messages per period different "
                           "from the arborescences that use it", c->names[c->from[e]],
                           c->names[c->to[e]]);
     if (c->report->valid)

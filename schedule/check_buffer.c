@@ -11,7 +11,7 @@
  * that ends by then.  During one time only acquisitions happen, so the
  * held amounts after the queue are the peaks of that time.
  *
- * A deferred buffer (chk_buf_new_deferred) takes acquisitions in any
+ * A deferred buffer (ssched_i_chk_buf_new_deferred) takes acquisitions in any
  * order: it keeps every event and replays them sorted at the end (an
  * all-reduce's copies are known to be held only once their forwards are
  * seen, after later reduce events). */
@@ -29,7 +29,7 @@ typedef struct {
     size_t node;
 } acq_t;
 
-/* Deferred mode: an event kept until chk_buf_finish. */
+/* Deferred mode: an event kept until ssched_i_chk_buf_finish. */
 typedef struct {
     mpq_t t, amount;
     size_t node;
@@ -50,7 +50,7 @@ struct chk_buf {
     size_t nrec, caprec;
 };
 
-chk_buf_t *chk_buf_new(size_t nn)
+chk_buf_t *ssched_i_chk_buf_new(size_t nn)
 {
     chk_buf_t *B = calloc(1, sizeof *B);
     if (!B)
@@ -70,7 +70,7 @@ chk_buf_t *chk_buf_new(size_t nn)
     return B;
 }
 
-void chk_buf_free(chk_buf_t *B)
+void ssched_i_chk_buf_free(chk_buf_t *B)
 {
     if (!B)
         return;
@@ -127,9 +127,9 @@ static void flush(chk_buf_t *B)
     B->nacq = 0;
 }
 
-chk_buf_t *chk_buf_new_deferred(size_t nn)
+chk_buf_t *ssched_i_chk_buf_new_deferred(size_t nn)
 {
-    chk_buf_t *B = chk_buf_new(nn);
+    chk_buf_t *B = ssched_i_chk_buf_new(nn);
     if (B)
         B->deferred = 1;
     return B;
@@ -163,7 +163,7 @@ static int rec_cmp(const void *a, const void *b)
     return c ? c : x->acquire - y->acquire;
 }
 
-void chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amount)
+void ssched_i_chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amount)
 {
     if (B->nomem)
         return;
@@ -191,7 +191,7 @@ void chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amou
     mpq_set(B->acq[B->nacq++].amount, amount);
 }
 
-void chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amount)
+void ssched_i_chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amount)
 {
     if (B->nomem)
         return;
@@ -221,7 +221,7 @@ void chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amo
     }
 }
 
-int chk_buf_finish(chk_buf_t *B, mpq_t peak, size_t *node)
+int ssched_i_chk_buf_finish(chk_buf_t *B, mpq_t peak, size_t *node)
 {
     if (B->nomem)
         return 0;
@@ -232,7 +232,7 @@ int chk_buf_finish(chk_buf_t *B, mpq_t peak, size_t *node)
             qsort(B->rec, B->nrec, sizeof *B->rec, rec_cmp);
         B->deferred = 0;
         for (size_t k = 0; k < B->nrec; k++)
-            (B->rec[k].acquire ? chk_buf_acquire : chk_buf_release)(B, B->rec[k].node,
+            (B->rec[k].acquire ? ssched_i_chk_buf_acquire : ssched_i_chk_buf_release)(B, B->rec[k].node,
                                                                   B->rec[k].t,
                                                                   B->rec[k].amount);
         if (B->nomem)

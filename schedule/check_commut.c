@@ -14,11 +14,11 @@
 
 #include "schedule/check_internal.h"
 
-ssched_status_t chk_read_set(chk_t *c, json_t *a, const char *where, size_t *set)
+ssched_status_t ssched_i_chk_read_set(chk_t *c, json_t *a, const char *where, size_t *set)
 {
     size_t n = json_array_size(a);
     if (!json_is_array(a) || n == 0)
-        return chk_bad(c, "%s: a set must be a non-empty array of participant indices", where);
+        return ssched_i_chk_bad(c, "%s: a set must be a non-empty array of participant indices", where);
     if (!c->scratch) {
         ssched_sets_init(&c->sets, c->N);
         c->scratch = calloc(c->sets.words, sizeof *c->scratch);
@@ -30,10 +30,10 @@ ssched_status_t chk_read_set(chk_t *c, json_t *a, const char *where, size_t *set
         json_t *v = json_array_get(a, k);
         json_int_t j = json_is_integer(v) ? json_integer_value(v) : -1;
         if (j < 0 || (size_t)j >= c->N)
-            return chk_bad(c, "%s: set member %zu is not a participant index (0..%zu)", where, k,
+            return ssched_i_chk_bad(c, "%s: set member %zu is not a participant index (0..%zu)", where, k,
                            c->N - 1);
         if (k > 0 && j <= json_integer_value(json_array_get(a, k - 1)))
-            return chk_bad(c, "%s: a set lists its participants in increasing order, once each",
+            return ssched_i_chk_bad(c, "%s: a set lists its participants in increasing order, once each",
                            where);
         c->scratch[j / 64] |= (uint64_t)1 << (j % 64);
     }
@@ -55,24 +55,24 @@ static size_t set_union(chk_t *c, size_t a, size_t b, int *overlap)
     return ssched_sets_intern(&c->sets, c->scratch);
 }
 
-ssched_status_t chk_comp_types(chk_t *c, json_t *x, const char *where, size_t t[3])
+ssched_status_t ssched_i_chk_comp_types(chk_t *c, json_t *x, const char *where, size_t t[3])
 {
     if (!c->comm) {
         size_t v[3];
-        if (!chk_int_array(json_object_get(x, "task"), 3, v) ||
+        if (!ssched_i_chk_int_array(json_object_get(x, "task"), 3, v) ||
             !(v[0] <= v[1] && v[1] < v[2] && v[2] < c->N))
-            return chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, c->N);
-        t[0] = chk_interval(c, v[0], v[2]);
-        t[1] = chk_interval(c, v[0], v[1]);
-        t[2] = chk_interval(c, v[1] + 1, v[2]);
+            return ssched_i_chk_bad(c, "%s: \"task\" must be [k, l, m] with k <= l < m < %zu", where, c->N);
+        t[0] = ssched_i_chk_interval(c, v[0], v[2]);
+        t[1] = ssched_i_chk_interval(c, v[0], v[1]);
+        t[2] = ssched_i_chk_interval(c, v[1] + 1, v[2]);
         return SSCHED_OK;
     }
     json_t *m = json_object_get(x, "merge");
     if (!json_is_array(m) || json_array_size(m) != 2)
-        return chk_bad(c, "%s: \"merge\" must be [[set], [set]]", where);
+        return ssched_i_chk_bad(c, "%s: \"merge\" must be [[set], [set]]", where);
     ssched_status_t st;
-    if ((st = chk_read_set(c, json_array_get(m, 0), where, &t[1])) != SSCHED_OK ||
-        (st = chk_read_set(c, json_array_get(m, 1), where, &t[2])) != SSCHED_OK)
+    if ((st = ssched_i_chk_read_set(c, json_array_get(m, 0), where, &t[1])) != SSCHED_OK ||
+        (st = ssched_i_chk_read_set(c, json_array_get(m, 1), where, &t[2])) != SSCHED_OK)
         return st;
     int overlap;
     t[0] = set_union(c, t[1], t[2], &overlap);
@@ -80,14 +80,14 @@ ssched_status_t chk_comp_types(chk_t *c, json_t *x, const char *where, size_t t[
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (overlap) {
         char a[96], b[96];
-        chk_type_name(c, t[1], a, sizeof a);
-        chk_type_name(c, t[2], b, sizeof b);
-        chk_violation(c, "%s merges %s and %s, which share a participant", where, a, b);
+        ssched_i_chk_type_name(c, t[1], a, sizeof a);
+        ssched_i_chk_type_name(c, t[2], b, sizeof b);
+        ssched_i_chk_violation(c, "%s merges %s and %s, which share a participant", where, a, b);
     }
     return SSCHED_OK;
 }
 
-size_t chk_type_own(const chk_t *c, size_t type)
+size_t ssched_i_chk_type_own(const chk_t *c, size_t type)
 {
     if (!c->comm)
         return c->type_origin[type] == c->type_dest[type] ? c->type_origin[type] : SIZE_MAX;
@@ -103,7 +103,7 @@ size_t chk_type_own(const chk_t *c, size_t type)
     return found;
 }
 
-int chk_type_full(const chk_t *c, size_t type)
+int ssched_i_chk_type_full(const chk_t *c, size_t type)
 {
     if (!c->comm)
         return c->type_origin[type] == 0 && c->type_dest[type] == c->N - 1;
@@ -113,10 +113,10 @@ int chk_type_full(const chk_t *c, size_t type)
     return n == c->N;
 }
 
-size_t chk_full_type(chk_t *c)
+size_t ssched_i_chk_full_type(chk_t *c)
 {
     if (!c->comm)
-        return chk_interval(c, 0, c->N - 1);
+        return ssched_i_chk_interval(c, 0, c->N - 1);
     if (!c->scratch) {
         ssched_sets_init(&c->sets, c->N);
         if (!(c->scratch = calloc(c->sets.words, sizeof *c->scratch)))
@@ -128,7 +128,7 @@ size_t chk_full_type(chk_t *c)
     return ssched_sets_intern(&c->sets, c->scratch);
 }
 
-void chk_type_name(const chk_t *c, size_t type, char *buf, size_t len)
+void ssched_i_chk_type_name(const chk_t *c, size_t type, char *buf, size_t len)
 {
     if (!c->comm) {
         snprintf(buf, len, "v[%zu,%zu]", c->type_origin[type], c->type_dest[type]);
@@ -144,7 +144,7 @@ void chk_type_name(const chk_t *c, size_t type, char *buf, size_t len)
     snprintf(buf + at, len - at, "%s", at ? "}" : "{}");
 }
 
-ssched_status_t chk_commut_collect(chk_t *c, json_t *root)
+ssched_status_t ssched_i_chk_commut_collect(chk_t *c, json_t *root)
 {
     json_t *slots = json_object_get(root, "slots"), *comps = json_object_get(root, "computations");
     char where[96];
@@ -156,21 +156,21 @@ ssched_status_t chk_commut_collect(chk_t *c, json_t *root)
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, x);
             json_t *set = json_object_get(json_array_get(tr, x), "set");
             if (set)
-                st = chk_read_set(c, set, where, &t3[0]);
+                st = ssched_i_chk_read_set(c, set, where, &t3[0]);
         }
     }
     for (size_t x = 0; x < json_array_size(comps) && st == SSCHED_OK; x++) {
         snprintf(where, sizeof where, "computations[%zu]", x);
         if (json_object_get(json_array_get(comps, x), "merge"))
-            st = chk_comp_types(c, json_array_get(comps, x), where, t3);
+            st = ssched_i_chk_comp_types(c, json_array_get(comps, x), where, t3);
     }
-    if (st == SSCHED_OK && chk_full_type(c) == SIZE_MAX)
+    if (st == SSCHED_OK && ssched_i_chk_full_type(c) == SIZE_MAX)
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     c->n_types = c->sets.n;
     return st;
 }
 
-int chk_commut_result(const chk_t *c, const char *value, unsigned long op)
+int ssched_i_chk_commut_result(const chk_t *c, const char *value, unsigned long op)
 {
     unsigned char *seen = calloc(c->N ? c->N : 1, 1);
     if (!seen)

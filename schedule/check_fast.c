@@ -153,7 +153,7 @@ static void apply_releases(fast_t *F, chk_q64_t now, int *ok)
     while (F->nheap && chk_q64_cmp(F->heap[0].end, now) <= 0) {
         rel_t r = F->heap[0], last = F->heap[--F->nheap];
         chk_q64_t neg = {-r.amount.n, r.amount.d};
-        *ok &= chk_q64_add(F->held[r.node], neg, &F->held[r.node]);
+        *ok &= ssched_i_chk_q64_add(F->held[r.node], neg, &F->held[r.node]);
         size_t i = 0;
         for (;;) { /* sift `last` down from the root */
             size_t a = 2 * i + 1, m = i;
@@ -212,21 +212,21 @@ static int one(fast_t *F, const chk_ev_t *ev, int whole_only, chk_q64_t *prev, i
         return 0;
     size_t nn = c->n_nodes, v[4];
     for (int f = CHK_F_FROM; f <= CHK_F_DEST; f++)
-        if ((v[f - CHK_F_FROM] = chk_names_find(&F->names, ev->s[f], ev->len[f])) == SIZE_MAX)
+        if ((v[f - CHK_F_FROM] = ssched_i_chk_names_find(&F->names, ev->s[f], ev->len[f])) == SIZE_MAX)
             return 0;
     size_t i = v[0], j = v[1], edge = c->edge_at[i * nn + j], type = c->type_at[v[2] * nn + v[3]];
     chk_q64_t start, end, off = ZERO, len = ONE, hi;
     if (edge == (size_t)-1 || type == (size_t)-1 || !F->w_ok[edge] ||
-        !chk_q64_parse(ev->s[CHK_F_START], ev->len[CHK_F_START], &start) ||
-        !chk_q64_parse(ev->s[CHK_F_END], ev->len[CHK_F_END], &end))
+        !ssched_i_chk_q64_parse(ev->s[CHK_F_START], ev->len[CHK_F_START], &start) ||
+        !ssched_i_chk_q64_parse(ev->s[CHK_F_END], ev->len[CHK_F_END], &end))
         return 0;
     if ((ev->present >> CHK_F_PIECE & 1) &&
-        (!chk_q64_parse(ev->s[CHK_F_PIECE], ev->len[CHK_F_PIECE], &off) ||
-         !chk_q64_parse(ev->s[CHK_F_PIECE_LEN], ev->len[CHK_F_PIECE_LEN], &len)))
+        (!ssched_i_chk_q64_parse(ev->s[CHK_F_PIECE], ev->len[CHK_F_PIECE], &off) ||
+         !ssched_i_chk_q64_parse(ev->s[CHK_F_PIECE_LEN], ev->len[CHK_F_PIECE_LEN], &len)))
         return 0;
     /* in start order, a positive piece within [0, 1), lasting len*size*c */
     if ((!first && chk_q64_cmp(start, *prev) < 0) || ev->op >= F->K || len.n == 0 ||
-        !chk_q64_add(off, len, &hi) || chk_q64_cmp(hi, ONE) > 0 ||
+        !ssched_i_chk_q64_add(off, len, &hi) || chk_q64_cmp(hi, ONE) > 0 ||
         (whole_only && (off.n != 0 || len.n != len.d)) || !lasts(start, end, F->w[edge], len))
         return 0;
     *prev = start;
@@ -284,7 +284,7 @@ static int one(fast_t *F, const chk_ev_t *ev, int whole_only, chk_q64_t *prev, i
     int ok = 1;
     if (j != dest) {
         apply_releases(F, start, &ok);
-        ok &= chk_q64_add(F->held[j], len, &F->held[j]);
+        ok &= ssched_i_chk_q64_add(F->held[j], len, &F->held[j]);
         if (chk_q64_cmp(F->held[j], F->peak[j]) > 0)
             F->peak[j] = F->held[j];
     }
@@ -302,7 +302,7 @@ static void fast_free(fast_t *F)
     free(F->done); free(F->send_end); free(F->recv_end); free(F->link_end); free(F->w);
     free(F->held); free(F->peak); free(F->sent); free(F->received); free(F->link_used);
     free(F->w_ok); free(F->heap);
-    chk_names_free(&F->names);
+    ssched_i_chk_names_free(&F->names);
 }
 
 /* Walk the array: 1 all fine, 0 give up, -1 out of memory. */
@@ -310,7 +310,7 @@ static int walk(fast_t *F, const chk_extent_t *tr, int whole_only, chk_q64_t *ma
                 size_t *count)
 {
     const char *b = tr->buf;
-    size_t n = tr->end, pos = chk_skip_ws(b, n, tr->begin + 1), dropped = pos, k = 0;
+    size_t n = tr->end, pos = ssched_i_chk_skip_ws(b, n, tr->begin + 1), dropped = pos, k = 0;
     chk_q64_t prev = ZERO;
     chk_ev_t evs; /* with 2 KB of scratch for decoded strings */
     chk_ev_t *ev = &evs;
@@ -319,21 +319,21 @@ static int walk(fast_t *F, const chk_extent_t *tr, int whole_only, chk_q64_t *ma
         pos++;
     else
         for (;;) {
-            if (!chk_scan_transfer(b, n, &pos, ev) ||
+            if (!ssched_i_chk_scan_transfer(b, n, &pos, ev) ||
                 (r = one(F, ev, whole_only, &prev, k == 0, makespan)) != 1)
                 return r == 1 ? 0 : r;
             k++;
-            pos = chk_skip_ws(b, n, pos);
+            pos = ssched_i_chk_skip_ws(b, n, pos);
             if (pos < n && b[pos] == ']') {
                 pos++;
                 break;
             }
             if (pos >= n || b[pos] != ',')
                 return 0;
-            pos = chk_skip_ws(b, n, pos + 1);
+            pos = ssched_i_chk_skip_ws(b, n, pos + 1);
             /* the pages read are released every 64 MB (check_stream.c) */
             if (tr->mapped && pos - dropped > ((size_t)64 << 20)) {
-                chk_drop_pages(b, dropped, pos);
+                ssched_i_chk_drop_pages(b, dropped, pos);
                 dropped = pos;
             }
         }
@@ -341,7 +341,7 @@ static int walk(fast_t *F, const chk_extent_t *tr, int whole_only, chk_q64_t *ma
     return pos == n;
 }
 
-int chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int whole_only,
+int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int whole_only,
                       mpq_t buf_peak, size_t *buf_node, size_t *n_transfers)
 {
     size_t nn = c->n_nodes, ne = c->n_edges, nt = c->n_types;
@@ -366,7 +366,7 @@ int chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int who
     F.w_ok = calloc(ne + 1, 1);
     int r = 1;
     if (!F.done || !F.send_end || !F.recv_end || !F.held || !F.peak || !F.sent || !F.received ||
-        !F.link_end || !F.w || !F.link_used || !F.w_ok || !chk_names_build(&F.names, c))
+        !F.link_end || !F.w || !F.link_used || !F.w_ok || !ssched_i_chk_names_build(&F.names, c))
         r = -1;
     for (size_t v = 0; v < nn && r == 1; v++)
         F.held[v] = F.peak[v] = ZERO;

@@ -29,7 +29,7 @@ ssched_status_t ssched_check_schedule_file(const char *path, ssched_check_report
     if (text == MAP_FAILED)
         return ssched_error_set(err, SSCHED_EINPUT, "%s: cannot map the file", path);
     madvise((void *)text, len, MADV_SEQUENTIAL);
-    ssched_status_t st = chk_check_buffer(text, len, 1, report, err);
+    ssched_status_t st = ssched_i_chk_check_buffer(text, len, 1, report, err);
     munmap((void *)text, len);
     return st;
 }

@@ -8,7 +8,7 @@
  * host sends to one node and receives from one node in a slot; a switch
  * ("ports": "multi") may use several of its links in the same slot, each
  * link busy at most the slot's length (checked below for every link). */
-int chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
+int ssched_i_chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
                       const size_t *edge, mpq_t *const amount, size_t n, size_t *sends_to,
                       size_t *recv_from, mpq_t *busy)
 {
@@ -16,10 +16,10 @@ int chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
     for (size_t t = 0; t < n && ok; t++) {
         size_t e = edge[t], i = c->from[e], j = c->to[e];
         if (!chk_multi(c, i) && sends_to[i] != (size_t)-1 && sends_to[i] != j)
-            ok = chk_violation(c, "slot %zu: node %s sends to both %s and %s", k, c->names[i],
+            ok = ssched_i_chk_violation(c, "slot %zu: node %s sends to both %s and %s", k, c->names[i],
                                c->names[sends_to[i]], c->names[j]);
         else if (!chk_multi(c, j) && recv_from[j] != (size_t)-1 && recv_from[j] != i)
-            ok = chk_violation(c, "slot %zu: node %s receives from both %s and %s", k,
+            ok = ssched_i_chk_violation(c, "slot %zu: node %s receives from both %s and %s", k,
                                c->names[j], c->names[recv_from[j]], c->names[i]);
         if (!ok)
             break;
@@ -40,7 +40,7 @@ int chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
     for (size_t t = 0; t < n && ok; t++) {
         size_t e = edge[t];
         if (mpq_cmp(busy[e], len) > 0)
-            ok = chk_violation(c, "slot %zu: edge %s->%s is busy longer than the slot", k,
+            ok = ssched_i_chk_violation(c, "slot %zu: edge %s->%s is busy longer than the slot", k,
                                c->names[c->from[e]], c->names[c->to[e]]);
     }
     for (size_t t = 0; t < n; t++) {
@@ -90,7 +90,7 @@ static ssched_status_t get_count(chk_t *c, json_t *obj, const char *key, const c
 {
     json_t *v = json_object_get(obj, key);
     if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return chk_bad(c, "%s: \"%s\" must be a non-negative integer", where, key);
+        return ssched_i_chk_bad(c, "%s: \"%s\" must be a non-negative integer", where, key);
     *out = (size_t)json_integer_value(v);
     return SSCHED_OK;
 }
@@ -135,15 +135,15 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
                                              "report_bound", "extra_instances", NULL};
     /* 0 happens: a fixed period too short for one tree instance */
     if (mpq_sgn(ops) < 0 || !is_integer(ops))
-        return chk_violation(c, "operations_per_period must be a non-negative integer"), SSCHED_OK;
+        return ssched_i_chk_violation(c, "operations_per_period must be a non-negative integer"), SSCHED_OK;
     json_t *fig = json_object_get(root, "figures"), *fixed = json_object_get(root, "fixed_period");
     json_t *trees = json_object_get(root, "trees");
     if (!fig && !fixed)
         return SSCHED_OK; /* the file claims nothing more */
     if (!fig)
-        return chk_bad(c, "fixed_period: the file needs \"figures\" (lcm_period, nosplit_factor)");
+        return ssched_i_chk_bad(c, "fixed_period: the file needs \"figures\" (lcm_period, nosplit_factor)");
     if (fixed && !json_is_array(trees))
-        return chk_bad(c, "fixed_period: the file needs its \"trees\"");
+        return ssched_i_chk_bad(c, "fixed_period: the file needs its \"trees\"");
     size_t ne = c->n_edges;
     json_t *slots = json_object_get(root, "slots");
     json_t *comps = json_object_get(root, "computations");
@@ -167,28 +167,28 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
     ssched_status_t st;
     size_t matchings = 0, bound = 0, bip = 0, n_used = 0, n_tr = 0, n_cp = 0;
     json_t *secs = json_object_get(fig, "decompose_seconds");
-    if ((st = chk_keys(c, fig, "figures", fig_keys)) != SSCHED_OK ||
+    if ((st = ssched_i_chk_keys(c, fig, "figures", fig_keys)) != SSCHED_OK ||
         (st = get_count(c, fig, "matchings", "figures", &matchings)) != SSCHED_OK ||
         (st = get_count(c, fig, "bound", "figures", &bound)) != SSCHED_OK ||
         (st = get_count(c, fig, "bipartite_edges", "figures", &bip)) != SSCHED_OK ||
-        (st = chk_get_q(c, fig, "lcm_period", "figures", lcm_claim)) != SSCHED_OK ||
-        (st = chk_get_q(c, fig, "nosplit_factor", "figures", nosplit)) != SSCHED_OK)
+        (st = ssched_i_chk_get_q(c, fig, "lcm_period", "figures", lcm_claim)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, fig, "nosplit_factor", "figures", nosplit)) != SSCHED_OK)
         goto out;
     /* a measurement of this run, not a property of the schedule: only its
      * form is checked */
     if (!json_is_number(secs) || json_number_value(secs) < 0) {
-        st = chk_bad(c, "figures: \"decompose_seconds\" must be a non-negative number");
+        st = ssched_i_chk_bad(c, "figures: \"decompose_seconds\" must be a non-negative number");
         goto out;
     }
-    if (fixed && ((st = chk_keys(c, fixed, "fixed_period", fixed_keys)) != SSCHED_OK ||
-                  (st = chk_get_q(c, fixed, "optimal_throughput", "fixed_period", opt)) != SSCHED_OK ||
-                  (st = chk_get_q(c, fixed, "floor_throughput", "fixed_period", fl)) != SSCHED_OK ||
-                  (st = chk_get_q(c, fixed, "report_bound", "fixed_period", rb)) != SSCHED_OK ||
-                  (st = chk_get_q(c, fixed, "extra_instances", "fixed_period", ex)) != SSCHED_OK))
+    if (fixed && ((st = ssched_i_chk_keys(c, fixed, "fixed_period", fixed_keys)) != SSCHED_OK ||
+                  (st = ssched_i_chk_get_q(c, fixed, "optimal_throughput", "fixed_period", opt)) != SSCHED_OK ||
+                  (st = ssched_i_chk_get_q(c, fixed, "floor_throughput", "fixed_period", fl)) != SSCHED_OK ||
+                  (st = ssched_i_chk_get_q(c, fixed, "report_bound", "fixed_period", rb)) != SSCHED_OK ||
+                  (st = ssched_i_chk_get_q(c, fixed, "extra_instances", "fixed_period", ex)) != SSCHED_OK))
         goto out;
     if (mpq_sgn(nosplit) <= 0 || !is_integer(nosplit) || mpq_sgn(lcm_claim) < 0 ||
         !is_integer(lcm_claim) || (c->reduce && mpq_sgn(lcm_claim) == 0)) {
-        chk_violation(c, "figures: lcm_period and nosplit_factor must be positive integers");
+        ssched_i_chk_violation(c, "figures: lcm_period and nosplit_factor must be positive integers");
         goto out;
     }
     /* per-period totals per (type, edge); amounts before the no-split scaling */
@@ -198,8 +198,8 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
         for (size_t x = 0; x < json_array_size(tr); x++) {
             size_t e, t;
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, x);
-            if ((st = chk_transfer(c, json_array_get(tr, x), where, &e, &t)) != SSCHED_OK ||
-                (st = chk_get_q(c, json_array_get(tr, x), "amount", where, acc[n_tr].q)) != SSCHED_OK)
+            if ((st = ssched_i_chk_transfer(c, json_array_get(tr, x), where, &e, &t)) != SSCHED_OK ||
+                (st = ssched_i_chk_get_q(c, json_array_get(tr, x), "amount", where, acc[n_tr].q)) != SSCHED_OK)
                 goto out;
             acc[n_tr++].key = t * ne + e;
             n_used += !used[e];
@@ -209,21 +209,21 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
         }
     }
     if (matchings != json_array_size(slots)) {
-        chk_violation(c, "figures.matchings is %zu but the file has %zu slots", matchings,
+        ssched_i_chk_violation(c, "figures.matchings is %zu but the file has %zu slots", matchings,
                       json_array_size(slots));
         goto out;
     }
     if (matchings > bound) {
-        chk_violation(c, "figures: %zu matchings exceed the stated bound %zu", matchings, bound);
+        ssched_i_chk_violation(c, "figures: %zu matchings exceed the stated bound %zu", matchings, bound);
         goto out;
     }
     if (bip != n_used) {
-        chk_violation(c, "figures.bipartite_edges is %zu but the slots use %zu links", bip, n_used);
+        ssched_i_chk_violation(c, "figures.bipartite_edges is %zu but the slots use %zu links", bip, n_used);
         goto out;
     }
     mpq_set_z(q, L);
     if (integral ? !mpq_equal(q, nosplit) : mpz_cmp_ui(mpq_numref(nosplit), 1) != 0) {
-        chk_violation(c, "figures.nosplit_factor is not the LCM of the denominators of the "
+        ssched_i_chk_violation(c, "figures.nosplit_factor is not the LCM of the denominators of the "
                       "amounts before the no-split scaling (1 when split is true)");
         goto out;
     }
@@ -244,9 +244,9 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
             json_t *o = json_array_get(comps, x);
             size_t node, v[3], nt = c->n_types;
             snprintf(where, sizeof where, "computations[%zu]", x);
-            if ((st = chk_get_node(c, o, "node", where, &node)) != SSCHED_OK ||
-                (st = chk_get_q(c, o, "count", where, acc[n_cp].q)) != SSCHED_OK ||
-                (st = chk_comp_types(c, o, where, v)) != SSCHED_OK)
+            if ((st = ssched_i_chk_get_node(c, o, "node", where, &node)) != SSCHED_OK ||
+                (st = ssched_i_chk_get_q(c, o, "count", where, acc[n_cp].q)) != SSCHED_OK ||
+                (st = ssched_i_chk_comp_types(c, o, where, v)) != SSCHED_OK)
                 goto out;
             /* a task is its node and two inputs (types: intervals or sets) */
             acc[n_cp++].key = (node * nt + v[1]) * nt + v[2];
@@ -258,7 +258,7 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
         }
         for (size_t x = 0; x < json_array_size(trees); x++) {
             snprintf(where, sizeof where, "trees[%zu]", x);
-            if ((st = chk_get_q(c, json_array_get(trees, x), "weight", where, q)) != SSCHED_OK)
+            if ((st = ssched_i_chk_get_q(c, json_array_get(trees, x), "weight", where, q)) != SSCHED_OK)
                 goto out;
             mpq_div(q, q, period);
             mpz_lcm(lcm, lcm, mpq_denref(q));
@@ -273,66 +273,66 @@ static ssched_status_t check_claims(chk_t *c, json_t *root, const mpq_t period, 
             int stated = mpq_equal(q, lcm_claim) ||
                          (is_integer(tf) ? mpq_equal(tf, lcm_claim) : mpq_sgn(lcm_claim) == 0);
             if (!stated)
-                chk_violation(c, "figures.lcm_period is neither the LCM of the denominators of the "
+                ssched_i_chk_violation(c, "figures.lcm_period is neither the LCM of the denominators of the "
                               "schedule's rates nor its period before the no-split scaling");
             goto out;
         }
         if (!mpq_equal(q, lcm_claim)) {
             char *text = mpz_get_str(NULL, 10, lcm);
-            chk_violation(c, "figures.lcm_period is not the LCM of the denominators of the "
+            ssched_i_chk_violation(c, "figures.lcm_period is not the LCM of the denominators of the "
                           "schedule's rates (recomputed: %.40s%s)", text ? text : "?",
                           text && strlen(text) > 40 ? "..." : "");
             free(text);
             goto out;
         }
         if (!mpq_equal(tf, lcm_claim))
-            chk_violation(c, "the period is not figures.lcm_period x figures.nosplit_factor");
+            ssched_i_chk_violation(c, "the period is not figures.lcm_period x figures.nosplit_factor");
         goto out;
     }
     /* fixed period TF = tf */
     if (mpq_cmp(opt, c->throughput) < 0) {
-        chk_violation(c, "fixed_period.optimal_throughput is below the schedule's own throughput");
+        ssched_i_chk_violation(c, "fixed_period.optimal_throughput is below the schedule's own throughput");
         goto out;
     }
     mpq_mul(q, opt, lcm_claim);
     if (!is_integer(q)) {
-        chk_violation(c, "fixed_period.optimal_throughput x figures.lcm_period is not an integer "
+        ssched_i_chk_violation(c, "fixed_period.optimal_throughput x figures.lcm_period is not an integer "
                       "number of operations");
         goto out;
     }
     if (mpq_sgn(ex) < 0 || !is_integer(ex)) {
-        chk_violation(c, "fixed_period.extra_instances must be a non-negative integer");
+        ssched_i_chk_violation(c, "fixed_period.extra_instances must be a non-negative integer");
         goto out;
     }
     mpq_mul(q, fl, tf); /* sum of the floors r(T) */
     if (mpq_sgn(q) < 0 || !is_integer(q)) {
-        chk_violation(c, "fixed_period.floor_throughput x TF is not a whole number of tree "
+        ssched_i_chk_violation(c, "fixed_period.floor_throughput x TF is not a whole number of tree "
                       "instances");
         goto out;
     }
     mpq_add(q, q, ex);
     mpq_div(r, ops, nosplit);
     if (!mpq_equal(q, r)) {
-        chk_violation(c, "fixed_period: floor_throughput x TF + extra_instances differs from the "
+        ssched_i_chk_violation(c, "fixed_period: floor_throughput x TF + extra_instances differs from the "
                       "operations per period TF");
         goto out;
     }
     mpq_sub(r, opt, rb);
     mpq_mul(r, r, tf); /* card(TREES) */
     if (mpq_sgn(r) <= 0 || !is_integer(r)) {
-        chk_violation(c, "fixed_period.report_bound is not optimal_throughput - card(TREES)/TF "
+        ssched_i_chk_violation(c, "fixed_period.report_bound is not optimal_throughput - card(TREES)/TF "
                       "for a whole number of trees");
         goto out;
     }
     mpq_set_ui(q, json_array_size(trees), 1);
     if (mpq_cmp(r, q) < 0) {
-        chk_violation(c, "fixed_period.report_bound counts fewer trees than the file has");
+        ssched_i_chk_violation(c, "fixed_period.report_bound counts fewer trees than the file has");
         goto out;
     }
     mpq_sub(q, opt, fl);
     mpq_mul(q, q, tf); /* sum over the trees of w(T) TF / T - floor(w(T) TF / T) */
     if (mpq_sgn(q) < 0 || mpq_cmp(q, r) >= 0)
-        chk_violation(c, "fixed_period.floor_throughput is not the floors of the optimal trees' "
+        ssched_i_chk_violation(c, "fixed_period.floor_throughput is not the floors of the optimal trees' "
                       "instances (must be within card(TREES)/TF below optimal_throughput)");
 out:
     for (size_t k = 0; k < n_acc; k++)
@@ -344,11 +344,11 @@ out:
     return st;
 }
 
-ssched_status_t chk_periodic(chk_t *c, json_t *root)
+ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root)
 {
     /* commutative: number the sets first, so the balance arrays cover them */
     if (c->comm) {
-        ssched_status_t cs = chk_commut_collect(c, root);
+        ssched_status_t cs = ssched_i_chk_commut_collect(c, root);
         if (cs != SSCHED_OK)
             return cs;
     }
@@ -390,31 +390,31 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
     static const char *const reduce_transfer_keys[] = {"from", "to", "interval", "amount", NULL};
     static const char *const comm_transfer_keys[] = {"from", "to", "set", "amount", NULL};
     static const char *const slot_keys[] = {"start", "end", "transfers", NULL};
-    if ((st = chk_keys(c, root, "schedule", c->reduce ? reduce_keys : flow_keys)) != SSCHED_OK)
+    if ((st = ssched_i_chk_keys(c, root, "schedule", c->reduce ? reduce_keys : flow_keys)) != SSCHED_OK)
         goto out;
     json_t *split = json_object_get(root, "split");
     if (!json_is_boolean(split)) {
         /* no default: a file that does not say whether amounts are whole
          * claims nothing the checker could hold it to */
-        st = chk_bad(c, "missing boolean field \"split\"");
+        st = ssched_i_chk_bad(c, "missing boolean field \"split\"");
         goto out;
     }
     int integral = json_is_false(split);
-    if ((st = chk_get_q(c, root, "period", "schedule", period)) != SSCHED_OK ||
-        (st = chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK)
+    if ((st = ssched_i_chk_get_q(c, root, "period", "schedule", period)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK)
         goto out;
     if (mpq_sgn(period) <= 0) {
-        chk_violation(c, "the period must be positive");
+        ssched_i_chk_violation(c, "the period must be positive");
         goto out;
     }
     mpq_div(q, ops, period);
     if (!mpq_equal(q, c->throughput)) {
-        chk_violation(c, "throughput differs from operations_per_period / period");
+        ssched_i_chk_violation(c, "throughput differs from operations_per_period / period");
         goto out;
     }
     json_t *slots = json_object_get(root, "slots");
     if (!json_is_array(slots)) {
-        st = chk_bad(c, "missing \"slots\" array");
+        st = ssched_i_chk_bad(c, "missing \"slots\" array");
         goto out;
     }
     c->report->n_slots = json_array_size(slots);
@@ -422,26 +422,26 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
     for (size_t k = 0; k < json_array_size(slots) && c->report->valid; k++) {
         json_t *sl = json_array_get(slots, k);
         snprintf(where, sizeof where, "slots[%zu]", k);
-        if ((st = chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
-            (st = chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
-            (st = chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
+        if ((st = ssched_i_chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
             goto out;
         if (mpq_cmp(start, prev_end) < 0) {
-            chk_violation(c, "slot %zu starts before the previous slot ends (or before 0)", k);
+            ssched_i_chk_violation(c, "slot %zu starts before the previous slot ends (or before 0)", k);
             break;
         }
         if (mpq_cmp(end, start) <= 0) {
-            chk_violation(c, "slot %zu ends before it starts", k);
+            ssched_i_chk_violation(c, "slot %zu ends before it starts", k);
             break;
         }
         if (mpq_cmp(end, period) > 0) {
-            chk_violation(c, "slot %zu ends after the period", k);
+            ssched_i_chk_violation(c, "slot %zu ends after the period", k);
             break;
         }
         mpq_set(prev_end, end);
         json_t *tr = json_object_get(sl, "transfers");
         if (!json_is_array(tr)) {
-            st = chk_bad(c, "%s: missing \"transfers\" array", where);
+            st = ssched_i_chk_bad(c, "%s: missing \"transfers\" array", where);
             goto out;
         }
         size_t n = json_array_size(tr);
@@ -464,33 +464,33 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
             json_t *x = json_array_get(tr, t);
             size_t type;
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, t);
-            if ((st = chk_keys(c, x, where, c->comm     ? comm_transfer_keys
+            if ((st = ssched_i_chk_keys(c, x, where, c->comm     ? comm_transfer_keys
                                             : c->reduce ? reduce_transfer_keys
                                                         : flow_transfer_keys)) != SSCHED_OK ||
-                (st = chk_transfer(c, x, where, &edge[t], &type)) != SSCHED_OK ||
-                (st = chk_get_q(c, x, "amount", where, amount[t])) != SSCHED_OK)
+                (st = ssched_i_chk_transfer(c, x, where, &edge[t], &type)) != SSCHED_OK ||
+                (st = ssched_i_chk_get_q(c, x, "amount", where, amount[t])) != SSCHED_OK)
                 goto out;
             if (mpq_sgn(amount[t]) <= 0)
-                chk_violation(c, "%s: the amount must be positive", where);
+                ssched_i_chk_violation(c, "%s: the amount must be positive", where);
             else if (integral && mpz_cmp_ui(mpq_denref(amount[t]), 1) != 0)
-                chk_violation(c, "%s: split is false but the amount is not an integer", where);
+                ssched_i_chk_violation(c, "%s: split is false but the amount is not an integer", where);
             size_t i = c->from[edge[t]], j = c->to[edge[t]];
             mpq_sub(net[type * nn + i], net[type * nn + i], amount[t]);
             mpq_add(net[type * nn + j], net[type * nn + j], amount[t]);
             if (c->reduce) {
-                size_t own = chk_type_own(c, type);
+                size_t own = ssched_i_chk_type_own(c, type);
                 char name[96];
-                chk_type_name(c, type, name, sizeof name);
-                if (chk_type_full(c, type) && i == c->target)
-                    chk_violation(c, "%s: the result %s leaves the target", where, name);
+                ssched_i_chk_type_name(c, type, name, sizeof name);
+                if (ssched_i_chk_type_full(c, type) && i == c->target)
+                    ssched_i_chk_violation(c, "%s: the result %s leaves the target", where, name);
                 else if (own != SIZE_MAX && j == c->participants[own])
-                    chk_violation(c, "%s: participant %s is sent its own value", where, c->names[j]);
+                    ssched_i_chk_violation(c, "%s: participant %s is sent its own value", where, c->names[j]);
             } else if (i == c->type_dest[type]) {
                 mpq_add(sent_by_dest[type], sent_by_dest[type], amount[t]);
             }
         }
         if (c->report->valid)
-            chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
+            ssched_i_chk_slot(c, k, start, end, edge, amount, n, sends_to, recv_from, busy);
     }
     if (c->reduce && c->report->valid) {
         /* a switch ("ports": "multi") only forwards: it never computes */
@@ -498,17 +498,17 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
         for (size_t x = 0; x < json_array_size(comps) && c->report->valid; x++) {
             size_t node;
             snprintf(where, sizeof where, "computations[%zu]", x);
-            if ((st = chk_get_node(c, json_array_get(comps, x), "node", where, &node)) !=
+            if ((st = ssched_i_chk_get_node(c, json_array_get(comps, x), "node", where, &node)) !=
                 SSCHED_OK)
                 goto out;
             if (chk_multi(c, node))
-                chk_violation(c, "%s: switch %s computes", where, c->names[node]);
+                ssched_i_chk_violation(c, "%s: switch %s computes", where, c->names[node]);
         }
     }
     if (c->reduce && c->report->valid) {
-        st = chk_reduce_balance(c, root, net, period, ops);
+        st = ssched_i_chk_reduce_balance(c, root, net, period, ops);
         if (st == SSCHED_OK && c->report->valid)
-            st = chk_reduce_trees(c, root, ops);
+            st = ssched_i_chk_reduce_trees(c, root, ops);
         if (st == SSCHED_OK && c->report->valid)
             st = check_claims(c, root, period, ops, integral);
         goto out;
@@ -518,18 +518,18 @@ ssched_status_t chk_periodic(chk_t *c, json_t *root)
     for (size_t t = 0; t < nt && c->report->valid; t++) {
         size_t o = c->type_origin[t], d = c->type_dest[t];
         if (mpq_sgn(sent_by_dest[t]) != 0) {
-            chk_violation(c, "destination %s forwards messages of its own type (from %s)",
+            ssched_i_chk_violation(c, "destination %s forwards messages of its own type (from %s)",
                           c->names[d], c->names[o]);
             break;
         }
         if (!mpq_equal(net[t * nn + d], ops)) {
-            chk_violation(c, "destination %s receives a number of messages from %s per period "
+            ssched_i_chk_violation(c, "destination %s receives a number of messages from %s per period "
                           "different from operations_per_period", c->names[d], c->names[o]);
             break;
         }
         for (size_t i = 0; i < nn; i++)
             if (i != o && i != d && mpq_sgn(net[t * nn + i]) != 0) {
-                chk_violation(c, "node %s does not conserve messages %s->%s (in != out)",
+                ssched_i_chk_violation(c, "node %s does not conserve messages %s->%s (in != out)",
                               c->names[i], c->names[o], c->names[d]);
                 break;
             }

@@ -7,7 +7,7 @@
 
 #include "schedule/check_internal.h"
 
-int chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges)
+int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges)
 {
     P->n_nodes = n_nodes;
     P->n_edges = n_edges;
@@ -32,7 +32,7 @@ int chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges)
     return 1;
 }
 
-void chk_ports_free(chk_ports_t *P)
+void ssched_i_chk_ports_free(chk_ports_t *P)
 {
     if (!P->send_end)
         return;
@@ -45,19 +45,19 @@ void chk_ports_free(chk_ports_t *P)
     P->send_end = NULL;
 }
 
-int chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end,
+int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end,
                    const char *where)
 {
     size_t i = c->from[edge], j = c->to[edge];
     int si = chk_multi(c, i), sj = chk_multi(c, j);
     if (!si && P->sent[i] && mpq_cmp(start, P->send_end[i]) < 0)
-        return chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
+        return ssched_i_chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
                              c->names[i], where);
     if (!sj && P->received[j] && mpq_cmp(start, P->recv_end[j]) < 0)
-        return chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
+        return ssched_i_chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
                              "one)", c->names[j], where);
     if ((si || sj) && P->link_used[edge] && mpq_cmp(start, P->link_end[edge]) < 0)
-        return chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
+        return ssched_i_chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
                              "earlier one)", c->names[i], c->names[j], where);
     if (!si) {
         P->sent[i] = 1;

@@ -6,13 +6,13 @@
 
 #include "schedule/check_internal.h"
 
-ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
+ssched_status_t ssched_i_chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops)
 {
     size_t nn = c->n_nodes;
     json_t *comps = json_object_get(root, "computations");
     if (!json_is_array(comps))
-        return chk_bad(c, "missing \"computations\" array");
+        return ssched_i_chk_bad(c, "missing \"computations\" array");
     mpq_t *busy = malloc((nn ? nn : 1) * sizeof *busy);
     if (!busy)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
@@ -28,17 +28,17 @@ ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, con
         size_t node, t[3];
         static const char *const keys[] = {"node", "task", "count", NULL};
         static const char *const comm_keys[] = {"node", "merge", "count", NULL};
-        if ((st = chk_keys(c, x, where, c->comm ? comm_keys : keys)) != SSCHED_OK ||
-            (st = chk_get_node(c, x, "node", where, &node)) != SSCHED_OK ||
-            (st = chk_get_q(c, x, "count", where, count)) != SSCHED_OK ||
-            (st = chk_comp_types(c, x, where, t)) != SSCHED_OK || !c->report->valid)
+        if ((st = ssched_i_chk_keys(c, x, where, c->comm ? comm_keys : keys)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_node(c, x, "node", where, &node)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, x, "count", where, count)) != SSCHED_OK ||
+            (st = ssched_i_chk_comp_types(c, x, where, t)) != SSCHED_OK || !c->report->valid)
             break;
         if (!c->has_w[node]) {
-            chk_violation(c, "%s: node %s has no w and cannot compute", where, c->names[node]);
+            ssched_i_chk_violation(c, "%s: node %s has no w and cannot compute", where, c->names[node]);
             break;
         }
         if (mpq_sgn(count) <= 0 || mpz_cmp_ui(mpq_denref(count), 1) != 0) {
-            chk_violation(c, "%s: the count must be a positive integer", where);
+            ssched_i_chk_violation(c, "%s: the count must be a positive integer", where);
             break;
         }
         size_t out = t[0], left = t[1], right = t[2];
@@ -50,24 +50,24 @@ ssched_status_t chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, con
     }
     for (size_t i = 0; i < nn && st == SSCHED_OK && c->report->valid; i++)
         if (mpq_cmp(busy[i], period) > 0)
-            chk_violation(c, "node %s computes longer than the period", c->names[i]);
+            ssched_i_chk_violation(c, "node %s computes longer than the period", c->names[i]);
     /* every set the computations named was met before the balance arrays
-     * were sized (chk_commut_collect), so I < n_types covers them all */
+     * were sized (ssched_i_chk_commut_collect), so I < n_types covers them all */
     for (size_t I = 0; I < c->n_types && st == SSCHED_OK && c->report->valid; I++) {
-        size_t own = chk_type_own(c, I);
+        size_t own = ssched_i_chk_type_own(c, I);
         char name[96];
-        chk_type_name(c, I, name, sizeof name);
+        ssched_i_chk_type_name(c, I, name, sizeof name);
         for (size_t i = 0; i < nn && c->report->valid; i++) {
             if (own != SIZE_MAX && c->participants[own] == i)
                 continue; /* a participant's own value: free supply */
-            if (chk_type_full(c, I) && i == c->target) {
+            if (ssched_i_chk_type_full(c, I) && i == c->target) {
                 if (!mpq_equal(net[I * nn + i], ops))
-                    chk_violation(c, "the target %s obtains a number of results %s per period "
+                    ssched_i_chk_violation(c, "the target %s obtains a number of results %s per period "
                                   "different from operations_per_period", c->names[i], name);
                 continue;
             }
             if (mpq_sgn(net[I * nn + i]) != 0)
-                chk_violation(c, "node %s does not conserve %s (%s)", c->names[i], name,
+                ssched_i_chk_violation(c, "node %s does not conserve %s (%s)", c->names[i], name,
                               mpq_sgn(net[I * nn + i]) < 0 ? "uses more than it gets"
                                                           : "gets more than it uses");
         }

@@ -18,14 +18,14 @@
 
 #include "schedule/check_internal.h"
 
-size_t chk_skip_ws(const char *b, size_t n, size_t i)
+size_t ssched_i_chk_skip_ws(const char *b, size_t n, size_t i)
 {
     while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r'))
         i++;
     return i;
 }
 
-int chk_q64_parse(const char *s, size_t len, chk_q64_t *out)
+int ssched_i_chk_q64_parse(const char *s, size_t len, chk_q64_t *out)
 {
     int64_t v[2] = {0, 1};
     size_t i = 0;
@@ -66,7 +66,7 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-int chk_q64_add(chk_q64_t a, chk_q64_t b, chk_q64_t *out)
+int ssched_i_chk_q64_add(chk_q64_t a, chk_q64_t b, chk_q64_t *out)
 {
     if (a.d == b.d) { /* the usual case: whole messages, one unit */
         out->d = a.d;
@@ -282,14 +282,14 @@ static size_t scan_op(const char *b, size_t n, size_t i, uint64_t *op)
     return i;
 }
 
-int chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev)
+int ssched_i_chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev)
 {
     size_t i = *pos;
     ev->present = 0;
     ev->used = 0;
     if (i >= n || b[i] != '{')
         return 0;
-    i = chk_skip_ws(b, n, i + 1);
+    i = ssched_i_chk_skip_ws(b, n, i + 1);
     for (;;) {
         const char *k;
         size_t klen;
@@ -299,10 +299,10 @@ int chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev)
         if (f < 0 || (ev->present >> f & 1))
             return 0; /* unknown or repeated: the exact checker names it */
         ev->present |= 1u << f;
-        i = chk_skip_ws(b, n, i);
+        i = ssched_i_chk_skip_ws(b, n, i);
         if (i >= n || b[i] != ':')
             return 0;
-        i = chk_skip_ws(b, n, i + 1);
+        i = ssched_i_chk_skip_ws(b, n, i + 1);
         if (i >= n)
             return 0;
         if (f == CHK_F_OP) {
@@ -313,11 +313,11 @@ int chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev)
                 return 0;
             ev->present |= 1u << CHK_F_PIECE_LEN;
             for (int e = 0; e < 2; e++) {
-                i = chk_skip_ws(b, n, i + 1); /* past '[' or ',' */
+                i = ssched_i_chk_skip_ws(b, n, i + 1); /* past '[' or ',' */
                 if (i >= n || b[i] != '"' ||
                     !(i = scan_string(b, n, i, ev, &ev->s[f + e], &ev->len[f + e])))
                     return 0;
-                i = chk_skip_ws(b, n, i);
+                i = ssched_i_chk_skip_ws(b, n, i);
                 if (i >= n || b[i] != (e ? ']' : ','))
                     return 0;
             }
@@ -325,14 +325,14 @@ int chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev)
         } else if (b[i] != '"' || !(i = scan_string(b, n, i, ev, &ev->s[f], &ev->len[f]))) {
             return 0;
         }
-        i = chk_skip_ws(b, n, i);
+        i = ssched_i_chk_skip_ws(b, n, i);
         if (i < n && b[i] == '}') {
             *pos = i + 1;
             return 1;
         }
         if (i >= n || b[i] != ',')
             return 0;
-        i = chk_skip_ws(b, n, i + 1);
+        i = ssched_i_chk_skip_ws(b, n, i + 1);
     }
 }
 
@@ -355,7 +355,7 @@ static uint64_t hash_bytes(const char *s, size_t len)
     return h ^ (h >> 29);
 }
 
-int chk_names_build(chk_names_t *h, const chk_t *c)
+int ssched_i_chk_names_build(chk_names_t *h, const chk_t *c)
 {
     memset(h, 0, sizeof *h);
     size_t cap = 16;
@@ -364,7 +364,7 @@ int chk_names_build(chk_names_t *h, const chk_t *c)
     h->slot = calloc(cap, sizeof *h->slot);
     h->len = malloc((c->n_nodes ? c->n_nodes : 1) * sizeof *h->len);
     if (!h->slot || !h->len || c->n_nodes >= UINT32_MAX) {
-        chk_names_free(h);
+        ssched_i_chk_names_free(h);
         return 0;
     }
     h->cap = cap;
@@ -379,14 +379,14 @@ int chk_names_build(chk_names_t *h, const chk_t *c)
     return 1;
 }
 
-void chk_names_free(chk_names_t *h)
+void ssched_i_chk_names_free(chk_names_t *h)
 {
     free(h->slot);
     free(h->len);
     memset(h, 0, sizeof *h);
 }
 
-size_t chk_names_find(const chk_names_t *h, const char *s, size_t len)
+size_t ssched_i_chk_names_find(const chk_names_t *h, const char *s, size_t len)
 {
     size_t at = (size_t)hash_bytes(s, len) & (h->cap - 1);
     for (uint32_t v; (v = h->slot[at]) != 0; at = (at + 1) & (h->cap - 1))

@@ -27,7 +27,7 @@ static size_t skip_ws(const char *b, size_t n, size_t i)
 
 /* Release the pages of a file mapping in [from, to): they were read and
  * are not needed again (re-reading would fault them back in). */
-void chk_drop_pages(const char *b, size_t from, size_t to)
+void ssched_i_chk_drop_pages(const char *b, size_t from, size_t to)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo = ((uintptr_t)(b + from) + page - 1) & ~(uintptr_t)(page - 1);
@@ -47,7 +47,7 @@ static size_t container_end(const char *b, size_t n, size_t i, int drop)
     int in_str = 0;
     for (size_t base = i; base < n; base += 16) {
         if (drop && base - mark > ((size_t)64 << 20)) {
-            chk_drop_pages(b, mark, base);
+            ssched_i_chk_drop_pages(b, mark, base);
             mark = base;
         }
         unsigned mask = 0;
@@ -133,7 +133,7 @@ static size_t value_end(const char *b, size_t n, size_t i)
     return value_end_drop(b, n, i, 0);
 }
 
-size_t chk_find_nul(const char *b, size_t n, int mapped)
+size_t ssched_i_chk_find_nul(const char *b, size_t n, int mapped)
 {
     const size_t chunk = (size_t)64 << 20;
     for (size_t at = 0; at < n; at += chunk) {
@@ -142,7 +142,7 @@ size_t chk_find_nul(const char *b, size_t n, int mapped)
         if (z)
             return (size_t)(z - b);
         if (mapped)
-            chk_drop_pages(b, at, at + len);
+            ssched_i_chk_drop_pages(b, at, at + len);
     }
     return SIZE_MAX;
 }
@@ -156,7 +156,7 @@ static size_t line_of(const char *b, size_t i)
     return l;
 }
 
-ssched_status_t chk_split_top(const char *b, size_t n, int mapped, json_t **header,
+ssched_status_t ssched_i_chk_split_top(const char *b, size_t n, int mapped, json_t **header,
                               chk_extent_t *tr, chk_extent_t *co, ssched_error_t *err)
 {
     *header = NULL;
@@ -251,7 +251,7 @@ ssched_status_t chk_split_top(const char *b, size_t n, int mapped, json_t **head
     return SSCHED_OK;
 }
 
-void chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *name)
+void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *name)
 {
     memset(it, 0, sizeof *it);
     it->x = *x;
@@ -261,7 +261,7 @@ void chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *name)
     it->done = !x->present || (it->pos < x->end && x->buf[it->pos] == ']');
 }
 
-ssched_status_t chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err)
+ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err)
 {
     *out = NULL;
     if (it->done)
@@ -290,7 +290,7 @@ ssched_status_t chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err)
     /* a mapped file's pages already read are dropped every 64 MB, so the
      * checker's resident memory does not grow with the file */
     if (it->x.mapped && it->pos - it->dropped > ((size_t)64 << 20)) {
-        chk_drop_pages(b, it->dropped, it->pos);
+        ssched_i_chk_drop_pages(b, it->dropped, it->pos);
         it->dropped = it->pos;
     }
     return SSCHED_OK;

@@ -26,7 +26,7 @@ typedef struct {
 static int provided(const chk_t *c, const ttask_t *t, size_t n, long me, size_t node, size_t type,
                     unsigned char *used)
 {
-    size_t own = chk_type_own(c, type);
+    size_t own = ssched_i_chk_type_own(c, type);
     if (own != SIZE_MAX && c->participants[own] == node)
         return 1;
     for (size_t x = 0; x < n; x++) {
@@ -98,20 +98,20 @@ static ssched_status_t read_task(chk_t *c, json_t *o, const char *twhere, size_t
     int compute = json_object_get(o, "compute") != NULL;
     ssched_status_t st;
     if (compute && json_object_get(o, "send"))
-        return chk_bad(c, "%s: a task is either \"send\" or \"compute\", not both", twhere);
+        return ssched_i_chk_bad(c, "%s: a task is either \"send\" or \"compute\", not both", twhere);
     const char *const *keys = compute ? (c->comm ? comm_compute_keys : compute_keys)
                                       : (c->comm ? comm_send_keys : send_keys);
-    if ((st = chk_keys(c, o, twhere, keys)) != SSCHED_OK)
+    if ((st = ssched_i_chk_keys(c, o, twhere, keys)) != SSCHED_OK)
         return st;
     if (!json_is_integer(par) || json_integer_value(par) < -1 ||
         json_integer_value(par) >= (json_int_t)n)
-        return chk_bad(c, "%s: bad \"parent\"", twhere);
+        return ssched_i_chk_bad(c, "%s: bad \"parent\"", twhere);
     tk->parent = (long)json_integer_value(par);
     tk->compute = compute;
     if (compute) {
         size_t t[3];
-        if ((st = chk_get_node(c, o, "compute", twhere, &tk->a)) != SSCHED_OK ||
-            (st = chk_comp_types(c, o, twhere, t)) != SSCHED_OK)
+        if ((st = ssched_i_chk_get_node(c, o, "compute", twhere, &tk->a)) != SSCHED_OK ||
+            (st = ssched_i_chk_comp_types(c, o, twhere, t)) != SSCHED_OK)
             return st;
         tk->type = t[0];
         tk->in[0] = t[1];
@@ -121,22 +121,22 @@ static ssched_status_t read_task(chk_t *c, json_t *o, const char *twhere, size_t
     json_t *ends = json_object_get(o, "send");
     json_t *wrap = json_pack("{sOsO}", "from", json_array_get(ends, 0) ? json_array_get(ends, 0) : json_null(),
                              "to", json_array_get(ends, 1) ? json_array_get(ends, 1) : json_null());
-    if ((st = chk_get_node(c, wrap, "from", twhere, &tk->a)) == SSCHED_OK)
-        st = chk_get_node(c, wrap, "to", twhere, &tk->b);
+    if ((st = ssched_i_chk_get_node(c, wrap, "from", twhere, &tk->a)) == SSCHED_OK)
+        st = ssched_i_chk_get_node(c, wrap, "to", twhere, &tk->b);
     json_decref(wrap);
     if (st != SSCHED_OK)
         return st;
     if (c->comm) {
-        if ((st = chk_read_set(c, json_object_get(o, "set"), twhere, &tk->type)) != SSCHED_OK)
+        if ((st = ssched_i_chk_read_set(c, json_object_get(o, "set"), twhere, &tk->type)) != SSCHED_OK)
             return st;
     } else {
         size_t v[2];
-        if (!chk_int_array(json_object_get(o, "interval"), 2, v) ||
-            (tk->type = chk_interval(c, v[0], v[1])) == (size_t)-1)
-            return chk_bad(c, "%s: bad \"interval\"", twhere);
+        if (!ssched_i_chk_int_array(json_object_get(o, "interval"), 2, v) ||
+            (tk->type = ssched_i_chk_interval(c, v[0], v[1])) == (size_t)-1)
+            return ssched_i_chk_bad(c, "%s: bad \"interval\"", twhere);
     }
-    if (chk_edge(c, tk->a, tk->b) == (size_t)-1)
-        return chk_bad(c, "%s: no platform edge", twhere);
+    if (ssched_i_chk_edge(c, tk->a, tk->b) == (size_t)-1)
+        return ssched_i_chk_bad(c, "%s: no platform edge", twhere);
     return SSCHED_OK;
 }
 
@@ -151,36 +151,36 @@ static void check_structure(chk_t *c, const ttask_t *tk, size_t n, unsigned char
     for (size_t x = 0; x < n; x++)
         roots += tk[x].parent == -1;
     if (roots != 1)
-        chk_violation(c, "%s: a reduction tree has exactly one root task", where);
+        ssched_i_chk_violation(c, "%s: a reduction tree has exactly one root task", where);
     char full[96];
-    chk_type_name(c, chk_full_type(c), full, sizeof full);
+    ssched_i_chk_type_name(c, ssched_i_chk_full_type(c), full, sizeof full);
     for (size_t x = 0; x < n && c->report->valid; x++) {
         if (tk[x].parent == -1) {
             size_t at = tk[x].compute ? tk[x].a : tk[x].b;
-            if (at != c->target || !chk_type_full(c, tk[x].type))
-                chk_violation(c, "%s: the root does not produce %s on the target", where, full);
+            if (at != c->target || !ssched_i_chk_type_full(c, tk[x].type))
+                ssched_i_chk_violation(c, "%s: the root does not produce %s on the target", where, full);
         }
         int ok = tk[x].compute ? provided(c, tk, n, (long)x, tk[x].a, tk[x].in[0], used) &&
                                      provided(c, tk, n, (long)x, tk[x].a, tk[x].in[1], used)
                                : provided(c, tk, n, (long)x, tk[x].a, tk[x].type, used);
         if (!ok)
-            chk_violation(c, "%s: an input of task %zu is neither produced by a child nor a "
+            ssched_i_chk_violation(c, "%s: an input of task %zu is neither produced by a child nor a "
                           "participant's own value", where, x);
         if (tk[x].compute && !c->has_w[tk[x].a])
-            chk_violation(c, "%s: node %s cannot compute", where, c->names[tk[x].a]);
+            ssched_i_chk_violation(c, "%s: node %s cannot compute", where, c->names[tk[x].a]);
     }
     for (size_t x = 0; x < n && c->report->valid; x++)
         if (tk[x].parent != -1 && !used[x])
-            chk_violation(c, "%s: task %zu feeds nothing its parent needs", where, x);
+            ssched_i_chk_violation(c, "%s: task %zu feeds nothing its parent needs", where, x);
 }
 
-ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
+ssched_status_t ssched_i_chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
 {
     json_t *trees = json_object_get(root, "trees");
     if (!trees)
         return SSCHED_OK; /* optional: the schedule itself was checked */
     if (!json_is_array(trees))
-        return chk_bad(c, "\"trees\" must be an array");
+        return ssched_i_chk_bad(c, "\"trees\" must be an array");
     tallies_t T = {NULL, 0, 0};
     mpq_t w, total, q;
     mpq_inits(w, total, q, NULL);
@@ -190,15 +190,15 @@ ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
         json_t *tr = json_array_get(trees, t), *tasks = json_object_get(tr, "tasks");
         snprintf(where, sizeof where, "trees[%zu]", t);
         static const char *const tree_keys[] = {"weight", "tasks", NULL};
-        if ((st = chk_keys(c, tr, where, tree_keys)) != SSCHED_OK ||
-            (st = chk_get_q(c, tr, "weight", where, w)) != SSCHED_OK)
+        if ((st = ssched_i_chk_keys(c, tr, where, tree_keys)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, tr, "weight", where, w)) != SSCHED_OK)
             break;
         if (!json_is_array(tasks)) {
-            st = chk_bad(c, "%s: missing \"tasks\" array", where);
+            st = ssched_i_chk_bad(c, "%s: missing \"tasks\" array", where);
             break;
         }
         if (mpq_sgn(w) <= 0 || mpz_cmp_ui(mpq_denref(w), 1) != 0) {
-            chk_violation(c, "%s: the weight must be a positive integer", where);
+            ssched_i_chk_violation(c, "%s: the weight must be a positive integer", where);
             break;
         }
         mpq_add(total, total, w);
@@ -221,13 +221,13 @@ ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
         /* accumulate weight * chi */
         for (size_t x = 0; x < n && st == SSCHED_OK; x++)
             if (!(tk[x].compute ? tally(&T, 1, tk[x].a, tk[x].in[0], tk[x].in[1], w, 1)
-                                : tally(&T, 0, chk_edge(c, tk[x].a, tk[x].b), tk[x].type, 0, w, 1)))
+                                : tally(&T, 0, ssched_i_chk_edge(c, tk[x].a, tk[x].b), tk[x].type, 0, w, 1)))
                 st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         free(tk);
         free(used);
     }
     if (st == SSCHED_OK && c->report->valid && !mpq_equal(total, ops))
-        chk_violation(c, "the tree weights do not add up to operations_per_period");
+        ssched_i_chk_violation(c, "the tree weights do not add up to operations_per_period");
     /* the slots' amounts and the computations, per key, must match */
     json_t *slots = json_object_get(root, "slots");
     for (size_t k = 0; k < json_array_size(slots) && st == SSCHED_OK && c->report->valid; k++) {
@@ -236,8 +236,8 @@ ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
             size_t e, I;
             snprintf(where, sizeof where, "slots[%zu].transfers[%zu]", k, x);
             json_t *o = json_array_get(tr, x);
-            if ((st = chk_transfer(c, o, where, &e, &I)) == SSCHED_OK &&
-                (st = chk_get_q(c, o, "amount", where, q)) == SSCHED_OK &&
+            if ((st = ssched_i_chk_transfer(c, o, where, &e, &I)) == SSCHED_OK &&
+                (st = ssched_i_chk_get_q(c, o, "amount", where, q)) == SSCHED_OK &&
                 !tally(&T, 0, e, I, 0, q, -1))
                 st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         }
@@ -247,9 +247,9 @@ ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
         json_t *o = json_array_get(comps, x);
         size_t node, v[3];
         snprintf(where, sizeof where, "computations[%zu]", x);
-        if ((st = chk_get_node(c, o, "node", where, &node)) != SSCHED_OK ||
-            (st = chk_get_q(c, o, "count", where, q)) != SSCHED_OK ||
-            (st = chk_comp_types(c, o, where, v)) != SSCHED_OK)
+        if ((st = ssched_i_chk_get_node(c, o, "node", where, &node)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, o, "count", where, q)) != SSCHED_OK ||
+            (st = ssched_i_chk_comp_types(c, o, where, v)) != SSCHED_OK)
             break;
         if (!tally(&T, 1, node, v[1], v[2], q, -1))
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
@@ -263,11 +263,11 @@ ssched_status_t chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops)
             mpq_add(q, q, T.v[y].q);
         if (mpq_sgn(q) != 0 && T.v[x].kind == 0) {
             char name[96];
-            chk_type_name(c, T.v[x].b, name, sizeof name);
-            chk_violation(c, "the trees and the slots differ on edge %s->%s for %s",
+            ssched_i_chk_type_name(c, T.v[x].b, name, sizeof name);
+            ssched_i_chk_violation(c, "the trees and the slots differ on edge %s->%s for %s",
                           c->names[c->from[T.v[x].a]], c->names[c->to[T.v[x].a]], name);
         } else if (mpq_sgn(q) != 0) {
-            chk_violation(c, "the trees and the computations differ on node %s",
+            ssched_i_chk_violation(c, "the trees and the computations differ on node %s",
                           c->names[T.v[x].a]);
         }
         x = y;

@@ -224,47 +224,47 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     snprintf(where, sizeof where, "transfers[%zu]", k);
     ssched_status_t st;
     size_t edge, type;
-    if ((strict && (st = chk_keys(c, x, where, keys)) != SSCHED_OK) ||
-        (st = chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
-        (st = chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
-        (st = chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
-        (st = chk_piece(c, x, where, S->off, S->len)) != SSCHED_OK)
+    if ((strict && (st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK) ||
+        (st = ssched_i_chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
+        (st = ssched_i_chk_piece(c, x, where, S->off, S->len)) != SSCHED_OK)
         return st;
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
-        return chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
     unsigned long op = (unsigned long)json_integer_value(opj);
     if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
-        return chk_bad(c, "%s: transfers must be listed in start order", where);
+        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
     mpq_set(S->prev_start, S->start);
     if (!c->report->valid)
         return SSCHED_OK;
     size_t i = c->from[edge], j = c->to[edge];
     const char *on = c->names[c->type_origin[type]], *dn = c->names[c->type_dest[type]];
     if (op >= S->K)
-        return chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
+        return ssched_i_chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
                SSCHED_OK;
     if (mpq_sgn(S->start) < 0)
-        return chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
     mpq_sub(S->q, S->end, S->start);
     mpq_mul(S->d, c->cost[edge], c->size);
     mpq_mul(S->d, S->d, S->len);
     if (!mpq_equal(S->q, S->d))
-        return chk_violation(c, "%s: lasts %s time units than length*size*c", where,
+        return ssched_i_chk_violation(c, "%s: lasts %s time units than length*size*c", where,
                              mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
     if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))
-        return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
+        return ssched_i_chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
                SSCHED_OK;
-    if (!chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
+    if (!ssched_i_chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
         return SSCHED_OK;
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
     uint64_t id = (uint64_t)type * S->K + op;
     if (S->done[id / 8] & (1u << (id % 8)))
-        return chk_violation(c, "message %s->%s of operation %lu moves after it was delivered (%s)",
+        return ssched_i_chk_violation(c, "message %s->%s of operation %lu moves after it was delivered (%s)",
                              on, dn, op, where), SSCHED_OK;
     if (i == c->type_dest[type])
-        return chk_violation(c, "message %s->%s of operation %lu leaves its destination", on, dn,
+        return ssched_i_chk_violation(c, "message %s->%s of operation %lu leaves its destination", on, dn,
                              op), SSCHED_OK;
     msg_t *m = find(&S->map, id + 1, 1);
     if (!m)
@@ -285,14 +285,14 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     if (nomem)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (bad)
-        return chk_violation(c, "%s of message %s->%s of operation %lu %s (%s from %s)",
+        return ssched_i_chk_violation(c, "%s of message %s->%s of operation %lu %s (%s from %s)",
                              mpq_sgn(S->off) == 0 && mpq_cmp_ui(S->len, 1, 1) == 0 ? "the whole"
                                                                                   : "a piece",
                              on, dn, op, bad, where, c->names[i]), SSCHED_OK;
     if (j != c->type_dest[type])
-        chk_buf_acquire(S->buf, j, S->start, S->len);
+        ssched_i_chk_buf_acquire(S->buf, j, S->start, S->len);
     if (i != c->type_origin[type])
-        chk_buf_release(S->buf, i, S->end, S->len);
+        ssched_i_chk_buf_release(S->buf, i, S->end, S->len);
     coalesce(m, S->start);
     if (all_at(m, c->type_dest[type])) {
         S->done[id / 8] |= (unsigned char)(1u << (id % 8));
@@ -301,11 +301,11 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     return SSCHED_OK;
 }
 
-ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
+ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
 {
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
-        return chk_bad(c, "missing positive integer \"operations\"");
+        return ssched_i_chk_bad(c, "missing positive integer \"operations\"");
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = format && !strcmp(format, "ssched-unrolled/2");
     int whole_only = json_is_false(json_object_get(root, "split"));
@@ -314,38 +314,38 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     S.K = (unsigned long)json_integer_value(kj);
     size_t nt = c->n_types, nn = c->n_nodes;
     if (nt != 0 && S.K > ((uint64_t)1 << 40) / nt)
-        return chk_bad(c, "too many operations to check (%lu)", S.K);
+        return ssched_i_chk_bad(c, "too many operations to check (%lu)", S.K);
     mpq_t peak;
     mpq_init(peak);
     size_t peak_node = 0, count = 0;
-    int fast = chk_fast_unrolled(c, tr, S.K, whole_only, peak, &peak_node, &count);
+    int fast = ssched_i_chk_fast_unrolled(c, tr, S.K, whole_only, peak, &peak_node, &count);
     if (fast != 0) {
         ssched_status_t st = SSCHED_OK;
         if (fast < 0) {
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         } else {
             c->report->n_transfers = count;
-            st = chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
+            st = ssched_i_chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
         }
         mpq_clear(peak);
         return st;
     }
-    S.buf = chk_buf_new(nn);
+    S.buf = ssched_i_chk_buf_new(nn);
     S.done = calloc((nt * S.K + 7) / 8 + 1, 1);
-    int ports_ok = chk_ports_init(&S.ports, nn, c->n_edges);
+    int ports_ok = ssched_i_chk_ports_init(&S.ports, nn, c->n_edges);
     if (!S.done || !ports_ok || !S.buf) {
-        free(S.done); chk_ports_free(&S.ports); chk_buf_free(S.buf); mpq_clear(peak);
+        free(S.done); ssched_i_chk_ports_free(&S.ports); ssched_i_chk_buf_free(S.buf); mpq_clear(peak);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
     mpq_inits(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
     mpq_set_ui(c->makespan, 0, 1);
     chk_iter_t it;
-    chk_iter_init(&it, tr, "transfers");
+    ssched_i_chk_iter_init(&it, tr, "transfers");
     ssched_status_t st = SSCHED_OK;
     size_t n = 0;
     for (;;) {
         json_t *x;
-        if ((st = chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
+        if ((st = ssched_i_chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
             break;
         st = one_transfer(c, &S, x, n++, strict, whole_only);
         json_decref(x);
@@ -356,21 +356,21 @@ ssched_status_t chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)
     for (uint64_t id = 0; id < (uint64_t)nt * S.K && c->report->valid && st == SSCHED_OK; id++) {
         size_t t = (size_t)(id / S.K);
         if (!(S.done[id / 8] & (1u << (id % 8))) && c->type_origin[t] != c->type_dest[t])
-            chk_violation(c, "target %s never receives all of message %lu from %s",
+            ssched_i_chk_violation(c, "target %s never receives all of message %lu from %s",
                           c->names[c->type_dest[t]], (unsigned long)(id % S.K),
                           c->names[c->type_origin[t]]);
     }
-    if (c->report->valid && st == SSCHED_OK && !chk_buf_finish(S.buf, peak, &peak_node))
+    if (c->report->valid && st == SSCHED_OK && !ssched_i_chk_buf_finish(S.buf, peak, &peak_node))
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (c->report->valid && st == SSCHED_OK)
-        st = chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
-    chk_buf_free(S.buf);
+        st = ssched_i_chk_unrolled_claims(c, root, S.K, c->makespan, peak, peak_node);
+    ssched_i_chk_buf_free(S.buf);
     mpq_clear(peak);
     for (size_t k = 0; k < S.map.cap; k++)
         if (S.map.m[k].key)
             free_msg(&S.map.m[k]);
     free(S.map.m);
-    chk_ports_free(&S.ports);
+    ssched_i_chk_ports_free(&S.ports);
     mpq_clears(S.prev_start, S.start, S.end, S.off, S.len, S.hi, S.q, S.d, NULL);
     free(S.done);
     return st;

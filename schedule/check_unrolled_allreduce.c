@@ -18,24 +18,24 @@
  * figure (a deferred buffer, check_buffer.c). */
 #include "schedule/check_internal.h"
 
-ssched_status_t chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t edge, unsigned long op,
+ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t edge, unsigned long op,
                                    const mpq_t off, const mpq_t len, const mpq_t start,
                                    const mpq_t end, const char *root_value, const char *where)
 {
     if (mpq_sgn(off) != 0 || mpq_cmp_ui(len, 1, 1) != 0)
-        return chk_violation(c, "%s: a copy of the result moves a whole message", where),
+        return ssched_i_chk_violation(c, "%s: a copy of the result moves a whole message", where),
                SSCHED_OK;
     if (c->from[edge] == c->target) {
         if (!root_value)
-            return chk_violation(c, "%s: a copy of operation %lu leaves the root %s before its "
+            return ssched_i_chk_violation(c, "%s: a copy of operation %lu leaves the root %s before its "
                                  "reduce result is complete there", where, op,
                                  c->names[c->target]), SSCHED_OK;
-        int ok = chk_reduce_result_ok(c, root_value, op);
+        int ok = ssched_i_chk_reduce_result_ok(c, root_value, op);
         if (ok < 0)
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         if (!ok)
-            return chk_violation(c, "%s: the root's result of operation %lu is not the "
+            return ssched_i_chk_violation(c, "%s: the root's result of operation %lu is not the "
                                  "reduction of every participant", where, op), SSCHED_OK;
     }
-    return chk_bsim_move(c, copies, edge, op, start, end, where);
+    return ssched_i_chk_bsim_move(c, copies, edge, op, start, end, where);
 }

@@ -121,8 +121,8 @@ static int op_done(bsim_t *S, unsigned long op)
     mpq_set_ui(one, 1, 1);
     for (size_t v = 0; v < S->nn && S->buf; v++)
         if (o->fwd[v]) {
-            chk_buf_acquire(S->buf, v, o->in_start[v], one);
-            chk_buf_release(S->buf, v, o->fwd_end[v], one);
+            ssched_i_chk_buf_acquire(S->buf, v, o->in_start[v], one);
+            ssched_i_chk_buf_release(S->buf, v, o->fwd_end[v], one);
         }
     mpq_clear(one);
     for (size_t v = 0; v < S->nn && !S->buf; v++)
@@ -141,66 +141,66 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     snprintf(where, sizeof where, "transfers[%zu]", k);
     ssched_status_t st;
     size_t edge, type;
-    if ((st = chk_keys(c, x, where, keys)) != SSCHED_OK ||
-        (st = chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
-        (st = chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
-        (st = chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK)
+    if ((st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK ||
+        (st = ssched_i_chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK)
         return st;
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
-        return chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
     unsigned long op = (unsigned long)json_integer_value(opj);
     if (k > 0 && mpq_cmp(S->start, S->prev) < 0)
-        return chk_bad(c, "%s: transfers must be listed in start order", where);
+        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
     mpq_set(S->prev, S->start);
     if (!c->report->valid)
         return SSCHED_OK;
     if (op >= S->K)
-        return chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
+        return ssched_i_chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
                SSCHED_OK;
     if (mpq_sgn(S->start) < 0)
-        return chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
     mpq_sub(S->q, S->end, S->start);
     mpq_mul(S->d, c->cost[edge], c->size);
     if (!mpq_equal(S->q, S->d))
-        return chk_violation(c, "%s: lasts %s time units than size*c", where,
+        return ssched_i_chk_violation(c, "%s: lasts %s time units than size*c", where,
                              mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
-    if (!chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
+    if (!ssched_i_chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
         return SSCHED_OK;
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
-    return chk_bsim_move(c, S, edge, op, S->start, S->end, where);
+    return ssched_i_chk_bsim_move(c, S, edge, op, S->start, S->end, where);
 }
 
-ssched_status_t chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, unsigned long op,
+ssched_status_t ssched_i_chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, unsigned long op,
                               const mpq_t start, const mpq_t end, const char *where)
 {
     size_t i = c->from[edge], j = c->to[edge], src = S->source;
     if (j == src)
-        return chk_violation(c, "%s: message %lu is sent to its source %s", where, op,
+        return ssched_i_chk_violation(c, "%s: message %lu is sent to its source %s", where, op,
                              c->names[src]), SSCHED_OK;
     if (S->complete[op] && S->n_targets + 1 == S->nn)
-        return chk_violation(c, "%s: node %s receives message %lu a second time", where,
+        return ssched_i_chk_violation(c, "%s: node %s receives message %lu a second time", where,
                              c->names[j], op), SSCHED_OK;
     if (S->complete[op])
-        return chk_violation(c, "%s: message %lu moves to %s after every target has it", where,
+        return ssched_i_chk_violation(c, "%s: message %lu moves to %s after every target has it", where,
                              op, c->names[j]), SSCHED_OK;
     if (!S->ops[op] && !(S->ops[op] = op_new(S->nn)))
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     op_t *o = S->ops[op];
     if (i != src) {
         if (!o->has[i])
-            return chk_violation(c, "%s: node %s forwards message %lu before receiving it", where,
+            return ssched_i_chk_violation(c, "%s: node %s forwards message %lu before receiving it", where,
                                  c->names[i], op), SSCHED_OK;
         if (mpq_cmp(start, o->in_end[i]) < 0)
-            return chk_violation(c, "%s: node %s forwards message %lu before it has fully "
+            return ssched_i_chk_violation(c, "%s: node %s forwards message %lu before it has fully "
                                  "arrived", where, c->names[i], op), SSCHED_OK;
         if (!o->fwd[i] || mpq_cmp(end, o->fwd_end[i]) > 0)
             mpq_set(o->fwd_end[i], end);
         o->fwd[i] = 1;
     }
     if (o->has[j])
-        return chk_violation(c, "%s: node %s receives message %lu a second time", where,
+        return ssched_i_chk_violation(c, "%s: node %s receives message %lu a second time", where,
                              c->names[j], op), SSCHED_OK;
     o->has[j] = 1;
     mpq_set(o->in_start[j], start);
@@ -247,7 +247,7 @@ static int sweep(bsim_t *S, mpq_t peak, size_t *node)
     return 1;
 }
 
-chk_bsim_t *chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf_t *buf)
+chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf_t *buf)
 {
     bsim_t *S = calloc(1, sizeof *S);
     if (!S)
@@ -259,10 +259,10 @@ chk_bsim_t *chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf
     S->ops = calloc(K ? K : 1, sizeof *S->ops);
     S->complete = calloc(K ? K : 1, 1);
     S->target = calloc(S->nn ? S->nn : 1, 1);
-    int ports_ok = chk_ports_init(&S->ports, S->nn, c->n_edges);
+    int ports_ok = ssched_i_chk_ports_init(&S->ports, S->nn, c->n_edges);
     mpq_inits(S->prev, S->start, S->end, S->d, S->q, NULL);
     if (!S->ops || !S->complete || !S->target || !ports_ok) {
-        chk_bsim_free(S);
+        ssched_i_chk_bsim_free(S);
         return NULL;
     }
     /* the targets: the participants (an all-reduce's include its root,
@@ -275,7 +275,7 @@ chk_bsim_t *chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf
     return S;
 }
 
-void chk_bsim_free(chk_bsim_t *S)
+void ssched_i_chk_bsim_free(chk_bsim_t *S)
 {
     if (!S)
         return;
@@ -283,13 +283,13 @@ void chk_bsim_free(chk_bsim_t *S)
         op_free(S->ops[op], S->nn);
     for (size_t k = 0; k < S->n_ev; k++)
         mpq_clear(S->ev[k].t);
-    chk_ports_free(&S->ports);
+    ssched_i_chk_ports_free(&S->ports);
     mpq_clears(S->prev, S->start, S->end, S->d, S->q, NULL);
     free(S->ops); free(S->complete); free(S->target); free(S->ev);
     free(S);
 }
 
-void chk_bsim_missing(chk_t *c, chk_bsim_t *S)
+void ssched_i_chk_bsim_missing(chk_t *c, chk_bsim_t *S)
 {
     for (unsigned long op = 0; op < S->K && c->report->valid; op++) {
         if (S->complete[op] || S->n_targets == 0)
@@ -297,35 +297,35 @@ void chk_bsim_missing(chk_t *c, chk_bsim_t *S)
         size_t v = 0;
         while (v < S->nn && (!S->target[v] || (S->ops[op] && S->ops[op]->has[v])))
             v++;
-        chk_violation(c, "target %s never receives message %lu", c->names[v < S->nn ? v : 0],
+        ssched_i_chk_violation(c, "target %s never receives message %lu", c->names[v < S->nn ? v : 0],
                       op);
     }
 }
 
-ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr)
+ssched_status_t ssched_i_chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr)
 {
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
-        return chk_bad(c, "missing positive integer \"operations\"");
+        return ssched_i_chk_bad(c, "missing positive integer \"operations\"");
     const char *format = json_string_value(json_object_get(root, "format"));
     if (!format || strcmp(format, "ssched-unrolled/2"))
-        return chk_bad(c, "unrolled broadcasts are \"ssched-unrolled/2\" files");
+        return ssched_i_chk_bad(c, "unrolled broadcasts are \"ssched-unrolled/2\" files");
     if (!json_is_false(json_object_get(root, "split")))
-        return chk_bad(c, "unrolled broadcasts move whole messages: \"split\" must be false");
+        return ssched_i_chk_bad(c, "unrolled broadcasts move whole messages: \"split\" must be false");
     unsigned long K = (unsigned long)json_integer_value(kj);
     if (K > ((unsigned long)1 << 40))
-        return chk_bad(c, "too many operations to check (%lu)", K);
-    bsim_t *S = chk_bsim_new(c, K, c->source, NULL);
+        return ssched_i_chk_bad(c, "too many operations to check (%lu)", K);
+    bsim_t *S = ssched_i_chk_bsim_new(c, K, c->source, NULL);
     if (!S)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     ssched_status_t st = SSCHED_OK;
     mpq_set_ui(c->makespan, 0, 1);
     chk_iter_t it;
-    chk_iter_init(&it, tr, "transfers");
+    ssched_i_chk_iter_init(&it, tr, "transfers");
     size_t n = 0;
     for (;;) {
         json_t *x;
-        if ((st = chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
+        if ((st = ssched_i_chk_iter_next(&it, &x, c->err)) != SSCHED_OK || !x)
             break;
         st = one(c, S, x, n++);
         json_decref(x);
@@ -334,15 +334,15 @@ ssched_status_t chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_
     }
     c->report->n_transfers = n;
     if (st == SSCHED_OK)
-        chk_bsim_missing(c, S);
+        ssched_i_chk_bsim_missing(c, S);
     mpq_t peak;
     mpq_init(peak);
     size_t peak_node = 0;
     if (st == SSCHED_OK && c->report->valid && !sweep(S, peak, &peak_node))
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK && c->report->valid)
-        st = chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
+        st = ssched_i_chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
     mpq_clear(peak);
-    chk_bsim_free(S);
+    ssched_i_chk_bsim_free(S);
     return st;
 }

@@ -26,7 +26,7 @@
 
 #include "schedule/check_internal.h"
 
-ssched_status_t chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len)
+ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len)
 {
     json_t *pc = json_object_get(x, "piece");
     mpq_set_ui(off, 0, 1);
@@ -34,13 +34,13 @@ ssched_status_t chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq
     if (!pc)
         return SSCHED_OK;
     if (!json_is_array(pc) || json_array_size(pc) != 2)
-        return chk_bad(c, "%s: \"piece\" must be [offset, length]", where);
+        return ssched_i_chk_bad(c, "%s: \"piece\" must be [offset, length]", where);
     json_t *wrap = json_pack("{sOsO}", "o", json_array_get(pc, 0), "l", json_array_get(pc, 1));
     if (!wrap)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-    ssched_status_t st = chk_get_q(c, wrap, "o", where, off);
+    ssched_status_t st = ssched_i_chk_get_q(c, wrap, "o", where, off);
     if (st == SSCHED_OK)
-        st = chk_get_q(c, wrap, "l", where, len);
+        st = ssched_i_chk_get_q(c, wrap, "l", where, len);
     json_decref(wrap);
     if (st != SSCHED_OK)
         return st;
@@ -48,7 +48,7 @@ ssched_status_t chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq
     mpq_init(end);
     mpq_add(end, off, len);
     if (c->report->valid && (mpq_sgn(off) < 0 || mpq_sgn(len) <= 0 || mpq_cmp_ui(end, 1, 1) > 0))
-        chk_violation(c, "%s: piece [%s] is not a non-empty range of [0, 1)", where,
+        ssched_i_chk_violation(c, "%s: piece [%s] is not a non-empty range of [0, 1)", where,
                       mpq_sgn(len) <= 0 ? "empty" : "outside");
     mpq_clear(end);
     return SSCHED_OK;
@@ -209,15 +209,15 @@ static int claim(chk_t *c, json_t *root, const char *key, const mpq_t want, ssch
         return 1; /* "ssched-unrolled/1" files state fewer figures */
     mpq_t q;
     mpq_init(q);
-    *st = chk_get_q(c, root, key, "schedule", q);
+    *st = ssched_i_chk_get_q(c, root, key, "schedule", q);
     int ok = *st != SSCHED_OK || mpq_equal(q, want);
     mpq_clear(q);
     if (!ok)
-        chk_violation(c, "\"%s\" is not what the events give", key);
+        ssched_i_chk_violation(c, "\"%s\" is not what the events give", key);
     return ok;
 }
 
-ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
+ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
                                     const mpq_t makespan, const mpq_t buf_peak, size_t buf_node)
 {
     static const char *const keys[] = {
@@ -227,7 +227,7 @@ ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
         "buffer_node", NULL};
     const char *format = json_string_value(json_object_get(root, "format"));
     int v2 = format && !strcmp(format, "ssched-unrolled/2");
-    ssched_status_t st = v2 ? chk_keys(c, root, "schedule", keys) : SSCHED_OK;
+    ssched_status_t st = v2 ? ssched_i_chk_keys(c, root, "schedule", keys) : SSCHED_OK;
     if (st != SSCHED_OK)
         return st;
     size_t nn = c->n_nodes;
@@ -243,7 +243,7 @@ ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
     mpq_inits(steady, over, lb1, lb, ratio, cut, ops, per, q, NULL);
     int have_cut;
     if (mpq_sgn(c->throughput) <= 0) {
-        chk_violation(c, "the throughput must be positive");
+        ssched_i_chk_violation(c, "the throughput must be positive");
         goto out;
     }
     mpq_set_ui(steady, K, 1);
@@ -263,39 +263,39 @@ ssched_status_t chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
         goto out;
     if (json_object_get(root, "buffer_node")) {
         size_t v;
-        if ((st = chk_get_node(c, root, "buffer_node", "schedule", &v)) != SSCHED_OK)
+        if ((st = ssched_i_chk_get_node(c, root, "buffer_node", "schedule", &v)) != SSCHED_OK)
             goto out;
         if (v != buf_node) {
-            chk_violation(c, "\"buffer_node\" is not what the events give (%s, not %s)",
+            ssched_i_chk_violation(c, "\"buffer_node\" is not what the events give (%s, not %s)",
                           c->names[buf_node], c->names[v]);
             goto out;
         }
     }
     if (mpq_cmp(steady, makespan) > 0) {
-        chk_violation(c, "the events end before K / throughput: the stated throughput is too low");
+        ssched_i_chk_violation(c, "the events end before K / throughput: the stated throughput is too low");
         goto out;
     }
     if (have_cut && mpq_cmp(c->throughput, cut) > 0) {
-        chk_violation(c, "the stated throughput exceeds a port's capacity");
+        ssched_i_chk_violation(c, "the stated throughput exceeds a port's capacity");
         goto out;
     }
     if (v2) {
-        if ((st = chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK ||
-            (st = chk_get_q(c, root, "period", "schedule", per)) != SSCHED_OK ||
-            (st = chk_get_q(c, root, "pattern_throughput", "schedule", q)) != SSCHED_OK)
+        if ((st = ssched_i_chk_get_q(c, root, "operations_per_period", "schedule", ops)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, root, "period", "schedule", per)) != SSCHED_OK ||
+            (st = ssched_i_chk_get_q(c, root, "pattern_throughput", "schedule", q)) != SSCHED_OK)
             goto out;
         if (mpq_sgn(per) <= 0 || mpq_sgn(ops) <= 0 || mpz_cmp_ui(mpq_denref(ops), 1) != 0) {
-            chk_violation(c, "the pattern needs a positive period and a positive integer "
+            ssched_i_chk_violation(c, "the pattern needs a positive period and a positive integer "
                              "operations_per_period");
             goto out;
         }
         mpq_div(ops, ops, per);
         if (!mpq_equal(ops, q))
-            chk_violation(c, "\"pattern_throughput\" is not operations_per_period / period");
+            ssched_i_chk_violation(c, "\"pattern_throughput\" is not operations_per_period / period");
         else if (mpq_cmp(q, c->throughput) > 0)
-            chk_violation(c, "the pattern's throughput exceeds the optimal throughput");
+            ssched_i_chk_violation(c, "the pattern's throughput exceeds the optimal throughput");
         if (!json_is_boolean(json_object_get(root, "split")))
-            st = chk_bad(c, "missing boolean \"split\"");
+            st = ssched_i_chk_bad(c, "missing boolean \"split\"");
         /* "split": false (whole messages) is checked per transfer */
     }
 out:

@@ -115,19 +115,19 @@ static char *leaf_value(size_t k, unsigned long op)
 static char *take(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long op,
                   const mpq_t at, const char *who)
 {
-    size_t own = chk_type_own(c, interval);
+    size_t own = ssched_i_chk_type_own(c, interval);
     if (own != SIZE_MAX && c->participants[own] == node)
         return leaf_value(own, op); /* the participant's own value: always there */
     slot_t *x = lookup(t, node, interval, op, 0);
     int absent = !x || !x->value;
     if (absent || x->partial || mpq_cmp(x->since, at) > 0) {
         char name[96]; /* named only when reported: takes are many */
-        chk_type_name(c, interval, name, sizeof name);
+        ssched_i_chk_type_name(c, interval, name, sizeof name);
         if (absent)
-            chk_violation(c, "%s uses %s of time-stamp %lu on %s, which is not there", who, name,
+            ssched_i_chk_violation(c, "%s uses %s of time-stamp %lu on %s, which is not there", who, name,
                           op, c->names[node]);
         else
-            chk_violation(c, "%s uses %s of time-stamp %lu on %s before it exists%s", who, name,
+            ssched_i_chk_violation(c, "%s uses %s of time-stamp %lu on %s before it exists%s", who, name,
                           op, c->names[node],
                           x->partial ? " (not all its pieces have arrived)" : "");
         return NULL;
@@ -147,9 +147,9 @@ static int put(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long
     }
     if (x->value) {
         char name[96];
-        chk_type_name(c, interval, name, sizeof name);
+        ssched_i_chk_type_name(c, interval, name, sizeof name);
         free(value);
-        return chk_violation(c, "%s of time-stamp %lu is on %s twice", name, op, c->names[node]);
+        return ssched_i_chk_violation(c, "%s of time-stamp %lu is on %s twice", name, op, c->names[node]);
     }
     x->value = value;
     mpq_set(x->since, at);
@@ -180,32 +180,32 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     e->compute = compute;
     e->index = index;
     ssched_status_t st;
-    if ((strict && (st = chk_keys(c, x, where, keys)) != SSCHED_OK) ||
-        (st = chk_get_q(c, x, "start", where, e->start)) != SSCHED_OK ||
-        (st = chk_get_q(c, x, "end", where, e->end)) != SSCHED_OK)
+    if ((strict && (st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK) ||
+        (st = ssched_i_chk_get_q(c, x, "start", where, e->start)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "end", where, e->end)) != SSCHED_OK)
         return st;
     json_t *op = json_object_get(x, "op");
     if (!json_is_integer(op) || json_integer_value(op) < 0)
-        return chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
     e->op = (unsigned long)json_integer_value(op);
     mpq_t q;
     mpq_init(q);
     mpq_sub(q, e->end, e->start);
     if (compute) {
-        if ((st = chk_get_node(c, x, "node", where, &e->node_or_edge)) != SSCHED_OK ||
-            (st = chk_comp_types(c, x, where, e->t)) != SSCHED_OK) {
+        if ((st = ssched_i_chk_get_node(c, x, "node", where, &e->node_or_edge)) != SSCHED_OK ||
+            (st = ssched_i_chk_comp_types(c, x, where, e->t)) != SSCHED_OK) {
             mpq_clear(q);
             return st;
         }
         mpq_set_ui(e->off, 0, 1);
         mpq_set_ui(e->len, 1, 1);
         if (!c->has_w[e->node_or_edge] && c->report->valid)
-            chk_violation(c, "%s: node %s cannot compute", where, c->names[e->node_or_edge]);
+            ssched_i_chk_violation(c, "%s: node %s cannot compute", where, c->names[e->node_or_edge]);
         else if (c->report->valid && !mpq_equal(q, c->w[e->node_or_edge]))
-            chk_violation(c, "%s: a task lasts w of its node", where);
+            ssched_i_chk_violation(c, "%s: a task lasts w of its node", where);
     } else {
-        if ((st = chk_transfer(c, x, where, &e->node_or_edge, &e->interval)) != SSCHED_OK ||
-            (st = chk_piece(c, x, where, e->off, e->len)) != SSCHED_OK) {
+        if ((st = ssched_i_chk_transfer(c, x, where, &e->node_or_edge, &e->interval)) != SSCHED_OK ||
+            (st = ssched_i_chk_piece(c, x, where, e->off, e->len)) != SSCHED_OK) {
             mpq_clear(q);
             return st;
         }
@@ -214,14 +214,14 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
         mpq_mul(d, c->cost[e->node_or_edge], c->size);
         mpq_mul(d, d, e->len);
         if (c->report->valid && !mpq_equal(q, d))
-            chk_violation(c, "%s: a piece lasts length*size*c of its edge", where);
+            ssched_i_chk_violation(c, "%s: a piece lasts length*size*c of its edge", where);
         mpq_clear(d);
     }
     mpq_clear(q);
     if (e->op >= K && c->report->valid)
-        chk_violation(c, "%s: time-stamp %lu is outside 0..%lu", where, e->op, K - 1);
+        ssched_i_chk_violation(c, "%s: time-stamp %lu is outside 0..%lu", where, e->op, K - 1);
     if (mpq_sgn(e->start) < 0 && c->report->valid)
-        chk_violation(c, "%s: starts before time 0", where);
+        ssched_i_chk_violation(c, "%s: starts before time 0", where);
     if (mpq_cmp(e->end, c->makespan) > 0)
         mpq_set(c->makespan, e->end);
     return SSCHED_OK;
@@ -230,10 +230,10 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
 /* Is v[interval] at node counted in its buffer? */
 static int counted(const chk_t *c, size_t interval, size_t node)
 {
-    size_t own = chk_type_own(c, interval);
+    size_t own = ssched_i_chk_type_own(c, interval);
     if (own != SIZE_MAX)
         return c->participants[own] != node;
-    return !(chk_type_full(c, interval) && node == c->target);
+    return !(ssched_i_chk_type_full(c, interval) && node == c->target);
 }
 
 /* A transfer moves (a piece of) v[km] from i to j. */
@@ -241,15 +241,15 @@ static void buffers_move(const chk_t *c, chk_buf_t *buf, const ev_t *e, size_t k
                          size_t j)
 {
     if (counted(c, km, j))
-        chk_buf_acquire(buf, j, e->start, e->len);
+        ssched_i_chk_buf_acquire(buf, j, e->start, e->len);
     if (counted(c, km, i))
-        chk_buf_release(buf, i, e->end, e->len);
+        ssched_i_chk_buf_release(buf, i, e->end, e->len);
 }
 
-int chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t)
+int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t)
 {
     if (c->comm)
-        return chk_commut_result(c, value, t);
+        return ssched_i_chk_commut_result(c, value, t);
     char *expect = malloc(c->N * 48 + 1);
     if (!expect)
         return -1;
@@ -264,7 +264,7 @@ int chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t)
 /* All-reduce: the root's complete result of op by `at`, or NULL. */
 static const char *root_result(chk_t *c, table_t *t, unsigned long op, const mpq_t at, int *nomem)
 {
-    size_t full = chk_full_type(c);
+    size_t full = ssched_i_chk_full_type(c);
     if (full == SIZE_MAX) {
         *nomem = 1;
         return NULL;
@@ -274,7 +274,7 @@ static const char *root_result(chk_t *c, table_t *t, unsigned long op, const mpq
 }
 
 /* One event in start order: the port (or processor) is free, then the
- * values move or merge (copies: chk_allreduce_copy). */
+ * values move or merge (copies: ssched_i_chk_allreduce_copy). */
 static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last, unsigned char *seen,
                                  int whole_only, chk_buf_t *buf, chk_bsim_t *copies)
 {
@@ -288,7 +288,7 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     int link = 0;
     if (e->compute) {
         if (chk_multi(c, e->node_or_edge))
-            return chk_violation(c, "switch %s computes (at %s)", c->names[e->node_or_edge],
+            return ssched_i_chk_violation(c, "switch %s computes (at %s)", c->names[e->node_or_edge],
                                  where), SSCHED_OK;
         roles[nr] = 2, nodes[nr++] = e->node_or_edge;
     } else {
@@ -303,7 +303,7 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     for (size_t r = 0; r < nr; r++) {
         size_t at = roles[r] * nn + nodes[r];
         if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
-            return chk_violation(c, "node %s %s two things at once (at %s)", c->names[nodes[r]],
+            return ssched_i_chk_violation(c, "node %s %s two things at once (at %s)", c->names[nodes[r]],
                                  what[roles[r]], where), SSCHED_OK;
         seen[at] = 1;
         mpq_set(last[at], e->end);
@@ -311,7 +311,7 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     if (link) {
         size_t at = 3 * nn + e->node_or_edge;
         if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
-            return chk_violation(c, "link %s->%s carries two things at once (at %s)",
+            return ssched_i_chk_violation(c, "link %s->%s carries two things at once (at %s)",
                                  c->names[c->from[e->node_or_edge]],
                                  c->names[c->to[e->node_or_edge]], where), SSCHED_OK;
         seen[at] = 1;
@@ -334,10 +334,10 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
                     st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
                 /* e->len is 1: a computation makes and consumes whole values */
                 if (counted(c, out, node))
-                    chk_buf_acquire(buf, node, e->start, e->len);
+                    ssched_i_chk_buf_acquire(buf, node, e->start, e->len);
                 for (int k = 0; k < 2; k++)
                     if (counted(c, in[k], node))
-                        chk_buf_release(buf, node, e->end, e->len);
+                        ssched_i_chk_buf_release(buf, node, e->end, e->len);
             }
         }
         free(a);
@@ -350,15 +350,15 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
                             ? root_result(c, table, e->op, e->start, &nomem) : NULL;
         if (nomem)
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-        return chk_allreduce_copy(c, copies, e->node_or_edge, e->op, e->off, e->len, e->start,
+        return ssched_i_chk_allreduce_copy(c, copies, e->node_or_edge, e->op, e->off, e->len, e->start,
                                   e->end, v, where);
     }
     size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge], km = e->interval;
     if (whole_only && (mpq_sgn(e->off) != 0 || mpq_cmp_ui(e->len, 1, 1) != 0))
-        return chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
+        return ssched_i_chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
                SSCHED_OK;
-    if (chk_type_full(c, km) && i == c->target)
-        return chk_violation(c, "%s: the result leaves the target", where), SSCHED_OK;
+    if (ssched_i_chk_type_full(c, km) && i == c->target)
+        return ssched_i_chk_violation(c, "%s: the result leaves the target", where), SSCHED_OK;
     if (mpq_sgn(e->off) == 0) {
         /* the first piece (or the whole value) takes it from i; it is
          * usable at j once [0, 1) has arrived there */
@@ -379,8 +379,8 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     slot_t *y = lookup(table, j, km, e->op, 0);
     if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off)) {
         char name[96];
-        chk_type_name(c, km, name, sizeof name);
-        return chk_violation(c, "%s: piece of %s of time-stamp %lu does not continue the "
+        ssched_i_chk_type_name(c, km, name, sizeof name);
+        return ssched_i_chk_violation(c, "%s: piece of %s of time-stamp %lu does not continue the "
                              "pieces %s->%s sent before", where, name, e->op, c->names[i],
                              c->names[j]), SSCHED_OK;
     }
@@ -405,7 +405,7 @@ static ssched_status_t advance(chk_t *c, stream_t *s, int strict, unsigned long 
     json_t *x;
     s->has = 0;
     size_t index = s->it.index;
-    ssched_status_t st = chk_iter_next(&s->it, &x, c->err);
+    ssched_status_t st = ssched_i_chk_iter_next(&s->it, &x, c->err);
     if (st != SSCHED_OK || !x)
         return st;
     st = parse_event(c, x, s->compute, index, strict, K, &s->ev);
@@ -413,22 +413,22 @@ static ssched_status_t advance(chk_t *c, stream_t *s, int strict, unsigned long 
     if (st != SSCHED_OK)
         return st;
     if (index > 0 && mpq_cmp(s->ev.start, s->prev) < 0)
-        return chk_bad(c, "%s[%zu]: events must be listed in start order",
+        return ssched_i_chk_bad(c, "%s[%zu]: events must be listed in start order",
                        s->compute ? "computations" : "transfers", index);
     mpq_set(s->prev, s->ev.start);
     s->has = 1;
     return SSCHED_OK;
 }
 
-ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,
+ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,
                                     const chk_extent_t *co)
 {
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
-        return chk_bad(c, "missing positive integer \"operations\"");
+        return ssched_i_chk_bad(c, "missing positive integer \"operations\"");
     unsigned long K = (unsigned long)json_integer_value(kj);
     if (K > (1UL << 26)) /* the simulation keeps every result: bound the work */
-        return chk_bad(c, "too many operations to check (%lu)", K);
+        return ssched_i_chk_bad(c, "too many operations to check (%lu)", K);
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = format && !strcmp(format, "ssched-unrolled/2");
     int whole_only = json_is_false(json_object_get(root, "split"));
@@ -437,13 +437,13 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     unsigned char *seen = calloc(nr > 0 ? nr : 1, 1);
     /* an all-reduce's copies are held where forwarded: known only once
      * every target has the op, so its buffer events are sorted at the end */
-    chk_buf_t *buf = c->allreduce ? chk_buf_new_deferred(nn) : chk_buf_new(nn);
-    chk_bsim_t *copies = c->allreduce && buf ? chk_bsim_new(c, K, c->target, buf) : NULL;
+    chk_buf_t *buf = c->allreduce ? ssched_i_chk_buf_new_deferred(nn) : ssched_i_chk_buf_new(nn);
+    chk_bsim_t *copies = c->allreduce && buf ? ssched_i_chk_bsim_new(c, K, c->target, buf) : NULL;
     if (!last || !seen || !buf || (c->allreduce && !copies)) {
         free(last);
         free(seen);
-        chk_buf_free(buf);
-        chk_bsim_free(copies);
+        ssched_i_chk_buf_free(buf);
+        ssched_i_chk_bsim_free(copies);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t k = 0; k < nr; k++)
@@ -452,7 +452,7 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     for (int k = 0; k < 2; k++) {
         memset(&s[k], 0, sizeof s[k]);
         s[k].compute = k;
-        chk_iter_init(&s[k].it, k ? co : tr, k ? "computations" : "transfers");
+        ssched_i_chk_iter_init(&s[k].it, k ? co : tr, k ? "computations" : "transfers");
         mpq_inits(s[k].ev.start, s[k].ev.end, s[k].ev.off, s[k].ev.len, s[k].prev, NULL);
     }
     mpq_set_ui(c->makespan, 0, 1);
@@ -474,36 +474,36 @@ ssched_status_t chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *
     c->report->n_transfers = counts[0];
     c->report->n_slots = counts[1];
     /* every time-stamp's result is on the target and is the ordered reduction */
-    size_t full = chk_full_type(c);
+    size_t full = ssched_i_chk_full_type(c);
     if (full == SIZE_MAX && st == SSCHED_OK)
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     for (unsigned long t = 0; t < K && c->report->valid && st == SSCHED_OK; t++) {
         slot_t *x = lookup(&table, c->target, full, t, 0);
-        int ok = x && x->value && !x->partial ? chk_reduce_result_ok(c, x->value, t) : 0;
+        int ok = x && x->value && !x->partial ? ssched_i_chk_reduce_result_ok(c, x->value, t) : 0;
         if (ok < 0)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         else if (!x || !x->value || x->partial)
-            chk_violation(c, "the target %s never obtains the result of time-stamp %lu",
+            ssched_i_chk_violation(c, "the target %s never obtains the result of time-stamp %lu",
                           c->names[c->target], t);
         else if (!ok && c->comm)
-            chk_violation(c, "the result of time-stamp %lu does not hold every participant "
+            ssched_i_chk_violation(c, "the result of time-stamp %lu does not hold every participant "
                           "exactly once", t);
         else if (!ok)
-            chk_violation(c, "the result of time-stamp %lu is not the ordered reduction", t);
+            ssched_i_chk_violation(c, "the result of time-stamp %lu is not the ordered reduction", t);
     }
     /* all-reduce: every participant but the root got every result */
     if (copies && st == SSCHED_OK)
-        chk_bsim_missing(c, copies);
+        ssched_i_chk_bsim_missing(c, copies);
     mpq_t peak;
     mpq_init(peak);
     size_t peak_node = 0;
-    if (c->report->valid && st == SSCHED_OK && !chk_buf_finish(buf, peak, &peak_node))
+    if (c->report->valid && st == SSCHED_OK && !ssched_i_chk_buf_finish(buf, peak, &peak_node))
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (c->report->valid && st == SSCHED_OK)
-        st = chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
+        st = ssched_i_chk_unrolled_claims(c, root, K, c->makespan, peak, peak_node);
     mpq_clear(peak);
-    chk_buf_free(buf);
-    chk_bsim_free(copies);
+    ssched_i_chk_buf_free(buf);
+    ssched_i_chk_bsim_free(copies);
     for (size_t k = 0; k < table.cap; k++)
         if (table.s[k].used) {
             free(table.s[k].value);

@@ -107,7 +107,7 @@ size_t ssched_sets_members(const ssched_sets_t *s, size_t set, size_t N, size_t 
     return n;
 }
 
-size_t sched_tree_set(ssched_sets_t *s, const ssched_tree_t *t, size_t k, size_t m,
+size_t ssched_i_sched_tree_set(ssched_sets_t *s, const ssched_tree_t *t, size_t k, size_t m,
                       uint64_t *scratch)
 {
     memset(scratch, 0, s->words * sizeof *scratch);
@@ -118,15 +118,15 @@ size_t sched_tree_set(ssched_sets_t *s, const ssched_tree_t *t, size_t k, size_t
     return ssched_sets_intern(s, scratch);
 }
 
-ssched_status_t sched_tree_task_sets(ssched_sets_t *s, const ssched_tree_t *t, size_t x,
+ssched_status_t ssched_i_sched_tree_task_sets(ssched_sets_t *s, const ssched_tree_t *t, size_t x,
                                      size_t out[3], uint64_t *scratch, ssched_error_t *err)
 {
     const ssched_tree_task_t *task = &t->tasks[x];
-    out[0] = sched_tree_set(s, t, task->k, task->m, scratch);
+    out[0] = ssched_i_sched_tree_set(s, t, task->k, task->m, scratch);
     out[1] = out[2] = SIZE_MAX;
     if (task->kind == SSCHED_TREE_COMPUTE) {
-        out[1] = sched_tree_set(s, t, task->k, task->l, scratch);
-        out[2] = sched_tree_set(s, t, task->l + 1, task->m, scratch);
+        out[1] = ssched_i_sched_tree_set(s, t, task->k, task->l, scratch);
+        out[2] = ssched_i_sched_tree_set(s, t, task->l + 1, task->m, scratch);
         if (out[1] == SIZE_MAX || out[2] == SIZE_MAX)
             out[0] = SIZE_MAX;
     }

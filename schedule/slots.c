@@ -43,7 +43,7 @@ static int push_transfer(ssched_slot_t *sl, size_t *cap, size_t edge, size_t typ
     return 1;
 }
 
-ssched_status_t sched_make_slots(const ssched_platform_t *p, const sched_load_t *loads,
+ssched_status_t ssched_i_sched_make_slots(const ssched_platform_t *p, const sched_load_t *loads,
                                  size_t n_loads, ssched_matching_rule_t rule,
                                  ssched_schedule_t *out, ssched_error_t *err)
 {
@@ -171,7 +171,7 @@ ssched_status_t sched_make_slots(const ssched_platform_t *p, const sched_load_t 
     return st;
 }
 
-void sched_scale_no_split(ssched_schedule_t *s)
+void ssched_i_sched_scale_no_split(ssched_schedule_t *s)
 {
     mpz_t L;
     mpz_init_set_ui(L, 1);

@@ -128,7 +128,7 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
     memset(&m, 0, sizeof m);
     m.base.emit = memory_emit;
     m.u = u;
-    ssched_status_t st = sched_unroll_run(p, pb, s, K, limits, &m.base, &u->fig, err);
+    ssched_status_t st = ssched_i_sched_unroll_run(p, pb, s, K, limits, &m.base, &u->fig, err);
     if (st != SSCHED_OK)
         return st;
     if (s->commutative && !ssched_sets_copy(&u->sets, &s->sets)) /* the types' meaning */

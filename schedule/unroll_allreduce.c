@@ -17,58 +17,58 @@
 
 static int64_t result_at_root(void *ctx, unsigned long op)
 {
-    return sched_reduce_result(ctx, op);
+    return ssched_i_sched_reduce_result(ctx, op);
 }
 
 /* A slot transfer of copies, met by the reduce step in slot order. */
 static ssched_status_t copies(sched_engine_t *e, void *ctx, const ssched_transfer_t *tr,
                               ssched_error_t *err)
 {
-    return sched_bcast_slot(e, ctx, tr->edge, tr->amount, err);
+    return ssched_i_sched_bcast_slot(e, ctx, tr->edge, tr->amount, err);
 }
 
-ssched_status_t sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods_out, ssched_error_t *err)
 {
     const ssched_schedule_t *s = e->s;
     sched_reduce_replay_t *r = NULL;
     sched_bcast_replay_t *b = NULL;
-    ssched_status_t st = sched_reduce_begin(e, pb, K, &r, err);
+    ssched_status_t st = ssched_i_sched_reduce_begin(e, pb, K, &r, err);
     if (st == SSCHED_OK)
-        st = sched_bcast_begin(e, pb, s->root, ssched_schedule_copy_type(s), 0, K,
+        st = ssched_i_sched_bcast_begin(e, pb, s->root, ssched_schedule_copy_type(s), 0, K,
                                result_at_root, r, &b, err);
     size_t periods = 0;
     if (st == SSCHED_OK) {
-        size_t D = sched_reduce_depth(r) + 1, H = sched_bcast_depth(b);
-        size_t reduce_periods = sched_reduce_batches(r) + D - 1;
+        size_t D = ssched_i_sched_reduce_depth(r) + 1, H = ssched_i_sched_bcast_depth(b);
+        size_t reduce_periods = ssched_i_sched_reduce_batches(r) + D - 1;
         periods = reduce_periods + H;
-        sched_reduce_hook(r, ssched_schedule_copy_type(s), copies, b);
+        ssched_i_sched_reduce_hook(r, ssched_schedule_copy_type(s), copies, b);
         mpq_set_z(e->period_ticks, e->sc.Q);
         mpq_mul(e->period_ticks, e->period_ticks, s->period);
         /* an event of period P belongs to a batch at most D + H - 1 periods
          * older: the release time lets it move that far earlier */
         e->window = D + H;
         for (size_t P = 0; P < periods && st == SSCHED_OK; P++) {
-            sched_engine_period(e, P);
+            ssched_i_sched_engine_period(e, P);
             /* the reduce of batch P - D ended in period P - 1: its results
              * are known when the broadcast starts that batch (P < D: no
              * copies yet, but the period's slots still run for the reduce).
              * The copies are emitted as the reduce step meets their slots,
              * so every port sees the pattern's order across both parts. */
             size_t bb = P >= D ? P - D : SIZE_MAX; /* SIZE_MAX: past every batch */
-            st = sched_bcast_prepare(e, b, bb, err);
+            st = ssched_i_sched_bcast_prepare(e, b, bb, err);
             if (st == SSCHED_OK)
-                st = sched_reduce_step(e, r, P, err);
+                st = ssched_i_sched_reduce_step(e, r, P, err);
             if (st == SSCHED_OK)
-                st = sched_bcast_finish(e, b, err);
+                st = ssched_i_sched_bcast_finish(e, b, err);
             if (st == SSCHED_OK)
-                st = sched_engine_flush(e, 0, err);
+                st = ssched_i_sched_engine_flush(e, 0, err);
         }
         if (st == SSCHED_OK)
-            st = sched_engine_flush(e, 1, err);
+            st = ssched_i_sched_engine_flush(e, 1, err);
     }
     *periods_out = periods;
-    sched_bcast_end(b);
-    sched_reduce_end(r);
+    ssched_i_sched_bcast_end(b);
+    ssched_i_sched_reduce_end(r);
     return st;
 }

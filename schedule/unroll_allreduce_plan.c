@@ -20,7 +20,7 @@
 
 #include "schedule/unroll_internal.h"
 
-/* Resources (as sched_tree_usage) one instance of arborescence a uses. */
+/* Resources (as ssched_i_sched_tree_usage) one instance of arborescence a uses. */
 static void arb_usage(const ssched_platform_t *p, const ssched_arborescence_t *a,
                       mpq_srcptr size, mpq_t *use)
 {
@@ -83,7 +83,7 @@ static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *
     mpq_clears(q, worst, best, NULL);
 }
 
-ssched_status_t sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
                                         const ssched_steady_t *st, unsigned long n,
                                         ssched_schedule_t *out, ssched_error_t *err)
 {
@@ -106,7 +106,7 @@ ssched_status_t sched_allreduce_pattern(const ssched_platform_t *p, const ssched
     for (size_t i = 0; i < nr; i++)
         mpq_init(load[i]);
     for (size_t t = 0; t < mt; t++)
-        sched_tree_usage(p, &st->rated_trees[t], pb->size, use + t * nr);
+        ssched_i_sched_tree_usage(p, &st->rated_trees[t], pb->size, use + t * nr);
     for (size_t a = 0; a < ma; a++) {
         arb_usage(p, &st->arborescences[a], pb->size, use + (mt + a) * nr);
         mpq_init(arate[a]);

@@ -182,7 +182,7 @@ struct sched_bcast_replay {
     int64_t *acc;
 };
 
-void sched_bcast_end(sched_bcast_replay_t *r)
+void ssched_i_sched_bcast_end(sched_bcast_replay_t *r)
 {
     if (!r)
         return;
@@ -197,12 +197,12 @@ void sched_bcast_end(sched_bcast_replay_t *r)
     free(r);
 }
 
-size_t sched_bcast_depth(const sched_bcast_replay_t *r)
+size_t ssched_i_sched_bcast_depth(const sched_bcast_replay_t *r)
 {
     return r->H;
 }
 
-ssched_status_t sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
+ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
                                   size_t type, int own_scale, unsigned long K,
                                   int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
                                   sched_bcast_replay_t **out, ssched_error_t *err)
@@ -262,7 +262,7 @@ ssched_status_t sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb,
     if (st == SSCHED_OK && own_scale)
         st = bscale(e, pb, n, (size_t)r->batches + H - 1, r->wt, err);
     /* all-reduce: the reduce's scale, where a whole message is A units
-     * (sched_scale_init bounded every time with the copies counted) */
+     * (ssched_i_sched_scale_init bounded every time with the copies counted) */
     for (size_t x = 0; x < ne && st == SSCHED_OK && !own_scale; x++) {
         if (e->sc.unit_ticks[x] > INT64_MAX / 4 / e->sc.a)
             st = ssched_error_set(err, SSCHED_EINPUT, "a transfer time overflows 62 bits of ticks");
@@ -280,7 +280,7 @@ ssched_status_t sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb,
     for (size_t k = 0; st == SSCHED_OK && k < cells * nn; k++)
         r->lastf[k] = SIZE_MAX;
     if (st != SSCHED_OK) {
-        sched_bcast_end(r);
+        ssched_i_sched_bcast_end(r);
         return st;
     }
     *out = r;
@@ -369,7 +369,7 @@ static ssched_status_t emit_item(sched_engine_t *e, sched_bcast_replay_t *r, siz
     unsigned long op = (unsigned long)batch * r->n + it->q;
     size_t u = p->from[it->edge], v = p->to[it->edge];
     int64_t end;
-    ssched_status_t st = sched_emit_piece(e, it->edge, r->type, op, r->wt[it->edge], NULL, NULL,
+    ssched_status_t st = ssched_i_sched_emit_piece(e, it->edge, r->type, op, r->wt[it->edge], NULL, NULL,
                                           NULL, e->sc.a, r->arrived[cell * nn + u], &end, err);
     if (st != SSCHED_OK)
         return st;
@@ -395,7 +395,7 @@ static void mark_releases(sched_engine_t *e, sched_bcast_replay_t *r)
     }
 }
 
-ssched_status_t sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+ssched_status_t ssched_i_sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
                                  ssched_error_t *err)
 {
     ssched_status_t st = collect(r, e->p, b, 0, err);
@@ -406,7 +406,7 @@ ssched_status_t sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, siz
     return st;
 }
 
-ssched_status_t sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+ssched_status_t ssched_i_sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
                                     ssched_error_t *err)
 {
     size_t ne = e->p->n_edges;
@@ -423,7 +423,7 @@ ssched_status_t sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, 
     return st;
 }
 
-ssched_status_t sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
+ssched_status_t ssched_i_sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
                                  const mpq_t amount, ssched_error_t *err)
 {
     size_t *c = &r->cursor[edge];
@@ -434,7 +434,7 @@ ssched_status_t sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, siz
     int64_t A = e->sc.a;
     /* whole values (A = 1 may not divide the amounts): every copy of the
      * edge left moves at its first slot, as the reduce's values do */
-    int64_t end = e->sc.whole ? INT64_MAX : r->acc[edge] + sched_units(&e->sc, amount);
+    int64_t end = e->sc.whole ? INT64_MAX : r->acc[edge] + ssched_i_sched_units(&e->sc, amount);
     ssched_status_t st = SSCHED_OK;
     while (st == SSCHED_OK && *c < r->n_items && r->items[*c].edge == edge &&
            (int64_t)(*c - r->first[edge]) * A < end)
@@ -443,7 +443,7 @@ ssched_status_t sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, siz
     return st;
 }
 
-ssched_status_t sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
+ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
                                    ssched_error_t *err)
 {
     ssched_status_t st = SSCHED_OK;
@@ -457,26 +457,26 @@ ssched_status_t sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
     return st;
 }
 
-ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods_out, ssched_error_t *err)
 {
     if (pb->n_sources != 1)
         return ssched_error_set(err, SSCHED_EINPUT, "broadcast: no arborescence to unroll");
     sched_bcast_replay_t *r;
-    ssched_status_t st = sched_bcast_begin(e, pb, pb->sources[0], 0, 1, K, NULL, NULL, &r, err);
+    ssched_status_t st = ssched_i_sched_bcast_begin(e, pb, pb->sources[0], 0, 1, K, NULL, NULL, &r, err);
     if (st != SSCHED_OK)
         return st;
     size_t periods = (size_t)r->batches + r->H - 1;
     e->window = r->H;
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
-        sched_engine_period(e, b);
-        st = sched_bcast_step(e, r, b, err);
+        ssched_i_sched_engine_period(e, b);
+        st = ssched_i_sched_bcast_step(e, r, b, err);
         if (st == SSCHED_OK)
-            st = sched_engine_flush(e, 0, err);
+            st = ssched_i_sched_engine_flush(e, 0, err);
     }
     if (st == SSCHED_OK)
-        st = sched_engine_flush(e, 1, err);
+        st = ssched_i_sched_engine_flush(e, 1, err);
     *periods_out = periods;
-    sched_bcast_end(r);
+    ssched_i_sched_bcast_end(r);
     return st;
 }

@@ -8,7 +8,7 @@
 
 #include "schedule/unroll_internal.h"
 
-void sched_buffers_free(sched_buffers_t *b, size_t nn)
+void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn)
 {
     if (b->wheld) {
         for (size_t i = 0; i < nn; i++)
@@ -26,7 +26,7 @@ void sched_buffers_free(sched_buffers_t *b, size_t nn)
 
 /* The per-type exclusions: scatter, gossip: the message's origin and
  * destination; reduce: P_k for [k,k], the target for [0,N-1]. */
-int sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
+int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                         const ssched_problem_t *pb, const ssched_schedule_t *s)
 {
     size_t nn = p->n_nodes;
@@ -192,7 +192,7 @@ static int buffers_acquire(sched_buffers_t *b, size_t nn, size_t v, int64_t amou
 }
 
 /* One event, in start order. */
-int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
+int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
 {
     sched_buffers_t *b = &e->buf;
     size_t nn = e->p->n_nodes;
@@ -235,7 +235,7 @@ int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
 }
 
 /* buffer_peak, buffer_node of the figures. */
-int sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig)
+int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig)
 {
     if (b->any && !buffers_settle(b, nn))
         return 0;

@@ -139,7 +139,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     return st;
 }
 
-ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
                                  const ssched_problem_t *pb, const ssched_schedule_t *s,
                                  unsigned long long max_periods, ssched_error_t *err)
 {
@@ -147,13 +147,13 @@ ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     if (st == SSCHED_EINPUT && sched_reduce_like(s) && !sc->whole) {
         /* the pieces' resolution (1/A message) makes the times too long:
          * whole values need far fewer ticks, and stay valid */
-        sched_scale_free(sc);
+        ssched_i_sched_scale_free(sc);
         st = scale_init(sc, p, pb, s, max_periods, 1, err);
     }
     return st;
 }
 
-void sched_scale_free(sched_scale_t *sc)
+void ssched_i_sched_scale_free(sched_scale_t *sc)
 {
     mpz_clears(sc->Q, sc->A, NULL);
     free(sc->unit_ticks);
@@ -161,7 +161,7 @@ void sched_scale_free(sched_scale_t *sc)
     memset(sc, 0, sizeof *sc);
 }
 
-int64_t sched_units(const sched_scale_t *sc, const mpq_t amount)
+int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount)
 {
     mpz_t t;
     mpz_init(t);
@@ -172,7 +172,7 @@ int64_t sched_units(const sched_scale_t *sc, const mpq_t amount)
     return u;
 }
 
-void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
+void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
 {
     mpz_set_si(mpq_numref(out), (long)ticks);
     mpz_set(mpq_denref(out), sc->Q);
@@ -357,7 +357,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void sched_engine_period(sched_engine_t *e, size_t b)
+void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)
 {
     e->release = 0;
     if (b <= e->window)
@@ -371,7 +371,7 @@ void sched_engine_period(sched_engine_t *e, size_t b)
     mpz_clear(t);
 }
 
-ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err)
+ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err)
 {
     if (!final && e->limits && e->limits->progress && (++e->periods_done & 63) == 0) {
         double t = now();
@@ -408,7 +408,7 @@ ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t 
             const sched_event_t *ev = &r->ev[r->pos];
             if (ev->start > until || ev->start > next || (ev->start == next && r->id > next_id))
                 break;
-            if (track && !sched_buffers_event(e, ev))
+            if (track && !ssched_i_sched_buffers_event(e, ev))
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             if (st == SSCHED_OK)
                 st = e->sink->emit(e->sink, ev, err);
@@ -466,7 +466,7 @@ static sched_event_t place_transfer(sched_engine_t *e, size_t edge, size_t type,
     return ev;
 }
 
-ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
+ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     unsigned long op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err)
 {
@@ -480,7 +480,7 @@ ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
     return push_event(e, &ev, err);
 }
 
-ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
                                  int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err)
 {
@@ -497,7 +497,7 @@ ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, un
     return push_event(e, &ev, err);
 }
 
-ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
+ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
                                        unsigned long op, int64_t ready, int64_t *end,
                                        ssched_error_t *err)
 {
@@ -520,7 +520,7 @@ ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task
     return push_event(e, &ev, err);
 }
 
-unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
+unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         unsigned long K)
 {
     unsigned long long ops = mpz_fits_ulong_p(s->ops_per_period)
@@ -560,7 +560,7 @@ static unsigned long long estimate_events(const ssched_schedule_t *s, unsigned l
     return r;
 }
 
-ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
                                  const ssched_schedule_t *s, unsigned long K,
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
                                  ssched_unroll_figures_t *fig, ssched_error_t *err)
@@ -617,7 +617,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.pb = pb;
     e.sink = sink;
     size_t nn = p->n_nodes;
-    ssched_status_t st = sched_scale_init(&e.sc, p, pb, s, sched_replay_periods(p, s, K), err);
+    ssched_status_t st = ssched_i_sched_scale_init(&e.sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), err);
     e.send_free = calloc(nn ? nn : 1, sizeof *e.send_free);
     e.recv_free = calloc(nn ? nn : 1, sizeof *e.recv_free);
     e.cpu_free = calloc(nn ? nn : 1, sizeof *e.cpu_free);
@@ -625,7 +625,7 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     e.link_free = calloc(p->n_edges ? p->n_edges : 1, sizeof *e.link_free);
     e.link_sends = calloc(p->n_edges ? p->n_edges : 1, 1);
     e.computes = calloc(nn ? nn : 1, 1);
-    int buffers_ok = sched_buffers_init(&e.buf, p, pb, s);
+    int buffers_ok = ssched_i_sched_buffers_init(&e.buf, p, pb, s);
     /* reduce: whole numbers of 1/A; scatter, gossip: set by the replay */
     e.buf.bu = sched_reduce_like(s) ? e.sc.a : 1;
     if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends ||
@@ -646,15 +646,15 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
     sink->sc = &e.sc;
     e.limits = limits;
     e.started = e.reported = now();
-    e.periods_total = (size_t)sched_replay_periods(p, s, K) - 2 * p->n_nodes - 4;
+    e.periods_total = (size_t)ssched_i_sched_replay_periods(p, s, K) - 2 * p->n_nodes - 4;
     if (st == SSCHED_OK)
-        st = s->kind == SSCHED_PROBLEM_REDUCE      ? sched_replay_reduce(&e, pb, K, &periods, err)
-             : s->kind == SSCHED_PROBLEM_BROADCAST ? sched_replay_broadcast(&e, pb, K, &periods, err)
-             : s->kind == SSCHED_PROBLEM_ALLREDUCE ? sched_replay_allreduce(&e, pb, K, &periods, err)
-                                                   : sched_replay_flow(&e, pb, K, &periods, err);
+        st = s->kind == SSCHED_PROBLEM_REDUCE      ? ssched_i_sched_replay_reduce(&e, pb, K, &periods, err)
+             : s->kind == SSCHED_PROBLEM_BROADCAST ? ssched_i_sched_replay_broadcast(&e, pb, K, &periods, err)
+             : s->kind == SSCHED_PROBLEM_ALLREDUCE ? ssched_i_sched_replay_allreduce(&e, pb, K, &periods, err)
+                                                   : ssched_i_sched_replay_flow(&e, pb, K, &periods, err);
     if (st == SSCHED_OK) {
         fig->operations = K;
-        sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);
+        ssched_i_sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);
         mpq_set(fig->throughput, s->optimal_throughput);
         if (mpq_sgn(fig->throughput) == 0)
             mpq_set(fig->throughput, s->throughput);
@@ -677,12 +677,12 @@ ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_proble
         fig->pieces = e.pieces;
         mpq_set_ui(fig->buffer_peak, 0, 1);
         fig->buffer_node = 0;
-        if (st == SSCHED_OK && !sink->no_buffers && !sched_buffers_result(&e.buf, nn, fig))
+        if (st == SSCHED_OK && !sink->no_buffers && !ssched_i_sched_buffers_result(&e.buf, nn, fig))
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    sched_buffers_free(&e.buf, nn);
+    ssched_i_sched_buffers_free(&e.buf, nn);
     free_runs(&e);
-    sched_scale_free(&e.sc);
+    ssched_i_sched_scale_free(&e.sc);
     mpq_clear(e.period_ticks);
     free(e.sends);
     free(e.computes);

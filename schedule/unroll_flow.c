@@ -347,7 +347,7 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
         seen[key] = 1;
     }
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
-        sched_engine_period(e, b);
+        ssched_i_sched_engine_period(e, b);
         if (b < batches)
             assign_batch(&w, pt, b);
         for (size_t k = 0; k < pt->n_pieces && st == SSCHED_OK; k++) {
@@ -361,13 +361,13 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
                 if (op >= K || w.route_of[base + q] != x->route)
                     continue;
                 int64_t end;
-                st = sched_emit_piece(e, x->edge, d, op, whole_ticks[x->edge], NULL, NULL, NULL,
+                st = ssched_i_sched_emit_piece(e, x->edge, d, op, whole_ticks[x->edge], NULL, NULL, NULL,
                                       e->buf.bu, w.arrived[base + q], &end, err);
                 w.arrived[base + q] = end;
             }
         }
         if (st == SSCHED_OK)
-            st = sched_engine_flush(e, 0, err);
+            st = ssched_i_sched_engine_flush(e, 0, err);
     }
     free(w.route_of);
     free(w.arrived);
@@ -380,7 +380,7 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
     return st;
 }
 
-ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                                   unsigned long K, size_t *periods_out, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
@@ -464,7 +464,7 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
         periods = 0; /* done: skip the piece replay */
     }
     for (size_t b = 0; b < periods && st == SSCHED_OK; b++) {
-        sched_engine_period(e, b);
+        ssched_i_sched_engine_period(e, b);
         if (b < batches)
             memset(donet + (b % (H + 1)) * R * H, 0, R * H * sizeof *donet);
         for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
@@ -477,17 +477,17 @@ ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                 continue;
             int64_t *slot = donet + (batch % (H + 1)) * R * H + x->route * H;
             int64_t ready = x->hop ? slot[x->hop - 1] : 0, end;
-            st = sched_emit_piece(e, x->edge, x->type, op, x->ticks, x->off, x->len, x->json,
+            st = ssched_i_sched_emit_piece(e, x->edge, x->type, op, x->ticks, x->off, x->len, x->json,
                                   x->bamt, ready, &end, err);
             if (end > slot[x->hop])
                 slot[x->hop] = end;
         }
         if (st == SSCHED_OK)
-            st = sched_engine_flush(e, 0, err);
+            st = ssched_i_sched_engine_flush(e, 0, err);
     }
     /* the pattern's piece texts must outlive the events that point to them */
     if (st == SSCHED_OK)
-        st = sched_engine_flush(e, 1, err);
+        st = ssched_i_sched_engine_flush(e, 1, err);
     *periods_out = (size_t)batches + (pt.max_hops ? pt.max_hops - 1 : 0);
     free(whole_ticks);
     free(donet);

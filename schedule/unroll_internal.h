@@ -7,7 +7,7 @@
  * every computing node).  The left shift only adds durations and takes
  * maxima, so every time stays a multiple of 1/Q: int64 arithmetic is exact
  * once the largest possible time (the sum of every duration) is known to
- * fit, which sched_scale_init checks. */
+ * fit, which ssched_i_sched_scale_init checks. */
 #ifndef SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 #define SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 
@@ -119,7 +119,7 @@ typedef struct {
     unsigned char *link_sends;  /* per edge: used by the pattern, from a switch */
     /* release times: an event of period b starts no earlier than
      * (b - window) periods, so the left shift cannot let a node run ahead
-     * and buffers stay bounded (see sched_engine_period) */
+     * and buffers stay bounded (see ssched_i_sched_engine_period) */
     mpq_t period_ticks;         /* the pattern's period, in ticks           */
     size_t window;              /* periods an event may move earlier        */
     int64_t release;            /* for the period being replayed            */
@@ -134,46 +134,46 @@ typedef struct {
  * period b then lies in [(b - window) P, (b + 1) P] (the left shift never
  * makes an event later than the periodic pattern does), so a message waits
  * at a relay at most window + 2 periods. */
-void sched_engine_period(sched_engine_t *e, size_t b);
+void ssched_i_sched_engine_period(sched_engine_t *e, size_t b);
 
 /* Hand the sink every waiting event that starts no later than any future
  * event can (all of them when final): a future event starts after its
  * ports' and processor's free times, so the watermark is the least free
  * time of the nodes the pattern uses (of the links it uses out of switches). */
-ssched_status_t sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
+ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
 
 /* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
  * operations over at most max_periods periods could exceed 2^62 ticks. */
-ssched_status_t sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
                                  const ssched_problem_t *pb, const ssched_schedule_t *s,
                                  unsigned long long max_periods, ssched_error_t *err);
-void sched_scale_free(sched_scale_t *sc);
+void ssched_i_sched_scale_free(sched_scale_t *sc);
 /* Units of an exact amount (amount * A, an integer by construction). */
-int64_t sched_units(const sched_scale_t *sc, const mpq_t amount);
-void sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
+int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount);
+void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
 
 /* Emit a transfer of `len` units of (type, op) from offset `off`, starting
  * no earlier than `ready` (its input there), left-shifted on both ports;
  * returns its end in *end. */
-ssched_status_t sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
+ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     unsigned long op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err);
 /* The same for a transfer of known duration and piece (scatter, gossip);
  * bamt: its length in buffer units (e->buf.bu for a whole message). */
-ssched_status_t sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
                                  int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err);
-ssched_status_t sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
+ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
                                        unsigned long op, int64_t ready, int64_t *end,
                                        ssched_error_t *err);
 
 /* The two replay loops. */
-ssched_status_t sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                                   unsigned long K, size_t *periods, ssched_error_t *err);
-ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
                                     unsigned long K, size_t *periods, ssched_error_t *err);
 /* Broadcast: whole messages down the arborescences (unroll_broadcast.c). */
-ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods, ssched_error_t *err);
 /* The reduce and broadcast replays in steps, so an all-reduce runs both
  * on one engine (unroll_allreduce.c).  begin allocates the state (*out;
@@ -182,23 +182,23 @@ ssched_status_t sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t
  * events (the caller sets the release time before and flushes after). */
 typedef struct sched_reduce_replay sched_reduce_replay_t;
 typedef struct sched_bcast_replay sched_bcast_replay_t;
-ssched_status_t sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
                                    unsigned long K, sched_reduce_replay_t **out,
                                    ssched_error_t *err);
 /* Periods a batch spans after its first: the trees' deepest level. */
-size_t sched_reduce_depth(const sched_reduce_replay_t *r);
+size_t ssched_i_sched_reduce_depth(const sched_reduce_replay_t *r);
 /* Batches: ceil(K / operations per period). */
-size_t sched_reduce_batches(const sched_reduce_replay_t *r);
-ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+size_t ssched_i_sched_reduce_batches(const sched_reduce_replay_t *r);
+ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
                                   ssched_error_t *err);
 /* When the complete result of op is at the target (valid from the period
  * after its batch's last level until depth + 1 periods later). */
-int64_t sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op);
-void sched_reduce_end(sched_reduce_replay_t *r);
+int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op);
+void ssched_i_sched_reduce_end(sched_reduce_replay_t *r);
 /* The slot transfers of `type` (an all-reduce's copies) are handed to
  * hook as the step meets them, so another part's events interleave with
  * the reduce's in the pattern's slot order. */
-void sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
+void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
                        ssched_status_t (*hook)(sched_engine_t *e, void *ctx,
                                                const ssched_transfer_t *tr, ssched_error_t *err),
                        void *ctx);
@@ -207,33 +207,33 @@ void sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
  * used, a whole message lasting A units.  Transfers get type `type`; op's
  * message is at the root from ready(ctx, op) (NULL: time 0), asked when
  * its batch starts. */
-ssched_status_t sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
+ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
                                   size_t type, int own_scale, unsigned long K,
                                   int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
                                   sched_bcast_replay_t **out, ssched_error_t *err);
 /* Arcs deep: periods a batch spans. */
-size_t sched_bcast_depth(const sched_bcast_replay_t *r);
-ssched_status_t sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+size_t ssched_i_sched_bcast_depth(const sched_bcast_replay_t *r);
+ssched_status_t ssched_i_sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
                                  ssched_error_t *err);
 /* The same step in the pattern's slot order (all-reduce): prepare the
  * period's copies, then per slot transfer of a copy over `edge` the copies
  * starting within its amount (whole messages, each at the slot where it
  * would begin), then finish (the copies left, buffer marks). */
-ssched_status_t sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+ssched_status_t ssched_i_sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
                                     ssched_error_t *err);
-ssched_status_t sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
+ssched_status_t ssched_i_sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
                                  const mpq_t amount, ssched_error_t *err);
-ssched_status_t sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
+ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
                                    ssched_error_t *err);
-void sched_bcast_end(sched_bcast_replay_t *r);
+void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 /* All-reduce: the reduce to the root, then the broadcast of each result
  * (unroll_allreduce.c). */
-ssched_status_t sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods, ssched_error_t *err);
 /* A short all-reduce pattern of n operations per period: trees and
  * arborescences apportioned by rate, the period the busiest resource's
  * time (unroll_allreduce_plan.c). */
-ssched_status_t sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
                                         const ssched_steady_t *st, unsigned long n,
                                         ssched_schedule_t *out, ssched_error_t *err);
 /* Reduce and all-reduce schedules share the reduce's scale, types and
@@ -243,22 +243,22 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
     return s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE;
 }
 /* Upper bounds used by the limits: periods replayed, events per period. */
-unsigned long long sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
+unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         unsigned long K);
 
 /* Run the engine on s for K operations into sink; fills fig. */
-ssched_status_t sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
                                  const ssched_schedule_t *s, unsigned long K,
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
                                  ssched_unroll_figures_t *fig, ssched_error_t *err);
 
 /* Buffer needs (unroll_buffer.c); each returns 0 on allocation failure. */
-int sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
+int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                        const ssched_problem_t *pb, const ssched_schedule_t *s);
-void sched_buffers_free(sched_buffers_t *b, size_t nn);
+void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
 /* Account one event, in start order. */
-int sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
+int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
 /* buffer_peak and buffer_node of fig (pending releases applied first). */
-int sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig);
+int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig);
 
 #endif

@@ -78,7 +78,7 @@ static void rank(const ssched_platform_t *p, const ssched_problem_t *pb,
     sched_sink_t sink = {NULL, null_emit, 1};
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    if (sched_unroll_run(p, pb, s, K, &lim, &sink, &fig, NULL) == SSCHED_OK)
+    if (ssched_i_sched_unroll_run(p, pb, s, K, &lim, &sink, &fig, NULL) == SSCHED_OK)
         mpq_set(out, fig.makespan);
     else
         estimate(p, s, K, out);
@@ -157,7 +157,7 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
     for (size_t i = 0; i < nr; i++)
         mpq_init(load[i]);
     for (size_t t = 0; t < nt; t++)
-        sched_tree_usage(p, &trees.trees[t], pb->size, use + t * nr);
+        ssched_i_sched_tree_usage(p, &trees.trees[t], pb->size, use + t * nr);
     mpq_t q, worst, best;
     mpq_inits(q, worst, best, NULL);
     mpz_t f;
@@ -256,8 +256,8 @@ static ssched_status_t scale_fits(const ssched_platform_t *p, const ssched_probl
                                   const ssched_schedule_t *s, unsigned long K, ssched_error_t *e)
 {
     sched_scale_t sc;
-    ssched_status_t ok = sched_scale_init(&sc, p, pb, s, sched_replay_periods(p, s, K), e);
-    sched_scale_free(&sc);
+    ssched_status_t ok = ssched_i_sched_scale_init(&sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), e);
+    ssched_i_sched_scale_free(&sc);
     return ok;
 }
 
@@ -285,7 +285,7 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     st = SSCHED_OK;
     for (size_t k = 0; k < sizeof ns / sizeof *ns && (ns[k] == 1 || ns[k] / 2 <= K); k++) {
         ssched_error_t e;
-        ssched_status_t r = sched_allreduce_pattern(p, pb, steady, ns[k], &cand, &e);
+        ssched_status_t r = ssched_i_sched_allreduce_pattern(p, pb, steady, ns[k], &cand, &e);
         if (r == SSCHED_OK && !(max_period && mpq_cmp(cand.period, max_period) > 0))
             r = scale_fits(p, pb, &cand, K, &e);
         else if (r == SSCHED_OK)

@@ -20,7 +20,7 @@
  * The replay runs in steps (begin, one step per period, end) so that an
  * all-reduce (unroll_allreduce.c) drives it on one engine with the
  * broadcast of the results: the complete result's time per op
- * (sched_reduce_result) releases the op's copies, and slot transfers of the
+ * (ssched_i_sched_reduce_result) releases the op's copies, and slot transfers of the
  * copy type are handed to a hook in slot order. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,7 +82,7 @@ static size_t *tree_sets(const ssched_schedule_t *s, const ssched_tree_t *t, ssc
         return NULL;
     }
     for (size_t x = 0; x < t->n_tasks && *st == SSCHED_OK; x++) {
-        *st = sched_tree_task_sets(copy, t, x, &v[3 * x], scratch, err);
+        *st = ssched_i_sched_tree_task_sets(copy, t, x, &v[3 * x], scratch, err);
         if (*st == SSCHED_OK && copy->n != s->sets.n)
             *st = ssched_error_set(err, SSCHED_EINTERNAL, "a tree uses a set the schedule lacks");
     }
@@ -121,7 +121,7 @@ struct sched_reduce_replay {
     void *hook_ctx;
 };
 
-void sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
+void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
                        ssched_status_t (*hook)(sched_engine_t *e, void *ctx,
                                                const ssched_transfer_t *tr, ssched_error_t *err),
                        void *ctx)
@@ -131,7 +131,7 @@ void sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
     r->hook_ctx = ctx;
 }
 
-void sched_reduce_end(sched_reduce_replay_t *r)
+void ssched_i_sched_reduce_end(sched_reduce_replay_t *r)
 {
     if (!r)
         return;
@@ -145,22 +145,22 @@ void sched_reduce_end(sched_reduce_replay_t *r)
     free(r);
 }
 
-size_t sched_reduce_depth(const sched_reduce_replay_t *r)
+size_t ssched_i_sched_reduce_depth(const sched_reduce_replay_t *r)
 {
     return r->max_level;
 }
 
-size_t sched_reduce_batches(const sched_reduce_replay_t *r)
+size_t ssched_i_sched_reduce_batches(const sched_reduce_replay_t *r)
 {
     return (size_t)r->batches;
 }
 
-int64_t sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op)
+int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op)
 {
     return r->ring.avail[(size_t)(op % r->ring.window) * r->ring.nI + r->full];
 }
 
-ssched_status_t sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
                                    unsigned long K, sched_reduce_replay_t **out,
                                    ssched_error_t *err)
 {
@@ -223,14 +223,14 @@ ssched_status_t sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     r->batches = (K + r->ops - 1) / r->ops;
     if (st != SSCHED_OK) {
-        sched_reduce_end(r);
+        ssched_i_sched_reduce_end(r);
         return st;
     }
     *out = r;
     return SSCHED_OK;
 }
 
-ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
                                   ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
@@ -305,7 +305,7 @@ ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, s
             if (lo >= n || inst[lo].key_a != tr->edge || inst[lo].key_b != tr->type)
                 continue; /* nothing of this kind in this period (start-up, clean-up) */
             /* whole values: every instance left in the run moves now */
-            int64_t want = e->sc.whole ? INT64_MAX : sched_units(&e->sc, tr->amount);
+            int64_t want = e->sc.whole ? INT64_MAX : ssched_i_sched_units(&e->sc, tr->amount);
             size_t *next = &cursor_of[lo];
             while (want > 0 && st == SSCHED_OK) {
                 if (*next >= n || inst[*next].key_a != tr->edge || inst[*next].key_b != tr->type)
@@ -313,7 +313,7 @@ ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, s
                 size_t x = *next;
                 int64_t len = need[x] < want ? need[x] : want, end;
                 int64_t *av = ring_at(&ring, inst[x].op, tr->type);
-                st = sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
+                st = ssched_i_sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
                                          *av, &end, err);
                 /* later pieces go over the same port: waiting for this
                  * one's end changes nothing; the value is at the receiver
@@ -352,17 +352,17 @@ ssched_status_t sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, s
         int64_t ready = *ring_at(&ring, inst[k].op, left), end;
         if (*ring_at(&ring, inst[k].op, right) > ready)
             ready = *ring_at(&ring, inst[k].op, right);
-        st = sched_emit_computation(e, &x, inst[k].op, ready, &end, err);
+        st = ssched_i_sched_emit_computation(e, &x, inst[k].op, ready, &end, err);
         *ring_at(&ring, inst[k].op, out) = end;
     }
     return st;
 }
 
-ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
+ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
                                     unsigned long K, size_t *periods_out, ssched_error_t *err)
 {
     sched_reduce_replay_t *r;
-    ssched_status_t st = sched_reduce_begin(e, pb, K, &r, err);
+    ssched_status_t st = ssched_i_sched_reduce_begin(e, pb, K, &r, err);
     if (st != SSCHED_OK)
         return st;
     size_t periods = (size_t)r->batches + r->max_level;
@@ -370,14 +370,14 @@ ssched_status_t sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *p
     mpq_mul(e->period_ticks, e->period_ticks, e->s->period);
     e->window = r->max_level + 1;
     for (size_t period = 0; period < periods && st == SSCHED_OK; period++) {
-        sched_engine_period(e, period);
-        st = sched_reduce_step(e, r, period, err);
+        ssched_i_sched_engine_period(e, period);
+        st = ssched_i_sched_reduce_step(e, r, period, err);
         if (st == SSCHED_OK)
-            st = sched_engine_flush(e, 0, err);
+            st = ssched_i_sched_engine_flush(e, 0, err);
     }
     if (st == SSCHED_OK)
-        st = sched_engine_flush(e, 1, err);
+        st = ssched_i_sched_engine_flush(e, 1, err);
     *periods_out = periods;
-    sched_reduce_end(r);
+    ssched_i_sched_reduce_end(r);
     return st;
 }

@@ -146,7 +146,7 @@ static void edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb, mpq_
                     int esolver)
 {
     ssched_lp_t lp;
-    CU_ASSERT_EQUAL_FATAL(car_build_edge_lp(p, pb, &lp, NULL, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_i_car_build_edge_lp(p, pb, &lp, NULL, NULL), SSCHED_OK);
     ssched_lp_solution_t sol;
     ssched_lp_solution_init(&sol);
     CU_ASSERT_EQUAL_FATAL(ssched_lp_solve(&lp, NULL, &sol, NULL), SSCHED_OK);

@@ -364,15 +364,15 @@ static void test_bottleneck_bruteforce(void)
         mpz_init(D);
         CU_ASSERT_EQUAL_FATAL(ssched_bipartite_max_degree(&g, D, NULL), SSCHED_OK);
         mt_padded_t pg;
-        CU_ASSERT_EQUAL_FATAL(mt_regularize(&g, D, &pg, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL_FATAL(ssched_i_mt_regularize(&g, D, &pg, NULL), SSCHED_OK);
         CU_ASSERT(pg.n <= (nl > nr ? nl : nr));
         mt_hk_t h;
-        CU_ASSERT_EQUAL_FATAL(mt_hk_init(&h, &pg), SSCHED_OK);
+        CU_ASSERT_EQUAL_FATAL(ssched_i_mt_hk_init(&h, &pg), SSCHED_OK);
         size_t *order = malloc(pg.n_pairs * sizeof *order);
         size_t *tmp = malloc(pg.n_pairs * sizeof *tmp);
         for (size_t p = 0; p < pg.n_pairs; p++)
             order[p] = p;
-        mt_sort_by_mpz(order, pg.n_pairs, (const mpz_t *)pg.w, 1, tmp);
+        ssched_i_mt_sort_by_mpz(order, pg.n_pairs, (const mpz_t *)pg.w, 1, tmp);
         size_t groups = 0;
         for (size_t i = 0; i < pg.n_pairs; i++) {
             if (i > 0 && mpz_cmp(pg.w[order[i]], pg.w[order[i - 1]]) != 0)
@@ -396,7 +396,7 @@ static void test_bottleneck_bruteforce(void)
             CU_ASSERT(mpz_cmp(deg, D) == 0);
         }
         mpz_clear(deg);
-        CU_ASSERT_EQUAL_FATAL(mt_bottleneck_perfect(&h, groups), 0);
+        CU_ASSERT_EQUAL_FATAL(ssched_i_mt_bottleneck_perfect(&h, groups), 0);
         size_t worst = 0;
         for (size_t u = 0; u < pg.n; u++) {
             CU_ASSERT_FATAL(h.mate_l[u] != MT_NONE);
@@ -411,8 +411,8 @@ static void test_bottleneck_bruteforce(void)
         CU_ASSERT_EQUAL(worst, brute_best_rank(&pg, h.rank, perm, 0, pg.n, 0));
         free(order);
         free(tmp);
-        mt_hk_free(&h);
-        mt_padded_free(&pg);
+        ssched_i_mt_hk_free(&h);
+        ssched_i_mt_padded_free(&pg);
         decompose_and_check(&g, D, NULL);
         mpz_clear(D);
         ssched_bipartite_free(&g);

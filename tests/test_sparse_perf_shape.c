@@ -1,8 +1,8 @@
-/* Tests of the exact sparse elimination (lp/sparse.c: sparse_solve) on
+/* Tests of the exact sparse elimination (lp/sparse.c: ssched_i_sparse_solve) on
  * larger random systems of the shapes ssched builds: its pivot order was
  * made near-linear (a priority queue of rows by entry count instead of a
  * scan of every row at each step).  Each system is solved by the current
- * sparse_solve and by the former implementation, kept verbatim below as
+ * ssched_i_sparse_solve and by the former implementation, kept verbatim below as
  * ref_sparse_solve; the return codes and every solution entry must agree
  * exactly, and each solution must satisfy M z = rhs exactly. */
 #include <stdint.h>
@@ -57,9 +57,9 @@ static int ref_axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const m
                     ref_colmap_t *map, size_t *colcount, mpq_t tmp)
 {
     spvec_t out;
-    spvec_init(&out);
+    ssched_i_spvec_init(&out);
     if (!ref_spvec_reserve(&out, dst->nnz + src->nnz)) {
-        spvec_free(&out); /* idx may have been allocated before vals failed */
+        ssched_i_spvec_free(&out); /* idx may have been allocated before vals failed */
         return 0;
     }
     size_t a = 0, b = 0;
@@ -81,7 +81,7 @@ static int ref_axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const m
             out.nnz++;
             colcount[ib]++;
             if (!ref_colmap_add(map, ib, dst_id)) {
-                spvec_free(&out);
+                ssched_i_spvec_free(&out);
                 return 0;
             }
             b++;
@@ -100,7 +100,7 @@ static int ref_axpy_row(spvec_t *dst, size_t dst_id, const spvec_t *src, const m
             b++;
         }
     }
-    spvec_free(dst);
+    ssched_i_spvec_free(dst);
     *dst = out;
     return 1;
 }
@@ -344,7 +344,7 @@ static void sys_normalize(system_t *s)
     free(copy);
 }
 
-/* Fresh rows and right-hand side of s (sparse_solve consumes its input). */
+/* Fresh rows and right-hand side of s (ssched_i_sparse_solve consumes its input). */
 static spvec_t *sys_rows(const system_t *s, mpq_t **rhs)
 {
     spvec_t *rows = calloc(s->n, sizeof *rows);
@@ -354,7 +354,7 @@ static spvec_t *sys_rows(const system_t *s, mpq_t **rhs)
     for (size_t k = 0; k < s->len; k++) {
         mpq_set_si(q, s->e[k].num, s->e[k].den);
         mpq_canonicalize(q);
-        CU_ASSERT_FATAL(spvec_push(&rows[s->e[k].row], s->e[k].col, q));
+        CU_ASSERT_FATAL(ssched_i_spvec_push(&rows[s->e[k].row], s->e[k].col, q));
     }
     mpq_clear(q);
     *rhs = malloc(s->n * sizeof **rhs);
@@ -369,7 +369,7 @@ static spvec_t *sys_rows(const system_t *s, mpq_t **rhs)
 static void free_rows(spvec_t *rows, mpq_t *rhs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        spvec_free(&rows[i]);
+        ssched_i_spvec_free(&rows[i]);
         mpq_clear(rhs[i]);
     }
     free(rows);
@@ -410,7 +410,7 @@ static int solve_both(system_t *s)
     sys_normalize(s);
     mpq_t *rhs_new, *rhs_ref;
     spvec_t *rows_new = sys_rows(s, &rhs_new), *rows_ref = sys_rows(s, &rhs_ref);
-    int r_new = sparse_solve(s->n, rows_new, rhs_new);
+    int r_new = ssched_i_sparse_solve(s->n, rows_new, rhs_new);
     int r_ref = ref_sparse_solve(s->n, rows_ref, rhs_ref);
     CU_ASSERT_EQUAL(r_new, r_ref);
     CU_ASSERT(r_new == 0 || r_new == 1);

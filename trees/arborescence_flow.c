@@ -6,19 +6,19 @@
 
 #include "trees/arborescence_internal.h"
 
-void af_val_init(af_val_t *v)
+void ssched_i_af_val_init(af_val_t *v)
 {
     mpq_init(v->a);
     mpq_init(v->b);
 }
 
-void af_val_clear(af_val_t *v)
+void ssched_i_af_val_clear(af_val_t *v)
 {
     mpq_clear(v->a);
     mpq_clear(v->b);
 }
 
-int af_val_cmp(const af_val_t *x, const af_val_t *y)
+int ssched_i_af_val_cmp(const af_val_t *x, const af_val_t *y)
 {
     int c = mpq_cmp(x->a, y->a);
     return c ? c : mpq_cmp(x->b, y->b);
@@ -60,7 +60,7 @@ static int val_positive(const af_val_t *x)
     return s ? s > 0 : mpq_sgn(x->b) > 0;
 }
 
-ssched_status_t af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
+ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
                             const size_t *to, const unsigned char *usable, ssched_error_t *err)
 {
     net->n = n;
@@ -78,19 +78,19 @@ ssched_status_t af_net_init(af_net_t *net, size_t n, size_t m, const size_t *fro
     net->queue = malloc((n ? n : 1) * sizeof *net->queue);
     net->pred_back = malloc(n ? n : 1);
     net->seen = malloc(n ? n : 1);
-    af_val_init(&net->tmp);
-    af_val_init(&net->bott);
+    ssched_i_af_val_init(&net->tmp);
+    ssched_i_af_val_init(&net->bott);
     if (!net->out_start || !net->in_start || !net->out_list || !net->in_list || !net->cap ||
         !net->flow || !net->pred || !net->queue || !net->pred_back || !net->seen) {
         free(net->cap);
         free(net->flow);
         net->cap = net->flow = NULL;
-        af_net_free(net);
+        ssched_i_af_net_free(net);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t e = 0; e < m; e++) {
-        af_val_init(&net->cap[e]);
-        af_val_init(&net->flow[e]);
+        ssched_i_af_val_init(&net->cap[e]);
+        ssched_i_af_val_init(&net->flow[e]);
     }
     /* counting sort of the usable arcs by tail and by head */
     for (size_t e = 0; e < m; e++)
@@ -115,12 +115,12 @@ ssched_status_t af_net_init(af_net_t *net, size_t n, size_t m, const size_t *fro
     return SSCHED_OK;
 }
 
-void af_net_free(af_net_t *net)
+void ssched_i_af_net_free(af_net_t *net)
 {
     if (net->cap)
         for (size_t e = 0; e < net->m; e++) {
-            af_val_clear(&net->cap[e]);
-            af_val_clear(&net->flow[e]);
+            ssched_i_af_val_clear(&net->cap[e]);
+            ssched_i_af_val_clear(&net->flow[e]);
         }
     free(net->out_start);
     free(net->in_start);
@@ -132,8 +132,8 @@ void af_net_free(af_net_t *net)
     free(net->queue);
     free(net->pred_back);
     free(net->seen);
-    af_val_clear(&net->tmp);
-    af_val_clear(&net->bott);
+    ssched_i_af_val_clear(&net->tmp);
+    ssched_i_af_val_clear(&net->bott);
     net->cap = net->flow = NULL;
     net->out_start = net->in_start = net->out_list = net->in_list = NULL;
     net->pred = net->queue = NULL;
@@ -162,7 +162,7 @@ static int bfs(af_net_t *net, const unsigned char *is_source, size_t sink)
         size_t u = net->queue[head++];
         for (size_t i = net->out_start[u]; i < net->out_start[u + 1]; i++) {
             size_t e = net->out_list[i], w = net->to[e];
-            if (net->seen[w] || af_val_cmp(&net->cap[e], &net->flow[e]) <= 0)
+            if (net->seen[w] || ssched_i_af_val_cmp(&net->cap[e], &net->flow[e]) <= 0)
                 continue;
             net->seen[w] = 1;
             net->pred[w] = e;
@@ -186,7 +186,7 @@ static int bfs(af_net_t *net, const unsigned char *is_source, size_t sink)
     return 0;
 }
 
-int af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
+int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
                af_val_t *value, unsigned char *sink_side)
 {
     net->runs++;
@@ -200,7 +200,7 @@ int af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const
         for (size_t w = sink; !is_source[w];) {
             size_t e = net->pred[w];
             residual(net, e, net->pred_back[w], &net->tmp);
-            if (first || af_val_cmp(&net->tmp, &net->bott) < 0)
+            if (first || ssched_i_af_val_cmp(&net->tmp, &net->bott) < 0)
                 val_set(&net->bott, &net->tmp);
             first = 0;
             w = net->pred_back[w] ? net->to[e] : net->from[e];
@@ -214,7 +214,7 @@ int af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const
             w = net->pred_back[w] ? net->to[e] : net->from[e];
         }
         val_add_to(value, &net->bott);
-        if (limit && af_val_cmp(value, limit) > 0)
+        if (limit && ssched_i_af_val_cmp(value, limit) > 0)
             return 1;
     }
     if (sink_side) {
@@ -229,7 +229,7 @@ int af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const
             size_t w = net->queue[head++];
             for (size_t i = net->in_start[w]; i < net->in_start[w + 1]; i++) {
                 size_t e = net->in_list[i], u = net->from[e];
-                if (!sink_side[u] && af_val_cmp(&net->cap[e], &net->flow[e]) > 0) {
+                if (!sink_side[u] && ssched_i_af_val_cmp(&net->cap[e], &net->flow[e]) > 0) {
                     sink_side[u] = 1;
                     net->queue[tail++] = u;
                 }

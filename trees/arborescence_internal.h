@@ -16,12 +16,12 @@ typedef struct {
     mpq_t a, b;
 } af_val_t;
 
-void af_val_init(af_val_t *v);
-void af_val_clear(af_val_t *v);
-int af_val_cmp(const af_val_t *x, const af_val_t *y);
+void ssched_i_af_val_init(af_val_t *v);
+void ssched_i_af_val_clear(af_val_t *v);
+int ssched_i_af_val_cmp(const af_val_t *x, const af_val_t *y);
 
 /* A flow network on the arcs of a digraph whose `usable` flag is set.
- * cap[e] is filled by the caller before each af_maxflow().  Max-flow by
+ * cap[e] is filled by the caller before each ssched_i_af_maxflow().  Max-flow by
  * shortest augmenting paths (Edmonds & Karp 1972): O(nm) augmentations
  * whatever the number field, so exact and polynomial. */
 typedef struct {
@@ -36,9 +36,9 @@ typedef struct {
 } af_net_t;
 
 /* ENOMEM only.  usable[e] == 0 arcs are left out of the network. */
-ssched_status_t af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
+ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
                             const size_t *to, const unsigned char *usable, ssched_error_t *err);
-void af_net_free(af_net_t *net);
+void ssched_i_af_net_free(af_net_t *net);
 
 /* Max flow from the nodes with is_source set to `sink` (not a source),
  * from zero.  With limit != NULL it stops as soon as the value exceeds
@@ -46,7 +46,7 @@ void af_net_free(af_net_t *net);
  * sink_side != NULL, sets sink_side[v] = 1 exactly for the nodes that reach
  * the sink in the residual network: the inclusion-minimal sink side of a
  * minimum cut (every minimum cut's sink side contains it). */
-int af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
+int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
                af_val_t *value, unsigned char *sink_side);
 
 #endif

@@ -91,10 +91,10 @@ static ssched_status_t pk_rebuild(pk_t *pk, ssched_error_t *err)
                         pk->to[e] != pk->root && mpq_sgn(pk->x[e]) > 0;
     if (pk->net_ok) {
         pk->runs += pk->net.runs;
-        af_net_free(&pk->net);
+        ssched_i_af_net_free(&pk->net);
     }
     pk->net_ok = 0;
-    ssched_status_t st = af_net_init(&pk->net, pk->n, pk->m, pk->from, pk->to, pk->usable, err);
+    ssched_status_t st = ssched_i_af_net_init(&pk->net, pk->n, pk->m, pk->from, pk->to, pk->usable, err);
     pk->net_ok = st == SSCHED_OK;
     return st;
 }
@@ -119,7 +119,7 @@ static int pk_flow(pk_t *pk, size_t extra_src, size_t v, const af_val_t *limit, 
     pk->src[pk->root] = 1;
     if (extra_src != NONE)
         pk->src[extra_src] = 1;
-    return af_maxflow(&pk->net, pk->src, v, limit, &pk->val, side);
+    return ssched_i_af_maxflow(&pk->net, pk->src, v, limit, &pk->val, side);
 }
 
 /* Prune relays and fix lambda (given, or computed when *compute). */
@@ -225,7 +225,7 @@ static ssched_status_t pk_grow(pk_t *pk, ssched_error_t *err)
                                         "arborescence packing: no safe arc (invariant broken)");
             if (pk_flow(pk, pk->from[e], pk->to[e], &pk->lim, pk->side))
                 break; /* no critical set separates from[e] from to[e] */
-            if (af_val_cmp(&pk->val, &pk->lim) < 0)
+            if (ssched_i_af_val_cmp(&pk->val, &pk->lim) < 0)
                 return ssched_error_set(err, SSCHED_EINTERNAL,
                                         "arborescence packing: cut below lambda - eps");
             e = pk_pick(pk, pk->side); /* inside the minimal critical set found */
@@ -253,7 +253,7 @@ static ssched_status_t pk_weight(pk_t *pk, ssched_error_t *err)
             pk_caps(pk, 0, pk->eps);
             mpq_sub(pk->lim.a, pk->lambda, pk->eps);
             mpq_set_ui(pk->lim.b, 0, 1);
-            if (pk_flow(pk, NONE, v, &pk->lim, pk->side) || af_val_cmp(&pk->val, &pk->lim) >= 0)
+            if (pk_flow(pk, NONE, v, &pk->lim, pk->side) || ssched_i_af_val_cmp(&pk->val, &pk->lim) >= 0)
                 break;
             /* X = pk->side violates: eps = (d(X) - lambda) / (t(X) - 1) */
             unsigned long t = 0;
@@ -338,8 +338,8 @@ ssched_status_t ssched_arborescence_pack(size_t n, size_t m, const size_t *from,
     mpq_init(pk.lambda);
     mpq_init(pk.eps);
     mpq_init(pk.acc);
-    af_val_init(&pk.val);
-    af_val_init(&pk.lim);
+    ssched_i_af_val_init(&pk.val);
+    ssched_i_af_val_init(&pk.lim);
     size_t mm = m ? m : 1, item_cap = 0;
     pk.x = malloc(mm * sizeof *pk.x);
     pk.usable = malloc(mm);
@@ -398,7 +398,7 @@ done:
         for (size_t e = 0; e < m; e++)
             mpq_clear(pk.x[e]);
     if (pk.net_ok)
-        af_net_free(&pk.net);
+        ssched_i_af_net_free(&pk.net);
     free(pk.x);
     free(pk.usable);
     free(pk.in_t);
@@ -412,8 +412,8 @@ done:
     mpq_clear(pk.lambda);
     mpq_clear(pk.eps);
     mpq_clear(pk.acc);
-    af_val_clear(&pk.val);
-    af_val_clear(&pk.lim);
+    ssched_i_af_val_clear(&pk.val);
+    ssched_i_af_val_clear(&pk.lim);
     if (st != SSCHED_OK) { /* nothing half-built reaches the caller */
         ssched_arborescences_free(out);
         ssched_arborescences_init(out);

@@ -74,7 +74,7 @@ static ssched_status_t find_tree(const ssched_platform_t *p, const ssched_proble
         }
         ssched_tree_task_t *t = &tree->tasks[tree->n_tasks];
         size_t b, e;
-        tr_find_cons(sol, in.node, in.k, in.m, &b, &e);
+        ssched_i_tr_find_cons(sol, in.node, in.k, in.m, &b, &e);
         for (; b < e && mpz_sgn(sol->cons[b].count) == 0; b++)
             ;
         if (b < e) { /* computed in place */
@@ -90,7 +90,7 @@ static ssched_status_t find_tree(const ssched_platform_t *p, const ssched_proble
         for (size_t x = 0; x < s->n_intervals; x++)
             if (s->intervals[x].k == in.k && s->intervals[x].m == in.m)
                 I = x;
-        tr_find_sends(sol, in.node, I, &b, &e);
+        ssched_i_tr_find_sends(sol, in.node, I, &b, &e);
         for (; b < e && mpz_sgn(sol->sends[b].count) == 0; b++)
             ;
         if (b == e) {
@@ -132,7 +132,7 @@ ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_pr
     mpz_set(out->ops_per_period, mpq_numref(q));
     mpq_clear(q);
     tr_solution_t sol;
-    ssched_status_t st = tr_solution_build(p, s, out->period, &sol, err);
+    ssched_status_t st = ssched_i_tr_solution_build(p, s, out->period, &sol, err);
     mpz_t done;
     mpz_init(done);
     size_t cap = 0;
@@ -181,7 +181,7 @@ ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_pr
             st = ssched_error_set(err, SSCHED_EINTERNAL,
                                   "trees leave a computation of the solution unexplained");
     mpz_clear(done);
-    tr_solution_free(&sol);
+    ssched_i_tr_solution_free(&sol);
     return st;
 }
 
@@ -189,7 +189,7 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
                                     const ssched_trees_t *trees, ssched_error_t *err)
 {
     tr_solution_t sol;
-    ssched_status_t st = tr_solution_build(p, s, trees->period, &sol, err);
+    ssched_status_t st = ssched_i_tr_solution_build(p, s, trees->period, &sol, err);
     mpz_t total;
     mpz_init(total);
     /* subtract weight * chi_T for every tree; everything must land on 0 */
@@ -201,7 +201,7 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
             size_t b, e;
             mpz_t *cnt = NULL;
             if (x->kind == SSCHED_TREE_COMPUTE) {
-                tr_find_cons(&sol, x->node, x->k, x->m, &b, &e);
+                ssched_i_tr_find_cons(&sol, x->node, x->k, x->m, &b, &e);
                 for (; b < e; b++)
                     if (sol.cons[b].l == x->l)
                         cnt = &sol.cons[b].count;
@@ -210,7 +210,7 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
                 for (size_t y = 0; y < s->n_intervals; y++)
                     if (s->intervals[y].k == x->k && s->intervals[y].m == x->m)
                         I = y;
-                tr_find_sends(&sol, p->to[x->edge], I, &b, &e);
+                ssched_i_tr_find_sends(&sol, p->to[x->edge], I, &b, &e);
                 for (; b < e; b++)
                     if (sol.sends[b].edge == x->edge)
                         cnt = &sol.sends[b].count;
@@ -233,7 +233,7 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
     if (st == SSCHED_OK && mpz_cmp(total, trees->ops_per_period) != 0)
         st = ssched_error_set(err, SSCHED_EINTERNAL, "tree weights do not add up to TP * T");
     mpz_clear(total);
-    tr_solution_free(&sol);
+    ssched_i_tr_solution_free(&sol);
     return st;
 }
 

@@ -26,7 +26,7 @@ static int cmp_cons(const void *a, const void *b)
     return x->l < y->l ? -1 : x->l > y->l;
 }
 
-void tr_solution_free(tr_solution_t *sol)
+void ssched_i_tr_solution_free(tr_solution_t *sol)
 {
     for (size_t k = 0; k < sol->n_sends; k++)
         mpz_clear(sol->sends[k].count);
@@ -37,7 +37,7 @@ void tr_solution_free(tr_solution_t *sol)
     memset(sol, 0, sizeof *sol);
 }
 
-ssched_status_t tr_solution_build(const ssched_platform_t *p, const ssched_steady_t *s,
+ssched_status_t ssched_i_tr_solution_build(const ssched_platform_t *p, const ssched_steady_t *s,
                                   const mpz_t period, tr_solution_t *out, ssched_error_t *err)
 {
     memset(out, 0, sizeof *out);
@@ -118,7 +118,7 @@ ssched_status_t tr_solution_build(const ssched_platform_t *p, const ssched_stead
     return st;
 }
 
-void tr_find_sends(const tr_solution_t *sol, size_t node, size_t interval, size_t *begin,
+void ssched_i_tr_find_sends(const tr_solution_t *sol, size_t node, size_t interval, size_t *begin,
                    size_t *end)
 {
     size_t lo = 0, hi = sol->n_sends;
@@ -136,7 +136,7 @@ void tr_find_sends(const tr_solution_t *sol, size_t node, size_t interval, size_
     *end = lo;
 }
 
-void tr_find_cons(const tr_solution_t *sol, size_t node, size_t k, size_t m, size_t *begin,
+void ssched_i_tr_find_cons(const tr_solution_t *sol, size_t node, size_t k, size_t m, size_t *begin,
                   size_t *end)
 {
     size_t lo = 0, hi = sol->n_cons;

@@ -10,7 +10,7 @@
 #include "ssched/schedule.h"
 #include "src/export/svg_util.h"
 
-void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
+void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                       char *buf, size_t len);
 
 #define LEFT 150.0
@@ -161,7 +161,7 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             mpq_mul(len, tr->amount, p->c[e]);
             mpq_mul(len, len, s->size);
             snprintf(colour, sizeof colour, "%s", ssched_i_svg_colour(colour_of[tr->type]));
-            sched_type_label(p, s, tr->type, label, sizeof label);
+            ssched_i_sched_type_label(p, s, tr->type, label, sizeof label);
             char *amount = ssched_rational_to_string(tr->amount);
             snprintf(title, sizeof title, "%s -> %s: %s x %s", p->names[p->from[e]],
                      p->names[p->to[e]], amount ? amount : "?", label);
@@ -212,7 +212,7 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
             continue;
         double x = LEFT + (double)(shown % 4) * 220, y = axis_y + 30 + 16.0 * (double)(shown / 4);
         snprintf(colour, sizeof colour, "%s", ssched_i_svg_colour(colour_of[t]));
-        sched_type_label(p, s, t, label, sizeof label);
+        ssched_i_sched_type_label(p, s, t, label, sizeof label);
         fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"10\" fill=\"%s\"/>"
                      "<text x=\"%.0f\" y=\"%.0f\">", x, y - 9, colour, x + 16, y);
         ssched_i_svg_escape(out, label);

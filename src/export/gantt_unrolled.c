@@ -8,7 +8,7 @@
 #include "ssched/schedule.h"
 #include "src/export/svg_util.h"
 
-void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
+void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                       char *buf, size_t len);
 
 #define LEFT 170.0
@@ -180,7 +180,7 @@ ssched_status_t ssched_unrolled_write_gantt(const ssched_platform_t *p,
             continue;
         size_t e = t->edge;
         double a = mpq_get_d(t->start), b = mpq_get_d(t->end);
-        sched_type_label(p, s, t->type, type, sizeof type);
+        ssched_i_sched_type_label(p, s, t->type, type, sizeof type);
         snprintf(label, sizeof label, "%s\xe2\x86\x92%s", p->names[p->from[e]], p->names[p->to[e]]);
         snprintf(t0, sizeof t0, "%.6g", a);
         snprintf(t1, sizeof t1, "%.6g", b);

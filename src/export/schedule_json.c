@@ -19,7 +19,7 @@ json_t *ssched_schedule_json_header(const char *format, const ssched_platform_t 
         if (p->multiport[i])
             json_object_set_new(json_array_get(nodes, i), "ports", json_string("multi"));
     json_object_set_new(root, "platform", pl);
-    json_object_set_new(root, "throughput", json_mpq(s->throughput));
+    json_object_set_new(root, "throughput", ssched_i_json_mpq(s->throughput));
     return root;
 }
 
@@ -94,7 +94,7 @@ static json_t *trees_json(const ssched_platform_t *p, const ssched_problem_t *pb
     for (size_t k = 0; k < t->n_trees; k++) {
         const ssched_tree_t *tr = &t->trees[k];
         json_t *o = json_object(), *tasks = json_array();
-        json_object_set_new(o, "weight", json_mpz(tr->weight));
+        json_object_set_new(o, "weight", ssched_i_json_mpz(tr->weight));
         for (size_t i = 0; i < tr->n_tasks; i++) {
             const ssched_tree_task_t *x = &tr->tasks[i];
             json_t *y = json_object();
@@ -131,7 +131,7 @@ static json_t *arborescences_json(const ssched_platform_t *p, const ssched_arbor
     json_t *arr = json_array();
     for (size_t i = 0; i < a->count; i++) {
         json_t *o = json_object(), *arcs = json_array();
-        json_object_set_new(o, "count", json_mpq(a->items[i].weight));
+        json_object_set_new(o, "count", ssched_i_json_mpq(a->items[i].weight));
         for (size_t k = 0; k < a->items[i].n_arcs; k++) {
             size_t e = a->items[i].arcs[k];
             json_array_append_new(arcs, json_pack("[ss]", p->names[p->from[e]],
@@ -154,19 +154,19 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
                            const ssched_schedule_t *s)
 {
     json_t *root = ssched_schedule_json_header("ssched-schedule/1", p, pb, s);
-    json_object_set_new(root, "period", json_mpq(s->period));
-    json_object_set_new(root, "operations_per_period", json_mpz(s->ops_per_period));
+    json_object_set_new(root, "period", ssched_i_json_mpq(s->period));
+    json_object_set_new(root, "operations_per_period", ssched_i_json_mpz(s->ops_per_period));
     json_object_set_new(root, "split", json_boolean(s->split));
     json_t *slots = json_array();
     for (size_t k = 0; k < s->n_slots; k++) {
         const ssched_slot_t *sl = &s->slots[k];
         json_t *o = json_object(), *tr = json_array();
-        json_object_set_new(o, "start", json_mpq(sl->start));
-        json_object_set_new(o, "end", json_mpq(sl->end));
+        json_object_set_new(o, "start", ssched_i_json_mpq(sl->start));
+        json_object_set_new(o, "end", ssched_i_json_mpq(sl->end));
         for (size_t t = 0; t < sl->n_transfers; t++) {
             json_t *x = json_object();
             set_type(x, p, s, sl->transfers[t].edge, sl->transfers[t].type);
-            json_object_set_new(x, "amount", json_mpq(sl->transfers[t].amount));
+            json_object_set_new(x, "amount", ssched_i_json_mpq(sl->transfers[t].amount));
             json_array_append_new(tr, x);
         }
         json_object_set_new(o, "transfers", tr);
@@ -185,7 +185,7 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
             else
                 json_object_set_new(o, "task", json_pack("[III]", (json_int_t)c->k,
                                                          (json_int_t)c->l, (json_int_t)c->m));
-            json_object_set_new(o, "count", json_mpz(c->count));
+            json_object_set_new(o, "count", ssched_i_json_mpz(c->count));
             json_array_append_new(comps, o);
         }
         json_object_set_new(root, "computations", comps);
@@ -197,15 +197,15 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
         json_object_set_new(root, "arborescences", arborescences_json(p, &s->arborescences));
         /* a multicast's throughput is achievable, not necessarily optimal:
          * the certified edge-LP bound and whether TP is proven optimal */
-        json_object_set_new(root, "upper_bound", json_mpq(s->upper_bound));
+        json_object_set_new(root, "upper_bound", ssched_i_json_mpq(s->upper_bound));
         json_object_set_new(root, "optimal", json_boolean(s->optimal));
     }
     if (s->fixed) {
         json_t *f = json_object();
-        json_object_set_new(f, "optimal_throughput", json_mpq(s->optimal_throughput));
-        json_object_set_new(f, "floor_throughput", json_mpq(s->floor_throughput));
-        json_object_set_new(f, "report_bound", json_mpq(s->report_bound));
-        json_object_set_new(f, "extra_instances", json_mpz(s->extra_instances));
+        json_object_set_new(f, "optimal_throughput", ssched_i_json_mpq(s->optimal_throughput));
+        json_object_set_new(f, "floor_throughput", ssched_i_json_mpq(s->floor_throughput));
+        json_object_set_new(f, "report_bound", ssched_i_json_mpq(s->report_bound));
+        json_object_set_new(f, "extra_instances", ssched_i_json_mpz(s->extra_instances));
         json_object_set_new(root, "fixed_period", f);
     }
     json_t *m = json_object();
@@ -213,8 +213,8 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
     json_object_set_new(m, "bound", json_integer((json_int_t)s->matching_bound));
     json_object_set_new(m, "bipartite_edges", json_integer((json_int_t)s->bipartite_edges));
     json_object_set_new(m, "decompose_seconds", json_real(s->decompose_seconds));
-    json_object_set_new(m, "lcm_period", json_mpz(s->lcm_period));
-    json_object_set_new(m, "nosplit_factor", json_mpz(s->nosplit_factor));
+    json_object_set_new(m, "lcm_period", ssched_i_json_mpz(s->lcm_period));
+    json_object_set_new(m, "nosplit_factor", ssched_i_json_mpz(s->nosplit_factor));
     json_object_set_new(root, "figures", m);
     return dump(root);
 }

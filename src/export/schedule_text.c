@@ -7,11 +7,11 @@
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 
-void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
+void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                       char *buf, size_t len);
 
 /* "[origin->dest]" or "v[k,m]" (shared with gantt.c) */
-void sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
+void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                        char *buf, size_t len)
 {
     if (s->kind == SSCHED_PROBLEM_ALLREDUCE && type == ssched_schedule_copy_type(s)) {
@@ -65,7 +65,7 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
         for (size_t t = 0; t < sl->n_transfers; t++) {
             const ssched_transfer_t *tr = &sl->transfers[t];
             char label[128];
-            sched_type_label(p, s, tr->type, label, sizeof label);
+            ssched_i_sched_type_label(p, s, tr->type, label, sizeof label);
             fprintf(out, "%s %s->%s ", t ? "," : "", p->names[p->from[tr->edge]],
                     p->names[p->to[tr->edge]]);
             fq(out, tr->amount);
@@ -79,8 +79,8 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
             const ssched_computation_t *c = &s->computations[k];
             if (s->commutative) { /* the two merged sets */
                 char a[256], b[256];
-                sched_type_label(p, s, c->k, a, sizeof a);
-                sched_type_label(p, s, c->l, b, sizeof b);
+                ssched_i_sched_type_label(p, s, c->k, a, sizeof a);
+                ssched_i_sched_type_label(p, s, c->l, b, sizeof b);
                 fprintf(out, "%s %s %s+%s x ", k ? "," : "", p->names[c->node], a, b);
             } else {
                 fprintf(out, "%s %s T(%zu,%zu,%zu) x ", k ? "," : "", p->names[c->node], c->k,
@@ -130,7 +130,7 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
             if (mpq_sgn(count[t * ne + e]) == 0)
                 continue;
             char label[128];
-            sched_type_label(p, s, t, label, sizeof label);
+            ssched_i_sched_type_label(p, s, t, label, sizeof label);
             fprintf(out, "%s%s: ", first ? "" : "\\n", label);
             fq(out, count[t * ne + e]);
             first = 0;

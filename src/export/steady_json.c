@@ -7,7 +7,7 @@
 #include "src/export/json_util.h"
 #include "ssched/steady.h"
 
-json_t *json_mpq(const mpq_t q)
+json_t *ssched_i_json_mpq(const mpq_t q)
 {
     char *s = ssched_rational_to_string(q);
     json_t *j = json_string(s ? s : "?");
@@ -15,7 +15,7 @@ json_t *json_mpq(const mpq_t q)
     return j;
 }
 
-json_t *json_mpz(const mpz_t z)
+json_t *ssched_i_json_mpz(const mpz_t z)
 {
     char *s = mpz_get_str(NULL, 10, z);
     json_t *j = json_string(s ? s : "?");
@@ -29,14 +29,14 @@ json_t *ssched_platform_json(const ssched_platform_t *p)
     for (size_t i = 0; i < p->n_nodes; i++) {
         json_t *n = json_object();
         json_object_set_new(n, "id", json_string(p->names[i]));
-        json_object_set_new(n, "w", p->has_w[i] ? json_mpq(p->w[i]) : json_null());
+        json_object_set_new(n, "w", p->has_w[i] ? ssched_i_json_mpq(p->w[i]) : json_null());
         json_array_append_new(nodes, n);
     }
     for (size_t e = 0; e < p->n_edges; e++) {
         json_t *o = json_object();
         json_object_set_new(o, "from", json_string(p->names[p->from[e]]));
         json_object_set_new(o, "to", json_string(p->names[p->to[e]]));
-        json_object_set_new(o, "c", json_mpq(p->c[e]));
+        json_object_set_new(o, "c", ssched_i_json_mpq(p->c[e]));
         json_array_append_new(edges, o);
     }
     json_t *o = json_object();
@@ -81,7 +81,7 @@ json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *
             json_object_set_new(o, "commutative", json_true());
         break;
     }
-    json_object_set_new(o, "size", json_mpq(pb->size));
+    json_object_set_new(o, "size", ssched_i_json_mpq(pb->size));
     return o;
 }
 
@@ -96,7 +96,7 @@ static void allreduce_json(json_t *root, const ssched_platform_t *p, const ssche
     for (size_t k = 0; k < s->n_rated_trees; k++) {
         json_t *o = json_object(), *tasks = json_array();
         const ssched_tree_t *t = &s->rated_trees[k];
-        json_object_set_new(o, "rate", json_mpq(s->tree_rates[k]));
+        json_object_set_new(o, "rate", ssched_i_json_mpq(s->tree_rates[k]));
         for (size_t j = 0; j < t->n_tasks; j++) {
             const ssched_tree_task_t *x = &t->tasks[j];
             if (x->kind == SSCHED_TREE_SEND)
@@ -126,8 +126,8 @@ static void allreduce_json(json_t *root, const ssched_platform_t *p, const ssche
         if (s->root_pruned[k])
             json_object_set_new(o, "pruned", json_true());
         else
-            json_object_set_new(o, "throughput", json_mpq(s->root_throughput[k]));
-        json_object_set_new(o, "upper_bound", json_mpq(s->root_upper_bound[k]));
+            json_object_set_new(o, "throughput", ssched_i_json_mpq(s->root_throughput[k]));
+        json_object_set_new(o, "upper_bound", ssched_i_json_mpq(s->root_upper_bound[k]));
         json_array_append_new(cands, o);
     }
     json_object_set_new(root, "candidates", cands);
@@ -153,16 +153,16 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     int comm = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
     int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || allreduce || comm;
     const char *tp_key = s->multicast && !achieved ? "upper_bound" : "throughput";
-    json_object_set_new(root, tp_key, json_mpq(s->throughput));
+    json_object_set_new(root, tp_key, ssched_i_json_mpq(s->throughput));
     json_object_set_new(root, s->multicast && !achieved ? "upper_bound_approx" : "throughput_approx",
                         json_real(mpq_get_d(s->throughput)));
     if (achieved) {
         mpq_t gap;
         mpq_init(gap);
         mpq_sub(gap, s->upper_bound, s->throughput);
-        json_object_set_new(root, "upper_bound", json_mpq(s->upper_bound));
+        json_object_set_new(root, "upper_bound", ssched_i_json_mpq(s->upper_bound));
         json_object_set_new(root, "upper_bound_approx", json_real(mpq_get_d(s->upper_bound)));
-        json_object_set_new(root, "gap", json_mpq(gap)); /* upper_bound - throughput */
+        json_object_set_new(root, "gap", ssched_i_json_mpq(gap)); /* upper_bound - throughput */
         json_object_set_new(root, "optimal", json_boolean(s->optimal));
         json_object_set_new(root, "note", json_string(comm ?
             "commutative reduce: throughput is achievable (exact optimum of the master over the "
@@ -188,7 +188,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
         for (size_t k = 0; k < s->n_arborescences; k++) {
             const ssched_arborescence_t *a = &s->arborescences[k];
             json_t *o = json_object(), *arcs = json_array();
-            json_object_set_new(o, "rate", json_mpq(a->weight));
+            json_object_set_new(o, "rate", ssched_i_json_mpq(a->weight));
             for (size_t j = 0; j < a->n_arcs; j++) {
                 json_t *arc = json_array();
                 json_array_append_new(arc, json_string(p->names[p->from[a->arcs[j]]]));
@@ -227,7 +227,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_object_set_new(r, "origin", json_string(p->names[c->origin]));
             json_object_set_new(r, "dest", json_string(p->names[c->dest]));
         }
-        json_object_set_new(r, "rate", json_mpq(f->rate));
+        json_object_set_new(r, "rate", ssched_i_json_mpq(f->rate));
         json_array_append_new(rates, r);
     }
     json_object_set_new(root, "rates", rates);
@@ -241,7 +241,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             if (p->has_w[i] && mpq_sgn(s->compute_busy[i])) {
                 mpq_div(q, s->compute_busy[i], p->w[i]);
                 json_array_append_new(merges, json_pack("{s:s,s:o}", "node", p->names[i], "rate",
-                                                        json_mpq(q)));
+                                                        ssched_i_json_mpq(q)));
             }
         mpq_clear(q);
         json_object_set_new(root, "merges", merges);
@@ -253,7 +253,7 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_object_set_new(r, "node", json_string(p->names[t->node]));
             json_object_set_new(r, "task", json_pack("[III]", (json_int_t)t->k, (json_int_t)t->l,
                                                      (json_int_t)t->m));
-            json_object_set_new(r, "rate", json_mpq(t->rate));
+            json_object_set_new(r, "rate", ssched_i_json_mpq(t->rate));
             json_array_append_new(tasks, r);
         }
         json_object_set_new(root, "tasks", tasks);
@@ -271,8 +271,8 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             json_t *r = json_object();
             json_object_set_new(r, "node", json_string(p->names[i]));
             json_object_set_new(r, "port", json_string(dir == 2 ? "compute" : dir ? "in" : "out"));
-            json_object_set_new(r, "busy", json_mpq(busy));
-            json_object_set_new(r, "price", json_mpq(price));
+            json_object_set_new(r, "busy", ssched_i_json_mpq(busy));
+            json_object_set_new(r, "price", ssched_i_json_mpq(price));
             json_object_set_new(r, "binding", json_boolean(mpq_sgn(price) > 0));
             json_array_append_new(sat, r);
         }
@@ -282,8 +282,8 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
             continue;
         json_t *r = json_object();
         json_object_set_new(r, "link", json_pack("[ss]", p->names[p->from[e]], p->names[p->to[e]]));
-        json_object_set_new(r, "busy", json_mpq(s->link_busy[e]));
-        json_object_set_new(r, "price", json_mpq(s->link_price[e]));
+        json_object_set_new(r, "busy", ssched_i_json_mpq(s->link_busy[e]));
+        json_object_set_new(r, "price", ssched_i_json_mpq(s->link_price[e]));
         json_object_set_new(r, "binding", json_boolean(mpq_sgn(s->link_price[e]) > 0));
         json_array_append_new(sat, r);
     }

@@ -265,7 +265,7 @@ static ssched_status_t write_header(FILE *out, const ssched_platform_t *p,
 {
     json_t *root = ssched_schedule_json_header("ssched-unrolled/2", p, pb, s);
     /* the certified optimum, not the pattern's (reported apart) */
-    json_object_set_new(root, "throughput", json_mpq(mpq_sgn(s->optimal_throughput)
+    json_object_set_new(root, "throughput", ssched_i_json_mpq(mpq_sgn(s->optimal_throughput)
                                                           ? s->optimal_throughput : s->throughput));
     json_object_set_new(root, "operations", json_integer((json_int_t)K));
     json_object_set_new(root, "split", json_boolean(s->split && !s->unroll_whole));
@@ -366,7 +366,7 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
     if (st == SSCHED_OK)
         st = write_header(out, p, pb, s, K, err);
     if (st == SSCHED_OK)
-        st = sched_unroll_run(p, pb, s, K, limits, &w.base, fig, err);
+        st = ssched_i_sched_unroll_run(p, pb, s, K, limits, &w.base, fig, err);
     if (st == SSCHED_OK && !close_arrays(&w, out, comps))
         st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
     if (st == SSCHED_OK) {

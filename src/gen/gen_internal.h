@@ -29,10 +29,10 @@ typedef struct {
 /* Seed stream `stream` of `seed`: the four state words are successive
  * splitmix64 outputs from a start value mixing seed and stream, so distinct
  * streams of one seed are unrelated and never all-zero. */
-void gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream);
-uint64_t gen_rng_next(gen_rng_t *rng);
+void ssched_i_gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream);
+uint64_t ssched_i_gen_rng_next(gen_rng_t *rng);
 /* Uniform integer in [0, n), n >= 1, without modulo bias (rejection). */
-uint64_t gen_rng_below(gen_rng_t *rng, uint64_t n);
+uint64_t ssched_i_gen_rng_below(gen_rng_t *rng, uint64_t n);
 
 /* Streams used by ssched_gen_tiers (documented in gen.h). */
 enum { GEN_STREAM_LAYOUT = 0, GEN_STREAM_C_WAN = 1, GEN_STREAM_C_MAN = 2,
@@ -51,12 +51,12 @@ typedef struct {
 /* Build the set.  EINPUT if it would exceed SSCHED_GEN_MAX_RANGE_VALUES
  * (message names `what`, e.g. "c_wan"), ENOMEM on allocation failure.
  * On failure the set is empty and needs no free. */
-ssched_status_t gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
+ssched_status_t ssched_i_gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
                                     unsigned long max_den, const char *what,
                                     ssched_error_t *err);
-void gen_value_set_free(gen_value_set_t *set);
+void ssched_i_gen_value_set_free(gen_value_set_t *set);
 /* out = a uniformly drawn element. */
-void gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out);
+void ssched_i_gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out);
 
 /* ---- layout.c ---------------------------------------------------------- */
 
@@ -71,18 +71,18 @@ typedef struct {
  * *links (malloc'ed, free()) receives the tree links first, each as
  * (tree parent, child) in the order Prim attaches them, then the extra
  * links as (a < b) by increasing length.  ENOMEM only. */
-ssched_status_t gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
+ssched_status_t ssched_i_gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
                                    gen_link_t **links, size_t *n_links,
                                    ssched_error_t *err);
 
-/* Number of links gen_layout_network() produces for n routers. */
-size_t gen_layout_link_count(size_t n, size_t redundancy);
+/* Number of links ssched_i_gen_layout_network() produces for n routers. */
+size_t ssched_i_gen_layout_link_count(size_t n, size_t redundancy);
 
 /* ---- params.c ---------------------------------------------------------- */
 
 /* Validate params (counts, limits, ranges).  EINPUT with one line naming
  * the offending parameter. */
-ssched_status_t gen_tiers_validate(const ssched_gen_tiers_params_t *params,
+ssched_status_t ssched_i_gen_tiers_validate(const ssched_gen_tiers_params_t *params,
                                    ssched_error_t *err);
 
 #endif

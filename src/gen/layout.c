@@ -13,7 +13,7 @@
 
 #define GRID 1000u
 
-size_t gen_layout_link_count(size_t n, size_t redundancy)
+size_t ssched_i_gen_layout_link_count(size_t n, size_t redundancy)
 {
     if (n < 2)
         return 0;
@@ -72,7 +72,7 @@ static void prim(size_t n, const uint64_t *x, const uint64_t *y, uint64_t *best,
     }
 }
 
-ssched_status_t gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
+ssched_status_t ssched_i_gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
                                    gen_link_t **links, size_t *n_links,
                                    ssched_error_t *err)
 {
@@ -82,12 +82,12 @@ ssched_status_t gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
         /* Every router draws its point, even a lone one, so the layout
          * stream always advances by two draws per router. */
         if (n == 1) {
-            gen_rng_below(rng, GRID);
-            gen_rng_below(rng, GRID);
+            ssched_i_gen_rng_below(rng, GRID);
+            ssched_i_gen_rng_below(rng, GRID);
         }
         return SSCHED_OK;
     }
-    size_t total = gen_layout_link_count(n, redundancy);
+    size_t total = ssched_i_gen_layout_link_count(n, redundancy);
     size_t extra = total - (n - 1);
     uint64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     uint64_t *best = malloc(n * sizeof *best);
@@ -102,8 +102,8 @@ ssched_status_t gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
         goto done;
     }
     for (size_t v = 0; v < n; v++) {
-        x[v] = gen_rng_below(rng, GRID);
-        y[v] = gen_rng_below(rng, GRID);
+        x[v] = ssched_i_gen_rng_below(rng, GRID);
+        y[v] = ssched_i_gen_rng_below(rng, GRID);
     }
     prim(n, x, y, best, parent, in_tree, out);
     if (extra) {

@@ -103,7 +103,7 @@ static ssched_status_t check_range(const ssched_gen_range_t *r, const char *what
     return SSCHED_OK;
 }
 
-ssched_status_t gen_tiers_validate(const ssched_gen_tiers_params_t *params,
+ssched_status_t ssched_i_gen_tiers_validate(const ssched_gen_tiers_params_t *params,
                                    ssched_error_t *err)
 {
     if (params->wan < 1)
@@ -141,7 +141,7 @@ ssched_status_t ssched_gen_tiers_counts(const ssched_gen_tiers_params_t *params,
                                         size_t *n_nodes, size_t *n_edges,
                                         ssched_error_t *err)
 {
-    ssched_status_t st = gen_tiers_validate(params, err);
+    ssched_status_t st = ssched_i_gen_tiers_validate(params, err);
     if (st != SSCHED_OK)
         return st;
     size_t W = params->wan, M = params->man_per_wan, L = params->lan_per_man,
@@ -149,9 +149,9 @@ ssched_status_t ssched_gen_tiers_counts(const ssched_gen_tiers_params_t *params,
     /* Validation bounded the node count, so nothing below overflows: every
      * link has a distinct child node except the redundancy links, which are
      * at most W^2 + W*M^2 with W, M <= SSCHED_GEN_MAX_NETWORK. */
-    size_t links = gen_layout_link_count(W, params->wan_redundancy);
+    size_t links = ssched_i_gen_layout_link_count(W, params->wan_redundancy);
     if (M > 0)
-        links += W * (gen_layout_link_count(M, params->man_redundancy) + 1);
+        links += W * (ssched_i_gen_layout_link_count(M, params->man_redundancy) + 1);
     links += W * M * L * (1 + H);
     if (n_nodes)
         *n_nodes = W * (1 + M * (1 + L * (1 + H)));

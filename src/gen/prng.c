@@ -21,7 +21,7 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream)
+void ssched_i_gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream)
 {
     /* Mix the stream number through splitmix64 first so that neighbouring
      * (seed, stream) pairs do not start from neighbouring states. */
@@ -35,7 +35,7 @@ void gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream)
         rng->s[0] = 1;
 }
 
-uint64_t gen_rng_next(gen_rng_t *rng)
+uint64_t ssched_i_gen_rng_next(gen_rng_t *rng)
 {
     uint64_t *s = rng->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -49,13 +49,13 @@ uint64_t gen_rng_next(gen_rng_t *rng)
     return result;
 }
 
-uint64_t gen_rng_below(gen_rng_t *rng, uint64_t n)
+uint64_t ssched_i_gen_rng_below(gen_rng_t *rng, uint64_t n)
 {
     /* Reject the lowest 2^64 mod n outputs so that every residue is equally
      * likely; at most one retry in two even in the worst case. */
     uint64_t threshold = (0 - n) % n;
     for (;;) {
-        uint64_t r = gen_rng_next(rng);
+        uint64_t r = ssched_i_gen_rng_next(rng);
         if (r >= threshold)
             return r % n;
     }

@@ -42,7 +42,7 @@ static ssched_status_t add_node(builder_t *b, int with_w, size_t *index, const c
     vsnprintf(name, sizeof name, fmt, ap);
     va_end(ap);
     if (with_w)
-        gen_value_set_draw(&b->sets[SET_W], &b->rng[GEN_STREAM_W], b->q);
+        ssched_i_gen_value_set_draw(&b->sets[SET_W], &b->rng[GEN_STREAM_W], b->q);
     return ssched_platform_add_node(b->p, name, with_w ? b->q : NULL, index, b->err);
 }
 
@@ -51,11 +51,11 @@ static ssched_status_t add_node(builder_t *b, int with_w, size_t *index, const c
 static ssched_status_t add_link(builder_t *b, size_t u, size_t v, int set)
 {
     gen_rng_t *rng = &b->rng[GEN_STREAM_C_WAN + set];
-    gen_value_set_draw(&b->sets[set], rng, b->q);
+    ssched_i_gen_value_set_draw(&b->sets[set], rng, b->q);
     ssched_status_t st = ssched_platform_add_edge(b->p, u, v, b->q, b->err);
     if (st != SSCHED_OK)
         return st;
-    gen_value_set_draw(&b->sets[set], rng, b->q);
+    ssched_i_gen_value_set_draw(&b->sets[set], rng, b->q);
     return ssched_platform_add_edge(b->p, v, u, b->q, b->err);
 }
 
@@ -66,7 +66,7 @@ static ssched_status_t add_network(builder_t *b, const size_t *ids, size_t n,
 {
     gen_link_t *links;
     size_t n_links;
-    ssched_status_t st = gen_layout_network(n, redundancy, &b->rng[GEN_STREAM_LAYOUT],
+    ssched_status_t st = ssched_i_gen_layout_network(n, redundancy, &b->rng[GEN_STREAM_LAYOUT],
                                             &links, &n_links, b->err);
     for (size_t k = 0; k < n_links && st == SSCHED_OK; k++)
         st = add_link(b, ids[links[k].a], ids[links[k].b], set);
@@ -124,7 +124,7 @@ done:
 ssched_status_t ssched_gen_tiers(const ssched_gen_tiers_params_t *params,
                                  ssched_platform_t *out, ssched_error_t *err)
 {
-    ssched_status_t st = gen_tiers_validate(params, err);
+    ssched_status_t st = ssched_i_gen_tiers_validate(params, err);
     if (st != SSCHED_OK)
         return st;
     builder_t b;
@@ -134,20 +134,20 @@ ssched_status_t ssched_gen_tiers(const ssched_gen_tiers_params_t *params,
     b.err = err;
     mpq_init(b.q);
     for (int s = 0; s < 5; s++)
-        gen_rng_seed(&b.rng[s], params->seed, (uint64_t)s);
+        ssched_i_gen_rng_seed(&b.rng[s], params->seed, (uint64_t)s);
     const ssched_gen_range_t *ranges[4] = {&params->c_wan, &params->c_man, &params->c_lan,
                                            &params->w};
     const char *names[4] = {"c_wan", "c_man", "c_lan", "w"};
     for (int s = 0; s < 4; s++)
         b.sets[s] = (gen_value_set_t){0, NULL};
     for (int s = 0; s < 4 && st == SSCHED_OK; s++)
-        st = gen_value_set_build(&b.sets[s], ranges[s], params->max_den, names[s], err);
+        st = ssched_i_gen_value_set_build(&b.sets[s], ranges[s], params->max_den, names[s], err);
     if (st == SSCHED_OK)
         st = build(&b, params);
     if (st == SSCHED_OK)
         st = ssched_platform_finalize(&p, err);
     for (int s = 0; s < 4; s++)
-        gen_value_set_free(&b.sets[s]);
+        ssched_i_gen_value_set_free(&b.sets[s]);
     mpq_clear(b.q);
     if (st == SSCHED_OK) {
         ssched_platform_free(out);

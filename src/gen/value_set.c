@@ -27,7 +27,7 @@ static int push(gen_value_set_t *set, size_t *cap, const mpq_t q)
     return 1;
 }
 
-void gen_value_set_free(gen_value_set_t *set)
+void ssched_i_gen_value_set_free(gen_value_set_t *set)
 {
     for (size_t i = 0; i < set->count; i++)
         mpq_clear(set->values[i]);
@@ -36,7 +36,7 @@ void gen_value_set_free(gen_value_set_t *set)
     set->count = 0;
 }
 
-ssched_status_t gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
+ssched_status_t ssched_i_gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
                                     unsigned long max_den, const char *what,
                                     ssched_error_t *err)
 {
@@ -83,11 +83,11 @@ ssched_status_t gen_value_set_build(gen_value_set_t *set, const ssched_gen_range
     mpz_clears(p, last, t, NULL);
     mpq_clear(v);
     if (st != SSCHED_OK)
-        gen_value_set_free(set);
+        ssched_i_gen_value_set_free(set);
     return st;
 }
 
-void gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out)
+void ssched_i_gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out)
 {
-    mpq_set(out, set->values[gen_rng_below(rng, set->count)]);
+    mpq_set(out, set->values[ssched_i_gen_rng_below(rng, set->count)]);
 }

@@ -210,7 +210,7 @@ static void dfs(bsearch_t *S, size_t d)
     }
 }
 
-long double mk_bnb_broadcast_bytes(size_t n)
+long double ssched_i_mk_bnb_broadcast_bytes(size_t n)
 {
     /* the allocations of ssched_mk_broadcast_bnb below, m = n - 1 receivers */
     long double m = n ? (long double)n - 1 : 0, cap = (long double)n + 2;
@@ -225,19 +225,19 @@ ssched_status_t ssched_mk_broadcast_bnb(const ssched_mk_cluster_t *c, size_t src
                                         ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                         ssched_error_t *err)
 {
-    mk_stats_reset(stats, "bnb");
+    ssched_i_mk_stats_reset(stats, "bnb");
     ssched_mk_bnb_options_t dflt;
     if (!opt) {
         ssched_mk_bnb_options(&dflt, SSCHED_MK_BNB_FULL);
         opt = &dflt;
     }
     mk_classes_t k;
-    ssched_status_t st = mk_classes_build(c, src, 1, "source", &k, err);
+    ssched_status_t st = ssched_i_mk_classes_build(c, src, 1, "source", &k, err);
     if (st != SSCHED_OK)
         return st;
     size_t m = c->n - 1;
     if (m == 0) {
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, c->n, src, 0, err);
     }
     bsearch_t S = {0};
@@ -259,7 +259,7 @@ ssched_status_t ssched_mk_broadcast_bnb(const ssched_mk_cluster_t *c, size_t src
     size_t *procs = malloc(m * sizeof *procs);
     if (!S.remain || !S.order || !S.seq || !S.best_seq || !S.st || !S.heap || !S.bs || !S.br ||
         !S.scratch || !procs) {
-        st = mk_nomem(err);
+        st = ssched_i_mk_nomem(err);
         goto done;
     }
     for (size_t j = 0; j < k.k; j++) {
@@ -277,10 +277,10 @@ ssched_status_t ssched_mk_broadcast_bnb(const ssched_mk_cluster_t *c, size_t src
     if (S.best == MK_INF) { /* stopped before any leaf: fall back to FNF */
         st = ssched_mk_broadcast_fnf(c, src, out, err);
     } else {
-        st = mk_classes_to_order(&k, S.best_seq, m, procs, err);
+        st = ssched_i_mk_classes_to_order(&k, S.best_seq, m, procs, err);
         if (st == SSCHED_OK)
             st = ssched_mk_broadcast_sequence(c, src, procs, out, err);
-        if (st == SSCHED_OK && !mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
+        if (st == SSCHED_OK && !ssched_i_mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
             st = ssched_error_set(err, SSCHED_EINTERNAL,
                                   "broadcast bnb: the best sequence re-timed disagrees");
     }
@@ -300,6 +300,6 @@ done:
     free(S.br);
     free(S.scratch);
     free(procs);
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     return st;
 }

@@ -182,7 +182,7 @@ static void dfs(rsearch_t *S, size_t d)
     }
 }
 
-long double mk_bnb_reduce_bytes(size_t n)
+long double ssched_i_mk_bnb_reduce_bytes(size_t n)
 {
     /* the allocations of ssched_mk_reduce_bnb below, m = n - 1 senders */
     long double m = n ? (long double)n - 1 : 0, cap = m / 2 + 2;
@@ -197,19 +197,19 @@ ssched_status_t ssched_mk_reduce_bnb(const ssched_mk_cluster_t *c, size_t dest,
                                      ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                      ssched_error_t *err)
 {
-    mk_stats_reset(stats, "bnb");
+    ssched_i_mk_stats_reset(stats, "bnb");
     ssched_mk_bnb_options_t dflt;
     if (!opt) {
         ssched_mk_bnb_options(&dflt, SSCHED_MK_BNB_FULL);
         opt = &dflt;
     }
     mk_classes_t k;
-    ssched_status_t st = mk_classes_build(c, dest, 0, "destination", &k, err);
+    ssched_status_t st = ssched_i_mk_classes_build(c, dest, 0, "destination", &k, err);
     if (st != SSCHED_OK)
         return st;
     size_t m = c->n - 1;
     if (m == 0) {
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return ssched_mk_schedule_alloc(out, SSCHED_MK_REDUCE, c->n, dest, 0, err);
     }
     rsearch_t S = {0};
@@ -229,7 +229,7 @@ ssched_status_t ssched_mk_reduce_bnb(const ssched_mk_cluster_t *c, size_t dest,
     size_t *procs = malloc(m * sizeof *procs);
     if (!S.remain || !S.order || !S.seq || !S.best_seq || !S.st || !S.act || !S.q1 || !S.q2 ||
         !procs) {
-        st = mk_nomem(err);
+        st = ssched_i_mk_nomem(err);
         goto done;
     }
     for (size_t j = 0; j < k.k; j++) {
@@ -247,10 +247,10 @@ ssched_status_t ssched_mk_reduce_bnb(const ssched_mk_cluster_t *c, size_t dest,
     if (S.best == MK_INF) { /* stopped before any leaf: fall back to SNF */
         st = ssched_mk_reduce_snf(c, dest, out, err);
     } else {
-        st = mk_classes_to_order(&k, S.best_seq, m, procs, err);
+        st = ssched_i_mk_classes_to_order(&k, S.best_seq, m, procs, err);
         if (st == SSCHED_OK)
             st = ssched_mk_reduce_ep(c, dest, procs, out, err);
-        if (st == SSCHED_OK && !mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
+        if (st == SSCHED_OK && !ssched_i_mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
             st = ssched_error_set(err, SSCHED_EINTERNAL, "reduce bnb: EP of the best sequence disagrees");
     }
     if (st == SSCHED_OK && S.stopped)
@@ -268,6 +268,6 @@ done:
     free(S.q1);
     free(S.q2);
     free(procs);
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     return st;
 }

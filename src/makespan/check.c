@@ -73,7 +73,7 @@ static ssched_status_t check_one_port(const ssched_mk_message_t *msg, size_t fir
     if (!iv || !proc) {
         free(iv);
         free(proc);
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     }
     for (size_t i = 0; i < count; i++) { /* interval 2i: sender side, 2i+1: receiver side */
         iv[2 * i] = 2 * i;
@@ -82,7 +82,7 @@ static ssched_status_t check_one_port(const ssched_mk_message_t *msg, size_t fir
         proc[2 * i + 1] = msg[first + i].receiver;
     }
     port_ctx_t ctx = {msg, proc, first};
-    ssched_status_t st = mk_sort_indices(iv, 2 * count, by_proc_then_start, &ctx, err);
+    ssched_status_t st = ssched_i_mk_sort_indices(iv, 2 * count, by_proc_then_start, &ctx, err);
     char b1[64], b2[64], b3[64], b4[64];
     for (size_t x = 1; x < 2 * count && st == SSCHED_OK; x++) {
         size_t a = iv[x - 1], b = iv[x];
@@ -130,7 +130,7 @@ static ssched_status_t inequality1(const ssched_mk_cluster_t *c, const ssched_mk
     size_t *si = malloc(count * sizeof *si), *ei = malloc(count * sizeof *ei);
     ssched_status_t st = SSCHED_OK;
     if (!starts || !ends || !si || !ei) {
-        st = mk_nomem(err);
+        st = ssched_i_mk_nomem(err);
         goto done;
     }
     for (size_t i = 0; i < count; i++) {
@@ -138,8 +138,8 @@ static ssched_status_t inequality1(const ssched_mk_cluster_t *c, const ssched_mk
         ends[i] = &msg[first + i].end;
         si[i] = ei[i] = i;
     }
-    if ((st = mk_sort_indices(si, count, cmp_mpq_ptr, starts, err)) != SSCHED_OK ||
-        (st = mk_sort_indices(ei, count, cmp_mpq_ptr, ends, err)) != SSCHED_OK)
+    if ((st = ssched_i_mk_sort_indices(si, count, cmp_mpq_ptr, starts, err)) != SSCHED_OK ||
+        (st = ssched_i_mk_sort_indices(ei, count, cmp_mpq_ptr, ends, err)) != SSCHED_OK)
         goto done;
     size_t e = 0;
     for (size_t x = 0; x < count; x++) {
@@ -174,7 +174,7 @@ static ssched_status_t check_reduce(const ssched_mk_cluster_t *c, const ssched_m
     size_t n = c->n, m = n - 1;
     size_t *sent = malloc(n * sizeof *sent);
     if (!sent)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t p = 0; p < n; p++)
         sent[p] = SIZE_MAX;
     ssched_status_t st = SSCHED_OK;
@@ -217,7 +217,7 @@ static ssched_status_t check_broadcast(const ssched_mk_cluster_t *c,
     size_t n = c->n, m = n - 1;
     size_t *got = malloc(n * sizeof *got);
     if (!got)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t p = 0; p < n; p++)
         got[p] = SIZE_MAX;
     ssched_status_t st = SSCHED_OK;

@@ -6,7 +6,7 @@
 #include "src/makespan/mk_internal.h"
 #include "ssched/rational.h"
 
-ssched_status_t mk_nomem(ssched_error_t *err)
+ssched_status_t ssched_i_mk_nomem(ssched_error_t *err)
 {
     return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
 }
@@ -21,7 +21,7 @@ ssched_status_t ssched_mk_cluster_init(ssched_mk_cluster_t *c, size_t n, ssched_
         return SSCHED_OK;
     c->time = malloc(n * sizeof *c->time);
     if (!c->time)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t p = 0; p < n; p++)
         mpq_init(c->time[p]);
     c->n = n;
@@ -57,7 +57,7 @@ ssched_status_t ssched_mk_cluster_parse(ssched_mk_cluster_t *c, const char *list
     char *copy = strdup(list);
     if (!copy) {
         ssched_mk_cluster_free(c);
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     }
     char *item = copy;
     for (size_t p = 0; p < n && st == SSCHED_OK; p++) {
@@ -139,7 +139,7 @@ ssched_status_t ssched_mk_schedule_alloc(ssched_mk_schedule_t *s, ssched_mk_op_t
         return SSCHED_OK;
     s->msg = calloc(count, sizeof *s->msg);
     if (!s->msg)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t i = 0; i < count; i++) {
         mpq_init(s->msg[i].start);
         mpq_init(s->msg[i].end);
@@ -168,7 +168,7 @@ static void merge_sort_msgs(ssched_mk_message_t *a, ssched_mk_message_t *tmp, si
     memcpy(a, tmp, n * sizeof *a);
 }
 
-void mk_sort_messages(ssched_mk_schedule_t *s)
+void ssched_i_mk_sort_messages(ssched_mk_schedule_t *s)
 {
     if (s->count < 2)
         return;
@@ -186,7 +186,7 @@ void mk_sort_messages(ssched_mk_schedule_t *s)
     free(tmp);
 }
 
-void mk_stats_reset(ssched_mk_stats_t *stats, const char *method)
+void ssched_i_mk_stats_reset(ssched_mk_stats_t *stats, const char *method)
 {
     if (!stats)
         return;
@@ -217,18 +217,18 @@ static int64_t mpz_get_i64(const mpz_t z)
     return (int64_t)u;
 }
 
-void mk_ticks_to_mpq(mpq_t out, int64_t ticks, const mpz_t scale)
+void ssched_i_mk_ticks_to_mpq(mpq_t out, int64_t ticks, const mpz_t scale)
 {
     mpz_set_i64(mpq_numref(out), ticks);
     mpz_set(mpq_denref(out), scale);
     mpq_canonicalize(out);
 }
 
-int mk_mpq_equals_ticks(const mpq_t q, int64_t ticks, const mpz_t scale)
+int ssched_i_mk_mpq_equals_ticks(const mpq_t q, int64_t ticks, const mpz_t scale)
 {
     mpq_t t;
     mpq_init(t);
-    mk_ticks_to_mpq(t, ticks, scale);
+    ssched_i_mk_ticks_to_mpq(t, ticks, scale);
     int eq = mpq_equal(q, t);
     mpq_clear(t);
     return eq;
@@ -240,7 +240,7 @@ static int cmp_by_time(const void *ctx, size_t p, size_t q)
     return mpq_cmp(c->time[p], c->time[q]); /* stable: ties keep index order */
 }
 
-void mk_classes_free(mk_classes_t *k)
+void ssched_i_mk_classes_free(mk_classes_t *k)
 {
     free(k->tick);
     free(k->count);
@@ -256,7 +256,7 @@ void mk_classes_free(mk_classes_t *k)
  * integers and check the tick bound that keeps every sum of at most ~4n
  * times below 2^62.  Processors are compared with mpq_cmp, so equal times
  * written differently ("0.5", "1/2") share a class. */
-ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int with_root_time,
+ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int with_root_time,
                                  const char *role, mk_classes_t *k, ssched_error_t *err)
 {
     memset(k, 0, sizeof *k);
@@ -274,8 +274,8 @@ ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int 
     k->input_rank = malloc(n * sizeof *k->input_rank);
     if (!idx || !k->tick || !k->count || !k->first || !k->member || !k->cls || !k->input_rank) {
         free(idx);
-        mk_classes_free(k);
-        return mk_nomem(err);
+        ssched_i_mk_classes_free(k);
+        return ssched_i_mk_nomem(err);
     }
     k->n = n;
     k->root = root;
@@ -283,9 +283,9 @@ ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int 
     for (size_t p = 0; p < n; p++)
         if (p != root || with_root_time)
             idx[m++] = p;
-    if (mk_sort_indices(idx, m, cmp_by_time, c, err) != SSCHED_OK) {
+    if (ssched_i_mk_sort_indices(idx, m, cmp_by_time, c, err) != SSCHED_OK) {
         free(idx);
-        mk_classes_free(k);
+        ssched_i_mk_classes_free(k);
         return SSCHED_ENOMEM;
     }
 
@@ -322,7 +322,7 @@ ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int 
     mpz_clears(lcm, t, limit, NULL);
     if (st != SSCHED_OK) {
         free(idx);
-        mk_classes_free(k);
+        ssched_i_mk_classes_free(k);
         return st;
     }
     k->k = nk;
@@ -335,8 +335,8 @@ ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int 
     size_t *fill = calloc(nk ? nk : 1, sizeof *fill);
     if (!fill) {
         free(idx);
-        mk_classes_free(k);
-        return mk_nomem(err);
+        ssched_i_mk_classes_free(k);
+        return ssched_i_mk_nomem(err);
     }
     for (size_t p = 0; p < n; p++)
         if (p != root) {
@@ -360,12 +360,12 @@ ssched_status_t mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int 
     return SSCHED_OK;
 }
 
-ssched_status_t mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
+ssched_status_t ssched_i_mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
                                     size_t *out, ssched_error_t *err)
 {
     size_t *used = calloc(k->k ? k->k : 1, sizeof *used);
     if (!used)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t i = 0; i < len; i++) {
         size_t j = seq[i];
         out[i] = k->member[k->first[j] + used[j]++];

@@ -207,7 +207,7 @@ static ssched_status_t table_alloc(ssched_mk_dp2_table_t **out, int64_t tf, int6
                                 F + 1, S + 1);
     ssched_mk_dp2_table_t *t = calloc(1, sizeof *t);
     if (!t)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     mpz_init_set(t->scale, scale);
     t->F = F;
     t->S = S;
@@ -220,7 +220,7 @@ static ssched_status_t table_alloc(ssched_mk_dp2_table_t **out, int64_t tf, int6
     t->refs = malloc(cells * sizeof *t->refs);
     if (!t->T || !t->arg_fl || !t->arg_sl || !t->refs) {
         ssched_mk_dp2_table_free(t);
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     }
     fill_table(t, variant);
     *out = t;
@@ -243,18 +243,18 @@ ssched_status_t ssched_mk_dp2_table_new(ssched_mk_dp2_table_t **out, const mpq_t
     for (size_t p = 0; p < c.n; p++)
         mpq_set(c.time[p], p <= F ? t_fast : t_slow);
     mk_classes_t k;
-    st = mk_classes_build(&c, c.n - 1, 1, "destination", &k, err);
+    st = ssched_i_mk_classes_build(&c, c.n - 1, 1, "destination", &k, err);
     ssched_mk_cluster_free(&c);
     if (st != SSCHED_OK)
         return st;
     st = table_alloc(out, k.tick[0], k.tick[k.k - 1], k.scale, F, S, variant, err);
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     return st;
 }
 
 void ssched_mk_dp2_table_value(const ssched_mk_dp2_table_t *t, size_t f, size_t s, mpq_t out)
 {
-    mk_ticks_to_mpq(out, TV(t, f, s), t->scale);
+    ssched_i_mk_ticks_to_mpq(out, TV(t, f, s), t->scale);
 }
 
 uint64_t ssched_mk_dp2_table_refs(const ssched_mk_dp2_table_t *t, size_t f, size_t s)
@@ -309,21 +309,21 @@ ssched_status_t ssched_mk_reduce_dp2(const ssched_mk_cluster_t *c, size_t dest,
                                      ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                      ssched_error_t *err)
 {
-    mk_stats_reset(stats, "dp2");
+    ssched_i_mk_stats_reset(stats, "dp2");
     mk_classes_t k;
-    ssched_status_t st = mk_classes_build(c, dest, 0, "destination", &k, err);
+    ssched_status_t st = ssched_i_mk_classes_build(c, dest, 0, "destination", &k, err);
     if (st != SSCHED_OK)
         return st;
     if (k.k > 2) {
         st = ssched_error_set(err, SSCHED_EINPUT,
                               "the two-class program needs at most two distinct sender times "
                               "(found %zu)", k.k);
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return st;
     }
     size_t m = c->n - 1;
     if (m == 0) {
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return ssched_mk_schedule_alloc(out, SSCHED_MK_REDUCE, c->n, dest, 0, err);
     }
     /* One class: all senders are "slow" and (3) applies directly. */
@@ -334,13 +334,13 @@ ssched_status_t ssched_mk_reduce_dp2(const ssched_mk_cluster_t *c, size_t dest,
     size_t *sender = malloc(m * sizeof *sender);
     long *kid0 = malloc(m * sizeof *kid0), *kid1 = malloc(m * sizeof *kid1);
     if (st == SSCHED_OK && (!sender || !kid0 || !kid1))
-        st = mk_nomem(err);
+        st = ssched_i_mk_nomem(err);
     if (st == SSCHED_OK) {
         rebuild_t r = {t, k.k == 2 ? k.member + k.first[0] : NULL,
                        k.member + k.first[k.k - 1], 0, 0, sender, kid0, kid1, 0};
         build(&r, F, S);
-        st = mk_reduce_from_tree(c, dest, m, sender, kid0, kid1, NULL, out, err);
-        if (st == SSCHED_OK && !mk_mpq_equals_ticks(out->makespan, TV(t, F, S), t->scale))
+        st = ssched_i_mk_reduce_from_tree(c, dest, m, sender, kid0, kid1, NULL, out, err);
+        if (st == SSCHED_OK && !ssched_i_mk_mpq_equals_ticks(out->makespan, TV(t, F, S), t->scale))
             st = ssched_error_set(err, SSCHED_EINTERNAL, "dp2: rebuilt tree does not match T(f,s)");
         if (stats) {
             for (size_t i = 0; i < (F + 1) * (S + 1); i++)
@@ -352,6 +352,6 @@ ssched_status_t ssched_mk_reduce_dp2(const ssched_mk_cluster_t *c, size_t dest,
     free(kid0);
     free(kid1);
     ssched_mk_dp2_table_free(t);
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     return st;
 }

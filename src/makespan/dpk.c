@@ -47,7 +47,7 @@ static void decode(const dpk_t *d, size_t idx, size_t *c)
     }
 }
 
-uint64_t mk_dpk_reduce_work(const mk_classes_t *k)
+uint64_t ssched_i_mk_dpk_reduce_work(const mk_classes_t *k)
 {
     /* sum over entries c of prod_{i<k-1}(c_i+1) * log2(c_last+2): the
      * enumerated prefixes times the binary search. */
@@ -218,14 +218,14 @@ ssched_status_t ssched_mk_reduce_dpk(const ssched_mk_cluster_t *c, size_t dest,
                                      ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                      ssched_error_t *err)
 {
-    mk_stats_reset(stats, "dpk");
+    ssched_i_mk_stats_reset(stats, "dpk");
     mk_classes_t k;
-    ssched_status_t st = mk_classes_build(c, dest, 0, "destination", &k, err);
+    ssched_status_t st = ssched_i_mk_classes_build(c, dest, 0, "destination", &k, err);
     if (st != SSCHED_OK)
         return st;
     size_t m = c->n - 1;
     if (m == 0) {
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return ssched_mk_schedule_alloc(out, SSCHED_MK_REDUCE, c->n, dest, 0, err);
     }
     dpk_t d = {&k, 1, NULL, NULL, NULL, 0};
@@ -238,7 +238,7 @@ ssched_status_t ssched_mk_reduce_dpk(const ssched_mk_cluster_t *c, size_t dest,
             d.entries *= k.count[i] + 1;
     }
     if (st != SSCHED_OK) {
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return st;
     }
     d.stride = malloc(k.k * sizeof *d.stride);
@@ -247,7 +247,7 @@ ssched_status_t ssched_mk_reduce_dpk(const ssched_mk_cluster_t *c, size_t dest,
     size_t *used = calloc(k.k, sizeof *used), *sender = malloc(m * sizeof *sender);
     long *kid0 = malloc(m * sizeof *kid0), *kid1 = malloc(m * sizeof *kid1);
     if (!d.stride || !d.T || !d.arg || !used || !sender || !kid0 || !kid1) {
-        st = mk_nomem(err);
+        st = ssched_i_mk_nomem(err);
     } else {
         d.stride[0] = 1;
         for (size_t i = 1; i < k.k; i++)
@@ -255,8 +255,8 @@ ssched_status_t ssched_mk_reduce_dpk(const ssched_mk_cluster_t *c, size_t dest,
         fill(&d);
         rebuild_t r = {&d, used, sender, kid0, kid1, 0};
         build(&r, d.entries - 1);
-        st = mk_reduce_from_tree(c, dest, m, sender, kid0, kid1, NULL, out, err);
-        if (st == SSCHED_OK && !mk_mpq_equals_ticks(out->makespan, d.T[d.entries - 1], k.scale))
+        st = ssched_i_mk_reduce_from_tree(c, dest, m, sender, kid0, kid1, NULL, out, err);
+        if (st == SSCHED_OK && !ssched_i_mk_mpq_equals_ticks(out->makespan, d.T[d.entries - 1], k.scale))
             st = ssched_error_set(err, SSCHED_EINTERNAL, "dpk: rebuilt tree does not match T(c)");
         if (stats) {
             stats->refs = d.refs;
@@ -270,6 +270,6 @@ ssched_status_t ssched_mk_reduce_dpk(const ssched_mk_cluster_t *c, size_t dest,
     free(sender);
     free(kid0);
     free(kid1);
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     return st;
 }

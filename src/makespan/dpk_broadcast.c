@@ -38,7 +38,7 @@ typedef struct {
 
 /* Pair evaluations, roughly: sender classes x receiver classes x, over all
  * entries, the enumerated prefixes times a binary search. */
-uint64_t mk_dpk_broadcast_work(const mk_classes_t *k)
+uint64_t ssched_i_mk_dpk_broadcast_work(const mk_classes_t *k)
 {
     size_t nc = 0;
     for (size_t i = 0; i < k->k; i++)
@@ -196,14 +196,14 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
                                         ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                         ssched_error_t *err)
 {
-    mk_stats_reset(stats, "dpk");
+    ssched_i_mk_stats_reset(stats, "dpk");
     mk_classes_t k;
-    ssched_status_t st = mk_classes_build(c, src, 1, "source", &k, err);
+    ssched_status_t st = ssched_i_mk_classes_build(c, src, 1, "source", &k, err);
     if (st != SSCHED_OK)
         return st;
     size_t m = c->n - 1;
     if (m == 0) {
-        mk_classes_free(&k);
+        ssched_i_mk_classes_free(&k);
         return ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, c->n, src, 0, err);
     }
     dpb_t d = {0};
@@ -231,7 +231,7 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
         d.arg_a = malloc(k.k * d.entries * sizeof *d.arg_a);
         d.arg_q = malloc(k.k * d.entries * sizeof *d.arg_q);
         if (!d.B || !d.arg_a || !d.arg_q || !used)
-            st = mk_nomem(err);
+            st = ssched_i_mk_nomem(err);
     }
     if (st == SSCHED_OK)
         st = ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, c->n, src, m, err);
@@ -242,8 +242,8 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
         mpq_init(zero);
         build(&r, src, k.cls[src], d.entries - 1, zero);
         mpq_clear(zero);
-        mk_sort_messages(out);
-        if (!mk_mpq_equals_ticks(out->makespan, row(&d, k.cls[src])[d.entries - 1], k.scale))
+        ssched_i_mk_sort_messages(out);
+        if (!ssched_i_mk_mpq_equals_ticks(out->makespan, row(&d, k.cls[src])[d.entries - 1], k.scale))
             st = ssched_error_set(err, SSCHED_EINTERNAL, "broadcast dpk: rebuilt tree disagrees");
         if (stats) {
             stats->refs = d.refs;
@@ -254,6 +254,6 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
     free(d.arg_a);
     free(d.arg_q);
     free(used);
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     return st;
 }

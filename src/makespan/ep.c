@@ -25,7 +25,7 @@ static ssched_status_t check_order(const ssched_mk_cluster_t *c, size_t dest, co
         return ssched_error_set(err, SSCHED_EINPUT, "missing sender order");
     unsigned char *seen = calloc(c->n, 1);
     if (!seen)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     ssched_status_t st = SSCHED_OK;
     for (size_t i = 0; i < m && st == SSCHED_OK; i++) {
         size_t p = order[i];
@@ -45,7 +45,7 @@ static ssched_status_t check_order(const ssched_mk_cluster_t *c, size_t dest, co
  * (only the receiver stays useful).  While two are free the next sender of
  * `order` starts now; otherwise time jumps to the next completion(s).
  * Tracking WHICH completed transfer supplied each free processor (a FIFO of
- * tokens) gives the dependency tree of Lemma 1, from which mk_reduce_from_tree
+ * tokens) gives the dependency tree of Lemma 1, from which ssched_i_mk_reduce_from_tree
  * derives the receivers.  The last sender is necessarily the last to finish
  * (after its start 2A + C = n - 1 with A + C = n - 1 forces A = 1). */
 ssched_status_t ssched_mk_reduce_ep(const ssched_mk_cluster_t *c, size_t dest,
@@ -65,10 +65,10 @@ ssched_status_t ssched_mk_reduce_ep(const ssched_mk_cluster_t *c, size_t dest,
     mk_heap_t active = {0};
     ep_ctx_t ctx = {end};
     if (!start || !end || !kid0 || !kid1 || !token ||
-        mk_heap_init(&active, m, end_less, &ctx, err) != SSCHED_OK) {
+        ssched_i_mk_heap_init(&active, m, end_less, &ctx, err) != SSCHED_OK) {
         free(start); free(end); free(kid0); free(kid1); free(token);
-        mk_heap_free(&active);
-        return mk_nomem(err);
+        ssched_i_mk_heap_free(&active);
+        return ssched_i_mk_nomem(err);
     }
     for (size_t v = 0; v < m; v++)
         mpq_inits(start[v], end[v], NULL);
@@ -89,7 +89,7 @@ ssched_status_t ssched_mk_reduce_ep(const ssched_mk_cluster_t *c, size_t dest,
                 kid0[i] = kid1[i];
                 kid1[i] = -1;
             }
-            mk_heap_push(&active, i);
+            ssched_i_mk_heap_push(&active, i);
             i++;
             free_count -= 2;
         }
@@ -99,15 +99,15 @@ ssched_status_t ssched_mk_reduce_ep(const ssched_mk_cluster_t *c, size_t dest,
          * release their receivers at once. */
         mpq_set(now, end[active.item[0]]);
         while (active.len > 0 && mpq_equal(end[active.item[0]], now)) {
-            token[tail++] = (long)mk_heap_pop(&active);
+            token[tail++] = (long)ssched_i_mk_heap_pop(&active);
             free_count++;
         }
     }
     mpq_clear(now);
-    st = mk_reduce_from_tree(c, dest, m, order, kid0, kid1, start, out, err);
+    st = ssched_i_mk_reduce_from_tree(c, dest, m, order, kid0, kid1, start, out, err);
     for (size_t v = 0; v < m; v++)
         mpq_clears(start[v], end[v], NULL);
     free(start); free(end); free(kid0); free(kid1); free(token);
-    mk_heap_free(&active);
+    ssched_i_mk_heap_free(&active);
     return st;
 }

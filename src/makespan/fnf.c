@@ -30,7 +30,7 @@ static ssched_status_t check_order(const ssched_mk_cluster_t *c, size_t src, con
         return ssched_error_set(err, SSCHED_EINPUT, "missing receive order");
     unsigned char *seen = calloc(c->n, 1);
     if (!seen)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     ssched_status_t st = SSCHED_OK;
     for (size_t i = 0; i < m && st == SSCHED_OK; i++) {
         size_t p = order[i];
@@ -63,32 +63,32 @@ ssched_status_t ssched_mk_broadcast_sequence(const ssched_mk_cluster_t *c, size_
         return st;
     slots_t ctx = {c, malloc(n * sizeof(mpq_t))};
     mk_heap_t heap = {0};
-    if (!ctx.slot || mk_heap_init(&heap, n, slot_less, &ctx, err) != SSCHED_OK) {
+    if (!ctx.slot || ssched_i_mk_heap_init(&heap, n, slot_less, &ctx, err) != SSCHED_OK) {
         free(ctx.slot);
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     }
     for (size_t p = 0; p < n; p++)
         mpq_init(ctx.slot[p]);
     mpq_set(ctx.slot[src], c->time[src]);
-    mk_heap_push(&heap, src);
+    ssched_i_mk_heap_push(&heap, src);
     for (size_t i = 0; i < m; i++) {
-        size_t p = mk_heap_pop(&heap), r = order[i];
+        size_t p = ssched_i_mk_heap_pop(&heap), r = order[i];
         ssched_mk_message_t *msg = &out->msg[i];
         msg->sender = p;
         msg->receiver = r;
         mpq_set(msg->end, ctx.slot[p]);
         mpq_sub(msg->start, ctx.slot[p], c->time[p]);
         mpq_add(ctx.slot[r], msg->end, c->time[r]);
-        mk_heap_push(&heap, r);
+        ssched_i_mk_heap_push(&heap, r);
         mpq_add(ctx.slot[p], ctx.slot[p], c->time[p]);
-        mk_heap_push(&heap, p);
+        ssched_i_mk_heap_push(&heap, p);
     }
     mpq_set(out->makespan, out->msg[m - 1].end); /* completions come in order */
     for (size_t p = 0; p < n; p++)
         mpq_clear(ctx.slot[p]);
     free(ctx.slot);
-    mk_heap_free(&heap);
-    mk_sort_messages(out);
+    ssched_i_mk_heap_free(&heap);
+    ssched_i_mk_sort_messages(out);
     return SSCHED_OK;
 }
 
@@ -111,11 +111,11 @@ ssched_status_t ssched_mk_broadcast_fnf(const ssched_mk_cluster_t *c, size_t src
     size_t m = c->n - 1;
     size_t *order = malloc((m ? m : 1) * sizeof *order);
     if (!order)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t p = 0, i = 0; p < c->n; p++)
         if (p != src)
             order[i++] = p;
-    st = mk_sort_indices(order, m, fastest_first, c, err);
+    st = ssched_i_mk_sort_indices(order, m, fastest_first, c, err);
     if (st == SSCHED_OK)
         st = ssched_mk_broadcast_sequence(c, src, order, out, err);
     free(order);

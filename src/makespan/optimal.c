@@ -31,14 +31,14 @@ static int prefer_dp_entries(const ssched_mk_cluster_t *c, size_t root, int broa
     mk_classes_t k;
     ssched_error_t ignored;
     *table = 0;
-    if (mk_classes_build(c, root, broadcast, broadcast ? "source" : "destination", &k,
+    if (ssched_i_mk_classes_build(c, root, broadcast, broadcast ? "source" : "destination", &k,
                          &ignored) != SSCHED_OK)
         return 1;
-    uint64_t w = broadcast ? mk_dpk_broadcast_work(&k) : mk_dpk_reduce_work(&k);
+    uint64_t w = broadcast ? ssched_i_mk_dpk_broadcast_work(&k) : ssched_i_mk_dpk_reduce_work(&k);
     long double entries = broadcast ? (long double)k.k : 1;
     for (size_t i = 0; i < k.k; i++)
         entries *= (long double)k.count[i] + 1;
-    mk_classes_free(&k);
+    ssched_i_mk_classes_free(&k);
     *table = entries;
     return w <= DP_WORK_LIMIT && entries <= (long double)(1 << 23);
 }
@@ -81,7 +81,7 @@ ssched_status_t ssched_mk_optimal_estimate(const ssched_mk_cluster_t *c, size_t 
             /* int64 value + uint32 argument (+ uint8 coordinate) per entry */
             b = entries * (sizeof(int64_t) + 4 + (broadcast ? 1 : 0));
         } else {
-            b = broadcast ? mk_bnb_broadcast_bytes(c->n) : mk_bnb_reduce_bytes(c->n);
+            b = broadcast ? ssched_i_mk_bnb_broadcast_bytes(c->n) : ssched_i_mk_bnb_reduce_bytes(c->n);
             out->method = "bnb";
         }
         if (b > best)

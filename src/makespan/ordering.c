@@ -6,7 +6,7 @@
 
 #include "src/makespan/mk_internal.h"
 
-ssched_status_t mk_heap_init(mk_heap_t *h, size_t cap,
+ssched_status_t ssched_i_mk_heap_init(mk_heap_t *h, size_t cap,
                              int (*less)(const void *ctx, size_t a, size_t b), const void *ctx,
                              ssched_error_t *err)
 {
@@ -15,17 +15,17 @@ ssched_status_t mk_heap_init(mk_heap_t *h, size_t cap,
     h->less = less;
     h->ctx = ctx;
     h->item = malloc((cap ? cap : 1) * sizeof *h->item);
-    return h->item ? SSCHED_OK : mk_nomem(err);
+    return h->item ? SSCHED_OK : ssched_i_mk_nomem(err);
 }
 
-void mk_heap_free(mk_heap_t *h)
+void ssched_i_mk_heap_free(mk_heap_t *h)
 {
     free(h->item);
     h->item = NULL;
     h->len = h->cap = 0;
 }
 
-void mk_heap_push(mk_heap_t *h, size_t x)
+void ssched_i_mk_heap_push(mk_heap_t *h, size_t x)
 {
     size_t i = h->len++;
     while (i > 0) {
@@ -38,7 +38,7 @@ void mk_heap_push(mk_heap_t *h, size_t x)
     h->item[i] = x;
 }
 
-size_t mk_heap_pop(mk_heap_t *h)
+size_t ssched_i_mk_heap_pop(mk_heap_t *h)
 {
     size_t top = h->item[0], x = h->item[--h->len], i = 0;
     for (;;) {
@@ -78,7 +78,7 @@ static void merge_pass(size_t *a, size_t *tmp, size_t n,
     memcpy(a, tmp, n * sizeof *a);
 }
 
-ssched_status_t mk_sort_indices(size_t *idx, size_t n,
+ssched_status_t ssched_i_mk_sort_indices(size_t *idx, size_t n,
                                 int (*cmp)(const void *ctx, size_t a, size_t b), const void *ctx,
                                 ssched_error_t *err)
 {
@@ -86,7 +86,7 @@ ssched_status_t mk_sort_indices(size_t *idx, size_t n,
         return SSCHED_OK;
     size_t *tmp = malloc(n * sizeof *tmp);
     if (!tmp)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     merge_pass(idx, tmp, n, cmp, ctx);
     free(tmp);
     return SSCHED_OK;

@@ -22,11 +22,11 @@ ssched_status_t ssched_mk_reduce_snf(const ssched_mk_cluster_t *c, size_t dest,
     size_t m = c->n - 1;
     size_t *order = malloc((m ? m : 1) * sizeof *order);
     if (!order)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     for (size_t p = 0, i = 0; p < c->n; p++)
         if (p != dest)
             order[i++] = p;
-    st = mk_sort_indices(order, m, slowest_first, c, err);
+    st = ssched_i_mk_sort_indices(order, m, slowest_first, c, err);
     if (st == SSCHED_OK)
         st = ssched_mk_reduce_ep(c, dest, order, out, err);
     free(order);

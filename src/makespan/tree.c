@@ -11,7 +11,7 @@
  * processor is in two overlapping transfers, and every processor has
  * received all its data when it sends.  The tree being rooted at the
  * destination, everything reaches it. */
-ssched_status_t mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, size_t m,
+ssched_status_t ssched_i_mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, size_t m,
                                     const size_t *sender, const long *kid0, const long *kid1,
                                     mpq_t *start, ssched_mk_schedule_t *out, ssched_error_t *err)
 {
@@ -23,7 +23,7 @@ ssched_status_t mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, s
         return st;
     size_t *recv = malloc(m * sizeof *recv);
     if (!recv)
-        return mk_nomem(err);
+        return ssched_i_mk_nomem(err);
     /* Times bottom-up: children have smaller indices. */
     for (size_t v = 0; v < m; v++) {
         ssched_mk_message_t *msg = &out->msg[v];
@@ -64,6 +64,6 @@ ssched_status_t mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, s
     free(recv);
     mpq_set(out->makespan, out->msg[m - 1].end);
     mpq_set(out->reduce_makespan, out->makespan);
-    mk_sort_messages(out);
+    ssched_i_mk_sort_messages(out);
     return SSCHED_OK;
 }

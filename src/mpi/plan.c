@@ -644,7 +644,7 @@ static int finish(node_t *n, mpi_plan_t *out)
     return 1;
 }
 
-void mpi_plan_free(mpi_plan_t *pl)
+void ssched_i_mpi_plan_free(mpi_plan_t *pl)
 {
     free(pl->ops);
     free(pl->bufs);
@@ -652,7 +652,7 @@ void mpi_plan_free(mpi_plan_t *pl)
     memset(pl, 0, sizeof *pl);
 }
 
-ssched_status_t mpi_build_plans(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 const ssched_unrolled_t *u, uint64_t msg_bytes,
                                 const int *rank_of_node, mpi_plan_t *plans, ssched_error_t *err)
 {

@@ -33,7 +33,7 @@ void ssched_mpi_free(ssched_mpi_t *x)
         MPI_Finalized(&done);
         if (!done && x->impl->comm != MPI_COMM_NULL)
             MPI_Comm_free(&x->impl->comm);
-        mpi_plan_free(&x->impl->plan);
+        ssched_i_mpi_plan_free(&x->impl->plan);
         free(x->impl);
     }
     ssched_mpi_init(x);
@@ -156,7 +156,7 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
     if (st == SSCHED_OK && !(*plans = calloc(n, sizeof **plans)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK)
-        st = mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, *plans, err);
+        st = ssched_i_mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, *plans, err);
     if (st == SSCHED_OK) {
         int64_t head[8] = {pb->kind, (int64_t)u->operations, (int64_t)n, (int64_t)nt, (int64_t)N,
                            (int64_t)pb->target, mpz_get_si(bytes), pb->commutative};
@@ -359,7 +359,7 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         ssched_error_set(err, st, "%s", e.message);
     }
     for (size_t k = 0; plans && rank == 0 && k < (size_t)size; k++)
-        mpi_plan_free(&plans[k]);
+        ssched_i_mpi_plan_free(&plans[k]);
     free(plans);
     free(hdr);
     free(mk);

@@ -18,7 +18,7 @@
 #include "src/redistribution/internal.h"
 #include "ssched/matching.h"
 
-ssched_status_t rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+ssched_status_t ssched_i_rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                           ssched_error_t *err)
 {
     ssched_bipartite_t g;
@@ -61,7 +61,7 @@ ssched_status_t rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
         st = ssched_error_set(err, SSCHED_EINTERNAL, "direct: %zu of %zu messages in the steps", n,
                               M);
     if (st == SSCHED_OK) {
-        st = rd_place_pieces(r, message, (const mpq_t *)amount, n, s, err);
+        st = ssched_i_rd_place_pieces(r, message, (const mpq_t *)amount, n, s, err);
         s->n_steps = res.n_matchings;
     }
     for (size_t q = 0; q < n; q++)

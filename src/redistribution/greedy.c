@@ -61,7 +61,7 @@ static size_t heap_pop(heap_t *h)
     return top;
 }
 
-ssched_status_t rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                           ssched_error_t *err)
 {
     size_t P = r->P, M = r->n_messages;
@@ -112,7 +112,7 @@ ssched_status_t rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                 mpq_cmp(sendavail[i], recvavail[m->dst]) >= 0 ? sendavail[i] : recvavail[m->dst]);
         mpq_add(end, t, m->cost);
         mpq_set_ui(amount, m->elements, 1);
-        if (rd_add_transfer(s, R[best], t, end, amount)) {
+        if (ssched_i_rd_add_transfer(s, R[best], t, end, amount)) {
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the greedy schedule");
             break;
         }

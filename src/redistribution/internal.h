@@ -15,7 +15,7 @@
 #include "ssched/redistribution.h"
 
 /* schedule.c: append a transfer (copies the mpq values). 0 or -1 (ENOMEM). */
-int rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t start,
+int ssched_i_rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t start,
                     const mpq_t end, const mpq_t amount);
 
 /* "As soon as possible in step order": pieces[0..n) in the order of their
@@ -27,15 +27,15 @@ int rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t sta
  * last transfer of both its sender and its receiver extends that transfer
  * (no new start-up).  Implemented in schedule.c, used by direct.c and
  * preemptive.c. */
-ssched_status_t rd_place_pieces(const ssched_redist_t *r, const size_t *message,
+ssched_status_t ssched_i_rd_place_pieces(const ssched_redist_t *r, const size_t *message,
                                 const mpq_t *amount, size_t n, ssched_redist_schedule_t *s,
                                 ssched_error_t *err);
 
-ssched_status_t rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+ssched_status_t ssched_i_rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                           ssched_error_t *err);
-ssched_status_t rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                           ssched_error_t *err);
-ssched_status_t rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                               ssched_error_t *err);
 
 #endif

@@ -18,7 +18,7 @@
  * message's cost C carries the same fraction of its elements,
  * amount = m·λ/(L·C), and lasts startup + amount/B, which is longer than its
  * share when the message is split and startup > 0.  The pieces are placed
- * in step order as soon as both ends are free (rd_place_pieces), so extra
+ * in step order as soon as both ends are free (ssched_i_rd_place_pieces), so extra
  * start-ups delay only what they must, and each piece ends no later than the
  * sum of the step lengths up to its step (plus one start-up per step): with
  * zero start-up the completion is exactly the lower bound.
@@ -42,7 +42,7 @@
 #include "ssched/matching.h"
 #include "ssched/rational.h"
 
-ssched_status_t rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
+ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                               ssched_error_t *err)
 {
     size_t M = r->n_messages, P = r->P, n_tr = 0;
@@ -122,7 +122,7 @@ ssched_status_t rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t
             mpq_set_den(amount[t], W[e]);
             mpq_canonicalize(amount[t]);
         }
-        st = rd_place_pieces(r, t_msg, (const mpq_t *)amount, n_tr, s, err);
+        st = ssched_i_rd_place_pieces(r, t_msg, (const mpq_t *)amount, n_tr, s, err);
         s->n_steps = res.n_matchings;
     }
 done:

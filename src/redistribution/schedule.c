@@ -36,7 +36,7 @@ void ssched_redist_schedule_free(ssched_redist_schedule_t *s)
     mpq_clear(s->completion);
 }
 
-int rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t start, const mpq_t end,
+int ssched_i_rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t start, const mpq_t end,
                     const mpq_t amount)
 {
     /* capacity = the next power of two >= n_transfers (none stored) */
@@ -60,7 +60,7 @@ int rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t sta
     return 0;
 }
 
-ssched_status_t rd_place_pieces(const ssched_redist_t *r, const size_t *message,
+ssched_status_t ssched_i_rd_place_pieces(const ssched_redist_t *r, const size_t *message,
                                 const mpq_t *amount, size_t n, ssched_redist_schedule_t *s,
                                 ssched_error_t *err)
 {
@@ -105,7 +105,7 @@ ssched_status_t rd_place_pieces(const ssched_redist_t *r, const size_t *message,
         mpq_add(end, end, start);
         mpq_set(send_free[m->src], end);
         mpq_set(recv_free[m->dst], end);
-        if (rd_add_transfer(s, e, start, end, amount[q])) {
+        if (ssched_i_rd_add_transfer(s, e, start, end, amount[q])) {
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory placing transfers");
             break;
         }
@@ -218,9 +218,9 @@ ssched_status_t ssched_redist_schedule(const ssched_redist_t *r,
         return ssched_error_set(err, SSCHED_EINPUT, "redistribution instance not built");
     ssched_status_t st;
     switch (algorithm) {
-    case SSCHED_REDIST_DIRECT: st = rd_direct(r, s, err); break;
-    case SSCHED_REDIST_GREEDY: st = rd_greedy(r, s, err); break;
-    case SSCHED_REDIST_PREEMPTIVE: st = rd_preemptive(r, s, err); break;
+    case SSCHED_REDIST_DIRECT: st = ssched_i_rd_direct(r, s, err); break;
+    case SSCHED_REDIST_GREEDY: st = ssched_i_rd_greedy(r, s, err); break;
+    case SSCHED_REDIST_PREEMPTIVE: st = ssched_i_rd_preemptive(r, s, err); break;
     default: return ssched_error_set(err, SSCHED_EINPUT, "unknown algorithm %d", (int)algorithm);
     }
     if (st == SSCHED_OK)

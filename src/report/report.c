@@ -14,7 +14,7 @@ void ssched_report_options_default(ssched_report_options_t *opt)
     ssched_steady_options_default(&opt->steady);
 }
 
-void report_q(FILE *out, const mpq_t q)
+void ssched_i_report_q(FILE *out, const mpq_t q)
 {
     char *s = ssched_rational_to_string(q);
     fputs(s ? s : "?", out);
@@ -152,15 +152,15 @@ static ssched_status_t write_page(FILE *out, report_t *r, ssched_error_t *err)
         ssched_i_svg_escape(out, r->opt->title);
     }
     fputs("</h1>\n", out);
-    report_summary(out, r);
-    ssched_status_t st = report_platform(out, r, err);
+    ssched_i_report_summary(out, r);
+    ssched_status_t st = ssched_i_report_platform(out, r, err);
     if (st == SSCHED_OK)
-        st = report_structures(out, r, err);
+        st = ssched_i_report_structures(out, r, err);
     if (st == SSCHED_OK)
-        st = report_timelines(out, r, err);
+        st = ssched_i_report_timelines(out, r, err);
     if (st != SSCHED_OK)
         return st;
-    report_downloads(out, r);
+    ssched_i_report_downloads(out, r);
     fputs(script_tail, out);
     fputs("</body></html>\n", out);
     return ferror(out) ? ssched_error_set(err, SSCHED_EINPUT, "report: write error") : SSCHED_OK;

@@ -30,13 +30,13 @@ typedef struct {
 } report_t;
 
 /* The sections, in page order (src/report/report_sections.c). */
-void report_summary(FILE *out, const report_t *r);
-ssched_status_t report_platform(FILE *out, const report_t *r, ssched_error_t *err);
-ssched_status_t report_structures(FILE *out, const report_t *r, ssched_error_t *err);
-ssched_status_t report_timelines(FILE *out, const report_t *r, ssched_error_t *err);
-void report_downloads(FILE *out, const report_t *r);
+void ssched_i_report_summary(FILE *out, const report_t *r);
+ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r, ssched_error_t *err);
+ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r, ssched_error_t *err);
+ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_error_t *err);
+void ssched_i_report_downloads(FILE *out, const report_t *r);
 
 /* An exact rational as text in out ("?" if out of memory). */
-void report_q(FILE *out, const mpq_t q);
+void ssched_i_report_q(FILE *out, const mpq_t q);
 
 #endif

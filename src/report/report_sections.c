@@ -49,19 +49,19 @@ static void problem_text(FILE *out, const report_t *r)
         break;
     }
     fputs(", message size ", out);
-    report_q(out, pb->size);
+    ssched_i_report_q(out, pb->size);
     fprintf(out, ", on a platform of %zu nodes and %zu directed links.</p>\n", p->n_nodes,
             p->n_edges);
 }
 
-void report_summary(FILE *out, const report_t *r)
+void ssched_i_report_summary(FILE *out, const report_t *r)
 {
     const ssched_steady_t *st = &r->st;
     fputs("<h2 id=\"summary\">Problem and certified throughput</h2>\n", out);
     problem_text(out, r);
     char *dec = ssched_rational_to_decimal(st->throughput, 10);
     fputs("<p class=\"tp\" id=\"tp\">TP = <span id=\"tp-exact\">", out);
-    report_q(out, st->throughput);
+    ssched_i_report_q(out, st->throughput);
     fprintf(out, "</span> operations per time unit (&asymp; %s)</p>\n", dec ? dec : "?");
     free(dec);
     fputs("<table id=\"certificate\"><tr><th>method</th><td>", out);
@@ -81,11 +81,11 @@ void report_summary(FILE *out, const report_t *r)
                 st->cg_exact_passes == 1 ? "" : "es");
     if (mpq_sgn(st->upper_bound) > 0 && !st->optimal) {
         fputs("<tr><th>upper bound</th><td id=\"upper-bound\">", out);
-        report_q(out, st->upper_bound);
+        ssched_i_report_q(out, st->upper_bound);
         fputs(" (certified; TP above is achievable, not proven optimal)</td></tr>", out);
     }
     fputs("<tr><th>periodic schedule</th><td>period ", out);
-    report_q(out, r->period.period);
+    ssched_i_report_q(out, r->period.period);
     fputs(", ", out);
     char *ops = mpz_get_str(NULL, 10, r->period.ops_per_period);
     fprintf(out, "%s operations per period, %zu slots; <span class=\"ok\">valid</span> for the "
@@ -159,10 +159,10 @@ static void bottlenecks(FILE *out, const report_t *r)
             fputs("<tr><td>", out);
             ssched_i_svg_escape(out, p->names[i]);
             fprintf(out, " %s</td><td>", what[k]);
-            report_q(out, price[k][i]);
+            ssched_i_report_q(out, price[k][i]);
             fputs("</td><td>", out);
             if (busy[k])
-                report_q(out, busy[k][i]);
+                ssched_i_report_q(out, busy[k][i]);
             fputs("</td></tr>\n", out);
         }
     }
@@ -174,9 +174,9 @@ static void bottlenecks(FILE *out, const report_t *r)
         fputs(" &rarr; ", out);
         ssched_i_svg_escape(out, p->names[p->to[e]]);
         fputs("</td><td>", out);
-        report_q(out, st->link_price[e]);
+        ssched_i_report_q(out, st->link_price[e]);
         fputs("</td><td>", out);
-        report_q(out, st->link_busy[e]);
+        ssched_i_report_q(out, st->link_busy[e]);
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);
@@ -187,7 +187,7 @@ static double drawing_size(size_t n)
     return n <= 10 ? 420 : n <= 30 ? 640 : n <= 60 ? 820 : 1000;
 }
 
-ssched_status_t report_platform(FILE *out, const report_t *r, ssched_error_t *err)
+ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r, ssched_error_t *err)
 {
     const ssched_platform_t *p = r->p;
     size_t ne = p->n_edges ? p->n_edges : 1, nn = p->n_nodes ? p->n_nodes : 1;

@@ -113,7 +113,7 @@ static int draw_flows(FILE *out, const report_t *r, char **label)
     return 1;
 }
 
-ssched_status_t report_structures(FILE *out, const report_t *r, ssched_error_t *err)
+ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r, ssched_error_t *err)
 {
     size_t nt = r->period.trees.n_trees, na = r->period.arborescences.count;
     size_t total = nt || na ? nt + na : r->st.n_commodities;
@@ -146,13 +146,13 @@ ssched_status_t report_structures(FILE *out, const report_t *r, ssched_error_t *
 static void figure_row(FILE *out, const char *name, const mpq_t q)
 {
     fprintf(out, "<tr><th>%s</th><td>", name);
-    report_q(out, q);
+    ssched_i_report_q(out, q);
     char *d = ssched_rational_to_decimal(q, 6);
     fprintf(out, " (&asymp; %s)</td></tr>\n", d ? d : "?");
     free(d);
 }
 
-ssched_status_t report_timelines(FILE *out, const report_t *r, ssched_error_t *err)
+ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_error_t *err)
 {
     fputs("<h2 id=\"period\">One period</h2>\n<div class=\"figure\" id=\"period-gantt\">", out);
     ssched_status_t st = ssched_schedule_write_gantt(r->p, &r->period, out, err);
@@ -206,7 +206,7 @@ static void download(FILE *out, const char *id, const char *file, const char *te
     fprintf(out, "\">%s (%zu bytes)</a>\n", what, strlen(text));
 }
 
-void report_downloads(FILE *out, const report_t *r)
+void ssched_i_report_downloads(FILE *out, const report_t *r)
 {
     fputs("<h2 id=\"downloads\">Schedule files</h2>\n<p>", out);
     download(out, "download-schedule", "schedule.json", r->period_json,

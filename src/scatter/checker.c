@@ -87,7 +87,7 @@ static mpq_t *new_array(size_t p)
     return a;
 }
 
-ssched_status_t sb_result_alloc(ssched_sb_result_t *r, size_t p, long n,
+ssched_status_t ssched_i_sb_result_alloc(ssched_sb_result_t *r, size_t p, long n,
                                 ssched_sb_algorithm_t alg, ssched_error_t *err)
 {
     ssched_sb_result_free(r);
@@ -109,7 +109,7 @@ ssched_status_t sb_result_alloc(ssched_sb_result_t *r, size_t p, long n,
     return SSCHED_OK;
 }
 
-ssched_status_t sb_result_alloc_relaxation(ssched_sb_result_t *r, ssched_error_t *err)
+ssched_status_t ssched_i_sb_result_alloc_relaxation(ssched_sb_result_t *r, ssched_error_t *err)
 {
     r->relaxed_items = new_array(r->p);
     if (!r->relaxed_items)
@@ -118,7 +118,7 @@ ssched_status_t sb_result_alloc_relaxation(ssched_sb_result_t *r, ssched_error_t
     return SSCHED_OK;
 }
 
-ssched_status_t sb_result_finish(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
+ssched_status_t ssched_i_sb_result_finish(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
                                  ssched_error_t *err)
 {
     return ssched_sb_evaluate(inst, r->items, r->makespan, r->finish, r->send_end, err);
@@ -140,7 +140,7 @@ void ssched_sb_guarantee(const ssched_sb_platform_t *inst, mpq_t guarantee)
     mpq_clears(t, mx, NULL);
 }
 
-ssched_status_t sb_check_instance(const ssched_sb_platform_t *inst, long n, int need,
+ssched_status_t ssched_i_sb_check_instance(const ssched_sb_platform_t *inst, long n, int need,
                                   const char *what, ssched_error_t *err)
 {
     if (inst->p == 0)

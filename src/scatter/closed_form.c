@@ -12,7 +12,7 @@
  * alpha equalizes them: alpha = k / (mu_i + k), D[i] = (lambda_i + mu_i) k /
  * (mu_i + k), which is eq. (7) unrolled; otherwise alpha = 0 and P_i is
  * dropped (D[i] = k).  k = 0 (a free processor further on) gives D[i] = 0. */
-void sb_theorem2(size_t p, const mpq_t *lam, const mpq_t *mu, mpq_t *D, unsigned char *useful)
+void ssched_i_sb_theorem2(size_t p, const mpq_t *lam, const mpq_t *mu, mpq_t *D, unsigned char *useful)
 {
     if (p == 0)
         return;
@@ -41,7 +41,7 @@ void sb_theorem2(size_t p, const mpq_t *lam, const mpq_t *mu, mpq_t *D, unsigned
 /* Makespan of a rational distribution under affine costs (eq. 1-2 with
  * rational shares): used to confirm that the closed form and the LP optimum
  * are reached by the shares they return. */
-void sb_rational_makespan(const ssched_sb_platform_t *inst, const mpq_t *x, mpq_t out)
+void ssched_i_sb_rational_makespan(const ssched_sb_platform_t *inst, const mpq_t *x, mpq_t out)
 {
     mpq_t sent, t, ti;
     mpq_inits(sent, t, ti, NULL);
@@ -63,7 +63,7 @@ void sb_rational_makespan(const ssched_sb_platform_t *inst, const mpq_t *x, mpq_
 ssched_status_t ssched_sb_closed_form(const ssched_sb_platform_t *inst, long n, mpq_t makespan,
                                       mpq_t *relaxed, unsigned char *useful, ssched_error_t *err)
 {
-    ssched_status_t st = sb_check_instance(inst, n, 3, "closed-form", err);
+    ssched_status_t st = ssched_i_sb_check_instance(inst, n, 3, "closed-form", err);
     if (st != SSCHED_OK)
         return st;
     size_t p = inst->p;
@@ -84,7 +84,7 @@ ssched_status_t ssched_sb_closed_form(const ssched_sb_platform_t *inst, long n, 
         mpq_set(lam[i], inst->procs[i].comm.slope);
         mpq_set(mu[i], inst->procs[i].comp.slope);
     }
-    sb_theorem2(p, lam, mu, D, use);
+    ssched_i_sb_theorem2(p, lam, mu, D, use);
     /* eq. (7): t = n * D(P_1..P_p) over the kept processors */
     mpq_set_si(makespan, n, 1);
     mpq_mul(makespan, makespan, D[0]);
@@ -117,7 +117,7 @@ ssched_status_t ssched_sb_closed_form(const ssched_sb_platform_t *inst, long n, 
             useful[i] = free_proc < p ? (unsigned char)(i == free_proc) : use[i];
     }
     /* The shares must realize t (Theorem 1): a broken invariant otherwise. */
-    sb_rational_makespan(inst, relaxed, t);
+    ssched_i_sb_rational_makespan(inst, relaxed, t);
     if (!mpq_equal(t, makespan))
         st = ssched_error_set(err, SSCHED_EINTERNAL,
                               "closed-form shares do not realize eq. (7)'s makespan");
@@ -135,10 +135,10 @@ ssched_status_t ssched_sb_closed_form(const ssched_sb_platform_t *inst, long n, 
 }
 
 /* Rounding + eq. (4) check shared with the LP heuristic (rounding.c). */
-ssched_status_t sb_closed_form_solve(const ssched_sb_platform_t *inst, long n,
+ssched_status_t ssched_i_sb_closed_form_solve(const ssched_sb_platform_t *inst, long n,
                                      ssched_sb_result_t *r, ssched_error_t *err)
 {
-    ssched_status_t st = sb_result_alloc_relaxation(r, err);
+    ssched_status_t st = ssched_i_sb_result_alloc_relaxation(r, err);
     if (st == SSCHED_OK) {
         r->useful = calloc(inst->p ? inst->p : 1, 1);
         if (!r->useful)
@@ -148,6 +148,6 @@ ssched_status_t sb_closed_form_solve(const ssched_sb_platform_t *inst, long n,
         st = ssched_sb_closed_form(inst, n, r->relaxed_makespan, r->relaxed_items, r->useful,
                                    err);
     if (st == SSCHED_OK)
-        st = sb_round_relaxation(inst, r, err);
+        st = ssched_i_sb_round_relaxation(inst, r, err);
     return st;
 }

@@ -6,7 +6,7 @@
 
 #include "src/scatter/internal.h"
 
-void sb_cost_init_zero(ssched_sb_cost_t *f)
+void ssched_i_sb_cost_init_zero(ssched_sb_cost_t *f)
 {
     memset(f, 0, sizeof *f);
     f->kind = SSCHED_SB_COST_AFFINE;
@@ -17,7 +17,7 @@ void sb_cost_init_zero(ssched_sb_cost_t *f)
 ssched_status_t ssched_sb_cost_init_affine(ssched_sb_cost_t *f, const mpq_t slope,
                                            const mpq_t offset, ssched_error_t *err)
 {
-    sb_cost_init_zero(f);
+    ssched_i_sb_cost_init_zero(f);
     if (mpq_sgn(slope) < 0 || mpq_sgn(offset) < 0)
         return ssched_error_set(err, SSCHED_EINPUT, "cost coefficients must be non-negative");
     mpq_set(f->slope, slope);
@@ -28,7 +28,7 @@ ssched_status_t ssched_sb_cost_init_affine(ssched_sb_cost_t *f, const mpq_t slop
 ssched_status_t ssched_sb_cost_init_table(ssched_sb_cost_t *f, size_t n_points,
                                           const long *xs, const mpq_t *ys, ssched_error_t *err)
 {
-    sb_cost_init_zero(f);
+    ssched_i_sb_cost_init_zero(f);
     if (n_points == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "a cost table needs at least one point");
     if (xs[0] != 0)
@@ -143,7 +143,7 @@ ssched_status_t ssched_sb_cost_init_sum(ssched_sb_cost_t *out, const ssched_sb_c
                                         const ssched_sb_cost_t *g, ssched_error_t *err)
 {
     if (f->kind == SSCHED_SB_COST_AFFINE && g->kind == SSCHED_SB_COST_AFFINE) {
-        sb_cost_init_zero(out);
+        ssched_i_sb_cost_init_zero(out);
         mpq_add(out->slope, f->slope, g->slope);
         mpq_add(out->offset, f->offset, g->offset);
         return SSCHED_OK;
@@ -155,7 +155,7 @@ ssched_status_t ssched_sb_cost_init_sum(ssched_sb_cost_t *out, const ssched_sb_c
                  (g->kind == SSCHED_SB_COST_TABLE ? g->n_points : 0);
     long *xs = malloc(cap * sizeof *xs);
     if (!xs) {
-        sb_cost_init_zero(out);
+        ssched_i_sb_cost_init_zero(out);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for a cost table");
     }
     size_t a = 0, b = 0, m = 0;
@@ -178,7 +178,7 @@ ssched_status_t ssched_sb_cost_init_sum(ssched_sb_cost_t *out, const ssched_sb_c
     mpq_t *ys = malloc(m * sizeof *ys);
     if (!ys) {
         free(xs);
-        sb_cost_init_zero(out);
+        ssched_i_sb_cost_init_zero(out);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for a cost table");
     }
     mpq_t t;
@@ -202,7 +202,7 @@ ssched_status_t ssched_sb_cost_init_sum(ssched_sb_cost_t *out, const ssched_sb_c
  * its minimum over the integers x >= 1 of the domain is reached at a
  * breakpoint x_k >= 1; on the first segment f(x)/x = y_0/x + s decreases
  * since y_0 >= 0, so x = 1..x_1 is covered by x_1 as well. */
-void sb_cost_minorant_slope(mpq_t out, const ssched_sb_cost_t *f)
+void ssched_i_sb_cost_minorant_slope(mpq_t out, const ssched_sb_cost_t *f)
 {
     if (f->kind == SSCHED_SB_COST_AFFINE) {
         mpq_set(out, f->slope);

@@ -265,7 +265,7 @@ static ssched_status_t tables_to_platform(const ctx_t *c, table_acc_t *tabs, siz
         if (st == SSCHED_OK)
             st = ssched_sb_cost_init_table(&comp, tabs[i].n, tabs[i].xs, tabs[i].comp, c->err);
         else
-            sb_cost_init_zero(&comp);
+            ssched_i_sb_cost_init_zero(&comp);
         if (st == SSCHED_OK)
             st = ssched_sb_platform_add(pl, tabs[i].name, &comm, &comp, c->err);
         if (st != SSCHED_OK)

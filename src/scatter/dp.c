@@ -17,15 +17,15 @@
 #include "src/scatter/dp_alg1.inc"
 #undef SB_VAL_MPZ
 
-ssched_status_t sb_dp_alg1(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+ssched_status_t ssched_i_sb_dp_alg1(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                            ssched_error_t *err)
 {
-    return sb_dp_drive(inst, n, r, alg1_i64, alg1_mpz, NULL, err);
+    return ssched_i_sb_dp_drive(inst, n, r, alg1_i64, alg1_mpz, NULL, err);
 }
 
-ssched_status_t sb_dp_alg1_limited(const ssched_sb_platform_t *inst, long n,
+ssched_status_t ssched_i_sb_dp_alg1_limited(const ssched_sb_platform_t *inst, long n,
                                    ssched_sb_result_t *r, const ssched_sb_limits_t *lim,
                                    ssched_error_t *err)
 {
-    return sb_dp_drive(inst, n, r, alg1_i64, alg1_mpz, lim, err);
+    return ssched_i_sb_dp_drive(inst, n, r, alg1_i64, alg1_mpz, lim, err);
 }

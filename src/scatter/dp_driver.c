@@ -7,7 +7,7 @@
 
 #include "src/scatter/internal.h"
 
-ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+ssched_status_t ssched_i_sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                             sb_dp_fn_t fn64, sb_dp_fn_t fnz, const ssched_sb_limits_t *lim,
                             ssched_error_t *err)
 {
@@ -19,7 +19,7 @@ ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_
         return ssched_error_set(err, SSCHED_EINPUT, "DP table of %zu x %zu entries too large",
                                 inst->p, N);
     sb_scaled_t sc;
-    ssched_status_t st = sb_scaled_init(&sc, inst, n, err);
+    ssched_status_t st = ssched_i_sb_scaled_init(&sc, inst, n, err);
     if (st != SSCHED_OK)
         return st;
     sc.lim = lim;
@@ -36,7 +36,7 @@ ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_
     r->states = (long long)inst->p * (long long)N;
     r->optimal = 1;
     if (st == SSCHED_OK)
-        st = sb_result_finish(inst, r, err);
+        st = ssched_i_sb_result_finish(inst, r, err);
     if (st == SSCHED_OK) {
         mpq_t q;
         mpq_init(q);
@@ -49,11 +49,11 @@ ssched_status_t sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_
         mpq_clear(q);
     }
     mpz_clear(best);
-    sb_scaled_free(&sc);
+    ssched_i_sb_scaled_free(&sc);
     return st;
 }
 
-int sb_dp_level_done(const sb_scaled_t *sc, long long evals, double done, size_t levels,
+int ssched_i_sb_dp_level_done(const sb_scaled_t *sc, long long evals, double done, size_t levels,
                      ssched_error_t *err)
 {
     if (!sc->lim)

@@ -290,7 +290,7 @@ static ex_entry_t *ex_get(ex_t *x, size_t i, long d)
 /* Affine minorant of a cost: f(x) >= m x + c on the domain. */
 static void minorant(const ssched_sb_cost_t *f, mpq_t m, mpq_t c)
 {
-    sb_cost_minorant_slope(m, f);
+    ssched_i_sb_cost_minorant_slope(m, f);
     if (f->kind == SSCHED_SB_COST_AFFINE) {
         mpq_set(c, f->offset);
         return;
@@ -340,7 +340,7 @@ static ssched_status_t ex_bounds(ex_t *x, const ssched_sb_platform_t *inst)
         minorant(&inst->procs[i].comm, lam[i], cc[i]);
         minorant(&inst->procs[i].comp, mu[i], wc[i]);
     }
-    sb_theorem2(p, lam, mu, D, NULL);
+    ssched_i_sb_theorem2(p, lam, mu, D, NULL);
     /* K_i = min_{k >= i} (sum_{j=i..k} cc_j + wc_k) = cc_i + min(wc_i, K_{i+1}) */
     mpq_add(K[p - 1], cc[p - 1], wc[p - 1]);
     for (size_t i = p - 1; i-- > 0;) {
@@ -400,11 +400,11 @@ static void zarray_free(mpz_t *a, size_t n)
     free(a);
 }
 
-ssched_status_t sb_exact(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+ssched_status_t ssched_i_sb_exact(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                          ssched_error_t *err)
 {
     sb_scaled_t sc;
-    ssched_status_t st = sb_scaled_init(&sc, inst, n, err);
+    ssched_status_t st = ssched_i_sb_scaled_init(&sc, inst, n, err);
     if (st != SSCHED_OK)
         return st;
     size_t p = inst->p;
@@ -451,7 +451,7 @@ ssched_status_t sb_exact(const ssched_sb_platform_t *inst, long n, ssched_sb_res
         r->evaluations = x.evals;
         for (size_t i = 0; i < p; i++)
             r->states += (long long)x.memo[i].count;
-        st = sb_result_finish(inst, r, err);
+        st = ssched_i_sb_result_finish(inst, r, err);
     }
     if (st == SSCHED_OK) {
         mpq_t q;
@@ -471,6 +471,6 @@ ssched_status_t sb_exact(const ssched_sb_platform_t *inst, long n, ssched_sb_res
     for (int k = 0; k < 6; k++)
         zarray_free(*arrs[k], p);
     mpz_clears(x.t1, x.t2, x.t3, x.t4, NULL);
-    sb_scaled_free(&sc);
+    ssched_i_sb_scaled_free(&sc);
     return st;
 }

@@ -54,7 +54,7 @@ static ssched_status_t build_lp3(const ssched_sb_platform_t *inst, long n, ssche
     return st;
 }
 
-ssched_status_t sb_lp_heuristic(const ssched_sb_platform_t *inst, long n,
+ssched_status_t ssched_i_sb_lp_heuristic(const ssched_sb_platform_t *inst, long n,
                                 ssched_sb_result_t *r, ssched_error_t *err)
 {
     ssched_lp_t lp;
@@ -67,7 +67,7 @@ ssched_status_t sb_lp_heuristic(const ssched_sb_platform_t *inst, long n,
     if (st == SSCHED_OK)
         st = ssched_lp_solve(&lp, &opt, &sol, err);
     if (st == SSCHED_OK)
-        st = sb_result_alloc_relaxation(r, err);
+        st = ssched_i_sb_result_alloc_relaxation(r, err);
     if (st == SSCHED_OK) {
         for (size_t i = 0; i < inst->p; i++)
             mpq_set(r->relaxed_items[i], sol.x[i]);
@@ -76,14 +76,14 @@ ssched_status_t sb_lp_heuristic(const ssched_sb_platform_t *inst, long n,
         /* at an optimum T is the largest finish time of the shares */
         mpq_t t;
         mpq_init(t);
-        sb_rational_makespan(inst, r->relaxed_items, t);
+        ssched_i_sb_rational_makespan(inst, r->relaxed_items, t);
         if (!mpq_equal(t, r->relaxed_makespan))
             st = ssched_error_set(err, SSCHED_EINTERNAL,
                                   "LP (3) optimum differs from its shares' makespan");
         mpq_clear(t);
     }
     if (st == SSCHED_OK)
-        st = sb_round_relaxation(inst, r, err);
+        st = ssched_i_sb_round_relaxation(inst, r, err);
     ssched_lp_solution_free(&sol);
     ssched_lp_free(&lp);
     return st;

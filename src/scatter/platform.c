@@ -57,7 +57,7 @@ ssched_status_t ssched_sb_platform_add(ssched_sb_platform_t *pl, const char *nam
     if (st == SSCHED_OK)
         st = ssched_sb_cost_init_copy(&pr->comp, comp, err);
     else
-        sb_cost_init_zero(&pr->comp);
+        ssched_i_sb_cost_init_zero(&pr->comp);
     if (st != SSCHED_OK) {
         free(pr->name);
         ssched_sb_cost_free(&pr->comm);
@@ -128,7 +128,7 @@ static ssched_status_t arranged_comm(const ssched_sb_platform_t *pl, size_t hold
     if (root == holder)
         return ssched_sb_cost_init_copy(out, &pl->procs[j].comm, err);
     if (j == root) {
-        sb_cost_init_zero(out);
+        ssched_i_sb_cost_init_zero(out);
         return SSCHED_OK;
     }
     return ssched_sb_cost_init_sum(out, &pl->procs[j].comm, &pl->procs[root].comm, err);

@@ -110,12 +110,12 @@ done:
  * the checker, and verify eq. (4): T' <= T + sum_j T_comm(j,1) + max_i
  * T_comp(i,1) (T <= T_opt, so T' <= T_opt + guarantee).  The proof needs
  * affine nondecreasing costs and |n'_i - n_i| < 1; a failure would be a bug. */
-ssched_status_t sb_round_relaxation(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
+ssched_status_t ssched_i_sb_round_relaxation(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
                                     ssched_error_t *err)
 {
     ssched_status_t st = ssched_sb_round(r->p, r->relaxed_items, r->n, r->items, err);
     if (st == SSCHED_OK)
-        st = sb_result_finish(inst, r, err);
+        st = ssched_i_sb_result_finish(inst, r, err);
     if (st != SSCHED_OK)
         return st;
     ssched_sb_guarantee(inst, r->guarantee);

@@ -120,7 +120,7 @@ static void sfn_fill64(sb_sfn_t *f)
     }
 }
 
-ssched_status_t sb_scaled_init(sb_scaled_t *sc, const ssched_sb_platform_t *inst, long n,
+ssched_status_t ssched_i_sb_scaled_init(sb_scaled_t *sc, const ssched_sb_platform_t *inst, long n,
                                ssched_error_t *err)
 {
     memset(sc, 0, sizeof *sc);
@@ -130,7 +130,7 @@ ssched_status_t sb_scaled_init(sb_scaled_t *sc, const ssched_sb_platform_t *inst
     sc->comm = calloc(inst->p, sizeof *sc->comm);
     sc->comp = calloc(inst->p, sizeof *sc->comp);
     if (!sc->comm || !sc->comp) {
-        sb_scaled_free(sc);
+        ssched_i_sb_scaled_free(sc);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory scaling costs");
     }
     mpq_t y, s;
@@ -170,11 +170,11 @@ ssched_status_t sb_scaled_init(sb_scaled_t *sc, const ssched_sb_platform_t *inst
     }
     mpz_clears(bound, mx, maxw, NULL);
     if (st != SSCHED_OK)
-        sb_scaled_free(sc);
+        ssched_i_sb_scaled_free(sc);
     return st;
 }
 
-void sb_scaled_free(sb_scaled_t *sc)
+void ssched_i_sb_scaled_free(sb_scaled_t *sc)
 {
     for (size_t i = 0; i < sc->p; i++) {
         if (sc->comm)

@@ -38,21 +38,21 @@ ssched_status_t ssched_sb_solve_limited(const ssched_sb_platform_t *inst, long n
         sb_alg_fn_t fn;
         int need;
     } table[] = {
-        [SSCHED_SB_DP] = {sb_dp_alg1, 0},       [SSCHED_SB_DP_FAST] = {sb_dp_alg2, 1},
-        [SSCHED_SB_EXACT] = {sb_exact, 1},      [SSCHED_SB_LP] = {sb_lp_heuristic, 2},
-        [SSCHED_SB_CLOSED_FORM] = {sb_closed_form_solve, 3},
-        [SSCHED_SB_UNIFORM] = {sb_uniform, 0},
+        [SSCHED_SB_DP] = {ssched_i_sb_dp_alg1, 0},       [SSCHED_SB_DP_FAST] = {ssched_i_sb_dp_alg2, 1},
+        [SSCHED_SB_EXACT] = {ssched_i_sb_exact, 1},      [SSCHED_SB_LP] = {ssched_i_sb_lp_heuristic, 2},
+        [SSCHED_SB_CLOSED_FORM] = {ssched_i_sb_closed_form_solve, 3},
+        [SSCHED_SB_UNIFORM] = {ssched_i_sb_uniform, 0},
     };
     if ((unsigned)alg >= sizeof table / sizeof *table)
         return ssched_error_set(err, SSCHED_EINPUT, "unknown algorithm %d", (int)alg);
     ssched_status_t st =
-        sb_check_instance(inst, n, table[alg].need, ssched_sb_algorithm_name(alg), err);
+        ssched_i_sb_check_instance(inst, n, table[alg].need, ssched_sb_algorithm_name(alg), err);
     if (st == SSCHED_OK)
-        st = sb_result_alloc(out, inst->p, n, alg, err);
+        st = ssched_i_sb_result_alloc(out, inst->p, n, alg, err);
     if (st == SSCHED_OK && lim && alg == SSCHED_SB_DP)
-        return sb_dp_alg1_limited(inst, n, out, lim, err);
+        return ssched_i_sb_dp_alg1_limited(inst, n, out, lim, err);
     if (st == SSCHED_OK && lim && alg == SSCHED_SB_DP_FAST)
-        return sb_dp_alg2_limited(inst, n, out, lim, err);
+        return ssched_i_sb_dp_alg2_limited(inst, n, out, lim, err);
     if (st == SSCHED_OK)
         st = table[alg].fn(inst, n, out, err);
     return st;

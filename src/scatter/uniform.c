@@ -3,11 +3,11 @@
  * of the sending order take one more, as an MPI_Scatterv would. */
 #include "src/scatter/internal.h"
 
-ssched_status_t sb_uniform(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+ssched_status_t ssched_i_sb_uniform(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                            ssched_error_t *err)
 {
     long p = (long)inst->p, q = n / p, rem = n % p;
     for (long i = 0; i < p; i++)
         r->items[i] = q + (i < rem);
-    return sb_result_finish(inst, r, err);
+    return ssched_i_sb_result_finish(inst, r, err);
 }
