@@ -158,7 +158,10 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
             break;
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
+        cg_clock_t c0 = cg_clock();
         st = ssched_lp_solve(lp, &opt->lp, &sol, err);
+        cg_phase_add(&out->phase_master, c0);
+        out->phase_master.count++;
         cg_add_solve_figures(out, &sol);
         if (st != SSCHED_OK) {
             ssched_lp_solution_free(&sol);
@@ -391,13 +394,20 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         }
         free(zero);
     }
-    if (st == SSCHED_OK && !blocked)
+    if (st == SSCHED_OK && !blocked) {
+        cg_clock_t c_float = cg_clock();
         st = float_phase(&m, opt, out, err);
+        cg_phase_add(&out->phase_float, c_float);
+        out->phase_float.count = out->cg_iterations;
+    }
     ssched_lp_t lp;
     ssched_lp_init(&lp, "master");
     if (st == SSCHED_OK && !blocked) {
         double t = ssched_i_lp_now();
+        cg_clock_t c_exact = cg_clock();
+        ssched_phase_t master0 = out->phase_master;
         st = exact_phase(&m, opt, &lp, out, err);
+        cg_exact_phase_done(out, c_exact, master0);
         (void)t;
     }
     if (st == SSCHED_OK && blocked) {

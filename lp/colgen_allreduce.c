@@ -424,10 +424,18 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     car_work_t w;
     if (!work_init(&w, p->n_nodes, p->n_edges, m.n_rows) && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    if (st == SSCHED_OK && !blocked)
+    if (st == SSCHED_OK && !blocked) {
+        cg_clock_t c_float = cg_clock();
         st = float_phase(&m, opt, &w, out, err);
-    if (st == SSCHED_OK) /* blocked: TP = 0, certified by the empty master */
+        cg_phase_add(&out->phase_float, c_float);
+        out->phase_float.count = out->cg_iterations;
+    }
+    if (st == SSCHED_OK) { /* blocked: TP = 0, certified by the empty master */
+        cg_clock_t c_exact = cg_clock();
+        ssched_phase_t master0 = out->phase_master;
         st = exact_phase(&m, opt, &w, out, bounded, err);
+        cg_exact_phase_done(out, c_exact, master0);
+    }
     out->cg_columns = (long)(m.r.n_cols + m.b.n_cols);
     if (st == SSCHED_OK)
         st = ssched_i_car_interpret(&m, out, err);

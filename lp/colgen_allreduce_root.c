@@ -60,8 +60,12 @@ static ssched_status_t solve_one(const ssched_platform_t *p, const ssched_proble
     st = ssched_i_car_build_edge_lp(p, pb, &lp, NULL, err);
     ssched_lp_solution_t sol;
     ssched_lp_solution_init(&sol);
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        cg_clock_t c0 = cg_clock();
         st = ssched_lp_solve(&lp, &opt->lp, &sol, err);
+        cg_phase_add(&out->phase_bound, c0);
+        out->phase_bound.count++;
+    }
     if (st == SSCHED_OK) {
         if (!bounded || mpq_cmp(sol.objective, out->upper_bound) < 0)
             mpq_set(out->upper_bound, sol.objective); /* the smaller bound */

@@ -399,11 +399,19 @@ ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_prob
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
     }
-    if (st == SSCHED_OK && !blocked)
+    if (st == SSCHED_OK && !blocked) {
+        cg_clock_t c_float = cg_clock();
         st = float_phase(&m, opt, cost, out, err);
-    if (st == SSCHED_OK)
+        cg_phase_add(&out->phase_float, c_float);
+        out->phase_float.count = out->cg_iterations;
+    }
+    if (st == SSCHED_OK) {
         /* blocked: TP = 0, certified by the empty master */
+        cg_clock_t c_exact = cg_clock();
+        ssched_phase_t master0 = out->phase_master;
         st = exact_phase(&m, opt, cost, out, err);
+        cg_exact_phase_done(out, c_exact, master0);
+    }
     out->cg_columns = (long)m.n_cols;
     if (st == SSCHED_OK)
         st = ssched_i_cgb_interpret(&m, out, err);

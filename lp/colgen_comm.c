@@ -367,8 +367,12 @@ static ssched_status_t upper_bound(const ssched_platform_t *p, const ssched_prob
     ssched_status_t st = ssched_model_build(p, pb, &model, err); /* lp/build_commutative.c */
     ssched_lp_solution_t sol;
     ssched_lp_solution_init(&sol);
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        cg_clock_t c0 = cg_clock();
         st = ssched_lp_solve(&model.lp, &opt->lp, &sol, err);
+        cg_phase_add(&out->phase_bound, c0);
+        out->phase_bound.count++;
+    }
     if (st == SSCHED_OK) {
         cg_add_solve_figures(out, &sol);
         mpq_srcptr ub = sol.x[model.tp_col];
@@ -429,13 +433,21 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         free(one);
     }
-    if (st == SSCHED_OK && s.m.n_cols)
+    if (st == SSCHED_OK && s.m.n_cols) {
+        cg_clock_t c_float = cg_clock();
         st = float_phase(&s, opt, out, err);
+        cg_phase_add(&out->phase_float, c_float);
+        out->phase_float.count = out->cg_iterations;
+    }
     mpq_t lower;
     mpq_init(lower);
     int none = 0;
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        cg_clock_t c_exact = cg_clock();
+        ssched_phase_t master0 = out->phase_master;
         st = exact_phase(&s, opt, out, lower, &none, err);
+        cg_exact_phase_done(out, c_exact, master0);
+    }
     out->cg_columns = (long)s.m.n_cols;
     if (st == SSCHED_OK)
         st = ssched_i_cgc_interpret(&s.g, &s.m, s.trees, out, err);

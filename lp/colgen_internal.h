@@ -21,6 +21,7 @@
 
 #include <lpsolve/lp_lib.h>
 
+#include "lp/internal.h"
 #include "ssched/steady.h"
 
 /* A column: a reduction tree (sends + merges) or a path (sends only). */
@@ -132,6 +133,39 @@ static inline void cg_add_solve_figures(ssched_steady_t *out, const ssched_lp_so
     out->lp.exact_seconds += sol->exact_seconds;
     out->lp.repair_pivots += sol->repair_pivots;
     out->lp.float_solves += sol->float_solves;
+    out->lp.float_cpu_seconds += sol->float_cpu_seconds;
+    out->lp.exact_cpu_seconds += sol->exact_cpu_seconds;
+}
+
+/* Per-phase figures (steady.h): a phase's wall and CPU time since `since`
+ * is added to *ph. */
+typedef struct {
+    double wall, cpu;
+} cg_clock_t;
+
+static inline cg_clock_t cg_clock(void)
+{
+    return (cg_clock_t){ssched_i_lp_now(), ssched_i_cpu_now()};
+}
+
+static inline void cg_phase_add(ssched_phase_t *ph, cg_clock_t since)
+{
+    ph->wall_seconds += ssched_i_lp_now() - since.wall;
+    ph->cpu_seconds += ssched_i_cpu_now() - since.cpu;
+}
+
+/* The exact phase begun at `since`, when out->phase_master held `master`:
+ * its time beyond the exact master solves is exact pricing. */
+static inline void cg_exact_phase_done(ssched_steady_t *out, cg_clock_t since,
+                                       ssched_phase_t master)
+{
+    ssched_phase_t all = {0, 0, 0};
+    cg_phase_add(&all, since);
+    out->phase_pricing.wall_seconds += all.wall_seconds - (out->phase_master.wall_seconds -
+                                                           master.wall_seconds);
+    out->phase_pricing.cpu_seconds += all.cpu_seconds - (out->phase_master.cpu_seconds -
+                                                         master.cpu_seconds);
+    out->phase_pricing.count = out->cg_exact_passes;
 }
 
 #endif

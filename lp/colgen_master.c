@@ -160,7 +160,10 @@ ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp, const ssched_lp_option
                                 ssched_lp_solution_t *sol, ssched_steady_t *out,
                                 ssched_error_t *err)
 {
+    cg_clock_t c0 = cg_clock();
     ssched_status_t st = ssched_lp_solve(lp, opt, sol, err);
+    cg_phase_add(&out->phase_master, c0);
+    out->phase_master.count++;
     out->lp_rows = lp->n_rows;
     out->lp_cols = lp->n_cols;
     ssched_lp_free(lp);

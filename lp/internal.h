@@ -70,6 +70,8 @@ int ssched_i_float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsign
 /* Shared helpers (util.c): a monotonic clock in seconds, n initialised
  * rationals, and the order of steady-state flows (by edge, then type). */
 double ssched_i_lp_now(void);
+/* CPU time of the process, seconds. */
+double ssched_i_cpu_now(void);
 mpq_t *ssched_i_lp_new_vec(size_t n);
 /* lp_solve's log: silent, or (verbose) its normal log on stderr, never on
  * stdout where the CLI writes its results. */

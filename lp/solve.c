@@ -129,18 +129,22 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     ssched_status_t st = SSCHED_EUNCERTIFIED;
     ssched_error_t local;
     ssched_error_clear(&local);
-    double t;
+    double t, c;
     if (opt->start_basis) {
         memcpy(basis, opt->start_basis, total);
         t = ssched_i_lp_now();
+        c = ssched_i_cpu_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
         sol->exact_seconds += ssched_i_lp_now() - t;
+        sol->exact_cpu_seconds += ssched_i_cpu_now() - c;
     }
     for (int attempt = 0; st != SSCHED_OK && !opt->start_basis && attempt < FLOAT_ATTEMPTS;
          attempt++) {
         t = ssched_i_lp_now();
+        c = ssched_i_cpu_now();
         int r = ssched_i_float_solve(lp, attempt, opt->verbose, basis);
         sol->float_seconds += ssched_i_lp_now() - t;
+        sol->float_cpu_seconds += ssched_i_cpu_now() - c;
         sol->float_solves++;
         if (r != 1) {
             ssched_error_set(&local, SSCHED_ESOLVER, "lp_solve reported %s",
@@ -148,8 +152,10 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
             continue;
         }
         t = ssched_i_lp_now();
+        c = ssched_i_cpu_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
         sol->exact_seconds += ssched_i_lp_now() - t;
+        sol->exact_cpu_seconds += ssched_i_cpu_now() - c;
     }
     /* Last resort: exact simplex from the slack basis, which is primal
      * feasible for every LP whose rows x = 0 satisfies. */
@@ -157,8 +163,10 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
         memset(basis, 0, total);
         memset(basis + lp->n_cols, 1, lp->n_rows);
         t = ssched_i_lp_now();
+        c = ssched_i_cpu_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
         sol->exact_seconds += ssched_i_lp_now() - t;
+        sol->exact_cpu_seconds += ssched_i_cpu_now() - c;
     }
     ssched_i_csc_free(&a);
     free(basis);

@@ -15,6 +15,13 @@ double ssched_i_lp_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double ssched_i_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 mpq_t *ssched_i_lp_new_vec(size_t n)
 {
     mpq_t *v = malloc((n ? n : 1) * sizeof *v);

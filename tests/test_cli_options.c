@@ -2,6 +2,7 @@
  * name per line, so names may contain commas) and single-value options
  * given twice (exit 2 and one stderr line naming the option, never
  * last-wins). */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,11 +231,43 @@ static void test_quiet_verbose(void)
     tu_run_free(&r);
 }
 
+/* solve --json reports each solver phase apart: the exact pricing passes
+ * and master solves counted, the multicast's bound LP on its own */
+static void test_solver_phases(void)
+{
+    tu_run_t r;
+    CU_ASSERT_EQUAL_FATAL(tu_run(&r, "solve '%s/examples/tiers-small.graphml' --problem broadcast "
+                                     "--source lan0_0_0 --targets lan1_0_0,lan1_0_1 --json",
+                                 SSCHED_SOURCE_DIR),
+                          0);
+    json_error_t e;
+    json_t *root = json_loads(r.out, 0, &e);
+    tu_run_free(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *solver = json_object_get(root, "solver"), *ph = json_object_get(solver, "phases");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ph);
+    json_int_t passes = json_integer_value(json_object_get(solver, "exact_pricing_passes"));
+    CU_ASSERT(passes >= 1);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(ph, "exact_pricing"),
+                                                       "passes")),
+                    passes);
+    CU_ASSERT(json_integer_value(json_object_get(json_object_get(ph, "exact_master"), "solves")) >=
+              passes);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(ph, "float_iterations"),
+                                                       "iterations")),
+                    json_integer_value(json_object_get(solver, "iterations")));
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(ph, "upper_bound_lp"),
+                                                       "solves")),
+                    1);
+    json_decref(root);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"repeated single-value options", test_repeated_options},
         {"--quiet and --verbose", test_quiet_verbose},
+        {"solver figures per phase", test_solver_phases},
         {"node lists from @FILE", test_list_files},
         {NULL, NULL}};
     return tu_main("cli_options", tests);

@@ -89,6 +89,7 @@ typedef struct {
     double exact_seconds;  /* exact basis solve + certification + repair */
     long repair_pivots;    /* exact simplex pivots needed to certify     */
     int float_solves;      /* floating-point solves attempted            */
+    double float_cpu_seconds, exact_cpu_seconds; /* the same two, CPU time */
 } ssched_lp_solution_t;
 
 void ssched_lp_solution_init(ssched_lp_solution_t *sol);

@@ -107,6 +107,13 @@ typedef struct {
     mpq_t rate;
 } ssched_flow_t;
 
+/* Solver figures of one phase: wall and CPU seconds and how many times it
+ * ran (solves, iterations or passes, as the field says). */
+typedef struct {
+    double wall_seconds, cpu_seconds;
+    long count;
+} ssched_phase_t;
+
 typedef struct ssched_steady_s {
     mpq_t throughput;                  /* certified optimal TP (multicast:
                                           certified LP upper bound)         */
@@ -145,6 +152,14 @@ typedef struct ssched_steady_s {
     long cg_columns;                   /* trees or paths generated          */
     long cg_exact_passes;              /* exact pricing passes              */
     double cg_pricing_seconds;         /* time spent pricing                */
+    /* per phase: column generation's floating-point iterations (master
+     * solves and float pricing; count = iterations), its exact master
+     * solves (count = solves) and exact pricing passes (count = passes);
+     * for the edge LP, its floating-point solve(s) and exact certification
+     * (phase_master, count 1); phase_bound: the edge or relaxation LPs
+     * solved for an upper bound (multicast, commutative reduce, all-reduce;
+     * count = LPs solved) */
+    ssched_phase_t phase_float, phase_master, phase_pricing, phase_bound;
     /* reduce by column generation: the master's trees and their rates
      * (tasks of ssched_tree_t; its weight field is unused here) */
     size_t n_rated_trees;
@@ -207,7 +222,11 @@ void ssched_steady_init(ssched_steady_t *s);
 void ssched_steady_free(ssched_steady_t *s);
 
 typedef enum {
-    SSCHED_METHOD_AUTO = 0, /* the faster one for the instance (by measurement) */
+    SSCHED_METHOD_AUTO = 0, /* column generation, for every problem: measured
+                               faster on every class bench/colgen.sh runs, and
+                               the only method giving an achievable TP for a
+                               multicast, commutative reduce or all-reduce (not
+                               an instance-by-instance choice)              */
     SSCHED_METHOD_LP,       /* the edge LP of RR-4872, solved exactly            */
     SSCHED_METHOD_COLGEN    /* column generation over trees / paths, certified  */
 } ssched_method_t;

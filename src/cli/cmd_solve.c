@@ -24,8 +24,8 @@ static const char *usage_text =
     "options: --size Z (message size, default 1)  -o FILE (- : stdout)\n"
     "         --verbose (progress from the start, lp_solve log)\n"
     "         --method lp|colgen|auto (edge LP, or column generation over trees/paths/\n"
-    "         arborescences;\n"
-    "         both certified exactly)  --quiet (no progress lines)\n"
+    "         arborescences, both certified exactly; auto = colgen, the faster on\n"
+    "         every class measured)  --quiet (no progress lines)\n"
     "         --routers one-port|switch (switch: every node without w not named in the\n"
     "         problem forwards on all its links at once; default: the file's ports)\n";
 

@@ -323,6 +323,28 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_object_set_new(solver, "exact_seconds", json_real(s->lp.exact_seconds));
     json_object_set_new(solver, "repair_pivots", json_integer(s->lp.repair_pivots));
     json_object_set_new(solver, "float_solves", json_integer(s->lp.float_solves));
+    /* each phase on its own: the totals above mix them */
+    json_t *phases = json_object();
+    const struct {
+        const char *name, *count;
+        const ssched_phase_t *ph;
+    } ph[] = {{"float_iterations", s->method == SSCHED_METHOD_COLGEN ? "iterations" : "solves",
+               &s->phase_float},
+              {"exact_master", "solves", &s->phase_master},
+              {"exact_pricing", "passes", &s->phase_pricing},
+              {"upper_bound_lp", "solves", &s->phase_bound}};
+    for (size_t k = 0; k < sizeof ph / sizeof *ph; k++) {
+        if (k == 2 && s->method != SSCHED_METHOD_COLGEN)
+            continue; /* the edge LP has no pricing */
+        if (k == 3 && ph[k].ph->count == 0)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "wall_seconds", json_real(ph[k].ph->wall_seconds));
+        json_object_set_new(o, "cpu_seconds", json_real(ph[k].ph->cpu_seconds));
+        json_object_set_new(o, ph[k].count, json_integer(ph[k].ph->count));
+        json_object_set_new(phases, ph[k].name, o);
+    }
+    json_object_set_new(solver, "phases", phases);
     json_object_set_new(root, "solver", solver);
 
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
