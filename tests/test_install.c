@@ -40,6 +40,24 @@ static void test_install_and_build(void)
     CU_ASSERT_EQUAL(tu_sh(&r, "'%s' '%s/examples/fig2.graphml' Ps", exe, SSCHED_SOURCE_DIR), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "TP = 1/4"));
     tu_run_free(&r);
+    /* the umbrella header alone gives the whole API, warning-free */
+    const char *umbrella = tu_tmp_path("umbrella.c");
+    CU_ASSERT_EQUAL_FATAL(
+        tu_write_file(umbrella, "#include <ssched.h>\n"
+                                "int main(void)\n{\n    ssched_platform_t p;\n"
+                                "    ssched_platform_init(&p);\n    ssched_platform_free(&p);\n"
+                                "    ssched_report_options_t o;\n"
+                                "    ssched_report_options_default(&o);\n    return 0;\n}\n"),
+        0);
+    st = tu_sh(&r, "pc=$(find '%s' -name ssched.pc | head -1); "
+                   "PKG_CONFIG_PATH=$(dirname \"$pc\") && export PKG_CONFIG_PATH && "
+                   "'%s' -std=c11 -Wall -Wextra -Werror '%s' "
+                   "$(pkg-config --cflags --libs --static ssched) -o '%s'",
+               prefix, SSCHED_C_COMPILER, umbrella, tu_tmp_path("umbrella"));
+    if (st != 0)
+        fprintf(stderr, "\n%s\n", r.err);
+    CU_ASSERT_EQUAL(st, 0);
+    tu_run_free(&r);
 }
 
 int main(void)
