@@ -51,7 +51,7 @@ static void test_install_and_build(void)
         0);
     st = tu_sh(&r, "pc=$(find '%s' -name ssched.pc | head -1); "
                    "PKG_CONFIG_PATH=$(dirname \"$pc\") && export PKG_CONFIG_PATH && "
-                   "'%s' -std=c11 -Wall -Wextra -Werror '%s' "
+                   "'%s' -std=c11 -Wall -Wextra -Werror " EXTRA_FLAGS " '%s' "
                    "$(pkg-config --cflags --libs --static ssched) -o '%s'",
                prefix, SSCHED_C_COMPILER, umbrella, tu_tmp_path("umbrella"));
     if (st != 0)
