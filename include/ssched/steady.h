@@ -271,6 +271,28 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
 char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_t *s);
 
+/* ---- Reduction trees of a solution (trees/extract.c) -------------------- */
+
+/* Extract weighted trees from a certified reduce solution.  T is the LCM of
+ * the denominators of TP, of every rate and of every link's busy time per
+ * time unit.  EINPUT if steady is not a reduce solution or TP = 0. */
+ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                     const ssched_steady_t *steady, ssched_trees_t *out,
+                                     ssched_error_t *err);
+
+/* The trees of a column-generation solution (steady->rated_trees with
+ * rates tree_rates), scaled to an integer period: T is the LCM of the
+ * denominators of TP, every tree rate, every link's busy time.  EINPUT if
+ * the solution carries no rated trees. */
+ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        const ssched_steady_t *steady, ssched_trees_t *out,
+                                        ssched_error_t *err);
+
+/* Check sum_T weight(T) * chi_T == the solution scaled by T (an independent
+ * recount, used by the tests); EINTERNAL naming the first mismatch. */
+ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_steady_t *steady,
+                                    const ssched_trees_t *trees, ssched_error_t *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,8 +26,6 @@
 extern "C" {
 #endif
 
-struct ssched_steady_s;
-
 typedef enum { SSCHED_TREE_SEND, SSCHED_TREE_COMPUTE } ssched_tree_task_kind_t;
 
 /* One task of a tree: send v[k,m] over `edge`, or compute T_{k,l,m} on
@@ -66,25 +64,9 @@ typedef struct {
 void ssched_trees_init(ssched_trees_t *t);
 void ssched_trees_free(ssched_trees_t *t);
 
-/* Extract weighted trees from a certified reduce solution.  T is the LCM of
- * the denominators of TP, of every rate and of every link's busy time per
- * time unit.  EINPUT if steady is not a reduce solution or TP = 0. */
-ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                     const struct ssched_steady_s *steady, ssched_trees_t *out,
-                                     ssched_error_t *err);
-
-/* The trees of a column-generation solution (steady->rated_trees with
- * rates tree_rates), scaled to an integer period: T is the LCM of the
- * denominators of TP, every tree rate, every link's busy time.  EINPUT if
- * the solution carries no rated trees. */
-ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                        const struct ssched_steady_s *steady, ssched_trees_t *out,
-                                        ssched_error_t *err);
-
-/* Check sum_T weight(T) * chi_T == the solution scaled by T (an independent
- * recount, used by the tests); EINTERNAL naming the first mismatch. */
-ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const struct ssched_steady_s *steady,
-                                    const ssched_trees_t *trees, ssched_error_t *err);
+/* Trees from a steady-state solution (extraction, from rates,
+ * verification) are declared in ssched/steady.h, which includes this
+ * header: trees.h does not depend on steady.h. */
 
 /* Print one tree as indented text (root first) or as a Graphviz digraph. */
 void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *pb,
