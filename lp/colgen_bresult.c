@@ -14,21 +14,11 @@ ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *o
     size_t n = m->g.n, ne = m->g.ne;
     const ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
-    out->n_nodes = n;
-    out->n_edges = ne;
-    out->out_busy = ssched_i_lp_new_vec(n);
-    out->in_busy = ssched_i_lp_new_vec(n);
-    out->out_price = ssched_i_lp_new_vec(n);
-    out->in_price = ssched_i_lp_new_vec(n);
-    out->link_busy = ssched_i_lp_new_vec(ne);
-    out->link_price = ssched_i_lp_new_vec(ne);
-    out->compute_busy = ssched_i_lp_new_vec(n); /* a broadcast computes nothing */
-    out->compute_price = ssched_i_lp_new_vec(n);
+    int vectors = ssched_i_steady_resources(out, n, ne); /* compute: 0, nothing computes */
     mpq_t *copies = ssched_i_lp_new_vec(ne);
     out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
     out->arborescences = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->arborescences);
-    if (!out->out_busy || !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||
-        !out->link_price || !out->compute_busy || !out->compute_price || !copies || !out->flows || !out->arborescences) {
+    if (!vectors || !copies || !out->flows || !out->arborescences) {
         if (copies)
             for (size_t e = 0; e < ne; e++)
                 mpq_clear(copies[e]);

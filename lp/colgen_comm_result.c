@@ -149,25 +149,14 @@ ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *
     size_t n = g->n, ne = g->ne;
     const ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
-    out->n_nodes = n;
-    out->n_edges = ne;
-    out->out_busy = ssched_i_lp_new_vec(n);
-    out->in_busy = ssched_i_lp_new_vec(n);
-    out->out_price = ssched_i_lp_new_vec(n);
-    out->in_price = ssched_i_lp_new_vec(n);
-    out->compute_busy = ssched_i_lp_new_vec(n);
-    out->compute_price = ssched_i_lp_new_vec(n);
-    out->link_busy = ssched_i_lp_new_vec(ne);
-    out->link_price = ssched_i_lp_new_vec(ne);
+    int vectors = ssched_i_steady_resources(out, n, ne);
     mpq_t *rate = ssched_i_lp_new_vec(ne);
     size_t nc = m->n_cols ? m->n_cols : 1;
     out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
     out->rated_trees = calloc(nc, sizeof *out->rated_trees);
     out->tree_rates = malloc(nc * sizeof *out->tree_rates);
     ssched_status_t st = SSCHED_OK;
-    if (!out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
-        !out->compute_busy || !out->compute_price || !out->link_busy || !out->link_price ||
-        !rate || !out->flows || !out->rated_trees || !out->tree_rates)
+    if (!vectors || !rate || !out->flows || !out->rated_trees || !out->tree_rates)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     mpq_t q;
     mpq_init(q);

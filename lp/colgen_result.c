@@ -93,20 +93,10 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
     mpq_set(out->throughput, sol->objective);
     size_t ne = p->n_edges;
     mpq_t *rate = ssched_i_lp_new_vec(ne * nt);
-    out->out_busy = ssched_i_lp_new_vec(n);
-    out->in_busy = ssched_i_lp_new_vec(n);
-    out->out_price = ssched_i_lp_new_vec(n);
-    out->in_price = ssched_i_lp_new_vec(n);
-    out->compute_busy = ssched_i_lp_new_vec(n);
-    out->compute_price = ssched_i_lp_new_vec(n);
-    out->n_nodes = n; /* ssched_steady_free clears what was allocated */
-    /* per edge: busy time and price of its link row (edges with a switch
-     * end), 0 elsewhere, as in the edge LP (steady.c) */
-    out->link_busy = ssched_i_lp_new_vec(ne);
-    out->link_price = ssched_i_lp_new_vec(ne);
-    out->n_edges = ne;
-    if (!rate || !out->out_busy || !out->in_busy || !out->out_price || !out->in_price ||
-        !out->compute_busy || !out->compute_price || !out->link_busy || !out->link_price) {
+    /* links: busy time and price of the link row of an edge with a switch
+     * end, 0 elsewhere, as in the edge LP (steady.c) */
+    int vectors = ssched_i_steady_resources(out, n, ne);
+    if (!rate || !vectors) {
         free_vec(rate, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }

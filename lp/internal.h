@@ -73,6 +73,12 @@ double ssched_i_lp_now(void);
 /* CPU time of the process, seconds. */
 double ssched_i_cpu_now(void);
 mpq_t *ssched_i_lp_new_vec(size_t n);
+/* The per-resource vectors of a solution: busy time and price of every
+ * node's out-port, in-port and processor (n) and every edge's link (ne),
+ * all 0, with out->n_nodes and n_edges set.  1 on success, 0 if any
+ * allocation failed (ssched_steady_free releases what was made). */
+struct ssched_steady_s;
+int ssched_i_steady_resources(struct ssched_steady_s *out, size_t n, size_t ne);
 /* lp_solve's log: silent, or (verbose) its normal log on stderr, never on
  * stdout where the CLI writes its results. */
 struct _lprec;

@@ -45,3 +45,19 @@ void ssched_i_lp_log(struct _lprec *lp, int verbose)
     if (verbose)
         set_outputstream(lp, stderr);
 }
+
+int ssched_i_steady_resources(ssched_steady_t *out, size_t n, size_t ne)
+{
+    out->n_nodes = n;
+    out->n_edges = ne;
+    out->out_busy = ssched_i_lp_new_vec(n);
+    out->in_busy = ssched_i_lp_new_vec(n);
+    out->out_price = ssched_i_lp_new_vec(n);
+    out->in_price = ssched_i_lp_new_vec(n);
+    out->compute_busy = ssched_i_lp_new_vec(n);
+    out->compute_price = ssched_i_lp_new_vec(n);
+    out->link_busy = ssched_i_lp_new_vec(ne);
+    out->link_price = ssched_i_lp_new_vec(ne);
+    return out->out_busy && out->in_busy && out->out_price && out->in_price &&
+           out->compute_busy && out->compute_price && out->link_busy && out->link_price;
+}

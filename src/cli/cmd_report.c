@@ -30,7 +30,7 @@ int cli_cmd_report(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     cli_problem_opts_t po = {0};
     const char *output = NULL, *ops = NULL;
-    int c;
+    int c, seen_ops = 0, seen_output = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
@@ -38,13 +38,13 @@ int cli_cmd_report(int argc, char **argv)
             continue;
         switch (c) {
         case 'K':
-            if (ops)
-                return cli_bad_input("report", "option --operations given twice");
+            if (!cli_once("report", "--operations", &seen_ops))
+                return CLI_EXIT_BADINPUT;
             ops = optarg;
             break;
         case 'o':
-            if (output)
-                return cli_bad_input("report", "option -o given twice");
+            if (!cli_once("report", "-o/--output", &seen_output))
+                return CLI_EXIT_BADINPUT;
             output = optarg;
             break;
         case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
