@@ -123,6 +123,10 @@ void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *n
 ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err);
 
 ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root);
+/* The file's "figures" and "fixed_period" recomputed from its slots,
+ * computations and trees (check_claims.c; integral: amounts are integers). */
+ssched_status_t ssched_i_chk_claims(chk_t *c, json_t *root, const mpq_t period, const mpq_t ops,
+                                    int integral);
 /* One slot's port rules (one-port hosts, one use per link at switches) and
  * its links' busy times within [start, end); sends_to, recv_from (all
  * SIZE_MAX) and busy (all 0) are scratch, restored on return; 0 after a
