@@ -75,7 +75,8 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
 
     /* Period: every count rate*T, every busy time rate*size*c*T and TP*T
-     * must be integers. */
+     * must be integers (ssched_steady_period's terms, but on the flows left
+     * once the cycles are cancelled). */
     mpq_t q;
     mpq_init(q);
     if (opt->fixed_period) {
@@ -95,14 +96,9 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
         goto loads;
     }
     mpz_set(out->lcm_period, mpq_denref(st->throughput));
-    for (size_t k = 0; k < ne * nt; k++) {
-        if (mpq_sgn(flow[k]) == 0)
-            continue;
-        mpz_lcm(out->lcm_period, out->lcm_period, mpq_denref(flow[k]));
-        mpq_mul(q, flow[k], p->c[k % ne]);
-        mpq_mul(q, q, pb->size);
-        mpz_lcm(out->lcm_period, out->lcm_period, mpq_denref(q));
-    }
+    for (size_t k = 0; k < ne * nt; k++)
+        if (mpq_sgn(flow[k]) != 0)
+            ssched_i_period_add_flow(out->lcm_period, flow[k], p->c[k % ne], pb->size, q);
     mpq_set_z(out->period, out->lcm_period);
     mpq_mul(q, st->throughput, out->period);
     mpz_set(out->ops_per_period, mpq_numref(q));

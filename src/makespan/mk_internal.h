@@ -8,6 +8,7 @@
 #include <gmp.h>
 
 #include "ssched/makespan.h"
+#include "src/util/internal.h"
 
 /* "Infinity" for tick arithmetic; every finite value stays far below it
  * (ssched_i_mk_classes_build guarantees tick * 4(n+2) < 2^62). */
@@ -34,20 +35,20 @@ typedef struct {
  * processors (plus the root's own time when with_root_time, as broadcasts
  * need it).  SSCHED_EINPUT when the scaled times do not fit the tick bound.
  * On success the caller owns *k and frees it with ssched_i_mk_classes_free. */
-ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int with_root_time,
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int with_root_time,
                                  const char *role, mk_classes_t *k, ssched_error_t *err);
-void ssched_i_mk_classes_free(mk_classes_t *k);
+SSCHED_INTERNAL void ssched_i_mk_classes_free(mk_classes_t *k);
 
 /* out = ticks / scale. */
-void ssched_i_mk_ticks_to_mpq(mpq_t out, int64_t ticks, const mpz_t scale);
+SSCHED_INTERNAL void ssched_i_mk_ticks_to_mpq(mpq_t out, int64_t ticks, const mpz_t scale);
 /* 1 iff q == ticks / scale. */
-int ssched_i_mk_mpq_equals_ticks(const mpq_t q, int64_t ticks, const mpz_t scale);
+SSCHED_INTERNAL int ssched_i_mk_mpq_equals_ticks(const mpq_t q, int64_t ticks, const mpz_t scale);
 
 /* Reset stats (may be NULL) to zero with the given method name. */
-void ssched_i_mk_stats_reset(ssched_mk_stats_t *stats, const char *method);
+SSCHED_INTERNAL void ssched_i_mk_stats_reset(ssched_mk_stats_t *stats, const char *method);
 
 /* Sort the messages of s by start time, keeping the current order on ties. */
-void ssched_i_mk_sort_messages(ssched_mk_schedule_t *s);
+SSCHED_INTERNAL void ssched_i_mk_sort_messages(ssched_mk_schedule_t *s);
 
 /* Build a reduce schedule from a reduction tree (seed 000 §3.1, §5.3.1).
  * Node v (0 <= v < m = n-1) is the transmission of processor sender[v]; it
@@ -58,27 +59,27 @@ void ssched_i_mk_sort_messages(ssched_mk_schedule_t *s);
  * Receivers follow Lemma 1: the root sends to dest and the children of a
  * node with sender s and receiver r send to s and to r respectively.
  * Fills out (already initialised) with op = SSCHED_MK_REDUCE. */
-ssched_status_t ssched_i_mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, size_t m,
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, size_t m,
                                     const size_t *sender, const long *kid0, const long *kid1,
                                     mpq_t *start, ssched_mk_schedule_t *out, ssched_error_t *err);
 
 /* Map a sequence of classes to processors: the j-th occurrence of class i
  * becomes member j of class i.  out has as many entries as seq. */
-ssched_status_t ssched_i_mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
                                     size_t *out, ssched_error_t *err);
 
 /* Record SSCHED_ENOMEM ("out of memory") in err and return it. */
-ssched_status_t ssched_i_mk_nomem(ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_nomem(ssched_error_t *err);
 
 /* Estimated work (pair evaluations) of the class-count programs, saturating
  * at UINT64_MAX; used to choose between them and branch-and-bound. */
-uint64_t ssched_i_mk_dpk_reduce_work(const mk_classes_t *k);
-uint64_t ssched_i_mk_dpk_broadcast_work(const mk_classes_t *k);
+SSCHED_INTERNAL uint64_t ssched_i_mk_dpk_reduce_work(const mk_classes_t *k);
+SSCHED_INTERNAL uint64_t ssched_i_mk_dpk_broadcast_work(const mk_classes_t *k);
 
 /* Bytes the branch-and-bound searches allocate for n processors (their
  * per-depth state stacks grow as n^2), for up-front memory estimates. */
-long double ssched_i_mk_bnb_reduce_bytes(size_t n);
-long double ssched_i_mk_bnb_broadcast_bytes(size_t n);
+SSCHED_INTERNAL long double ssched_i_mk_bnb_reduce_bytes(size_t n);
+SSCHED_INTERNAL long double ssched_i_mk_bnb_broadcast_bytes(size_t n);
 
 /* A binary min-heap of item indices ordered by a caller's comparison (the
  * keys are exact rationals kept by the caller).  Capacity fixed at init. */
@@ -89,15 +90,15 @@ typedef struct {
     const void *ctx;
 } mk_heap_t;
 
-ssched_status_t ssched_i_mk_heap_init(mk_heap_t *h, size_t cap,
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_heap_init(mk_heap_t *h, size_t cap,
                              int (*less)(const void *ctx, size_t a, size_t b), const void *ctx,
                              ssched_error_t *err);
-void ssched_i_mk_heap_free(mk_heap_t *h);
-void ssched_i_mk_heap_push(mk_heap_t *h, size_t x); /* precondition: len < cap */
-size_t ssched_i_mk_heap_pop(mk_heap_t *h);          /* precondition: len > 0   */
+SSCHED_INTERNAL void ssched_i_mk_heap_free(mk_heap_t *h);
+SSCHED_INTERNAL void ssched_i_mk_heap_push(mk_heap_t *h, size_t x); /* precondition: len < cap */
+SSCHED_INTERNAL size_t ssched_i_mk_heap_pop(mk_heap_t *h);          /* precondition: len > 0   */
 
 /* Stable sort of idx[0..n) by cmp (negative, zero, positive). */
-ssched_status_t ssched_i_mk_sort_indices(size_t *idx, size_t n,
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_sort_indices(size_t *idx, size_t n,
                                 int (*cmp)(const void *ctx, size_t a, size_t b), const void *ctx,
                                 ssched_error_t *err);
 

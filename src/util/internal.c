@@ -1,0 +1,76 @@
+/* The private helpers of src/util/internal.h. */
+#include "src/util/internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+void *ssched_i_alloc(size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return malloc(n * size);
+}
+
+void *ssched_i_calloc(size_t n, size_t size)
+{
+    /* calloc checks n * size for overflow itself */
+    return calloc(n ? n : 1, size);
+}
+
+static double seconds(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double ssched_i_wall_now(void)
+{
+    return seconds(CLOCK_MONOTONIC);
+}
+
+double ssched_i_cpu_now(void)
+{
+    return seconds(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+uint64_t ssched_i_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+mpq_t *ssched_i_mpq_vec_new(size_t n)
+{
+    mpq_t *v = ssched_i_alloc(n, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+        mpq_init(v[i]);
+    return v;
+}
+
+void ssched_i_mpq_vec_free(mpq_t *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        mpq_clear(v[i]);
+    free(v);
+}
+
+mpz_t *ssched_i_mpz_vec_new(size_t n)
+{
+    mpz_t *v = ssched_i_alloc(n, sizeof *v);
+    for (size_t i = 0; v && i < n; i++)
+        mpz_init(v[i]);
+    return v;
+}
+
+void ssched_i_mpz_vec_free(mpz_t *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        mpz_clear(v[i]);
+    free(v);
+}
