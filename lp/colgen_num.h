@@ -12,22 +12,14 @@
 #define CG_NUM_HELPERS
 #include <gmp.h>
 
-/* d = a + k and d = a * k for a rational a and an integer k. */
-static inline void cg_num_q_addui(mpq_ptr d, mpq_srcptr a, unsigned long k)
+/* d = a op k for a rational a and an integer k (op: mpq_add, mpq_mul). */
+static inline void cg_num_q_op_ui(mpq_ptr d, mpq_srcptr a, unsigned long k,
+                                  void (*op)(mpq_ptr, mpq_srcptr, mpq_srcptr))
 {
     mpq_t q;
     mpq_init(q);
     mpq_set_ui(q, k, 1);
-    mpq_add(d, a, q);
-    mpq_clear(q);
-}
-
-static inline void cg_num_q_mului(mpq_ptr d, mpq_srcptr a, unsigned long k)
-{
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_ui(q, k, 1);
-    mpq_mul(d, a, q);
+    op(d, a, q);
     mpq_clear(q);
 }
 #endif
@@ -82,8 +74,8 @@ static inline void cg_num_q_mului(mpq_ptr d, mpq_srcptr a, unsigned long k)
 #define N_ZERO(x) mpq_set_ui((x), 0, 1)
 #define N_ADD(d, a, b) mpq_add((d), (a), (b))
 #define N_SUB(d, a, b) mpq_sub((d), (a), (b))
-#define N_ADDUI(d, a, k) cg_num_q_addui((d), (a), (k))
-#define N_MULUI(d, a, k) cg_num_q_mului((d), (a), (k))
+#define N_ADDUI(d, a, k) cg_num_q_op_ui((d), (a), (k), mpq_add)
+#define N_MULUI(d, a, k) cg_num_q_op_ui((d), (a), (k), mpq_mul)
 #define N_MUL_Q(d, a, q) mpq_mul((d), (a), (q))
 #define N_CMP(a, b) mpq_cmp((a), (b))
 #define N_SWAP(a, b) mpq_swap((a), (b))

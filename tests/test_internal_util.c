@@ -68,10 +68,9 @@ static void test_gmp_vectors(void)
 
 int main(void)
 {
-    static const tu_test_t tests[] = {{"allocation guard", test_alloc},
-                                      {"clocks", test_clocks},
-                                      {"splitmix64 reference values", test_splitmix64},
-                                      {"mpq/mpz arrays", test_gmp_vectors},
-                                      {NULL, NULL}};
+    static const tu_test_t tests[] = {
+        {"allocation guard", test_alloc}, {"clocks", test_clocks},
+        {"splitmix64 reference values", test_splitmix64}, {"mpq/mpz arrays", test_gmp_vectors},
+        {NULL, NULL}};
     return tu_main("internal_util", tests);
 }

@@ -10,18 +10,24 @@
 
 #include "test_util.h"
 
+/* The output of a shell script run with $a = the archive's path; NULL if
+ * the script failed. */
+static char *archive_query(const char *archive, const char *script)
+{
+    tu_run_t r;
+    int st = tu_sh(&r, "a='%s'; %s", archive, script);
+    char *out = st == 0 && r.out ? strdup(r.out) : NULL;
+    tu_run_free(&r);
+    return out;
+}
+
 /* The defined global names of an archive not starting with ssched_, one
  * per line ("" when there is none); NULL if nm failed. */
 static char *foreign_symbols(const char *archive)
 {
-    tu_run_t r;
-    int st = tu_sh(&r, "test -f '%s' && nm -g --defined-only '%s' | "
-                       "awk 'NF == 3 && $2 ~ /[TDBRCVW]/ {print $3}' | sort -u | "
-                       "grep -v '^ssched_' || true",
-                   archive, archive);
-    char *out = st == 0 && r.out ? strdup(r.out) : NULL;
-    tu_run_free(&r);
-    return out;
+    return archive_query(archive, "test -f \"$a\" && nm -g --defined-only \"$a\" | "
+                                  "awk 'NF == 3 && $2 ~ /[TDBRCVW]/ {print $3}' | sort -u | "
+                                  "grep -v '^ssched_' || true");
 }
 
 /* The defined GLOBAL symbols of an archive whose visibility contradicts
@@ -30,15 +36,10 @@ static char *foreign_symbols(const char *archive)
  * its declaration, src/util/internal.h), or a public ssched_ name that is. */
 static char *misplaced_visibility(const char *archive)
 {
-    tu_run_t r;
-    int st = tu_sh(&r, "readelf -sW '%s' > /dev/null && readelf -sW '%s' | "
-                       "awk '$5 == \"GLOBAL\" && $7 != \"UND\" && $8 ~ /^ssched_/ && "
-                       "(($8 ~ /^ssched_i_/) != ($6 == \"HIDDEN\")) "
-                       "{print $8 \" (\" $6 \")\"}' | sort -u",
-                   archive, archive);
-    char *out = st == 0 && r.out ? strdup(r.out) : NULL;
-    tu_run_free(&r);
-    return out;
+    return archive_query(archive, "readelf -sW \"$a\" > /dev/null && readelf -sW \"$a\" | "
+                                  "awk '$5 == \"GLOBAL\" && $7 != \"UND\" && $8 ~ /^ssched_/ && "
+                                  "(($8 ~ /^ssched_i_/) != ($6 == \"HIDDEN\")) "
+                                  "{print $8 \" (\" $6 \")\"}' | sort -u");
 }
 
 /* Path of libs[k] in the build tree, 0 if it was not built (only the MPI
@@ -56,37 +57,31 @@ static int lib_path(size_t k, char *path, size_t size)
     return exists;
 }
 
-static void test_library_symbols(void)
+/* Run query on every built library; fail, printing `complaint` and what it
+ * found, unless it finds nothing. */
+static void check_libraries(char *(*query)(const char *archive), const char *complaint)
 {
     for (size_t k = 0; k < sizeof libs / sizeof *libs; k++) {
         char path[1024];
         if (!lib_path(k, path, sizeof path))
             continue;
-        char *foreign = foreign_symbols(path);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(foreign);
-        if (*foreign)
-            fprintf(stderr, "\n  %s exports names without the ssched_ prefix:\n%.2000s\n",
-                    libs[k], foreign);
-        CU_ASSERT_STRING_EQUAL(foreign, "");
-        free(foreign);
+        char *found = query(path);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(found);
+        if (*found)
+            fprintf(stderr, "\n  %s: %s:\n%.2000s\n", libs[k], complaint, found);
+        CU_ASSERT_STRING_EQUAL(found, "");
+        free(found);
     }
+}
+
+static void test_library_symbols(void)
+{
+    check_libraries(foreign_symbols, "exports names without the ssched_ prefix");
 }
 
 static void test_private_symbols_hidden(void)
 {
-    for (size_t k = 0; k < sizeof libs / sizeof *libs; k++) {
-        char path[1024];
-        if (!lib_path(k, path, sizeof path))
-            continue;
-        char *wrong = misplaced_visibility(path);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(wrong);
-        if (*wrong)
-            fprintf(stderr,
-                    "\n  %s: ssched_i_ names must be hidden, public names not:\n%.2000s\n",
-                    libs[k], wrong);
-        CU_ASSERT_STRING_EQUAL(wrong, "");
-        free(wrong);
-    }
+    check_libraries(misplaced_visibility, "ssched_i_ names must be hidden, public names not");
 }
 
 int main(void)

@@ -102,4 +102,80 @@ SSCHED_INTERNAL ssched_status_t ssched_i_mk_sort_indices(size_t *idx, size_t n,
                                 int (*cmp)(const void *ctx, size_t a, size_t b), const void *ctx,
                                 ssched_error_t *err);
 
+/* ---- mirrored.c: what the reduce and broadcast searches share ---- */
+
+/* Check that order lists every processor except root exactly once; the
+ * messages read "<what> order position i: <root_name> r does not <verb>"
+ * and the like (EP: "sender", "the destination", "send"). */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_check_order(const ssched_mk_cluster_t *c, size_t root,
+                                                        const size_t *order, const char *what,
+                                                        const char *root_name, const char *verb,
+                                                        ssched_error_t *err);
+
+/* Prologue of the class-based drivers: the classes of c around root (a
+ * broadcast's source keeps its own time and is the "source", a reduce's
+ * root is the "destination").  *done = 1 when the driver has nothing more
+ * to do: on failure, or with no processor but the root (out is then the
+ * empty schedule and the classes are already freed). */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_begin(const ssched_mk_cluster_t *c, size_t root,
+                                                          int broadcast, mk_classes_t *k,
+                                                          ssched_mk_schedule_t *out, int *done,
+                                                          ssched_error_t *err);
+
+/* The EINPUT of a class-count program beyond its 2^23 table entries. */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_dpk_too_big(const mk_classes_t *k, ssched_error_t *err);
+
+/* min over x in [0, n] of max(L[x s], R[(n - x) s]) for L non-decreasing
+ * and R non-increasing in x (seed 000 eq. (4) and the class-count
+ * programs' split along their last coordinate): check the two ends (one
+ * term dominating), else binary-search the crossover (Theorem 5); *pick the
+ * x kept, the smaller on ties; *refs counts the pairs read. */
+SSCHED_INTERNAL int64_t ssched_i_mk_crossover(const int64_t *L, const int64_t *R, size_t n, size_t s,
+                                              size_t *pick, uint64_t *refs);
+/* Next prefix a <= cr over coordinates 0..last-1 (an odometer) with *ia
+ * its index under stride; 0 once every prefix was visited. */
+SSCHED_INTERNAL int ssched_i_mk_odometer_next(size_t *a, const size_t *cr, const size_t *stride,
+                                              size_t last, size_t *ia);
+
+/* Bookkeeping of the branch-and-bound searches over class sequences
+ * (bnb_reduce.c, bnb_broadcast.c): the remaining count of each class, the
+ * order children are tried in, the current and best sequences and the
+ * node counts. */
+typedef struct {
+    mk_classes_t classes;
+    const mk_classes_t *k; /* &classes                                      */
+    const ssched_mk_bnb_options_t *opt;
+    ssched_mk_bnb_options_t dflt;
+    int broadcast;
+    size_t m;              /* sequence length: the processors but the root   */
+    size_t *remain, *order, *seq, *best_seq, *procs; /* parts of one block */
+    int64_t best;          /* best leaf value, MK_INF before any             */
+    uint64_t nodes, leaves;
+    int stopped;
+} mk_bnb_t;
+
+/* Reset stats, take the options (NULL: SSCHED_MK_BNB_FULL), build the
+ * classes and the bookkeeping; children are tried fastest class first for
+ * a broadcast, slowest first for a reduce (theory_order), else in input
+ * order.  *done as for ssched_i_mk_classes_begin (also on ENOMEM: nothing
+ * is left to free). */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_bnb_start(mk_bnb_t *b, const ssched_mk_cluster_t *c,
+                                                      size_t root, int broadcast,
+                                                      const ssched_mk_bnb_options_t *opt,
+                                                      ssched_mk_schedule_t *out,
+                                                      ssched_mk_stats_t *stats, int *done,
+                                                      ssched_error_t *err);
+/* Count a node; 0 (and stopped) once max_nodes is reached. */
+SSCHED_INTERNAL int ssched_i_mk_bnb_visit(mk_bnb_t *b);
+/* A complete sequence of value v: keep it if it beats the best. */
+SSCHED_INTERNAL void ssched_i_mk_bnb_leaf(mk_bnb_t *b, int64_t v);
+/* After the search: stats, then the best sequence mapped to processors and
+ * re-timed exactly (EP, eq. (1)), or SNF/FNF when stopped before any leaf;
+ * EUNCERTIFIED when stopped. */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_bnb_finish(mk_bnb_t *b, const ssched_mk_cluster_t *c,
+                                                       size_t root, ssched_mk_schedule_t *out,
+                                                       ssched_mk_stats_t *stats,
+                                                       ssched_error_t *err);
+SSCHED_INTERNAL void ssched_i_mk_bnb_free(mk_bnb_t *b);
+
 #endif

@@ -45,32 +45,44 @@ uint64_t ssched_i_splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* Arrays of GMP numbers: `size` bytes per element, each set up by init and
+ * released by clear (the four wrappers adapt GMP's typed functions). */
+static void *gmp_vec_new(size_t n, size_t size, void (*init)(void *))
+{
+    unsigned char *v = ssched_i_alloc(n, size);
+    for (size_t i = 0; v && i < n; i++)
+        init(v + i * size);
+    return v;
+}
+
+static void gmp_vec_free(void *v, size_t n, size_t size, void (*clear)(void *))
+{
+    for (size_t i = 0; v && i < n; i++)
+        clear((unsigned char *)v + i * size);
+    free(v);
+}
+
+static void q_init(void *x) { mpq_init(x); }
+static void q_clear(void *x) { mpq_clear(x); }
+static void z_init(void *x) { mpz_init(x); }
+static void z_clear(void *x) { mpz_clear(x); }
+
 mpq_t *ssched_i_mpq_vec_new(size_t n)
 {
-    mpq_t *v = ssched_i_alloc(n, sizeof *v);
-    for (size_t i = 0; v && i < n; i++)
-        mpq_init(v[i]);
-    return v;
+    return gmp_vec_new(n, sizeof(mpq_t), q_init);
 }
 
 void ssched_i_mpq_vec_free(mpq_t *v, size_t n)
 {
-    for (size_t i = 0; v && i < n; i++)
-        mpq_clear(v[i]);
-    free(v);
+    gmp_vec_free(v, n, sizeof(mpq_t), q_clear);
 }
 
 mpz_t *ssched_i_mpz_vec_new(size_t n)
 {
-    mpz_t *v = ssched_i_alloc(n, sizeof *v);
-    for (size_t i = 0; v && i < n; i++)
-        mpz_init(v[i]);
-    return v;
+    return gmp_vec_new(n, sizeof(mpz_t), z_init);
 }
 
 void ssched_i_mpz_vec_free(mpz_t *v, size_t n)
 {
-    for (size_t i = 0; v && i < n; i++)
-        mpz_clear(v[i]);
-    free(v);
+    gmp_vec_free(v, n, sizeof(mpz_t), z_clear);
 }
