@@ -56,17 +56,15 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
     size_t ne = p->n_edges, nt = st->n_commodities;
     out->n_commodities = nt;
     out->commodities = malloc((nt ? nt : 1) * sizeof *out->commodities);
-    mpq_t *flow = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *flow); /* flow[t*ne + e] */
+    mpq_t *flow = ssched_i_mpq_vec_new(ne * nt); /* flow[t*ne + e] */
     sched_load_t *loads = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *loads);
     if (!out->commodities || !flow || !loads) {
-        free(flow);
+        ssched_i_mpq_vec_free(flow, ne * nt);
         free(loads);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     if (nt)
         memcpy(out->commodities, st->commodities, nt * sizeof *st->commodities);
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_init(flow[k]);
     for (size_t k = 0; k < st->n_flows; k++)
         mpq_set(flow[st->flows[k].type * ne + st->flows[k].edge], st->flows[k].rate);
     ssched_status_t status = SSCHED_OK;
@@ -118,9 +116,7 @@ loads:;
         status = ssched_i_sched_make_slots(p, loads, n_loads, opt->rule, out, err);
     for (size_t k = 0; k < n_loads; k++)
         mpq_clear(loads[k].count);
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_clear(flow[k]);
-    free(flow);
+    ssched_i_mpq_vec_free(flow, ne * nt);
     free(loads);
     mpq_clear(q);
     return status;
