@@ -19,24 +19,15 @@ static void test_interval_index(void)
     }
 }
 
-/* Two nodes a -> b at cost 2/5: TP = 1/3 and a flow of 1/2 busy 1/5 per
- * time unit give T = lcm(3, 2, 5) = 30. */
+/* TP = 1/3 and one flow of 1/2 over an edge of cost x/5 (busy x/10 per
+ * time unit, messages of size 1) give T = lcm(3, 2, den(x/10)): 6 for
+ * x = 5, else 30. */
 static void test_steady_period(void)
 {
     ssched_platform_t p;
-    ssched_platform_init(&p);
-    ssched_error_t err;
-    size_t a, b;
-    mpq_t c;
-    mpq_init(c);
-    mpq_set_ui(c, 2, 5);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&p, "a", NULL, &a, &err), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&p, "b", NULL, &b, &err), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(&p, a, b, c, &err), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_finalize(&p, &err), SSCHED_OK);
+    tu_random_platform(&p, 3);
     ssched_problem_t pb;
     ssched_problem_init(&pb);
-    CU_ASSERT_EQUAL_FATAL(ssched_problem_set_scatter(&pb, &p, "a", "b", &err), SSCHED_OK);
     ssched_steady_t s;
     ssched_steady_init(&s);
     mpq_set_ui(s.throughput, 1, 3);
@@ -47,10 +38,13 @@ static void test_steady_period(void)
     mpq_set_ui(s.flows[0].rate, 1, 2);
     mpz_t T;
     mpz_init(T);
-    ssched_steady_period(&p, &pb, &s, T);
-    CU_ASSERT_EQUAL(mpz_cmp_ui(T, 30), 0);
+    for (unsigned long x = 1; x <= 9; x++) {
+        mpq_set_ui(p.c[0], x, 5);
+        mpq_canonicalize(p.c[0]);
+        ssched_steady_period(&p, &pb, &s, T);
+        CU_ASSERT_EQUAL(mpz_cmp_ui(T, x == 5 ? 6 : 30), 0);
+    }
     mpz_clear(T);
-    mpq_clear(c);
     ssched_steady_free(&s);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);
