@@ -5,19 +5,21 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* 1 iff max(n, 1) * size fits a size_t.  Checked here rather than left to
+ * calloc: a sanitizer's calloc aborts on the overflow instead of failing. */
+static int fits(size_t n, size_t size)
+{
+    return !size || (n ? n : 1) <= SIZE_MAX / size;
+}
+
 void *ssched_i_alloc(size_t n, size_t size)
 {
-    if (n == 0)
-        n = 1;
-    if (size && n > SIZE_MAX / size)
-        return NULL;
-    return malloc(n * size);
+    return fits(n, size) ? malloc((n ? n : 1) * size) : NULL;
 }
 
 void *ssched_i_calloc(size_t n, size_t size)
 {
-    /* calloc checks n * size for overflow itself */
-    return calloc(n ? n : 1, size);
+    return fits(n, size) ? calloc(n ? n : 1, size) : NULL;
 }
 
 static double seconds(clockid_t id)
