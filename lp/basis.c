@@ -154,11 +154,9 @@ int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned c
         return 0;
     }
     int result = -1;
-    mpq_t *rhs = malloc((m ? m : 1) * sizeof *rhs);
+    mpq_t *rhs = ssched_i_mpq_vec_new(m);
     if (!rhs)
         goto out;
-    for (size_t i = 0; i < m; i++)
-        mpq_init(rhs[i]);
 
     /* Primal: B x_B = b; nonbasic variables are 0. */
     spvec_t *rows = basis_rows(lp, a, list);
@@ -193,9 +191,7 @@ int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned c
         for (size_t i = 0; i < m; i++)
             mpq_set(y[i], rhs[i]);
 out_rhs:
-    for (size_t i = 0; i < m; i++)
-        mpq_clear(rhs[i]);
-    free(rhs);
+    ssched_i_mpq_vec_free(rhs, m);
 out:
     free(list);
     return result;

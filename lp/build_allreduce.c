@@ -60,13 +60,15 @@ ssched_status_t ssched_i_car_split(const ssched_problem_t *pb, ssched_problem_t 
 ssched_status_t ssched_i_car_build_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   ssched_lp_t *lp, size_t *tp_col, ssched_error_t *err)
 {
-    ssched_lp_init(lp, "ssar");
+    if (ssched_lp_init(lp, "ssar") != SSCHED_OK)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     size_t n = p->n_nodes;
     ssched_problem_t red, bc; /* commutative: the reduce's relaxation LP */
     if (ssched_i_car_split(pb, &red, &bc, err) != SSCHED_OK)
         return SSCHED_ENOMEM;
     ssched_model_t mr, mb;
-    memset(&mb, 0, sizeof mb);
+    ssched_model_init(&mr);
+    ssched_model_init(&mb);
     ssched_status_t st = ssched_model_build(p, &red, &mr, err);
     int have_b = 0;
     if (st == SSCHED_OK) {

@@ -38,6 +38,11 @@ ssched_status_t ssched_model_build_commutative(const ssched_platform_t *p,
 ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 ssched_model_t *m, ssched_error_t *err);
 
+void ssched_model_init(ssched_model_t *m)
+{
+    memset(m, 0, sizeof *m); /* the LP too: ssched_lp_free accepts it */
+}
+
 void ssched_model_free(ssched_model_t *m)
 {
     ssched_lp_free(&m->lp);
@@ -211,11 +216,12 @@ static ssched_status_t add_copy_bound(const ssched_platform_t *p, ssched_model_t
 ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    ssched_model_t *m, ssched_error_t *err)
 {
-    memset(m, 0, sizeof *m);
-    ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER     ? "sssp"
-                           : pb->kind == SSCHED_PROBLEM_GOSSIP    ? "sspa2a"
-                           : pb->kind == SSCHED_PROBLEM_BROADCAST ? "ssb"
-                                                                  : "ssr");
+    ssched_model_free(m); /* a model built before is replaced, not leaked */
+    if (ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER     ? "sssp"
+                               : pb->kind == SSCHED_PROBLEM_GOSSIP    ? "sspa2a"
+                               : pb->kind == SSCHED_PROBLEM_BROADCAST ? "ssb"
+                                                                      : "ssr") != SSCHED_OK)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;

@@ -32,7 +32,6 @@ typedef struct {
     const ssched_platform_t *p;
     const ssched_problem_t *pb;
     size_t N, nI;
-    size_t *index;        /* index[k*N + m] = interval number             */
     size_t *owner;        /* owner[k] = node of participant k             */
     size_t *balance;      /* balance[i*nI + I] = row or SSCHED_NO_ROW      */
     size_t tp_row;
@@ -167,11 +166,11 @@ static ssched_status_t add_cons(reduce_builder_t *b, size_t i, size_t k, size_t 
         (st = ssched_lp_add_coef(&m->lp, m->compute_row[i], col, b->p->w[i], err)) != SSCHED_OK)
         return st;
     /* produces v[k,m]; consumes v[k,l] and v[l+1,m] */
-    if ((st = balance_row(b, i, b->index[k * N + mm], &r, err)) != SSCHED_OK ||
+    if ((st = balance_row(b, i, ssched_interval_index(N, k, mm), &r, err)) != SSCHED_OK ||
         (st = add(b, r, col, 1, err)) != SSCHED_OK ||
-        (st = balance_row(b, i, b->index[k * N + l], &r, err)) != SSCHED_OK ||
+        (st = balance_row(b, i, ssched_interval_index(N, k, l), &r, err)) != SSCHED_OK ||
         (st = add(b, r, col, -1, err)) != SSCHED_OK ||
-        (st = balance_row(b, i, b->index[(l + 1) * N + mm], &r, err)) != SSCHED_OK)
+        (st = balance_row(b, i, ssched_interval_index(N, l + 1, mm), &r, err)) != SSCHED_OK)
         return st;
     return add(b, r, col, -1, err);
 }
@@ -182,27 +181,25 @@ ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssch
 ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                           ssched_model_t *m, ssched_error_t *err)
 {
-    reduce_builder_t b = {m, p, pb, pb->n_participants, 0, NULL, NULL, NULL, 0, 0, 0};
+    reduce_builder_t b = {m, p, pb, pb->n_participants, 0, NULL, NULL, 0, 0, 0};
     size_t N = b.N, n = p->n_nodes;
     b.nI = N * (N + 1) / 2;
     m->n_intervals = b.nI;
     m->intervals = malloc(b.nI * sizeof *m->intervals);
-    b.index = malloc(N * N * sizeof *b.index);
     b.owner = pb->participants;
     b.balance = malloc((n * b.nI > 0 ? n * b.nI : 1) * sizeof *b.balance);
     m->out_row = malloc((n ? n : 1) * sizeof *m->out_row);
     m->in_row = malloc((n ? n : 1) * sizeof *m->in_row);
     m->compute_row = malloc((n ? n : 1) * sizeof *m->compute_row);
     ssched_status_t st = SSCHED_OK;
-    if (!m->intervals || !b.index || !b.balance || !m->out_row || !m->in_row || !m->compute_row)
+    if (!m->intervals || !b.balance || !m->out_row || !m->in_row || !m->compute_row)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK) {
         size_t I = 0;
         for (size_t k = 0; k < N; k++)
             for (size_t mm = k; mm < N; mm++) {
                 m->intervals[I].k = k;
-                m->intervals[I].m = mm;
-                b.index[k * N + mm] = I++;
+                m->intervals[I++].m = mm; /* I = ssched_interval_index(N, k, mm) */
             }
         for (size_t k = 0; k < n * b.nI; k++)
             b.balance[k] = SSCHED_NO_ROW;
@@ -235,7 +232,6 @@ ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssch
                 for (size_t l = k; l < mm && st == SSCHED_OK; l++)
                     st = add_cons(&b, i, k, l, mm, err);
     }
-    free(b.index);
     free(b.balance);
     return st;
 }

@@ -23,7 +23,7 @@ static void report(const cg_master_t *m, const ssched_steady_options_t *opt, dou
 {
     if (!opt->progress)
         return;
-    double t = ssched_i_lp_now();
+    double t = ssched_i_wall_now();
     if (t - *last < opt->progress_interval)
         return;
     *last = t;
@@ -51,11 +51,11 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
     pr.cpu = cpu;
     pr.link = link;
     ssched_status_t st = SSCHED_OK;
-    double last = ssched_i_lp_now();
+    double last = ssched_i_wall_now();
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_lp_now() - t;
+        out->lp.float_seconds += ssched_i_wall_now() - t;
         out->lp.float_solves++;
         if (ret != OPTIMAL) {
             st = SSCHED_OK; /* leave it to the exact phase */
@@ -72,7 +72,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
             link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
         double z = get_objective(m->lp), bound = z;
         int added = 0;
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         if (m->reduce) {
             cg_column_t c;
             double cost = 0;
@@ -117,7 +117,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
             }
             bound = z * ratio;
         }
-        out->cg_pricing_seconds += ssched_i_lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
         out->cg_iterations++;
         report(m, opt, &last, it, z, bound, 0);
         if (!added)
@@ -151,7 +151,7 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
     mpq_inits(cost, one, NULL);
     mpq_set_ui(one, 1, 1);
     ssched_status_t st = SSCHED_OK;
-    double last = ssched_i_lp_now();
+    double last = ssched_i_wall_now();
     for (;;) {
         ssched_lp_free(lp);
         if ((st = ssched_i_cg_exact_master(m, lp, err)) != SSCHED_OK)
@@ -182,7 +182,7 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
                 mpq_set(pr.link[e], sol.y[m->link_row[e]]);
         }
         out->cg_exact_passes++;
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         int added = 0;
         if (m->reduce) {
             cg_column_t c;
@@ -225,7 +225,7 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
                 }
             }
         }
-        out->cg_pricing_seconds += ssched_i_lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
         double z = mpq_get_d(sol.objective);
         report(m, opt, &last, out->cg_iterations, z, z, 1);
         if (st == SSCHED_OK && !added) {
@@ -255,7 +255,7 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
     memset(&m, 0, sizeof m);
     m.p = p;
     m.pb = pb;
-    m.t0 = ssched_i_lp_now();
+    m.t0 = ssched_i_wall_now();
     m.reduce = pb->kind == SSCHED_PROBLEM_REDUCE;
     m.n = p->n_nodes;
     out->method = SSCHED_METHOD_COLGEN;
@@ -401,9 +401,10 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         out->phase_float.count = out->cg_iterations;
     }
     ssched_lp_t lp;
-    ssched_lp_init(&lp, "master");
+    if (ssched_lp_init(&lp, "master") != SSCHED_OK && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK && !blocked) {
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         cg_clock_t c_exact = cg_clock();
         ssched_phase_t master0 = out->phase_master;
         st = exact_phase(&m, opt, &lp, out, err);

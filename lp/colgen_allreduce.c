@@ -32,11 +32,8 @@ static void work_free(car_work_t *w, size_t n, size_t ne)
     free(w->cd);
     mpq_t *v[] = {w->cost, w->q.out, w->q.in, w->q.cpu, w->q.link};
     size_t len[] = {ne, n, n, n, ne};
-    for (int k = 0; k < 5; k++) {
-        for (size_t i = 0; v[k] && i < len[k]; i++)
-            mpq_clear(v[k][i]);
-        free(v[k]);
-    }
+    for (int k = 0; k < 5; k++)
+        ssched_i_mpq_vec_free(v[k], len[k]);
 }
 
 static int work_init(car_work_t *w, size_t n, size_t ne, size_t rows)
@@ -46,11 +43,11 @@ static int work_init(car_work_t *w, size_t n, size_t ne, size_t rows)
     w->cpu = calloc(n + 1, sizeof *w->cpu);
     w->link = calloc(ne + 1, sizeof *w->link);
     w->cd = calloc(ne + 1, sizeof *w->cd);
-    w->cost = ssched_i_lp_new_vec(ne);
-    w->q.out = ssched_i_lp_new_vec(n);
-    w->q.in = ssched_i_lp_new_vec(n);
-    w->q.cpu = ssched_i_lp_new_vec(n);
-    w->q.link = ssched_i_lp_new_vec(ne);
+    w->cost = ssched_i_mpq_vec_new(ne);
+    w->q.out = ssched_i_mpq_vec_new(n);
+    w->q.in = ssched_i_mpq_vec_new(n);
+    w->q.cpu = ssched_i_mpq_vec_new(n);
+    w->q.link = ssched_i_mpq_vec_new(ne);
     return w->y && w->cpu && w->link && w->cd && w->cost && w->q.out && w->q.in && w->q.cpu &&
            w->q.link;
 }
@@ -62,13 +59,13 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
     size_t n = m->r.n, ne = p->n_edges;
     cg_prices_d pr = {w->y, w->y + n, w->cpu, w->link};
     ssched_status_t st = SSCHED_OK;
-    double t0 = ssched_i_lp_now(), last = t0;
+    double t0 = ssched_i_wall_now(), last = t0;
     mpq_t cc;
     mpq_init(cc);
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_lp_now() - t;
+        out->lp.float_seconds += ssched_i_wall_now() - t;
         out->lp.float_solves++;
         if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, w->y))
             break; /* leave it to the exact phase */
@@ -78,7 +75,7 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
             w->link[e] = m->r.link_row[e] == SIZE_MAX ? 0.0 : w->y[m->r.link_row[e]];
         double sr = w->y[m->row_r], sb = w->y[m->row_b];
         int added = 0;
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         /* commutative: heuristic first, the subset enumeration only when
          * the heuristic finds nothing (as lp/colgen_comm.c does) */
         for (int exact = 0; exact <= (m->comm && ssched_i_car_tree_exact(m)) && !added && st == SSCHED_OK;
@@ -117,10 +114,10 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
                 free(a.arcs);
         }
         added += arb_added;
-        out->cg_pricing_seconds += ssched_i_lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
         out->cg_iterations++;
-        if (opt->progress && ssched_i_lp_now() - last >= opt->progress_interval) {
-            last = ssched_i_lp_now();
+        if (opt->progress && ssched_i_wall_now() - last >= opt->progress_interval) {
+            last = ssched_i_wall_now();
             ssched_progress_t info = {it, (long)(m->r.n_cols + m->b.n_cols),
                                      get_objective(m->lp), NAN, last - t0, 0};
             opt->progress(opt->progress_ctx, &info);
@@ -172,7 +169,7 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
                 ssched_i_car_edge_price_q(m, y, e, w->cost[e]);
             }
             out->cg_exact_passes++;
-            double t = ssched_i_lp_now();
+            double t = ssched_i_wall_now();
             cg_column_t c;
             cgc_tree_t tr;
             int proven = 0;
@@ -206,7 +203,7 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
             } else if (ra == 1) {
                 free(a.arcs);
             }
-            out->cg_pricing_seconds += ssched_i_lp_now() - t;
+            out->cg_pricing_seconds += ssched_i_wall_now() - t;
         }
         if (st == SSCHED_OK && !added) {
             out->cg_pricing_exact = exact && tree_proven;

@@ -111,7 +111,7 @@ static int dual_ascent(const car_master_t *m, const mpq_t *cost, mpq_t *rc, unsi
 static int arb_lower(const car_master_t *m, const mpq_t *cost, mpq_ptr out)
 {
     size_t n = m->r.p->n_nodes, ne = m->r.p->n_edges;
-    mpq_t *d = ssched_i_lp_new_vec(n), *rc = ssched_i_lp_new_vec(ne);
+    mpq_t *d = ssched_i_mpq_vec_new(n), *rc = ssched_i_mpq_vec_new(ne);
     unsigned char *mark = malloc(n ? n : 1);
     size_t *queue = malloc((n ? n : 1) * sizeof *queue);
     mpq_t da;

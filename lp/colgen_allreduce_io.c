@@ -47,7 +47,7 @@ ssched_status_t ssched_i_car_exact_master(const car_master_t *m, ssched_lp_t *lp
     st = ssched_lp_add_row(lp, "reduce_link", SSCHED_ROW_LE, zero, NULL, err);
     if (st == SSCHED_OK)
         st = ssched_lp_add_row(lp, "bcast_link", SSCHED_ROW_LE, zero, NULL, err);
-    mpq_t *coef = ssched_i_lp_new_vec(m->r.n_rows);
+    mpq_t *coef = ssched_i_mpq_vec_new(m->r.n_rows);
     if (!coef && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     char name[48];

@@ -49,7 +49,7 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 static int float_add(car_master_t *m, const cg_column_t *view, size_t link)
 {
     size_t nr = m->r.n_rows;
-    mpq_t *coef = ssched_i_lp_new_vec(nr);
+    mpq_t *coef = ssched_i_mpq_vec_new(nr);
     REAL *val = malloc((nr + 1) * sizeof *val);
     int *row = malloc((nr + 1) * sizeof *row);
     int ok = coef && val && row, cnt = 0;

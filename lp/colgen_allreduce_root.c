@@ -169,7 +169,7 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
     size_t n = p->n_nodes, nc = 0;
     cand_t *cand = malloc((n ? n : 1) * sizeof *cand);
     size_t *roots = malloc((n ? n : 1) * sizeof *roots);
-    mpq_t *tp = ssched_i_lp_new_vec(n), *ub = ssched_i_lp_new_vec(n);
+    mpq_t *tp = ssched_i_mpq_vec_new(n), *ub = ssched_i_mpq_vec_new(n);
     unsigned char *pruned = calloc(n ? n : 1, 1);
     if (!cand || !roots || !tp || !ub || !pruned) {
         free(cand);

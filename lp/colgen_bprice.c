@@ -175,18 +175,16 @@ static int steiner_exact(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *
 {
     const ssched_platform_t *p = g->p;
     size_t *from = malloc(3 * (g->ne ? g->ne : 1) * sizeof *from);
-    mpq_t *sub = malloc((g->ne ? g->ne : 1) * sizeof *sub);
+    mpq_t *sub = ssched_i_mpq_vec_new(g->ne);
     unsigned char *in = malloc(g->n);
     if (!from || !sub || !in) {
         free(from);
-        free(sub);
+        ssched_i_mpq_vec_free(sub, g->ne);
         free(in);
         *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         return -1;
     }
     size_t *to = from + g->ne, *edge = to + g->ne;
-    for (size_t e = 0; e < g->ne; e++)
-        mpq_init(sub[e]);
     mpq_t cc;
     mpq_init(cc);
     int r = 0;
@@ -215,9 +213,7 @@ static int steiner_exact(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *
         }
     }
     mpq_clear(cc);
-    for (size_t e = 0; e < g->ne; e++)
-        mpq_clear(sub[e]);
-    free(sub);
+    ssched_i_mpq_vec_free(sub, g->ne);
     free(from);
     free(in);
     return r;

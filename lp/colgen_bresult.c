@@ -15,7 +15,7 @@ ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *o
     const ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
     int vectors = ssched_i_steady_resources(out, n, ne); /* compute: 0, nothing computes */
-    mpq_t *copies = ssched_i_lp_new_vec(ne);
+    mpq_t *copies = ssched_i_mpq_vec_new(ne);
     out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
     out->arborescences = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->arborescences);
     if (!vectors || !copies || !out->flows || !out->arborescences) {

@@ -92,7 +92,8 @@ static int master_add(cgb_master_t *m, cgb_column_t *c)
 
 static ssched_status_t exact_master(const cgb_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
 {
-    ssched_lp_init(lp, "master_arborescences");
+    if (ssched_lp_init(lp, "master_arborescences") != SSCHED_OK)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     mpq_t one;
     mpq_init(one);
     mpq_set_ui(one, 1, 1);
@@ -163,19 +164,19 @@ static ssched_status_t float_phase(cgb_master_t *m, const ssched_steady_options_
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     ssched_status_t st = SSCHED_OK;
-    double last = ssched_i_lp_now(), t0 = last;
+    double last = ssched_i_wall_now(), t0 = last;
     int can_exact = m->g.all || m->g.n_relays <= CGB_EXACT_RELAYS;
     mpq_t cc;
     mpq_init(cc);
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_lp_now() - t;
+        out->lp.float_seconds += ssched_i_wall_now() - t;
         out->lp.float_solves++;
         if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, y))
             break; /* leave it to the exact phase */
         edge_costs_d(m, y, cd, cost);
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         cgb_column_t c;
         int added = 0;
         for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
@@ -194,10 +195,10 @@ static ssched_status_t float_phase(cgb_master_t *m, const ssched_steady_options_
             else
                 column_free(&c);
         }
-        out->cg_pricing_seconds += ssched_i_lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
         out->cg_iterations++;
-        if (opt->progress && ssched_i_lp_now() - last >= opt->progress_interval) {
-            last = ssched_i_lp_now();
+        if (opt->progress && ssched_i_wall_now() - last >= opt->progress_interval) {
+            last = ssched_i_wall_now();
             ssched_progress_t info = {it, (long)m->n_cols, get_objective(m->lp), NAN,
                                       last - t0, 0};
             opt->progress(opt->progress_ctx, &info);
@@ -233,10 +234,10 @@ static ssched_status_t exact_phase(cgb_master_t *m, const ssched_steady_options_
         if (st == SSCHED_OK) {
             edge_costs_q(m, (const mpq_t *)sol.y, cost);
             out->cg_exact_passes++;
-            double t = ssched_i_lp_now();
+            double t = ssched_i_wall_now();
             cgb_column_t c;
             int r = ssched_i_cgb_price(&m->g, cost, exact, &c, cc, &st, err);
-            out->cg_pricing_seconds += ssched_i_lp_now() - t;
+            out->cg_pricing_seconds += ssched_i_wall_now() - t;
             if (r < 0)
                 ; /* st says why */
             else if (r == 1 && mpq_cmp(cc, one) < 0) {
@@ -368,7 +369,7 @@ ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_prob
     for (size_t k = 0; k < pb->n_targets; k++)
         blocked |= out->unreachable[k];
     size_t ne = p->n_edges;
-    mpq_t *cost = st == SSCHED_OK ? ssched_i_lp_new_vec(ne) : NULL;
+    mpq_t *cost = st == SSCHED_OK ? ssched_i_mpq_vec_new(ne) : NULL;
     if (st == SSCHED_OK && !cost)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK) {

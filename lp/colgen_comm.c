@@ -197,11 +197,11 @@ static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t
      * enumeration of the points in play, when there are few */
     int can_exact = s->g.n_opt > 0;
     ssched_status_t st = SSCHED_OK;
-    double last = ssched_i_lp_now();
+    double last = ssched_i_wall_now();
     for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_lp_now() - t;
+        out->lp.float_seconds += ssched_i_wall_now() - t;
         out->lp.float_solves++;
         if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, y))
             break; /* leave it to the exact phase */
@@ -209,7 +209,7 @@ static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t
             cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
         for (size_t e = 0; e < ne; e++)
             link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         int added = 0, nomem = 0;
         for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
             cgc_tree_t tr;
@@ -224,10 +224,10 @@ static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t
             if (nomem)
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
-        out->cg_pricing_seconds += ssched_i_lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
         out->cg_iterations++;
-        if (opt->progress && ssched_i_lp_now() - last >= opt->progress_interval) {
-            last = ssched_i_lp_now();
+        if (opt->progress && ssched_i_wall_now() - last >= opt->progress_interval) {
+            last = ssched_i_wall_now();
             ssched_progress_t info = {it, (long)m->n_cols, get_objective(m->lp), NAN,
                                       last - m->t0, 0};
             opt->progress(opt->progress_ctx, &info);
@@ -250,7 +250,7 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
 {
     cg_master_t *m = &s->m;
     size_t n = m->n, ne = s->g.ne;
-    cg_prices_q pr = {ssched_i_lp_new_vec(n), ssched_i_lp_new_vec(n), ssched_i_lp_new_vec(n), ssched_i_lp_new_vec(ne)};
+    cg_prices_q pr = {ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(ne)};
     ssched_status_t st = SSCHED_OK;
     if (!pr.out || !pr.in || !pr.cpu || !pr.link)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -280,11 +280,11 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
             if (m->link_row[e] != SIZE_MAX)
                 mpq_set(pr.link[e], sol.y[m->link_row[e]]);
         out->cg_exact_passes++;
-        double t = ssched_i_lp_now();
+        double t = ssched_i_wall_now();
         cgc_tree_t tr;
         int proven = 0, added = 0, nomem = 0;
         int r = ssched_i_cgc_price_q(&s->g, &pr, exact, &tr, cost, lower, &proven, &st, err);
-        out->cg_pricing_seconds += ssched_i_lp_now() - t;
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
         *none = r == 0 && proven;
         if (r == 1 && mpq_cmp_ui(cost, 1, 1) < 0) {
             /* under optimal duals every master column costs >= 1 */
@@ -364,6 +364,7 @@ static ssched_status_t upper_bound(const ssched_platform_t *p, const ssched_prob
     if (farley && pb->n_participants * p->n_edges > CGC_RELAX_MAX)
         return SSCHED_OK;
     ssched_model_t model;
+    ssched_model_init(&model);
     ssched_status_t st = ssched_model_build(p, pb, &model, err); /* lp/build_commutative.c */
     ssched_lp_solution_t sol;
     ssched_lp_solution_init(&sol);
@@ -397,7 +398,7 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
     s.m.pb = pb;
     s.m.reduce = 1;
     s.m.n = p->n_nodes;
-    s.m.t0 = ssched_i_lp_now();
+    s.m.t0 = ssched_i_wall_now();
     out->method = SSCHED_METHOD_COLGEN;
     out->kind = pb->kind;
     size_t N = pb->n_participants;

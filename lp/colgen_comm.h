@@ -52,6 +52,7 @@
 
 #include "lp/colgen_internal.h"
 #include "ssched/steady.h"
+#include "src/util/internal.h"
 
 /* Optional merge points up to which exact pricing enumerates every subset
  * (2^12 minimum-cost arborescences per exact pass). */
@@ -110,7 +111,7 @@ typedef struct {
     size_t *parent, *off, *edges;
 } cgc_tree_t;
 
-void ssched_i_cgc_tree_free(cgc_tree_t *t);
+SSCHED_INTERNAL void ssched_i_cgc_tree_free(cgc_tree_t *t);
 
 /* Pricing with the master's prices y (per node out/in/cpu, per edge link;
  * colgen_internal.h: a switch's port prices and a node without w's cpu
@@ -125,15 +126,15 @@ void ssched_i_cgc_tree_free(cgc_tree_t *t);
  * *proven = 1 when none exists), -1 on error (*status and err set).  ssched_i_cgc_price_q also gives `lower`, a
  * certified lower bound on the cost of EVERY reduction tree (may be <= 0),
  * and *proven = 1 when cost == lower, i.e. the tree is a cheapest one. */
-int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
+SSCHED_INTERNAL int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
                 double *cost, ssched_status_t *status, ssched_error_t *err);
-int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
+SSCHED_INTERNAL int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
                 mpq_ptr cost, mpq_ptr lower, int *proven, ssched_status_t *status,
                 ssched_error_t *err);
 
 /* The same on per-edge and per-node costs (ecost[e] >= 0 for a message
  * over e, mcost[v] >= 0 for a merge on v). */
-int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
+SSCHED_INTERNAL int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
               cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
               ssched_status_t *status, ssched_error_t *err);
 
@@ -141,29 +142,29 @@ int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mc
  * phase: chosen[e] = 1 for the arcs of a minimum arborescence rooted at
  * root spanning every node reached from it.  1, 0 if a required node
  * (required == NULL: every node) is not reached, -1 on ENOMEM. */
-int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
+SSCHED_INTERNAL int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
                   size_t root, const unsigned char *required, unsigned char *chosen);
 
 /* Merges of vertex v in tree t (by its kind and its number of children). */
-size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
+SSCHED_INTERNAL size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
 
 /* The tree as a master column: sorted sends and merges.  0 on ENOMEM. */
-int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c);
+SSCHED_INTERNAL int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c);
 
 /* Build / free the auxiliary vertices of a validated commutative reduce. */
-ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
+SSCHED_INTERNAL ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
                                const ssched_problem_t *pb, ssched_error_t *err);
-void ssched_i_cgc_graph_free(cgc_graph_t *g);
+SSCHED_INTERNAL void ssched_i_cgc_graph_free(cgc_graph_t *g);
 
 /* Read the certified master back (out->lp holds the exact solution; trees
  * parallel to m->cols): see lp/colgen_comm_result.c for the contract. */
-ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
+SSCHED_INTERNAL ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
                               ssched_steady_t *out, ssched_error_t *err);
 
 /* The commutative reduce behind ssched_steady_solve_opts(): throughput =
  * the certified master optimum (achievable); upper_bound, optimal and
  * cg_pricing_exact as for a multicast (steady.h). */
-ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                           const ssched_steady_options_t *opt, ssched_steady_t *out,
                           ssched_error_t *err);
 

@@ -137,90 +137,23 @@ static ssched_status_t min_arb_d(size_t nv, size_t m, const size_t *from, const 
     return r < 0 ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory") : SSCHED_OK;
 }
 
-static void q_addui(mpq_ptr d, mpq_srcptr a, unsigned long k)
-{
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_ui(q, k, 1);
-    mpq_add(d, a, q);
-    mpq_clear(q);
-}
-
-static void q_mului(mpq_ptr d, mpq_srcptr a, unsigned long k)
-{
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_ui(q, k, 1);
-    mpq_mul(d, a, q);
-    mpq_clear(q);
-}
-
 /* ---- doubles: the float phase's candidates ---- */
-#define NUM double
-#define N_EXACT 0
-#define N_INIT(x) ((x) = 0.0)
-#define N_CLEAR(x) ((void)(x))
-#define N_SET(d, s) ((d) = (s))
-#define N_SETUI(d, k) ((d) = (double)(k))
-#define N_ADD(d, a, b) ((d) = (a) + (b))
-#define N_SUB(d, a, b) ((d) = (a) - (b))
-#define N_ADDUI(d, a, k) ((d) = (a) + (double)(k))
-#define N_MULUI(d, a, k) ((d) = (a) * (double)(k))
-#define N_CMP(a, b) (((a) > (b)) - ((a) < (b)))
-#define N_POS(x) ((x) > 0)
-#define N_OUT double *
-#define N_AT(x) (*(x))
-#define N_REF(x) (&(x))
-#define SFX(name) name##_d
+#define CG_NUM_DOUBLE
+#include "lp/colgen_num.h"
 #include "lp/colgen_comm_price.inc"
-#undef NUM
-#undef N_EXACT
-#undef N_INIT
-#undef N_CLEAR
-#undef N_SET
-#undef N_SETUI
-#undef N_ADD
-#undef N_SUB
-#undef N_ADDUI
-#undef N_MULUI
-#undef N_CMP
-#undef N_POS
-#undef N_OUT
-#undef N_AT
-#undef N_REF
-#undef SFX
+#undef CG_NUM_DOUBLE
 
 /* ---- exact rationals: the certificate ---- */
-#define NUM mpq_t
-#define N_EXACT 1
-#define N_INIT(x) mpq_init(x)
-#define N_CLEAR(x) mpq_clear(x)
-#define N_SET(d, s) mpq_set(d, s)
-#define N_SETUI(d, k) mpq_set_ui(d, k, 1)
-#define N_ADD(d, a, b) mpq_add(d, a, b)
-#define N_SUB(d, a, b) mpq_sub(d, a, b)
-#define N_ADDUI(d, a, k) q_addui(d, a, k)
-#define N_MULUI(d, a, k) q_mului(d, a, k)
-#define N_CMP(a, b) mpq_cmp(a, b)
-#define N_POS(x) (mpq_sgn(x) > 0)
-#define N_OUT mpq_ptr
-#define N_AT(x) (x)
-#define N_REF(x) (x)
-#define SFX(name) name##_q
+#define CG_NUM_MPQ
+#include "lp/colgen_num.h"
 #include "lp/colgen_comm_price.inc"
+#undef CG_NUM_MPQ
 
 int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
               cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
               ssched_status_t *status, ssched_error_t *err)
 {
     return price_q(g, ecost, mcost, exact, tree, cost, lower, proven, status, err);
-}
-
-static void vec_release(mpq_t *v, size_t n)
-{
-    for (size_t i = 0; v && i < n; i++)
-        mpq_clear(v[i]);
-    free(v);
 }
 
 /* The price of one message over e: the duals of the rows e uses. */
@@ -258,7 +191,7 @@ int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, 
                 ssched_error_t *err)
 {
     size_t ne = g->ne, n = g->n;
-    mpq_t *eq = ssched_i_lp_new_vec(ne), *mq = ssched_i_lp_new_vec(n);
+    mpq_t *eq = ssched_i_mpq_vec_new(ne), *mq = ssched_i_mpq_vec_new(n);
     int r = -1;
     if (eq && mq) {
         for (size_t e = 0; e < ne; e++) {
@@ -279,7 +212,7 @@ int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, 
     } else {
         *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    vec_release(eq, ne);
-    vec_release(mq, n);
+    ssched_i_mpq_vec_free(eq, ne);
+    ssched_i_mpq_vec_free(mq, n);
     return r;
 }

@@ -150,7 +150,7 @@ ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *
     const ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
     int vectors = ssched_i_steady_resources(out, n, ne);
-    mpq_t *rate = ssched_i_lp_new_vec(ne);
+    mpq_t *rate = ssched_i_mpq_vec_new(ne);
     size_t nc = m->n_cols ? m->n_cols : 1;
     out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
     out->rated_trees = calloc(nc, sizeof *out->rated_trees);

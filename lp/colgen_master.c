@@ -98,7 +98,8 @@ int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
 /* Build the exact master as an ssched_lp_t over the current columns. */
 ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_error_t *err)
 {
-    ssched_lp_init(lp, m->reduce ? "master_trees" : "master_paths");
+    if (ssched_lp_init(lp, m->reduce ? "master_trees" : "master_paths") != SSCHED_OK)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     mpq_t one, zero;
     mpq_inits(one, zero, NULL);
     mpq_set_ui(one, 1, 1);

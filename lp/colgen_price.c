@@ -18,46 +18,13 @@ void ssched_i_cg_column_free(cg_column_t *c)
 }
 
 /* ---- doubles ---- */
-#define NUM double
-#define NUM_INIT(x) ((x) = 0.0)
-#define NUM_CLEAR(x) ((void)(x))
-#define NUM_SET(d, s) ((d) = (s))
-#define NUM_ADD(d, a, b) ((d) = (a) + (b))
-#define NUM_MUL_Q(d, a, q) ((d) = (a) * mpq_get_d(q))
-#define NUM_CMP(a, b) (((a) > (b)) - ((a) < (b)))
-#define NUM_SWAP(a, b) do { double t_ = (a); (a) = (b); (b) = t_; } while (0)
-#define NUM_ZERO(x) ((x) = 0.0)
-#define NUM_OUT double *
-#define OUT(x) (*(x))
-#define SUFFIX(name) name##_d
-#define PRICES cg_prices_d
+#define CG_NUM_DOUBLE
+#include "lp/colgen_num.h"
 #include "lp/colgen_price.inc"
-#undef NUM
-#undef NUM_INIT
-#undef NUM_CLEAR
-#undef NUM_SET
-#undef NUM_ADD
-#undef NUM_MUL_Q
-#undef NUM_CMP
-#undef NUM_SWAP
-#undef NUM_ZERO
-#undef NUM_OUT
-#undef OUT
-#undef SUFFIX
-#undef PRICES
+#undef CG_NUM_DOUBLE
 
 /* ---- exact rationals ---- */
-#define NUM mpq_t
-#define NUM_INIT(x) mpq_init(x)
-#define NUM_CLEAR(x) mpq_clear(x)
-#define NUM_SET(d, s) mpq_set((d), (s))
-#define NUM_ADD(d, a, b) mpq_add((d), (a), (b))
-#define NUM_MUL_Q(d, a, q) mpq_mul((d), (a), (q))
-#define NUM_CMP(a, b) mpq_cmp((a), (b))
-#define NUM_SWAP(a, b) mpq_swap((a), (b))
-#define NUM_ZERO(x) mpq_set_ui((x), 0, 1)
-#define NUM_OUT mpq_ptr
-#define OUT(x) (x)
-#define SUFFIX(name) name##_q
-#define PRICES cg_prices_q
+#define CG_NUM_MPQ
+#include "lp/colgen_num.h"
 #include "lp/colgen_price.inc"
+#undef CG_NUM_MPQ

@@ -73,15 +73,6 @@ static int column_to_tree(const cg_master_t *m, const ssched_steady_t *s, const 
     return ok && t->n_tasks == total;
 }
 
-static void free_vec(mpq_t *v, size_t n)
-{
-    if (!v)
-        return;
-    for (size_t k = 0; k < n; k++)
-        mpq_clear(v[k]);
-    free(v);
-}
-
 /* Interpret the certified master: rates per (edge, type/interval), tasks,
  * port and processor occupation and prices, the rated trees. */
 ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
@@ -92,12 +83,12 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
     ssched_lp_solution_t *sol = &out->lp;
     mpq_set(out->throughput, sol->objective);
     size_t ne = p->n_edges;
-    mpq_t *rate = ssched_i_lp_new_vec(ne * nt);
+    mpq_t *rate = ssched_i_mpq_vec_new(ne * nt);
     /* links: busy time and price of the link row of an edge with a switch
      * end, 0 elsewhere, as in the edge LP (steady.c) */
     int vectors = ssched_i_steady_resources(out, n, ne);
     if (!rate || !vectors) {
-        free_vec(rate, ne * nt);
+        ssched_i_mpq_vec_free(rate, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     size_t n_merges = 0;
@@ -109,7 +100,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
         out->tree_rates = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->tree_rates);
     }
     if (!out->tasks || (m->reduce && (!out->rated_trees || !out->tree_rates))) {
-        free_vec(rate, ne * nt);
+        ssched_i_mpq_vec_free(rate, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     mpq_t q;
@@ -193,7 +184,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
     for (size_t e = 0; e < ne; e++)
         if (m->link_row[e] != SIZE_MAX)
             mpq_set(out->link_price[e], sol->y[m->link_row[e]]);
-    free_vec(rate, ne * nt);
+    ssched_i_mpq_vec_free(rate, ne * nt);
     mpq_clear(q);
     return st;
 }

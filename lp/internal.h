@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "ssched/lp.h"
+#include "src/util/internal.h"
 
 /* A sparse vector: nnz entries (idx ascending, vals nonzero). */
 typedef struct {
@@ -14,10 +15,10 @@ typedef struct {
     mpq_t *vals;
 } spvec_t;
 
-void ssched_i_spvec_init(spvec_t *v);
-void ssched_i_spvec_free(spvec_t *v);
+SSCHED_INTERNAL void ssched_i_spvec_init(spvec_t *v);
+SSCHED_INTERNAL void ssched_i_spvec_free(spvec_t *v);
 /* Append (i, q); i must exceed every index already present. */
-int ssched_i_spvec_push(spvec_t *v, size_t i, const mpq_t q);
+SSCHED_INTERNAL int ssched_i_spvec_push(spvec_t *v, size_t i, const mpq_t q);
 
 /* Solve the square system M z = rhs exactly, M given as n sparse rows whose
  * indices are in [0, n).  Rows are consumed (modified).  rhs is overwritten
@@ -26,7 +27,7 @@ int ssched_i_spvec_push(spvec_t *v, size_t i, const mpq_t q);
  * builds; the sparsest row comes from a priority queue, so the cost is
  * O((n + nnz + fill) log n) plus the rational arithmetic.
  * Returns 1 on success, 0 if M is singular, -1 on allocation failure. */
-int ssched_i_sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs);
+SSCHED_INTERNAL int ssched_i_sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs);
 
 /* Standard form used by the exact code: row i is  a_i.x + s_i = b_i, where
  * the slack s_i is >= 0 (<= row), <= 0 (>= row) or == 0 (= row).  Variables
@@ -41,48 +42,45 @@ typedef struct {
     mpq_t *val;      /* nnz        */
 } csc_t;
 
-int ssched_i_csc_build(csc_t *a, const ssched_lp_t *lp);
-void ssched_i_csc_free(csc_t *a);
+SSCHED_INTERNAL int ssched_i_csc_build(csc_t *a, const ssched_lp_t *lp);
+SSCHED_INTERNAL void ssched_i_csc_free(csc_t *a);
 
 /* Basic solution of `basis` (flags over n_cols + n_rows variables, exactly
  * n_rows of them set): x (n_cols + n_rows values, slacks included) and duals
  * y (n_rows).  Returns 1, 0 if the basis matrix is singular, -1 on ENOMEM. */
-int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basis,
+SSCHED_INTERNAL int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basis,
                 mpq_t *x, mpq_t *y);
 
 /* Solve B d = column `var` of [A | I] for the basis (d indexed by the
  * position of each basic variable in basic_list).  Same return codes. */
-int ssched_i_basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list,
+SSCHED_INTERNAL int ssched_i_basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list,
                     size_t var, mpq_t *d);
 
 /* Exact primal simplex (Bland's rule) from a primal-feasible basis; updates
  * basis in place.  Returns 1 when optimal, 0 if the start is not primal
  * feasible or the LP is unbounded, -1 on error; *pivots counts pivots. */
-int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
+SSCHED_INTERNAL int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
                          long max_pivots, long *pivots);
 
 /* Floating-point solve with lp_solve; fills basis (n_cols + n_rows flags).
  * attempt selects a configuration (0 = default, 1.. = alternatives used
  * when a basis fails to certify).  Returns 1 optimal, 0 infeasible,
  * 2 unbounded, -1 failure. */
-int ssched_i_float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis);
+SSCHED_INTERNAL int ssched_i_float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis);
 
-/* Shared helpers (util.c): a monotonic clock in seconds, n initialised
- * rationals, and the order of steady-state flows (by edge, then type). */
-double ssched_i_lp_now(void);
-/* CPU time of the process, seconds. */
-double ssched_i_cpu_now(void);
-mpq_t *ssched_i_lp_new_vec(size_t n);
+/* Shared helpers (util.c; the clocks and the rational arrays are
+ * src/util/internal.h's). */
 /* The per-resource vectors of a solution: busy time and price of every
  * node's out-port, in-port and processor (n) and every edge's link (ne),
  * all 0, with out->n_nodes and n_edges set.  1 on success, 0 if any
  * allocation failed (ssched_steady_free releases what was made). */
 struct ssched_steady_s;
-int ssched_i_steady_resources(struct ssched_steady_s *out, size_t n, size_t ne);
+SSCHED_INTERNAL int ssched_i_steady_resources(struct ssched_steady_s *out, size_t n, size_t ne);
 /* lp_solve's log: silent, or (verbose) its normal log on stderr, never on
  * stdout where the CLI writes its results. */
 struct _lprec;
-void ssched_i_lp_log(struct _lprec *lp, int verbose);
-int ssched_i_lp_flow_by_edge_then_type(const void *a, const void *b);
+SSCHED_INTERNAL void ssched_i_lp_log(struct _lprec *lp, int verbose);
+/* qsort order of steady-state flows: by edge, then type. */
+SSCHED_INTERNAL int ssched_i_lp_flow_by_edge_then_type(const void *a, const void *b);
 
 #endif

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ssched_lp_init(ssched_lp_t *lp, const char *name)
+ssched_status_t ssched_lp_init(ssched_lp_t *lp, const char *name)
 {
     memset(lp, 0, sizeof *lp);
     lp->name = strdup(name ? name : "ssched");
+    return lp->name ? SSCHED_OK : SSCHED_ENOMEM;
 }
 
 void ssched_lp_free(ssched_lp_t *lp)

@@ -132,18 +132,18 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     double t, c;
     if (opt->start_basis) {
         memcpy(basis, opt->start_basis, total);
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         c = ssched_i_cpu_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += ssched_i_lp_now() - t;
+        sol->exact_seconds += ssched_i_wall_now() - t;
         sol->exact_cpu_seconds += ssched_i_cpu_now() - c;
     }
     for (int attempt = 0; st != SSCHED_OK && !opt->start_basis && attempt < FLOAT_ATTEMPTS;
          attempt++) {
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         c = ssched_i_cpu_now();
         int r = ssched_i_float_solve(lp, attempt, opt->verbose, basis);
-        sol->float_seconds += ssched_i_lp_now() - t;
+        sol->float_seconds += ssched_i_wall_now() - t;
         sol->float_cpu_seconds += ssched_i_cpu_now() - c;
         sol->float_solves++;
         if (r != 1) {
@@ -151,10 +151,10 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
                              r == 0 ? "infeasibility" : r == 2 ? "unboundedness" : "a failure");
             continue;
         }
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         c = ssched_i_cpu_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += ssched_i_lp_now() - t;
+        sol->exact_seconds += ssched_i_wall_now() - t;
         sol->exact_cpu_seconds += ssched_i_cpu_now() - c;
     }
     /* Last resort: exact simplex from the slack basis, which is primal
@@ -162,10 +162,10 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     if (st != SSCHED_OK && slack_basis_feasible(lp)) {
         memset(basis, 0, total);
         memset(basis + lp->n_cols, 1, lp->n_rows);
-        t = ssched_i_lp_now();
+        t = ssched_i_wall_now();
         c = ssched_i_cpu_now();
         st = certify_from(lp, &a, basis, opt->max_repair_pivots, sol, &local);
-        sol->exact_seconds += ssched_i_lp_now() - t;
+        sol->exact_seconds += ssched_i_wall_now() - t;
         sol->exact_cpu_seconds += ssched_i_cpu_now() - c;
     }
     ssched_i_csc_free(&a);

@@ -18,15 +18,6 @@ void ssched_steady_init(ssched_steady_t *s)
     ssched_lp_solution_init(&s->lp);
 }
 
-static void clear_vec(mpq_t *v, size_t n)
-{
-    if (!v)
-        return;
-    for (size_t i = 0; i < n; i++)
-        mpq_clear(v[i]);
-    free(v);
-}
-
 void ssched_steady_free(ssched_steady_t *s)
 {
     for (size_t k = 0; k < s->n_flows; k++)
@@ -37,8 +28,8 @@ void ssched_steady_free(ssched_steady_t *s)
     for (size_t k = 0; k < s->n_tasks; k++)
         mpq_clear(s->tasks[k].rate);
     free(s->tasks);
-    clear_vec(s->compute_busy, s->n_nodes);
-    clear_vec(s->compute_price, s->n_nodes);
+    ssched_i_mpq_vec_free(s->compute_busy, s->n_nodes);
+    ssched_i_mpq_vec_free(s->compute_price, s->n_nodes);
     for (size_t k = 0; k < s->n_rated_trees; k++) {
         mpz_clear(s->rated_trees[k].weight);
         free(s->rated_trees[k].tasks);
@@ -48,18 +39,18 @@ void ssched_steady_free(ssched_steady_t *s)
     free(s->rated_trees);
     free(s->tree_rates);
     free(s->unreachable);
-    clear_vec(s->out_busy, s->n_nodes);
-    clear_vec(s->in_busy, s->n_nodes);
-    clear_vec(s->out_price, s->n_nodes);
-    clear_vec(s->in_price, s->n_nodes);
-    clear_vec(s->link_busy, s->n_edges);
-    clear_vec(s->link_price, s->n_edges);
+    ssched_i_mpq_vec_free(s->out_busy, s->n_nodes);
+    ssched_i_mpq_vec_free(s->in_busy, s->n_nodes);
+    ssched_i_mpq_vec_free(s->out_price, s->n_nodes);
+    ssched_i_mpq_vec_free(s->in_price, s->n_nodes);
+    ssched_i_mpq_vec_free(s->link_busy, s->n_edges);
+    ssched_i_mpq_vec_free(s->link_price, s->n_edges);
     for (size_t k = 0; k < s->n_arborescences; k++)
         ssched_arborescence_free(&s->arborescences[k]);
     free(s->arborescences);
     free(s->root_candidates);
-    clear_vec(s->root_throughput, s->n_root_candidates);
-    clear_vec(s->root_upper_bound, s->n_root_candidates);
+    ssched_i_mpq_vec_free(s->root_throughput, s->n_root_candidates);
+    ssched_i_mpq_vec_free(s->root_upper_bound, s->n_root_candidates);
     free(s->root_pruned);
     mpq_clear(s->throughput);
     mpq_clear(s->upper_bound);
@@ -196,6 +187,7 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
 {
     out->method = SSCHED_METHOD_LP;
     ssched_model_t m;
+    ssched_model_init(&m);
     ssched_status_t st = ssched_model_build(p, pb, &m, err);
     if (st != SSCHED_OK) {
         ssched_model_free(&m);
@@ -213,8 +205,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     out->kind = pb->kind;
     if (st == SSCHED_OK) {
         out->n_nodes = n;
-        out->compute_busy = ssched_i_lp_new_vec(n);
-        out->compute_price = ssched_i_lp_new_vec(n);
+        out->compute_busy = ssched_i_mpq_vec_new(n);
+        out->compute_price = ssched_i_mpq_vec_new(n);
         out->n_intervals = m.n_intervals;
         out->intervals = malloc((m.n_intervals ? m.n_intervals : 1) * sizeof *out->intervals);
         out->tasks = malloc((m.n_cons ? m.n_cons : 1) * sizeof *out->tasks);
@@ -246,13 +238,13 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
         out->unreachable = calloc(n_unreach ? n_unreach : 1, 1);
         out->flows = malloc((m.n_sends ? m.n_sends : 1) * sizeof *out->flows);
-        out->out_busy = ssched_i_lp_new_vec(n);
-        out->in_busy = ssched_i_lp_new_vec(n);
-        out->out_price = ssched_i_lp_new_vec(n);
-        out->in_price = ssched_i_lp_new_vec(n);
+        out->out_busy = ssched_i_mpq_vec_new(n);
+        out->in_busy = ssched_i_mpq_vec_new(n);
+        out->out_price = ssched_i_mpq_vec_new(n);
+        out->in_price = ssched_i_mpq_vec_new(n);
         out->n_edges = p->n_edges;
-        out->link_busy = ssched_i_lp_new_vec(p->n_edges);
-        out->link_price = ssched_i_lp_new_vec(p->n_edges);
+        out->link_busy = ssched_i_mpq_vec_new(p->n_edges);
+        out->link_price = ssched_i_mpq_vec_new(p->n_edges);
         unsigned char *reach = malloc(n ? n : 1);
         if (!out->commodities || !out->unreachable || !out->flows || !out->out_busy ||
             !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||

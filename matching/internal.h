@@ -18,14 +18,15 @@
 #include <stddef.h>
 
 #include "ssched/matching.h"
+#include "src/util/internal.h"
 
 #define MT_NONE ((size_t)-1)
 
 /* ---- bipartite.c ---- */
-mpz_t *ssched_i_mt_mpz_array(size_t n);             /* n initialised mpz, or NULL */
-void ssched_i_mt_mpz_array_free(mpz_t *a, size_t n);
-void ssched_i_mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right);
-ssched_status_t ssched_i_mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t D,
+SSCHED_INTERNAL mpz_t *ssched_i_mt_mpz_array(size_t n);             /* n initialised mpz, or NULL */
+SSCHED_INTERNAL void ssched_i_mt_mpz_array_free(mpz_t *a, size_t n);
+SSCHED_INTERNAL void ssched_i_mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right);
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t D,
                                ssched_error_t *err);
 
 /* ---- regularize.c ----
@@ -49,9 +50,9 @@ typedef struct {
 
 /* Build the padded graph of g with D = max weighted degree (> 0).
  * Precondition: g valid, at least one edge. */
-ssched_status_t ssched_i_mt_regularize(const ssched_bipartite_t *g, const mpz_t D,
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_regularize(const ssched_bipartite_t *g, const mpz_t D,
                               mt_padded_t *out, ssched_error_t *err);
-void ssched_i_mt_padded_free(mt_padded_t *p);
+SSCHED_INTERNAL void ssched_i_mt_padded_free(mt_padded_t *p);
 
 /* ---- bipartite_matching.c ----
  * Hopcroft–Karp on the padded graph.  Pair p is usable iff rank[p] <= limit
@@ -68,24 +69,24 @@ typedef struct {
     size_t size;                         /* current matching size        */
 } mt_hk_t;
 
-ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g);
-void ssched_i_mt_hk_free(mt_hk_t *h);
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g);
+SSCHED_INTERNAL void ssched_i_mt_hk_free(mt_hk_t *h);
 /* Drop dead pairs (rank MT_NONE) from the adjacency lists. */
-void ssched_i_mt_hk_compact(mt_hk_t *h);
+SSCHED_INTERNAL void ssched_i_mt_hk_compact(mt_hk_t *h);
 /* Unmatch pairs of rank > limit, then augment to a maximum matching of the
  * pairs of rank <= limit.  Returns the matching size. */
-size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit);
+SSCHED_INTERNAL size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit);
 
 /* ---- bottleneck.c ----
  * Leave in h a perfect matching of the live pairs maximising the minimum
  * weight (pairs ranked 0.. by decreasing weight, n_groups distinct weights).
  * Returns 0, or -1 if no perfect matching exists (a broken invariant). */
-int ssched_i_mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups);
+SSCHED_INTERNAL int ssched_i_mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups);
 
 /* ---- sort.c ----
  * Stable merge sort of idx[0..n) by key[idx[i]], ascending or descending;
  * tmp has room for n entries. */
-void ssched_i_mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key, int descending, size_t *tmp);
+SSCHED_INTERNAL void ssched_i_mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key, int descending, size_t *tmp);
 
 /* ---- expand.c ---- */
 typedef struct {
@@ -103,15 +104,15 @@ typedef struct {
     mpz_t remaining, offset, len;
 } mt_expand_t;
 
-ssched_status_t ssched_i_mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g,
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g,
                                const mt_padded_t *pg);
-void ssched_i_mt_expand_free(mt_expand_t *x);
+SSCHED_INTERNAL void ssched_i_mt_expand_free(mt_expand_t *x);
 /* Append to out the pieces of one round: the perfect matching given by
  * mate_l (pair per padded left node) held for lambda units. */
-ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l,
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l,
                                 const mpz_t lambda, ssched_matching_result_t *out,
                                 ssched_error_t *err);
 /* Merge steps with the same edge set (keeping the first one's position). */
-ssched_status_t ssched_i_mt_merge_equal(ssched_matching_result_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_merge_equal(ssched_matching_result_t *out, ssched_error_t *err);
 
 #endif

@@ -56,17 +56,15 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
     size_t ne = p->n_edges, nt = st->n_commodities;
     out->n_commodities = nt;
     out->commodities = malloc((nt ? nt : 1) * sizeof *out->commodities);
-    mpq_t *flow = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *flow); /* flow[t*ne + e] */
+    mpq_t *flow = ssched_i_mpq_vec_new(ne * nt); /* flow[t*ne + e] */
     sched_load_t *loads = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *loads);
     if (!out->commodities || !flow || !loads) {
-        free(flow);
+        ssched_i_mpq_vec_free(flow, ne * nt);
         free(loads);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     if (nt)
         memcpy(out->commodities, st->commodities, nt * sizeof *st->commodities);
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_init(flow[k]);
     for (size_t k = 0; k < st->n_flows; k++)
         mpq_set(flow[st->flows[k].type * ne + st->flows[k].edge], st->flows[k].rate);
     ssched_status_t status = SSCHED_OK;
@@ -75,7 +73,8 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
 
     /* Period: every count rate*T, every busy time rate*size*c*T and TP*T
-     * must be integers. */
+     * must be integers (ssched_steady_period's terms, but on the flows left
+     * once the cycles are cancelled). */
     mpq_t q;
     mpq_init(q);
     if (opt->fixed_period) {
@@ -95,14 +94,9 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
         goto loads;
     }
     mpz_set(out->lcm_period, mpq_denref(st->throughput));
-    for (size_t k = 0; k < ne * nt; k++) {
-        if (mpq_sgn(flow[k]) == 0)
-            continue;
-        mpz_lcm(out->lcm_period, out->lcm_period, mpq_denref(flow[k]));
-        mpq_mul(q, flow[k], p->c[k % ne]);
-        mpq_mul(q, q, pb->size);
-        mpz_lcm(out->lcm_period, out->lcm_period, mpq_denref(q));
-    }
+    for (size_t k = 0; k < ne * nt; k++)
+        if (mpq_sgn(flow[k]) != 0)
+            ssched_i_period_add_flow(out->lcm_period, flow[k], p->c[k % ne], pb->size, q);
     mpq_set_z(out->period, out->lcm_period);
     mpq_mul(q, st->throughput, out->period);
     mpz_set(out->ops_per_period, mpq_numref(q));
@@ -122,9 +116,7 @@ loads:;
         status = ssched_i_sched_make_slots(p, loads, n_loads, opt->rule, out, err);
     for (size_t k = 0; k < n_loads; k++)
         mpq_clear(loads[k].count);
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_clear(flow[k]);
-    free(flow);
+    ssched_i_mpq_vec_free(flow, ne * nt);
     free(loads);
     mpq_clear(q);
     return status;

@@ -227,7 +227,7 @@ ssched_status_t ssched_i_sched_build_reduce(const ssched_platform_t *p, const ss
                 break;
             if (x->kind == SSCHED_TREE_SEND)
                 sends[ns++] = (entry_t){x->edge, pb->commutative ? set[0]
-                                        : sched_interval_index(N, x->k, x->m), 0, 0, w};
+                                        : ssched_interval_index(N, x->k, x->m), 0, 0, w};
             else if (pb->commutative) /* a merge is unordered: smaller set index first */
                 comps[nc++] = (entry_t){x->node, set[1] < set[2] ? set[1] : set[2],
                                         set[1] < set[2] ? set[2] : set[1], set[0], w};

@@ -463,7 +463,7 @@ size_t ssched_i_chk_interval(const chk_t *c, size_t k, size_t m)
 {
     if (k > m || m >= c->N)
         return (size_t)-1;
-    return k * c->N - (k ? k * (k - 1) / 2 : 0) + (m - k);
+    return ssched_interval_index(c->N, k, m);
 }
 
 int ssched_i_chk_int_array(json_t *a, size_t len, size_t *out)

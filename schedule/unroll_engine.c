@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "schedule/unroll_internal.h"
 
@@ -350,13 +349,6 @@ static void free_runs(sched_engine_t *e)
     free(e->keys2);
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)
 {
     e->release = 0;
@@ -374,7 +366,7 @@ void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)
 ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err)
 {
     if (!final && e->limits && e->limits->progress && (++e->periods_done & 63) == 0) {
-        double t = now();
+        double t = ssched_i_wall_now();
         if (t - e->reported >= 1.0) {
             e->reported = t;
             e->limits->progress(e->limits->progress_ctx, e->periods_done, e->periods_total,
@@ -645,7 +637,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     mpq_init(e.period_ticks);
     sink->sc = &e.sc;
     e.limits = limits;
-    e.started = e.reported = now();
+    e.started = e.reported = ssched_i_wall_now();
     e.periods_total = (size_t)ssched_i_sched_replay_periods(p, s, K) - 2 * p->n_nodes - 4;
     if (st == SSCHED_OK)
         st = s->kind == SSCHED_PROBLEM_REDUCE      ? ssched_i_sched_replay_reduce(&e, pb, K, &periods, err)

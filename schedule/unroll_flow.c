@@ -64,15 +64,13 @@ static ssched_status_t make_routes(const ssched_platform_t *p, const ssched_sche
                                    pattern_t *pt, ssched_error_t *err)
 {
     size_t ne = p->n_edges, nt = s->n_commodities;
-    mpq_t *f = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *f);
+    mpq_t *f = ssched_i_mpq_vec_new(ne * nt);
     size_t *path = malloc((p->n_nodes + 1) * sizeof *path);
     if (!f || !path) {
-        free(f);
+        ssched_i_mpq_vec_free(f, ne * nt);
         free(path);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_init(f[k]);
     for (size_t k = 0; k < s->n_slots; k++)
         for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
             const ssched_transfer_t *tr = &s->slots[k].transfers[t];
@@ -138,9 +136,7 @@ static ssched_status_t make_routes(const ssched_platform_t *p, const ssched_sche
                                   "the routes of a type do not carry its operations per period");
     }
     mpq_clears(b, off, NULL);
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_clear(f[k]);
-    free(f);
+    ssched_i_mpq_vec_free(f, ne * nt);
     free(path);
     return st;
 }
@@ -205,14 +201,12 @@ static ssched_status_t make_pieces(const ssched_platform_t *p, const ssched_prob
     size_t ne = p->n_edges, nt = s->n_commodities;
     /* cursor per (type, edge): the route it is in and how far */
     size_t *cur_route = calloc(ne * nt > 0 ? ne * nt : 1, sizeof *cur_route);
-    mpq_t *done = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *done);
+    mpq_t *done = ssched_i_mpq_vec_new(ne * nt);
     if (!cur_route || !done) {
         free(cur_route);
-        free(done);
+        ssched_i_mpq_vec_free(done, ne * nt);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_init(done[k]);
     ssched_status_t st = SSCHED_OK;
     mpq_t want, lo, hi, room, cut;
     mpq_inits(want, lo, hi, room, cut, NULL);
@@ -265,9 +259,7 @@ static ssched_status_t make_pieces(const ssched_platform_t *p, const ssched_prob
             }
         }
     mpq_clears(want, lo, hi, room, cut, NULL);
-    for (size_t k = 0; k < ne * nt; k++)
-        mpq_clear(done[k]);
-    free(done);
+    ssched_i_mpq_vec_free(done, ne * nt);
     free(cur_route);
     return st;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     mpz_t Q, A;                 /* ticks per time unit, units per message   */
@@ -134,46 +135,46 @@ typedef struct {
  * period b then lies in [(b - window) P, (b + 1) P] (the left shift never
  * makes an event later than the periodic pattern does), so a message waits
  * at a relay at most window + 2 periods. */
-void ssched_i_sched_engine_period(sched_engine_t *e, size_t b);
+SSCHED_INTERNAL void ssched_i_sched_engine_period(sched_engine_t *e, size_t b);
 
 /* Hand the sink every waiting event that starts no later than any future
  * event can (all of them when final): a future event starts after its
  * ports' and processor's free times, so the watermark is the least free
  * time of the nodes the pattern uses (of the links it uses out of switches). */
-ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
 
 /* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
  * operations over at most max_periods periods could exceed 2^62 ticks. */
-ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
                                  const ssched_problem_t *pb, const ssched_schedule_t *s,
                                  unsigned long long max_periods, ssched_error_t *err);
-void ssched_i_sched_scale_free(sched_scale_t *sc);
+SSCHED_INTERNAL void ssched_i_sched_scale_free(sched_scale_t *sc);
 /* Units of an exact amount (amount * A, an integer by construction). */
-int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount);
-void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
+SSCHED_INTERNAL int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount);
+SSCHED_INTERNAL void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
 
 /* Emit a transfer of `len` units of (type, op) from offset `off`, starting
  * no earlier than `ready` (its input there), left-shifted on both ports;
  * returns its end in *end. */
-ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     unsigned long op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err);
 /* The same for a transfer of known duration and piece (scatter, gossip);
  * bamt: its length in buffer units (e->buf.bu for a whole message). */
-ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
                                  int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err);
-ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
                                        unsigned long op, int64_t ready, int64_t *end,
                                        ssched_error_t *err);
 
 /* The two replay loops. */
-ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
                                   unsigned long K, size_t *periods, ssched_error_t *err);
-ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
                                     unsigned long K, size_t *periods, ssched_error_t *err);
 /* Broadcast: whole messages down the arborescences (unroll_broadcast.c). */
-ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods, ssched_error_t *err);
 /* The reduce and broadcast replays in steps, so an all-reduce runs both
  * on one engine (unroll_allreduce.c).  begin allocates the state (*out;
@@ -182,23 +183,23 @@ ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_
  * events (the caller sets the release time before and flushes after). */
 typedef struct sched_reduce_replay sched_reduce_replay_t;
 typedef struct sched_bcast_replay sched_bcast_replay_t;
-ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
                                    unsigned long K, sched_reduce_replay_t **out,
                                    ssched_error_t *err);
 /* Periods a batch spans after its first: the trees' deepest level. */
-size_t ssched_i_sched_reduce_depth(const sched_reduce_replay_t *r);
+SSCHED_INTERNAL size_t ssched_i_sched_reduce_depth(const sched_reduce_replay_t *r);
 /* Batches: ceil(K / operations per period). */
-size_t ssched_i_sched_reduce_batches(const sched_reduce_replay_t *r);
-ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+SSCHED_INTERNAL size_t ssched_i_sched_reduce_batches(const sched_reduce_replay_t *r);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
                                   ssched_error_t *err);
 /* When the complete result of op is at the target (valid from the period
  * after its batch's last level until depth + 1 periods later). */
-int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op);
-void ssched_i_sched_reduce_end(sched_reduce_replay_t *r);
+SSCHED_INTERNAL int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op);
+SSCHED_INTERNAL void ssched_i_sched_reduce_end(sched_reduce_replay_t *r);
 /* The slot transfers of `type` (an all-reduce's copies) are handed to
  * hook as the step meets them, so another part's events interleave with
  * the reduce's in the pattern's slot order. */
-void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
+SSCHED_INTERNAL void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
                        ssched_status_t (*hook)(sched_engine_t *e, void *ctx,
                                                const ssched_transfer_t *tr, ssched_error_t *err),
                        void *ctx);
@@ -207,33 +208,33 @@ void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
  * used, a whole message lasting A units.  Transfers get type `type`; op's
  * message is at the root from ready(ctx, op) (NULL: time 0), asked when
  * its batch starts. */
-ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
                                   size_t type, int own_scale, unsigned long K,
                                   int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
                                   sched_bcast_replay_t **out, ssched_error_t *err);
 /* Arcs deep: periods a batch spans. */
-size_t ssched_i_sched_bcast_depth(const sched_bcast_replay_t *r);
-ssched_status_t ssched_i_sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+SSCHED_INTERNAL size_t ssched_i_sched_bcast_depth(const sched_bcast_replay_t *r);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
                                  ssched_error_t *err);
 /* The same step in the pattern's slot order (all-reduce): prepare the
  * period's copies, then per slot transfer of a copy over `edge` the copies
  * starting within its amount (whole messages, each at the slot where it
  * would begin), then finish (the copies left, buffer marks). */
-ssched_status_t ssched_i_sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
                                     ssched_error_t *err);
-ssched_status_t ssched_i_sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
                                  const mpq_t amount, ssched_error_t *err);
-ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
                                    ssched_error_t *err);
-void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
+SSCHED_INTERNAL void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 /* All-reduce: the reduce to the root, then the broadcast of each result
  * (unroll_allreduce.c). */
-ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
                                        unsigned long K, size_t *periods, ssched_error_t *err);
 /* A short all-reduce pattern of n operations per period: trees and
  * arborescences apportioned by rate, the period the busiest resource's
  * time (unroll_allreduce_plan.c). */
-ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
                                         const ssched_steady_t *st, unsigned long n,
                                         ssched_schedule_t *out, ssched_error_t *err);
 /* Reduce and all-reduce schedules share the reduce's scale, types and
@@ -243,22 +244,22 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
     return s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE;
 }
 /* Upper bounds used by the limits: periods replayed, events per period. */
-unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
+SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         unsigned long K);
 
 /* Run the engine on s for K operations into sink; fills fig. */
-ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
                                  const ssched_schedule_t *s, unsigned long K,
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
                                  ssched_unroll_figures_t *fig, ssched_error_t *err);
 
 /* Buffer needs (unroll_buffer.c); each returns 0 on allocation failure. */
-int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
+SSCHED_INTERNAL int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                        const ssched_problem_t *pb, const ssched_schedule_t *s);
-void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
+SSCHED_INTERNAL void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
 /* Account one event, in start order. */
-int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
+SSCHED_INTERNAL int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
 /* buffer_peak and buffer_node of fig (pending releases applied first). */
-int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig);
+SSCHED_INTERNAL int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig);
 
 #endif

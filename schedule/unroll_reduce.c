@@ -189,7 +189,7 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     for (size_t t = 0; t < nt && st == SSCHED_OK && s->commutative; t++)
         r->sets[t] = tree_sets(s, &s->trees.trees[t], &copy, scratch, &st, err);
     /* the complete result: [0, N-1], or the set of every participant */
-    r->full = sched_interval_index(N, 0, N ? N - 1 : 0);
+    r->full = ssched_interval_index(N, 0, N ? N - 1 : 0);
     if (st == SSCHED_OK && s->commutative) {
         memset(scratch, 0, copy.words * sizeof *scratch);
         for (size_t j = 0; j < N; j++)
@@ -265,7 +265,7 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
                 if (task->kind == SSCHED_TREE_SEND) {
                     in->key_a = task->edge;
                     in->key_b = s->commutative ? sets[t][3 * x]
-                                               : sched_interval_index(N, task->k, task->m);
+                                               : ssched_interval_index(N, task->k, task->m);
                 } else {
                     in->key_a = p->n_edges + task->node; /* computes sort after sends */
                     in->key_b = 0;
@@ -335,9 +335,9 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
         if (inst[k].key_a < p->n_edges)
             continue;
         ssched_tree_task_t x = s->trees.trees[inst[k].tree].tasks[inst[k].task];
-        size_t left = sched_interval_index(N, x.k, x.l);
-        size_t right = sched_interval_index(N, x.l + 1, x.m);
-        size_t out = sched_interval_index(N, x.k, x.m);
+        size_t left = ssched_interval_index(N, x.k, x.l);
+        size_t right = ssched_interval_index(N, x.l + 1, x.m);
+        size_t out = ssched_interval_index(N, x.k, x.m);
         if (s->commutative) {
             /* the event names the merge by its sets, as the computations
              * list does: inputs in increasing set order, then the result */

@@ -242,6 +242,7 @@ static void cross_check(const ssched_platform_t *p, const ssched_problem_t *pb, 
                         int *agree)
 {
     ssched_model_t m;
+    ssched_model_init(&m);
     ssched_error_t err;
     CU_ASSERT_EQUAL_FATAL(ssched_model_build(p, pb, &m, &err), SSCHED_OK);
     ssched_steady_t s;

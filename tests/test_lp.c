@@ -19,7 +19,7 @@ static void q(mpq_t out, const char *s)
  * Vertex of the first two rows: x = 8/5, y = 6/5, objective 14/5 with z = 1/5. */
 static void build_small(ssched_lp_t *lp)
 {
-    ssched_lp_init(lp, "small");
+    CU_ASSERT_EQUAL_FATAL(ssched_lp_init(lp, "small"), SSCHED_OK);
     mpq_t v;
     mpq_init(v);
     size_t x, y, z, r;
@@ -69,7 +69,7 @@ static void test_small_lp(void)
 static void test_add_coef_accumulates(void)
 {
     ssched_lp_t lp;
-    ssched_lp_init(&lp, "acc");
+    CU_ASSERT_EQUAL_FATAL(ssched_lp_init(&lp, "acc"), SSCHED_OK);
     mpq_t v;
     mpq_init(v);
     size_t x, r;
@@ -107,6 +107,7 @@ static void solved_scatter(ssched_platform_t *p, ssched_model_t *m, ssched_lp_so
     ssched_problem_t pb;
     ssched_problem_init(&pb);
     CU_ASSERT_EQUAL_FATAL(ssched_problem_set_scatter(&pb, p, "s", "t,b", &err), SSCHED_OK);
+    ssched_model_init(m);
     CU_ASSERT_EQUAL_FATAL(ssched_model_build(p, &pb, m, &err), SSCHED_OK);
     ssched_problem_free(&pb);
     ssched_lp_solution_init(sol);

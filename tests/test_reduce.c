@@ -68,6 +68,7 @@ static void test_two_node_correction(void)
      * column (out of A, into B, +1 in B's balance of v[0,1]) and the
      * optimum becomes 1 - the overstatement the correction removes. */
     ssched_model_t m;
+    ssched_model_init(&m);
     CU_ASSERT_EQUAL_FATAL(ssched_model_build(&p, &pb, &m, NULL), SSCHED_OK);
     size_t col, out_a = SIZE_MAX, in_b = SIZE_MAX, bal_b = SIZE_MAX;
     for (size_t i = 0; i < m.lp.n_rows; i++) {
@@ -275,6 +276,7 @@ static void test_random_against_esolver(void)
             mpq_set_ui(pb.size, 2, 3);
         if (ssched_problem_validate(&pb, &p, NULL) == SSCHED_OK) {
             ssched_model_t m;
+            ssched_model_init(&m);
             CU_ASSERT_EQUAL_FATAL(ssched_model_build(&p, &pb, &m, NULL), SSCHED_OK);
             ssched_steady_t s;
             ssched_steady_init(&s);

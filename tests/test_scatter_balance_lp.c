@@ -56,7 +56,7 @@ static void random_platform(ssched_sb_platform_t *pl, int p, long b_max, int slo
 static int lp3_optimum(const ssched_sb_platform_t *pl, long n, mpq_t out)
 {
     ssched_lp_t lp;
-    ssched_lp_init(&lp, "lp3");
+    CU_ASSERT_EQUAL_FATAL(ssched_lp_init(&lp, "lp3"), SSCHED_OK);
     ssched_error_t err;
     size_t p = pl->p, idx, row;
     mpq_t one, m1, v;

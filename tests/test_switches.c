@@ -272,6 +272,7 @@ static int check_random(ssched_platform_t *p, const ssched_problem_t *pb)
     if (ssched_problem_validate(pb, p, NULL) != SSCHED_OK)
         return 0;
     ssched_model_t m;
+    ssched_model_init(&m);
     ssched_error_t err;
     CU_ASSERT_EQUAL_FATAL(ssched_model_build(p, pb, &m, &err), SSCHED_OK);
     ssched_steady_t s;

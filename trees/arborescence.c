@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ssched/trees.h"
+#include "src/util/internal.h"
 
 #define NONE SIZE_MAX
 
@@ -109,20 +110,13 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
     size_t *head = malloc((m ? m : 1) * sizeof *head), *stamp = malloc(n * sizeof *stamp);
     size_t *in_arc = malloc(n * sizeof *in_arc), *nxt = malloc(n * sizeof *nxt);
     unsigned char *alive = malloc(m ? m : 1);
-    mpq_t *c = malloc((m ? m : 1) * sizeof *c), *pick_cost = malloc(n * sizeof *pick_cost);
+    mpq_t *c = ssched_i_mpq_vec_new(m), *pick_cost = ssched_i_mpq_vec_new(n);
     cl_level_t *lv = calloc(n, sizeof *lv);
     size_t n_lv = 0, nr = 0;
     if (!lab0 || !tail || !head || !stamp || !in_arc || !nxt || !alive || !c || !pick_cost || !lv) {
-        free(c);
-        free(pick_cost);
-        c = pick_cost = NULL;
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         goto done;
     }
-    for (size_t e = 0; e < m; e++)
-        mpq_init(c[e]);
-    for (size_t v = 0; v < n; v++)
-        mpq_init(pick_cost[v]);
 
     /* reachable nodes, relabelled 0..nr-1 (the root first) */
     for (size_t v = 0; v < n; v++)
@@ -243,14 +237,8 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
         }
     *found = 1;
 done:
-    if (c)
-        for (size_t e = 0; e < m; e++)
-            mpq_clear(c[e]);
-    if (pick_cost)
-        for (size_t v = 0; v < n; v++)
-            mpq_clear(pick_cost[v]);
-    free(c);
-    free(pick_cost);
+    ssched_i_mpq_vec_free(c, m);
+    ssched_i_mpq_vec_free(pick_cost, n);
     if (lv)
         levels_free(lv, n_lv);
     free(lab0);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "ssched/error.h"
+#include "src/util/internal.h"
 
 /* An element a + b*eps of the ordered field Q(eps), eps a positive
  * infinitesimal, compared lexicographically.  The packing needs cut values
@@ -16,9 +17,9 @@ typedef struct {
     mpq_t a, b;
 } af_val_t;
 
-void ssched_i_af_val_init(af_val_t *v);
-void ssched_i_af_val_clear(af_val_t *v);
-int ssched_i_af_val_cmp(const af_val_t *x, const af_val_t *y);
+SSCHED_INTERNAL void ssched_i_af_val_init(af_val_t *v);
+SSCHED_INTERNAL void ssched_i_af_val_clear(af_val_t *v);
+SSCHED_INTERNAL int ssched_i_af_val_cmp(const af_val_t *x, const af_val_t *y);
 
 /* A flow network on the arcs of a digraph whose `usable` flag is set.
  * cap[e] is filled by the caller before each ssched_i_af_maxflow().  Max-flow by
@@ -36,9 +37,9 @@ typedef struct {
 } af_net_t;
 
 /* ENOMEM only.  usable[e] == 0 arcs are left out of the network. */
-ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
+SSCHED_INTERNAL ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
                             const size_t *to, const unsigned char *usable, ssched_error_t *err);
-void ssched_i_af_net_free(af_net_t *net);
+SSCHED_INTERNAL void ssched_i_af_net_free(af_net_t *net);
 
 /* Max flow from the nodes with is_source set to `sink` (not a source),
  * from zero.  With limit != NULL it stops as soon as the value exceeds
@@ -46,7 +47,7 @@ void ssched_i_af_net_free(af_net_t *net);
  * sink_side != NULL, sets sink_side[v] = 1 exactly for the nodes that reach
  * the sink in the residual network: the inclusion-minimal sink side of a
  * minimum cut (every minimum cut's sink side contains it). */
-int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
+SSCHED_INTERNAL int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
                af_val_t *value, unsigned char *sink_side);
 
 #endif

@@ -23,22 +23,12 @@ void ssched_trees_free(ssched_trees_t *t)
     memset(t, 0, sizeof *t);
 }
 
-/* T = lcm of the denominators of TP, every rate, every busy time. */
-static void reduce_period(const ssched_platform_t *p, const ssched_problem_t *pb,
-                          const ssched_steady_t *s, mpz_t T)
+/* The type of v[k,m] in s (numbered by ssched_interval_index), SIZE_MAX
+ * when s does not list it there. */
+static size_t interval_of(const ssched_steady_t *s, size_t N, size_t k, size_t m)
 {
-    mpq_t q;
-    mpq_init(q);
-    mpz_set(T, mpq_denref(s->throughput));
-    for (size_t k = 0; k < s->n_flows; k++) {
-        mpz_lcm(T, T, mpq_denref(s->flows[k].rate));
-        mpq_mul(q, s->flows[k].rate, p->c[s->flows[k].edge]);
-        mpq_mul(q, q, pb->size);
-        mpz_lcm(T, T, mpq_denref(q));
-    }
-    for (size_t k = 0; k < s->n_tasks; k++)
-        mpz_lcm(T, T, mpq_denref(s->tasks[k].rate));
-    mpq_clear(q);
+    size_t I = ssched_interval_index(N, k, m);
+    return I < s->n_intervals && s->intervals[I].k == k && s->intervals[I].m == m ? I : SIZE_MAX;
 }
 
 typedef struct {
@@ -86,10 +76,7 @@ static ssched_status_t find_tree(const ssched_platform_t *p, const ssched_proble
             tree->n_tasks++;
             continue;
         }
-        size_t I = SIZE_MAX;
-        for (size_t x = 0; x < s->n_intervals; x++)
-            if (s->intervals[x].k == in.k && s->intervals[x].m == in.m)
-                I = x;
+        size_t I = interval_of(s, N, in.k, in.m);
         ssched_i_tr_find_sends(sol, in.node, I, &b, &e);
         for (; b < e && mpz_sgn(sol->sends[b].count) == 0; b++)
             ;
@@ -124,7 +111,7 @@ ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_pr
         return ssched_error_set(err, SSCHED_EINPUT, "trees: not a reduce solution");
     if (mpq_sgn(s->throughput) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "trees: TP = 0, there is nothing to extract");
-    reduce_period(p, pb, s, out->period);
+    ssched_steady_period(p, pb, s, out->period);
     mpq_t q;
     mpq_init(q);
     mpq_set_z(q, out->period);
@@ -308,10 +295,10 @@ ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched
     ssched_trees_init(out);
     if (s->n_rated_trees == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "trees: the solution has no rated trees");
-    reduce_period(p, pb, s, out->period);
+    ssched_steady_period(p, pb, s, out->period);
     for (size_t k = 0; k < s->n_rated_trees; k++)
         mpz_lcm(out->period, out->period, mpq_denref(s->tree_rates[k]));
-    /* the commutative counterpart of reduce_period's flow terms; like them
+    /* the commutative counterpart of the period's flow terms; like them
      * it applies to a solution that states its flows (a short unrolling
      * pattern, unroll_allreduce_plan.c, states none: it needs no period
      * making every busy rate integral) */

@@ -44,17 +44,15 @@ ssched_status_t ssched_i_tr_solution_build(const ssched_platform_t *p, const ssc
     size_t ne = p->n_edges;
     out->sends = malloc((s->n_flows ? s->n_flows : 1) * sizeof *out->sends);
     out->cons = malloc((s->n_tasks ? s->n_tasks : 1) * sizeof *out->cons);
-    mpq_t *flow = malloc((ne ? ne : 1) * sizeof *flow);
+    mpq_t *flow = ssched_i_mpq_vec_new(ne);
     if (!out->sends || !out->cons || !flow) {
-        free(flow);
+        ssched_i_mpq_vec_free(flow, ne);
         free(out->sends);
         free(out->cons);
         out->sends = NULL;
         out->cons = NULL;
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t e = 0; e < ne; e++)
-        mpq_init(flow[e]);
     mpq_t T, q;
     mpq_inits(T, q, NULL);
     mpq_set_z(T, period);
@@ -111,9 +109,7 @@ ssched_status_t ssched_i_tr_solution_build(const ssched_platform_t *p, const ssc
     }
     qsort(out->sends, out->n_sends, sizeof *out->sends, cmp_send);
     qsort(out->cons, out->n_cons, sizeof *out->cons, cmp_cons);
-    for (size_t e = 0; e < ne; e++)
-        mpq_clear(flow[e]);
-    free(flow);
+    ssched_i_mpq_vec_free(flow, ne);
     mpq_clears(T, q, NULL);
     return st;
 }

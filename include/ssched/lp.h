@@ -42,7 +42,10 @@ typedef struct {
     ssched_lp_row_t *rows;
 } ssched_lp_t;
 
-void ssched_lp_init(ssched_lp_t *lp, const char *name);
+/* Empty LP named `name` (NULL: "ssched"); the name is copied.  SSCHED_ENOMEM
+ * if the copy fails, the LP is then nameless but may still be freed.  Pair
+ * with ssched_lp_free(). */
+ssched_status_t ssched_lp_init(ssched_lp_t *lp, const char *name);
 void ssched_lp_free(ssched_lp_t *lp);
 
 /* Append a column x_j >= 0 with objective coefficient obj (NULL = 0). */

@@ -63,6 +63,12 @@ typedef struct {
     size_t k, m;
 } ssched_interval_t;
 
+/* The number of interval v[k,m] (0 <= k <= m < N) among the N(N+1)/2
+ * intervals of N participants, numbered k-major: [0,0], [0,1], ..,
+ * [0,N-1], [1,1], ...  Every stage uses it: the reduce LP's message types,
+ * ssched_steady_t's and ssched_schedule_t's intervals are in this order. */
+size_t ssched_interval_index(size_t N, size_t k, size_t m);
+
 /* Task T_{k,l,m}: v[k,m] = v[k,l] (+) v[l+1,m] computed on `node`. */
 typedef struct {
     size_t node, k, l, m;
@@ -93,11 +99,15 @@ typedef struct {
                                           target index                       */
 } ssched_model_t;
 
-/* Build the LP of a validated problem: SSSP, SSPA2A, SSR (RR-4872 §4.2,
- * with the correction that v[0,N-1] never leaves the target) or the
- * broadcast LP ("ssb", above). */
+/* Empty model.  Always succeeds; pair with ssched_model_free(). */
+void ssched_model_init(ssched_model_t *model);
+/* Build the LP of a validated problem into an initialised model (what it
+ * held is released first): SSSP, SSPA2A, SSR (RR-4872 §4.2, with the
+ * correction that v[0,N-1] never leaves the target) or the broadcast LP
+ * ("ssb", above).  On failure the model holds a partial build: free it. */
 ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                    ssched_model_t *model, ssched_error_t *err);
+/* Release the model; it is left initialised (empty). */
 void ssched_model_free(ssched_model_t *model);
 
 /* A nonzero rate: `rate` messages of commodity `type` per time unit on `edge`
@@ -272,6 +282,13 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_t *s);
 
 /* ---- Reduction trees of a solution (trees/extract.c) -------------------- */
+
+/* The LCM period of a solution: T = the lcm of the denominators of TP, of
+ * every flow and task rate and of every flow's busy time rate * c(e) *
+ * size, the least T >= 1 for which one period of T time units carries whole
+ * operations, messages and tasks. */
+void ssched_steady_period(const ssched_platform_t *p, const ssched_problem_t *pb,
+                          const ssched_steady_t *s, mpz_t T);
 
 /* Extract weighted trees from a certified reduce solution.  T is the LCM of
  * the denominators of TP, of every rate and of every link's busy time per

@@ -1,4 +1,5 @@
 #include "src/cli/cli.h"
+#include "src/util/internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -89,9 +90,7 @@ int cli_refuse(const char *cmd, const char *what, const char *estimate, const ch
 
 double cli_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return ssched_i_wall_now();
 }
 
 FILE *cli_open_output(const char *path)

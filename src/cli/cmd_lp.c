@@ -69,6 +69,7 @@ int cli_cmd_lp(int argc, char **argv)
     int rc = cli_problem_load("lp", &po, &p, &pb);
     if (rc == CLI_EXIT_OK) {
         ssched_model_t m;
+        ssched_model_init(&m);
         ssched_error_t err;
         ssched_error_clear(&err);
         if (ssched_model_build(&p, &pb, &m, &err) != SSCHED_OK) {

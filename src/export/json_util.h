@@ -7,10 +7,11 @@
 
 #include "ssched/platform.h"
 #include "ssched/problem.h"
+#include "src/util/internal.h"
 
 /* Exact "p/q" (or "p") string. */
-json_t *ssched_i_json_mpq(const mpq_t q);
-json_t *ssched_i_json_mpz(const mpz_t z);
+SSCHED_INTERNAL json_t *ssched_i_json_mpq(const mpq_t q);
+SSCHED_INTERNAL json_t *ssched_i_json_mpz(const mpz_t z);
 /* {"kind": ..., node lists ..., "size": ...} */
 json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb);
 /* {"nodes": [{"id","w"}], "edges": [{"from","to","c"}]} */

@@ -6,8 +6,9 @@
 
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
+#include "src/util/internal.h"
 
-void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
+SSCHED_INTERNAL void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                       char *buf, size_t len);
 
 /* "[origin->dest]" or "v[k,m]" (shared with gantt.c) */

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "src/util/internal.h"
+
 /* Buffered output: each event is built in memory and written in blocks
  * of about 1 MB (stdio per field costs more than the engine). */
 #define OBUF_CAP (1u << 20)
@@ -18,17 +20,17 @@ typedef struct {
     int failed;
 } obuf_t;
 
-int ssched_i_obuf_init(obuf_t *o, FILE *f);      /* 0 on ENOMEM                   */
-void ssched_i_obuf_flush(obuf_t *o);
+SSCHED_INTERNAL int ssched_i_obuf_init(obuf_t *o, FILE *f);      /* 0 on ENOMEM                   */
+SSCHED_INTERNAL void ssched_i_obuf_flush(obuf_t *o);
 /* Room for `need` more bytes; NULL (and failed) on ENOMEM. */
-char *ssched_i_obuf_room(obuf_t *o, size_t need);
-void ssched_i_obuf_free(obuf_t *o);
+SSCHED_INTERNAL char *ssched_i_obuf_room(obuf_t *o, size_t need);
+SSCHED_INTERNAL void ssched_i_obuf_free(obuf_t *o);
 
-char *ssched_i_put_str(char *p, const char *s, size_t n);
+SSCHED_INTERNAL char *ssched_i_put_str(char *p, const char *s, size_t n);
 #define PUT_LIT(p, lit) ssched_i_put_str((p), (lit), sizeof(lit) - 1)
 /* Decimal digits of x (at most 20); returns the end. */
-char *ssched_i_put_u64(char *p, uint64_t x);
-uint64_t ssched_i_gcd_u64(uint64_t a, uint64_t b);
+SSCHED_INTERNAL char *ssched_i_put_u64(char *p, uint64_t x);
+SSCHED_INTERNAL uint64_t ssched_i_gcd_u64(uint64_t a, uint64_t b);
 
 /* Fractions x / den in lowest terms, den > 0 fixed: x = i den + r, and
  * with g = gcd(r, den), x / den = (i (den/g) + r/g) / (den/g); that
@@ -42,9 +44,9 @@ typedef struct {
     uint64_t *rq;              /* [2r]: r/g, [2r+1]: den/g; NULL: no table */
 } frac_t;
 
-int ssched_i_frac_init(frac_t *f, int64_t den, int table); /* 0 on ENOMEM         */
-void ssched_i_frac_free(frac_t *f);
+SSCHED_INTERNAL int ssched_i_frac_init(frac_t *f, int64_t den, int table); /* 0 on ENOMEM         */
+SSCHED_INTERNAL void ssched_i_frac_free(frac_t *f);
 /* x / den, at most 42 bytes; returns the end. */
-char *ssched_i_put_frac(char *p, const frac_t *f, int64_t x);
+SSCHED_INTERNAL char *ssched_i_put_frac(char *p, const frac_t *f, int64_t x);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "ssched/error.h"
 #include "ssched/gen.h"
+#include "src/util/internal.h"
 
 /* ---- prng.c ------------------------------------------------------------ */
 
@@ -29,10 +30,10 @@ typedef struct {
 /* Seed stream `stream` of `seed`: the four state words are successive
  * splitmix64 outputs from a start value mixing seed and stream, so distinct
  * streams of one seed are unrelated and never all-zero. */
-void ssched_i_gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream);
-uint64_t ssched_i_gen_rng_next(gen_rng_t *rng);
+SSCHED_INTERNAL void ssched_i_gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream);
+SSCHED_INTERNAL uint64_t ssched_i_gen_rng_next(gen_rng_t *rng);
 /* Uniform integer in [0, n), n >= 1, without modulo bias (rejection). */
-uint64_t ssched_i_gen_rng_below(gen_rng_t *rng, uint64_t n);
+SSCHED_INTERNAL uint64_t ssched_i_gen_rng_below(gen_rng_t *rng, uint64_t n);
 
 /* Streams used by ssched_gen_tiers (documented in gen.h). */
 enum { GEN_STREAM_LAYOUT = 0, GEN_STREAM_C_WAN = 1, GEN_STREAM_C_MAN = 2,
@@ -51,12 +52,12 @@ typedef struct {
 /* Build the set.  EINPUT if it would exceed SSCHED_GEN_MAX_RANGE_VALUES
  * (message names `what`, e.g. "c_wan"), ENOMEM on allocation failure.
  * On failure the set is empty and needs no free. */
-ssched_status_t ssched_i_gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
+SSCHED_INTERNAL ssched_status_t ssched_i_gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
                                     unsigned long max_den, const char *what,
                                     ssched_error_t *err);
-void ssched_i_gen_value_set_free(gen_value_set_t *set);
+SSCHED_INTERNAL void ssched_i_gen_value_set_free(gen_value_set_t *set);
 /* out = a uniformly drawn element. */
-void ssched_i_gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out);
+SSCHED_INTERNAL void ssched_i_gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out);
 
 /* ---- layout.c ---------------------------------------------------------- */
 
@@ -71,18 +72,18 @@ typedef struct {
  * *links (malloc'ed, free()) receives the tree links first, each as
  * (tree parent, child) in the order Prim attaches them, then the extra
  * links as (a < b) by increasing length.  ENOMEM only. */
-ssched_status_t ssched_i_gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
+SSCHED_INTERNAL ssched_status_t ssched_i_gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
                                    gen_link_t **links, size_t *n_links,
                                    ssched_error_t *err);
 
 /* Number of links ssched_i_gen_layout_network() produces for n routers. */
-size_t ssched_i_gen_layout_link_count(size_t n, size_t redundancy);
+SSCHED_INTERNAL size_t ssched_i_gen_layout_link_count(size_t n, size_t redundancy);
 
 /* ---- params.c ---------------------------------------------------------- */
 
 /* Validate params (counts, limits, ranges).  EINPUT with one line naming
  * the offending parameter. */
-ssched_status_t ssched_i_gen_tiers_validate(const ssched_gen_tiers_params_t *params,
+SSCHED_INTERNAL ssched_status_t ssched_i_gen_tiers_validate(const ssched_gen_tiers_params_t *params,
                                    ssched_error_t *err);
 
 #endif

@@ -12,23 +12,14 @@ static uint64_t rotl(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-/* One splitmix64 step: advance the Weyl sequence, then mix. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 void ssched_i_gen_rng_seed(gen_rng_t *rng, uint64_t seed, uint64_t stream)
 {
     /* Mix the stream number through splitmix64 first so that neighbouring
      * (seed, stream) pairs do not start from neighbouring states. */
     uint64_t t = stream;
-    uint64_t state = seed ^ splitmix64(&t);
+    uint64_t state = seed ^ ssched_i_splitmix64(&t);
     for (int i = 0; i < 4; i++)
-        rng->s[i] = splitmix64(&state);
+        rng->s[i] = ssched_i_splitmix64(&state);
     /* splitmix64 is a bijection of its counter, so four outputs cannot all be
      * zero; keep the guard anyway since the all-zero state is absorbing. */
     if (!(rng->s[0] | rng->s[1] | rng->s[2] | rng->s[3]))

@@ -40,18 +40,13 @@ typedef struct {
 } bstate_t;
 
 typedef struct {
-    const mk_classes_t *k;
-    const ssched_mk_bnb_options_t *opt;
-    size_t m, cap;
+    mk_bnb_t b;        /* classes, counts, sequences (mirrored.c) */
+    size_t cap;
     int src_fastest;
-    size_t *remain, *order, *seq, *best_seq;
     bstate_t *st;
     slot_t *heap;      /* (m+1) x cap */
     int64_t *bs, *br;  /* (m+1) x cap each: sorted batch ticks */
     slot_t *scratch;   /* bound simulation */
-    int64_t best;
-    uint64_t nodes, leaves;
-    int stopped;
 } bsearch_t;
 
 /* Heap order of send completions (ties: faster sender first). */
@@ -108,11 +103,11 @@ static int64_t relaxed_bound(bsearch_t *S, const bstate_t *t, const slot_t *h)
 {
     size_t left = 0;
     int64_t tmin = MK_INF;
-    for (size_t j = 0; j < S->k->k; j++)
-        if (S->remain[j]) {
-            left += S->remain[j];
-            if (S->k->tick[j] < tmin)
-                tmin = S->k->tick[j];
+    for (size_t j = 0; j < S->b.k->k; j++)
+        if (S->b.remain[j]) {
+            left += S->b.remain[j];
+            if (S->b.k->tick[j] < tmin)
+                tmin = S->b.k->tick[j];
         }
     if (left == 0)
         return t->ready;
@@ -151,9 +146,9 @@ static int extend(bsearch_t *S, size_t d, size_t j)
         memcpy(bs, S->bs + d * S->cap, s->nbs * sizeof *bs);
         memcpy(br, S->br + d * S->cap, s->nbr * sizeof *br);
     }
-    int64_t tick = S->k->tick[j];
+    int64_t tick = S->b.k->tick[j];
     insert_sorted(br, &t->nbr, tick);
-    if (S->opt->theory_prune)
+    if (S->b.opt->theory_prune)
         for (size_t i = 0; i < t->nbr; i++)
             if (bs[i] > br[i]) /* no matching: a slower sender must serve a faster receiver */
                 return 0;
@@ -170,43 +165,35 @@ static int extend(bsearch_t *S, size_t d, size_t j)
  * bound prune them. */
 static void dfs(bsearch_t *S, size_t d)
 {
-    const mk_classes_t *k = S->k;
-    for (size_t r = 0; r < k->k && !S->stopped; r++) {
-        size_t j = S->order[r];
-        if (!S->remain[j])
+    const mk_classes_t *k = S->b.k;
+    for (size_t r = 0; r < k->k && !S->b.stopped; r++) {
+        size_t j = S->b.order[r];
+        if (!S->b.remain[j])
             continue;
         /* Theorem 4.3: with a fastest source, fastest processors first. */
-        if (S->opt->theory_prune && S->src_fastest && j != 0 && S->remain[0])
+        if (S->b.opt->theory_prune && S->src_fastest && j != 0 && S->b.remain[0])
             continue;
         /* Symmetry: this reception happens at the same instant as the last. */
-        if (S->opt->symmetry && d > 0 && S->heap[d * S->cap].time == S->st[d].ready &&
+        if (S->b.opt->symmetry && d > 0 && S->heap[d * S->cap].time == S->st[d].ready &&
             j < S->st[d].last_cls)
             continue;
-        if (S->opt->max_nodes && S->nodes >= S->opt->max_nodes) {
-            S->stopped = 1;
+        if (!ssched_i_mk_bnb_visit(&S->b))
             return;
-        }
-        if (++S->nodes % (1u << 12) == 0 && S->opt->progress)
-            S->opt->progress(S->opt->progress_ctx, S->nodes);
         if (!extend(S, d, j))
             continue;
-        S->seq[d] = j;
-        S->remain[j]--;
+        S->b.seq[d] = j;
+        S->b.remain[j]--;
         const bstate_t *t = &S->st[d + 1];
-        if (d + 1 == S->m) {
-            S->leaves++;
-            if (t->ready < S->best) {
-                S->best = t->ready;
-                memcpy(S->best_seq, S->seq, S->m * sizeof *S->seq);
-            }
+        if (d + 1 == S->b.m) {
+            ssched_i_mk_bnb_leaf(&S->b, t->ready);
         } else {
-            int64_t lb = S->opt->strong_bound
+            int64_t lb = S->b.opt->strong_bound
                              ? relaxed_bound(S, t, S->heap + (d + 1) * S->cap)
                              : t->ready;
-            if (lb < S->best)
+            if (lb < S->b.best)
                 dfs(S, d + 1);
         }
-        S->remain[j]++;
+        S->b.remain[j]++;
     }
 }
 
@@ -225,81 +212,33 @@ ssched_status_t ssched_mk_broadcast_bnb(const ssched_mk_cluster_t *c, size_t src
                                         ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                         ssched_error_t *err)
 {
-    ssched_i_mk_stats_reset(stats, "bnb");
-    ssched_mk_bnb_options_t dflt;
-    if (!opt) {
-        ssched_mk_bnb_options(&dflt, SSCHED_MK_BNB_FULL);
-        opt = &dflt;
-    }
-    mk_classes_t k;
-    ssched_status_t st = ssched_i_mk_classes_build(c, src, 1, "source", &k, err);
-    if (st != SSCHED_OK)
-        return st;
-    size_t m = c->n - 1;
-    if (m == 0) {
-        ssched_i_mk_classes_free(&k);
-        return ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, c->n, src, 0, err);
-    }
     bsearch_t S = {0};
-    S.k = &k;
-    S.opt = opt;
-    S.m = m;
+    int done;
+    ssched_status_t st = ssched_i_mk_bnb_start(&S.b, c, src, 1, opt, out, stats, &done, err);
+    if (st != SSCHED_OK || done)
+        return st;
+    const mk_classes_t *k = S.b.k;
+    size_t m = S.b.m;
     S.cap = c->n + 2;
-    S.best = MK_INF;
-    S.src_fastest = k.cls[src] == 0 && k.count[0] > 0;
-    S.remain = malloc(k.k * sizeof *S.remain);
-    S.order = malloc(k.k * sizeof *S.order);
-    S.seq = malloc(m * sizeof *S.seq);
-    S.best_seq = malloc(m * sizeof *S.best_seq);
+    S.src_fastest = k->cls[src] == 0 && k->count[0] > 0;
     S.st = malloc((m + 1) * sizeof *S.st);
     S.heap = malloc((m + 1) * S.cap * sizeof *S.heap);
     S.bs = malloc((m + 1) * S.cap * sizeof *S.bs);
     S.br = malloc((m + 1) * S.cap * sizeof *S.br);
     S.scratch = malloc((2 * c->n + 2) * sizeof *S.scratch);
-    size_t *procs = malloc(m * sizeof *procs);
-    if (!S.remain || !S.order || !S.seq || !S.best_seq || !S.st || !S.heap || !S.bs || !S.br ||
-        !S.scratch || !procs) {
+    if (!S.st || !S.heap || !S.bs || !S.br || !S.scratch) {
         st = ssched_i_mk_nomem(err);
-        goto done;
-    }
-    for (size_t j = 0; j < k.k; j++) {
-        S.remain[j] = k.count[j];
-        S.order[j] = opt->theory_order ? j : k.input_rank[j]; /* fastest first */
-    }
-    S.st[0] = (bstate_t){0, -1, 1, 0, 0, 0};
-    S.heap[0] = (slot_t){k.tick[k.cls[src]], k.tick[k.cls[src]], 1};
-    dfs(&S, 0);
-    if (stats) {
-        stats->nodes = S.nodes;
-        stats->leaves = S.leaves;
-        stats->complete = !S.stopped;
-    }
-    if (S.best == MK_INF) { /* stopped before any leaf: fall back to FNF */
-        st = ssched_mk_broadcast_fnf(c, src, out, err);
     } else {
-        st = ssched_i_mk_classes_to_order(&k, S.best_seq, m, procs, err);
-        if (st == SSCHED_OK)
-            st = ssched_mk_broadcast_sequence(c, src, procs, out, err);
-        if (st == SSCHED_OK && !ssched_i_mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
-            st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                  "broadcast bnb: the best sequence re-timed disagrees");
+        S.st[0] = (bstate_t){0, -1, 1, 0, 0, 0};
+        S.heap[0] = (slot_t){k->tick[k->cls[src]], k->tick[k->cls[src]], 1};
+        dfs(&S, 0);
+        st = ssched_i_mk_bnb_finish(&S.b, c, src, out, stats, err);
     }
-    if (st == SSCHED_OK && S.stopped)
-        st = ssched_error_set(err, SSCHED_EUNCERTIFIED,
-                              "broadcast branch-and-bound stopped after %llu nodes; the schedule "
-                              "returned is the best found, not proven optimal",
-                              (unsigned long long)S.nodes);
-done:
-    free(S.remain);
-    free(S.order);
-    free(S.seq);
-    free(S.best_seq);
     free(S.st);
     free(S.heap);
     free(S.bs);
     free(S.br);
     free(S.scratch);
-    free(procs);
-    ssched_i_mk_classes_free(&k);
+    ssched_i_mk_bnb_free(&S.b);
     return st;
 }

@@ -24,7 +24,6 @@
  *  - symmetry: senders starting at the same instant lead to the same state
  *    in any order, so only slowest-first order is explored among them. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "src/makespan/mk_internal.h"
 
@@ -42,16 +41,11 @@ typedef struct {
 } rstate_t;
 
 typedef struct {
-    const mk_classes_t *k;
-    const ssched_mk_bnb_options_t *opt;
-    size_t m, cap;
-    size_t *remain, *order, *seq, *best_seq;
+    mk_bnb_t b;        /* classes, counts, sequences (mirrored.c) */
+    size_t cap;
     rstate_t *st;
     act_t *act;        /* (m+1) x cap */
     int64_t *q1, *q2;  /* merge-bound queues */
-    int64_t best;
-    uint64_t nodes, leaves;
-    int stopped;
 } rsearch_t;
 
 /* Lower bound of the strong relaxation (see the file comment). */
@@ -78,18 +72,18 @@ static int64_t merge_bound(rsearch_t *S, const rstate_t *t, const act_t *act, in
 }
 
 /* Lower bound of a prefix state; the prefix's remaining counts are in
- * S->remain. */
+ * S->b.remain. */
 static int64_t bound(rsearch_t *S, const rstate_t *t, const act_t *act)
 {
     int64_t lb = t->maxend;
-    if (!S->opt->strong_bound)
+    if (!S->b.opt->strong_bound)
         return lb;
     int64_t tmin = MK_INF, tmax = 0;
-    for (size_t j = 0; j < S->k->k; j++)
-        if (S->remain[j]) {
-            if (S->k->tick[j] < tmin)
-                tmin = S->k->tick[j];
-            tmax = S->k->tick[j];
+    for (size_t j = 0; j < S->b.k->k; j++)
+        if (S->b.remain[j]) {
+            if (S->b.k->tick[j] < tmin)
+                tmin = S->b.k->tick[j];
+            tmax = S->b.k->tick[j];
         }
     if (tmin == MK_INF)
         return lb;
@@ -122,8 +116,8 @@ static int extend(rsearch_t *S, size_t d, size_t j)
         t->time = e;
         t->batch_min = fastest;
     }
-    int64_t tick = S->k->tick[j];
-    if (S->opt->theory_prune && t->time > 0 && tick > t->batch_min)
+    int64_t tick = S->b.k->tick[j];
+    if (S->b.opt->theory_prune && t->time > 0 && tick > t->batch_min)
         return 0;
     int64_t end = t->time + tick;
     size_t o = 0;
@@ -150,35 +144,26 @@ static int extend(rsearch_t *S, size_t d, size_t j)
  * pruned by Corollary 1 / symmetry / the bound against the best leaf. */
 static void dfs(rsearch_t *S, size_t d)
 {
-    const mk_classes_t *k = S->k;
-    for (size_t r = 0; r < k->k && !S->stopped; r++) {
-        size_t j = S->order[r];
-        if (!S->remain[j])
+    const mk_classes_t *k = S->b.k;
+    for (size_t r = 0; r < k->k && !S->b.stopped; r++) {
+        size_t j = S->b.order[r];
+        if (!S->b.remain[j])
             continue;
         /* Symmetry: the next sender starts now (free >= 2) like the last one. */
-        if (S->opt->symmetry && d > 0 && S->st[d].free >= 2 && j > S->st[d].last_cls)
+        if (S->b.opt->symmetry && d > 0 && S->st[d].free >= 2 && j > S->st[d].last_cls)
             continue;
-        if (S->opt->max_nodes && S->nodes >= S->opt->max_nodes) {
-            S->stopped = 1;
+        if (!ssched_i_mk_bnb_visit(&S->b))
             return;
-        }
-        if (++S->nodes % (1u << 12) == 0 && S->opt->progress)
-            S->opt->progress(S->opt->progress_ctx, S->nodes);
         if (!extend(S, d, j))
             continue;
-        S->seq[d] = j;
-        S->remain[j]--;
+        S->b.seq[d] = j;
+        S->b.remain[j]--;
         const rstate_t *t = &S->st[d + 1];
-        if (d + 1 == S->m) {
-            S->leaves++;
-            if (t->maxend < S->best) {
-                S->best = t->maxend;
-                memcpy(S->best_seq, S->seq, S->m * sizeof *S->seq);
-            }
-        } else if (bound(S, t, S->act + (d + 1) * S->cap) < S->best) {
+        if (d + 1 == S->b.m)
+            ssched_i_mk_bnb_leaf(&S->b, t->maxend);
+        else if (bound(S, t, S->act + (d + 1) * S->cap) < S->b.best)
             dfs(S, d + 1);
-        }
-        S->remain[j]++;
+        S->b.remain[j]++;
     }
 }
 
@@ -197,77 +182,28 @@ ssched_status_t ssched_mk_reduce_bnb(const ssched_mk_cluster_t *c, size_t dest,
                                      ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                      ssched_error_t *err)
 {
-    ssched_i_mk_stats_reset(stats, "bnb");
-    ssched_mk_bnb_options_t dflt;
-    if (!opt) {
-        ssched_mk_bnb_options(&dflt, SSCHED_MK_BNB_FULL);
-        opt = &dflt;
-    }
-    mk_classes_t k;
-    ssched_status_t st = ssched_i_mk_classes_build(c, dest, 0, "destination", &k, err);
-    if (st != SSCHED_OK)
-        return st;
-    size_t m = c->n - 1;
-    if (m == 0) {
-        ssched_i_mk_classes_free(&k);
-        return ssched_mk_schedule_alloc(out, SSCHED_MK_REDUCE, c->n, dest, 0, err);
-    }
     rsearch_t S = {0};
-    S.k = &k;
-    S.opt = opt;
-    S.m = m;
+    int done;
+    ssched_status_t st = ssched_i_mk_bnb_start(&S.b, c, dest, 0, opt, out, stats, &done, err);
+    if (st != SSCHED_OK || done)
+        return st;
+    size_t m = S.b.m;
     S.cap = m / 2 + 2;
-    S.best = MK_INF;
-    S.remain = malloc(k.k * sizeof *S.remain);
-    S.order = malloc(k.k * sizeof *S.order);
-    S.seq = malloc(m * sizeof *S.seq);
-    S.best_seq = malloc(m * sizeof *S.best_seq);
     S.st = malloc((m + 1) * sizeof *S.st);
     S.act = malloc((m + 1) * S.cap * sizeof *S.act);
     S.q1 = malloc((c->n + 1) * sizeof *S.q1);
     S.q2 = malloc((c->n + 1) * sizeof *S.q2);
-    size_t *procs = malloc(m * sizeof *procs);
-    if (!S.remain || !S.order || !S.seq || !S.best_seq || !S.st || !S.act || !S.q1 || !S.q2 ||
-        !procs) {
+    if (!S.st || !S.act || !S.q1 || !S.q2) {
         st = ssched_i_mk_nomem(err);
-        goto done;
-    }
-    for (size_t j = 0; j < k.k; j++) {
-        S.remain[j] = k.count[j];
-        /* slowest first, or classes as they appear in the input */
-        S.order[j] = opt->theory_order ? k.k - 1 - j : k.input_rank[j];
-    }
-    S.st[0] = (rstate_t){0, MK_INF, 0, c->n, 0, k.k};
-    dfs(&S, 0);
-    if (stats) {
-        stats->nodes = S.nodes;
-        stats->leaves = S.leaves;
-        stats->complete = !S.stopped;
-    }
-    if (S.best == MK_INF) { /* stopped before any leaf: fall back to SNF */
-        st = ssched_mk_reduce_snf(c, dest, out, err);
     } else {
-        st = ssched_i_mk_classes_to_order(&k, S.best_seq, m, procs, err);
-        if (st == SSCHED_OK)
-            st = ssched_mk_reduce_ep(c, dest, procs, out, err);
-        if (st == SSCHED_OK && !ssched_i_mk_mpq_equals_ticks(out->makespan, S.best, k.scale))
-            st = ssched_error_set(err, SSCHED_EINTERNAL, "reduce bnb: EP of the best sequence disagrees");
+        S.st[0] = (rstate_t){0, MK_INF, 0, c->n, 0, S.b.k->k};
+        dfs(&S, 0);
+        st = ssched_i_mk_bnb_finish(&S.b, c, dest, out, stats, err);
     }
-    if (st == SSCHED_OK && S.stopped)
-        st = ssched_error_set(err, SSCHED_EUNCERTIFIED,
-                              "reduce branch-and-bound stopped after %llu nodes; the schedule "
-                              "returned is the best found, not proven optimal",
-                              (unsigned long long)S.nodes);
-done:
-    free(S.remain);
-    free(S.order);
-    free(S.seq);
-    free(S.best_seq);
     free(S.st);
     free(S.act);
     free(S.q1);
     free(S.q2);
-    free(procs);
-    ssched_i_mk_classes_free(&k);
+    ssched_i_mk_bnb_free(&S.b);
     return st;
 }

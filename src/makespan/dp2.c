@@ -60,48 +60,18 @@ static int64_t cell_naive(const ssched_mk_dp2_table_t *t, size_t f, size_t s, ui
     return best;
 }
 
-/* Equation (4): min over sl in [lo, hi] of max(T(fl, sl), T(fr, s - sl)).
+/* Equation (4): min over sl in [0, s] of max(T(fl, sl), T(fr, s - sl)).
  * By Lemma 4 the first term is non-decreasing and the second
  * non-increasing in sl, so the minimum sits at their crossover: check the
  * two ends (one function dominating the other), else binary-search the
  * first sl where the left term catches up (Theorem 5). */
 static int64_t crossover_min(const ssched_mk_dp2_table_t *t, size_t fl, size_t fr, size_t s,
-                             size_t lo, size_t hi, uint32_t *arg_sl, uint64_t *refs)
+                             uint32_t *arg_sl, uint64_t *refs)
 {
-    (*refs)++;
-    int64_t a = TV(t, fl, lo), b = TV(t, fr, s - lo);
-    if (a >= b) {
-        *arg_sl = (uint32_t)lo;
-        return a;
-    }
-    int64_t vlo = b; /* value at lo (left term below right term there) */
-    if (hi == lo) {
-        *arg_sl = (uint32_t)lo;
-        return vlo;
-    }
-    (*refs)++;
-    a = TV(t, fl, hi);
-    b = TV(t, fr, s - hi);
-    if (a <= b) {
-        *arg_sl = (uint32_t)hi;
-        return b;
-    }
-    int64_t vhi = a; /* value at hi (left term above right term there) */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        (*refs)++;
-        a = TV(t, fl, mid);
-        b = TV(t, fr, s - mid);
-        if (a >= b) {
-            hi = mid;
-            vhi = a;
-        } else {
-            lo = mid;
-            vlo = b;
-        }
-    }
-    *arg_sl = (uint32_t)(vlo <= vhi ? lo : hi);
-    return vlo <= vhi ? vlo : vhi;
+    size_t pick;
+    int64_t v = ssched_i_mk_crossover(&TV(t, fl, 0), &TV(t, fr, 0), s, 1, &pick, refs);
+    *arg_sl = (uint32_t)pick;
+    return v;
 }
 
 /* §5.3.3: one crossover search per (fl, fr) pair. */
@@ -111,7 +81,7 @@ static int64_t cell_mono_s(const ssched_mk_dp2_table_t *t, size_t f, size_t s, u
     int64_t best = MK_INF;
     for (size_t fl = 0; 2 * fl <= f - 1; fl++) {
         uint32_t sl;
-        int64_t v = crossover_min(t, fl, f - 1 - fl, s, 0, s, &sl, refs);
+        int64_t v = crossover_min(t, fl, f - 1 - fl, s, &sl, refs);
         if (v < best) {
             best = v;
             *afl = (uint32_t)fl;
@@ -148,7 +118,7 @@ static int64_t cell_mono_sf(const ssched_mk_dp2_table_t *t, size_t f, size_t s, 
         if (max64(TV(t, fl, 0), TV(t, fr, 0)) >= best)
             continue;
         uint32_t sl;
-        int64_t v = crossover_min(t, fl, fr, s, 0, s, &sl, refs);
+        int64_t v = crossover_min(t, fl, fr, s, &sl, refs);
         if (v < best) {
             best = v;
             *afl = (uint32_t)fl;

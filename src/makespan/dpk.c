@@ -28,8 +28,6 @@ typedef struct {
     uint64_t refs;
 } dpk_t;
 
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
 static int64_t ceil_log2(size_t x)
 {
     int64_t h = 0;
@@ -77,58 +75,17 @@ static int64_t best_split(dpk_t *d, const size_t *cr, size_t icr, uint32_t *arg)
         size_t ib = icr - ia - cr[last] * sl; /* mirror prefix, last coord 0 */
         /* Symmetry: (a, c-a) and (c-a, a) are the same pair. */
         if (ia <= ib) {
-            size_t lo = 0, hi = cr[last];
             /* left(x) = T(a' + x e_last), right(x) = T(c' - a' + (cr_last - x) e_last) */
-            d->refs++;
-            int64_t L = d->T[ia], R = d->T[ib + hi * sl];
             size_t pick;
-            int64_t v;
-            if (L >= R || hi == 0) { /* left dominates (or a single point) */
-                v = max64(L, R);
-                pick = 0;
-            } else {
-                int64_t vlo = R;
-                d->refs++;
-                L = d->T[ia + hi * sl];
-                R = d->T[ib];
-                if (L <= R) { /* right dominates */
-                    v = R;
-                    pick = hi;
-                } else {
-                    int64_t vhi = L;
-                    while (hi - lo > 1) {
-                        size_t mid = lo + (hi - lo) / 2;
-                        d->refs++;
-                        L = d->T[ia + mid * sl];
-                        R = d->T[ib + (cr[last] - mid) * sl];
-                        if (L >= R) {
-                            hi = mid;
-                            vhi = L;
-                        } else {
-                            lo = mid;
-                            vlo = R;
-                        }
-                    }
-                    v = vlo <= vhi ? vlo : vhi;
-                    pick = vlo <= vhi ? lo : hi;
-                }
-            }
+            int64_t v = ssched_i_mk_crossover(d->T + ia, d->T + ib, cr[last], sl, &pick, &d->refs);
             if (v < best) {
                 best = v;
                 *arg = (uint32_t)(ia + pick * sl);
             }
         }
         /* Next prefix a' (odometer over coordinates 0..k-2). */
-        size_t i = 0;
-        while (i < last && a[i] == cr[i]) {
-            ia -= a[i] * d->stride[i];
-            a[i] = 0;
-            i++;
-        }
-        if (i >= last)
+        if (!ssched_i_mk_odometer_next(a, cr, d->stride, last, &ia))
             break;
-        a[i]++;
-        ia += d->stride[i];
     }
     return best;
 }
@@ -220,20 +177,15 @@ ssched_status_t ssched_mk_reduce_dpk(const ssched_mk_cluster_t *c, size_t dest,
 {
     ssched_i_mk_stats_reset(stats, "dpk");
     mk_classes_t k;
-    ssched_status_t st = ssched_i_mk_classes_build(c, dest, 0, "destination", &k, err);
-    if (st != SSCHED_OK)
+    int done;
+    ssched_status_t st = ssched_i_mk_classes_begin(c, dest, 0, &k, out, &done, err);
+    if (st != SSCHED_OK || done)
         return st;
     size_t m = c->n - 1;
-    if (m == 0) {
-        ssched_i_mk_classes_free(&k);
-        return ssched_mk_schedule_alloc(out, SSCHED_MK_REDUCE, c->n, dest, 0, err);
-    }
     dpk_t d = {&k, 1, NULL, NULL, NULL, 0};
     for (size_t i = 0; i < k.k && st == SSCHED_OK; i++) {
         if (k.k > 64 || d.entries > DPK_MAX_ENTRIES / (k.count[i] + 1))
-            st = ssched_error_set(err, SSCHED_EINPUT,
-                                  "the class-count program would need more than 2^23 entries "
-                                  "(%zu distinct times); use branch-and-bound", k.k);
+            st = ssched_i_mk_dpk_too_big(&k, err);
         else
             d.entries *= k.count[i] + 1;
     }

@@ -68,54 +68,14 @@ static int64_t best_split(dpb_t *d, size_t i, size_t j, const size_t *cr, size_t
     int64_t best = MK_INF;
     for (;;) {
         size_t ib = icr - ia - cr[last] * sl; /* complement prefix, last coord 0 */
-        size_t lo = 0, hi = cr[last], pick;
-        int64_t v;
-        d->refs++;
-        int64_t L = Bi[ia], R = Bj[ib + hi * sl];
-        if (L >= R || hi == 0) {
-            v = L > R ? L : R;
-            pick = 0;
-        } else {
-            int64_t vlo = R;
-            d->refs++;
-            L = Bi[ia + hi * sl];
-            R = Bj[ib];
-            if (L <= R) {
-                v = R;
-                pick = hi;
-            } else {
-                int64_t vhi = L;
-                while (hi - lo > 1) {
-                    size_t mid = lo + (hi - lo) / 2;
-                    d->refs++;
-                    L = Bi[ia + mid * sl];
-                    R = Bj[ib + (cr[last] - mid) * sl];
-                    if (L >= R) {
-                        hi = mid;
-                        vhi = L;
-                    } else {
-                        lo = mid;
-                        vlo = R;
-                    }
-                }
-                v = vlo <= vhi ? vlo : vhi;
-                pick = vlo <= vhi ? lo : hi;
-            }
-        }
+        size_t pick;
+        int64_t v = ssched_i_mk_crossover(Bi + ia, Bj + ib, cr[last], sl, &pick, &d->refs);
         if (v < best) {
             best = v;
             *arg = (uint32_t)(ia + pick * sl);
         }
-        size_t q = 0;
-        while (q < last && a[q] == cr[q]) {
-            ia -= a[q] * d->stride[q];
-            a[q] = 0;
-            q++;
-        }
-        if (q >= last)
+        if (!ssched_i_mk_odometer_next(a, cr, d->stride, last, &ia))
             break;
-        a[q]++;
-        ia += d->stride[q];
     }
     return best;
 }
@@ -198,14 +158,11 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
 {
     ssched_i_mk_stats_reset(stats, "dpk");
     mk_classes_t k;
-    ssched_status_t st = ssched_i_mk_classes_build(c, src, 1, "source", &k, err);
-    if (st != SSCHED_OK)
+    int done;
+    ssched_status_t st = ssched_i_mk_classes_begin(c, src, 1, &k, out, &done, err);
+    if (st != SSCHED_OK || done)
         return st;
     size_t m = c->n - 1;
-    if (m == 0) {
-        ssched_i_mk_classes_free(&k);
-        return ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, c->n, src, 0, err);
-    }
     dpb_t d = {0};
     d.k = &k;
     d.entries = 1;
@@ -214,9 +171,7 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
             continue;
         if (d.nc == 64 || k.k > 255 ||
             d.entries > DPB_MAX_CELLS / k.k / (k.count[i] + 1)) {
-            st = ssched_error_set(err, SSCHED_EINPUT,
-                                  "the class-count program would need more than 2^23 entries "
-                                  "(%zu distinct times); use branch-and-bound", k.k);
+            st = ssched_i_mk_dpk_too_big(&k, err);
             break;
         }
         d.cls[d.nc] = i;

@@ -16,30 +16,6 @@ static int end_less(const void *ctx, size_t a, size_t b)
     return c < 0 || (c == 0 && a < b);
 }
 
-/* Check that order lists every processor except dest exactly once. */
-static ssched_status_t check_order(const ssched_mk_cluster_t *c, size_t dest, const size_t *order,
-                                   ssched_error_t *err)
-{
-    size_t m = c->n - 1;
-    if (m > 0 && !order)
-        return ssched_error_set(err, SSCHED_EINPUT, "missing sender order");
-    unsigned char *seen = calloc(c->n, 1);
-    if (!seen)
-        return ssched_i_mk_nomem(err);
-    ssched_status_t st = SSCHED_OK;
-    for (size_t i = 0; i < m && st == SSCHED_OK; i++) {
-        size_t p = order[i];
-        if (p >= c->n)
-            st = ssched_error_set(err, SSCHED_EINPUT, "sender order position %zu: processor %zu out of range", i, p);
-        else if (p == dest)
-            st = ssched_error_set(err, SSCHED_EINPUT, "sender order position %zu: the destination %zu does not send", i, p);
-        else if (seen[p]++)
-            st = ssched_error_set(err, SSCHED_EINPUT, "sender order position %zu: processor %zu appears twice", i, p);
-    }
-    free(seen);
-    return st;
-}
-
 /* Algorithm EP of Fig. 2.  A pool of "free" processors starts with all n;
  * a transfer takes two (sender and receiver) and gives one back when it ends
  * (only the receiver stays useful).  While two are free the next sender of
@@ -53,7 +29,8 @@ ssched_status_t ssched_mk_reduce_ep(const ssched_mk_cluster_t *c, size_t dest,
                                     ssched_error_t *err)
 {
     ssched_status_t st = ssched_mk_cluster_validate(c, dest, "destination", err);
-    if (st != SSCHED_OK || (st = check_order(c, dest, order, err)) != SSCHED_OK)
+    if (st != SSCHED_OK || (st = ssched_i_mk_check_order(c, dest, order, "sender", "the destination",
+                                                        "send", err)) != SSCHED_OK)
         return st;
     size_t n = c->n, m = n - 1;
     if (m == 0)

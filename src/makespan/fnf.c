@@ -21,30 +21,6 @@ static int slot_less(const void *ctx, size_t a, size_t b)
     return c < 0 || (c == 0 && a < b);
 }
 
-/* Check that order lists every processor except src exactly once. */
-static ssched_status_t check_order(const ssched_mk_cluster_t *c, size_t src, const size_t *order,
-                                   ssched_error_t *err)
-{
-    size_t m = c->n - 1;
-    if (m > 0 && !order)
-        return ssched_error_set(err, SSCHED_EINPUT, "missing receive order");
-    unsigned char *seen = calloc(c->n, 1);
-    if (!seen)
-        return ssched_i_mk_nomem(err);
-    ssched_status_t st = SSCHED_OK;
-    for (size_t i = 0; i < m && st == SSCHED_OK; i++) {
-        size_t p = order[i];
-        if (p >= c->n)
-            st = ssched_error_set(err, SSCHED_EINPUT, "receive order position %zu: processor %zu out of range", i, p);
-        else if (p == src)
-            st = ssched_error_set(err, SSCHED_EINPUT, "receive order position %zu: the source %zu does not receive", i, p);
-        else if (seen[p]++)
-            st = ssched_error_set(err, SSCHED_EINPUT, "receive order position %zu: processor %zu appears twice", i, p);
-    }
-    free(seen);
-    return st;
-}
-
 /* Seed 002 eq. (1): with no idle processor (Theorem 4.1) the i-th receiver
  * of the order gets the i-th earliest send completion offered by the
  * processors already informed.  A heap of "next completion" times gives it
@@ -55,7 +31,8 @@ ssched_status_t ssched_mk_broadcast_sequence(const ssched_mk_cluster_t *c, size_
                                              ssched_error_t *err)
 {
     ssched_status_t st = ssched_mk_cluster_validate(c, src, "source", err);
-    if (st != SSCHED_OK || (st = check_order(c, src, order, err)) != SSCHED_OK)
+    if (st != SSCHED_OK || (st = ssched_i_mk_check_order(c, src, order, "receive", "the source",
+                                                        "receive", err)) != SSCHED_OK)
         return st;
     size_t n = c->n, m = n - 1;
     st = ssched_mk_schedule_alloc(out, SSCHED_MK_BROADCAST, n, src, m, err);

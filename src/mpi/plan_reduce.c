@@ -11,8 +11,7 @@
  * for a commutative reduce, a set (an index into u->sets). */
 static size_t interval(const bld_t *b, size_t k, size_t m)
 {
-    size_t N = b->pb->n_participants;
-    return k * N - k * (k - 1) / 2 + (m - k);
+    return ssched_interval_index(b->pb->n_participants, k, m);
 }
 
 static size_t n_value_types(const bld_t *b)

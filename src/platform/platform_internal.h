@@ -3,6 +3,7 @@
 #define SSCHED_PLATFORM_INTERNAL_H
 
 #include "ssched/platform.h"
+#include "src/util/internal.h"
 
 /* ssched_platform_add_node() without its O(n) duplicate-name search: the
  * caller guarantees `name` is non-empty and not yet in p (the GraphML
@@ -16,14 +17,14 @@ ssched_status_t ssched_platform_add_node_new(ssched_platform_t *p, const char *n
  * file as GML, a ".graphml" or ".xml" one as GraphML, and anything else
  * (stdin included) as GML if it starts like GML, else as GraphML.
  * src/platform/graphml_read.c. */
-ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
+SSCHED_INTERNAL ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
                                        ssched_platform_format_t format, const char *w_name,
                                        const char *c_name, int c_is_bandwidth,
                                        ssched_error_t *err);
 
 /* The GML reader (igraph's); src/platform/gml_read.c.  text is the whole
  * file, `shown` its name in messages. */
-ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text, size_t len,
+SSCHED_INTERNAL ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text, size_t len,
                                   const char *shown, const char *w_name, const char *c_name,
                                   int c_is_bandwidth, ssched_error_t *err);
 

@@ -6,15 +6,8 @@
 #include "src/redistribution/internal.h"
 #include "ssched/rational.h"
 
-/* splitmix64 (Steele, Lea, Flood 2014): tiny, portable and fully specified,
- * so a seed gives the same bandwidths on every machine and libc. */
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+/* Bandwidths are drawn with ssched_i_splitmix64 (src/util/internal.h), so a
+ * seed gives the same bandwidths on every machine and libc. */
 
 /* Replace r's network by a fresh P x P table of zeros. */
 static ssched_status_t reset_network(ssched_redist_t *r, size_t P, ssched_error_t *err)
@@ -58,7 +51,7 @@ ssched_status_t ssched_redist_network_random(ssched_redist_t *r, size_t P, const
         for (size_t j = 0; j < P; j++) {
             if (i == j)
                 continue; /* local copies use no network */
-            unsigned long k = (unsigned long)(splitmix64(&state) % (G + 1));
+            unsigned long k = (unsigned long)(ssched_i_splitmix64(&state) % (G + 1));
             mpq_set_ui(r->bandwidth[i * P + j], k, 1);
             mpq_mul(r->bandwidth[i * P + j], r->bandwidth[i * P + j], step);
             mpq_add(r->bandwidth[i * P + j], r->bandwidth[i * P + j], bw_min);

@@ -5,6 +5,7 @@
 #include "ssched/report.h"
 #include "ssched/schedule.h"
 #include "src/report/report_gantt.h"
+#include "src/util/internal.h"
 
 #define REPORT_MAX_DRAWINGS 12
 #define REPORT_K_POINTS 12
@@ -30,13 +31,13 @@ typedef struct {
 } report_t;
 
 /* The sections, in page order (src/report/report_sections.c). */
-void ssched_i_report_summary(FILE *out, const report_t *r);
-ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r, ssched_error_t *err);
-ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r, ssched_error_t *err);
-ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_error_t *err);
-void ssched_i_report_downloads(FILE *out, const report_t *r);
+SSCHED_INTERNAL void ssched_i_report_summary(FILE *out, const report_t *r);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_error_t *err);
+SSCHED_INTERNAL void ssched_i_report_downloads(FILE *out, const report_t *r);
 
 /* An exact rational as text in out ("?" if out of memory). */
-void ssched_i_report_q(FILE *out, const mpq_t q);
+SSCHED_INTERNAL void ssched_i_report_q(FILE *out, const mpq_t q);
 
 #endif

@@ -9,14 +9,15 @@
 #include "ssched/error.h"
 #include "ssched/platform.h"
 #include "src/export/svg_util.h"
+#include "src/util/internal.h"
 
 /* Base64 (RFC 4648) of len bytes, for a data: URI download link. */
-void ssched_i_report_base64(FILE *out, const unsigned char *data, size_t len);
+SSCHED_INTERNAL void ssched_i_report_base64(FILE *out, const unsigned char *data, size_t len);
 
 /* Node positions for drawings, in [0,1]^2: Kamada–Kawai on the undirected
  * platform graph (igraph, started from a circle: deterministic).  x and y
  * are malloc'ed arrays of p->n_nodes entries. */
-ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x, double **y,
+SSCHED_INTERNAL ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x, double **y,
                                        ssched_error_t *err);
 
 /* The platform as SVG (width x height pixels) at the given positions.
@@ -38,7 +39,7 @@ typedef struct {
     const char *id;
 } ssched_i_report_drawing_t;
 
-void ssched_i_report_platform_svg(FILE *out, const ssched_platform_t *p,
+SSCHED_INTERNAL void ssched_i_report_platform_svg(FILE *out, const ssched_platform_t *p,
                                   const ssched_i_report_drawing_t *d);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ssched/scatter_balance.h"
+#include "src/util/internal.h"
 
 /* One cost function scaled by L, in point-slope form per segment:
  * F(x) = y0[k] + s[k] * (x - x0[k]) for x0[k] <= x (< x0[k+1]). */
@@ -34,9 +35,9 @@ typedef struct {
 
 /* Build the scaled form of the instance for n items.  Preconditions: every
  * table reaches n (checked by the caller).  ENOMEM only. */
-ssched_status_t ssched_i_sb_scaled_init(sb_scaled_t *sc, const ssched_sb_platform_t *inst, long n,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_scaled_init(sb_scaled_t *sc, const ssched_sb_platform_t *inst, long n,
                                ssched_error_t *err);
-void ssched_i_sb_scaled_free(sb_scaled_t *sc);
+SSCHED_INTERNAL void ssched_i_sb_scaled_free(sb_scaled_t *sc);
 
 /* Segment of f containing x (binary search; 0 for affine functions). */
 static inline size_t sb_sfn_segment(const sb_sfn_t *f, long x)
@@ -67,24 +68,24 @@ static inline void sb_sfn_evalz(mpz_t out, const sb_sfn_t *f, long x)
 }
 
 /* Zero function (affine, slope 0, offset 0). */
-void ssched_i_sb_cost_init_zero(ssched_sb_cost_t *f);
+SSCHED_INTERNAL void ssched_i_sb_cost_init_zero(ssched_sb_cost_t *f);
 
 /* out = min over 1 <= x <= domain of f(x)/x (0 if the domain is {0}): the
  * largest slope m with m*x <= f(x) on the domain, a linear minorant. */
-void ssched_i_sb_cost_minorant_slope(mpq_t out, const ssched_sb_cost_t *f);
+SSCHED_INTERNAL void ssched_i_sb_cost_minorant_slope(mpq_t out, const ssched_sb_cost_t *f);
 
 /* Checks shared by the algorithms: n >= 0, p >= 1, every table reaches n.
  * need: 0 = any costs, 1 = nondecreasing, 2 = affine, 3 = linear. */
-ssched_status_t ssched_i_sb_check_instance(const ssched_sb_platform_t *inst, long n, int need,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_check_instance(const ssched_sb_platform_t *inst, long n, int need,
                                   const char *what, ssched_error_t *err);
 
 /* Allocate the result arrays for p processors and n items (items zeroed). */
-ssched_status_t ssched_i_sb_result_alloc(ssched_sb_result_t *r, size_t p, long n,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_result_alloc(ssched_sb_result_t *r, size_t p, long n,
                                 ssched_sb_algorithm_t alg, ssched_error_t *err);
 /* Add the relaxation arrays (relaxed_items) to an allocated result. */
-ssched_status_t ssched_i_sb_result_alloc_relaxation(ssched_sb_result_t *r, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_result_alloc_relaxation(ssched_sb_result_t *r, ssched_error_t *err);
 /* Recompute makespan/finish/send_end of r->items with the checker. */
-ssched_status_t ssched_i_sb_result_finish(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_result_finish(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
                                  ssched_error_t *err);
 
 /* Theorem 2's recursion on linear costs lam[i], mu[i] (i < p):
@@ -92,15 +93,15 @@ ssched_status_t ssched_i_sb_result_finish(const ssched_sb_platform_t *inst, ssch
  * D[i] = (lam_i+mu_i) D[i+1] / (mu_i + D[i+1]) if lam_i <= D[i+1] (P_i is
  * useful), else D[i+1].  D must hold p initialized mpq_t; useful may be
  * NULL. */
-void ssched_i_sb_theorem2(size_t p, const mpq_t *lam, const mpq_t *mu, mpq_t *D,
+SSCHED_INTERNAL void ssched_i_sb_theorem2(size_t p, const mpq_t *lam, const mpq_t *mu, mpq_t *D,
                  unsigned char *useful);
 
 /* Makespan of rational shares x[] under affine costs (eq. 1-2). */
-void ssched_i_sb_rational_makespan(const ssched_sb_platform_t *inst, const mpq_t *x, mpq_t out);
+SSCHED_INTERNAL void ssched_i_sb_rational_makespan(const ssched_sb_platform_t *inst, const mpq_t *x, mpq_t out);
 
 /* Round r->relaxed_items (section 3.3) into r->items, evaluate them and
  * check eq. (4) against r->relaxed_makespan; fills r->guarantee. */
-ssched_status_t ssched_i_sb_round_relaxation(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_round_relaxation(const ssched_sb_platform_t *inst, ssched_sb_result_t *r,
                                     ssched_error_t *err);
 
 /* One DP instantiation (dp_alg1.inc / dp_alg2.inc): fills choice ((n+1) * p
@@ -109,33 +110,33 @@ ssched_status_t ssched_i_sb_round_relaxation(const ssched_sb_platform_t *inst, s
 typedef ssched_status_t (*sb_dp_fn_t)(const sb_scaled_t *sc, int32_t *choice, long *items,
                                       mpz_t best, long long *evals, ssched_error_t *err);
 /* Run fn64 (if the scaled instance fits int64) or fnz, then check. */
-ssched_status_t ssched_i_sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_dp_drive(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                             sb_dp_fn_t fn64, sb_dp_fn_t fnz, const ssched_sb_limits_t *lim,
                             ssched_error_t *err);
 /* After DP level `done` of `levels` (fractional inside a level): report
  * progress, and say (1) whether the evaluation budget is spent, with
  * SSCHED_ELIMIT in err. */
-int ssched_i_sb_dp_level_done(const sb_scaled_t *sc, long long evals, double done, size_t levels,
+SSCHED_INTERNAL int ssched_i_sb_dp_level_done(const sb_scaled_t *sc, long long evals, double done, size_t levels,
                      ssched_error_t *err);
-ssched_status_t ssched_i_sb_dp_alg1_limited(const ssched_sb_platform_t *inst, long n,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_dp_alg1_limited(const ssched_sb_platform_t *inst, long n,
                                    ssched_sb_result_t *r, const ssched_sb_limits_t *lim,
                                    ssched_error_t *err);
-ssched_status_t ssched_i_sb_dp_alg2_limited(const ssched_sb_platform_t *inst, long n,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_dp_alg2_limited(const ssched_sb_platform_t *inst, long n,
                                    ssched_sb_result_t *r, const ssched_sb_limits_t *lim,
                                    ssched_error_t *err);
 
 /* The algorithms behind ssched_sb_solve (inputs already checked). */
-ssched_status_t ssched_i_sb_dp_alg1(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_dp_alg1(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                            ssched_error_t *err);
-ssched_status_t ssched_i_sb_dp_alg2(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_dp_alg2(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                            ssched_error_t *err);
-ssched_status_t ssched_i_sb_exact(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_exact(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                          ssched_error_t *err);
-ssched_status_t ssched_i_sb_lp_heuristic(const ssched_sb_platform_t *inst, long n,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_lp_heuristic(const ssched_sb_platform_t *inst, long n,
                                 ssched_sb_result_t *r, ssched_error_t *err);
-ssched_status_t ssched_i_sb_closed_form_solve(const ssched_sb_platform_t *inst, long n,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_closed_form_solve(const ssched_sb_platform_t *inst, long n,
                                      ssched_sb_result_t *r, ssched_error_t *err);
-ssched_status_t ssched_i_sb_uniform(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
+SSCHED_INTERNAL ssched_status_t ssched_i_sb_uniform(const ssched_sb_platform_t *inst, long n, ssched_sb_result_t *r,
                            ssched_error_t *err);
 
 #endif

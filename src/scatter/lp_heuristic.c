@@ -58,12 +58,15 @@ ssched_status_t ssched_i_sb_lp_heuristic(const ssched_sb_platform_t *inst, long 
                                 ssched_sb_result_t *r, ssched_error_t *err)
 {
     ssched_lp_t lp;
-    ssched_lp_init(&lp, "scatter_lp3");
+    ssched_status_t st = ssched_lp_init(&lp, "scatter_lp3");
     ssched_lp_solution_t sol;
     ssched_lp_solution_init(&sol);
     ssched_lp_options_t opt;
     ssched_lp_options_default(&opt);
-    ssched_status_t st = build_lp3(inst, n, &lp, err);
+    if (st != SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    else
+        st = build_lp3(inst, n, &lp, err);
     if (st == SSCHED_OK)
         st = ssched_lp_solve(&lp, &opt, &sol, err);
     if (st == SSCHED_OK)
