@@ -8,6 +8,7 @@
 #include "lp/colgen_comm.h"
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
+#include "src/util/check_report.h"
 #include "ssched/steady.h"
 
 void ssched_steady_init(ssched_steady_t *s)
@@ -187,7 +188,10 @@ static ssched_status_t tighten_copies(const ssched_model_t *m, ssched_lp_solutio
         if (mpq_cmp(sol->x[m->send_col[k]], c) > 0)
             mpq_set(c, sol->x[m->send_col[k]]);
     }
-    return ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, err);
+    ssched_check_report_t rep;
+    return ssched_i_report_require(
+        ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
+        &rep, SSCHED_EUNCERTIFIED, err);
 }
 
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,

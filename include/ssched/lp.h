@@ -113,14 +113,16 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp,
                                 const ssched_lp_options_t *opt,
                                 ssched_lp_solution_t *sol, ssched_error_t *err);
 
-/* Exact optimality certificate.  Checks x >= 0 and every row, the dual signs
- * (y_i >= 0 on <= rows, <= 0 on >= rows), dual feasibility A^T y >= obj
- * column by column, and obj.x == rhs.y.  On success writes obj.x to
- * `objective` (may be NULL).  On failure returns SSCHED_EUNCERTIFIED naming
- * the first violated row or column. */
+/* Exact optimality certificate, an independent checker (error.h).  Checks
+ * x >= 0 and every row, the dual signs (y_i >= 0 on <= rows, <= 0 on >=
+ * rows), dual feasibility A^T y >= obj column by column, and obj.x ==
+ * rhs.y.  Returns SSCHED_OK (only ENOMEM is an error) with report->valid =
+ * 1 when (x, y) certifies x optimal, and then writes obj.x to `objective`
+ * (may be NULL); else report->valid = 0, the violation naming the first
+ * violated row or column. */
 ssched_status_t ssched_lp_certify(const ssched_lp_t *lp, const mpq_t *x,
                                   const mpq_t *y, mpq_ptr objective,
-                                  ssched_error_t *err);
+                                  ssched_check_report_t *report, ssched_error_t *err);
 
 #ifdef __cplusplus
 }

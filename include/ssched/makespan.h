@@ -315,17 +315,23 @@ ssched_status_t ssched_mk_allreduce_limited(const ssched_mk_cluster_t *c, size_t
 
 /* ------------------------------------------------------------------ checks */
 
+/* Both checkers follow error.h's convention: SSCHED_OK when the schedule
+ * could be checked, report->valid = 0 with what and where when a property
+ * fails; SSCHED_EINPUT only for an invalid cluster or root, a schedule for
+ * another number of processors or an unknown operation. */
+
 /* Inequality (1) of seed 000 on the senders' start times of a reduce
- * schedule: 2A(s,t) + C(s,t) <= n at every t. */
+ * schedule: 2A(s,t) + C(s,t) <= n at every t.  EINPUT for a broadcast. */
 ssched_status_t ssched_mk_check_inequality1(const ssched_mk_cluster_t *c,
-                                            const ssched_mk_schedule_t *s, ssched_error_t *err);
+                                            const ssched_mk_schedule_t *s,
+                                            ssched_check_report_t *report, ssched_error_t *err);
 
 /* Full validity check of a schedule against the model, dispatching on s->op:
  * message count and roles, end = start + t(sender), data ready before each
  * send, explicit one-port check of the messages, inequality (1) for reduces,
- * and makespan = last end.  SSCHED_EINPUT with what and where on failure. */
+ * and makespan = last end. */
 ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
-                                ssched_error_t *err);
+                                ssched_check_report_t *report, ssched_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -289,9 +289,11 @@ ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched
                                         ssched_error_t *err);
 
 /* Check sum_T weight(T) * chi_T == the solution scaled by T (an independent
- * recount, used by the tests); EINTERNAL naming the first mismatch. */
-ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_steady_t *steady,
-                                    const ssched_trees_t *trees, ssched_error_t *err);
+ * recount, used by the tests).  SSCHED_OK with report->valid (error.h), the
+ * violation naming the first mismatch; only ENOMEM is an error. */
+ssched_status_t ssched_trees_check(const ssched_platform_t *p, const ssched_steady_t *steady,
+                                   const ssched_trees_t *trees, ssched_check_report_t *report,
+                                   ssched_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -343,8 +343,12 @@ int cli_cmd_makespan(int argc, char **argv)
         ssched_mk_cluster_free(&cl);
         return rc;
     }
-    if (st == SSCHED_OK && ssched_mk_check(&cl, &s, &err) != SSCHED_OK) {
+    ssched_check_report_t rep;
+    if (st == SSCHED_OK &&
+        ((st = ssched_mk_check(&cl, &s, &rep, &err)) != SSCHED_OK || !rep.valid)) {
         /* a schedule we built fails the model: a bug, not bad input */
+        if (st == SSCHED_OK)
+            ssched_error_set(&err, SSCHED_EINTERNAL, "%s", rep.violation);
         ssched_error_prefix(&err, "internal error, invalid schedule: ");
         err.status = SSCHED_EINTERNAL;
         st = SSCHED_EINTERNAL;

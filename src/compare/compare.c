@@ -8,6 +8,7 @@
 #include "ssched/compare.h"
 #include "ssched/schedule.h"
 #include "src/export/svg_util.h"
+#include "src/util/check_report.h"
 
 /* the optimal-TP schedule and up to 11 fixed periods makespan * 2^k */
 
@@ -123,8 +124,11 @@ static ssched_status_t one_shot(const ssched_mk_cluster_t *c, const ssched_compa
     else
         st = o->optimal ? ssched_mk_broadcast_optimal(c, o->root, &s, &stats, err)
                         : ssched_mk_broadcast_fnf(c, o->root, &s, err);
-    if (st == SSCHED_OK)
-        st = ssched_mk_check(c, &s, err);
+    if (st == SSCHED_OK) { /* a schedule we built that fails the model is a bug */
+        ssched_check_report_t rep;
+        st = ssched_i_report_require(ssched_mk_check(c, &s, &rep, err), &rep, SSCHED_EINTERNAL,
+                                     err);
+    }
     if (st == SSCHED_OK)
         mpq_set(out, s.makespan);
     ssched_mk_schedule_free(&s);
