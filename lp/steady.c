@@ -9,6 +9,7 @@
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
 #include "src/util/check_report.h"
+#include "src/util/enum_names.h"
 #include "ssched/steady.h"
 
 void ssched_steady_init(ssched_steady_t *s)
@@ -320,3 +321,5 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     ssched_model_free(&m);
     return st;
 }
+
+SSCHED_I_ENUM_FUNCTIONS(method, ssched_method_t, "method", "auto", "lp", "colgen")

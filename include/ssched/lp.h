@@ -24,6 +24,12 @@ extern "C" {
 
 typedef enum { SSCHED_ROW_LE, SSCHED_ROW_GE, SSCHED_ROW_EQ } ssched_row_sense_t;
 
+/* "le", "ge", "eq" ("unknown" for any other value); parse: SSCHED_EINPUT naming
+ * the text and the accepted names. */
+const char *ssched_row_sense_name(ssched_row_sense_t v);
+ssched_status_t ssched_row_sense_parse(const char *text, ssched_row_sense_t *out,
+                                       ssched_error_t *err);
+
 typedef struct {
     char *name;
     ssched_row_sense_t sense;
@@ -76,6 +82,12 @@ typedef enum {
     SSCHED_LP_INFEASIBLE,
     SSCHED_LP_UNBOUNDED
 } ssched_lp_outcome_t;
+
+/* "optimal", "infeasible", "unbounded" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_lp_outcome_name(ssched_lp_outcome_t v);
+ssched_status_t ssched_lp_outcome_parse(const char *text, ssched_lp_outcome_t *out,
+                                        ssched_error_t *err);
 
 typedef struct {
     ssched_lp_outcome_t outcome;

@@ -81,6 +81,11 @@ typedef enum {
     SSCHED_MK_ALLREDUCE
 } ssched_mk_op_t;
 
+/* "reduce", "broadcast", "allreduce" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_mk_op_name(ssched_mk_op_t v);
+ssched_status_t ssched_mk_op_parse(const char *text, ssched_mk_op_t *out, ssched_error_t *err);
+
 /* A complete schedule.  For SSCHED_MK_ALLREDUCE the first n-1 messages are
  * the reduce to `root` (the hub), the last n-1 the broadcast from it, and
  * reduce_makespan is when the hub holds the result.  For a reduce
@@ -143,6 +148,12 @@ typedef enum {
     SSCHED_MK_DP2_MONO_SF    /* + Lemma 5: monotone-in-f pruning, lower bounds  */
 } ssched_mk_dp2_variant_t;
 
+/* "naive", "mono-s", "mono-sf" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_mk_dp2_variant_name(ssched_mk_dp2_variant_t v);
+ssched_status_t ssched_mk_dp2_variant_parse(const char *text, ssched_mk_dp2_variant_t *out,
+                                            ssched_error_t *err);
+
 /* Optimal reduce for a cluster whose senders have at most two distinct times
  * (SSCHED_EINPUT otherwise), by the two-class dynamic program. */
 ssched_status_t ssched_mk_reduce_dp2(const ssched_mk_cluster_t *c, size_t dest,
@@ -187,6 +198,12 @@ typedef enum {
     SSCHED_MK_BNB_PAPER,       /* the three techniques of the seeds          */
     SSCHED_MK_BNB_FULL         /* paper + relaxation bounds + symmetry        */
 } ssched_mk_bnb_preset_t;
+
+/* "generic", "paper", "full" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_mk_bnb_preset_name(ssched_mk_bnb_preset_t v);
+ssched_status_t ssched_mk_bnb_preset_parse(const char *text, ssched_mk_bnb_preset_t *out,
+                                           ssched_error_t *err);
 
 void ssched_mk_bnb_options(ssched_mk_bnb_options_t *o, ssched_mk_bnb_preset_t preset);
 
@@ -297,6 +314,12 @@ typedef enum {
     SSCHED_MK_ALLREDUCE_OPTIMAL      /* optimal reduce + optimal broadcast;
                                         default hub: the best processor     */
 } ssched_mk_allreduce_alg_t;
+
+/* "snf-fnf", "optimal" ("unknown" for any other value); parse: SSCHED_EINPUT
+ * naming the text and the accepted names. */
+const char *ssched_mk_allreduce_alg_name(ssched_mk_allreduce_alg_t v);
+ssched_status_t ssched_mk_allreduce_alg_parse(const char *text, ssched_mk_allreduce_alg_t *out,
+                                              ssched_error_t *err);
 
 /* Reduce to `hub`, then broadcast from it.  hub = SSCHED_MK_ANY_ROOT picks
  * the default hub of the algorithm (see above). */

@@ -86,6 +86,12 @@ typedef enum {
     SSCHED_MATCHING_ARBITRARY  = 1   /* any perfect matching (classical)    */
 } ssched_matching_rule_t;
 
+/* "bottleneck", "arbitrary" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_matching_rule_name(ssched_matching_rule_t v);
+ssched_status_t ssched_matching_rule_parse(const char *text, ssched_matching_rule_t *out,
+                                           ssched_error_t *err);
+
 typedef struct {
     mpz_t lambda;       /* duration of the step, > 0                       */
     size_t n_edges;
@@ -138,9 +144,6 @@ ssched_status_t ssched_matching_check(const ssched_bipartite_t *g,
                                       const ssched_matching_result_t *r,
                                       ssched_check_report_t *report,
                                       ssched_error_t *err);
-
-/* "bottleneck" / "arbitrary". */
-const char *ssched_matching_rule_name(ssched_matching_rule_t rule);
 
 #ifdef __cplusplus
 }

@@ -107,9 +107,11 @@ typedef enum {
     SSCHED_REDIST_PREEMPTIVE
 } ssched_redist_algorithm_t;
 
-/* "direct" / "greedy" / "preemptive"; parse returns -1 for anything else. */
-const char *ssched_redist_algorithm_name(ssched_redist_algorithm_t a);
-int ssched_redist_algorithm_parse(const char *name);
+/* "direct", "greedy", "preemptive" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_redist_algorithm_name(ssched_redist_algorithm_t v);
+ssched_status_t ssched_redist_algorithm_parse(const char *text, ssched_redist_algorithm_t *out,
+                                              ssched_error_t *err);
 
 typedef struct {
     size_t message;             /* index into r->messages                  */

@@ -28,6 +28,12 @@ extern "C" {
 
 typedef enum { SSCHED_TREE_SEND, SSCHED_TREE_COMPUTE } ssched_tree_task_kind_t;
 
+/* "send", "compute" ("unknown" for any other value); parse: SSCHED_EINPUT
+ * naming the text and the accepted names. */
+const char *ssched_tree_task_kind_name(ssched_tree_task_kind_t v);
+ssched_status_t ssched_tree_task_kind_parse(const char *text, ssched_tree_task_kind_t *out,
+                                            ssched_error_t *err);
+
 /* One task of a tree: send v[k,m] over `edge`, or compute T_{k,l,m} on
  * `node`.  `parent` is the index of the task that consumes the result
  * (SIZE_MAX for the root, whose result is v[0,N-1] on the target). */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/enum_names.h"
+
 void ssched_problem_init(ssched_problem_t *pb)
 {
     memset(pb, 0, sizeof *pb);
@@ -19,18 +21,6 @@ void ssched_problem_free(ssched_problem_t *pb)
     free(pb->participants);
     mpq_clear(pb->size);
     memset(pb, 0, sizeof *pb);
-}
-
-const char *ssched_problem_kind_name(ssched_problem_kind_t kind)
-{
-    switch (kind) {
-    case SSCHED_PROBLEM_SCATTER: return "scatter";
-    case SSCHED_PROBLEM_GOSSIP: return "gossip";
-    case SSCHED_PROBLEM_REDUCE: return "reduce";
-    case SSCHED_PROBLEM_BROADCAST: return "broadcast";
-    case SSCHED_PROBLEM_ALLREDUCE: return "allreduce";
-    }
-    return "unknown";
 }
 
 static ssched_status_t check_list(const ssched_platform_t *p, const size_t *list, size_t n,
@@ -240,3 +230,6 @@ ssched_status_t ssched_problem_set_broadcast(ssched_problem_t *pb, const ssched_
         st = ssched_problem_default_targets(p, pb->sources[0], &pb->targets, &pb->n_targets, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
+
+SSCHED_I_ENUM_FUNCTIONS(problem_kind, ssched_problem_kind_t, "problem", "scatter", "gossip",
+                        "reduce", "broadcast", "allreduce")
