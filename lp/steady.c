@@ -163,7 +163,7 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
          * the relaxation LP is only an upper bound, so no edge-LP method */
         return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
-        return ssched_error_set(err, SSCHED_EINPUT, "--commutative: not supported yet");
+        return ssched_error_set(err, SSCHED_EINPUT, "problem.commutative: not supported yet");
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_METHOD_COLGEN;

@@ -59,6 +59,13 @@ void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
  * and exit(1) instead of raising SIGABRT (the ssched CLI does). */
 void ssched_gmp_exit_on_oom(const char *prefix);
 
+/* Replace every occurrence of `from` in err's message by `to` (truncated
+ * to SSCHED_ERROR_MSG_MAX).  Library messages name the struct fields and
+ * inputs they check ("options.max_ops", "problem.target"); a front end
+ * uses this to show its own name for them instead (a command-line option).
+ * err may be NULL. */
+void ssched_error_rename(ssched_error_t *err, const char *from, const char *to);
+
 /* A short fixed name for a status ("bad input", "out of memory", ...);
  * "unknown status" for a value outside the enum.  Statuses have no parse
  * function: nothing reads a status back from text. */

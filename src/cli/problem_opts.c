@@ -296,6 +296,16 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     }
     pb->kind = kind;
     if (build_problem(o, p, pb, &err) != SSCHED_OK) {
+        /* the problem's fields as this command's options (targets first:
+         * "problem.target" is its prefix) */
+        int one_source = kind == SSCHED_PROBLEM_SCATTER || kind == SSCHED_PROBLEM_BROADCAST;
+        ssched_error_rename(&err, "problem.sources", one_source ? "--source" : "--sources");
+        ssched_error_rename(&err, "problem.targets", "--targets");
+        ssched_error_rename(&err, "problem.participants", "--participants");
+        ssched_error_rename(&err, "problem.size", "--size");
+        ssched_error_rename(&err, "problem.commutative", "--commutative");
+        ssched_error_rename(&err, "problem.target",
+                            kind == SSCHED_PROBLEM_ALLREDUCE ? "--root" : "--target");
         ssched_error_prefix(&err, "%s: ", o->platform_path);
         return cli_report(cmd, &err);
     }

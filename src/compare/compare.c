@@ -153,11 +153,11 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         if (o->ops[k] > max_ops)
             return ssched_error_set(err, SSCHED_ELIMIT,
                                     "M = %lu operations to unroll and check is above the "
-                                    "limit %lu (raise it with --max-ops)", o->ops[k], max_ops);
+                                    "limit %lu (raise it with options.max_ops)", o->ops[k], max_ops);
     if (o->crossover_limit > max_ops)
         return ssched_error_set(err, SSCHED_ELIMIT,
-                                "--max-crossover %lu is above the limit %lu (raise it "
-                                "with --max-ops)", o->crossover_limit, max_ops);
+                                "options.crossover_limit %lu is above the limit %lu "
+                                "(raise it with options.max_ops)", o->crossover_limit, max_ops);
     {
         double n = (double)c->n, types = o->op == SSCHED_MK_REDUCE ? n * (n + 1) / 2 : n - 1;
         double bytes = 64.0 * n * n * types;
@@ -165,7 +165,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         if (bytes > (double)cap)
             return ssched_error_set(err, SSCHED_ELIMIT,
                                     "the steady-state solve on %zu processors needs about "
-                                    "%.0f MB (estimate); limit %llu MB, raise it with --max-memory MB",
+                                    "%.0f MB (estimate); limit %llu MB, raise it with options.max_memory (bytes)",
                                     c->n, bytes / 1048576.0, cap >> 20);
     }
     if ((st = one_shot(c, o, out->one_shot, err)) != SSCHED_OK)

@@ -1,7 +1,8 @@
-/* Every public enum has a name and a parse function: each value's name
- * parses back to it, a value out of range is named "unknown", and an
- * unknown name is EINPUT with a message naming the text and the accepted
- * names. */
+/* The library's house style (issue 15).  Every public enum has a name and
+ * a parse function: each value's name parses back to it, a value out of
+ * range is named "unknown", and an unknown name is EINPUT with a message
+ * naming the text and the accepted names.  Library messages name fields,
+ * not command-line options, and a front end renames them. */
 #include <string.h>
 
 #include "ssched/error.h"
@@ -116,6 +117,38 @@ static void test_status_names(void)
     CU_ASSERT_STRING_EQUAL(ssched_status_name((ssched_status_t)99), "unknown status");
 }
 
+/* ssched_problem_validate names problem fields; ssched_error_rename turns
+ * them into a front end's names, every occurrence, within the buffer. */
+static void test_field_messages(void)
+{
+    ssched_platform_t p;
+    tu_random_platform(&p, 3);
+    ssched_problem_t pb;
+    ssched_problem_init(&pb);
+    ssched_error_t err;
+    CU_ASSERT_EQUAL(ssched_problem_set_reduce(&pb, &p, "P0,P1,P2", "P0", &err), SSCHED_OK);
+    mpq_set_ui(pb.size, 0, 1);
+    CU_ASSERT_EQUAL(ssched_problem_validate(&pb, &p, &err), SSCHED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "problem.size"));
+    CU_ASSERT_PTR_NULL(strstr(err.message, "--"));
+    ssched_error_rename(&err, "problem.size", "--size");
+    CU_ASSERT_STRING_EQUAL(err.message, "--size: message size must be positive");
+    CU_ASSERT_EQUAL(ssched_problem_set_reduce(&pb, &p, "P0,P1", "zz", &err), SSCHED_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.message, "target: unknown node 'zz'");
+    ssched_error_set(&err, SSCHED_EINPUT, "a.b and a.b");
+    ssched_error_rename(&err, "a.b", "--x");
+    CU_ASSERT_STRING_EQUAL(err.message, "--x and --x");
+    char big[SSCHED_ERROR_MSG_MAX];
+    memset(big, 'y', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    ssched_error_set(&err, SSCHED_EINPUT, "%s", "x");
+    ssched_error_rename(&err, "x", big); /* truncated, still terminated */
+    CU_ASSERT_EQUAL(strlen(err.message), SSCHED_ERROR_MSG_MAX - 1);
+    ssched_error_rename(NULL, "x", "y");
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -123,6 +156,7 @@ int main(void)
         {"enum counts", test_counts},
         {"names and parse message", test_names_and_message},
         {"status names", test_status_names},
+        {"messages name fields; front ends rename them", test_field_messages},
         {NULL, NULL}};
-    return tu_main("enums", tests);
+    return tu_main("conventions", tests);
 }
