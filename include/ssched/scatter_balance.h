@@ -216,7 +216,9 @@ ssched_status_t ssched_sb_arrange(const ssched_sb_platform_t *pl, size_t holder,
  * sending order) straight from the cost functions: makespan = max_i T_i;
  * finish[i] = T_i and send_end[i] = sum_{j<=i} T_comm(j, n_j) when not NULL
  * (arrays of p initialized mpq_t).  EINPUT for a negative share or one a
- * table does not reach.  Independent of every algorithm below. */
+ * table does not reach.  Independent of every algorithm below.  An
+ * evaluator, not a validity checker (error.h): every distribution of
+ * non-negative shares is feasible, so there is no verdict to report. */
 ssched_status_t ssched_sb_evaluate(const ssched_sb_platform_t *inst, const long *items,
                                    mpq_t makespan, mpq_t *finish, mpq_t *send_end,
                                    ssched_error_t *err);
