@@ -92,7 +92,8 @@ static void print_text(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t 
                        const char *alg, const char *method)
 {
     const char *role = s->op == SSCHED_MK_REDUCE ? "destination" : s->op == SSCHED_MK_BROADCAST ? "source" : "hub";
-    printf("%s, %zu processors, %s %zu, algorithm %s", ssched_mk_op_name(s->op), c->n, role, s->root, alg);
+    printf("%s, %zu processors, %s %zu, algorithm %s", ssched_mk_op_name(s->op), c->n, role,
+           s->root, alg);
     if (method && strcmp(method, alg))
         printf(" (method %s)", method);
     printf("\n");

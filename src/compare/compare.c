@@ -165,7 +165,8 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         if (bytes > (double)cap)
             return ssched_error_set(err, SSCHED_ELIMIT,
                                     "the steady-state solve on %zu processors needs about "
-                                    "%.0f MB (estimate); limit %llu MB, raise it with options.max_memory (bytes)",
+                                    "%.0f MB (estimate); limit %llu MB, raise it with "
+                                    "options.max_memory (bytes)",
                                     c->n, bytes / 1048576.0, cap >> 20);
     }
     if ((st = one_shot(c, o, out->one_shot, err)) != SSCHED_OK)

@@ -65,7 +65,8 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
     case SSCHED_PROBLEM_SCATTER:
     case SSCHED_PROBLEM_BROADCAST:
         if (pb->n_sources != 1)
-            return ssched_error_set(err, SSCHED_EINPUT, "problem.sources: a %s has exactly one source",
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "problem.sources: a %s has exactly one source",
                                     ssched_problem_kind_name(pb->kind));
         if ((st = check_list(p, pb->sources, 1, "problem.sources", err)) != SSCHED_OK ||
             (st = check_list(p, pb->targets, pb->n_targets, "problem.targets", err)) != SSCHED_OK)
@@ -73,7 +74,8 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         for (size_t k = 0; k < pb->n_targets; k++)
             if (pb->targets[k] == pb->sources[0])
                 return ssched_error_set(err, SSCHED_EINPUT,
-                                        "problem.targets: the source '%s' is listed among its own targets",
+                                        "problem.targets: the source '%s' is listed among "
+                                        "its own targets",
                                         p->names[pb->sources[0]]);
         return SSCHED_OK;
     case SSCHED_PROBLEM_GOSSIP:
@@ -87,8 +89,8 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "gossip: no (source, target) pair of distinct nodes");
     case SSCHED_PROBLEM_REDUCE:
-        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants", err)) !=
-            SSCHED_OK)
+        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
+                             err)) != SSCHED_OK)
             return st;
         if (pb->n_participants < 2)
             return ssched_error_set(err, SSCHED_EINPUT,
@@ -97,12 +99,13 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
             return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
         return check_list(p, &pb->target, 1, "problem.target", err);
     case SSCHED_PROBLEM_ALLREDUCE:
-        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants", err)) !=
-            SSCHED_OK)
+        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
+                             err)) != SSCHED_OK)
             return st;
         if (pb->n_participants < 2)
             return ssched_error_set(err, SSCHED_EINPUT,
-                                    "problem.participants: an allreduce needs at least 2 participants");
+                                    "problem.participants: an allreduce needs at least 2 "
+                                    "participants");
         if (pb->target == SIZE_MAX)
             return SSCHED_OK;
         if (pb->target >= p->n_nodes)
