@@ -120,8 +120,10 @@ int main(int argc, char **argv)
                     return 1;
                 }
                 td[r] = now() - t0;
-                if (ssched_mk_check(&c, &o, &err) != SSCHED_OK) {
-                    fprintf(stderr, "bench: invalid schedule: %s\n", err.message);
+                ssched_check_report_t rep;
+                if (ssched_mk_check(&c, &o, &rep, &err) != SSCHED_OK || !rep.valid) {
+                    fprintf(stderr, "bench: invalid schedule: %s\n",
+                            rep.valid ? err.message : rep.violation);
                     failures++;
                 }
                 heur(&c, root, &h, &err);

@@ -132,7 +132,7 @@ ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssche
 {
     if (pb->target == SIZE_MAX)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "allreduce: the edge LP is stated for one root (give --root)");
+                                "allreduce: the edge LP is stated for one root (set problem.target)");
     ssched_lp_free(&m->lp);
     return ssched_i_car_build_edge_lp(p, pb, &m->lp, &m->tp_col, err);
 }

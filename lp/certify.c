@@ -8,8 +8,12 @@
 
 #include <stdlib.h>
 
-ssched_status_t ssched_lp_certify(const ssched_lp_t *lp, const mpq_t *x, const mpq_t *y,
-                                  mpq_ptr objective, ssched_error_t *err)
+#include "src/util/check_report.h"
+
+/* The certificate's conditions; a failing one is EUNCERTIFIED in err (what
+ * the solver reports when it cannot certify). */
+static ssched_status_t certify(const ssched_lp_t *lp, const mpq_t *x, const mpq_t *y,
+                               mpq_ptr objective, ssched_error_t *err)
 {
     ssched_status_t st = SSCHED_OK;
     mpq_t acc, tmp, primal, dual;
@@ -63,4 +67,14 @@ ssched_status_t ssched_lp_certify(const ssched_lp_t *lp, const mpq_t *x, const m
     free(colsum);
     mpq_clears(acc, tmp, primal, dual, NULL);
     return st;
+}
+
+ssched_status_t ssched_lp_certify(const ssched_lp_t *lp, const mpq_t *x, const mpq_t *y,
+                                  mpq_ptr objective, ssched_check_report_t *report,
+                                  ssched_error_t *err)
+{
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
+    ssched_status_t st = certify(lp, x, y, objective, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EUNCERTIFIED, &verr, report, err);
 }

@@ -270,8 +270,8 @@ ssched_status_t ssched_i_car_solve(const ssched_platform_t *p, const ssched_prob
      * multicast's copies LP), so it is not a method here */
     if (opt->method == SSCHED_METHOD_LP)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "allreduce: --method lp is not available (the edge LP only bounds "
-                                "the TP: export it with ssched lp --root R)");
+                                "allreduce: options.method lp is not available (the edge LP only "
+                                "bounds the TP: export the LP of a given root, problem.target)");
     if (pb->target != SIZE_MAX)
         return solve_one(p, pb, opt, NULL, out, err);
     return best_root(p, pb, opt, out, err);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/enum_names.h"
+
 ssched_status_t ssched_lp_init(ssched_lp_t *lp, const char *name)
 {
     memset(lp, 0, sizeof *lp);
@@ -123,3 +125,8 @@ ssched_status_t ssched_lp_add_coef(ssched_lp_t *lp, size_t row, size_t col,
     r->nnz++;
     return SSCHED_OK;
 }
+
+SSCHED_I_ENUM_FUNCTIONS(row_sense, ssched_row_sense_t, "row sense", "le", "ge", "eq")
+
+SSCHED_I_ENUM_FUNCTIONS(lp_outcome, ssched_lp_outcome_t, "LP outcome", "optimal", "infeasible",
+                        "unbounded")

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lp/internal.h"
+#include "src/util/check_report.h"
 
 #define FLOAT_ATTEMPTS 3
 
@@ -78,8 +79,12 @@ static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
     if (!primal_feasible(lp, basis, sol->x))
         return ssched_error_set(err, SSCHED_EUNCERTIFIED,
                                 "the solver's basis is not primal feasible in exact arithmetic");
-    if (ssched_lp_certify(lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, sol->objective,
-                          NULL) != SSCHED_OK) {
+    ssched_check_report_t rep;
+    ssched_status_t st = ssched_lp_certify(lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y,
+                                           sol->objective, &rep, err);
+    if (st != SSCHED_OK)
+        return st;
+    if (!rep.valid) {
         long pivots = 0;
         r = ssched_i_exact_primal_simplex(lp, a, basis, max_pivots, &pivots);
         sol->repair_pivots += pivots;
@@ -89,8 +94,10 @@ static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
         if (ssched_i_basis_solve(lp, a, basis, sol->x, sol->y) != 1)
             return ssched_error_set(err, SSCHED_EINTERNAL, "repaired basis became singular");
     }
-    ssched_status_t st = ssched_lp_certify(lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y,
-                                           sol->objective, err);
+    st = ssched_i_report_require(ssched_lp_certify(lp, (const mpq_t *)sol->x,
+                                                   (const mpq_t *)sol->y, sol->objective, &rep,
+                                                   err),
+                                 &rep, SSCHED_EUNCERTIFIED, err);
     if (st == SSCHED_OK)
         memcpy(sol->basic, basis, lp->n_cols + lp->n_rows);
     return st;

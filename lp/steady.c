@@ -8,6 +8,8 @@
 #include "lp/colgen_comm.h"
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
+#include "src/util/check_report.h"
+#include "src/util/enum_names.h"
 #include "ssched/steady.h"
 
 void ssched_steady_init(ssched_steady_t *s)
@@ -152,7 +154,7 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
          * the relaxation LP is only an upper bound, so no edge-LP method */
         return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
-        return ssched_error_set(err, SSCHED_EINPUT, "--commutative: not supported yet");
+        return ssched_error_set(err, SSCHED_EINPUT, "problem.commutative: not supported yet");
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_METHOD_COLGEN;
@@ -178,7 +180,10 @@ static ssched_status_t tighten_copies(const ssched_model_t *m, ssched_lp_solutio
         if (mpq_cmp(sol->x[m->send_col[k]], c) > 0)
             mpq_set(c, sol->x[m->send_col[k]]);
     }
-    return ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, err);
+    ssched_check_report_t rep;
+    return ssched_i_report_require(
+        ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
+        &rep, SSCHED_EUNCERTIFIED, err);
 }
 
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -308,3 +313,5 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     ssched_model_free(&m);
     return st;
 }
+
+SSCHED_I_ENUM_FUNCTIONS(method, ssched_method_t, "method", "auto", "lp", "colgen")

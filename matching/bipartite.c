@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "matching/internal.h"
+#include "src/util/enum_names.h"
 
 void ssched_bipartite_init(ssched_bipartite_t *g, size_t n_left, size_t n_right)
 {
@@ -171,11 +172,5 @@ ssched_status_t ssched_bipartite_max_degree(const ssched_bipartite_t *g, mpz_t o
     return ssched_i_mt_check_input(g, NULL, out, err);
 }
 
-const char *ssched_matching_rule_name(ssched_matching_rule_t rule)
-{
-    switch (rule) {
-    case SSCHED_MATCHING_BOTTLENECK: return "bottleneck";
-    case SSCHED_MATCHING_ARBITRARY: return "arbitrary";
-    }
-    return "unknown";
-}
+SSCHED_I_ENUM_FUNCTIONS(matching_rule, ssched_matching_rule_t, "matching rule", "bottleneck",
+                        "arbitrary")

@@ -217,14 +217,11 @@ ssched_status_t ssched_matching_decompose(const ssched_bipartite_t *g, const mpz
                                   out->n_matchings, out->bound);
     }
     if (st == SSCHED_OK) {
-        ssched_error_t verr;
-        ssched_error_clear(&verr);
-        ssched_status_t vs = ssched_matching_verify(g, T, out, &verr);
-        if (vs == SSCHED_ENOMEM) /* not a broken invariant: no memory to check */
-            st = ssched_error_set(err, vs, "%s", verr.message);
-        else if (vs != SSCHED_OK)
+        ssched_check_report_t rep;
+        st = ssched_matching_check(g, T, out, &rep, err);
+        if (st == SSCHED_OK && !rep.valid) /* our own result is wrong: a bug */
             st = ssched_error_set(err, SSCHED_EINTERNAL, "matching: self-check failed: %s",
-                                  verr.message);
+                                  rep.violation);
     }
     if (st != SSCHED_OK)
         result_reset(out);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "matching/internal.h"
+#include "src/util/check_report.h"
 
 /* Format "what: a vs b" with two mpz values into err. */
 static ssched_status_t fail2(ssched_error_t *err, const char *what, const mpz_t a, const mpz_t b)
@@ -18,18 +19,18 @@ static ssched_status_t fail2(ssched_error_t *err, const char *what, const mpz_t 
     return SSCHED_EINTERNAL;
 }
 
-ssched_status_t ssched_matching_verify(const ssched_bipartite_t *g, const mpz_t T,
-                                       const ssched_matching_result_t *r, ssched_error_t *err)
+/* Every property of r for a valid g and T; a failing one is EINTERNAL in
+ * err (the status the decomposition reported for it before the checker
+ * had a report). */
+static ssched_status_t check_decomposition(const ssched_bipartite_t *g, const mpz_t T,
+                                           const ssched_matching_result_t *r, ssched_error_t *err)
 {
-    mpz_t D, total;
-    mpz_init(D);
+    mpz_t total;
     mpz_init(total);
-    ssched_status_t st = ssched_i_mt_check_input(g, T, D, err);
+    ssched_status_t st = SSCHED_OK;
     size_t E = g->n_edges;
     mpz_t *sum = NULL;
     size_t *seen_l = NULL, *seen_r = NULL, *by_l = NULL, *by_r = NULL;
-    if (st != SSCHED_OK)
-        goto done;
     if (r->n_matchings && !r->matchings) {
         st = ssched_error_set(err, SSCHED_EINTERNAL, "%zu matchings but no array", r->n_matchings);
         goto done;
@@ -105,7 +106,22 @@ done:
     free(seen_r);
     free(by_l);
     free(by_r);
-    mpz_clear(D);
     mpz_clear(total);
     return st;
+}
+
+ssched_status_t ssched_matching_check(const ssched_bipartite_t *g, const mpz_t T,
+                                      const ssched_matching_result_t *r,
+                                      ssched_check_report_t *report, ssched_error_t *err)
+{
+    mpz_t D;
+    mpz_init(D);
+    ssched_status_t st = ssched_i_mt_check_input(g, T, D, err);
+    mpz_clear(D);
+    if (st != SSCHED_OK)
+        return st;
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
+    st = check_decomposition(g, T, r, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EINTERNAL, &verr, report, err);
 }

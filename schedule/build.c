@@ -85,7 +85,7 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
         mpz_fdiv_q(out->ops_per_period, mpq_numref(q), mpq_denref(q));
         if (mpz_sgn(out->ops_per_period) == 0)
             status = ssched_error_set(err, SSCHED_EINPUT,
-                                      "--fixed-period is shorter than one operation (1/TP)");
+                                      "options.fixed_period is shorter than one operation (1/TP)");
         mpq_set_z(out->period, out->ops_per_period);
         mpq_div(out->period, out->period, st->throughput);
         mpz_set(out->lcm_period, mpq_numref(out->period));
@@ -211,7 +211,7 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
         return ssched_i_sched_build_broadcast(p, pb, st, opt, out, err);
     } else {
         if (opt->fixed_period && mpq_sgn(opt->fixed_period) <= 0)
-            return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period must be positive");
+            return ssched_error_set(err, SSCHED_EINPUT, "options.fixed_period must be positive");
         status = build_flow(p, pb, st, opt, out, err);
     }
     if (status == SSCHED_OK && opt->no_split && !opt->fixed_period && has_switch(p))

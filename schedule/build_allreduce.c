@@ -122,7 +122,7 @@ ssched_status_t ssched_i_sched_build_allreduce(const ssched_platform_t *p, const
 {
     if (opt->fixed_period)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "allreduce: --fixed-period is not supported (the period is the "
+                                "allreduce: options.fixed_period is not supported (the period is the "
                                 "LCM of the trees' and arborescences' rates)");
     if (!st->n_rated_trees || !st->n_arborescences || st->allreduce_root >= p->n_nodes)
         return ssched_error_set(err, SSCHED_EINPUT,

@@ -198,10 +198,10 @@ ssched_status_t ssched_i_sched_build_broadcast(const ssched_platform_t *p, const
     if (multicast && st->n_arborescences == 0)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "multicast: the edge LP gives only an upper bound, no "
-                                "arborescences to schedule (use --method colgen or auto)");
+                                "arborescences to schedule (use options.method colgen or auto)");
     if (opt->fixed_period)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "broadcast: --fixed-period is not supported (the period is the "
+                                "broadcast: options.fixed_period is not supported (the period is the "
                                 "LCM of the arborescences' weights)");
     if (pb->n_sources != 1 || pb->sources[0] >= p->n_nodes)
         return ssched_error_set(err, SSCHED_EINPUT, "broadcast: exactly one source");

@@ -183,7 +183,7 @@ ssched_status_t ssched_i_sched_build_reduce(const ssched_platform_t *p, const ss
     mpz_set(out->lcm_period, out->trees.period);
     if (opt->fixed_period) {
         if (mpq_sgn(opt->fixed_period) <= 0)
-            return ssched_error_set(err, SSCHED_EINPUT, "--fixed-period must be positive");
+            return ssched_error_set(err, SSCHED_EINPUT, "options.fixed_period must be positive");
         status = fix_period(p, out, opt->fixed_period, err);
         if (status != SSCHED_OK)
             return status;

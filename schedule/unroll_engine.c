@@ -89,7 +89,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     if (!fits63(sc->A) || !fits63(sc->Q))
         st = ssched_error_set(err, SSCHED_EINPUT,
                               "the pattern's time resolution needs more than 62 bits "
-                              "(1/%zu-digit ticks); choose a shorter period (--max-period)",
+                              "(1/%zu-digit ticks); choose a shorter period (max_period)",
                               mpz_sizeinbase(sc->Q, 10));
     for (size_t e = 0; e < ne && st == SSCHED_OK; e++) {
         if (!used[e])
@@ -128,7 +128,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
         if (!fits63(busy))
             st = ssched_error_set(err, SSCHED_EINPUT,
                                   "the unrolled schedule's times need more than 62 bits of "
-                                  "ticks; use fewer operations or a shorter period (--max-period)");
+                                  "ticks; use fewer operations or a shorter period (max_period)");
     }
     sc->a = fits63(sc->A) ? (int64_t)mpz_get_ui(sc->A) : 1;
     sc->q = fits63(sc->Q) ? (int64_t)mpz_get_ui(sc->Q) : 1;
@@ -561,11 +561,11 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     unsigned long long max_events =
         limits && limits->max_events ? limits->max_events : 500000000ULL;
     if (K == 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
+        return ssched_error_set(err, SSCHED_EINPUT, "K (operations) must be at least 1");
     if (K > max_ops)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "--operations %lu is above the limit %lu (raise it with "
-                                "--max-operations)", K, max_ops);
+                                "K (operations) %lu is above the limit %lu (raise it "
+                                "with limits.max_operations)", K, max_ops);
     if (mpq_sgn(s->throughput) == 0 || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "throughput is 0: no operation can complete");
     /* the pattern itself is walked every period: it must be short */
@@ -574,12 +574,12 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     if (per_period > 10000000ULL)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "the periodic pattern has about %llu events per period; unroll "
-                                "a shorter one (ssched_unroll_plan, --max-period)", per_period);
+                                "a shorter one (ssched_unroll_plan, max_period)", per_period);
     unsigned long long events = estimate_events(s, K);
     if (events > max_events)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "about %llu events for %lu operations, above the limit %llu "
-                                "(raise it with --max-events)", events, K, max_events);
+                                "(raise it with limits.max_events)", events, K, max_events);
     if (sched_reduce_like(s)) {
         /* instances of one period are held at once */
         unsigned long long per = 0;
@@ -591,7 +591,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
         if (per > mem / 64)
             return ssched_error_set(err, SSCHED_EINPUT,
                                     "the pattern's period holds about %llu task instances "
-                                    "(%llu MB); choose a shorter period (--max-period)",
+                                    "(%llu MB); choose a shorter period (max_period)",
                                     per, per * 64 >> 20);
     }
     /* an all-reduce's reduce part goes to the schedule's root (the

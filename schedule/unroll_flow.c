@@ -424,7 +424,7 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     if (st == SSCHED_OK && (mpz_sizeinbase(e->sc.Q, 2) > 62 || mpz_sizeinbase(busy, 2) > 62))
         st = ssched_error_set(err, SSCHED_EINPUT,
                               "the unrolled schedule's times need more than 62 bits of ticks; "
-                              "use fewer operations or a shorter period (--max-period)");
+                              "use fewer operations or a shorter period (max_period)");
     e->sc.q = st == SSCHED_OK ? (int64_t)mpz_get_ui(e->sc.Q) : 1;
     mpq_set_z(e->period_ticks, e->sc.Q);
     mpq_mul(e->period_ticks, e->period_ticks, s->period);
@@ -437,7 +437,7 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     if (st == SSCHED_OK && mpz_sizeinbase(t, 2) > 62)
         st = ssched_error_set(err, SSCHED_EINPUT,
                               "the pattern's pieces need more than 62 bits of resolution; "
-                              "choose a shorter period (--max-period) or --no-split");
+                              "choose a shorter period (max_period) or options.no_split");
     e->buf.bu = st == SSCHED_OK ? (int64_t)mpz_get_ui(t) : 1;
     for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
         /* len <= 1 message, so len * bu <= bu < 2^62 */

@@ -230,7 +230,7 @@ static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_p
                                       ssched_schedule_t *out, ssched_error_t *err)
 {
     if (K == 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
+        return ssched_error_set(err, SSCHED_EINPUT, "K (operations) must be at least 1");
     if (mpq_sgn(steady->throughput) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "TP = 0: there is nothing to schedule");
     ssched_schedule_options_t so;
@@ -239,10 +239,10 @@ static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_p
     ssched_status_t st = ssched_schedule_build(p, pb, steady, &so, out, err);
     if (st == SSCHED_OK && max_period && mpq_cmp(out->period, max_period) > 0)
         st = ssched_error_set(err, SSCHED_EINPUT,
-                              all ? "no periodic pattern fits in --max-period: the all-reduce "
+                              all ? "no periodic pattern fits in max_period: the all-reduce "
                                     "pattern's period is the LCM of its trees' and "
                                     "arborescences' rates"
-                                  : "no periodic pattern fits in --max-period: the broadcast "
+                                  : "no periodic pattern fits in max_period: the broadcast "
                                     "pattern's period is the LCM of its arborescences' weights");
     /* all-reduce: the reduce values move in pieces unless no_split (copies
      * are whole messages either way) */
@@ -308,7 +308,7 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     }
     if (st == SSCHED_OK && !have && max_period)
         st = ssched_error_set(err, SSCHED_EINPUT,
-                              "no periodic pattern fits in --max-period: one all-reduce needs "
+                              "no periodic pattern fits in max_period: one all-reduce needs "
                               "a period of at least 1/TP");
     else if (st == SSCHED_OK && !have)
         st = ssched_error_set(err, first.status, "%s", first.message);
@@ -329,11 +329,11 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     if (pb->kind == SSCHED_PROBLEM_ALLREDUCE)
         return plan_allreduce(p, pb, steady, K, max_period, no_split, out, err);
     if (K == 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--operations must be at least 1");
+        return ssched_error_set(err, SSCHED_EINPUT, "K (operations) must be at least 1");
     if (mpq_sgn(steady->throughput) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "TP = 0: there is nothing to schedule");
     if (max_period && mpq_sgn(max_period) <= 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--max-period must be positive");
+        return ssched_error_set(err, SSCHED_EINPUT, "max_period must be positive");
     ssched_schedule_options_t so;
     ssched_schedule_options_default(&so);
     /* whole messages are replayed from the split pattern (see schedule.h) */
@@ -409,7 +409,7 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
             st = ssched_error_set(err, last.status, "%s", last.message);
         else
             st = ssched_error_set(err, SSCHED_EINPUT,
-                                  "no periodic pattern fits in --max-period: one operation "
+                                  "no periodic pattern fits in max_period: one operation "
                                   "needs a period of at least 1/TP");
     }
     ssched_schedule_free(&cand);

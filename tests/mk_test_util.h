@@ -19,11 +19,12 @@ static inline void make_cluster(ssched_mk_cluster_t *c, const char *list)
 static inline void assert_valid(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
 {
     ssched_error_t err;
+    ssched_check_report_t rep;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_mk_check(c, s, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "invalid schedule: %s\n", err.message);
-    CU_ASSERT(st == SSCHED_OK);
+    ssched_status_t st = ssched_mk_check(c, s, &rep, &err);
+    if (st != SSCHED_OK || !rep.valid)
+        fprintf(stderr, "invalid schedule: %s\n", st != SSCHED_OK ? err.message : rep.violation);
+    CU_ASSERT(st == SSCHED_OK && rep.valid);
 }
 
 /* Message m is sender -> receiver over [start, end]. */

@@ -205,6 +205,7 @@ int main(void)
         {"min cost bad input", test_min_cost_bad},
         {"pack: chain", test_pack_chain},
         {"pack: bidirected triangle", test_pack_triangle},
+        {"pack: checker verdicts", test_pack_checker},
         {"pack: greedy trap", test_pack_greedy_trap},
         {"pack: known combinations", test_pack_combinations},
         {"pack: random capacities = brute-force min cut", test_pack_random_caps},

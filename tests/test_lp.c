@@ -60,8 +60,11 @@ static void test_small_lp(void)
     CU_ASSERT(tu_mpq_equals(sol.x[0], "8/5"));
     CU_ASSERT(tu_mpq_equals(sol.x[1], "6/5"));
     CU_ASSERT(tu_mpq_equals(sol.x[2], "1/5"));
-    CU_ASSERT_EQUAL(ssched_lp_certify(&lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &err),
-                    SSCHED_OK);
+    ssched_check_report_t rep;
+    CU_ASSERT_EQUAL(
+        ssched_lp_certify(&lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &rep, &err),
+        SSCHED_OK);
+    CU_ASSERT_EQUAL(rep.valid, 1);
     ssched_lp_solution_free(&sol);
     ssched_lp_free(&lp);
 }
@@ -122,8 +125,11 @@ static void test_certificate_rejects_mutations(void)
     solved_scatter(&p, &m, &sol);
     const ssched_lp_t *lp = &m.lp;
     ssched_error_t err;
-    CU_ASSERT_EQUAL_FATAL(ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &err),
-                          SSCHED_OK);
+    ssched_check_report_t rep;
+    CU_ASSERT_EQUAL_FATAL(
+        ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &rep, &err),
+        SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(rep.valid, 1);
     mpq_t eps, saved;
     mpq_inits(eps, saved, NULL);
     mpq_set_ui(eps, 1, 1000000);
@@ -139,8 +145,9 @@ static void test_certificate_rejects_mutations(void)
             else
                 mpq_sub(sol.x[j], sol.x[j], eps);
             total++;
-            if (ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &err) ==
-                SSCHED_EUNCERTIFIED)
+            if (ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &rep,
+                                  &err) == SSCHED_OK &&
+                !rep.valid)
                 rejected++;
             mpq_set(sol.x[j], saved);
         }
@@ -157,8 +164,9 @@ static void test_certificate_rejects_mutations(void)
             else
                 mpq_sub(sol.y[i], sol.y[i], eps);
             total++;
-            if (ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &err) ==
-                SSCHED_EUNCERTIFIED)
+            if (ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &rep,
+                                  &err) == SSCHED_OK &&
+                !rep.valid)
                 rejected++;
             mpq_set(sol.y[i], saved);
         }
@@ -166,9 +174,11 @@ static void test_certificate_rejects_mutations(void)
     /* A feasible but suboptimal x (half the optimum) is refused too. */
     for (size_t j = 0; j < lp->n_cols; j++)
         mpq_div_2exp(sol.x[j], sol.x[j], 1);
-    CU_ASSERT_EQUAL(ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &err),
-                    SSCHED_EUNCERTIFIED);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "duality gap"));
+    CU_ASSERT_EQUAL(
+        ssched_lp_certify(lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL, &rep, &err),
+        SSCHED_OK);
+    CU_ASSERT_EQUAL(rep.valid, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, "duality gap"));
     mpq_clears(eps, saved, NULL);
     ssched_lp_solution_free(&sol);
     ssched_model_free(&m);

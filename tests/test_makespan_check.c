@@ -32,26 +32,30 @@ static void build(ssched_mk_schedule_t *out, ssched_mk_op_t op, size_t n, size_t
     }
 }
 
-/* Expect SSCHED_EINPUT with `what` in the message. */
+/* Expect a checked schedule (SSCHED_OK) that is invalid with `what` in
+ * the violation. */
 static void expect_reject(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s, const char *what)
 {
     ssched_error_t err;
+    ssched_check_report_t rep;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_mk_check(c, s, &err);
-    CU_ASSERT(st == SSCHED_EINPUT);
-    if (!strstr(err.message, what))
-        fprintf(stderr, "expected '%s' in: %s\n", what, err.message);
-    CU_ASSERT(strstr(err.message, what) != NULL);
+    ssched_status_t st = ssched_mk_check(c, s, &rep, &err);
+    CU_ASSERT(st == SSCHED_OK);
+    CU_ASSERT(rep.valid == 0);
+    if (!strstr(rep.violation, what))
+        fprintf(stderr, "expected '%s' in: %s\n", what, rep.violation);
+    CU_ASSERT(strstr(rep.violation, what) != NULL);
 }
 
 static void expect_ok(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s)
 {
     ssched_error_t err;
+    ssched_check_report_t rep;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_mk_check(c, s, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "unexpected: %s\n", err.message);
-    CU_ASSERT(st == SSCHED_OK);
+    ssched_status_t st = ssched_mk_check(c, s, &rep, &err);
+    if (st != SSCHED_OK || !rep.valid)
+        fprintf(stderr, "unexpected: %s%s\n", err.message, rep.violation);
+    CU_ASSERT(st == SSCHED_OK && rep.valid == 1 && rep.violation[0] == '\0');
 }
 
 /* Seed 000 Fig. 1's cluster and its SNF schedule (see test_makespan_reduce). */
@@ -167,15 +171,16 @@ static void test_inequality1(void)
     ssched_mk_schedule_t s;
     ssched_mk_schedule_init(&s);
     build(&s, SSCHED_MK_REDUCE, 7, 0, snf7, 6, "11", NULL);
-    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &err) == SSCHED_OK);
+    ssched_check_report_t rep;
+    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &rep, &err) == SSCHED_OK && rep.valid);
     spec_t m[6];
     memcpy(m, snf7, sizeof m);
     m[3].start = "0"; /* E at [0,4] as well */
     m[3].end = "4";
     build(&s, SSCHED_MK_REDUCE, 7, 0, m, 6, "11", NULL);
-    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &err) == SSCHED_EINPUT);
-    CU_ASSERT(strstr(err.message, "inequality (1) fails at time 0: 2A + C = 8 > n = 7") != NULL);
-    CU_ASSERT(ssched_mk_check(&c, &s, &err) == SSCHED_EINPUT);
+    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &rep, &err) == SSCHED_OK && !rep.valid);
+    CU_ASSERT(strstr(rep.violation, "inequality (1) fails at time 0: 2A + C = 8 > n = 7") != NULL);
+    CU_ASSERT(ssched_mk_check(&c, &s, &rep, &err) == SSCHED_OK && !rep.valid);
     ssched_mk_cluster_free(&c);
     /* At an instant t, transfers ending at t count as completed (C) and
      * those starting at t as active (A): back to back is fine, overlapping
@@ -184,10 +189,10 @@ static void test_inequality1(void)
     const spec_t chain[] = {{1, 2, "0", "1"}, {2, 0, "1", "2"}};
     const spec_t early[] = {{1, 2, "0", "1"}, {2, 0, "1/2", "3/2"}};
     build(&s, SSCHED_MK_REDUCE, 3, 0, chain, 2, "2", NULL);
-    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &err) == SSCHED_OK);
+    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &rep, &err) == SSCHED_OK && rep.valid);
     build(&s, SSCHED_MK_REDUCE, 3, 0, early, 2, "3/2", NULL);
-    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &err) == SSCHED_EINPUT);
-    CU_ASSERT(strstr(err.message, "fails at time 1/2: 2A + C = 4 > n = 3") != NULL);
+    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &rep, &err) == SSCHED_OK && !rep.valid);
+    CU_ASSERT(strstr(rep.violation, "fails at time 1/2: 2A + C = 4 > n = 3") != NULL);
     ssched_mk_schedule_free(&s);
     ssched_mk_cluster_free(&c);
 }

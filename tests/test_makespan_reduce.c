@@ -38,7 +38,8 @@ static void test_snf_fig1_by_hand(void)
     CU_ASSERT(msg_is(&s.msg[4], 5, 6, "5", "7"));
     CU_ASSERT(msg_is(&s.msg[5], 6, 0, "9", "11"));
     assert_valid(&c, &s);
-    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &err) == SSCHED_OK);
+    ssched_check_report_t rep;
+    CU_ASSERT(ssched_mk_check_inequality1(&c, &s, &rep, &err) == SSCHED_OK && rep.valid);
 
     /* EP of another order (fastest first): F,G at 0 and D at 0 ... */
     size_t order[6] = {5, 6, 4, 1, 2, 3};

@@ -98,6 +98,20 @@ static int naive_check(const ssched_bipartite_t *g, const mpz_t T,
 }
 
 /* Decompose with both rules and check everything checkable. */
+/* The checker's verdict on r: 1 valid, 0 invalid (rep, if not NULL, says
+ * why), -1 if it could not check. */
+static int verdict(const ssched_bipartite_t *g, const mpz_t T, const ssched_matching_result_t *r,
+                   ssched_check_report_t *rep)
+{
+    ssched_check_report_t own;
+    ssched_error_t err;
+    if (!rep)
+        rep = &own;
+    if (ssched_matching_check(g, T, r, rep, &err) != SSCHED_OK)
+        return -1;
+    return rep->valid;
+}
+
 static void decompose_and_check(const ssched_bipartite_t *g, const mpz_t T, size_t *r_out)
 {
     mpz_t D;
@@ -112,7 +126,7 @@ static void decompose_and_check(const ssched_bipartite_t *g, const mpz_t T, size
         CU_ASSERT_EQUAL(st, SSCHED_OK);
         if (st != SSCHED_OK)
             fprintf(stderr, "decompose: %s\n", err.message);
-        CU_ASSERT_EQUAL(ssched_matching_verify(g, T, &r, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL(verdict(g, T, &r, NULL), 1);
         CU_ASSERT(naive_check(g, T, &r));
         CU_ASSERT(mpz_cmp(r.total, D) == 0); /* Σλ = D: optimal length */
         CU_ASSERT(r.n_matchings <= r.bound);
@@ -137,7 +151,7 @@ static void test_empty_and_single(void)
                     SSCHED_OK);
     CU_ASSERT_EQUAL(r.n_matchings, 0);
     CU_ASSERT_EQUAL(mpz_sgn(r.total), 0);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, NULL), 1);
 
     add(&g, 2, 1, 4);
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &r, NULL),
@@ -172,7 +186,7 @@ static void test_parallel_edges(void)
     CU_ASSERT_EQUAL(r.n_matchings, 3);
     CU_ASSERT_EQUAL(mpz_get_ui(r.total), 15);
     CU_ASSERT_EQUAL(r.bound, 3);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, NULL), 1);
     ssched_matching_result_free(&r);
     decompose_and_check(&g, T, NULL);
     ssched_bipartite_free(&g);
@@ -195,7 +209,7 @@ static void test_disjoint_in_parallel(void)
                     SSCHED_OK);
     CU_ASSERT_EQUAL(r.n_matchings, 2); /* {0,1} for 1 unit, {1} for 1 unit */
     CU_ASSERT_EQUAL(mpz_get_ui(r.total), 2);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, NULL), 1);
     ssched_matching_result_free(&r);
     ssched_bipartite_free(&g);
     mpz_clear(T);
@@ -438,7 +452,7 @@ static void test_single_matching_graph(void)
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &r, NULL),
                     SSCHED_OK);
     CU_ASSERT_EQUAL(r.n_matchings, 3); /* 3 units all, 3 more without e3, 4 more */
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, NULL), 1);
     ssched_matching_result_free(&r);
     ssched_bipartite_free(&g);
     mpz_clear(T);
@@ -449,6 +463,7 @@ static void test_bad_input(void)
     ssched_bipartite_t g;
     ssched_matching_result_t r;
     ssched_error_t err;
+    ssched_check_report_t rep;
     mpz_t T, w;
     mpz_init_set_ui(T, 5);
     mpz_init_set_ui(w, 0);
@@ -491,7 +506,7 @@ static void test_bad_input(void)
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_ARBITRARY, &r, &err),
                     SSCHED_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "edge 1: sender 5 out of range"));
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINPUT);
+    CU_ASSERT_EQUAL(ssched_matching_check(&g, T, &r, &rep, &err), SSCHED_EINPUT);
     g.edges[1].left = 1;
     CU_ASSERT_EQUAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_ARBITRARY, &r, &err),
                     SSCHED_OK);
@@ -508,6 +523,7 @@ static void test_verify_rejects(void)
     ssched_bipartite_t g;
     ssched_matching_result_t r;
     ssched_error_t err;
+    ssched_check_report_t rep;
     mpz_t T;
     mpz_init_set_ui(T, 10);
     random_graph(&g, 4, 4, 12, 3, 0, 99);
@@ -515,36 +531,36 @@ static void test_verify_rejects(void)
     ssched_matching_result_init(&r);
     CU_ASSERT_EQUAL_FATAL(ssched_matching_decompose(&g, T, SSCHED_MATCHING_BOTTLENECK, &r, NULL),
                           SSCHED_OK);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, NULL), 1);
     CU_ASSERT_FATAL(r.n_matchings >= 2);
     ssched_matching_t *m0 = &r.matchings[0];
 
     /* a wrong length breaks the exact sums */
     mpz_add_ui(m0->lambda, m0->lambda, 1);
     mpz_add_ui(r.total, r.total, 1);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINTERNAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "weight"));
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, &rep), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, "weight"));
     mpz_sub_ui(m0->lambda, m0->lambda, 1);
     mpz_sub_ui(r.total, r.total, 1);
 
     /* a wrong reported total */
     mpz_add_ui(r.total, r.total, 1);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, &rep), 0);
     mpz_sub_ui(r.total, r.total, 1);
 
     /* zero length */
     mpz_t keep;
     mpz_init_set(keep, m0->lambda);
     mpz_set_ui(m0->lambda, 0);
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, &rep), 0);
     mpz_set(m0->lambda, keep);
     mpz_clear(keep);
 
     /* an edge index out of range */
     size_t e0 = m0->edges[0];
     m0->edges[0] = g.n_edges + 3;
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINTERNAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "lists edge"));
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, &rep), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, "lists edge"));
     m0->edges[0] = e0;
 
     /* the same sender twice in one step: add an edge sharing the sender */
@@ -557,19 +573,19 @@ static void test_verify_rejects(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(grown);
         m0->edges = grown;
         m0->edges[m0->n_edges++] = other;
-        CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINTERNAL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "twice"));
+        CU_ASSERT_EQUAL(verdict(&g, T, &r, &rep), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, "twice"));
         m0->n_edges--;
     }
     /* Σλ > T */
     mpz_sub_ui(T, r.total, 1);
-    CU_ASSERT_NOT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_matching_check(&g, T, &r, &rep, &err), SSCHED_EINPUT); /* T < D */
     mpz_set(T, r.total);
     /* a dropped step */
     r.n_matchings--;
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, &rep), 0);
     r.n_matchings++;
-    CU_ASSERT_EQUAL(ssched_matching_verify(&g, T, &r, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(verdict(&g, T, &r, NULL), 1);
 
     ssched_matching_result_free(&r);
     ssched_bipartite_free(&g);

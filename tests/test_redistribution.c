@@ -95,6 +95,20 @@ static void make(ssched_redist_t *r, size_t P, size_t K, unsigned long N, unsign
 }
 
 /* Run all three algorithms; check what the theory guarantees. */
+/* The checker's verdict on s: 1 valid, 0 invalid (rep, if not NULL, says
+ * why), -1 if it could not check. */
+static int redist_verdict(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
+                          ssched_check_report_t *rep)
+{
+    ssched_check_report_t own;
+    ssched_error_t err;
+    if (!rep)
+        rep = &own;
+    if (ssched_redist_check(r, s, rep, &err) != SSCHED_OK)
+        return -1;
+    return rep->valid;
+}
+
 static void run_all(const ssched_redist_t *r, mpq_t completion[3])
 {
     mpq_t two_lb, bound;
@@ -111,7 +125,7 @@ static void run_all(const ssched_redist_t *r, mpq_t completion[3])
             ssched_redist_schedule_free(&s);
             continue;
         }
-        CU_ASSERT_EQUAL(ssched_redist_check(r, &s, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL(redist_verdict(r, &s, NULL), 1);
         CU_ASSERT(mpq_cmp(s.completion, r->lower_bound) >= 0);
         if (a == SSCHED_REDIST_GREEDY) /* seed 003 Lemma: within twice optimal */
             CU_ASSERT(mpq_cmp(s.completion, two_lb) <= 0);
@@ -276,6 +290,7 @@ static void test_check_rejects(void)
     ssched_redist_t r;
     ssched_redist_schedule_t s;
     ssched_error_t err;
+    ssched_check_report_t rep;
     make(&r, 4, 3, 48, 2, "10", "200", 5, "0");
     ssched_redist_schedule_init(&s);
     CU_ASSERT_EQUAL_FATAL(ssched_redist_schedule(&r, SSCHED_REDIST_GREEDY, &s, NULL), SSCHED_OK);
@@ -291,50 +306,50 @@ static void test_check_rejects(void)
     mpq_sub(d, second->end, second->start);
     mpq_set(second->start, first->start);
     mpq_add(second->end, first->start, d);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
     mpq_set(second->start, keep_s);
     mpq_set(second->end, keep_e);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, NULL), 1);
 
     /* too short */
     mpq_set(first->end, first->start);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "shorter"));
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, "shorter"));
     mpq_add(first->end, first->start, r.messages[first->message].cost);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, NULL), 1);
 
     /* a message not fully delivered */
     mpq_set_ui(d, 1, 2);
     mpq_sub(first->amount, first->amount, d);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "not delivered exactly"));
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.violation, "not delivered exactly"));
     mpq_add(first->amount, first->amount, d);
 
     /* wrong completion */
     mpq_add(s.completion, s.completion, d);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
     mpq_sub(s.completion, s.completion, d);
 
     /* negative start */
     mpq_set_si(keep_s, -1, 1);
     mpq_swap(first->start, keep_s);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
     mpq_swap(first->start, keep_s);
 
     /* lists out of order */
     size_t t = s.send_list[s.send_start[0]];
     s.send_list[s.send_start[0]] = s.send_list[s.send_start[0] + 1];
     s.send_list[s.send_start[0] + 1] = t;
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
     s.send_list[s.send_start[0] + 1] = s.send_list[s.send_start[0]];
     s.send_list[s.send_start[0]] = t;
 
     /* transfer of a non-existent message */
     size_t m = first->message;
     first->message = r.n_messages + 1;
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_EINTERNAL);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
     first->message = m;
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, NULL), 1);
 
     /* a receive overlap: two transfers to the same receiver at once */
     size_t p = 0;
@@ -344,9 +359,15 @@ static void test_check_rejects(void)
     ssched_redist_transfer_t *rb = &s.transfers[s.recv_list[s.recv_start[p] + 1]];
     mpq_set(keep_s, rb->start);
     mpq_set(rb->start, ra->start); /* rb now starts with ra and lasts longer */
-    CU_ASSERT_NOT_EQUAL(ssched_redist_check(&r, &s, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, &rep), 0);
     mpq_set(rb->start, keep_s);
-    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(redist_verdict(&r, &s, NULL), 1);
+
+    /* a schedule for another platform cannot be checked */
+    s.P++;
+    CU_ASSERT_EQUAL(ssched_redist_check(&r, &s, &rep, &err), SSCHED_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "processors"));
+    s.P--;
 
     mpq_clears(keep_s, keep_e, d, NULL);
     ssched_redist_schedule_free(&s);

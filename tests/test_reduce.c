@@ -114,8 +114,17 @@ static void full_pipeline(const ssched_platform_t *p, const ssched_problem_t *pb
     if (st != SSCHED_OK)
         fprintf(stderr, "\n  trees: %s\n", err.message);
     CU_ASSERT_EQUAL_FATAL(st, SSCHED_OK);
-    CU_ASSERT_EQUAL(ssched_trees_verify(p, &s, &t, &err), SSCHED_OK); /* Lemma 2's identity */
+    ssched_check_report_t rep;
+    CU_ASSERT_EQUAL(ssched_trees_check(p, &s, &t, &rep, &err), SSCHED_OK); /* Lemma 2's identity */
+    CU_ASSERT_EQUAL(rep.valid, 1);
     CU_ASSERT(t.n_trees >= 1);
+    if (t.n_trees >= 1) { /* one more operation in a tree: the recount no longer matches */
+        mpz_add_ui(t.trees[0].weight, t.trees[0].weight, 1);
+        CU_ASSERT_EQUAL(ssched_trees_check(p, &s, &t, &rep, &err), SSCHED_OK);
+        CU_ASSERT_EQUAL(rep.valid, 0);
+        CU_ASSERT(rep.violation[0] != '\0');
+        mpz_sub_ui(t.trees[0].weight, t.trees[0].weight, 1);
+    }
     ssched_trees_free(&t);
     const char *periods[] = {NULL, "1", "3", "7/2", "10", "1000"};
     for (int f = 0; f < 6; f++)

@@ -85,9 +85,11 @@ static int lp3_optimum(const ssched_sb_platform_t *pl, long n, mpq_t out)
     int ok = ssched_lp_solve(&lp, &opt, &sol, &err) == SSCHED_OK;
     if (ok) {
         /* the certificate, checked again */
+        ssched_check_report_t rep;
         CU_ASSERT_EQUAL(ssched_lp_certify(&lp, (const mpq_t *)sol.x, (const mpq_t *)sol.y, NULL,
-                                          &err),
+                                          &rep, &err),
                         SSCHED_OK);
+        CU_ASSERT_EQUAL(rep.valid, 1);
         mpq_neg(out, sol.objective);
     } else {
         fprintf(stderr, "LP: %s\n", err.message);

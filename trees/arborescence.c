@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/check_report.h"
 #include "ssched/trees.h"
 #include "src/util/internal.h"
 
@@ -251,13 +252,14 @@ done:
     return st;
 }
 
-ssched_status_t ssched_arborescence_verify(size_t n, size_t m, const size_t *from,
-                                           const size_t *to, const mpq_t *cap, size_t root,
-                                           const ssched_arborescences_t *p, ssched_error_t *err)
+/* Every property of a packing over n nodes with root < n and a spanned
+ * array; a failing one is EINTERNAL in err. */
+static ssched_status_t check_packing(size_t n, size_t m, const size_t *from, const size_t *to,
+                                     const mpq_t *cap, size_t root,
+                                     const ssched_arborescences_t *p, ssched_error_t *err)
 {
-    if (p->n_nodes != n || root >= n || !p->spanned || !p->spanned[root])
-        return ssched_error_set(err, SSCHED_EINTERNAL,
-                                "packing: wrong node set or root not spanned");
+    if (!p->spanned[root])
+        return ssched_error_set(err, SSCHED_EINTERNAL, "packing: root %zu not spanned", root);
     size_t n_span = 0;
     for (size_t v = 0; v < n; v++)
         n_span += p->spanned[v] ? 1 : 0;
@@ -335,4 +337,21 @@ done:
     free(queue);
     free(seen);
     return st;
+}
+
+ssched_status_t ssched_arborescences_check(size_t n, size_t m, const size_t *from,
+                                           const size_t *to, const mpq_t *cap, size_t root,
+                                           const ssched_arborescences_t *p,
+                                           ssched_check_report_t *report, ssched_error_t *err)
+{
+    if (root >= n)
+        return ssched_error_set(err, SSCHED_EINPUT, "root %zu out of range (%zu nodes)", root, n);
+    if (p->n_nodes != n || !p->spanned)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "packing: over %zu nodes without a spanned set, graph has %zu",
+                                p->n_nodes, n);
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
+    ssched_status_t st = check_packing(n, m, from, to, cap, root, p, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EINTERNAL, &verr, report, err);
 }

@@ -42,12 +42,13 @@
  * or a set with t >= 2 becoming tight), so the rank grows every round but
  * the last (lambda reaching 0), and the rank is <= |A|: at most
  * |supp(x)| + 1 arborescences, |supp(x)| when lambda is the min cut (a
- * tight set exists from the start).  ssched_arborescence_verify() checks
+ * tight set exists from the start).  ssched_arborescences_check() checks
  * the result independently before it is returned. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/check_report.h"
 #include "ssched/rational.h"
 #include "ssched/trees.h"
 #include "trees/arborescence_internal.h"
@@ -391,8 +392,12 @@ ssched_status_t ssched_arborescence_pack(size_t n, size_t m, const size_t *from,
         mpq_sub(pk.lambda, pk.lambda, pk.eps);
     }
     out->maxflows = pk.runs + (pk.net_ok ? pk.net.runs : 0);
-    if (st == SSCHED_OK)
-        st = ssched_arborescence_verify(n, m, from, to, cap, root, out, err);
+    if (st == SSCHED_OK) { /* our own packing failing its check is a bug */
+        ssched_check_report_t rep;
+        st = ssched_i_report_require(
+            ssched_arborescences_check(n, m, from, to, cap, root, out, &rep, err), &rep,
+            SSCHED_EINTERNAL, err);
+    }
 done:
     if (pk.x)
         for (size_t e = 0; e < m; e++)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/check_report.h"
 #include "trees/internal.h"
 
 void ssched_trees_init(ssched_trees_t *t)
@@ -172,8 +173,10 @@ ssched_status_t ssched_trees_extract(const ssched_platform_t *p, const ssched_pr
     return st;
 }
 
-ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_steady_t *s,
-                                    const ssched_trees_t *trees, ssched_error_t *err)
+/* The recount; a mismatch (and a period that does not clear a rate) is
+ * EINTERNAL in err, what extraction reports for its own trees. */
+static ssched_status_t recount(const ssched_platform_t *p, const ssched_steady_t *s,
+                               const ssched_trees_t *trees, ssched_error_t *err)
 {
     tr_solution_t sol;
     ssched_status_t st = ssched_i_tr_solution_build(p, s, trees->period, &sol, err);
@@ -222,6 +225,16 @@ ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_ste
     mpz_clear(total);
     ssched_i_tr_solution_free(&sol);
     return st;
+}
+
+ssched_status_t ssched_trees_check(const ssched_platform_t *p, const ssched_steady_t *s,
+                                   const ssched_trees_t *trees, ssched_check_report_t *report,
+                                   ssched_error_t *err)
+{
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
+    ssched_status_t st = recount(p, s, trees, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EINTERNAL, &verr, report, err);
 }
 
 /* Commutative trees (tree->order set): the schedule's types are SETS of

@@ -3,6 +3,7 @@
 
 #include "ssched/steady.h"
 #include "ssched/trees.h"
+#include "src/util/enum_names.h"
 
 void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *pb,
                             const ssched_tree_t *tree, FILE *out)
@@ -90,3 +91,6 @@ void ssched_trees_write_dot(const ssched_platform_t *p, const ssched_problem_t *
     }
     fputs("}\n", out);
 }
+
+SSCHED_I_ENUM_FUNCTIONS(tree_task_kind, ssched_tree_task_kind_t, "tree task kind", "send",
+                        "compute")

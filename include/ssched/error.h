@@ -8,6 +8,7 @@
 #define SSCHED_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,8 +59,34 @@ void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
  * and exit(1) instead of raising SIGABRT (the ssched CLI does). */
 void ssched_gmp_exit_on_oom(const char *prefix);
 
-/* A short fixed name for a status ("bad input", "out of memory", ...). */
+/* Replace every occurrence of `from` in err's message by `to` (truncated
+ * to SSCHED_ERROR_MSG_MAX).  Library messages name the struct fields and
+ * inputs they check ("options.max_ops", "problem.target"); a front end
+ * uses this to show its own name for them instead (a command-line option).
+ * err may be NULL. */
+void ssched_error_rename(ssched_error_t *err, const char *from, const char *to);
+
+/* A short fixed name for a status ("bad input", "out of memory", ...);
+ * "unknown status" for a value outside the enum.  Statuses have no parse
+ * function: nothing reads a status back from text. */
 const char *ssched_status_name(ssched_status_t status);
+
+/* The outcome of every independent checker (the schedule checker of
+ * schedule.h, ssched_mk_check, ssched_matching_check, ssched_redist_check,
+ * ssched_trees_check, ssched_arborescences_check, ssched_lp_certify).  A
+ * checker returns SSCHED_OK whenever its input could be checked, and then
+ * report->valid says whether the checked object has every property; a
+ * violation is not an error status.  Error statuses mean the input could
+ * not be checked at all (SSCHED_EINPUT: malformed input, as each checker
+ * documents) or a resource failure (SSCHED_ENOMEM). */
+typedef struct {
+    int valid;                       /* 1 if every property holds          */
+    char violation[SSCHED_ERROR_MSG_MAX]; /* the first violation, plainly;
+                                        empty when valid                  */
+    /* Schedule checker only (ssched_check_schedule_*); zero elsewhere. */
+    int unrolled;                    /* the file was an unrolled schedule  */
+    size_t n_slots, n_transfers;
+} ssched_check_report_t;
 
 #ifdef __cplusplus
 }

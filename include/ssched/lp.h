@@ -24,6 +24,12 @@ extern "C" {
 
 typedef enum { SSCHED_ROW_LE, SSCHED_ROW_GE, SSCHED_ROW_EQ } ssched_row_sense_t;
 
+/* "le", "ge", "eq" ("unknown" for any other value); parse: SSCHED_EINPUT naming
+ * the text and the accepted names. */
+const char *ssched_row_sense_name(ssched_row_sense_t v);
+ssched_status_t ssched_row_sense_parse(const char *text, ssched_row_sense_t *out,
+                                       ssched_error_t *err);
+
 typedef struct {
     char *name;
     ssched_row_sense_t sense;
@@ -80,6 +86,12 @@ typedef enum {
     SSCHED_LP_UNBOUNDED
 } ssched_lp_outcome_t;
 
+/* "optimal", "infeasible", "unbounded" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_lp_outcome_name(ssched_lp_outcome_t v);
+ssched_status_t ssched_lp_outcome_parse(const char *text, ssched_lp_outcome_t *out,
+                                        ssched_error_t *err);
+
 typedef struct {
     ssched_lp_outcome_t outcome;
     size_t n_cols, n_rows;
@@ -116,14 +128,16 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp,
                                 const ssched_lp_options_t *opt,
                                 ssched_lp_solution_t *sol, ssched_error_t *err);
 
-/* Exact optimality certificate.  Checks x >= 0 and every row, the dual signs
- * (y_i >= 0 on <= rows, <= 0 on >= rows), dual feasibility A^T y >= obj
- * column by column, and obj.x == rhs.y.  On success writes obj.x to
- * `objective` (may be NULL).  On failure returns SSCHED_EUNCERTIFIED naming
- * the first violated row or column. */
+/* Exact optimality certificate, an independent checker (error.h).  Checks
+ * x >= 0 and every row, the dual signs (y_i >= 0 on <= rows, <= 0 on >=
+ * rows), dual feasibility A^T y >= obj column by column, and obj.x ==
+ * rhs.y.  Returns SSCHED_OK (only ENOMEM is an error) with report->valid =
+ * 1 when (x, y) certifies x optimal, and then writes obj.x to `objective`
+ * (may be NULL); else report->valid = 0, the violation naming the first
+ * violated row or column. */
 ssched_status_t ssched_lp_certify(const ssched_lp_t *lp, const mpq_t *x,
                                   const mpq_t *y, mpq_ptr objective,
-                                  ssched_error_t *err);
+                                  ssched_check_report_t *report, ssched_error_t *err);
 
 #ifdef __cplusplus
 }

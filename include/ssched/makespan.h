@@ -81,6 +81,11 @@ typedef enum {
     SSCHED_MK_ALLREDUCE
 } ssched_mk_op_t;
 
+/* "reduce", "broadcast", "allreduce" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_mk_op_name(ssched_mk_op_t v);
+ssched_status_t ssched_mk_op_parse(const char *text, ssched_mk_op_t *out, ssched_error_t *err);
+
 /* A complete schedule.  For SSCHED_MK_ALLREDUCE the first n-1 messages are
  * the reduce to `root` (the hub), the last n-1 the broadcast from it, and
  * reduce_makespan is when the hub holds the result.  For a reduce
@@ -143,6 +148,12 @@ typedef enum {
     SSCHED_MK_DP2_MONO_SF    /* + Lemma 5: monotone-in-f pruning, lower bounds  */
 } ssched_mk_dp2_variant_t;
 
+/* "naive", "mono-s", "mono-sf" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_mk_dp2_variant_name(ssched_mk_dp2_variant_t v);
+ssched_status_t ssched_mk_dp2_variant_parse(const char *text, ssched_mk_dp2_variant_t *out,
+                                            ssched_error_t *err);
+
 /* Optimal reduce for a cluster whose senders have at most two distinct times
  * (SSCHED_EINPUT otherwise), by the two-class dynamic program. */
 ssched_status_t ssched_mk_reduce_dp2(const ssched_mk_cluster_t *c, size_t dest,
@@ -187,6 +198,12 @@ typedef enum {
     SSCHED_MK_BNB_PAPER,       /* the three techniques of the seeds          */
     SSCHED_MK_BNB_FULL         /* paper + relaxation bounds + symmetry        */
 } ssched_mk_bnb_preset_t;
+
+/* "generic", "paper", "full" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_mk_bnb_preset_name(ssched_mk_bnb_preset_t v);
+ssched_status_t ssched_mk_bnb_preset_parse(const char *text, ssched_mk_bnb_preset_t *out,
+                                           ssched_error_t *err);
 
 void ssched_mk_bnb_options(ssched_mk_bnb_options_t *o, ssched_mk_bnb_preset_t preset);
 
@@ -298,6 +315,12 @@ typedef enum {
                                         default hub: the best processor     */
 } ssched_mk_allreduce_alg_t;
 
+/* "snf-fnf", "optimal" ("unknown" for any other value); parse: SSCHED_EINPUT
+ * naming the text and the accepted names. */
+const char *ssched_mk_allreduce_alg_name(ssched_mk_allreduce_alg_t v);
+ssched_status_t ssched_mk_allreduce_alg_parse(const char *text, ssched_mk_allreduce_alg_t *out,
+                                              ssched_error_t *err);
+
 /* Reduce to `hub`, then broadcast from it.  hub = SSCHED_MK_ANY_ROOT picks
  * the default hub of the algorithm (see above). */
 ssched_status_t ssched_mk_allreduce(const ssched_mk_cluster_t *c, size_t hub,
@@ -315,17 +338,23 @@ ssched_status_t ssched_mk_allreduce_limited(const ssched_mk_cluster_t *c, size_t
 
 /* ------------------------------------------------------------------ checks */
 
+/* Both checkers follow error.h's convention: SSCHED_OK when the schedule
+ * could be checked, report->valid = 0 with what and where when a property
+ * fails; SSCHED_EINPUT only for an invalid cluster or root, a schedule for
+ * another number of processors or an unknown operation. */
+
 /* Inequality (1) of seed 000 on the senders' start times of a reduce
- * schedule: 2A(s,t) + C(s,t) <= n at every t. */
+ * schedule: 2A(s,t) + C(s,t) <= n at every t.  EINPUT for a broadcast. */
 ssched_status_t ssched_mk_check_inequality1(const ssched_mk_cluster_t *c,
-                                            const ssched_mk_schedule_t *s, ssched_error_t *err);
+                                            const ssched_mk_schedule_t *s,
+                                            ssched_check_report_t *report, ssched_error_t *err);
 
 /* Full validity check of a schedule against the model, dispatching on s->op:
  * message count and roles, end = start + t(sender), data ready before each
  * send, explicit one-port check of the messages, inequality (1) for reduces,
- * and makespan = last end.  SSCHED_EINPUT with what and where on failure. */
+ * and makespan = last end. */
 ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
-                                ssched_error_t *err);
+                                ssched_check_report_t *report, ssched_error_t *err);
 
 #ifdef __cplusplus
 }

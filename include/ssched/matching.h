@@ -24,7 +24,7 @@
  * caller's edge indices are kept.  An edge may appear in several matchings:
  * that is a split message.  Padding (dummy) edges never appear in the output.
  *
- * ssched_matching_verify() is the independent checker of all the above. */
+ * ssched_matching_check() is the independent checker of all the above. */
 #ifndef SSCHED_MATCHING_H
 #define SSCHED_MATCHING_H
 
@@ -66,7 +66,9 @@ ssched_status_t ssched_bipartite_add_edge(ssched_bipartite_t *g, size_t left,
                                           size_t *index, ssched_error_t *err);
 
 /* Check every edge (endpoints in range, weight > 0): the fields are public,
- * so decompose/verify re-check what add_edge already enforced. */
+ * so decompose/check re-check what add_edge already enforced.  This
+ * validates an input graph, it is not an independent checker of an output:
+ * a bad edge is SSCHED_EINPUT (no ssched_check_report_t). */
 ssched_status_t ssched_bipartite_check(const ssched_bipartite_t *g,
                                        ssched_error_t *err);
 
@@ -83,6 +85,12 @@ typedef enum {
     SSCHED_MATCHING_BOTTLENECK = 0,  /* max-min weight perfect matchings    */
     SSCHED_MATCHING_ARBITRARY  = 1   /* any perfect matching (classical)    */
 } ssched_matching_rule_t;
+
+/* "bottleneck", "arbitrary" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_matching_rule_name(ssched_matching_rule_t v);
+ssched_status_t ssched_matching_rule_parse(const char *text, ssched_matching_rule_t *out,
+                                           ssched_error_t *err);
 
 typedef struct {
     mpz_t lambda;       /* duration of the step, > 0                       */
@@ -115,7 +123,7 @@ void ssched_matching_result_free(ssched_matching_result_t *r);
 /* Decompose g into weighted matchings with Σ λ = D <= T.
  * Preconditions: T >= D, every edge valid.  Otherwise SSCHED_EINPUT with a
  * message naming the edge, or the node and its degree.  On success *out
- * holds the decomposition (already passed through ssched_matching_verify;
+ * holds the decomposition (already passed through ssched_matching_check;
  * a failure there is reported as SSCHED_EINTERNAL).  Time: O(R · log(m) ·
  * HK) for the bottleneck rule, R <= bound rounds, HK = one warm-started
  * Hopcroft–Karp on the padded graph of m pairs. */
@@ -128,16 +136,14 @@ ssched_status_t ssched_matching_decompose(const ssched_bipartite_t *g,
 /* Independent check of a decomposition: every λ_i > 0; every M_i lists valid
  * edge indices, without repetition, using each sender and each receiver at
  * most once; for every edge Σ_{i: e ∈ M_i} λ_i = weight(e) exactly; Σ λ_i
- * <= T and equals r->total.  Returns SSCHED_OK, SSCHED_EINPUT if g or T is
- * itself invalid, or SSCHED_EINTERNAL with a message naming the first
- * violated property (matching, edge, node). */
-ssched_status_t ssched_matching_verify(const ssched_bipartite_t *g,
-                                       const mpz_t T,
-                                       const ssched_matching_result_t *r,
-                                       ssched_error_t *err);
-
-/* "bottleneck" / "arbitrary". */
-const char *ssched_matching_rule_name(ssched_matching_rule_t rule);
+ * <= T and equals r->total.  Returns SSCHED_OK with report->valid (error.h),
+ * the violation naming the first failed property (matching, edge, node);
+ * SSCHED_EINPUT if g or T is itself invalid. */
+ssched_status_t ssched_matching_check(const ssched_bipartite_t *g,
+                                      const mpz_t T,
+                                      const ssched_matching_result_t *r,
+                                      ssched_check_report_t *report,
+                                      ssched_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -113,6 +113,12 @@ typedef enum {
     SSCHED_PLATFORM_GML
 } ssched_platform_format_t;
 
+/* "auto", "graphml", "gml" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_platform_format_name(ssched_platform_format_t v);
+ssched_status_t ssched_platform_format_parse(const char *text, ssched_platform_format_t *out,
+                                             ssched_error_t *err);
+
 typedef struct {
     ssched_platform_format_t format;
     const char *cost_from;      /* NULL: edge attribute c is the time     */

@@ -29,6 +29,12 @@ typedef enum {
                                  state; target == SIZE_MAX: the best root  */
 } ssched_problem_kind_t;
 
+/* "scatter", "gossip", "reduce", "broadcast", "allreduce" ("unknown" for any
+ * other value); parse: SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_problem_kind_name(ssched_problem_kind_t v);
+ssched_status_t ssched_problem_kind_parse(const char *text, ssched_problem_kind_t *out,
+                                          ssched_error_t *err);
+
 typedef struct {
     ssched_problem_kind_t kind;
     size_t n_sources, *sources;            /* scatter, broadcast: exactly one */
@@ -94,9 +100,6 @@ ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_
  * w (a switch never computes).  EINPUT. */
 ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,
                                         ssched_error_t *err);
-
-/* "scatter", "gossip", "reduce", "broadcast" or "allreduce". */
-const char *ssched_problem_kind_name(ssched_problem_kind_t kind);
 
 #ifdef __cplusplus
 }

@@ -107,9 +107,11 @@ typedef enum {
     SSCHED_REDIST_PREEMPTIVE
 } ssched_redist_algorithm_t;
 
-/* "direct" / "greedy" / "preemptive"; parse returns -1 for anything else. */
-const char *ssched_redist_algorithm_name(ssched_redist_algorithm_t a);
-int ssched_redist_algorithm_parse(const char *name);
+/* "direct", "greedy", "preemptive" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_redist_algorithm_name(ssched_redist_algorithm_t v);
+ssched_status_t ssched_redist_algorithm_parse(const char *text, ssched_redist_algorithm_t *out,
+                                              ssched_error_t *err);
 
 typedef struct {
     size_t message;             /* index into r->messages                  */
@@ -153,11 +155,12 @@ void ssched_redist_estimate(const ssched_redist_t *r, ssched_redist_algorithm_t 
  * amount; every message receives exactly its elements in total; no
  * processor's sends overlap and no processor's receives overlap; the
  * per-processor lists list exactly its transfers in start order;
- * completion = the latest end >= lower bound.  Returns SSCHED_OK or
- * SSCHED_EINTERNAL naming the first violation. */
+ * completion = the latest end >= lower bound.  Returns SSCHED_OK with
+ * report->valid (error.h), the violation naming the first failed property;
+ * SSCHED_EINPUT if s is for another number of processors than r. */
 ssched_status_t ssched_redist_check(const ssched_redist_t *r,
                                     const ssched_redist_schedule_t *s,
-                                    ssched_error_t *err);
+                                    ssched_check_report_t *report, ssched_error_t *err);
 
 /* Human-readable report: header, lower bound, completion, then per
  * processor its ordered sends and receives with exact times. */

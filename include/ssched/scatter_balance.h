@@ -84,6 +84,12 @@ extern "C" {
 
 typedef enum { SSCHED_SB_COST_AFFINE, SSCHED_SB_COST_TABLE } ssched_sb_cost_kind_t;
 
+/* "affine", "table" ("unknown" for any other value); parse: SSCHED_EINPUT
+ * naming the text and the accepted names. */
+const char *ssched_sb_cost_kind_name(ssched_sb_cost_kind_t v);
+ssched_status_t ssched_sb_cost_kind_parse(const char *text, ssched_sb_cost_kind_t *out,
+                                          ssched_error_t *err);
+
 typedef struct {
     ssched_sb_cost_kind_t kind;
     mpq_t slope, offset; /* AFFINE: f(x) = slope * x + offset                */
@@ -149,6 +155,12 @@ typedef enum {
     SSCHED_SB_GENERAL /* at least one table                        */
 } ssched_sb_costs_t;
 
+/* "linear", "affine", "general" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_sb_costs_name(ssched_sb_costs_t v);
+ssched_status_t ssched_sb_costs_parse(const char *text, ssched_sb_costs_t *out,
+                                      ssched_error_t *err);
+
 void ssched_sb_platform_init(ssched_sb_platform_t *pl);
 void ssched_sb_platform_free(ssched_sb_platform_t *pl);
 
@@ -182,6 +194,12 @@ typedef enum {
     SSCHED_SB_ORDER_BANDWIDTH_ASC   /* lowest bandwidth first                     */
 } ssched_sb_order_t;
 
+/* "given", "bandwidth-desc", "bandwidth-asc" ("unknown" for any other value);
+ * parse: SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_sb_order_name(ssched_sb_order_t v);
+ssched_status_t ssched_sb_order_parse(const char *text, ssched_sb_order_t *out,
+                                      ssched_error_t *err);
+
 /* Build into `out` (initialized, empty) the instance actually scheduled for
  * n items: processor `root` last, the others ordered by `order`, costs under
  * the relay model when root != holder (see the top of this file).  Writes
@@ -198,7 +216,9 @@ ssched_status_t ssched_sb_arrange(const ssched_sb_platform_t *pl, size_t holder,
  * sending order) straight from the cost functions: makespan = max_i T_i;
  * finish[i] = T_i and send_end[i] = sum_{j<=i} T_comm(j, n_j) when not NULL
  * (arrays of p initialized mpq_t).  EINPUT for a negative share or one a
- * table does not reach.  Independent of every algorithm below. */
+ * table does not reach.  Independent of every algorithm below.  An
+ * evaluator, not a validity checker (error.h): every distribution of
+ * non-negative shares is feasible, so there is no verdict to report. */
 ssched_status_t ssched_sb_evaluate(const ssched_sb_platform_t *inst, const long *items,
                                    mpq_t makespan, mpq_t *finish, mpq_t *send_end,
                                    ssched_error_t *err);
@@ -214,13 +234,11 @@ typedef enum {
     SSCHED_SB_UNIFORM      /* floor(n/p) each, the first n mod p get one more */
 } ssched_sb_algorithm_t;
 
-/* "dp", "dp-fast", "exact", "lp", "closed-form", "uniform". */
-const char *ssched_sb_algorithm_name(ssched_sb_algorithm_t alg);
-/* Parse one of those names; 0 if unknown. */
-int ssched_sb_algorithm_parse(const char *name, ssched_sb_algorithm_t *alg);
-/* "given", "bandwidth-desc", "bandwidth-asc". */
-const char *ssched_sb_order_name(ssched_sb_order_t order);
-int ssched_sb_order_parse(const char *name, ssched_sb_order_t *order);
+/* "dp", "dp-fast", "exact", "lp", "closed-form", "uniform" ("unknown" for any
+ * other value); parse: SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_sb_algorithm_name(ssched_sb_algorithm_t v);
+ssched_status_t ssched_sb_algorithm_parse(const char *text, ssched_sb_algorithm_t *out,
+                                          ssched_error_t *err);
 
 typedef struct {
     ssched_sb_algorithm_t algorithm;

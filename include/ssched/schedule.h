@@ -436,12 +436,8 @@ ssched_status_t ssched_unrolled_read_file(const char *path, ssched_platform_t *p
 /* ---------------------------------------------------------------------- */
 /* Independent checker. */
 
-typedef struct {
-    int valid;                       /* 1 if every property holds          */
-    char violation[SSCHED_ERROR_MSG_MAX]; /* the first violation, plainly  */
-    int unrolled;                    /* the file was an unrolled schedule  */
-    size_t n_slots, n_transfers;
-} ssched_check_report_t;
+/* ssched_check_report_t is in error.h (shared by every checker); its
+ * unrolled, n_slots and n_transfers fields are filled here. */
 
 /* Check a schedule given as JSON text (either format).  Returns SSCHED_OK
  * when the text could be checked (then report->valid says whether it is a

@@ -124,6 +124,23 @@ typedef struct {
     long count;
 } ssched_phase_t;
 
+/* How a steady state is solved (ssched_steady_options_t.method; the
+ * solution's method says which one ran). */
+typedef enum {
+    SSCHED_METHOD_AUTO = 0, /* column generation, for every problem: measured
+                               faster on every class bench/colgen.sh runs, and
+                               the only method giving an achievable TP for a
+                               multicast, commutative reduce or all-reduce (not
+                               an instance-by-instance choice)              */
+    SSCHED_METHOD_LP,       /* the edge LP of RR-4872, solved exactly            */
+    SSCHED_METHOD_COLGEN    /* column generation over trees / paths, certified  */
+} ssched_method_t;
+
+/* "auto", "lp", "colgen" ("unknown" for any other value); parse: SSCHED_EINPUT
+ * naming the text and the accepted names. */
+const char *ssched_method_name(ssched_method_t v);
+ssched_status_t ssched_method_parse(const char *text, ssched_method_t *out, ssched_error_t *err);
+
 typedef struct ssched_steady_s {
     mpq_t throughput;                  /* certified optimal TP (multicast:
                                           certified LP upper bound)         */
@@ -157,7 +174,7 @@ typedef struct ssched_steady_s {
     size_t lp_rows, lp_cols;
     ssched_lp_solution_t lp;           /* exact solution and solver figures */
     /* how it was solved */
-    int method;                        /* SSCHED_METHOD_LP or _COLGEN       */
+    ssched_method_t method;            /* SSCHED_METHOD_LP or _COLGEN       */
     long cg_iterations;                /* column generation rounds          */
     long cg_columns;                   /* trees or paths generated          */
     long cg_exact_passes;              /* exact pricing passes              */
@@ -231,16 +248,6 @@ static inline size_t ssched_allreduce_copy_type(const ssched_steady_t *s)
 void ssched_steady_init(ssched_steady_t *s);
 void ssched_steady_free(ssched_steady_t *s);
 
-typedef enum {
-    SSCHED_METHOD_AUTO = 0, /* column generation, for every problem: measured
-                               faster on every class bench/colgen.sh runs, and
-                               the only method giving an achievable TP for a
-                               multicast, commutative reduce or all-reduce (not
-                               an instance-by-instance choice)              */
-    SSCHED_METHOD_LP,       /* the edge LP of RR-4872, solved exactly            */
-    SSCHED_METHOD_COLGEN    /* column generation over trees / paths, certified  */
-} ssched_method_t;
-
 /* Progress of a long solve, for a caller that wants to show it. */
 typedef struct {
     long iteration;        /* column generation round                       */
@@ -306,9 +313,11 @@ ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched
                                         ssched_error_t *err);
 
 /* Check sum_T weight(T) * chi_T == the solution scaled by T (an independent
- * recount, used by the tests); EINTERNAL naming the first mismatch. */
-ssched_status_t ssched_trees_verify(const ssched_platform_t *p, const ssched_steady_t *steady,
-                                    const ssched_trees_t *trees, ssched_error_t *err);
+ * recount, used by the tests).  SSCHED_OK with report->valid (error.h), the
+ * violation naming the first mismatch; only ENOMEM is an error. */
+ssched_status_t ssched_trees_check(const ssched_platform_t *p, const ssched_steady_t *steady,
+                                   const ssched_trees_t *trees, ssched_check_report_t *report,
+                                   ssched_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,12 @@ extern "C" {
 
 typedef enum { SSCHED_TREE_SEND, SSCHED_TREE_COMPUTE } ssched_tree_task_kind_t;
 
+/* "send", "compute" ("unknown" for any other value); parse: SSCHED_EINPUT
+ * naming the text and the accepted names. */
+const char *ssched_tree_task_kind_name(ssched_tree_task_kind_t v);
+ssched_status_t ssched_tree_task_kind_parse(const char *text, ssched_tree_task_kind_t *out,
+                                            ssched_error_t *err);
+
 /* One task of a tree: send v[k,m] over `edge`, or compute T_{k,l,m} on
  * `node`.  `parent` is the index of the task that consumes the result
  * (SIZE_MAX for the root, whose result is v[0,N-1] on the target). */
@@ -159,7 +165,7 @@ ssched_status_t ssched_arborescence_min_cost(size_t n_nodes, size_t n_arcs, cons
  * empty packing, if a required node is unreachable).  EINPUT (one line):
  * root or an arc end out of range, a negative capacity or lambda, lambda
  * above a required node's max-flow.  The result is checked with
- * ssched_arborescence_verify() before returning (EINTERNAL if it fails).
+ * ssched_arborescences_check() before returning (EINTERNAL if it fails).
  * out must be initialised; its previous content is replaced. */
 ssched_status_t ssched_arborescence_pack(size_t n_nodes, size_t n_arcs, const size_t *from,
                                          const size_t *to, const mpq_t *cap, size_t root,
@@ -169,11 +175,13 @@ ssched_status_t ssched_arborescence_pack(size_t n_nodes, size_t n_arcs, const si
 /* Independent check of a packing: every item has positive weight, one
  * in-arc per spanned non-root node and none elsewhere, arcs inside the
  * spanned set, every spanned node reached from root; the weights sum to
- * p->value; every arc's load is <= cap.  EINTERNAL naming the first
- * violation. */
-ssched_status_t ssched_arborescence_verify(size_t n_nodes, size_t n_arcs, const size_t *from,
+ * p->value; every arc's load is <= cap.  SSCHED_OK with report->valid
+ * (error.h), the violation naming the first failed property; SSCHED_EINPUT
+ * for root out of range or a packing over another number of nodes. */
+ssched_status_t ssched_arborescences_check(size_t n_nodes, size_t n_arcs, const size_t *from,
                                            const size_t *to, const mpq_t *cap, size_t root,
-                                           const ssched_arborescences_t *p, ssched_error_t *err);
+                                           const ssched_arborescences_t *p,
+                                           ssched_check_report_t *report, ssched_error_t *err);
 
 #ifdef __cplusplus
 }

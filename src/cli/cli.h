@@ -17,6 +17,9 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_BADINPUT = 2 };
 /* Print "ssched <cmd>: <message>" on one stderr line; return the exit code
  * for the error's status (2 for SSCHED_EINPUT and SSCHED_ELIMIT, 1 otherwise). */
 int cli_report(const char *cmd, const ssched_error_t *err);
+/* Rename the library's field names in err's message to the options that
+ * set them (cli_report does it; for messages printed another way). */
+void cli_name_options(ssched_error_t *err);
 
 /* Print a printf-formatted usage/option error on one line; return 2. */
 int cli_bad_input(const char *cmd, const char *fmt, ...)

@@ -10,8 +10,36 @@
 
 #include "ssched/rational.h"
 
-int cli_report(const char *cmd, const ssched_error_t *err)
+/* The library names the fields and inputs it checks; the CLI shows the
+ * option that sets each (phrases first: they contain field names).  The
+ * problem's fields are renamed where the problem is built
+ * (problem_opts.c): "problem.size" also names a schedule file's field. */
+static const char *const field_options[][2] = {
+    {"export the LP of a given root, problem.target)", "export it with ssched lp --root R)"},
+    {"(set problem.target)", "(give --root)"},
+    {"raise it with options.max_memory (bytes)", "raise it with --max-memory MB"},
+    {"K (operations)", "--operations"},
+    {"platform.multiport", "--routers switch"},
+    {"params.max_den", "--max-den"},
+    {"options.max_ops", "--max-ops"},
+    {"options.crossover_limit", "--max-crossover"},
+    {"limits.max_operations", "--max-operations"},
+    {"limits.max_events", "--max-events"},
+    {"max_period", "--max-period"},
+    {"options.no_split", "--no-split"},
+    {"options.fixed_period", "--fixed-period"},
+    {"options.method", "--method"}};
+
+void cli_name_options(ssched_error_t *err)
 {
+    for (size_t i = 0; i < sizeof field_options / sizeof *field_options; i++)
+        ssched_error_rename(err, field_options[i][0], field_options[i][1]);
+}
+
+int cli_report(const char *cmd, const ssched_error_t *err_in)
+{
+    ssched_error_t named = *err_in, *err = &named;
+    cli_name_options(err);
     fprintf(stderr, "ssched %s: %s\n", cmd,
             err->message[0] ? err->message : ssched_status_name(err->status));
     /* a refused or stopped over-limit request is the caller's to raise */

@@ -146,11 +146,8 @@ int cli_cmd_compare(int argc, char **argv)
         case O_TIMES: times = optarg; break;
         case O_ROOT: root_text = optarg; break;
         case O_OP:
-            if (!strcmp(optarg, "reduce"))
-                o.op = SSCHED_MK_REDUCE;
-            else if (!strcmp(optarg, "broadcast"))
-                o.op = SSCHED_MK_BROADCAST;
-            else
+            /* the library's names; compare has no all-reduce */
+            if (ssched_mk_op_parse(optarg, &o.op, NULL) != SSCHED_OK || o.op == SSCHED_MK_ALLREDUCE)
                 return cli_bad_input("compare", "--operation: '%s' is not reduce or broadcast", optarg);
             break;
         case O_ALG: alg = optarg; break;

@@ -65,11 +65,6 @@ static void progress_line(void *ctx, uint64_t nodes)
 
 typedef enum { ALG_HEURISTIC, ALG_OPTIMAL } alg_t;
 
-static const char *op_name(ssched_mk_op_t op)
-{
-    return op == SSCHED_MK_REDUCE ? "reduce" : op == SSCHED_MK_BROADCAST ? "broadcast" : "allreduce";
-}
-
 /* Parse --algorithm for the operation; 0 (after one stderr line) if it
  * does not apply. */
 static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
@@ -84,7 +79,7 @@ static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
         return 1;
     }
     cli_bad_input(CMD, "option --algorithm: '%s' is not valid for %s (use %s or optimal%s)", text,
-                  op_name(op), heuristic,
+                  ssched_mk_op_name(op), heuristic,
                   op == SSCHED_MK_ALLREDUCE ? "; snf = SNF reduce + FNF broadcast" : "");
     return 0;
 }
@@ -97,7 +92,8 @@ static void print_text(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t 
                        const char *alg, const char *method)
 {
     const char *role = s->op == SSCHED_MK_REDUCE ? "destination" : s->op == SSCHED_MK_BROADCAST ? "source" : "hub";
-    printf("%s, %zu processors, %s %zu, algorithm %s", op_name(s->op), c->n, role, s->root, alg);
+    printf("%s, %zu processors, %s %zu, algorithm %s", ssched_mk_op_name(s->op), c->n, role,
+           s->root, alg);
     if (method && strcmp(method, alg))
         printf(" (method %s)", method);
     printf("\n");
@@ -124,7 +120,7 @@ static int print_json(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *
     json_t *o = json_object(), *times = json_array(), *msgs = json_array();
     char *t;
     json_object_set_new(o, "format", json_string("ssched-makespan/1"));
-    json_object_set_new(o, "operation", json_string(op_name(s->op)));
+    json_object_set_new(o, "operation", json_string(ssched_mk_op_name(s->op)));
     json_object_set_new(o, "algorithm", json_string(alg));
     if (method)
         json_object_set_new(o, "method", json_string(method));
@@ -177,13 +173,7 @@ int cli_cmd_makespan(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     ssched_mk_op_t op;
-    if (!strcmp(argv[1], "reduce"))
-        op = SSCHED_MK_REDUCE;
-    else if (!strcmp(argv[1], "broadcast"))
-        op = SSCHED_MK_BROADCAST;
-    else if (!strcmp(argv[1], "allreduce"))
-        op = SSCHED_MK_ALLREDUCE;
-    else
+    if (ssched_mk_op_parse(argv[1], &op, NULL) != SSCHED_OK)
         return cli_bad_input(CMD, "unknown operation '%s' (reduce, broadcast or allreduce)", argv[1]);
 
     static const struct option longopts[] = {{"times", required_argument, NULL, 't'},
@@ -343,8 +333,12 @@ int cli_cmd_makespan(int argc, char **argv)
         ssched_mk_cluster_free(&cl);
         return rc;
     }
-    if (st == SSCHED_OK && ssched_mk_check(&cl, &s, &err) != SSCHED_OK) {
+    ssched_check_report_t rep;
+    if (st == SSCHED_OK &&
+        ((st = ssched_mk_check(&cl, &s, &rep, &err)) != SSCHED_OK || !rep.valid)) {
         /* a schedule we built fails the model: a bug, not bad input */
+        if (st == SSCHED_OK)
+            ssched_error_set(&err, SSCHED_EINTERNAL, "%s", rep.violation);
         ssched_error_prefix(&err, "internal error, invalid schedule: ");
         err.status = SSCHED_EINTERNAL;
         st = SSCHED_EINTERNAL;

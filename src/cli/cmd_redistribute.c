@@ -118,14 +118,16 @@ int cli_cmd_redistribute(int argc, char **argv)
             }
             break;
         case OPT_MATRIX: matrix = optarg; break;
-        case OPT_ALGO:
-            algorithm = ssched_redist_algorithm_parse(optarg);
+        case OPT_ALGO: {
+            ssched_redist_algorithm_t a;
+            algorithm = ssched_redist_algorithm_parse(optarg, &a, NULL) == SSCHED_OK ? (int)a : -1;
             if (algorithm < 0) {
                 cli_bad_input(CMD, "option --algorithm: '%s' is not direct, greedy or preemptive",
                               optarg);
                 ok = 0;
             }
             break;
+        }
         case OPT_JSON: json = 1; break;
         case OPT_MAX_MEMORY:
             ok = cli_parse_long(CMD, "--max-memory", optarg, 0, CLI_MAX_MEMORY_MB_LIMIT,

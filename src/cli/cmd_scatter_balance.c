@@ -79,14 +79,14 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
         case 'a':
             if (!cli_once(CMD, "--algorithm", &seen_a))
                 return CLI_EXIT_BADINPUT;
-            if (!ssched_sb_algorithm_parse(optarg, &o->alg))
+            if (ssched_sb_algorithm_parse(optarg, &o->alg, NULL) != SSCHED_OK)
                 return cli_bad_input(CMD, "unknown algorithm '%s' (dp, dp-fast, exact, lp, "
                                           "closed-form, uniform)", optarg);
             break;
         case 'o':
             if (!cli_once(CMD, "--order", &seen_o))
                 return CLI_EXIT_BADINPUT;
-            if (!ssched_sb_order_parse(optarg, &o->order))
+            if (ssched_sb_order_parse(optarg, &o->order, NULL) != SSCHED_OK)
                 return cli_bad_input(CMD, "unknown order '%s' (given, bandwidth-desc, "
                                           "bandwidth-asc)", optarg);
             break;

@@ -475,11 +475,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         case O_GANTT: o->gantt = optarg; break;
         case O_DOT: o->dot = optarg; break;
         case O_MATCH:
-            if (!strcmp(optarg, "bottleneck"))
-                o->rule = SSCHED_MATCHING_BOTTLENECK;
-            else if (!strcmp(optarg, "arbitrary"))
-                o->rule = SSCHED_MATCHING_ARBITRARY;
-            else
+            if (ssched_matching_rule_parse(optarg, &o->rule, NULL) != SSCHED_OK)
                 return cli_bad_input("schedule", "--matching: unknown rule '%s' "
                                      "(bottleneck or arbitrary)", optarg);
             break;

@@ -143,14 +143,13 @@ static ssched_status_t parse_one(const ssched_platform_t *p, const char *text, c
     return SSCHED_OK;
 }
 
-/* Fill pb from the options (lists already known to be present) and check
- * it with ssched_problem_validate. */
+/* Fill pb, of kind pb->kind, from the options (lists already known to be
+ * present) and check it with ssched_problem_validate. */
 static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platform_t *p,
                                      ssched_problem_t *pb, ssched_error_t *err)
 {
     ssched_status_t st;
-    if (!strcmp(o->problem, "broadcast")) {
-        pb->kind = SSCHED_PROBLEM_BROADCAST;
+    if (pb->kind == SSCHED_PROBLEM_BROADCAST) {
         st = parse_one(p, o->source, "--source", &pb->sources, &pb->n_sources, err);
         if (st == SSCHED_OK && o->targets) {
             st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
@@ -164,13 +163,11 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
             st = ssched_problem_default_targets(p, pb->sources[0], &pb->targets, &pb->n_targets,
                                                 err);
         }
-    } else if (!strcmp(o->problem, "scatter")) {
-        pb->kind = SSCHED_PROBLEM_SCATTER;
+    } else if (pb->kind == SSCHED_PROBLEM_SCATTER) {
         st = parse_one(p, o->source, "--source", &pb->sources, &pb->n_sources, err);
         if (st == SSCHED_OK)
             st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
-    } else if (!strcmp(o->problem, "reduce")) {
-        pb->kind = SSCHED_PROBLEM_REDUCE;
+    } else if (pb->kind == SSCHED_PROBLEM_REDUCE) {
         size_t *t = NULL, nt = 0;
         st = parse_list(p, o->participants, "--participants", &pb->participants,
                         &pb->n_participants, err);
@@ -179,8 +176,7 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
         if (st == SSCHED_OK)
             pb->target = t[0];
         free(t);
-    } else if (!strcmp(o->problem, "allreduce")) {
-        pb->kind = SSCHED_PROBLEM_ALLREDUCE;
+    } else if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
         size_t *t = NULL, nt = 0;
         pb->target = SIZE_MAX;
         st = parse_list(p, o->participants, "--participants", &pb->participants,
@@ -191,7 +187,6 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
             pb->target = t[0];
         free(t);
     } else {
-        pb->kind = SSCHED_PROBLEM_GOSSIP;
         st = parse_list(p, o->sources, "--sources", &pb->sources, &pb->n_sources, err);
         if (st == SSCHED_OK)
             st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
@@ -207,11 +202,11 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
 {
     ssched_platform_read_options_t ro;
     ssched_platform_read_options_default(&ro);
-    if (o->format && strcmp(o->format, "graphml") && strcmp(o->format, "gml"))
+    /* the library's names, but "auto" is the option's absence */
+    if (o->format && (ssched_platform_format_parse(o->format, &ro.format, NULL) != SSCHED_OK ||
+                      ro.format == SSCHED_PLATFORM_AUTO))
         return cli_bad_input(cmd, "--format: unknown platform format '%s' (graphml or gml)",
                              o->format);
-    if (o->format)
-        ro.format = !strcmp(o->format, "gml") ? SSCHED_PLATFORM_GML : SSCHED_PLATFORM_GRAPHML;
     if (o->unit_bytes && !o->cost_from)
         return cli_bad_input(cmd, "--unit-bytes is used with --cost-from ATTR");
     if (o->flops_per_task && !o->speed_from)
@@ -248,15 +243,14 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (!o->problem)
         return cli_bad_input(cmd, "missing --problem (scatter, gossip, reduce, broadcast or "
                              "allreduce)");
-    if (strcmp(o->problem, "scatter") && strcmp(o->problem, "gossip") &&
-        strcmp(o->problem, "reduce") && strcmp(o->problem, "broadcast") &&
-        strcmp(o->problem, "allreduce"))
+    ssched_problem_kind_t kind;
+    if (ssched_problem_kind_parse(o->problem, &kind, NULL) != SSCHED_OK)
         return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip, "
                              "reduce, broadcast or allreduce)", o->problem);
-    if (o->commutative && strcmp(o->problem, "reduce") && strcmp(o->problem, "allreduce"))
+    if (o->commutative && kind != SSCHED_PROBLEM_REDUCE && kind != SSCHED_PROBLEM_ALLREDUCE)
         return cli_bad_input(cmd, "--commutative: applies to reduce and allreduce only, not %s",
                              o->problem);
-    if (o->root && strcmp(o->problem, "allreduce"))
+    if (o->root && kind != SSCHED_PROBLEM_ALLREDUCE)
         return cli_bad_input(cmd, "--root: applies to allreduce only (reduce takes --target)");
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
         return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
@@ -268,26 +262,26 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             p->multiport[i] = 0;
     if (o->size && !cli_parse_rational(cmd, "--size", o->size, pb->size))
         return CLI_EXIT_BADINPUT;
-    if (!strcmp(o->problem, "broadcast")) {
+    if (kind == SSCHED_PROBLEM_BROADCAST) {
         if (!o->source)
             return cli_bad_input(cmd, "broadcast: missing --source");
         if (o->sources || o->participants || o->target)
             return cli_bad_input(cmd, "broadcast: use --source and (optionally) --targets only");
-    } else if (!strcmp(o->problem, "scatter")) {
+    } else if (kind == SSCHED_PROBLEM_SCATTER) {
         if (!o->source)
             return cli_bad_input(cmd, "scatter: missing --source");
         if (!o->targets)
             return cli_bad_input(cmd, "scatter: missing --targets");
         if (o->sources || o->participants || o->target)
             return cli_bad_input(cmd, "scatter: use --source and --targets only");
-    } else if (!strcmp(o->problem, "reduce")) {
+    } else if (kind == SSCHED_PROBLEM_REDUCE) {
         if (!o->participants)
             return cli_bad_input(cmd, "reduce: missing --participants");
         if (!o->target)
             return cli_bad_input(cmd, "reduce: missing --target");
         if (o->source || o->sources || o->targets)
             return cli_bad_input(cmd, "reduce: use --participants and --target only");
-    } else if (!strcmp(o->problem, "allreduce")) {
+    } else if (kind == SSCHED_PROBLEM_ALLREDUCE) {
         if (!o->participants)
             return cli_bad_input(cmd, "allreduce: missing --participants");
         if (o->source || o->sources || o->targets || o->target)
@@ -300,7 +294,18 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         if (o->source || o->participants || o->target)
             return cli_bad_input(cmd, "gossip: use --sources and --targets only");
     }
+    pb->kind = kind;
     if (build_problem(o, p, pb, &err) != SSCHED_OK) {
+        /* the problem's fields as this command's options (targets first:
+         * "problem.target" is its prefix) */
+        int one_source = kind == SSCHED_PROBLEM_SCATTER || kind == SSCHED_PROBLEM_BROADCAST;
+        ssched_error_rename(&err, "problem.sources", one_source ? "--source" : "--sources");
+        ssched_error_rename(&err, "problem.targets", "--targets");
+        ssched_error_rename(&err, "problem.participants", "--participants");
+        ssched_error_rename(&err, "problem.size", "--size");
+        ssched_error_rename(&err, "problem.commutative", "--commutative");
+        ssched_error_rename(&err, "problem.target",
+                            kind == SSCHED_PROBLEM_ALLREDUCE ? "--root" : "--target");
         ssched_error_prefix(&err, "%s: ", o->platform_path);
         return cli_report(cmd, &err);
     }
@@ -388,16 +393,8 @@ static void progress_line(void *ctx, const ssched_progress_t *info)
 int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_steady_options_t *opt)
 {
     ssched_steady_options_default(opt);
-    if (o->method) {
-        if (!strcmp(o->method, "lp"))
-            opt->method = SSCHED_METHOD_LP;
-        else if (!strcmp(o->method, "colgen"))
-            opt->method = SSCHED_METHOD_COLGEN;
-        else if (!strcmp(o->method, "auto"))
-            opt->method = SSCHED_METHOD_AUTO;
-        else
-            return cli_bad_input(cmd, "--method: unknown method '%s' (lp, colgen or auto)", o->method);
-    }
+    if (o->method && ssched_method_parse(o->method, &opt->method, NULL) != SSCHED_OK)
+        return cli_bad_input(cmd, "--method: unknown method '%s' (lp, colgen or auto)", o->method);
     if (o->quiet && o->verbose)
         return cli_bad_input(cmd, "--quiet and --verbose exclude each other");
     if (!o->quiet) {

@@ -8,6 +8,7 @@
 #include "ssched/compare.h"
 #include "ssched/schedule.h"
 #include "src/export/svg_util.h"
+#include "src/util/check_report.h"
 
 /* the optimal-TP schedule and up to 11 fixed periods makespan * 2^k */
 
@@ -123,8 +124,11 @@ static ssched_status_t one_shot(const ssched_mk_cluster_t *c, const ssched_compa
     else
         st = o->optimal ? ssched_mk_broadcast_optimal(c, o->root, &s, &stats, err)
                         : ssched_mk_broadcast_fnf(c, o->root, &s, err);
-    if (st == SSCHED_OK)
-        st = ssched_mk_check(c, &s, err);
+    if (st == SSCHED_OK) { /* a schedule we built that fails the model is a bug */
+        ssched_check_report_t rep;
+        st = ssched_i_report_require(ssched_mk_check(c, &s, &rep, err), &rep, SSCHED_EINTERNAL,
+                                     err);
+    }
     if (st == SSCHED_OK)
         mpq_set(out, s.makespan);
     ssched_mk_schedule_free(&s);
@@ -149,11 +153,11 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         if (o->ops[k] > max_ops)
             return ssched_error_set(err, SSCHED_ELIMIT,
                                     "M = %lu operations to unroll and check is above the "
-                                    "limit %lu (raise it with --max-ops)", o->ops[k], max_ops);
+                                    "limit %lu (raise it with options.max_ops)", o->ops[k], max_ops);
     if (o->crossover_limit > max_ops)
         return ssched_error_set(err, SSCHED_ELIMIT,
-                                "--max-crossover %lu is above the limit %lu (raise it "
-                                "with --max-ops)", o->crossover_limit, max_ops);
+                                "options.crossover_limit %lu is above the limit %lu "
+                                "(raise it with options.max_ops)", o->crossover_limit, max_ops);
     {
         double n = (double)c->n, types = o->op == SSCHED_MK_REDUCE ? n * (n + 1) / 2 : n - 1;
         double bytes = 64.0 * n * n * types;
@@ -161,7 +165,8 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         if (bytes > (double)cap)
             return ssched_error_set(err, SSCHED_ELIMIT,
                                     "the steady-state solve on %zu processors needs about "
-                                    "%.0f MB (estimate); limit %llu MB, raise it with --max-memory MB",
+                                    "%.0f MB (estimate); limit %llu MB, raise it with "
+                                    "options.max_memory (bytes)",
                                     c->n, bytes / 1048576.0, cap >> 20);
     }
     if ((st = one_shot(c, o, out->one_shot, err)) != SSCHED_OK)

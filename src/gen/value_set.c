@@ -60,7 +60,7 @@ ssched_status_t ssched_i_gen_value_set_build(gen_value_set_t *set, const ssched_
             if (set->count >= SSCHED_GEN_MAX_RANGE_VALUES) {
                 st = ssched_error_set(err, SSCHED_EINPUT,
                                       "%s range is too wide: more than %u values with "
-                                      "denominator <= %lu (narrow it or lower --max-den)",
+                                      "denominator <= %lu (narrow it or lower params.max_den)",
                                       what, SSCHED_GEN_MAX_RANGE_VALUES, max_den);
                 break;
             }

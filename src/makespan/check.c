@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/makespan/mk_internal.h"
+#include "src/util/check_report.h"
 
 /* "p/q" of a time into buf (for error messages). */
 static const char *qstr(char *buf, size_t size, const mpq_t q)
@@ -250,31 +251,34 @@ static ssched_status_t check_broadcast(const ssched_mk_cluster_t *c,
 }
 
 ssched_status_t ssched_mk_check_inequality1(const ssched_mk_cluster_t *c,
-                                            const ssched_mk_schedule_t *s, ssched_error_t *err)
+                                            const ssched_mk_schedule_t *s,
+                                            ssched_check_report_t *report, ssched_error_t *err)
 {
     ssched_status_t st = ssched_mk_cluster_validate(c, s->root, "root", err);
     if (st != SSCHED_OK)
         return st;
     if (s->op == SSCHED_MK_BROADCAST)
         return ssched_error_set(err, SSCHED_EINPUT, "inequality (1) concerns reduce schedules");
+    /* Below, every EINPUT in verr is a property of the schedule that fails. */
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
     size_t m = c->n - 1;
     if (s->count < m)
-        return ssched_error_set(err, SSCHED_EINPUT, "%zu messages for %zu senders", s->count, m);
-    return inequality1(c, s->msg, 0, m, err);
+        st = ssched_error_set(&verr, SSCHED_EINPUT, "%zu messages for %zu senders", s->count, m);
+    else
+        st = inequality1(c, s->msg, 0, m, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EINPUT, &verr, report, err);
 }
 
-ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
-                                ssched_error_t *err)
+/* Every property of a schedule for c with a known operation; a failing
+ * property is EINPUT in err. */
+static ssched_status_t check_schedule(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
+                                      ssched_error_t *err)
 {
-    ssched_status_t st = ssched_mk_cluster_validate(c, s->root, "root", err);
-    if (st != SSCHED_OK)
-        return st;
-    if (s->n != c->n)
-        return ssched_error_set(err, SSCHED_EINPUT, "schedule for %zu processors, cluster has %zu",
-                                s->n, c->n);
     size_t m = c->n - 1, want = s->op == SSCHED_MK_ALLREDUCE ? 2 * m : m;
     if (s->count != want)
         return ssched_error_set(err, SSCHED_EINPUT, "%zu messages, expected %zu", s->count, want);
+    ssched_status_t st;
     if ((st = check_messages(c, s->msg, 0, s->count, err)) != SSCHED_OK ||
         (st = check_one_port(s->msg, 0, s->count, err)) != SSCHED_OK)
         return st;
@@ -300,8 +304,6 @@ ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_sc
         if (st == SSCHED_OK) /* the hub has the result when the reduce ends */
             st = check_broadcast(c, s->msg, m, s->root, last, err);
         break;
-    default:
-        st = ssched_error_set(err, SSCHED_EINPUT, "unknown operation %d", (int)s->op);
     }
     if (st == SSCHED_OK) {
         last_end(s->msg, 0, s->count, last);
@@ -311,4 +313,23 @@ ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_sc
     }
     mpq_clears(last, zero, NULL);
     return st;
+}
+
+ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
+                                ssched_check_report_t *report, ssched_error_t *err)
+{
+    /* What makes the schedule uncheckable is EINPUT in err; the rest are
+     * violations. */
+    ssched_status_t st = ssched_mk_cluster_validate(c, s->root, "root", err);
+    if (st != SSCHED_OK)
+        return st;
+    if (s->n != c->n)
+        return ssched_error_set(err, SSCHED_EINPUT, "schedule for %zu processors, cluster has %zu",
+                                s->n, c->n);
+    if (s->op != SSCHED_MK_REDUCE && s->op != SSCHED_MK_BROADCAST && s->op != SSCHED_MK_ALLREDUCE)
+        return ssched_error_set(err, SSCHED_EINPUT, "unknown operation %d", (int)s->op);
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
+    st = check_schedule(c, s, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EINPUT, &verr, report, err);
 }

@@ -336,6 +336,10 @@ int main(int argc, char **argv)
     ssched_error_t err;
     ssched_error_clear(&err);
     if (ssched_mpi_setup_file(&x, path, MPI_COMM_WORLD, &opt, &err) != SSCHED_OK) {
+        /* the library names the option fields; show the options */
+        ssched_error_rename(&err, "options.unit_bytes", "--unit-bytes");
+        ssched_error_rename(&err, "options.flops_per_task", "--flops-per-task");
+        ssched_error_rename(&err, "(report.unrolled = 0)", "(ssched schedule --unroll)");
         if (rank == 0)
             fprintf(stderr, "ssched-exec: %s\n", err.message);
         status = err.status == SSCHED_EINPUT ? 2 : 1;

@@ -247,7 +247,7 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
 {
     if (msg_bytes > INT_MAX)
         return ssched_error_set(err, SSCHED_EINPUT, "a message of %llu bytes is above MPI's "
-                                "count limit (%d): lower --unit-bytes",
+                                "count limit (%d): lower options.unit_bytes",
                                 (unsigned long long)msg_bytes, INT_MAX);
     bld_t b;
     memset(&b, 0, sizeof b);

@@ -114,8 +114,8 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
         return ssched_error_set(err, SSCHED_EINPUT, "the schedule has %zu nodes but the job has "
                                 "%d ranks (one rank per node: mpirun -np %zu)", n, size, n);
     if (opt->unit_bytes == 0 || !(opt->flops_per_task > 0))
-        return ssched_error_set(err, SSCHED_EINPUT, "--unit-bytes and --flops-per-task must be "
-                                "positive");
+        return ssched_error_set(err, SSCHED_EINPUT, "options.unit_bytes and options.flops_per_task "
+                                "must be positive");
     for (size_t a = 0; a < pb->n_sources; a++)
         for (size_t c = 0; c < pb->n_targets; c++)
             nt += pb->sources[a] != pb->targets[c];
@@ -150,8 +150,8 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
         mpz_mul(bytes, bytes, mpq_numref(pb->size));
         mpz_fdiv_q(bytes, bytes, mpq_denref(pb->size));
         if (mpz_sgn(bytes) <= 0 || !mpz_fits_slong_p(bytes))
-            st = ssched_error_set(err, SSCHED_EINPUT, "--unit-bytes x size must be at least 1 "
-                                  "byte");
+            st = ssched_error_set(err, SSCHED_EINPUT, "options.unit_bytes x size must be at least "
+                                  "1 byte");
     }
     if (st == SSCHED_OK && !(*plans = calloc(n, sizeof **plans)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -250,7 +250,7 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         if ((st = ssched_check_schedule_file(path, &rep, &e)) == SSCHED_OK) {
             if (!rep.unrolled)
                 st = ssched_error_set(&e, SSCHED_EINPUT, "%s: not an unrolled schedule "
-                                      "(ssched schedule --unroll)", path);
+                                      "(report.unrolled = 0)", path);
             else if (!rep.valid)
                 st = ssched_error_set(&e, SSCHED_EINPUT, "%s: invalid schedule: %s", path,
                                       rep.violation);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "src/platform/platform_internal.h"
+#include "src/util/enum_names.h"
 
 void ssched_platform_read_options_default(ssched_platform_read_options_t *opt)
 {
@@ -54,3 +55,6 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
     }
     return st;
 }
+
+SSCHED_I_ENUM_FUNCTIONS(platform_format, ssched_platform_format_t, "platform format", "auto",
+                        "graphml", "gml")

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/enum_names.h"
+
 void ssched_problem_init(ssched_problem_t *pb)
 {
     memset(pb, 0, sizeof *pb);
@@ -19,18 +21,6 @@ void ssched_problem_free(ssched_problem_t *pb)
     free(pb->participants);
     mpq_clear(pb->size);
     memset(pb, 0, sizeof *pb);
-}
-
-const char *ssched_problem_kind_name(ssched_problem_kind_t kind)
-{
-    switch (kind) {
-    case SSCHED_PROBLEM_SCATTER: return "scatter";
-    case SSCHED_PROBLEM_GOSSIP: return "gossip";
-    case SSCHED_PROBLEM_REDUCE: return "reduce";
-    case SSCHED_PROBLEM_BROADCAST: return "broadcast";
-    case SSCHED_PROBLEM_ALLREDUCE: return "allreduce";
-    }
-    return "unknown";
 }
 
 static ssched_status_t check_list(const ssched_platform_t *p, const size_t *list, size_t n,
@@ -48,7 +38,7 @@ static ssched_status_t check_list(const ssched_platform_t *p, const size_t *list
                                         p->names[list[k]]);
         if (p->multiport && p->multiport[list[k]])
             return ssched_error_set(err, SSCHED_EINPUT,
-                                    "%s: node '%s' is a switch (ports=multi or --routers switch);"
+                                    "%s: node '%s' is a switch (ports=multi or platform.multiport);"
                                     " a switch is never a source, target or participant",
                                     what, p->names[list[k]]);
     }
@@ -59,7 +49,7 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
                                         ssched_error_t *err)
 {
     if (mpq_sgn(pb->size) <= 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--size: message size must be positive");
+        return ssched_error_set(err, SSCHED_EINPUT, "problem.size: message size must be positive");
     for (size_t i = 0; i < p->n_nodes; i++)
         if (p->multiport && p->multiport[i] && p->has_w[i])
             return ssched_error_set(err, SSCHED_EINPUT,
@@ -68,27 +58,29 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
     if (pb->commutative && pb->kind != SSCHED_PROBLEM_REDUCE &&
         pb->kind != SSCHED_PROBLEM_ALLREDUCE)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "--commutative: applies to reduce and allreduce only, not %s",
+                                "problem.commutative: applies to reduce and allreduce only, not %s",
                                 ssched_problem_kind_name(pb->kind));
     ssched_status_t st;
     switch (pb->kind) {
     case SSCHED_PROBLEM_SCATTER:
     case SSCHED_PROBLEM_BROADCAST:
         if (pb->n_sources != 1)
-            return ssched_error_set(err, SSCHED_EINPUT, "--source: a %s has exactly one source",
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "problem.sources: a %s has exactly one source",
                                     ssched_problem_kind_name(pb->kind));
-        if ((st = check_list(p, pb->sources, 1, "--source", err)) != SSCHED_OK ||
-            (st = check_list(p, pb->targets, pb->n_targets, "--targets", err)) != SSCHED_OK)
+        if ((st = check_list(p, pb->sources, 1, "problem.sources", err)) != SSCHED_OK ||
+            (st = check_list(p, pb->targets, pb->n_targets, "problem.targets", err)) != SSCHED_OK)
             return st;
         for (size_t k = 0; k < pb->n_targets; k++)
             if (pb->targets[k] == pb->sources[0])
                 return ssched_error_set(err, SSCHED_EINPUT,
-                                        "--targets: the source '%s' is listed among its own targets",
+                                        "problem.targets: the source '%s' is listed among "
+                                        "its own targets",
                                         p->names[pb->sources[0]]);
         return SSCHED_OK;
     case SSCHED_PROBLEM_GOSSIP:
-        if ((st = check_list(p, pb->sources, pb->n_sources, "--sources", err)) != SSCHED_OK ||
-            (st = check_list(p, pb->targets, pb->n_targets, "--targets", err)) != SSCHED_OK)
+        if ((st = check_list(p, pb->sources, pb->n_sources, "problem.sources", err)) != SSCHED_OK ||
+            (st = check_list(p, pb->targets, pb->n_targets, "problem.targets", err)) != SSCHED_OK)
             return st;
         for (size_t a = 0; a < pb->n_sources; a++)
             for (size_t b = 0; b < pb->n_targets; b++)
@@ -97,27 +89,28 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "gossip: no (source, target) pair of distinct nodes");
     case SSCHED_PROBLEM_REDUCE:
-        if ((st = check_list(p, pb->participants, pb->n_participants, "--participants", err)) !=
-            SSCHED_OK)
+        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
+                             err)) != SSCHED_OK)
             return st;
         if (pb->n_participants < 2)
             return ssched_error_set(err, SSCHED_EINPUT,
-                                    "--participants: a reduce needs at least 2 participants");
+                                    "problem.participants: a reduce needs at least 2 participants");
         if (pb->target >= p->n_nodes)
-            return ssched_error_set(err, SSCHED_EINPUT, "--target: node index out of range");
-        return check_list(p, &pb->target, 1, "--target", err);
+            return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
+        return check_list(p, &pb->target, 1, "problem.target", err);
     case SSCHED_PROBLEM_ALLREDUCE:
-        if ((st = check_list(p, pb->participants, pb->n_participants, "--participants", err)) !=
-            SSCHED_OK)
+        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
+                             err)) != SSCHED_OK)
             return st;
         if (pb->n_participants < 2)
             return ssched_error_set(err, SSCHED_EINPUT,
-                                    "--participants: an allreduce needs at least 2 participants");
+                                    "problem.participants: an allreduce needs at least 2 "
+                                    "participants");
         if (pb->target == SIZE_MAX)
             return SSCHED_OK;
         if (pb->target >= p->n_nodes)
-            return ssched_error_set(err, SSCHED_EINPUT, "--root: node index out of range");
-        return check_list(p, &pb->target, 1, "--root", err);
+            return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
+        return check_list(p, &pb->target, 1, "problem.target", err);
     }
     return ssched_error_set(err, SSCHED_EINPUT, "unknown problem kind");
 }
@@ -131,12 +124,12 @@ ssched_status_t ssched_problem_set_scatter(ssched_problem_t *pb, const ssched_pl
     free(pb->targets);
     pb->sources = pb->targets = NULL;
     pb->n_sources = pb->n_targets = 0;
-    ssched_status_t st = ssched_platform_parse_node_list(p, source, "--source", &pb->sources,
+    ssched_status_t st = ssched_platform_parse_node_list(p, source, "source", &pb->sources,
                                                          &pb->n_sources, err);
     if (st == SSCHED_OK && pb->n_sources != 1)
-        st = ssched_error_set(err, SSCHED_EINPUT, "--source: a scatter has exactly one source");
+        st = ssched_error_set(err, SSCHED_EINPUT, "source: a scatter has exactly one source");
     if (st == SSCHED_OK)
-        st = ssched_platform_parse_node_list(p, targets, "--targets", &pb->targets,
+        st = ssched_platform_parse_node_list(p, targets, "targets", &pb->targets,
                                              &pb->n_targets, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
@@ -150,10 +143,10 @@ ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_pla
     free(pb->targets);
     pb->sources = pb->targets = NULL;
     pb->n_sources = pb->n_targets = 0;
-    ssched_status_t st = ssched_platform_parse_node_list(p, sources, "--sources", &pb->sources,
+    ssched_status_t st = ssched_platform_parse_node_list(p, sources, "sources", &pb->sources,
                                                          &pb->n_sources, err);
     if (st == SSCHED_OK)
-        st = ssched_platform_parse_node_list(p, targets, "--targets", &pb->targets,
+        st = ssched_platform_parse_node_list(p, targets, "targets", &pb->targets,
                                              &pb->n_targets, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
@@ -166,13 +159,13 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
     free(pb->participants);
     pb->participants = NULL;
     pb->n_participants = 0;
-    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "--participants",
+    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "participants",
                                                          &pb->participants,
                                                          &pb->n_participants, err);
     if (st == SSCHED_OK && (!target || !*target))
-        st = ssched_error_set(err, SSCHED_EINPUT, "--target: missing node name");
+        st = ssched_error_set(err, SSCHED_EINPUT, "target: missing node name");
     if (st == SSCHED_OK && ssched_platform_find_node(p, target, &pb->target, err) != SSCHED_OK)
-        st = ssched_error_set(err, SSCHED_EINPUT, "--target: unknown node '%s'", target);
+        st = ssched_error_set(err, SSCHED_EINPUT, "target: unknown node '%s'", target);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
@@ -186,13 +179,13 @@ ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_
     pb->participants = NULL;
     pb->n_participants = 0;
     pb->target = SIZE_MAX;
-    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "--participants",
+    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "participants",
                                                          &pb->participants,
                                                          &pb->n_participants, err);
     if (st == SSCHED_OK && root && !*root)
-        st = ssched_error_set(err, SSCHED_EINPUT, "--root: missing node name");
+        st = ssched_error_set(err, SSCHED_EINPUT, "root: missing node name");
     if (st == SSCHED_OK && root && ssched_platform_find_node(p, root, &pb->target, err) != SSCHED_OK)
-        st = ssched_error_set(err, SSCHED_EINPUT, "--root: unknown node '%s'", root);
+        st = ssched_error_set(err, SSCHED_EINPUT, "root: unknown node '%s'", root);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
@@ -227,16 +220,19 @@ ssched_status_t ssched_problem_set_broadcast(ssched_problem_t *pb, const ssched_
     pb->n_sources = pb->n_targets = 0;
     ssched_status_t st = SSCHED_OK;
     if (!source || !*source)
-        return ssched_error_set(err, SSCHED_EINPUT, "--source: missing node name");
+        return ssched_error_set(err, SSCHED_EINPUT, "source: missing node name");
     if (!(pb->sources = malloc(sizeof *pb->sources)))
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (ssched_platform_find_node(p, source, &pb->sources[0], err) != SSCHED_OK)
-        return ssched_error_set(err, SSCHED_EINPUT, "--source: unknown node '%s'", source);
+        return ssched_error_set(err, SSCHED_EINPUT, "source: unknown node '%s'", source);
     pb->n_sources = 1;
     if (targets)
-        st = ssched_platform_parse_node_list(p, targets, "--targets", &pb->targets,
+        st = ssched_platform_parse_node_list(p, targets, "targets", &pb->targets,
                                              &pb->n_targets, err);
     else
         st = ssched_problem_default_targets(p, pb->sources[0], &pb->targets, &pb->n_targets, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
+
+SSCHED_I_ENUM_FUNCTIONS(problem_kind, ssched_problem_kind_t, "problem", "scatter", "gossip",
+                        "reduce", "broadcast", "allreduce")

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "src/redistribution/internal.h"
+#include "src/util/check_report.h"
 #include "ssched/rational.h"
 
 /* One side's lists: a permutation of that side's transfers, in start order,
@@ -59,13 +60,12 @@ static ssched_status_t check_side(const ssched_redist_t *r, const ssched_redist_
     return SSCHED_OK;
 }
 
-ssched_status_t ssched_redist_check(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
-                                    ssched_error_t *err)
+/* Every property of a schedule for r's processors; a failing one is
+ * EINTERNAL in err (what the schedulers report for their own output). */
+static ssched_status_t check_schedule(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
+                                      ssched_error_t *err)
 {
     size_t n = s->n_transfers, M = r->n_messages, P = r->P;
-    if (s->P != P)
-        return ssched_error_set(err, SSCHED_EINTERNAL,
-                                "schedule is for %zu processors, instance has %zu", s->P, P);
     mpq_t *got = malloc((M ? M : 1) * sizeof *got), need, latest;
     char *seen = malloc(n ? n : 1);
     if (!got || !seen) {
@@ -135,4 +135,16 @@ ssched_status_t ssched_redist_check(const ssched_redist_t *r, const ssched_redis
     mpq_clear(need);
     mpq_clear(latest);
     return st;
+}
+
+ssched_status_t ssched_redist_check(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
+                                    ssched_check_report_t *report, ssched_error_t *err)
+{
+    if (s->P != r->P)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "schedule is for %zu processors, instance has %zu", s->P, r->P);
+    ssched_error_t verr;
+    ssched_error_clear(&verr);
+    ssched_status_t st = check_schedule(r, s, &verr);
+    return ssched_i_report_outcome(st, SSCHED_EINTERNAL, &verr, report, err);
 }

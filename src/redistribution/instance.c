@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "src/redistribution/internal.h"
+#include "src/util/enum_names.h"
 
 void ssched_redist_init(ssched_redist_t *r)
 {
@@ -104,20 +105,5 @@ ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, unsigned long 
     return SSCHED_OK;
 }
 
-const char *ssched_redist_algorithm_name(ssched_redist_algorithm_t a)
-{
-    switch (a) {
-    case SSCHED_REDIST_DIRECT: return "direct";
-    case SSCHED_REDIST_GREEDY: return "greedy";
-    case SSCHED_REDIST_PREEMPTIVE: return "preemptive";
-    }
-    return "unknown";
-}
-
-int ssched_redist_algorithm_parse(const char *name)
-{
-    for (int a = SSCHED_REDIST_DIRECT; a <= SSCHED_REDIST_PREEMPTIVE; a++)
-        if (!strcmp(name, ssched_redist_algorithm_name((ssched_redist_algorithm_t)a)))
-            return a;
-    return -1;
-}
+SSCHED_I_ENUM_FUNCTIONS(redist_algorithm, ssched_redist_algorithm_t, "algorithm", "direct",
+                        "greedy", "preemptive")

@@ -226,11 +226,11 @@ ssched_status_t ssched_redist_schedule(const ssched_redist_t *r,
     if (st == SSCHED_OK)
         st = finalize(r, s, err);
     if (st == SSCHED_OK) {
-        ssched_error_t cerr;
-        ssched_error_clear(&cerr);
-        if (ssched_redist_check(r, s, &cerr) != SSCHED_OK)
+        ssched_check_report_t rep;
+        st = ssched_redist_check(r, s, &rep, err);
+        if (st == SSCHED_OK && !rep.valid) /* our own schedule is wrong: a bug */
             st = ssched_error_set(err, SSCHED_EINTERNAL, "%s schedule fails its check: %s",
-                                  ssched_redist_algorithm_name(algorithm), cerr.message);
+                                  ssched_redist_algorithm_name(algorithm), rep.violation);
     }
     if (st != SSCHED_OK) {
         schedule_reset(s);

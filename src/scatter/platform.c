@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/scatter/internal.h"
+#include "src/util/enum_names.h"
 
 void ssched_sb_platform_init(ssched_sb_platform_t *pl)
 {
@@ -199,35 +200,12 @@ ssched_status_t ssched_sb_arrange(const ssched_sb_platform_t *pl, size_t holder,
     return st;
 }
 
-static const char *const alg_names[] = {"dp", "dp-fast", "exact", "lp", "closed-form", "uniform"};
-static const char *const order_names[] = {"given", "bandwidth-desc", "bandwidth-asc"};
+SSCHED_I_ENUM_FUNCTIONS(sb_cost_kind, ssched_sb_cost_kind_t, "cost kind", "affine", "table")
 
-const char *ssched_sb_algorithm_name(ssched_sb_algorithm_t alg)
-{
-    return (unsigned)alg < sizeof alg_names / sizeof *alg_names ? alg_names[alg] : "?";
-}
+SSCHED_I_ENUM_FUNCTIONS(sb_costs, ssched_sb_costs_t, "cost class", "linear", "affine", "general")
 
-int ssched_sb_algorithm_parse(const char *name, ssched_sb_algorithm_t *alg)
-{
-    for (size_t i = 0; i < sizeof alg_names / sizeof *alg_names; i++)
-        if (!strcmp(name, alg_names[i])) {
-            *alg = (ssched_sb_algorithm_t)i;
-            return 1;
-        }
-    return 0;
-}
+SSCHED_I_ENUM_FUNCTIONS(sb_order, ssched_sb_order_t, "order", "given", "bandwidth-desc",
+                        "bandwidth-asc")
 
-const char *ssched_sb_order_name(ssched_sb_order_t order)
-{
-    return (unsigned)order < sizeof order_names / sizeof *order_names ? order_names[order] : "?";
-}
-
-int ssched_sb_order_parse(const char *name, ssched_sb_order_t *order)
-{
-    for (size_t i = 0; i < sizeof order_names / sizeof *order_names; i++)
-        if (!strcmp(name, order_names[i])) {
-            *order = (ssched_sb_order_t)i;
-            return 1;
-        }
-    return 0;
-}
+SSCHED_I_ENUM_FUNCTIONS(sb_algorithm, ssched_sb_algorithm_t, "algorithm", "dp", "dp-fast", "exact",
+                        "lp", "closed-form", "uniform")

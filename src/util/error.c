@@ -44,6 +44,27 @@ void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
     err->message[plen + mlen] = '\0';
 }
 
+void ssched_error_rename(ssched_error_t *err, const char *from, const char *to)
+{
+    if (!err || !from || !*from)
+        return;
+    char out[SSCHED_ERROR_MSG_MAX];
+    size_t len = 0, flen = strlen(from), tlen = strlen(to);
+    const char *s = err->message;
+    while (*s && len + 1 < sizeof out) {
+        if (!strncmp(s, from, flen)) {
+            size_t n = tlen < sizeof out - 1 - len ? tlen : sizeof out - 1 - len;
+            memcpy(out + len, to, n);
+            len += n;
+            s += flen;
+        } else {
+            out[len++] = *s++;
+        }
+    }
+    out[len] = '\0';
+    memcpy(err->message, out, len + 1);
+}
+
 const char *ssched_status_name(ssched_status_t status)
 {
     switch (status) {
