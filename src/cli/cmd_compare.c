@@ -1,13 +1,13 @@
 /* ssched compare: M collectives one at a time (makespan) against the
  * pipelined steady state, on the same cluster. */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/cli/cli.h"
 #include "ssched/compare.h"
+#include "ssched/export.h"
 #include "ssched/platform.h"
 #include "ssched/rational.h"
 
@@ -38,24 +38,9 @@ static int platform_cluster(const char *path, const char *root_name, ssched_mk_c
         rc = cli_report("compare", &err);
     } else if (ssched_platform_find_node(&p, root_name, root, &err) != SSCHED_OK) {
         rc = cli_bad_input("compare", "--root: unknown node '%s'", root_name);
-    } else if (p.n_edges != p.n_nodes * (p.n_nodes - 1)) {
-        rc = cli_bad_input("compare", "%s: not a complete graph (every ordered pair needs an edge)",
-                           path);
-    } else if (ssched_mk_cluster_init(c, p.n_nodes, &err) != SSCHED_OK) {
+    } else if (ssched_compare_cluster_from_platform(&p, c, &err) != SSCHED_OK) {
+        ssched_error_prefix(&err, "%s: ", path);
         rc = cli_report("compare", &err);
-    } else {
-        for (size_t i = 0; i < p.n_nodes && rc == CLI_EXIT_OK; i++) {
-            size_t first = p.out_list[p.out_start[i]];
-            mpq_set(c->time[i], p.c[first]);
-            for (size_t k = p.out_start[i]; k < p.out_start[i + 1]; k++)
-                if (!mpq_equal(p.c[p.out_list[k]], c->time[i])) {
-                    rc = cli_bad_input("compare", "%s: edges leaving node '%s' have different costs "
-                                       "(the cluster model needs c(i,j) = t(i))", path, p.names[i]);
-                    break;
-                }
-        }
-        if (rc != CLI_EXIT_OK)
-            ssched_mk_cluster_free(c);
     }
     ssched_platform_free(&p);
     return rc;
@@ -89,20 +74,13 @@ static int parse_ops(const char *text, unsigned long **ops, size_t *n)
 
 static void print_q(const mpq_t q, int width)
 {
-    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 8);
+    char *a = ssched_rational_to_string(q);
+    char *b = ssched_rational_to_decimal(q, 8, SSCHED_DECIMAL_SIGNIFICANT);
     char buf[256];
     snprintf(buf, sizeof buf, "%s (%s)", a, b);
     printf("%-*s", width, buf);
     free(a);
     free(b);
-}
-
-static json_t *qj(const mpq_t q)
-{
-    char *s = ssched_rational_to_string(q);
-    json_t *j = json_string(s);
-    free(s);
-    return j;
 }
 
 /* One line per pipelined time computed (cli_progress_t: --quiet, --verbose). */
@@ -241,22 +219,8 @@ int cli_cmd_compare(int argc, char **argv)
     if (ssched_compare_run(&cl, &o, &res, &err) != SSCHED_OK) {
         rc = cli_report("compare", &err);
     } else if (json) {
-        json_t *root = json_object(), *rows = json_array();
-        json_object_set_new(root, "format", json_string("ssched-compare/1"));
-        json_object_set_new(root, "operation", json_string(o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast"));
-        json_object_set_new(root, "algorithm", json_string(o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "snf" : "fnf"));
-        json_object_set_new(root, "makespan", qj(res.one_shot));
-        json_object_set_new(root, "throughput", qj(res.throughput));
-        for (size_t k = 0; k < res.n_rows; k++)
-            json_array_append_new(rows, json_pack("{sIsoso}", "M", (json_int_t)res.M[k], "one_at_a_time",
-                                                  qj(res.sequential[k]), "pipelined", qj(res.pipelined[k])));
-        json_object_set_new(root, "rows", rows);
-        json_object_set_new(root, "crossover", res.crossover_found ? json_integer((json_int_t)res.crossover)
-                                                                   : json_null());
-        char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        puts(text);
-        free(text);
-        json_decref(root);
+        if (ssched_write_compare_json(stdout, &o, &res, &err) != SSCHED_OK)
+            rc = cli_report("compare", &err);
     } else {
         const char *what = o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast";
         printf("cluster of %zu processors, %s %s processor %zu\n", cl.n, what,
@@ -288,7 +252,7 @@ int cli_cmd_compare(int argc, char **argv)
         if (!f) {
             rc = cli_bad_input("compare", "--plot %s: cannot write the file", plot);
         } else {
-            ssched_status_t ws = ssched_compare_write_svg(&res, f, &err);
+            ssched_status_t ws = ssched_write_compare_svg(f, &res, &err);
             if (cli_close_output(f) != 0 || ws != SSCHED_OK)
                 rc = cli_bad_input("compare", "--plot %s: write error", plot);
         }

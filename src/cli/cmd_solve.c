@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "src/cli/cli.h"
+#include "ssched/export.h"
 #include "src/cli/problem_opts.h"
 #include "ssched/rational.h"
 #include "ssched/steady.h"
@@ -119,7 +120,7 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
     } else {
         fputs("\nmodel: every node one-port (RR-4872)", out);
     }
-    char *dec = ssched_rational_to_decimal(s->throughput, 10);
+    char *dec = ssched_rational_to_decimal(s->throughput, 10, SSCHED_DECIMAL_SIGNIFICANT);
     int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
     int allreduce = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     int comm = pb->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
@@ -132,7 +133,7 @@ static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
         print_q(out, s->throughput);
         fprintf(out, " (%s) operations per time unit%s\n", dec,
                 s->optimal ? ", optimal" : "");
-        char *ub = ssched_rational_to_decimal(s->upper_bound, 10);
+        char *ub = ssched_rational_to_decimal(s->upper_bound, 10, SSCHED_DECIMAL_SIGNIFICANT);
         fputs("upper bound (broadcast edge LP, certified optimum) = ", out);
         print_q(out, s->upper_bound);
         mpq_t gap;
@@ -342,14 +343,13 @@ int cli_cmd_solve(int argc, char **argv)
             if (!out) {
                 rc = cli_bad_input("solve", "-o %s: cannot write the file", output);
             } else if (json) {
-                char *text = ssched_steady_json(&p, &pb, &s);
-                if (text) {
-                    fputs(text, out);
-                    fputc('\n', out);
-                    free(text);
-                } else {
-                    rc = CLI_EXIT_FAILURE;
-                }
+                ssched_error_t werr;
+                ssched_error_clear(&werr);
+                ssched_status_t ws = ssched_write_steady_json(out, &p, &pb, &s, &werr);
+                if (ws == SSCHED_EINPUT)
+                    rc = cli_bad_input("solve", "-o %s: write error", output ? output : "-");
+                else if (ws != SSCHED_OK)
+                    rc = cli_report("solve", &werr);
             } else {
                 print_text(out, po.platform_path, &p, &pb, &s);
             }

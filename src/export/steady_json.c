@@ -5,6 +5,7 @@
 
 #include "ssched/rational.h"
 #include "src/export/json_util.h"
+#include "ssched/export.h"
 #include "ssched/steady.h"
 
 json_t *ssched_i_json_mpq(const mpq_t q)
@@ -133,8 +134,9 @@ static void allreduce_json(json_t *root, const ssched_platform_t *p, const ssche
     json_object_set_new(root, "candidates", cands);
 }
 
-char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                         const ssched_steady_t *s)
+ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
+                                         const ssched_problem_t *pb, const ssched_steady_t *s,
+                                         ssched_error_t *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("ssched-solution/1"));
@@ -347,7 +349,5 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_object_set_new(solver, "phases", phases);
     json_object_set_new(root, "solver", solver);
 
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    return text;
+    return ssched_i_write_json(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err);
 }
