@@ -67,16 +67,16 @@ static void test_sb_json(void)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/seed004_table1.csv", SSCHED_DATA_DIR);
-    ssched_error_t err;
-    ssched_error_clear(&err);
     ssched_sb_platform_t pl, inst;
     ssched_sb_platform_init(&pl);
+    CU_ASSERT_EQUAL_FATAL(ssched_sb_platform_load_csv(&pl, path, NULL), SSCHED_OK);
     ssched_sb_platform_init(&inst);
     ssched_sb_result_t res;
     ssched_sb_result_init(&res);
     mpq_t pre;
     mpq_init(pre);
-    CU_ASSERT_EQUAL_FATAL(ssched_sb_platform_load_csv(&pl, path, &err), SSCHED_OK);
+    ssched_error_t err;
+    ssched_error_clear(&err);
     size_t holder = ssched_sb_platform_holder(&pl);
     CU_ASSERT_EQUAL_FATAL(ssched_sb_arrange(&pl, holder, holder, SSCHED_SB_ORDER_GIVEN, 1000, &inst,
                                             pre, &err), SSCHED_OK);
@@ -200,55 +200,71 @@ static void test_cluster_from_platform(void)
     }
 }
 
-/* A built schedule passes its self-check and the report says what was
- * checked. */
-static void test_self_check(void)
-{
+/* A scatter on examples/fig2.graphml, solved and scheduled. */
+typedef struct {
     ssched_platform_t p;
     ssched_problem_t pb;
     ssched_steady_t st;
     ssched_schedule_t s;
-    ssched_platform_init(&p);
-    ssched_problem_init(&pb);
-    ssched_steady_init(&st);
-    ssched_schedule_init(&s);
-    ssched_error_t err;
-    ssched_error_clear(&err);
+} scatter_t;
+
+static void scatter_build(scatter_t *x)
+{
+    ssched_platform_init(&x->p);
+    ssched_problem_init(&x->pb);
+    ssched_steady_init(&x->st);
+    ssched_schedule_init(&x->s);
     char path[1024];
     snprintf(path, sizeof path, "%s/examples/fig2.graphml", SSCHED_SOURCE_DIR);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_load(&p, path, NULL, &err), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_problem_set_scatter(&pb, &p, "Ps", "P0,P1", &err), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(&p, &pb, NULL, &st, &err), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &st, NULL, &s, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_load(&x->p, path, NULL, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_problem_set_scatter(&x->pb, &x->p, "Ps", "P0,P1", NULL),
+                          SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(&x->p, &x->pb, NULL, &x->st, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&x->p, &x->pb, &x->st, NULL, &x->s, NULL),
+                          SSCHED_OK);
+}
+
+static void scatter_free(scatter_t *x)
+{
+    ssched_schedule_free(&x->s);
+    ssched_steady_free(&x->st);
+    ssched_problem_free(&x->pb);
+    ssched_platform_free(&x->p);
+}
+
+/* A built schedule passes its self-check, an unrolled one too (in memory
+ * and as a file), and a malformed file is reported as ssched's bug. */
+static void test_self_check(void)
+{
+    scatter_t x;
+    scatter_build(&x);
+    ssched_error_t err;
+    ssched_error_clear(&err);
     ssched_check_report_t rep;
-    CU_ASSERT_EQUAL(ssched_schedule_self_check(&p, &pb, &s, &rep, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_schedule_self_check(&x.p, &x.pb, &x.s, &rep, &err), SSCHED_OK);
     CU_ASSERT(rep.valid);
     CU_ASSERT(!rep.unrolled);
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
-    CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, 5, &u, &err), SSCHED_OK);
-    CU_ASSERT_EQUAL(ssched_unrolled_self_check(&p, &pb, &s, &u, &rep, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_unroll(&x.p, &x.pb, &x.s, 5, &u, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_unrolled_self_check(&x.p, &x.pb, &x.s, &u, &rep, &err), SSCHED_OK);
     CU_ASSERT(rep.valid && rep.unrolled);
-    /* a file: written by the streaming writer, checked back */
+    ssched_unrolled_free(&u);
     const char *file = tu_tmp_path("self_check.json");
     FILE *f = fopen(file, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, &p, &pb, &s, 5, NULL, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, &x.p, &x.pb, &x.s, 5, NULL, &fig, &err),
+                    SSCHED_OK);
     CU_ASSERT_EQUAL(fclose(f), 0);
+    ssched_unroll_figures_free(&fig);
     CU_ASSERT_EQUAL(ssched_file_self_check(file, &rep, &err), SSCHED_OK);
     CU_ASSERT(rep.valid && rep.unrolled);
-    /* a file that is not a schedule is ssched's bug here: EINTERNAL */
     CU_ASSERT_EQUAL_FATAL(tu_write_file(file, "{}"), 0);
     CU_ASSERT_EQUAL(ssched_file_self_check(file, NULL, &err), SSCHED_EINTERNAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "internal error: emitted schedule is malformed"));
-    ssched_unroll_figures_free(&fig);
-    ssched_unrolled_free(&u);
-    ssched_schedule_free(&s);
-    ssched_steady_free(&st);
-    ssched_problem_free(&pb);
-    ssched_platform_free(&p);
+    scatter_free(&x);
 }
 
 int main(void)

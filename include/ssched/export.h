@@ -143,14 +143,24 @@ ssched_status_t ssched_write_schedule_dot(FILE *out, const ssched_platform_t *p,
 
 /* ---- one-shot collectives and the comparison ----------------------------- */
 
-/* "ssched-makespan/1" JSON of a one-shot schedule on cluster c, every time
- * an exact "p/q" string: "algorithm" as the caller names it, "method" (the
- * procedure that ran, omitted when NULL). */
+/* A one-shot schedule on cluster c as text (header, makespan as fraction
+ * and decimal, the reduce phase's end for an all-reduce, one line per
+ * message) or as "ssched-makespan/1" JSON, every time an exact "p/q"
+ * string: the algorithm as the caller names it, and the method (the
+ * procedure that ran; omitted when NULL, or in the text when it is the
+ * algorithm's name). */
+ssched_status_t ssched_write_makespan_text(FILE *out, const ssched_mk_cluster_t *c,
+                                           const ssched_mk_schedule_t *s, const char *algorithm,
+                                           const char *method, ssched_error_t *err);
 ssched_status_t ssched_write_makespan_json(FILE *out, const ssched_mk_cluster_t *c,
                                            const ssched_mk_schedule_t *s, const char *algorithm,
                                            const char *method, ssched_error_t *err);
 
-/* "ssched-compare/1" JSON of a comparison run with options o. */
+/* A comparison run on cluster c with options o, as a table over M with
+ * the crossover, or as "ssched-compare/1" JSON. */
+ssched_status_t ssched_write_compare_text(FILE *out, const ssched_mk_cluster_t *c,
+                                          const ssched_compare_options_t *o,
+                                          const ssched_compare_t *r, ssched_error_t *err);
 ssched_status_t ssched_write_compare_json(FILE *out, const ssched_compare_options_t *o,
                                           const ssched_compare_t *r, ssched_error_t *err);
 /* Time against M for both strategies as an SVG line chart (log-scale M). */
@@ -173,8 +183,10 @@ typedef struct {
                                             the root was not chosen           */
 } ssched_sb_report_t;
 
-/* "ssched-scatter-balance/1" JSON: exact "p/q" times, decimals rounded to
- * 6 fraction digits. */
+/* The report as text (header, makespan, the relaxation's bounds, one line
+ * per processor, the root choice) or as "ssched-scatter-balance/1" JSON:
+ * exact "p/q" times, decimals rounded to 6 fraction digits. */
+ssched_status_t ssched_write_sb_text(FILE *out, const ssched_sb_report_t *r, ssched_error_t *err);
 ssched_status_t ssched_write_sb_json(FILE *out, const ssched_sb_report_t *r, ssched_error_t *err);
 
 /* The stair diagram of seed 004 Figs. 2-4 as a standalone SVG document: one

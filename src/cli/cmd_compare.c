@@ -9,7 +9,6 @@
 #include "ssched/compare.h"
 #include "ssched/export.h"
 #include "ssched/platform.h"
-#include "ssched/rational.h"
 
 static const char *usage_text =
     "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I\n"
@@ -70,17 +69,6 @@ static int parse_ops(const char *text, unsigned long **ops, size_t *n)
             return 0;
         s = end + 1;
     }
-}
-
-static void print_q(const mpq_t q, int width)
-{
-    char *a = ssched_rational_to_string(q);
-    char *b = ssched_rational_to_decimal(q, 8, SSCHED_DECIMAL_SIGNIFICANT);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s (%s)", a, b);
-    printf("%-*s", width, buf);
-    free(a);
-    free(b);
 }
 
 /* One line per pipelined time computed (cli_progress_t: --quiet, --verbose). */
@@ -218,34 +206,9 @@ int cli_cmd_compare(int argc, char **argv)
     o.progress_ctx = &prog;
     if (ssched_compare_run(&cl, &o, &res, &err) != SSCHED_OK) {
         rc = cli_report("compare", &err);
-    } else if (json) {
-        if (ssched_write_compare_json(stdout, &o, &res, &err) != SSCHED_OK)
-            rc = cli_report("compare", &err);
-    } else {
-        const char *what = o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast";
-        printf("cluster of %zu processors, %s %s processor %zu\n", cl.n, what,
-               o.op == SSCHED_MK_REDUCE ? "to" : "from", o.root);
-        printf("one %s (%s): makespan ", what, o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "SNF" : "FNF");
-        print_q(res.one_shot, 0);
-        printf("\npipelined: TP = ");
-        print_q(res.throughput, 0);
-        printf(" per time unit (certified; %s)\n", o.op == SSCHED_MK_REDUCE
-                   ? "full-duplex one-port, participants in index order, free merges"
-                   : "full-duplex one-port, optimal pipelined broadcast down arborescences");
-        printf("\n%8s  %-34s %-34s %s\n", "M", "one at a time", "pipelined (unrolled, checked)", "faster");
-        for (size_t k = 0; k < res.n_rows; k++) {
-            printf("%8lu  ", res.M[k]);
-            print_q(res.sequential[k], 35);
-            print_q(res.pipelined[k], 35);
-            int c2 = mpq_cmp(res.pipelined[k], res.sequential[k]);
-            puts(c2 < 0 ? "pipelined" : c2 > 0 ? "one at a time" : "tie");
-        }
-        if (!res.pipelining_can_win)
-            printf("\npipelining never wins: 1/TP >= the one-shot makespan\n");
-        else if (res.crossover_found)
-            printf("\ncrossover: pipelining is faster from M = %lu on\n", res.crossover);
-        else
-            printf("\nno crossover up to M = %lu (--max-crossover)\n", o.crossover_limit);
+    } else if ((json ? ssched_write_compare_json(stdout, &o, &res, &err)
+                     : ssched_write_compare_text(stdout, &cl, &o, &res, &err)) != SSCHED_OK) {
+        rc = cli_report("compare", &err);
     }
     if (rc == CLI_EXIT_OK && plot) {
         FILE *f = cli_open_output(plot);

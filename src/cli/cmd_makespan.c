@@ -10,7 +10,6 @@
 #include "src/cli/cli.h"
 #include "ssched/export.h"
 #include "ssched/makespan.h"
-#include "ssched/rational.h"
 
 #define CMD "makespan"
 
@@ -86,32 +85,6 @@ static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
                   op_name(op), heuristic,
                   op == SSCHED_MK_ALLREDUCE ? "; snf = SNF reduce + FNF broadcast" : "");
     return 0;
-}
-
-/* Human-readable output: header, makespan as fraction and decimal, the
- * reduce phase end for all-reduces, then one line per message. */
-static void print_text(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
-                       const char *alg, const char *method)
-{
-    const char *role = s->op == SSCHED_MK_REDUCE ? "destination" : s->op == SSCHED_MK_BROADCAST ? "source" : "hub";
-    printf("%s, %zu processors, %s %zu, algorithm %s", op_name(s->op), c->n, role, s->root, alg);
-    if (method && strcmp(method, alg))
-        printf(" (method %s)", method);
-    printf("\n");
-    char *dec = ssched_rational_to_decimal(s->makespan, 10, SSCHED_DECIMAL_SIGNIFICANT);
-    gmp_printf("makespan: %Qd (%s)\n", s->makespan, dec ? dec : "?");
-    free(dec);
-    if (s->op == SSCHED_MK_ALLREDUCE) {
-        dec = ssched_rational_to_decimal(s->reduce_makespan, 10, SSCHED_DECIMAL_SIGNIFICANT);
-        gmp_printf("reduce phase ends at: %Qd (%s)\n", s->reduce_makespan, dec ? dec : "?");
-        free(dec);
-    }
-    printf("messages: %zu\n", s->count);
-    if (s->count)
-        printf("  %8s %8s  %14s  %14s\n", "sender", "receiver", "start", "end");
-    for (size_t i = 0; i < s->count; i++)
-        gmp_printf("  %8zu %8zu  %14Qd  %14Qd\n", s->msg[i].sender, s->msg[i].receiver,
-                   s->msg[i].start, s->msg[i].end);
 }
 
 /* ssched makespan OP --times ... --algorithm ... [--root I] [--json]:
@@ -299,10 +272,9 @@ int cli_cmd_makespan(int argc, char **argv)
         err.status = SSCHED_EINTERNAL;
         st = SSCHED_EINTERNAL;
     }
-    if (st == SSCHED_OK && json)
-        st = ssched_write_makespan_json(stdout, &cl, &s, alg_text, method, &err);
-    else if (st == SSCHED_OK)
-        print_text(&cl, &s, alg_text, method);
+    if (st == SSCHED_OK)
+        st = (json ? ssched_write_makespan_json : ssched_write_makespan_text)(stdout, &cl, &s,
+                                                                            alg_text, method, &err);
     if (st != SSCHED_OK)
         rc = cli_report(CMD, &err);
     ssched_mk_schedule_free(&s);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
-#include "ssched/export.h"
 #include "src/cli/problem_opts.h"
 #include "ssched/report.h"
 

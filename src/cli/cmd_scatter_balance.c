@@ -8,7 +8,6 @@
 
 #include "src/cli/cli.h"
 #include "ssched/export.h"
-#include "ssched/rational.h"
 #include "ssched/scatter_balance.h"
 
 #define CMD "scatter-balance"
@@ -141,127 +140,19 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
     return CLI_EXIT_OK;
 }
 
-static char *qstr(const mpq_t q)
+static int write_plot(const opts_t *o, const ssched_sb_report_t *r)
 {
-    return ssched_rational_to_string(q);
-}
-
-/* The report's decimals: 6 fraction digits. */
-static char *dec6(const mpq_t q)
-{
-    return ssched_rational_to_decimal(q, 6, SSCHED_DECIMAL_FIXED);
-}
-
-static const char *alg_long_name(ssched_sb_algorithm_t a)
-{
-    switch (a) {
-    case SSCHED_SB_DP: return "Algorithm 1 (exact DP)";
-    case SSCHED_SB_DP_FAST: return "Algorithm 2 (optimized exact DP)";
-    case SSCHED_SB_EXACT: return "pruned exact search";
-    case SSCHED_SB_LP: return "LP (3) heuristic + rounding of section 3.3";
-    case SSCHED_SB_CLOSED_FORM: return "closed form of Theorems 1-2 + rounding of section 3.3";
-    case SSCHED_SB_UNIFORM: return "uniform distribution (MPI_Scatter)";
-    }
-    return "?";
-}
-
-typedef struct {
-    const opts_t *o;
-    const ssched_sb_platform_t *pl, *inst;
-    size_t holder, root;
-    const mpq_t *pre;
-    const ssched_sb_result_t *res;
-    const ssched_sb_root_eval_t *evals; /* choose-root only */
-} report_t;
-
-static void print_text(FILE *out, const report_t *r)
-{
-    const ssched_sb_result_t *res = r->res;
-    const ssched_sb_platform_t *inst = r->inst;
-    fprintf(out, "scatter-balance: %s: %zu processors, %ld items, order %s, root %s\n",
-            r->o->path, inst->p, res->n, ssched_sb_order_name(r->o->order),
-            r->pl->procs[r->root].name);
-    fprintf(out, "algorithm: %s (%s)%s\n", ssched_sb_algorithm_name(res->algorithm),
-            alg_long_name(res->algorithm), res->optimal ? ", exact integer optimum" : "");
-    char *s = qstr(res->makespan), *d = dec6(res->makespan);
-    fprintf(out, "makespan: %s = %s s\n", s, d);
-    free(s);
-    free(d);
-    if (r->root != r->holder) {
-        mpq_t total;
-        mpq_init(total);
-        mpq_add(total, *r->pre, res->makespan);
-        s = dec6(*r->pre);
-        d = dec6(total);
-        fprintf(out, "root %s is not the data holder %s: pre-transfer %s s, total %s s\n",
-                r->pl->procs[r->root].name, r->pl->procs[r->holder].name, s, d);
-        free(s);
-        free(d);
-        mpq_clear(total);
-    }
-    if (res->has_relaxation) {
-        mpq_t bound;
-        mpq_init(bound);
-        mpq_add(bound, res->relaxed_makespan, res->guarantee);
-        char *a = qstr(res->relaxed_makespan), *b = dec6(res->relaxed_makespan);
-        char *g = dec6(res->guarantee), *bb = dec6(bound);
-        fprintf(out, "rational optimum T = %s = %s s (lower bound on the integer optimum)\n", a, b);
-        fprintf(out, "eq. (4): T <= makespan <= T + %s = %s s\n", g, bb);
-        free(a);
-        free(b);
-        free(g);
-        free(bb);
-        mpq_clear(bound);
-        if (res->useful) {
-            int any = 0;
-            for (size_t i = 0; i < inst->p; i++)
-                if (!res->useful[i]) {
-                    fprintf(out, "%s%s", any ? ", " : "Theorem 2 drops: ", inst->procs[i].name);
-                    any = 1;
-                }
-            if (any)
-                fputc('\n', out);
-        }
-    }
-    fprintf(out, "%4s  %-16s %10s %16s %16s  %s\n", "#", "processor", "items", "receive end (s)",
-            "finish (s)", "finish (exact)");
-    for (size_t i = 0; i < inst->p; i++) {
-        char *re = dec6(res->send_end[i]), *fi = dec6(res->finish[i]);
-        char *fx = qstr(res->finish[i]);
-        fprintf(out, "%4zu  %-16s %10ld %16s %16s  %s\n", i + 1, inst->procs[i].name,
-                res->items[i], re, fi, fx);
-        free(re);
-        free(fi);
-        free(fx);
-    }
-    if (r->evals) {
-        fputs("root choice (section 3.4): pre-transfer + makespan per root\n", out);
-        for (size_t k = 0; k < r->pl->p; k++) {
-            char *a = dec6(r->evals[k].pre_transfer);
-            char *b = dec6(r->evals[k].makespan);
-            char *c = dec6(r->evals[k].total);
-            fprintf(out, "  %-16s %14s + %14s = %14s%s\n", r->pl->procs[k].name, a, b, c,
-                    k == r->root ? "  <- best" : "");
-            free(a);
-            free(b);
-            free(c);
-        }
-    }
-}
-
-static int write_plot(const report_t *r)
-{
-    FILE *f = cli_open_output(r->o->plot);
+    FILE *f = cli_open_output(o->plot);
     if (!f)
-        return cli_bad_input(CMD, "--plot %s: cannot write: %s", r->o->plot, strerror(errno));
+        return cli_bad_input(CMD, "--plot %s: cannot write: %s", o->plot, strerror(errno));
     char title[256];
-    snprintf(title, sizeof title, "%s: %ld items, %s, order %s", r->o->path, r->res->n,
-             ssched_sb_algorithm_name(r->res->algorithm), ssched_sb_order_name(r->o->order));
+    snprintf(title, sizeof title, "%s: %ld items, %s, order %s", o->path, r->result->n,
+             ssched_sb_algorithm_name(r->result->algorithm), ssched_sb_order_name(o->order));
     ssched_error_t err;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_write_sb_svg(f, r->inst, r->res, title, &err);
+    ssched_status_t st = ssched_write_sb_svg(f, r->instance, r->result, title, &err);
     if (cli_close_output(f) != 0 && st == SSCHED_OK)
-        return cli_bad_input(CMD, "--plot %s: write error", r->o->plot);
+        return cli_bad_input(CMD, "--plot %s: write error", o->plot);
     return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
 }
 
@@ -372,18 +263,11 @@ int cli_cmd_scatter_balance(int argc, char **argv)
         rc = cli_report(CMD, &err);
         goto out;
     }
-    report_t r = {&o, &pl, &inst, holder, root, (const mpq_t *)&pre, &res, evals};
-    if (o.plot && (rc = write_plot(&r)) != CLI_EXIT_OK)
+    ssched_sb_report_t r = {o.path, &pl, &inst, holder, root, o.order, pre, &res, evals};
+    if (o.plot && (rc = write_plot(&o, &r)) != CLI_EXIT_OK)
         goto out;
-    if (o.json) {
-        ssched_sb_report_t sr = {o.path, &pl, &inst, holder, root, o.order, pre, &res, evals};
-        if (ssched_write_sb_json(stdout, &sr, &err) != SSCHED_OK) {
-            rc = cli_report(CMD, &err);
-            goto out;
-        }
-    } else {
-        print_text(stdout, &r);
-    }
+    if ((o.json ? ssched_write_sb_json : ssched_write_sb_text)(stdout, &r, &err) != SSCHED_OK)
+        rc = cli_report(CMD, &err);
 out:
     if (evals) {
         ssched_sb_root_evals_free(evals, pl.p);

@@ -1,8 +1,10 @@
-/* "ssched-makespan/1" and "ssched-compare/1" JSON (ssched/export.h): what
- * `ssched makespan --json` and `ssched compare --json` print. */
+/* A one-shot schedule as text or "ssched-makespan/1" JSON (ssched/export.h):
+ * what `ssched makespan` prints. */
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "src/export/export_internal.h"
 #include "src/export/json_util.h"
 #include "ssched/export.h"
 #include "ssched/rational.h"
@@ -45,24 +47,31 @@ ssched_status_t ssched_write_makespan_json(FILE *out, const ssched_mk_cluster_t 
     return ssched_i_write_json(out, o, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err);
 }
 
-ssched_status_t ssched_write_compare_json(FILE *out, const ssched_compare_options_t *o,
-                                          const ssched_compare_t *r, ssched_error_t *err)
+ssched_status_t ssched_write_makespan_text(FILE *out, const ssched_mk_cluster_t *c,
+                                           const ssched_mk_schedule_t *s, const char *algorithm,
+                                           const char *method, ssched_error_t *err)
 {
-    json_t *root = json_object(), *rows = json_array();
-    json_object_set_new(root, "format", json_string("ssched-compare/1"));
-    json_object_set_new(root, "operation", json_string(op_name(o->op)));
-    json_object_set_new(root, "algorithm", json_string(o->optimal ? "optimal"
-                                                       : o->op == SSCHED_MK_REDUCE ? "snf"
-                                                                                   : "fnf"));
-    json_object_set_new(root, "makespan", ssched_i_json_mpq(r->one_shot));
-    json_object_set_new(root, "throughput", ssched_i_json_mpq(r->throughput));
-    for (size_t k = 0; k < r->n_rows; k++)
-        json_array_append_new(rows, json_pack("{sIsoso}", "M", (json_int_t)r->M[k],
-                                               "one_at_a_time", ssched_i_json_mpq(r->sequential[k]),
-                                               "pipelined", ssched_i_json_mpq(r->pipelined[k])));
-    json_object_set_new(root, "rows", rows);
-    json_object_set_new(root, "crossover", r->crossover_found
-                                               ? json_integer((json_int_t)r->crossover)
-                                               : json_null());
-    return ssched_i_write_json(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err);
+    const char *role = s->op == SSCHED_MK_REDUCE      ? "destination"
+                       : s->op == SSCHED_MK_BROADCAST ? "source"
+                                                      : "hub";
+    fprintf(out, "%s, %zu processors, %s %zu, algorithm %s", op_name(s->op), c->n, role, s->root,
+            algorithm);
+    if (method && strcmp(method, algorithm))
+        fprintf(out, " (method %s)", method);
+    fprintf(out, "\n");
+    char *dec = ssched_rational_to_decimal(s->makespan, 10, SSCHED_DECIMAL_SIGNIFICANT);
+    gmp_fprintf(out, "makespan: %Qd (%s)\n", s->makespan, dec ? dec : "?");
+    free(dec);
+    if (s->op == SSCHED_MK_ALLREDUCE) {
+        dec = ssched_rational_to_decimal(s->reduce_makespan, 10, SSCHED_DECIMAL_SIGNIFICANT);
+        gmp_fprintf(out, "reduce phase ends at: %Qd (%s)\n", s->reduce_makespan, dec ? dec : "?");
+        free(dec);
+    }
+    fprintf(out, "messages: %zu\n", s->count);
+    if (s->count)
+        fprintf(out, "  %8s %8s  %14s  %14s\n", "sender", "receiver", "start", "end");
+    for (size_t i = 0; i < s->count; i++)
+        gmp_fprintf(out, "  %8zu %8zu  %14Qd  %14Qd\n", s->msg[i].sender, s->msg[i].receiver,
+                    s->msg[i].start, s->msg[i].end);
+    return ssched_i_write_status(out, err);
 }
