@@ -1,7 +1,8 @@
-/* The writers of ssched/export.h: the JSON the CLI prints for makespan,
- * scatter-balance and compare comes byte for byte from the library
- * writers (a C program can produce it), a failing stream is an error, and
- * the library's platform -> cluster conversion and self-checks. */
+/* The writers of ssched/export.h: what the CLI prints for makespan,
+ * scatter-balance and compare (text and JSON) comes byte for byte from the
+ * library writers (a C program can produce it), a failing stream is an
+ * error, and the library's platform -> cluster conversion and
+ * self-checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static void expect_cli(const char *args, const char *text)
     tu_run_free(&r);
 }
 
-static void test_makespan_json(void)
+static void test_makespan(void)
 {
     ssched_error_t err;
     ssched_error_clear(&err);
@@ -59,11 +60,16 @@ static void test_makespan_json(void)
     char *text = mem_close(&m);
     expect_cli("makespan reduce --times 1,2,3/2,5 --root 1 --algorithm snf --json", text);
     free(text);
+    mem_open(&m);
+    CU_ASSERT_EQUAL(ssched_write_makespan_text(m.f, &c, &s, "snf", "snf", &err), SSCHED_OK);
+    text = mem_close(&m);
+    expect_cli("makespan reduce --times 1,2,3/2,5 --root 1 --algorithm snf", text);
+    free(text);
     ssched_mk_schedule_free(&s);
     ssched_mk_cluster_free(&c);
 }
 
-static void test_sb_json(void)
+static void test_sb(void)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/seed004_table1.csv", SSCHED_DATA_DIR);
@@ -91,13 +97,19 @@ static void test_sb_json(void)
     snprintf(args, sizeof args, "scatter-balance '%s' --items 1000 --algorithm lp --json", path);
     expect_cli(args, text);
     free(text);
+    mem_open(&m);
+    CU_ASSERT_EQUAL(ssched_write_sb_text(m.f, &r, &err), SSCHED_OK);
+    text = mem_close(&m);
+    snprintf(args, sizeof args, "scatter-balance '%s' --items 1000 --algorithm lp", path);
+    expect_cli(args, text);
+    free(text);
     mpq_clear(pre);
     ssched_sb_result_free(&res);
     ssched_sb_platform_free(&inst);
     ssched_sb_platform_free(&pl);
 }
 
-static void test_compare_json(void)
+static void test_compare(void)
 {
     ssched_error_t err;
     ssched_error_clear(&err);
@@ -118,6 +130,11 @@ static void test_compare_json(void)
     CU_ASSERT_EQUAL(ssched_write_compare_json(m.f, &o, &r, &err), SSCHED_OK);
     char *text = mem_close(&m);
     expect_cli("compare --times 1,2,3 --root 0 --ops 1,4,16 --json --quiet", text);
+    free(text);
+    mem_open(&m);
+    CU_ASSERT_EQUAL(ssched_write_compare_text(m.f, &c, &o, &r, &err), SSCHED_OK);
+    text = mem_close(&m);
+    expect_cli("compare --times 1,2,3 --root 0 --ops 1,4,16 --quiet", text);
     free(text);
     ssched_compare_free(&r);
     ssched_mk_cluster_free(&c);
@@ -244,6 +261,16 @@ static void test_self_check(void)
     CU_ASSERT_EQUAL(ssched_schedule_self_check(&x.p, &x.pb, &x.s, &rep, &err), SSCHED_OK);
     CU_ASSERT(rep.valid);
     CU_ASSERT(!rep.unrolled);
+    /* the period summary, as `ssched schedule` prints it */
+    mem_t m;
+    mem_open(&m);
+    CU_ASSERT_EQUAL(ssched_write_schedule_summary(m.f, &x.p, &x.pb, &x.st, &x.s, &err), SSCHED_OK);
+    char *text = mem_close(&m);
+    char args[1200];
+    snprintf(args, sizeof args, "schedule '%s/examples/fig2.graphml' --problem scatter --source Ps "
+                                "--targets P0,P1", SSCHED_SOURCE_DIR);
+    expect_cli(args, text);
+    free(text);
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll(&x.p, &x.pb, &x.s, 5, &u, &err), SSCHED_OK);
@@ -269,9 +296,9 @@ static void test_self_check(void)
 
 int main(void)
 {
-    static const tu_test_t tests[] = {{"makespan JSON = CLI", test_makespan_json},
-                                      {"scatter-balance JSON = CLI", test_sb_json},
-                                      {"compare JSON = CLI", test_compare_json},
+    static const tu_test_t tests[] = {{"makespan = CLI", test_makespan},
+                                      {"scatter-balance = CLI", test_sb},
+                                      {"compare = CLI", test_compare},
                                       {"failing stream", test_failing_stream},
                                       {"cluster from platform", test_cluster_from_platform},
                                       {"self-checks", test_self_check},

@@ -141,6 +141,24 @@ ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *
 ssched_status_t ssched_write_schedule_dot(FILE *out, const ssched_platform_t *p,
                                           const ssched_schedule_t *s, ssched_error_t *err);
 
+/* What `ssched schedule` prints about one period: the throughput (and
+ * the upper bound where TP is only achievable), the matchings, a
+ * reduce's trees or a broadcast's arborescences, then the table.  The
+ * text states "schedule checked: valid": write it after
+ * ssched_schedule_self_check returned SSCHED_OK.  st is the solution s
+ * was built from. */
+ssched_status_t ssched_write_schedule_summary(FILE *out, const ssched_platform_t *p,
+                                              const ssched_problem_t *pb,
+                                              const ssched_steady_t *st,
+                                              const ssched_schedule_t *s, ssched_error_t *err);
+/* What an unrolled schedule achieves (fig, as ssched_write_unrolled_stream
+ * or ssched_unroll returned it for the pattern s) against its lower bounds:
+ * events, period, time for K, LB(K), overhead, buffer peak. */
+ssched_status_t ssched_write_unrolled_summary(FILE *out, const ssched_platform_t *p,
+                                              const ssched_schedule_t *s,
+                                              const ssched_unroll_figures_t *fig,
+                                              ssched_error_t *err);
+
 /* ---- one-shot collectives and the comparison ----------------------------- */
 
 /* A one-shot schedule on cluster c as text (header, makespan as fraction

@@ -11,7 +11,6 @@
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
 #include "ssched/export.h"
-#include "ssched/rational.h"
 #include "ssched/schedule.h"
 
 static const char *usage_text =
@@ -71,62 +70,6 @@ typedef struct {
     mpq_t fixed_period;
 } sched_opts_t;
 
-
-/* "label p/q (decimal)after" with `digits` significant digits. */
-static void print_qd(FILE *out, const char *label, const mpq_t q, const char *after, int digits)
-{
-    char *a = ssched_rational_to_string(q);
-    char *b = ssched_rational_to_decimal(q, digits, SSCHED_DECIMAL_SIGNIFICANT);
-    fprintf(out, "%s%s (%s)%s", label, a, b, after);
-    free(a);
-    free(b);
-}
-
-static void print_q(FILE *out, const char *label, const mpq_t q, const char *after)
-{
-    print_qd(out, label, q, after, 6);
-}
-
-static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                const ssched_schedule_t *s)
-{
-    if (s->fixed) {
-        print_qd(stdout, "fixed period TF = ", s->period, "", 10);
-        print_qd(stdout, "\n  throughput with floors r(T) = floor(w(T) TF / T) (RR-4872 4.6): ",
-                 s->floor_throughput, "", 10);
-        print_qd(stdout, "\n  report's guarantee TP - card(TREES)/TF: ", s->report_bound, "", 10);
-        print_qd(stdout, "\n  achieved by this schedule (floors plus greedy fill): ",
-                 s->throughput, "", 10);
-        printf("  [");
-        mpz_out_str(stdout, 10, s->extra_instances);
-        printf(" extra tree instances]\n");
-    }
-    printf("%zu reduction trees:\n", s->trees.n_trees);
-    for (size_t k = 0; k < s->trees.n_trees; k++) {
-        printf("tree %zu: ", k + 1);
-        ssched_write_tree_text(stdout, p, pb, &s->trees.trees[k], NULL);
-    }
-}
-
-/* Broadcast: the arborescences, with their instances per period. */
-static void print_broadcast_extras(const ssched_platform_t *p, const ssched_schedule_t *s)
-{
-    const ssched_arborescences_t *a = &s->arborescences;
-    printf("%zu %s arborescences (instances per period: arcs):\n", a->count,
-           s->multicast ? "Steiner" : "spanning");
-    for (size_t i = 0; i < a->count; i++) {
-        fputs("  ", stdout);
-        mpq_out_str(stdout, 10, a->items[i].weight);
-        fputs(" x", stdout);
-        for (size_t k = 0; k < a->items[i].n_arcs; k++) {
-            size_t e = a->items[i].arcs[k];
-            printf("%s %s->%s", k ? "," : "", p->names[p->from[e]], p->names[p->to[e]]);
-        }
-        fputc('\n', stdout);
-    }
-}
-
-
 static void unroll_progress(void *ctx, size_t done, size_t total, double seconds)
 {
     (void)ctx;
@@ -150,52 +93,6 @@ static int copy_to_stdout(const char *path)
     ok = ok && !ferror(f) && fflush(stdout) == 0;
     fclose(f);
     return ok;
-}
-
-/* What the unrolled schedule achieves, against its lower bounds. */
-static void print_unrolled_summary(FILE *out, const ssched_platform_t *p,
-                                   const ssched_schedule_t *s, const ssched_unroll_figures_t *fig)
-{
-    fprintf(out, "unrolled schedule for %lu operations: %zu transfers (%zu pieces of messages)",
-            fig->operations, fig->transfers, fig->pieces);
-    if (s->kind == SSCHED_PROBLEM_REDUCE)
-        fprintf(out, ", %zu computations", fig->computations);
-    fprintf(out, ", %zu periods\n", fig->periods);
-    print_q(out, "pattern: period ", fig->period, "");
-    fprintf(out, " with ");
-    mpz_out_str(out, 10, fig->ops_per_period);
-    print_q(out, " operations, throughput ", fig->pattern_throughput, "\n");
-    print_q(out, "time for K operations: ", fig->makespan, "");
-    mpq_t achieved; /* the emitted schedule's own throughput */
-    mpq_init(achieved);
-    if (mpq_sgn(fig->makespan) > 0) {
-        mpq_set_ui(achieved, fig->operations, 1);
-        mpq_div(achieved, achieved, fig->makespan);
-    }
-    print_q(out, ", throughput K / makespan = ", achieved, "\n");
-    mpq_clear(achieved);
-    print_q(out, "lower bound LB(K) = max(K/TP, LB1): K/TP = ", fig->steady_time, ", ");
-    print_q(out, "LB1 = ", fig->lb1, "\n");
-    if (s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast && s->optimal) {
-        /* each message's copies form a Steiner arborescence, so any
-         * schedule averages to a packing of them: at most TP */
-        fprintf(out, "multicast: TP is proven optimal, so K/TP bounds every schedule\n");
-    } else if (s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast) {
-        /* K/TP only binds schedules on the pattern's arborescences */
-        mpq_t kb;
-        mpq_init(kb);
-        mpq_set_ui(kb, fig->operations, 1);
-        mpq_div(kb, kb, s->upper_bound);
-        print_q(out, "multicast: TP is achievable, not proven optimal: any schedule needs K / "
-                     "upper bound = ", kb, "\n");
-        mpq_clear(kb);
-    }
-    print_qd(out, "makespan / LB(K) = ", fig->ratio, "", 9);
-    print_q(out, ";  overhead over K/TP = ", fig->overhead, "\n");
-    char *bp = ssched_rational_to_string(fig->buffer_peak);
-    fprintf(out, "buffer: at most %s messages held at once, at node %s\n", bp ? bp : "?",
-            fig->buffer_node < p->n_nodes ? p->names[fig->buffer_node] : "-");
-    free(bp);
 }
 
 /* Stream the unrolled schedule to the output file, then check the file. */
@@ -246,7 +143,8 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
         rc = cli_bad_input("schedule", "-o -: write error on standard output");
     if (rc == CLI_EXIT_OK && !(to_stdout && o->quiet)) {
         FILE *out = to_stdout ? stderr : stdout; /* stdout holds the JSON only */
-        print_unrolled_summary(out, p, s, &fig);
+        if (ssched_write_unrolled_summary(out, p, s, &fig, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
         if (o->no_check)
             fprintf(out, "not checked (--no-check): run ssched check %s\n", o_in->output);
         else
@@ -280,35 +178,8 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
         if (ssched_write_schedule_json(stdout, p, pb, s, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
     } else if (rc == CLI_EXIT_OK && !o->json) {
-        char *tp = ssched_rational_to_string(st->throughput);
-        char *dec = ssched_rational_to_decimal(st->throughput, 10, SSCHED_DECIMAL_SIGNIFICANT);
-        int comm_open = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative && !st->optimal;
-        if ((s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast) ||
-            s->kind == SSCHED_PROBLEM_ALLREDUCE || comm_open) {
-            /* the Steiner packing's (or the commutative trees') TP is
-             * achievable; the edge LP or the relaxation bounds it */
-            printf("throughput TP = %s (%s), achievable (certified feasible); ", tp, dec);
-            print_qd(stdout, "upper bound ", comm_open ? st->upper_bound : s->upper_bound,
-                     (comm_open ? st->optimal : s->optimal) ? ", TP proven optimal"
-                                                            : ", TP not proven optimal",
-                     10);
-            printf("; schedule checked: valid\n");
-            if (s->kind == SSCHED_PROBLEM_ALLREDUCE)
-                printf("root %s: %zu reduction trees and %zu arborescences per period\n",
-                       p->names[s->root], s->trees.n_trees, s->arborescences.count);
-        } else {
-            printf("throughput TP = %s (%s), certified optimal; schedule checked: valid\n", tp,
-                   dec);
-        }
-        printf("matchings: %zu (bound %zu) over %zu bipartite edges\n", s->n_matchings,
-               s->matching_bound, s->bipartite_edges);
-        free(tp);
-        free(dec);
-        if (s->kind == SSCHED_PROBLEM_REDUCE)
-            print_reduce_extras(p, pb, s);
-        else if (s->kind == SSCHED_PROBLEM_BROADCAST)
-            print_broadcast_extras(p, s);
-        ssched_write_schedule_table(stdout, p, s, NULL);
+        if (ssched_write_schedule_summary(stdout, p, pb, st, s, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
     }
     return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
 }
