@@ -219,6 +219,7 @@ static void test_cluster_from_platform(void)
 
 /* A scatter on examples/fig2.graphml, solved and scheduled. */
 typedef struct {
+    char path[1024];
     ssched_platform_t p;
     ssched_problem_t pb;
     ssched_steady_t st;
@@ -231,9 +232,8 @@ static void scatter_build(scatter_t *x)
     ssched_problem_init(&x->pb);
     ssched_steady_init(&x->st);
     ssched_schedule_init(&x->s);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/examples/fig2.graphml", SSCHED_SOURCE_DIR);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_load(&x->p, path, NULL, NULL), SSCHED_OK);
+    snprintf(x->path, sizeof x->path, "%s/examples/fig2.graphml", SSCHED_SOURCE_DIR);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_load(&x->p, x->path, NULL, NULL), SSCHED_OK);
     CU_ASSERT_EQUAL_FATAL(ssched_problem_set_scatter(&x->pb, &x->p, "Ps", "P0,P1", NULL),
                           SSCHED_OK);
     CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(&x->p, &x->pb, NULL, &x->st, NULL), SSCHED_OK);
@@ -267,9 +267,23 @@ static void test_self_check(void)
     CU_ASSERT_EQUAL(ssched_write_schedule_summary(m.f, &x.p, &x.pb, &x.st, &x.s, &err), SSCHED_OK);
     char *text = mem_close(&m);
     char args[1200];
-    snprintf(args, sizeof args, "schedule '%s/examples/fig2.graphml' --problem scatter --source Ps "
-                                "--targets P0,P1", SSCHED_SOURCE_DIR);
+    snprintf(args, sizeof args, "schedule '%s' --problem scatter --source Ps --targets P0,P1",
+             x.path);
     expect_cli(args, text);
+    free(text);
+    /* the solution, as `ssched solve` prints it up to the solver's timings */
+    mem_open(&m);
+    CU_ASSERT_EQUAL(ssched_write_steady_text(m.f, x.path, &x.p, &x.pb, &x.st, &err), SSCHED_OK);
+    text = mem_close(&m);
+    snprintf(args, sizeof args, "solve '%s' --problem scatter --source Ps --targets P0,P1", x.path);
+    tu_run_t r;
+    CU_ASSERT_EQUAL(tu_run(&r, "%s", args), 0);
+    char *timing = strstr(text, "solver: "), *cli_timing = strstr(r.out, "solver: ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(timing);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cli_timing);
+    CU_ASSERT_EQUAL(timing - text, cli_timing - r.out);
+    CU_ASSERT_EQUAL(strncmp(text, r.out, (size_t)(timing - text)), 0);
+    tu_run_free(&r);
     free(text);
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
@@ -301,7 +315,7 @@ int main(void)
                                       {"compare = CLI", test_compare},
                                       {"failing stream", test_failing_stream},
                                       {"cluster from platform", test_cluster_from_platform},
-                                      {"self-checks", test_self_check},
+                                      {"schedule, solve, self-checks", test_self_check},
                                       {NULL, NULL}};
     return tu_main("writers", tests);
 }

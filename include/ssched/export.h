@@ -3,13 +3,14 @@
  *   ssched_status_t ssched_write_<what>(FILE *out, <inputs>, ssched_error_t *err);
  *
  * The stream comes first and the error record last.  A writer returns
- * SSCHED_OK once everything is written and flushed; a stream error (ferror
- * or a failed fflush) is reported as SSCHED_EINPUT with "write error" in the
- * message (the library has no separate I/O status: an unwritable output is
- * the caller's to fix, like any other bad input), ENOMEM as SSCHED_ENOMEM.
- * Writers never close `out`; the caller's fclose may still fail (a full
- * disk seen only then) and is the caller's to check.  A JSON document ends
- * with a newline.  To get the text in memory, write to open_memstream().
+ * SSCHED_OK once everything is handed to the stream; a stream error seen
+ * on the way (ferror; the unrolled writers also fflush) is SSCHED_EINPUT
+ * with "write error" in the message (the library has no separate I/O
+ * status: an unwritable output is the caller's to fix, like any other bad
+ * input), running out of memory SSCHED_ENOMEM.  Writers neither flush nor
+ * close `out` otherwise: data still buffered may fail only at the caller's
+ * fflush or fclose, which the caller checks.  A JSON document ends with a
+ * newline.  To get the text in memory, write to open_memstream().
  *
  * ssched_write_report (HTML, ssched/report.h) has this shape too; it stays
  * declared in report.h with its options. */
@@ -73,6 +74,19 @@ ssched_status_t ssched_write_platform_simgrid(FILE *out, FILE *hostfile,
                                               ssched_error_t *err);
 
 /* ---- steady state and schedules ------------------------------------------ */
+
+/* The problem in one line ("scatter from s to a,b", "reduce of a,b,c (in
+ * this order) to t", ...; no newline). */
+ssched_status_t ssched_write_problem_text(FILE *out, const ssched_platform_t *p,
+                                          const ssched_problem_t *pb, ssched_error_t *err);
+
+/* The steady-state solution as text, what `ssched solve` prints: the
+ * platform (named platform_name) and problem, the throughput with its
+ * certificate or bounds, the saturated resources with their prices, the
+ * rates, trees or arborescences, and the solver's figures. */
+ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
+                                         const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const ssched_steady_t *s, ssched_error_t *err);
 
 /* The steady-state solution as JSON: "throughput" (exact "p/q"; a multicast
  * gives "upper_bound" and a "note" instead), per-edge per-type (broadcast:

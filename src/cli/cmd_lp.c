@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
-#include "ssched/export.h"
 #include "src/cli/problem_opts.h"
+#include "ssched/export.h"
 #include "ssched/steady.h"
 
 static const char *usage_text =

@@ -4,7 +4,7 @@
 
 #include "src/redistribution/internal.h"
 #include "ssched/rational.h"
-#include "ssched/export.h"
+#include "src/export/export_internal.h"
 
 static ssched_status_t nomem(ssched_error_t *err)
 {
@@ -60,9 +60,7 @@ ssched_status_t ssched_write_redist_text(FILE *out, const ssched_redist_t *r,
         }
         fputc('\n', out);
     }
-    if (ferror(out))
-        return ssched_error_set(err, SSCHED_EINTERNAL, "write error");
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }
 
 /* json string of an exact rational; NULL on ENOMEM. */
@@ -128,7 +126,7 @@ ssched_status_t ssched_write_redist_json(FILE *out, const ssched_redist_t *r,
     int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     fputc('\n', out);
-    if (rc || ferror(out))
-        return ssched_error_set(err, SSCHED_EINTERNAL, "write error");
-    return SSCHED_OK;
+    if (rc && !ferror(out)) /* jansson failed, not the stream */
+        return nomem(err);
+    return ssched_i_write_status(out, err);
 }
