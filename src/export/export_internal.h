@@ -10,6 +10,13 @@
  * the last statement of a writer. */
 ssched_status_t ssched_i_write_status(FILE *out, ssched_error_t *err);
 
+/* Whether resource dir of node i (0 its out-port, 1 its in-port, 2 its
+ * processor, a resource for reduce-like problems only) is one the
+ * solution's writers report as saturated: busy = 1, or a positive dual
+ * price.  If so, *busy and *price point at its figures. */
+int ssched_i_saturated(const ssched_steady_t *s, size_t i, int dir, mpq_srcptr *busy,
+                       mpq_srcptr *price);
+
 /* The JSON texts in memory, for the self-checks and the report, which
  * check or embed them (malloc'ed, free() them; NULL on ENOMEM).  The
  * schedule's text has no final newline, the unrolled one ends with one. */

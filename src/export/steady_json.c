@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ssched/rational.h"
+#include "src/export/export_internal.h"
 #include "src/export/json_util.h"
 #include "ssched/export.h"
 #include "ssched/steady.h"
@@ -264,11 +265,8 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
     json_t *sat = json_array();
     for (size_t i = 0; i < s->n_nodes; i++)
         for (int dir = 0; dir < 3; dir++) {
-            if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE && !allreduce)
-                continue;
-            mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
-            mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
-            if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
+            mpq_srcptr busy, price;
+            if (!ssched_i_saturated(s, i, dir, &busy, &price))
                 continue;
             json_t *r = json_object();
             json_object_set_new(r, "node", json_string(p->names[i]));

@@ -218,11 +218,8 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
     static const char *what[] = {"out-port", "in-port", "compute"};
     for (size_t i = 0; i < p->n_nodes; i++)
         for (int dir = 0; dir < 3; dir++) {
-            if (dir == 2 && pb->kind != SSCHED_PROBLEM_REDUCE && !allreduce)
-                continue;
-            mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
-            mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
-            if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
+            mpq_srcptr busy, price;
+            if (!ssched_i_saturated(s, i, dir, &busy, &price))
                 continue;
             fprintf(out, "  %-8s %-12s busy ", what[dir], p->names[i]);
             print_q(out, busy);
