@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ssched/compare.h"
 #include "ssched/export.h"
@@ -170,6 +171,18 @@ static void test_failing_stream(void)
     fclose(ro);
     ssched_mk_schedule_free(&s);
     ssched_mk_cluster_free(&c);
+    /* the CLI reports the streamed writer's error, and removes a
+     * half-written regular file only: /dev/full stays a device */
+    struct stat sb;
+    if (stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode)) {
+        tu_run_t r;
+        CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s/examples/fig2.graphml' --problem scatter --source "
+                                   "Ps --targets P0,P1 --operations 5 --unroll -o /dev/full",
+                               SSCHED_SOURCE_DIR), 2);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "write error"));
+        tu_run_free(&r);
+        CU_ASSERT(stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode));
+    }
 }
 
 /* The cluster of a platform: complete with sender-determined costs, else

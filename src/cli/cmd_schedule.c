@@ -128,7 +128,7 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
     if (fclose(f) != 0 && st == SSCHED_OK)
         st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", o->output);
     if (st != SSCHED_OK) {
-        remove(o->output);
+        cli_remove_partial(o->output);
         rc = cli_report("schedule", &err);
     } else if (!o->no_check) {
         /* the file as written, checked as a stream (any size) */

@@ -246,6 +246,16 @@ static int write_computation(stream_t *w, obuf_t *o, const sched_event_t *ev)
     return 1;
 }
 
+/* A failed output buffer: a write error on the stream (the caller's to
+ * fix), else on the temporary file of computations. */
+static ssched_status_t write_failed(const stream_t *w, ssched_error_t *err)
+{
+    if (w->out.f && ferror(w->out.f))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "write error: cannot write the unrolled schedule");
+    return ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+}
+
 static ssched_status_t stream_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
 {
     stream_t *w = (stream_t *)sk;
@@ -255,7 +265,7 @@ static ssched_status_t stream_emit(sched_sink_t *sk, const sched_event_t *ev, ss
     if (!ok)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (w->out.failed || w->comps.failed)
-        return ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+        return write_failed(w, err);
     return SSCHED_OK;
 }
 
@@ -370,13 +380,12 @@ ssched_status_t ssched_write_unrolled_stream(FILE *out, const ssched_platform_t 
     if (st == SSCHED_OK)
         st = ssched_i_sched_unroll_run(p, pb, s, K, limits, &w.base, fig, err);
     if (st == SSCHED_OK && !close_arrays(&w, out, comps))
-        st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+        st = write_failed(&w, err);
     if (st == SSCHED_OK) {
         write_figures(out, fig, w.quoted, p->n_nodes);
         fputs("}\n", out);
         if (fflush(out) != 0 || ferror(out))
-            st = ssched_error_set(err, SSCHED_EINPUT, "write error: cannot write the unrolled "
-                                                      "schedule");
+            st = write_failed(&w, err);
     }
     if (comps)
         fclose(comps);
