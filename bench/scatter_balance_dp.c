@@ -116,7 +116,7 @@ int main(int argc, char **argv)
         snprintf(ra, sizeof ra, t1 >= 0 && t2 > 0 ? "%.0f" : "-", t1 / t2);
         snprintf(rb, sizeof rb, t2 >= 0 && t3 > 0 ? "%.0f" : "-", t2 / t3);
         snprintf(st, sizeof st, t2 >= 0 ? "%lld" : "-", r2.evaluations);
-        char *opt = ssched_sb_decimal(r3.makespan, 6);
+        char *opt = ssched_rational_to_decimal(r3.makespan, 6, SSCHED_DECIMAL_FIXED);
         printf("%8ld %11s %11s %11s %10s %10s %14s %12lld %7s  %s\n", n, a, b, c, ra, rb, st,
                r3.states, eq ? "yes" : "NO", opt);
         free(opt);

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     if (ssched_steady_solve(&platform, &problem, NULL, &steady, &err) != SSCHED_OK)
         goto fail;
     char *tp = ssched_rational_to_string(steady.throughput);
-    char *approx = ssched_rational_to_decimal(steady.throughput, 8);
+    char *approx = ssched_rational_to_decimal(steady.throughput, 8, SSCHED_DECIMAL_SIGNIFICANT);
     printf("scatter from %s to %zu targets: TP = %s (~%s) per time unit\n", argv[2],
            problem.n_targets, tp, approx);
     printf("certified: LP of %zu rows x %zu columns, %ld exact repair pivots\n",

@@ -1,7 +1,8 @@
 /* ssched.h — the whole public API in one include: every stage's header
  * under include/ssched/ (one header per pipeline stage, prefix ssched_,
  * explicit init/free pairs, errors returned as ssched_status_t with a
- * message in ssched_error_t).  The MPI executor's header, ssched/mpi.h,
+ * message in ssched_error_t), and ssched/export.h, every writer in one
+ * shape.  The MPI executor's header, ssched/mpi.h,
  * needs <mpi.h> and libssched_mpi, so it is included only when the program
  * defines SSCHED_WITH_MPI before this file. */
 #ifndef SSCHED_H
@@ -22,6 +23,7 @@
 #include "ssched/compare.h"
 #include "ssched/redistribution.h"
 #include "ssched/scatter_balance.h"
+#include "ssched/export.h"
 #ifdef SSCHED_WITH_MPI
 #include "ssched/mpi.h"
 #endif

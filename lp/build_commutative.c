@@ -34,10 +34,7 @@
 #include <string.h>
 
 #include "lp/colgen_comm.h"
-
-ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
-                                                size_t e, size_t col, const mpq_t coef,
-                                                ssched_error_t *err);
+#include "lp/internal.h"
 
 static ssched_status_t coef_si(ssched_lp_t *lp, size_t row, size_t col, long v, ssched_error_t *err)
 {
@@ -62,7 +59,7 @@ static ssched_status_t new_row(ssched_lp_t *lp, ssched_row_sense_t sense, long r
     return st;
 }
 
-ssched_status_t ssched_model_build_commutative(const ssched_platform_t *p,
+ssched_status_t ssched_i_model_build_commutative(const ssched_platform_t *p,
                                                const ssched_problem_t *pb, ssched_model_t *m,
                                                ssched_error_t *err)
 {
@@ -99,7 +96,7 @@ ssched_status_t ssched_model_build_commutative(const ssched_platform_t *p,
             st = coef_si(lp, msg[p->to[e]], xcol[e], -1, err);
         mpq_mul(q, p->c[e], pb->size);
         if (st == SSCHED_OK)
-            st = ssched_model_add_transfer_coefs(p, m, e, xcol[e], q, err);
+            st = ssched_i_model_add_transfer_coefs(p, m, e, xcol[e], q, err);
     }
     for (size_t v = 0; v < n && st == SSCHED_OK; v++) {
         if (!p->has_w[v])

@@ -28,13 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp/colgen_comm.h"
+#include "lp/internal.h"
 #include "ssched/steady.h"
 
-ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                          ssched_model_t *m, ssched_error_t *err);
-ssched_status_t ssched_model_build_commutative(const ssched_platform_t *p,
-                                               const ssched_problem_t *pb, ssched_model_t *m,
-                                               ssched_error_t *err);
 ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 ssched_model_t *m, ssched_error_t *err);
 
@@ -78,14 +75,14 @@ static ssched_status_t port_row_of(ssched_model_t *m, size_t i, int out, ssched_
     return st;
 }
 
-ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
+ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
                                                 size_t e, size_t col, const mpq_t coef,
                                                 ssched_error_t *err);
 
 /* The resource coefficients of send column `col` on edge e = (i,j) (coef =
  * size*c(e)): i's out-port and j's in-port when they are one-port nodes, and
  * the link row of e when either end is a switch. */
-ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
+ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
                                                 size_t e, size_t col, const mpq_t coef,
                                                 ssched_error_t *err)
 {
@@ -195,7 +192,7 @@ static ssched_status_t add_copy_bound(const ssched_platform_t *p, ssched_model_t
         snprintf(name, sizeof name, "copies_e%zu", e);
         st = ssched_lp_add_col(&m->lp, name, NULL, &m->copy_col[e], err);
         if (st == SSCHED_OK)
-            st = ssched_model_add_transfer_coefs(p, m, e, m->copy_col[e], coef, err);
+            st = ssched_i_model_add_transfer_coefs(p, m, e, m->copy_col[e], coef, err);
     }
     mpq_t one, zero;
     mpq_inits(one, zero, NULL);
@@ -231,9 +228,9 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     for (size_t e = 0; e < p->n_edges; e++)
         m->link_row[e] = SSCHED_NO_ROW;
     if (pb->kind == SSCHED_PROBLEM_REDUCE && pb->commutative) /* lp/build_commutative.c */
-        return ssched_model_build_commutative(p, pb, m, err);
+        return ssched_i_model_build_commutative(p, pb, m, err);
     if (pb->kind == SSCHED_PROBLEM_REDUCE)
-        return ssched_model_build_reduce(p, pb, m, err);
+        return ssched_i_model_build_reduce(p, pb, m, err);
     if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) /* lp/build_allreduce.c */
         return ssched_i_car_model_build(p, pb, m, err);
     mpq_t one, zero, coef;
@@ -284,7 +281,7 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
         /* port rows (one-port nodes) and link rows (switch links): on the
          * send itself, or (broadcast) on the copies over e that bound it */
         st = bcast ? add_copy_bound(p, m, e, t, col, coef, err)
-                   : ssched_model_add_transfer_coefs(p, m, e, col, coef, err);
+                   : ssched_i_model_add_transfer_coefs(p, m, e, col, coef, err);
         /* balance at the tail (if a relay) and at the head (relay or dest) */
         if (st == SSCHED_OK && i != c->origin) {
             size_t *r = &flow_row[t * n + i];

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp/internal.h"
 #include "ssched/steady.h"
 
 typedef struct {
@@ -96,11 +97,6 @@ static ssched_status_t port_row(ssched_model_t *m, size_t *rows, size_t i, const
     return st;
 }
 
-/* lp/build_flow.c: port rows at one-port ends, link rows at switch links */
-ssched_status_t ssched_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
-                                                size_t e, size_t col, const mpq_t coef,
-                                                ssched_error_t *err);
-
 static ssched_status_t add_send(reduce_builder_t *b, size_t e, size_t I, ssched_error_t *err)
 {
     ssched_model_t *m = b->m;
@@ -128,7 +124,7 @@ static ssched_status_t add_send(reduce_builder_t *b, size_t e, size_t I, ssched_
     mpq_t coef;
     mpq_init(coef);
     mpq_mul(coef, p->c[e], b->pb->size);
-    if ((st = ssched_model_add_transfer_coefs(p, m, e, col, coef, err)) == SSCHED_OK &&
+    if ((st = ssched_i_model_add_transfer_coefs(p, m, e, col, coef, err)) == SSCHED_OK &&
         (st = balance_row(b, i, I, &r, err)) == SSCHED_OK && (st = add(b, r, col, -1, err)) == SSCHED_OK &&
         (st = balance_row(b, j, I, &r, err)) == SSCHED_OK)
         st = add(b, r, col, 1, err);
@@ -175,10 +171,7 @@ static ssched_status_t add_cons(reduce_builder_t *b, size_t i, size_t k, size_t 
     return add(b, r, col, -1, err);
 }
 
-ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                          ssched_model_t *m, ssched_error_t *err);
-
-ssched_status_t ssched_model_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+ssched_status_t ssched_i_model_build_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                           ssched_model_t *m, ssched_error_t *err)
 {
     reduce_builder_t b = {m, p, pb, pb->n_participants, 0, NULL, NULL, 0, 0, 0};

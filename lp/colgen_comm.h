@@ -171,8 +171,8 @@ SSCHED_INTERNAL ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, c
 /* The relaxation LP (lp/build_commutative.c), an upper bound on the
  * commutative TP; the model's lp, tp_col and row maps are set.  Also what
  * `ssched lp --commutative` exports (ssched_model_build dispatches here). */
-ssched_status_t ssched_model_build_commutative(const ssched_platform_t *p,
-                                               const ssched_problem_t *pb, ssched_model_t *m,
-                                               ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_model_build_commutative(const ssched_platform_t *p,
+                                                               const ssched_problem_t *pb, ssched_model_t *m,
+                                                               ssched_error_t *err);
 
 #endif

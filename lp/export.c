@@ -7,6 +7,7 @@
  * objective is scaled the same way; the scale is printed in a comment so the
  * optimum can be mapped back. */
 #include "ssched/lp.h"
+#include "ssched/export.h"
 
 #include <stdlib.h>
 
@@ -47,7 +48,7 @@ static void print_scaled(FILE *out, const mpz_t scale, const mpq_t q)
     mpz_clear(v);
 }
 
-ssched_status_t ssched_lp_write_lp(const ssched_lp_t *lp, FILE *out, ssched_error_t *err)
+ssched_status_t ssched_write_lp(FILE *out, const ssched_lp_t *lp, ssched_error_t *err)
 {
     mpz_t scale;
     mpz_init(scale);
@@ -91,7 +92,7 @@ ssched_status_t ssched_lp_write_lp(const ssched_lp_t *lp, FILE *out, ssched_erro
     return SSCHED_OK;
 }
 
-ssched_status_t ssched_lp_write_mps(const ssched_lp_t *lp, FILE *out, ssched_error_t *err)
+ssched_status_t ssched_write_mps(FILE *out, const ssched_lp_t *lp, ssched_error_t *err)
 {
     /* Free MPS, column-major: build the transpose once. */
     size_t *count = calloc(lp->n_cols + 1, sizeof *count);

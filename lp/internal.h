@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "ssched/lp.h"
+#include "ssched/steady.h"
 #include "src/util/internal.h"
 
 /* A sparse vector: nnz entries (idx ascending, vals nonzero). */
@@ -82,5 +83,18 @@ struct _lprec;
 SSCHED_INTERNAL void ssched_i_lp_log(struct _lprec *lp, int verbose);
 /* qsort order of steady-state flows: by edge, then type. */
 SSCHED_INTERNAL int ssched_i_lp_flow_by_edge_then_type(const void *a, const void *b);
+
+/* The model builders of the reduce LPs, called by ssched_model_build
+ * (lp/build_flow.c): ordered reduce (lp/build_reduce.c) and the
+ * commutative relaxation (lp/build_commutative.c, declared in colgen_comm.h). */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_build_reduce(const ssched_platform_t *p,
+                                                            const ssched_problem_t *pb,
+                                                            ssched_model_t *m, ssched_error_t *err);
+/* lp/build_flow.c: a transfer's coefficients on the port rows at one-port
+ * ends and the link rows at switch links. */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p,
+                                                                  ssched_model_t *m, size_t e,
+                                                                  size_t col, const mpq_t coef,
+                                                                  ssched_error_t *err);
 
 #endif

@@ -67,7 +67,7 @@ static char *schedule_checked(const ssched_platform_t *p, const ssched_problem_t
         ssched_error_clear(&err);
         CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(p, pb, s, &so, &sc, &err), SSCHED_OK);
         CU_ASSERT(mpq_equal(sc.throughput, s->throughput));
-        char *text = ssched_schedule_json(p, pb, &sc);
+        char *text = tu_schedule_json(p, pb, &sc);
         CU_ASSERT_PTR_NOT_NULL_FATAL(text);
         char why[512];
         int v = tu_check_text(text, why, sizeof why);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
 #include "test_util.h"
@@ -108,7 +109,7 @@ static double run_case(const char *plat, const char *parts, int commutative, uns
     ssched_unrolled_init(&u);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, K, &u, &err), SSCHED_OK);
     reference(&p, &pb, &s, &u);
-    char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+    char *text = tu_unrolled_json(&p, &pb, &s, &u);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"copy\": true"));
     char why[512];
@@ -122,7 +123,7 @@ static double run_case(const char *plat, const char *parts, int commutative, uns
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_unroll_write(&p, &pb, &s, K, NULL, f, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, &p, &pb, &s, K, NULL, &fig, &err), SSCHED_OK);
     fclose(f);
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.buffer_peak, u.fig.buffer_peak));
@@ -227,7 +228,7 @@ static json_t *unrolled_fig6(unsigned long K)
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, K, &u, &err), SSCHED_OK);
-    char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+    char *text = tu_unrolled_json(&p, &pb, &s, &u);
     json_t *j = json_loads(text, 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     free(text);

@@ -69,7 +69,7 @@ static char *build(const ssched_platform_t *p, const char *source, int no_split,
         }
         CU_ASSERT(mpz_cmp(mpq_numref(q), s->ops_per_period) == 0);
         mpq_clear(q);
-        text = ssched_schedule_json(p, &pb, s);
+        text = tu_schedule_json(p, &pb, s);
         CU_ASSERT_PTR_NOT_NULL(text);
     }
     ssched_steady_free(&sol);

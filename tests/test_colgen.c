@@ -64,7 +64,7 @@ static void solve_both(const ssched_platform_t *p, const ssched_problem_t *pb, i
         ssched_schedule_t s;
         ssched_schedule_init(&s);
         CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(p, pb, &sb, &so, &s, &err), SSCHED_OK);
-        char *text = ssched_schedule_json(p, pb, &s);
+        char *text = tu_schedule_json(p, pb, &s);
         ssched_check_report_t rep;
         CU_ASSERT_EQUAL(ssched_check_schedule_text(text, &rep, &err), SSCHED_OK);
         if (!rep.valid)
@@ -78,7 +78,7 @@ static void solve_both(const ssched_platform_t *p, const ssched_problem_t *pb, i
         ssched_unrolled_t u;
         ssched_unrolled_init(&u);
         CU_ASSERT_EQUAL(ssched_unroll(p, pb, &s9, 9, &u, &err), SSCHED_OK);
-        text = ssched_unrolled_json(p, pb, &s9, &u);
+        text = tu_unrolled_json(p, pb, &s9, &u);
         ssched_schedule_free(&s9);
         CU_ASSERT_EQUAL(ssched_check_schedule_text(text, &rep, &err), SSCHED_OK);
         CU_ASSERT(rep.valid);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
 #include "test_util.h"
@@ -29,7 +30,7 @@ static double unroll(inst_t *x, unsigned long K, char **text_out)
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll(&x->p, &x->pb, &s, K, &u, &err), SSCHED_OK);
-    char *text = ssched_unrolled_json(&x->p, &x->pb, &s, &u), why[512];
+    char *text = tu_unrolled_json(&x->p, &x->pb, &s, &u), why[512];
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_EQUAL(check(text, why, sizeof why), 1);
     const char *path = tu_tmp_path("commut-unrolled.json");
@@ -37,7 +38,8 @@ static double unroll(inst_t *x, unsigned long K, char **text_out)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_unroll_write(&x->p, &x->pb, &s, K, NULL, f, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, &x->p, &x->pb, &s, K, NULL, &fig, &err),
+                    SSCHED_OK);
     fclose(f);
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.buffer_peak, u.fig.buffer_peak));

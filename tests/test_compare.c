@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/compare.h"
 #include "test_util.h"
 
@@ -56,7 +57,7 @@ static void test_invariants(void)
     ssched_compare_free(&r2);
     const char *svg = tu_tmp_path("cmp.svg");
     FILE *f = fopen(svg, "w");
-    CU_ASSERT_EQUAL(ssched_compare_write_svg(&r, f, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_compare_svg(f, &r, &err), SSCHED_OK);
     fclose(f);
     char *text = tu_read_file(svg);
     CU_ASSERT(text && strstr(text, "<svg") && strstr(text, "crossover"));

@@ -33,10 +33,10 @@ static char *reduce_schedule(int unrolled)
             ssched_unrolled_t u;
             ssched_unrolled_init(&u);
             if (ssched_unroll(&p, &pb, &s, 5, &u, &err) == SSCHED_OK)
-                text = ssched_unrolled_json(&p, &pb, &s, &u);
+                text = tu_unrolled_json(&p, &pb, &s, &u);
             ssched_unrolled_free(&u);
         } else {
-            text = ssched_schedule_json(&p, &pb, &s);
+            text = tu_schedule_json(&p, &pb, &s);
         }
     }
     ssched_schedule_free(&s);

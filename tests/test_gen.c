@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/gen.h"
 #include "ssched/platform.h"
 #include "ssched/rational.h"
@@ -40,7 +41,7 @@ static char *generate_text(const ssched_gen_tiers_params_t *P)
     if (ssched_gen_tiers(P, &p, &err) == SSCHED_OK) {
         FILE *f = open_memstream(&buf, &len);
         if (f) {
-            if (ssched_platform_write_graphml(&p, f, &err) != SSCHED_OK) {
+            if (ssched_write_platform_graphml(f, &p, &err) != SSCHED_OK) {
                 fclose(f);
                 free(buf);
                 buf = NULL;
@@ -376,7 +377,7 @@ static void test_roundtrip(void)
     const char *path = tu_tmp_path("roundtrip.graphml");
     FILE *f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(ssched_platform_write_graphml(&a, f, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_platform_graphml(f, &a, &err), SSCHED_OK);
     fclose(f);
     CU_ASSERT_EQUAL_FATAL(ssched_platform_load_graphml(&b, path, &err), SSCHED_OK);
     CU_ASSERT_EQUAL_FATAL(a.n_nodes, b.n_nodes);

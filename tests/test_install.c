@@ -16,8 +16,9 @@ static void test_install_and_build(void)
     tu_run_t r;
     CU_ASSERT_EQUAL_FATAL(tu_sh(&r, "cmake --install '%s' --prefix '%s'", SSCHED_BUILD_DIR, prefix), 0);
     tu_run_free(&r);
-    CU_ASSERT_EQUAL(tu_sh(&r, "test -x '%s/bin/ssched' && test -f '%s/include/ssched/steady.h'",
-                          prefix, prefix), 0);
+    CU_ASSERT_EQUAL(tu_sh(&r, "test -x '%s/bin/ssched' && test -f '%s/include/ssched/steady.h' && "
+                              "test -f '%s/include/ssched/export.h'",
+                          prefix, prefix, prefix), 0);
     tu_run_free(&r);
     /* the man page is installed and man(1) formats it without warnings */
     CU_ASSERT_EQUAL(tu_sh(&r, "f=$(find '%s' -name ssched.1) && test -n \"$f\" && "
@@ -45,7 +46,9 @@ static void test_install_and_build(void)
     CU_ASSERT_EQUAL_FATAL(
         tu_write_file(umbrella, "#include <ssched.h>\n"
                                 "int main(void)\n{\n    ssched_platform_t p;\n"
-                                "    ssched_platform_init(&p);\n    ssched_platform_free(&p);\n"
+                                "    ssched_platform_init(&p);\n"
+                                "    ssched_write_platform_graphml(stdout, &p, NULL);\n"
+                                "    ssched_platform_free(&p);\n"
                                 "    ssched_report_options_t o;\n"
                                 "    ssched_report_options_default(&o);\n    return 0;\n}\n"),
         0);

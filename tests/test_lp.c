@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/lp.h"
 #include "ssched/rational.h"
 #include "ssched/steady.h"
@@ -237,10 +238,10 @@ static void test_export_formats(void)
     mpq_clear(v);
     const char *lpath = tu_tmp_path("small.lp"), *mpath = tu_tmp_path("small.mps");
     FILE *f = fopen(lpath, "w");
-    CU_ASSERT_EQUAL(ssched_lp_write_lp(&lp, f, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_lp(f, &lp, NULL), SSCHED_OK);
     fclose(f);
     f = fopen(mpath, "w");
-    CU_ASSERT_EQUAL(ssched_lp_write_mps(&lp, f, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_mps(f, &lp, NULL), SSCHED_OK);
     fclose(f);
     char *text = tu_read_file(lpath);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "frac: 4 x + 3 y <= 6"));

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/gen.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
@@ -121,7 +122,7 @@ static void test_hand_periodic(void)
      * so five arcs, and never a relay leaf */
     for (size_t i = 0; i < s.arborescences.count; i++)
         CU_ASSERT_EQUAL(s.arborescences.items[i].n_arcs, 5);
-    char *text = ssched_schedule_json(&x.p, &x.pb, &s);
+    char *text = tu_schedule_json(&x.p, &x.pb, &s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     expect(text, 1, NULL);
     json_t *root = json_loads(text, 0, NULL);
@@ -210,7 +211,7 @@ static void test_hand_unrolled(void)
     CU_ASSERT(tu_mpq_equals(u.fig.steady_time, "40"));
     CU_ASSERT(tu_mpq_equals(u.fig.makespan, "401/10"));
     CU_ASSERT(tu_mpq_equals(u.fig.lb1, "11/10"));
-    char *text = ssched_unrolled_json(&x.p, &x.pb, &s, &u);
+    char *text = tu_unrolled_json(&x.p, &x.pb, &s, &u);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     expect(text, 1, NULL);
     json_t *root = json_loads(text, 0, NULL);
@@ -323,7 +324,7 @@ static double unroll_checked(const ssched_platform_t *p, const ssched_problem_t 
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_unroll_write(p, pb, &s, K, NULL, f, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
     fclose(f);
     ssched_check_report_t rep;
     CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
@@ -381,7 +382,7 @@ static void test_switches(void)
             ssched_schedule_init(&s);
             CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &st, &so, &s, &err), SSCHED_OK);
             CU_ASSERT(mpq_equal(s.throughput, st.throughput));
-            char *text = ssched_schedule_json(&p, &pb, &s);
+            char *text = tu_schedule_json(&p, &pb, &s);
             CU_ASSERT_PTR_NOT_NULL_FATAL(text);
             CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"ports\": \"multi\""));
             expect(text, 1, NULL);
@@ -430,7 +431,7 @@ static void test_random(void)
                 ssched_schedule_init(&s);
                 CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &st, &so, &s, &err),
                                       SSCHED_OK);
-                char *text = ssched_schedule_json(&p, &pb, &s);
+                char *text = tu_schedule_json(&p, &pb, &s);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(text);
                 expect(text, 1, NULL);
                 free(text);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/platform.h"
 #include "ssched/rational.h"
 #include "test_util.h"
@@ -81,7 +82,7 @@ static void test_write_roundtrip(void)
     CU_ASSERT_STRING_EQUAL(p.names[0], "a&b");
     const char *out = tu_tmp_path("rt2.graphml");
     FILE *f = fopen(out, "w");
-    CU_ASSERT_EQUAL(ssched_platform_write_graphml(&p, f, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_platform_graphml(f, &p, &err), SSCHED_OK);
     fclose(f);
     CU_ASSERT_EQUAL_FATAL(ssched_platform_load_graphml(&q, out, &err), SSCHED_OK);
     CU_ASSERT_EQUAL(q.n_nodes, p.n_nodes);

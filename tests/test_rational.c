@@ -163,7 +163,7 @@ static void test_format(void)
     char *s = ssched_rational_to_string(q);
     CU_ASSERT_STRING_EQUAL(s, "-1/3");
     free(s);
-    s = ssched_rational_to_decimal(q, 6);
+    s = ssched_rational_to_decimal(q, 6, SSCHED_DECIMAL_SIGNIFICANT);
     CU_ASSERT_STRING_EQUAL(s, "-0.333333");
     free(s);
     mpz_t l;

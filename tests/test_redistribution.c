@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/redistribution.h"
 #include "test_util.h"
@@ -384,7 +385,7 @@ static void test_writers(void)
                           SSCHED_OK);
     const char *path = tu_tmp_path("sched.json");
     FILE *f = fopen(path, "w");
-    CU_ASSERT_EQUAL(ssched_redist_write_json(&r, &s, f, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_redist_json(f, &r, &s, NULL), SSCHED_OK);
     fclose(f);
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
@@ -398,7 +399,7 @@ static void test_writers(void)
     CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "processors")), 4);
     json_decref(root);
     f = fopen(tu_tmp_path("sched.txt"), "w");
-    CU_ASSERT_EQUAL(ssched_redist_write_text(&r, &s, f, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_redist_text(f, &r, &s, NULL), SSCHED_OK);
     fclose(f);
     char *text = tu_read_file(tu_tmp_path("sched.txt"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "P3 receives:"));

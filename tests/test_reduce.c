@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 #include "ssched/trees.h"
@@ -152,14 +153,14 @@ static void full_pipeline(const ssched_platform_t *p, const ssched_problem_t *pb
             } else {
                 CU_ASSERT(mpq_equal(sch.throughput, s.throughput));
             }
-            char *text = ssched_schedule_json(p, pb, &sch);
+            char *text = tu_schedule_json(p, pb, &sch);
             CU_ASSERT(checker_valid(text));
             free(text);
             if (unroll && no_split && mpz_sgn(sch.ops_per_period) > 0) {
                 ssched_unrolled_t u;
                 ssched_unrolled_init(&u);
                 CU_ASSERT_EQUAL_FATAL(ssched_unroll(p, pb, &sch, 17, &u, &err), SSCHED_OK);
-                text = ssched_unrolled_json(p, pb, &sch, &u);
+                text = tu_unrolled_json(p, pb, &sch, &u);
                 CU_ASSERT(checker_valid(text));
                 free(text);
                 ssched_unrolled_free(&u);
@@ -243,7 +244,7 @@ static int esolver_value(const ssched_lp_t *lp, mpq_t out)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    ssched_lp_write_lp(lp, f, NULL);
+    ssched_write_lp(f, lp, NULL);
     fclose(f);
     tu_run_t r;
     tu_sh(&r, "cd '%s/..' && esolver -L -O red.sol '%s' >/dev/null 2>&1; grep 'Value = ' red.sol", path, path);
@@ -336,7 +337,7 @@ static void test_unrolled_overhead(void)
         ssched_unrolled_t u;
         ssched_unrolled_init(&u);
         CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &sch, periods[k] * ops, &u, NULL), SSCHED_OK);
-        char *text = ssched_unrolled_json(&p, &pb, &sch, &u);
+        char *text = tu_unrolled_json(&p, &pb, &sch, &u);
         CU_ASSERT(checker_valid(text));
         free(text);
         if (k == 0)
@@ -372,7 +373,7 @@ static void test_checker_catches_reduce_errors(void)
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     ssched_unroll(&p, &pb, &sch, 12, &u, NULL);
-    char *text = ssched_unrolled_json(&p, &pb, &sch, &u);
+    char *text = tu_unrolled_json(&p, &pb, &sch, &u);
     json_t *root = json_loads(text, 0, NULL);
     free(text);
     /* a computation of time-stamp 3 relabelled 4: time-stamp 4's values get
@@ -442,7 +443,7 @@ static void test_checker_catches_tree_errors(void)
     ssched_schedule_t sch;
     ssched_schedule_init(&sch);
     CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &s, NULL, &sch, NULL), SSCHED_OK);
-    char *text = ssched_schedule_json(&p, &pb, &sch);
+    char *text = tu_schedule_json(&p, &pb, &sch);
     json_t *root = json_loads(text, 0, NULL);
     free(text);
     CU_ASSERT_FATAL(json_array_size(json_object_get(root, "trees")) == 2);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/scatter_balance.h"
 #include "test_util.h"
@@ -830,7 +831,7 @@ static void test_svg(void)
     CU_ASSERT_EQUAL(ssched_sb_solve(&a, 1000, SSCHED_SB_UNIFORM, &r, &err), SSCHED_OK);
     const char *path = tu_tmp_path("plot.svg");
     FILE *f = fopen(path, "w");
-    CU_ASSERT_EQUAL(ssched_sb_write_svg(f, &a, &r, "t<&>", &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_sb_svg(f, &a, &r, "t<&>", &err), SSCHED_OK);
     fclose(f);
     char *text = tu_read_file(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -850,19 +851,19 @@ static void test_decimal(void)
     mpq_t q;
     mpq_init(q);
     mpq_set_si(q, 504969037, 1250000);
-    char *s = ssched_sb_decimal(q, 6);
+    char *s = ssched_rational_to_decimal(q, 6, SSCHED_DECIMAL_FIXED);
     CU_ASSERT_STRING_EQUAL(s, "403.975230");
     free(s);
     mpq_set_si(q, 1, 3);
-    s = ssched_sb_decimal(q, 2);
+    s = ssched_rational_to_decimal(q, 2, SSCHED_DECIMAL_FIXED);
     CU_ASSERT_STRING_EQUAL(s, "0.33");
     free(s);
     mpq_set_si(q, -5, 1000);
-    s = ssched_sb_decimal(q, 2);
+    s = ssched_rational_to_decimal(q, 2, SSCHED_DECIMAL_FIXED);
     CU_ASSERT_STRING_EQUAL(s, "-0.01");
     free(s);
     mpq_set_si(q, 7, 1);
-    s = ssched_sb_decimal(q, 0);
+    s = ssched_rational_to_decimal(q, 0, SSCHED_DECIMAL_FIXED);
     CU_ASSERT_STRING_EQUAL(s, "7");
     free(s);
     mpq_clear(q);

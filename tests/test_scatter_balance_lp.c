@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ssched/lp.h"
+#include "ssched/rational.h"
 #include "ssched/scatter_balance.h"
 #include "test_util.h"
 
@@ -119,7 +120,8 @@ static void test_closed_form_equals_lp(void)
         CU_ASSERT_EQUAL_FATAL(ssched_sb_closed_form(&pl, n, cf, rel, useful, &err), SSCHED_OK);
         CU_ASSERT_FATAL(lp3_optimum(&pl, n, lp));
         if (!mpq_equal(cf, lp)) {
-            char *a = ssched_sb_decimal(cf, 9), *b = ssched_sb_decimal(lp, 9);
+            char *a = ssched_rational_to_decimal(cf, 9, SSCHED_DECIMAL_FIXED);
+            char *b = ssched_rational_to_decimal(lp, 9, SSCHED_DECIMAL_FIXED);
             fprintf(stderr, "closed form %s != LP %s (p %d n %ld)\n", a, b, p, n);
             free(a);
             free(b);

@@ -87,7 +87,7 @@ static void schedule_and_check(const ssched_platform_t *p, const ssched_problem_
                 for (size_t k = 0; k < s.n_slots; k++)
                     for (size_t t = 0; t < s.slots[k].n_transfers; t++)
                         CU_ASSERT(mpz_cmp_ui(mpq_denref(s.slots[k].transfers[t].amount), 1) == 0);
-            char *text = ssched_schedule_json(p, pb, &s);
+            char *text = tu_schedule_json(p, pb, &s);
             char why[512];
             int valid = check_json(text, why, sizeof why);
             if (valid != 1)
@@ -166,7 +166,7 @@ static void test_unrolled(void)
         ssched_unrolled_t u;
         ssched_unrolled_init(&u);
         CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, K, &u, NULL), SSCHED_OK);
-        char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+        char *text = tu_unrolled_json(&p, &pb, &s, &u);
         char why[512];
         int valid = check_json(text, why, sizeof why);
         if (valid != 1)
@@ -217,10 +217,10 @@ static json_t *valid_schedule(int unrolled)
         ssched_unrolled_t u;
         ssched_unrolled_init(&u);
         ssched_unroll(&p, &pb, &s, 30, &u, NULL);
-        text = ssched_unrolled_json(&p, &pb, &s, &u);
+        text = tu_unrolled_json(&p, &pb, &s, &u);
         ssched_unrolled_free(&u);
     } else {
-        text = ssched_schedule_json(&p, &pb, &s);
+        text = tu_schedule_json(&p, &pb, &s);
     }
     json_t *root = json_loads(text, 0, NULL);
     free(text);

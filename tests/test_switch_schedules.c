@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/platform.h"
 #include "ssched/problem.h"
 #include "ssched/schedule.h"
@@ -105,7 +106,7 @@ static ssched_status_t build(const ssched_platform_t *p, const ssched_problem_t 
         fprintf(stderr, "\n  %s: build: %s\n", what, err.message);
         return rc;
     }
-    char *text = ssched_schedule_json(p, pb, s);
+    char *text = tu_schedule_json(p, pb, s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     expect_valid(text, what);
     /* switches, and only they, carry "ports": "multi" */
@@ -229,7 +230,7 @@ static void test_scatter_period_figures(void)
     const char *svg = tu_tmp_path("switch-gantt.svg");
     FILE *f = fopen(svg, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(ssched_schedule_write_gantt(&p, &s3, f, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_schedule_gantt(f, &p, &s3, NULL), SSCHED_OK);
     fclose(f);
     char *g = tu_read_file(svg);
     CU_ASSERT_PTR_NOT_NULL(g && strstr(g, " link</text>"));
@@ -301,7 +302,7 @@ static void test_unrolled(void)
                         fprintf(stderr, "\n  unroll kind %d K=%lu: %s\n", kind, Ks[k],
                                 err.message);
                     CU_ASSERT_EQUAL_FATAL(rc, SSCHED_OK);
-                    char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+                    char *text = tu_unrolled_json(&p, &pb, &s, &u);
                     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
                     char what[96];
                     snprintf(what, sizeof what, "unrolled kind %d lp %d K=%lu whole %d", kind, lp,
@@ -314,7 +315,7 @@ static void test_unrolled(void)
                     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
                     ssched_unroll_figures_t fig;
                     ssched_unroll_figures_init(&fig);
-                    CU_ASSERT_EQUAL(ssched_unroll_write(&p, &pb, &s, Ks[k], NULL, f, &fig, &err),
+                    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, &p, &pb, &s, Ks[k], NULL, &fig, &err),
                                     SSCHED_OK);
                     fclose(f);
                     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
@@ -530,7 +531,7 @@ static void test_old_files(void)
     solve(&p, &pb, &st);
     ssched_schedule_t s;
     CU_ASSERT_EQUAL(build(&p, &pb, &st, 0, NULL, &s, "one-port"), SSCHED_OK);
-    char *text = ssched_schedule_json(&p, &pb, &s);
+    char *text = tu_schedule_json(&p, &pb, &s);
     CU_ASSERT_PTR_NULL(strstr(text, "\"ports\""));
     expect_valid(text, "old one-port file");
     /* "ports": "one" stated explicitly means the same */
@@ -563,7 +564,7 @@ static void test_switch_computes(void)
     solve(&p, &pb, &st);
     ssched_schedule_t s;
     CU_ASSERT_EQUAL_FATAL(build(&p, &pb, &st, 0, NULL, &s, "reduce"), SSCHED_OK);
-    char *text = ssched_schedule_json(&p, &pb, &s);
+    char *text = tu_schedule_json(&p, &pb, &s);
     json_t *root = json_loads(text, 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
     json_t *comps = json_object_get(root, "computations");
@@ -635,7 +636,7 @@ static void test_random(void)
                 ssched_unrolled_t u;
                 ssched_unrolled_init(&u);
                 CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, 7, &u, &err), SSCHED_OK);
-                char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+                char *text = tu_unrolled_json(&p, &pb, &s, &u);
                 expect_valid(text, "random unrolled");
                 free(text);
                 ssched_unrolled_free(&u);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/steady.h"
 #include "test_util.h"
@@ -527,7 +528,7 @@ static void test_graphml_round_trip(void)
     const char *path = tu_tmp_path("written.graphml");
     FILE *f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(ssched_platform_write_graphml(&p, f, NULL), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_platform_graphml(f, &p, NULL), SSCHED_OK);
     fclose(f);
     ssched_platform_init(&q);
     ssched_error_t err;

@@ -79,6 +79,27 @@ static void test_library_symbols(void)
     check_libraries(foreign_symbols, "exports names without the ssched_ prefix");
 }
 
+/* The defined public (ssched_, not ssched_i_) names of an archive that no
+ * installed header (include/ssched.h or one under include/ssched/) declares: a
+ * cross-file helper that should be ssched_i_, or a function missing from
+ * the API's documentation. */
+static char *undeclared_public(const char *archive)
+{
+    char script[2048];
+    snprintf(script, sizeof script,
+             "test -f \"$a\" && nm -g --defined-only \"$a\" | "
+             "awk 'NF == 3 && $2 ~ /[TDBRCVW]/ && $3 ~ /^ssched_/ && $3 !~ /^ssched_i_/ "
+             "{print $3}' | sort -u | while read s; do "
+             "grep -qw \"$s\" '%s'/include/ssched.h '%s'/include/ssched/*.h || echo \"$s\"; done",
+             SSCHED_SOURCE_DIR, SSCHED_SOURCE_DIR);
+    return archive_query(archive, script);
+}
+
+static void test_public_symbols_declared(void)
+{
+    check_libraries(undeclared_public, "public names no installed header declares");
+}
+
 static void test_private_symbols_hidden(void)
 {
     check_libraries(misplaced_visibility, "ssched_i_ names must be hidden, public names not");
@@ -89,6 +110,7 @@ int main(void)
     static const tu_test_t tests[] = {
         {"every global symbol starts with ssched_", test_library_symbols},
         {"ssched_i_ symbols are hidden, public ones are not", test_private_symbols_hidden},
+        {"every public symbol is declared in an installed header", test_public_symbols_declared},
         {NULL, NULL}};
     return tu_main("symbols", tests);
 }

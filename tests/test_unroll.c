@@ -1,11 +1,12 @@
 /* Unrolled schedules for K operations (schedule.h: ssched_unroll_plan,
- * ssched_unroll, ssched_unroll_write, ssched_unroll_lb1): every schedule
+ * ssched_unroll, ssched_write_unrolled_stream, ssched_unroll_lb1): every schedule
  * passes the independent checker, hand-broken files are rejected, and LB1
  * never exceeds the best makespan a brute force finds on tiny instances. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/gen.h"
 #include "ssched/schedule.h"
 #include "test_util.h"
@@ -28,7 +29,7 @@ static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t 
     if (rc != SSCHED_OK)
         fprintf(stderr, "\n  unroll K=%lu no_split=%d: %s\n", K, no_split, err.message);
     CU_ASSERT_EQUAL_FATAL(rc, SSCHED_OK);
-    char *text = ssched_unrolled_json(p, pb, &s, &u);
+    char *text = tu_unrolled_json(p, pb, &s, &u);
     char why[512];
     int valid = tu_check_text(text, why, sizeof why);
     if (valid != 1)
@@ -43,7 +44,7 @@ static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t 
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_unroll_write(p, pb, &s, K, NULL, f, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
     fclose(f);
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.lower_bound, u.fig.lower_bound));
@@ -154,7 +155,7 @@ static json_t *scatter_with_pieces(void)
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     ssched_unroll(&p, &pb, &s, 3, &u, NULL);
-    char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+    char *text = tu_unrolled_json(&p, &pb, &s, &u);
     json_t *root = json_loads(text, 0, NULL);
     free(text);
     ssched_unrolled_free(&u);
@@ -363,7 +364,7 @@ static void test_checker_rejects_wrong_order(void)
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, 4, &u, NULL), SSCHED_OK);
-    char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+    char *text = tu_unrolled_json(&p, &pb, &s, &u);
     json_t *root = json_loads(text, 0, NULL);
     free(text);
     /* the interval of the final merge's left input swapped with its right:

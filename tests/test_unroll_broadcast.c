@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/gen.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
@@ -118,7 +119,7 @@ static double run_case(const ssched_platform_t *p, const ssched_problem_t *pb, u
     reference(p, pb, &u, ref, &ref_node);
     CU_ASSERT(mpq_equal(ref, u.fig.buffer_peak));
     CU_ASSERT_EQUAL(ref_node, u.fig.buffer_node);
-    char *text = ssched_unrolled_json(p, pb, &s, &u);
+    char *text = tu_unrolled_json(p, pb, &s, &u);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"split\": false"));
     CU_ASSERT_PTR_NULL(strstr(text, "\"origin\""));
@@ -133,7 +134,7 @@ static double run_case(const ssched_platform_t *p, const ssched_problem_t *pb, u
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_unroll_write(p, pb, &s, K, NULL, f, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
     fclose(f);
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.buffer_peak, u.fig.buffer_peak));
@@ -373,7 +374,7 @@ static void test_broken(void)
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, 2, &u, NULL), SSCHED_OK);
-    char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+    char *text = tu_unrolled_json(&p, &pb, &s, &u);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     char why[512];
     CU_ASSERT_EQUAL(tu_check_text(text, why, sizeof why), 1);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/gen.h"
 #include "ssched/schedule.h"
 #include "test_util.h"
@@ -157,7 +158,7 @@ static void unroll_compare(const ssched_platform_t *p, const ssched_problem_t *p
         gmp_fprintf(stderr, "\n  K=%lu: reference %Qd at %s, engine %Qd at %s\n", K, ref,
                     p->names[ref_node], u.fig.buffer_peak, p->names[u.fig.buffer_node]);
     }
-    char *text = ssched_unrolled_json(p, pb, s, &u);
+    char *text = tu_unrolled_json(p, pb, s, &u);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     check_text(text, p, u.fig.buffer_peak, u.fig.buffer_node);
     char why[512];
@@ -172,7 +173,7 @@ static void unroll_compare(const ssched_platform_t *p, const ssched_problem_t *p
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_unroll_write(p, pb, s, K, NULL, f, &fig, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, s, K, NULL, &fig, &err), SSCHED_OK);
     fclose(f);
     CU_ASSERT(mpq_equal(fig.buffer_peak, u.fig.buffer_peak));
     CU_ASSERT_EQUAL(fig.buffer_node, u.fig.buffer_node);

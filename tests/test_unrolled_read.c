@@ -1,11 +1,12 @@
 /* ssched_unrolled_read_file: an unrolled schedule written by
- * ssched_unrolled_json reads back to the same events (names, times, pieces,
+ * ssched_write_unrolled_json reads back to the same events (names, times, pieces,
  * operations, canonical type numbers), and malformed files give one line
  * naming the file.  (The MPI executor reads schedules this way.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
 #include "test_util.h"
@@ -41,7 +42,7 @@ static void test_read_round_trip(void)
         CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(&p, &pb, NULL, &st, &err), SSCHED_OK);
         CU_ASSERT_EQUAL_FATAL(ssched_unroll_plan(&p, &pb, &st, 7, NULL, 0, &s, &err), SSCHED_OK);
         CU_ASSERT_EQUAL_FATAL(ssched_unroll(&p, &pb, &s, 7, &u, &err), SSCHED_OK);
-        char *text = ssched_unrolled_json(&p, &pb, &s, &u);
+        char *text = tu_unrolled_json(&p, &pb, &s, &u);
         const char *path = tu_tmp_path("round.json");
         CU_ASSERT_EQUAL_FATAL(tu_write_file(path, text), 0);
         free(text);

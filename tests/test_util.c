@@ -1,3 +1,4 @@
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
@@ -201,7 +202,7 @@ int tu_esolver_optimum(const ssched_lp_t *lp, mpq_t out)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    int wrote = ssched_lp_write_lp(lp, f, NULL) == SSCHED_OK;
+    int wrote = ssched_write_lp(f, lp, NULL) == SSCHED_OK;
     fclose(f);
     if (!wrote)
         return -1;
@@ -329,4 +330,32 @@ const char *tu_example_problem(const char *plat, const char *kind, char *buf, si
         snprintf(buf, cap, "--problem reduce --participants h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_2 "
                  "--target h1_0_0_1");
     return buf;
+}
+
+/* The text a writer (status st) put in the memory stream f over *buf. */
+static char *mem_result(FILE *f, char **buf, ssched_status_t st)
+{
+    if (fclose(f) != 0 || st != SSCHED_OK) {
+        free(*buf);
+        return NULL;
+    }
+    return *buf;
+}
+
+char *tu_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                       const ssched_schedule_t *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    return f ? mem_result(f, &buf, ssched_write_schedule_json(f, p, pb, s, NULL)) : NULL;
+}
+
+char *tu_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                       const ssched_schedule_t *s, const ssched_unrolled_t *u)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    return f ? mem_result(f, &buf, ssched_write_unrolled_json(f, p, pb, s, u, NULL)) : NULL;
 }

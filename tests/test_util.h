@@ -43,11 +43,20 @@ void tu_random_platform(ssched_platform_t *p, unsigned n);
  * b in 1..6); then finalize. */
 void tu_random_edges(ssched_platform_t *p, unsigned n);
 
-/* QSopt_ex's exact optimum of the LP written by ssched_lp_write_lp, or -1
+/* QSopt_ex's exact optimum of the LP written by ssched_write_lp, or -1
  * if esolver fails: the reference that shares nothing with ssched but the
  * exported file. */
 #include "ssched/lp.h"
 int tu_esolver_optimum(const ssched_lp_t *lp, mpq_t out);
+
+/* A schedule's "ssched-schedule/1" text, or an unrolled schedule's
+ * "ssched-unrolled/2" text, as ssched_write_schedule_json and
+ * ssched_write_unrolled_json write it (malloc'ed; NULL on failure). */
+#include "ssched/schedule.h"
+char *tu_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                       const ssched_schedule_t *s);
+char *tu_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                       const ssched_schedule_t *s, const ssched_unrolled_t *u);
 
 /* Check schedule JSON text: 1 valid, 0 invalid, -1 malformed; why gets
  * the violation or the error. */

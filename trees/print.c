@@ -4,9 +4,11 @@
 #include "ssched/steady.h"
 #include "ssched/trees.h"
 #include "src/util/enum_names.h"
+#include "src/export/export_internal.h"
 
-void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *pb,
-                            const ssched_tree_t *tree, FILE *out)
+ssched_status_t ssched_write_tree_text(FILE *out, const ssched_platform_t *p,
+                                       const ssched_problem_t *pb, const ssched_tree_t *tree,
+                                       ssched_error_t *err)
 {
     fputs("weight ", out);
     mpz_out_str(out, 10, tree->weight);
@@ -28,6 +30,7 @@ void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *
             fprintf(out, "<- v[%zu,%zu] sent %s -> %s\n", t->k, t->m, p->names[p->from[t->edge]],
                     p->names[p->to[t->edge]]);
     }
+    return ssched_i_write_status(out, err);
 }
 
 /* The statements of one tree, its Graphviz ids prefixed by `id` so that
@@ -68,18 +71,21 @@ static void tree_statements(const ssched_platform_t *p, const ssched_problem_t *
     }
 }
 
-void ssched_tree_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_tree_t *tree, const char *name, FILE *out)
+ssched_status_t ssched_write_tree_dot(FILE *out, const ssched_platform_t *p,
+                                      const ssched_problem_t *pb, const ssched_tree_t *tree,
+                                      const char *name, ssched_error_t *err)
 {
     fprintf(out, "digraph \"%s\" {\n  rankdir=BT;\n", name);
     tree_statements(p, pb, tree, "", out);
     fputs("}\n", out);
+    return ssched_i_write_status(out, err);
 }
 
 /* Graphviz renders only the first graph of a file, so several trees go in
  * one graph, a cluster each. */
-void ssched_trees_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
-                            const ssched_trees_t *trees, FILE *out)
+ssched_status_t ssched_write_trees_dot(FILE *out, const ssched_platform_t *p,
+                                       const ssched_problem_t *pb, const ssched_trees_t *trees,
+                                       ssched_error_t *err)
 {
     fputs("digraph \"trees\" {\n  rankdir=BT;\n", out);
     for (size_t k = 0; k < trees->n_trees; k++) {
@@ -90,6 +96,7 @@ void ssched_trees_write_dot(const ssched_platform_t *p, const ssched_problem_t *
         fputs(" }\n", out);
     }
     fputs("}\n", out);
+    return ssched_i_write_status(out, err);
 }
 
 SSCHED_I_ENUM_FUNCTIONS(tree_task_kind, ssched_tree_task_kind_t, "tree task kind", "send",

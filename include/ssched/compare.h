@@ -32,6 +32,7 @@
 
 #include "ssched/error.h"
 #include "ssched/makespan.h"
+#include "ssched/platform.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,9 +79,15 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c,
                                    const ssched_compare_options_t *o,
                                    ssched_compare_t *out, ssched_error_t *err);
 
-/* Time against M for both strategies as an SVG line chart (log-scale M). */
-ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out,
-                                         ssched_error_t *err);
+/* The cluster of a platform (finalized, as loaded): complete (an edge for
+ * every ordered pair of nodes) with sender-determined costs (every edge
+ * leaving node i costs the same t(i)); processor i is node i.  c is
+ * initialised here, to be freed on SSCHED_OK only.  EINPUT names what is
+ * wrong: not a complete graph, or the node whose edges differ. */
+ssched_status_t ssched_compare_cluster_from_platform(const ssched_platform_t *p,
+                                                     ssched_mk_cluster_t *c, ssched_error_t *err);
+
+/* Writers (JSON, SVG): ssched/export.h. */
 
 #ifdef __cplusplus
 }

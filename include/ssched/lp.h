@@ -69,16 +69,7 @@ ssched_status_t ssched_lp_add_row(ssched_lp_t *lp, const char *name,
 ssched_status_t ssched_lp_add_coef(ssched_lp_t *lp, size_t row, size_t col,
                                    const mpq_t coef, ssched_error_t *err);
 
-/* Export in CPLEX LP format / free MPS.  Each row is multiplied by the LCM
- * of its denominators so every coefficient is an integer: the file states
- * exactly the same feasible set and optimum, readable by glpsol --exact and
- * QSopt_ex's esolver.  The objective is scaled by the LCM of its own
- * denominators (1 for ssched's LPs, stated in a comment); the MPS file
- * minimizes the negated objective because not every reader knows OBJSENSE. */
-ssched_status_t ssched_lp_write_lp(const ssched_lp_t *lp, FILE *out,
-                                   ssched_error_t *err);
-ssched_status_t ssched_lp_write_mps(const ssched_lp_t *lp, FILE *out,
-                                    ssched_error_t *err);
+/* Writers (LP, MPS): ssched/export.h. */
 
 typedef enum {
     SSCHED_LP_OPTIMAL = 0,

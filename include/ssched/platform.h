@@ -136,23 +136,7 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
                                      const ssched_platform_read_options_t *opt,
                                      ssched_error_t *err);
 
-/* Write the platform as GraphML with exact string attributes. */
-ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p,
-                                              FILE *out, ssched_error_t *err);
-
-/* Write the platform for SimGrid 3.32 (platform version 4.1) and the
- * matching MPI hostfile (rank i on node i, in node order): every node a
- * host, of speed flops_per_task / w flop/s (1 flop/s for a node without w,
- * which never computes); every directed edge its own link of bandwidth
- * unit_bytes / c B/s and latency 0; one route per edge (Floyd routing
- * composes longer ones).  Under the CM02 network model with bandwidth and
- * latency factors 1 and cross-traffic off, a message of unit_bytes x size
- * bytes over edge e then takes size x c(e), as in the model (bandwidths are
- * printed with 17 significant digits: SimGrid reads doubles).  EINPUT for
- * non-positive unit_bytes or flops_per_task. */
-ssched_status_t ssched_platform_write_simgrid(const ssched_platform_t *p, const mpq_t unit_bytes,
-                                              const mpq_t flops_per_task, FILE *xml,
-                                              FILE *hostfile, ssched_error_t *err);
+/* Writers (GraphML, SimGrid): ssched/export.h. */
 
 /* reach[i] = 1 iff node i is reachable from `node` along directed edges
  * (reverse = 0), or iff `node` is reachable from i (reverse = 1).

@@ -34,12 +34,19 @@ ssched_status_t ssched_rational_from_double(mpq_t out, double d,
 /* Newly allocated "p/q" (or "p" when integral); free() it. NULL on ENOMEM. */
 char *ssched_rational_to_string(const mpq_t q);
 
-/* Newly allocated decimal approximation with `digits` significant digits,
- * for display only (e.g. "0.333333"). */
-char *ssched_rational_to_decimal(const mpq_t q, int digits);
+/* How ssched_rational_to_decimal counts its digits. */
+typedef enum {
+    SSCHED_DECIMAL_SIGNIFICANT, /* `digits` significant digits, as printf %g
+                                   ("0.333333", "1.5e+20"): display only   */
+    SSCHED_DECIMAL_FIXED        /* q rounded half away from zero, exactly, to
+                                   `digits` fraction digits ("405.123456",
+                                   "-0.01", "7" for 0 digits)              */
+} ssched_decimal_style_t;
 
-/* Write "p/q" (or "p") to a stream. */
-void ssched_rational_fprint(FILE *out, const mpq_t q);
+/* Newly allocated decimal rendering of q, for display; NULL on ENOMEM.
+ * free() it.  digits < 1 (significant) or < 0 (fixed) counts as 1 or 0.
+ * Writing "p/q" to a stream: ssched_write_rational (ssched/export.h). */
+char *ssched_rational_to_decimal(const mpq_t q, int digits, ssched_decimal_style_t style);
 
 /* out = lcm(out, denominator(q)).  Used to build integral periods. */
 void ssched_rational_lcm_den(mpz_t out, const mpq_t q);

@@ -162,17 +162,7 @@ ssched_status_t ssched_redist_check(const ssched_redist_t *r,
                                     const ssched_redist_schedule_t *s,
                                     ssched_check_report_t *report, ssched_error_t *err);
 
-/* Human-readable report: header, lower bound, completion, then per
- * processor its ordered sends and receives with exact times. */
-ssched_status_t ssched_redist_write_text(const ssched_redist_t *r,
-                                         const ssched_redist_schedule_t *s, FILE *out,
-                                         ssched_error_t *err);
-
-/* JSON ("format": "ssched-redistribution/1") with exact "p/q" strings:
- * completion, lower_bound, the messages and per-processor sends/receives. */
-ssched_status_t ssched_redist_write_json(const ssched_redist_t *r,
-                                         const ssched_redist_schedule_t *s, FILE *out,
-                                         ssched_error_t *err);
+/* Writers (text, JSON): ssched/export.h. */
 
 #ifdef __cplusplus
 }

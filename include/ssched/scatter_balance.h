@@ -334,20 +334,7 @@ ssched_status_t ssched_sb_choose_root(const ssched_sb_platform_t *pl, size_t hol
                                       ssched_sb_root_eval_t *evals, ssched_error_t *err);
 void ssched_sb_root_evals_free(ssched_sb_root_eval_t *evals, size_t count);
 
-/* ---- display ------------------------------------------------------------ */
-
-/* The stair diagram of seed 004 Figs. 2-4 as a standalone SVG document: one
- * column per processor in sending order, waiting (white), receiving (black)
- * and computing (grey) from time 0 upwards, the stair of reception ends
- * dashed, the makespan as a horizontal line.  Coordinates are rounded for
- * display only. */
-ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
-                                    const ssched_sb_result_t *res, const char *title,
-                                    ssched_error_t *err);
-
-/* Newly allocated decimal rendering of q rounded to `decimals` fraction
- * digits ("405.123456"); NULL on ENOMEM.  free() it. */
-char *ssched_sb_decimal(const mpq_t q, int decimals);
+/* Writers (JSON, SVG): ssched/export.h; decimals: ssched_rational_to_decimal. */
 
 #ifdef __cplusplus
 }

@@ -320,13 +320,8 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
                                       const ssched_unroll_limits_t *limits,
                                       ssched_unrolled_t *out, ssched_error_t *err);
 
-/* The same, streamed to `out` as "ssched-unrolled/2" JSON while it is
- * generated (memory independent of K); the figures are returned in fig
- * (initialised by the caller). */
-ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                    const ssched_schedule_t *s, unsigned long K,
-                                    const ssched_unroll_limits_t *limits, FILE *out,
-                                    ssched_unroll_figures_t *fig, ssched_error_t *err);
+/* The same streamed to a file while it is generated:
+ * ssched_write_unrolled_stream (ssched/export.h). */
 
 /* LB1: a lower bound on the time of one operation, from shortest paths with
  * transfer times size * c (exact):
@@ -377,45 +372,13 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
 /* ---------------------------------------------------------------------- */
 /* Export. */
 
-/* "ssched-schedule/1" JSON (docs/model.md), or "ssched-unrolled/2" for an
- * unrolled schedule in memory.  malloc'ed text; NULL on ENOMEM.  A
- * commutative reduce (problem "commutative": true) names sets instead of
- * intervals: transfers "set": [sorted participant indices], computations
- * "merge": [[set], [set]] (the result is the union), and in a periodic
- * file's trees send tasks {"send", "set", "parent"} and merge tasks
- * {"compute", "merge", "parent"} (README, "Schedule format").  An
- * all-reduce's copies of the result are transfers "copy": true (whole,
- * no interval or set), and its unrolled file's problem names the root. */
-char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_schedule_t *s);
-char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_schedule_t *s, const ssched_unrolled_t *u);
-
-/* A readable table of one period (one line per slot, as RR-4872 Fig. 4). */
-void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedule_t *s,
-                                 FILE *out);
-/* Gantt chart of one period as SVG: one row per port (out and in). */
-ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
-                                            const ssched_schedule_t *s, FILE *out,
-                                            ssched_error_t *err);
-/* Gantt chart of K unrolled operations (u, unrolled from the pattern s) as
- * SVG: a row per used out-port, in-port, processor and switch link; bars
- * coloured by operation and labelled sender->receiver where they have
- * room; start-up (until operation 0 completes) and clean-up (from the
- * first event of the last operation) shaded.  Past 30000 events only the
- * first and last 8 operations are drawn (ssched_unrolled_gantt_elided). */
-ssched_status_t ssched_unrolled_write_gantt(const ssched_platform_t *p,
-                                           const ssched_schedule_t *s,
-                                           const ssched_unrolled_t *u, FILE *out,
-                                           ssched_error_t *err);
+/* Writers (JSON, table, Gantt charts, Graphviz): ssched/export.h.  Past
+ * 30000 events an unrolled Gantt chart draws only the first and last 8
+ * operations; this says whether u is that large. */
 int ssched_unrolled_gantt_elided(const ssched_unrolled_t *u);
-/* The platform with the per-period message counts on the edges (Graphviz). */
-ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
-                                          const ssched_schedule_t *s, FILE *out,
-                                          ssched_error_t *err);
 
-/* Read an "ssched-unrolled/2" file (as ssched_unroll_write or
- * ssched_unrolled_json wrote it) back into memory: its platform (with the
+/* Read an "ssched-unrolled/2" file (as ssched_write_unrolled_stream or
+ * ssched_write_unrolled_json wrote it) back into memory: its platform (with the
  * switches' "ports": "multi"), its problem and its events in file order,
  * with the figures the file states (u->fig.makespan etc.; periods stays 0).
  * p, pb, u must be initialised and empty; free them as usual afterwards,
@@ -456,6 +419,24 @@ ssched_status_t ssched_check_schedule_buffer(const char *json_text, size_t len,
  * any size).  EINPUT names the file when it cannot be read. */
 ssched_status_t ssched_check_schedule_file(const char *path, ssched_check_report_t *report,
                                            ssched_error_t *err);
+
+/* Self-checks of what ssched itself emits: the schedule s as
+ * ssched_write_schedule_json writes it, the unrolled schedule u as
+ * ssched_write_unrolled_json writes it, or a file ssched wrote, passed
+ * through the independent checker above.  SSCHED_OK if it is valid;
+ * SSCHED_EINTERNAL if the text is malformed ("emitted schedule is
+ * malformed: ...") or fails the checker ("emitted schedule fails the
+ * checker: ..."), messages beginning "internal error: " since either is a
+ * bug in ssched, not in the input; SSCHED_ENOMEM.  report, if not NULL,
+ * receives the checker's report. */
+ssched_status_t ssched_schedule_self_check(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                           const ssched_schedule_t *s,
+                                           ssched_check_report_t *report, ssched_error_t *err);
+ssched_status_t ssched_unrolled_self_check(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                           const ssched_schedule_t *s, const ssched_unrolled_t *u,
+                                           ssched_check_report_t *report, ssched_error_t *err);
+ssched_status_t ssched_file_self_check(const char *path, ssched_check_report_t *report,
+                                       ssched_error_t *err);
 
 #ifdef __cplusplus
 }

@@ -281,12 +281,7 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
                                     const ssched_lp_options_t *opt, ssched_steady_t *out,
                                     ssched_error_t *err);
 
-/* The solution as JSON text: "throughput" (exact "p/q"; a multicast gives
- * "upper_bound" and a "note" instead), per-edge per-type (broadcast: copies)
- * "rates", "saturated" ports with their dual prices, "unreachable" types and
- * "solver" figures.  malloc'ed (free() it); NULL on ENOMEM. */
-char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                         const ssched_steady_t *s);
+/* Writer (JSON): ssched/export.h. */
 
 /* ---- Reduction trees of a solution (trees/extract.c) -------------------- */
 

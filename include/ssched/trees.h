@@ -74,15 +74,7 @@ void ssched_trees_free(ssched_trees_t *t);
  * verification) are declared in ssched/steady.h, which includes this
  * header: trees.h does not depend on steady.h. */
 
-/* Print one tree as indented text (root first) or as a Graphviz digraph. */
-void ssched_tree_write_text(const ssched_platform_t *p, const ssched_problem_t *pb,
-                            const ssched_tree_t *tree, FILE *out);
-void ssched_tree_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_tree_t *tree, const char *name, FILE *out);
-/* Every tree in one Graphviz digraph, a cluster each (`dot` renders only
- * the first graph of a file). */
-void ssched_trees_write_dot(const ssched_platform_t *p, const ssched_problem_t *pb,
-                            const ssched_trees_t *trees, FILE *out);
+/* Writers (text, Graphviz): ssched/export.h. */
 
 /* ---- Weighted arborescences (issue 14: pipelined broadcast) -------------
  *

@@ -73,6 +73,9 @@ int cli_progress_due(cli_progress_t *p);
 /* An output file option: "-" is standard output (closed by flushing). */
 FILE *cli_open_output(const char *path);
 int cli_close_output(FILE *f);
+/* Remove a half-written output file: a regular file only, never a device
+ * such as /dev/full (which root could otherwise delete). */
+void cli_remove_partial(const char *path);
 
 int cli_cmd_solve(int argc, char **argv);
 int cli_cmd_lp(int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "ssched/rational.h"
@@ -129,6 +130,13 @@ FILE *cli_open_output(const char *path)
 int cli_close_output(FILE *f)
 {
     return f == stdout ? fflush(f) : fclose(f);
+}
+
+void cli_remove_partial(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+        remove(path);
 }
 
 void cli_progress_init(cli_progress_t *p, int level)

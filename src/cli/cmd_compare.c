@@ -1,15 +1,14 @@
 /* ssched compare: M collectives one at a time (makespan) against the
  * pipelined steady state, on the same cluster. */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/cli/cli.h"
 #include "ssched/compare.h"
+#include "ssched/export.h"
 #include "ssched/platform.h"
-#include "ssched/rational.h"
 
 static const char *usage_text =
     "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I\n"
@@ -38,24 +37,9 @@ static int platform_cluster(const char *path, const char *root_name, ssched_mk_c
         rc = cli_report("compare", &err);
     } else if (ssched_platform_find_node(&p, root_name, root, &err) != SSCHED_OK) {
         rc = cli_bad_input("compare", "--root: unknown node '%s'", root_name);
-    } else if (p.n_edges != p.n_nodes * (p.n_nodes - 1)) {
-        rc = cli_bad_input("compare", "%s: not a complete graph (every ordered pair needs an edge)",
-                           path);
-    } else if (ssched_mk_cluster_init(c, p.n_nodes, &err) != SSCHED_OK) {
+    } else if (ssched_compare_cluster_from_platform(&p, c, &err) != SSCHED_OK) {
+        ssched_error_prefix(&err, "%s: ", path);
         rc = cli_report("compare", &err);
-    } else {
-        for (size_t i = 0; i < p.n_nodes && rc == CLI_EXIT_OK; i++) {
-            size_t first = p.out_list[p.out_start[i]];
-            mpq_set(c->time[i], p.c[first]);
-            for (size_t k = p.out_start[i]; k < p.out_start[i + 1]; k++)
-                if (!mpq_equal(p.c[p.out_list[k]], c->time[i])) {
-                    rc = cli_bad_input("compare", "%s: edges leaving node '%s' have different costs "
-                                       "(the cluster model needs c(i,j) = t(i))", path, p.names[i]);
-                    break;
-                }
-        }
-        if (rc != CLI_EXIT_OK)
-            ssched_mk_cluster_free(c);
     }
     ssched_platform_free(&p);
     return rc;
@@ -85,24 +69,6 @@ static int parse_ops(const char *text, unsigned long **ops, size_t *n)
             return 0;
         s = end + 1;
     }
-}
-
-static void print_q(const mpq_t q, int width)
-{
-    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 8);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s (%s)", a, b);
-    printf("%-*s", width, buf);
-    free(a);
-    free(b);
-}
-
-static json_t *qj(const mpq_t q)
-{
-    char *s = ssched_rational_to_string(q);
-    json_t *j = json_string(s);
-    free(s);
-    return j;
 }
 
 /* One line per pipelined time computed (cli_progress_t: --quiet, --verbose). */
@@ -237,55 +203,16 @@ int cli_cmd_compare(int argc, char **argv)
     o.progress_ctx = &prog;
     if (ssched_compare_run(&cl, &o, &res, &err) != SSCHED_OK) {
         rc = cli_report("compare", &err);
-    } else if (json) {
-        json_t *root = json_object(), *rows = json_array();
-        json_object_set_new(root, "format", json_string("ssched-compare/1"));
-        json_object_set_new(root, "operation", json_string(o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast"));
-        json_object_set_new(root, "algorithm", json_string(o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "snf" : "fnf"));
-        json_object_set_new(root, "makespan", qj(res.one_shot));
-        json_object_set_new(root, "throughput", qj(res.throughput));
-        for (size_t k = 0; k < res.n_rows; k++)
-            json_array_append_new(rows, json_pack("{sIsoso}", "M", (json_int_t)res.M[k], "one_at_a_time",
-                                                  qj(res.sequential[k]), "pipelined", qj(res.pipelined[k])));
-        json_object_set_new(root, "rows", rows);
-        json_object_set_new(root, "crossover", res.crossover_found ? json_integer((json_int_t)res.crossover)
-                                                                   : json_null());
-        char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        puts(text);
-        free(text);
-        json_decref(root);
-    } else {
-        const char *what = o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast";
-        printf("cluster of %zu processors, %s %s processor %zu\n", cl.n, what,
-               o.op == SSCHED_MK_REDUCE ? "to" : "from", o.root);
-        printf("one %s (%s): makespan ", what, o.optimal ? "optimal" : o.op == SSCHED_MK_REDUCE ? "SNF" : "FNF");
-        print_q(res.one_shot, 0);
-        printf("\npipelined: TP = ");
-        print_q(res.throughput, 0);
-        printf(" per time unit (certified; %s)\n", o.op == SSCHED_MK_REDUCE
-                   ? "full-duplex one-port, participants in index order, free merges"
-                   : "full-duplex one-port, optimal pipelined broadcast down arborescences");
-        printf("\n%8s  %-34s %-34s %s\n", "M", "one at a time", "pipelined (unrolled, checked)", "faster");
-        for (size_t k = 0; k < res.n_rows; k++) {
-            printf("%8lu  ", res.M[k]);
-            print_q(res.sequential[k], 35);
-            print_q(res.pipelined[k], 35);
-            int c2 = mpq_cmp(res.pipelined[k], res.sequential[k]);
-            puts(c2 < 0 ? "pipelined" : c2 > 0 ? "one at a time" : "tie");
-        }
-        if (!res.pipelining_can_win)
-            printf("\npipelining never wins: 1/TP >= the one-shot makespan\n");
-        else if (res.crossover_found)
-            printf("\ncrossover: pipelining is faster from M = %lu on\n", res.crossover);
-        else
-            printf("\nno crossover up to M = %lu (--max-crossover)\n", o.crossover_limit);
+    } else if ((json ? ssched_write_compare_json(stdout, &o, &res, &err)
+                     : ssched_write_compare_text(stdout, &cl, &o, &res, &err)) != SSCHED_OK) {
+        rc = cli_report("compare", &err);
     }
     if (rc == CLI_EXIT_OK && plot) {
         FILE *f = cli_open_output(plot);
         if (!f) {
             rc = cli_bad_input("compare", "--plot %s: cannot write the file", plot);
         } else {
-            ssched_status_t ws = ssched_compare_write_svg(&res, f, &err);
+            ssched_status_t ws = ssched_write_compare_svg(f, &res, &err);
             if (cli_close_output(f) != 0 || ws != SSCHED_OK)
                 rc = cli_bad_input("compare", "--plot %s: write error", plot);
         }

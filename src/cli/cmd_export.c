@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "ssched/export.h"
 #include "ssched/platform.h"
 
 static const char *usage_text =
@@ -87,7 +88,7 @@ int cli_cmd_export(int argc, char **argv)
         FILE *x = cli_open_output(output), *h = x ? cli_open_output(hostfile) : NULL;
         if (!x || !h) {
             rc = cli_bad_input("export", "%s: cannot write the file", !x ? output : hostfile);
-        } else if (ssched_platform_write_simgrid(&p, unit, flops, x, h, &err) != SSCHED_OK) {
+        } else if (ssched_write_platform_simgrid(x, h, &p, unit, flops, &err) != SSCHED_OK) {
             rc = cli_report("export", &err);
         }
         if (x && cli_close_output(x) != 0 && rc == CLI_EXIT_OK)

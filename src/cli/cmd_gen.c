@@ -3,6 +3,7 @@
  * ssched_gen_tiers_params_t, generate, write.  Every bad option is reported
  * on exactly one stderr line with exit status 2. */
 #include "src/cli/cli.h"
+#include "ssched/export.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -195,7 +196,7 @@ static int write_platform(const ssched_platform_t *p, const char *output)
     FILE *out = stdout;
     if (output && !(out = cli_open_output(output)))
         return cli_bad_input(CMD, "cannot open output file '%s': %s", output, strerror(errno));
-    ssched_status_t st = ssched_platform_write_graphml(p, out, &err);
+    ssched_status_t st = ssched_write_platform_graphml(out, p, &err);
     int closed = cli_close_output(out);
     if (st != SSCHED_OK || closed != 0) {
         ssched_error_set(&err, SSCHED_EINTERNAL, "error writing %s", output ? output : "stdout");

@@ -5,6 +5,7 @@
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
+#include "ssched/export.h"
 #include "ssched/steady.h"
 
 static const char *usage_text =
@@ -79,8 +80,8 @@ int cli_cmd_lp(int argc, char **argv)
             if (!f) {
                 rc = cli_bad_input("lp", "-o %s: cannot write the file", output);
             } else {
-                ssched_status_t st = mps ? ssched_lp_write_mps(&m.lp, f, &err)
-                                         : ssched_lp_write_lp(&m.lp, f, &err);
+                ssched_status_t st = mps ? ssched_write_mps(f, &m.lp, &err)
+                                         : ssched_write_lp(f, &m.lp, &err);
                 if (cli_close_output(f) != 0 && st == SSCHED_OK)
                     st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", output);
                 if (st != SSCHED_OK)

@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "src/cli/cli.h"
+#include "ssched/export.h"
 #include "ssched/makespan.h"
-#include "ssched/rational.h"
 
 #define CMD "makespan"
 
@@ -82,82 +80,6 @@ static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
                   ssched_mk_op_name(op), heuristic,
                   op == SSCHED_MK_ALLREDUCE ? "; snf = SNF reduce + FNF broadcast" : "");
     return 0;
-}
-
-static char *qtext(const mpq_t q) { return ssched_rational_to_string(q); }
-
-/* Human-readable output: header, makespan as fraction and decimal, the
- * reduce phase end for all-reduces, then one line per message. */
-static void print_text(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
-                       const char *alg, const char *method)
-{
-    const char *role = s->op == SSCHED_MK_REDUCE ? "destination" : s->op == SSCHED_MK_BROADCAST ? "source" : "hub";
-    printf("%s, %zu processors, %s %zu, algorithm %s", ssched_mk_op_name(s->op), c->n, role,
-           s->root, alg);
-    if (method && strcmp(method, alg))
-        printf(" (method %s)", method);
-    printf("\n");
-    char *dec = ssched_rational_to_decimal(s->makespan, 10);
-    gmp_printf("makespan: %Qd (%s)\n", s->makespan, dec ? dec : "?");
-    free(dec);
-    if (s->op == SSCHED_MK_ALLREDUCE) {
-        dec = ssched_rational_to_decimal(s->reduce_makespan, 10);
-        gmp_printf("reduce phase ends at: %Qd (%s)\n", s->reduce_makespan, dec ? dec : "?");
-        free(dec);
-    }
-    printf("messages: %zu\n", s->count);
-    if (s->count)
-        printf("  %8s %8s  %14s  %14s\n", "sender", "receiver", "start", "end");
-    for (size_t i = 0; i < s->count; i++)
-        gmp_printf("  %8zu %8zu  %14Qd  %14Qd\n", s->msg[i].sender, s->msg[i].receiver,
-                   s->msg[i].start, s->msg[i].end);
-}
-
-/* JSON with every time as an exact "p/q" string. */
-static int print_json(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
-                      const char *alg, const char *method)
-{
-    json_t *o = json_object(), *times = json_array(), *msgs = json_array();
-    char *t;
-    json_object_set_new(o, "format", json_string("ssched-makespan/1"));
-    json_object_set_new(o, "operation", json_string(ssched_mk_op_name(s->op)));
-    json_object_set_new(o, "algorithm", json_string(alg));
-    if (method)
-        json_object_set_new(o, "method", json_string(method));
-    json_object_set_new(o, "root", json_integer((json_int_t)s->root));
-    json_object_set_new(o, "processors", json_integer((json_int_t)c->n));
-    for (size_t p = 0; p < c->n; p++) {
-        json_array_append_new(times, json_string(t = qtext(c->time[p])));
-        free(t);
-    }
-    json_object_set_new(o, "times", times);
-    json_object_set_new(o, "makespan", json_string(t = qtext(s->makespan)));
-    free(t);
-    char *dec = ssched_rational_to_decimal(s->makespan, 10);
-    json_object_set_new(o, "makespan_decimal", json_string(dec ? dec : ""));
-    free(dec);
-    if (s->op == SSCHED_MK_ALLREDUCE) {
-        json_object_set_new(o, "reduce_makespan", json_string(t = qtext(s->reduce_makespan)));
-        free(t);
-    }
-    for (size_t i = 0; i < s->count; i++) {
-        json_t *m = json_object();
-        json_object_set_new(m, "sender", json_integer((json_int_t)s->msg[i].sender));
-        json_object_set_new(m, "receiver", json_integer((json_int_t)s->msg[i].receiver));
-        json_object_set_new(m, "start", json_string(t = qtext(s->msg[i].start)));
-        free(t);
-        json_object_set_new(m, "end", json_string(t = qtext(s->msg[i].end)));
-        free(t);
-        json_array_append_new(msgs, m);
-    }
-    json_object_set_new(o, "messages", msgs);
-    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (!text)
-        return 0;
-    puts(text);
-    free(text);
-    return 1;
 }
 
 /* ssched makespan OP --times ... --algorithm ... [--root I] [--json]:
@@ -343,10 +265,11 @@ int cli_cmd_makespan(int argc, char **argv)
         err.status = SSCHED_EINTERNAL;
         st = SSCHED_EINTERNAL;
     }
+    if (st == SSCHED_OK)
+        st = (json ? ssched_write_makespan_json : ssched_write_makespan_text)(stdout, &cl, &s,
+                                                                            alg_text, method, &err);
     if (st != SSCHED_OK)
         rc = cli_report(CMD, &err);
-    else if (json ? !print_json(&cl, &s, alg_text, method) : (print_text(&cl, &s, alg_text, method), 0))
-        rc = cli_report(CMD, &(ssched_error_t){SSCHED_ENOMEM, "out of memory writing JSON"});
     ssched_mk_schedule_free(&s);
     ssched_mk_cluster_free(&cl);
     return rc;

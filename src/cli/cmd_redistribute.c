@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/redistribution.h"
 
@@ -231,8 +232,8 @@ int cli_cmd_redistribute(int argc, char **argv)
             fprintf(stderr, "ssched %s: scheduled in %.3f s\n", CMD, cli_now() - t0);
     }
     if (st == SSCHED_OK)
-        st = json ? ssched_redist_write_json(&r, &s, stdout, &err)
-                  : ssched_redist_write_text(&r, &s, stdout, &err);
+        st = json ? ssched_write_redist_json(stdout, &r, &s, &err)
+                  : ssched_write_redist_text(stdout, &r, &s, &err);
     rc = st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
 refused:
     ssched_redist_schedule_free(&s);

@@ -88,7 +88,7 @@ int cli_cmd_report(int argc, char **argv)
             if (cli_close_output(f) != 0 && rc == CLI_EXIT_OK)
                 rc = cli_bad_input("report", "-o %s: write error", output);
             if (rc != CLI_EXIT_OK && !to_stdout)
-                remove(output); /* no half-written page */
+                cli_remove_partial(output); /* no half-written page */
         }
     }
     ssched_problem_free(&pb);

@@ -1,14 +1,13 @@
 /* ssched scatter-balance: load-balanced scatter of n items (seed 004). */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/cli/cli.h"
-#include "ssched/rational.h"
+#include "ssched/export.h"
 #include "ssched/scatter_balance.h"
 
 #define CMD "scatter-balance"
@@ -141,215 +140,19 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
     return CLI_EXIT_OK;
 }
 
-static char *qstr(const mpq_t q)
+static int write_plot(const opts_t *o, const ssched_sb_report_t *r)
 {
-    return ssched_rational_to_string(q);
-}
-
-static json_t *jq(const mpq_t q)
-{
-    char *s = qstr(q);
-    json_t *j = json_string(s ? s : "?");
-    free(s);
-    return j;
-}
-
-static json_t *jdec(const mpq_t q)
-{
-    char *s = ssched_sb_decimal(q, 6);
-    json_t *j = json_string(s ? s : "?");
-    free(s);
-    return j;
-}
-
-static const char *alg_long_name(ssched_sb_algorithm_t a)
-{
-    switch (a) {
-    case SSCHED_SB_DP: return "Algorithm 1 (exact DP)";
-    case SSCHED_SB_DP_FAST: return "Algorithm 2 (optimized exact DP)";
-    case SSCHED_SB_EXACT: return "pruned exact search";
-    case SSCHED_SB_LP: return "LP (3) heuristic + rounding of section 3.3";
-    case SSCHED_SB_CLOSED_FORM: return "closed form of Theorems 1-2 + rounding of section 3.3";
-    case SSCHED_SB_UNIFORM: return "uniform distribution (MPI_Scatter)";
-    }
-    return "?";
-}
-
-typedef struct {
-    const opts_t *o;
-    const ssched_sb_platform_t *pl, *inst;
-    size_t holder, root;
-    const mpq_t *pre;
-    const ssched_sb_result_t *res;
-    const ssched_sb_root_eval_t *evals; /* choose-root only */
-} report_t;
-
-static void print_text(FILE *out, const report_t *r)
-{
-    const ssched_sb_result_t *res = r->res;
-    const ssched_sb_platform_t *inst = r->inst;
-    fprintf(out, "scatter-balance: %s: %zu processors, %ld items, order %s, root %s\n",
-            r->o->path, inst->p, res->n, ssched_sb_order_name(r->o->order),
-            r->pl->procs[r->root].name);
-    fprintf(out, "algorithm: %s (%s)%s\n", ssched_sb_algorithm_name(res->algorithm),
-            alg_long_name(res->algorithm), res->optimal ? ", exact integer optimum" : "");
-    char *s = qstr(res->makespan), *d = ssched_sb_decimal(res->makespan, 6);
-    fprintf(out, "makespan: %s = %s s\n", s, d);
-    free(s);
-    free(d);
-    if (r->root != r->holder) {
-        mpq_t total;
-        mpq_init(total);
-        mpq_add(total, *r->pre, res->makespan);
-        s = ssched_sb_decimal(*r->pre, 6);
-        d = ssched_sb_decimal(total, 6);
-        fprintf(out, "root %s is not the data holder %s: pre-transfer %s s, total %s s\n",
-                r->pl->procs[r->root].name, r->pl->procs[r->holder].name, s, d);
-        free(s);
-        free(d);
-        mpq_clear(total);
-    }
-    if (res->has_relaxation) {
-        mpq_t bound;
-        mpq_init(bound);
-        mpq_add(bound, res->relaxed_makespan, res->guarantee);
-        char *a = qstr(res->relaxed_makespan), *b = ssched_sb_decimal(res->relaxed_makespan, 6);
-        char *g = ssched_sb_decimal(res->guarantee, 6), *bb = ssched_sb_decimal(bound, 6);
-        fprintf(out, "rational optimum T = %s = %s s (lower bound on the integer optimum)\n", a, b);
-        fprintf(out, "eq. (4): T <= makespan <= T + %s = %s s\n", g, bb);
-        free(a);
-        free(b);
-        free(g);
-        free(bb);
-        mpq_clear(bound);
-        if (res->useful) {
-            int any = 0;
-            for (size_t i = 0; i < inst->p; i++)
-                if (!res->useful[i]) {
-                    fprintf(out, "%s%s", any ? ", " : "Theorem 2 drops: ", inst->procs[i].name);
-                    any = 1;
-                }
-            if (any)
-                fputc('\n', out);
-        }
-    }
-    fprintf(out, "%4s  %-16s %10s %16s %16s  %s\n", "#", "processor", "items", "receive end (s)",
-            "finish (s)", "finish (exact)");
-    for (size_t i = 0; i < inst->p; i++) {
-        char *re = ssched_sb_decimal(res->send_end[i], 6), *fi = ssched_sb_decimal(res->finish[i], 6);
-        char *fx = qstr(res->finish[i]);
-        fprintf(out, "%4zu  %-16s %10ld %16s %16s  %s\n", i + 1, inst->procs[i].name,
-                res->items[i], re, fi, fx);
-        free(re);
-        free(fi);
-        free(fx);
-    }
-    if (r->evals) {
-        fputs("root choice (section 3.4): pre-transfer + makespan per root\n", out);
-        for (size_t k = 0; k < r->pl->p; k++) {
-            char *a = ssched_sb_decimal(r->evals[k].pre_transfer, 6);
-            char *b = ssched_sb_decimal(r->evals[k].makespan, 6);
-            char *c = ssched_sb_decimal(r->evals[k].total, 6);
-            fprintf(out, "  %-16s %14s + %14s = %14s%s\n", r->pl->procs[k].name, a, b, c,
-                    k == r->root ? "  <- best" : "");
-            free(a);
-            free(b);
-            free(c);
-        }
-    }
-}
-
-static json_t *build_json(const report_t *r)
-{
-    const ssched_sb_result_t *res = r->res;
-    const ssched_sb_platform_t *inst = r->inst;
-    json_t *o = json_object();
-    json_object_set_new(o, "format", json_string("ssched-scatter-balance/1"));
-    json_object_set_new(o, "file", json_string(r->o->path));
-    json_object_set_new(o, "items", json_integer(res->n));
-    json_object_set_new(o, "algorithm", json_string(ssched_sb_algorithm_name(res->algorithm)));
-    json_object_set_new(o, "order", json_string(ssched_sb_order_name(r->o->order)));
-    json_object_set_new(o, "root", json_string(r->pl->procs[r->root].name));
-    json_object_set_new(o, "holder", json_string(r->pl->procs[r->holder].name));
-    json_object_set_new(o, "optimal", json_boolean(res->optimal));
-    json_object_set_new(o, "makespan", jq(res->makespan));
-    json_object_set_new(o, "makespan_decimal", jdec(res->makespan));
-    mpq_t total;
-    mpq_init(total);
-    mpq_add(total, *r->pre, res->makespan);
-    json_object_set_new(o, "pre_transfer", jq(*r->pre));
-    json_object_set_new(o, "total", jq(total));
-    mpq_clear(total);
-    json_t *dist = json_array();
-    mpq_t zero;
-    mpq_init(zero);
-    for (size_t i = 0; i < inst->p; i++) {
-        json_t *e = json_object();
-        json_object_set_new(e, "name", json_string(inst->procs[i].name));
-        json_object_set_new(e, "items", json_integer(res->items[i]));
-        json_object_set_new(e, "receive_start", jq(i ? res->send_end[i - 1] : zero));
-        json_object_set_new(e, "receive_end", jq(res->send_end[i]));
-        json_object_set_new(e, "finish", jq(res->finish[i]));
-        json_object_set_new(e, "finish_decimal", jdec(res->finish[i]));
-        json_array_append_new(dist, e);
-    }
-    mpq_clear(zero);
-    json_object_set_new(o, "distribution", dist);
-    if (res->has_relaxation) {
-        json_t *rx = json_object();
-        json_object_set_new(rx, "makespan", jq(res->relaxed_makespan));
-        json_object_set_new(rx, "makespan_decimal", jdec(res->relaxed_makespan));
-        json_t *it = json_array();
-        for (size_t i = 0; i < inst->p; i++)
-            json_array_append_new(it, jq(res->relaxed_items[i]));
-        json_object_set_new(rx, "items", it);
-        json_object_set_new(rx, "guarantee", jq(res->guarantee));
-        mpq_t b;
-        mpq_init(b);
-        mpq_add(b, res->relaxed_makespan, res->guarantee);
-        json_object_set_new(rx, "bound", jq(b));
-        mpq_clear(b);
-        if (res->useful) {
-            json_t *dr = json_array();
-            for (size_t i = 0; i < inst->p; i++)
-                if (!res->useful[i])
-                    json_array_append_new(dr, json_string(inst->procs[i].name));
-            json_object_set_new(rx, "dropped", dr);
-        }
-        json_object_set_new(o, "relaxation", rx);
-    }
-    if (r->evals) {
-        json_t *a = json_array();
-        for (size_t k = 0; k < r->pl->p; k++) {
-            json_t *e = json_object();
-            json_object_set_new(e, "root", json_string(r->pl->procs[k].name));
-            json_object_set_new(e, "pre_transfer", jq(r->evals[k].pre_transfer));
-            json_object_set_new(e, "makespan", jq(r->evals[k].makespan));
-            json_object_set_new(e, "total", jq(r->evals[k].total));
-            json_array_append_new(a, e);
-        }
-        json_object_set_new(o, "root_choice", a);
-    }
-    json_t *w = json_object();
-    json_object_set_new(w, "evaluations", json_integer(res->evaluations));
-    json_object_set_new(w, "states", json_integer(res->states));
-    json_object_set_new(o, "work", w);
-    return o;
-}
-
-static int write_plot(const report_t *r)
-{
-    FILE *f = cli_open_output(r->o->plot);
+    FILE *f = cli_open_output(o->plot);
     if (!f)
-        return cli_bad_input(CMD, "--plot %s: cannot write: %s", r->o->plot, strerror(errno));
+        return cli_bad_input(CMD, "--plot %s: cannot write: %s", o->plot, strerror(errno));
     char title[256];
-    snprintf(title, sizeof title, "%s: %ld items, %s, order %s", r->o->path, r->res->n,
-             ssched_sb_algorithm_name(r->res->algorithm), ssched_sb_order_name(r->o->order));
+    snprintf(title, sizeof title, "%s: %ld items, %s, order %s", o->path, r->result->n,
+             ssched_sb_algorithm_name(r->result->algorithm), ssched_sb_order_name(o->order));
     ssched_error_t err;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_sb_write_svg(f, r->inst, r->res, title, &err);
+    ssched_status_t st = ssched_write_sb_svg(f, r->instance, r->result, title, &err);
     if (cli_close_output(f) != 0 && st == SSCHED_OK)
-        return cli_bad_input(CMD, "--plot %s: write error", r->o->plot);
+        return cli_bad_input(CMD, "--plot %s: write error", o->plot);
     return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
 }
 
@@ -460,23 +263,11 @@ int cli_cmd_scatter_balance(int argc, char **argv)
         rc = cli_report(CMD, &err);
         goto out;
     }
-    report_t r = {&o, &pl, &inst, holder, root, (const mpq_t *)&pre, &res, evals};
-    if (o.plot && (rc = write_plot(&r)) != CLI_EXIT_OK)
+    ssched_sb_report_t r = {o.path, &pl, &inst, holder, root, o.order, pre, &res, evals};
+    if (o.plot && (rc = write_plot(&o, &r)) != CLI_EXIT_OK)
         goto out;
-    if (o.json) {
-        json_t *j = build_json(&r);
-        char *text = json_dumps(j, JSON_INDENT(2));
-        json_decref(j);
-        if (!text) {
-            fprintf(stderr, "ssched %s: cannot format JSON\n", CMD);
-            rc = CLI_EXIT_FAILURE;
-            goto out;
-        }
-        puts(text);
-        free(text);
-    } else {
-        print_text(stdout, &r);
-    }
+    if ((o.json ? ssched_write_sb_json : ssched_write_sb_text)(stdout, &r, &err) != SSCHED_OK)
+        rc = cli_report(CMD, &err);
 out:
     if (evals) {
         ssched_sb_root_evals_free(evals, pl.p);

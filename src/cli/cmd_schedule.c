@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
-#include "ssched/rational.h"
+#include "ssched/export.h"
 #include "ssched/schedule.h"
 
 static const char *usage_text =
@@ -41,33 +40,20 @@ static const char *usage_text =
     "  --trees-dot FILE    reduce: the weighted reduction trees as Graphviz, one\n"
     "                      cluster each (with --unroll: the pattern's trees)\n";
 
-/* Check the JSON text with the independent checker; 1 if valid. */
-static int self_check(const char *text)
-{
-    ssched_check_report_t rep;
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    if (ssched_check_schedule_text(text, &rep, &err) != SSCHED_OK) {
-        fprintf(stderr, "ssched schedule: internal error: emitted schedule is malformed: %s\n",
-                err.message);
-        return 0;
-    }
-    if (!rep.valid) {
-        fprintf(stderr, "ssched schedule: internal error: emitted schedule fails the checker: %s\n",
-                rep.violation);
-        return 0;
-    }
-    return 1;
-}
-
-static int write_text(const char *path, const char *text)
+/* Write the schedule's JSON to the file at path. */
+static int write_json_file(const char *path, const ssched_platform_t *p, const ssched_problem_t *pb,
+                           const ssched_schedule_t *s)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return cli_bad_input("schedule", "-o %s: cannot write the file", path);
-    fputs(text, f);
-    fputc('\n', f);
-    if (fclose(f) != 0)
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_status_t st = ssched_write_schedule_json(f, p, pb, s, &err);
+    int closed = fclose(f) == 0;
+    if (st != SSCHED_OK && st != SSCHED_EINPUT)
+        return cli_report("schedule", &err);
+    if (st != SSCHED_OK || !closed)
         return cli_bad_input("schedule", "-o %s: write error", path);
     return CLI_EXIT_OK;
 }
@@ -83,65 +69,6 @@ typedef struct {
     ssched_matching_rule_t rule;
     mpq_t fixed_period;
 } sched_opts_t;
-
-static void print_fraction(const char *label, const mpq_t q)
-{
-    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, 10);
-    printf("%s%s (%s)", label, a, b);
-    free(a);
-    free(b);
-}
-
-static void print_reduce_extras(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                const ssched_schedule_t *s)
-{
-    if (s->fixed) {
-        print_fraction("fixed period TF = ", s->period);
-        print_fraction("\n  throughput with floors r(T) = floor(w(T) TF / T) (RR-4872 4.6): ",
-                       s->floor_throughput);
-        print_fraction("\n  report's guarantee TP - card(TREES)/TF: ", s->report_bound);
-        print_fraction("\n  achieved by this schedule (floors plus greedy fill): ", s->throughput);
-        printf("  [");
-        mpz_out_str(stdout, 10, s->extra_instances);
-        printf(" extra tree instances]\n");
-    }
-    printf("%zu reduction trees:\n", s->trees.n_trees);
-    for (size_t k = 0; k < s->trees.n_trees; k++) {
-        printf("tree %zu: ", k + 1);
-        ssched_tree_write_text(p, pb, &s->trees.trees[k], stdout);
-    }
-}
-
-/* Broadcast: the arborescences, with their instances per period. */
-static void print_broadcast_extras(const ssched_platform_t *p, const ssched_schedule_t *s)
-{
-    const ssched_arborescences_t *a = &s->arborescences;
-    printf("%zu %s arborescences (instances per period: arcs):\n", a->count,
-           s->multicast ? "Steiner" : "spanning");
-    for (size_t i = 0; i < a->count; i++) {
-        fputs("  ", stdout);
-        mpq_out_str(stdout, 10, a->items[i].weight);
-        fputs(" x", stdout);
-        for (size_t k = 0; k < a->items[i].n_arcs; k++) {
-            size_t e = a->items[i].arcs[k];
-            printf("%s %s->%s", k ? "," : "", p->names[p->from[e]], p->names[p->to[e]]);
-        }
-        fputc('\n', stdout);
-    }
-}
-
-static void print_qd(const char *label, const mpq_t q, const char *after, int digits)
-{
-    char *a = ssched_rational_to_string(q), *b = ssched_rational_to_decimal(q, digits);
-    printf("%s%s (%s)%s", label, a, b, after);
-    free(a);
-    free(b);
-}
-
-static void print_q(const char *label, const mpq_t q, const char *after)
-{
-    print_qd(label, q, after, 6);
-}
 
 static void unroll_progress(void *ctx, size_t done, size_t total, double seconds)
 {
@@ -175,7 +102,7 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
     ssched_error_t err;
     ssched_error_clear(&err);
     sched_opts_t copy = *o_in, *o = &copy;
-    int to_stdout = !strcmp(o_in->output, "-"), saved_stdout = -1;
+    int to_stdout = !strcmp(o_in->output, "-");
     FILE *f = NULL;
     if (to_stdout) {
         const char *dir = getenv("TMPDIR");
@@ -195,13 +122,13 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
         lim.progress = unroll_progress;
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    ssched_status_t st = ssched_unroll_write(p, pb, s, (unsigned long)o->operations, &lim, f,
-                                             &fig, &err);
+    ssched_status_t st = ssched_write_unrolled_stream(f, p, pb, s, (unsigned long)o->operations,
+                                                      &lim, &fig, &err);
     int rc = CLI_EXIT_OK;
     if (fclose(f) != 0 && st == SSCHED_OK)
         st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", o->output);
     if (st != SSCHED_OK) {
-        remove(o->output);
+        cli_remove_partial(o->output);
         rc = cli_report("schedule", &err);
     } else if (!o->no_check) {
         /* the file as written, checked as a stream (any size) */
@@ -209,78 +136,19 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
         if (!o->quiet && stat(o->output, &sb) == 0 && sb.st_size > (64 << 20))
             fprintf(stderr, "ssched schedule: checking %s (%.0f MB)\n", o->output,
                     (double)sb.st_size / 1048576.0);
-        ssched_check_report_t rep;
-        ssched_error_t cerr;
-        ssched_error_clear(&cerr);
-        if (ssched_check_schedule_file(o->output, &rep, &cerr) != SSCHED_OK) {
-            fprintf(stderr, "ssched schedule: internal error: emitted schedule is malformed: %s\n",
-                    cerr.message);
-            rc = CLI_EXIT_FAILURE;
-        } else if (!rep.valid) {
-            fprintf(stderr, "ssched schedule: internal error: emitted schedule fails the checker: "
-                    "%s\n", rep.violation);
-            rc = CLI_EXIT_FAILURE;
-        }
+        if (ssched_file_self_check(o->output, NULL, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
     }
-    if (rc == CLI_EXIT_OK && to_stdout) {
-        if (!copy_to_stdout(o->output))
-            rc = cli_bad_input("schedule", "-o -: write error on standard output");
-        /* the summary below goes to stderr */
-        fflush(stdout);
-        saved_stdout = dup(STDOUT_FILENO);
-        if (saved_stdout < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-            saved_stdout = -1;
-    }
+    if (rc == CLI_EXIT_OK && to_stdout && !copy_to_stdout(o->output))
+        rc = cli_bad_input("schedule", "-o -: write error on standard output");
     if (rc == CLI_EXIT_OK && !(to_stdout && o->quiet)) {
-        printf("unrolled schedule for %lu operations: %zu transfers (%zu pieces of messages)",
-               fig.operations, fig.transfers, fig.pieces);
-        if (s->kind == SSCHED_PROBLEM_REDUCE)
-            printf(", %zu computations", fig.computations);
-        printf(", %zu periods\n", fig.periods);
-        print_q("pattern: period ", fig.period, "");
-        printf(" with ");
-        mpz_out_str(stdout, 10, fig.ops_per_period);
-        print_q(" operations, throughput ", fig.pattern_throughput, "\n");
-        print_q("time for K operations: ", fig.makespan, "");
-        mpq_t achieved; /* the emitted schedule's own throughput */
-        mpq_init(achieved);
-        if (mpq_sgn(fig.makespan) > 0) {
-            mpq_set_ui(achieved, fig.operations, 1);
-            mpq_div(achieved, achieved, fig.makespan);
-        }
-        print_q(", throughput K / makespan = ", achieved, "\n");
-        mpq_clear(achieved);
-        print_q("lower bound LB(K) = max(K/TP, LB1): K/TP = ", fig.steady_time, ", ");
-        print_q("LB1 = ", fig.lb1, "\n");
-        if (s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast && s->optimal) {
-            /* each message's copies form a Steiner arborescence, so any
-             * schedule averages to a packing of them: at most TP */
-            printf("multicast: TP is proven optimal, so K/TP bounds every schedule\n");
-        } else if (s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast) {
-            /* K/TP only binds schedules on the pattern's arborescences */
-            mpq_t kb;
-            mpq_init(kb);
-            mpq_set_ui(kb, fig.operations, 1);
-            mpq_div(kb, kb, s->upper_bound);
-            print_q("multicast: TP is achievable, not proven optimal: any schedule needs K / "
-                    "upper bound = ", kb, "\n");
-            mpq_clear(kb);
-        }
-        print_qd("makespan / LB(K) = ", fig.ratio, "", 9);
-        print_q(";  overhead over K/TP = ", fig.overhead, "\n");
-        char *bp = ssched_rational_to_string(fig.buffer_peak);
-        printf("buffer: at most %s messages held at once, at node %s\n", bp ? bp : "?",
-               fig.buffer_node < p->n_nodes ? p->names[fig.buffer_node] : "-");
-        free(bp);
+        FILE *out = to_stdout ? stderr : stdout; /* stdout holds the JSON only */
+        if (ssched_write_unrolled_summary(out, p, s, &fig, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
         if (o->no_check)
-            printf("not checked (--no-check): run ssched check %s\n", o_in->output);
+            fprintf(out, "not checked (--no-check): run ssched check %s\n", o_in->output);
         else
-            printf("checked: valid (ssched check %s)\n", o_in->output);
-    }
-    if (saved_stdout >= 0) {
-        fflush(stdout);
-        dup2(saved_stdout, STDOUT_FILENO);
-        close(saved_stdout);
+            fprintf(out, "checked: valid (ssched check %s)\n", o_in->output);
     }
     if (to_stdout)
         remove(o->output);
@@ -300,49 +168,19 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
         int rc = emit_unrolled(o, p, pb, s);
         return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
     }
-    char *text = ssched_schedule_json(p, pb, s);
-    if (!text || !self_check(text)) {
-        free(text);
-        return CLI_EXIT_FAILURE;
-    }
+    if (ssched_schedule_self_check(p, pb, s, NULL, &err) != SSCHED_OK)
+        return cli_report("schedule", &err);
     int rc = CLI_EXIT_OK;
     int to_stdout = o->output && !strcmp(o->output, "-"); /* JSON only on stdout */
     if (o->output && !to_stdout)
-        rc = write_text(o->output, text);
+        rc = write_json_file(o->output, p, pb, s);
     if (rc == CLI_EXIT_OK && ((o->json && !o->output) || to_stdout)) {
-        puts(text);
+        if (ssched_write_schedule_json(stdout, p, pb, s, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
     } else if (rc == CLI_EXIT_OK && !o->json) {
-        char *tp = ssched_rational_to_string(st->throughput);
-        char *dec = ssched_rational_to_decimal(st->throughput, 10);
-        int comm_open = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative && !st->optimal;
-        if ((s->kind == SSCHED_PROBLEM_BROADCAST && s->multicast) ||
-            s->kind == SSCHED_PROBLEM_ALLREDUCE || comm_open) {
-            /* the Steiner packing's (or the commutative trees') TP is
-             * achievable; the edge LP or the relaxation bounds it */
-            printf("throughput TP = %s (%s), achievable (certified feasible); ", tp, dec);
-            print_qd("upper bound ", comm_open ? st->upper_bound : s->upper_bound,
-                     (comm_open ? st->optimal : s->optimal) ? ", TP proven optimal"
-                                                            : ", TP not proven optimal",
-                     10);
-            printf("; schedule checked: valid\n");
-            if (s->kind == SSCHED_PROBLEM_ALLREDUCE)
-                printf("root %s: %zu reduction trees and %zu arborescences per period\n",
-                       p->names[s->root], s->trees.n_trees, s->arborescences.count);
-        } else {
-            printf("throughput TP = %s (%s), certified optimal; schedule checked: valid\n", tp,
-                   dec);
-        }
-        printf("matchings: %zu (bound %zu) over %zu bipartite edges\n", s->n_matchings,
-               s->matching_bound, s->bipartite_edges);
-        free(tp);
-        free(dec);
-        if (s->kind == SSCHED_PROBLEM_REDUCE)
-            print_reduce_extras(p, pb, s);
-        else if (s->kind == SSCHED_PROBLEM_BROADCAST)
-            print_broadcast_extras(p, s);
-        ssched_schedule_write_table(p, s, stdout);
+        if (ssched_write_schedule_summary(stdout, p, pb, st, s, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
     }
-    free(text);
     return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
 }
 
@@ -356,7 +194,7 @@ static ssched_status_t unrolled_gantt(const sched_opts_t *o, const ssched_platfo
     ssched_unrolled_init(&u);
     ssched_status_t st = ssched_unroll(p, pb, s, (unsigned long)o->operations, &u, err);
     if (st == SSCHED_OK)
-        st = ssched_unrolled_write_gantt(p, s, &u, f, err);
+        st = ssched_write_unrolled_gantt(f, p, s, &u, err);
     ssched_unrolled_free(&u);
     return st;
 }
@@ -375,7 +213,7 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
         if (!(f = fopen(o->gantt, "w")))
             return cli_bad_input("schedule", "--gantt %s: cannot write the file", o->gantt);
         ssched_status_t ws = o->unroll ? unrolled_gantt(o, p, pb, s, f, &err)
-                                       : ssched_schedule_write_gantt(p, s, f, &err);
+                                       : ssched_write_schedule_gantt(f, p, s, &err);
         if (fclose(f) != 0 && ws == SSCHED_OK)
             return cli_bad_input("schedule", "--gantt %s: write error", o->gantt);
         if (ws != SSCHED_OK)
@@ -386,14 +224,14 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
             return cli_bad_input("schedule", "--trees-dot applies to reduce problems");
         if (!(f = fopen(o->trees_dot, "w")))
             return cli_bad_input("schedule", "--trees-dot %s: cannot write the file", o->trees_dot);
-        ssched_trees_write_dot(p, pb, &s->trees, f);
-        if (fclose(f) != 0)
+        ssched_status_t ws = ssched_write_trees_dot(f, p, pb, &s->trees, &err);
+        if (fclose(f) != 0 || ws != SSCHED_OK)
             return cli_bad_input("schedule", "--trees-dot %s: write error", o->trees_dot);
     }
     if (rc == CLI_EXIT_OK && o->dot) {
         if (!(f = fopen(o->dot, "w")))
             return cli_bad_input("schedule", "--dot %s: cannot write the file", o->dot);
-        ssched_status_t ws = ssched_schedule_write_dot(p, s, f, &err);
+        ssched_status_t ws = ssched_write_schedule_dot(f, p, s, &err);
         if (fclose(f) != 0 || ws != SSCHED_OK)
             return cli_bad_input("schedule", "--dot %s: write error", o->dot);
     }

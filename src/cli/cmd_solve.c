@@ -5,7 +5,7 @@
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
-#include "ssched/rational.h"
+#include "ssched/export.h"
 #include "ssched/steady.h"
 
 static const char *usage_text =
@@ -28,264 +28,6 @@ static const char *usage_text =
     "         every class measured)  --quiet (no progress lines)\n"
     "         --routers one-port|switch (switch: every node without w not named in the\n"
     "         problem forwards on all its links at once; default: the file's ports)\n";
-
-static void print_q(FILE *out, const mpq_t q)
-{
-    char *s = ssched_rational_to_string(q);
-    fputs(s, out);
-    free(s);
-}
-
-/* All-reduce: the achievable TP, its bound, the root (and, for a best-root
- * solve, every candidate). */
-static void print_allreduce(FILE *out, const ssched_platform_t *p, const ssched_steady_t *s,
-                            const char *dec)
-{
-    fputs("\nthroughput (achievable, certified feasible) TP = ", out);
-    print_q(out, s->throughput);
-    fprintf(out, " (%s) all-reduces per time unit%s, root %s\n", dec,
-            s->optimal ? ", optimal" : "", p->names[s->allreduce_root]);
-    fputs("upper bound (certified) = ", out);
-    print_q(out, s->upper_bound);
-    mpq_t gap;
-    mpq_init(gap);
-    mpq_sub(gap, s->upper_bound, s->throughput);
-    fputs("; gap = ", out);
-    print_q(out, gap);
-    mpq_clear(gap);
-    fprintf(out, "\nnote: reduction trees to the root and arborescences from it in one steady "
-                 "state;\n      pricing %s\n",
-            s->cg_pricing_exact ? "exact (no column improves: the TP is optimal for this root)"
-            : "heuristic (Steiner arborescences with many relays, or commutative trees with many\n"
-              "      optional merge points): the bound is Farley's from the exact duals or the\n"
-              "      combined edge LP's, the smaller");
-    if (s->n_root_candidates) {
-        fprintf(out, "best root %s, certified as the maximum over %zu candidate roots:\n",
-                p->names[s->allreduce_root], s->n_root_candidates);
-        for (size_t k = 0; k < s->n_root_candidates; k++) {
-            fprintf(out, "  %-12s ", p->names[s->root_candidates[k]]);
-            if (s->root_pruned[k]) {
-                fputs("pruned: bound ", out);
-            } else {
-                fputs("TP ", out);
-                print_q(out, s->root_throughput[k]);
-                fputs("  bound ", out);
-            }
-            print_q(out, s->root_upper_bound[k]);
-            fputc('\n', out);
-        }
-    }
-}
-
-/* Commutative reduce: the achievable TP and, unless it is proven optimal,
- * its certified upper bound and the gap. */
-static void print_commutative(FILE *out, const ssched_steady_t *s, const char *dec)
-{
-    fputs("\nthroughput (achievable, certified feasible) TP = ", out);
-    print_q(out, s->throughput);
-    fprintf(out, " (%s) operations per time unit%s\n", dec,
-            s->optimal ? ", certified optimal" : "");
-    if (!s->optimal) {
-        mpq_t gap;
-        mpq_init(gap);
-        mpq_sub(gap, s->upper_bound, s->throughput);
-        fputs("upper bound (certified) = ", out);
-        print_q(out, s->upper_bound);
-        fputs("; gap = ", out);
-        print_q(out, gap);
-        mpq_clear(gap);
-        fputs("\nnote: optional merge points (nodes with w outside the problem) make pricing\n"
-              "      Steiner-like and not proven exact: the optimal TP lies between the two\n", out);
-    }
-    fprintf(out, "note: commutative (partial results are sets): column generation over "
-                 "reduction in-trees, %s pricing\n", s->cg_pricing_exact ? "exact" : "heuristic");
-}
-
-static void print_text(FILE *out, const char *path, const ssched_platform_t *p,
-                       const ssched_problem_t *pb, const ssched_steady_t *s)
-{
-    fprintf(out, "platform: %s (%zu nodes, %zu edges)\nproblem: ", path, p->n_nodes, p->n_edges);
-    cli_problem_describe(out, p, pb);
-    size_t n_switches = 0;
-    for (size_t i = 0; i < p->n_nodes; i++)
-        n_switches += p->multiport && p->multiport[i];
-    if (n_switches) {
-        fprintf(out, "\nmodel: %zu switch%s (no port rule; each incident link is its own resource): ",
-                n_switches, n_switches == 1 ? "" : "es");
-        for (size_t i = 0, k = 0; i < p->n_nodes; i++)
-            if (p->multiport[i])
-                fprintf(out, "%s%s", k++ ? "," : "", p->names[i]);
-        fputs("; every other node one-port", out);
-    } else {
-        fputs("\nmodel: every node one-port (RR-4872)", out);
-    }
-    char *dec = ssched_rational_to_decimal(s->throughput, 10);
-    int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
-    int allreduce = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
-    int comm = pb->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
-    if (allreduce) {
-        print_allreduce(out, p, s, dec);
-    } else if (comm) {
-        print_commutative(out, s, dec);
-    } else if (achieved) {
-        fputs("\nthroughput (achievable, certified feasible) TP = ", out);
-        print_q(out, s->throughput);
-        fprintf(out, " (%s) operations per time unit%s\n", dec,
-                s->optimal ? ", optimal" : "");
-        char *ub = ssched_rational_to_decimal(s->upper_bound, 10);
-        fputs("upper bound (broadcast edge LP, certified optimum) = ", out);
-        print_q(out, s->upper_bound);
-        mpq_t gap;
-        mpq_init(gap);
-        mpq_sub(gap, s->upper_bound, s->throughput);
-        fprintf(out, " (%s); gap = ", ub);
-        print_q(out, gap);
-        mpq_clear(gap);
-        free(ub);
-        fprintf(out, "\nnote: multicast (the targets are not every other node): TP packs Steiner "
-                     "arborescences, %s pricing;\n      %s\n",
-                s->cg_pricing_exact ? "exact" : "heuristic",
-                s->cg_pricing_exact ? "no arborescence improves it, so it is the optimal multicast TP"
-                : mpq_equal(s->throughput, s->upper_bound) ? "it reaches the upper bound, so it is optimal"
-                : "too many relays for exact pricing: optimal TP lies between the two");
-    } else {
-        fputs(s->multicast ? "\nupper bound on TP = " : "\nthroughput TP = ", out);
-        print_q(out, s->throughput);
-    }
-    if (allreduce || comm)
-        ; /* printed above */
-    else if (s->multicast && !achieved)
-        fprintf(out, " (%s) operations per time unit: certified optimum of the broadcast LP\n"
-                     "note: the targets are not every other node (a multicast), so this LP value\n"
-                     "      is an upper bound only; the achievable TP is not computed yet by\n"
-                     "      --method lp (--method colgen computes it)\n", dec);
-    else if (!achieved)
-        fprintf(out, " (%s) operations per time unit, certified optimal%s\n", dec,
-                pb->kind == SSCHED_PROBLEM_BROADCAST
-                    ? "\n(broadcast to every other node: the copies decompose into weighted "
-                      "spanning arborescences, Edmonds)" : "");
-    free(dec);
-    for (size_t t = 0; t < s->n_commodities; t++)
-        if (s->unreachable[t])
-            fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
-                    p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
-    if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
-        int any = 0;
-        for (size_t k = 0; k < pb->n_participants; k++)
-            if (s->unreachable[k]) {
-                fprintf(out, allreduce ? "note: the root %s and participant %s are not connected "
-                                         "both ways, so TP = 0\n"
-                                       : "note: the target %s cannot be reached from participant "
-                                         "%s, so TP = 0\n",
-                        p->names[allreduce ? s->allreduce_root : pb->target],
-                        p->names[pb->participants[k]]);
-                any = 1;
-            }
-        if (!any && mpq_sgn(s->throughput) == 0)
-            fputs("note: no reduction tree exists (the values can never meet on a node with w "
-                  "to be merged), so TP = 0\n", out);
-    }
-
-    fputs("saturated resources (busy = 1; price > 0 marks those that bound TP, "
-          "and TP = sum of prices):\n", out);
-    int any = 0;
-    static const char *what[] = {"out-port", "in-port", "compute"};
-    for (size_t i = 0; i < p->n_nodes; i++)
-        for (int dir = 0; dir < 3; dir++) {
-            if (dir == 2 && pb->kind != SSCHED_PROBLEM_REDUCE && !allreduce)
-                continue;
-            mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
-            mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
-            if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
-                continue;
-            fprintf(out, "  %-8s %-12s busy ", what[dir], p->names[i]);
-            print_q(out, busy);
-            fputs("  price ", out);
-            print_q(out, price);
-            fputc('\n', out);
-            any = 1;
-        }
-    for (size_t e = 0; s->link_busy && s->link_price && e < s->n_edges && e < p->n_edges; e++) {
-        if (mpq_cmp_ui(s->link_busy[e], 1, 1) != 0 && mpq_sgn(s->link_price[e]) == 0)
-            continue;
-        fprintf(out, "  %-8s %s -> %s  busy ", "link", p->names[p->from[e]], p->names[p->to[e]]);
-        print_q(out, s->link_busy[e]);
-        fputs("  price ", out);
-        print_q(out, s->link_price[e]);
-        fputc('\n', out);
-        any = 1;
-    }
-    if (!any)
-        fputs("  (none)\n", out);
-    fputs(pb->kind == SSCHED_PROBLEM_BROADCAST ? "rates (copies of the message per time unit):\n"
-                                               : "rates (messages per time unit):\n", out);
-    for (size_t k = 0; k < s->n_flows; k++) {
-        const ssched_flow_t *f = &s->flows[k];
-        fprintf(out, "  %s -> %s  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]]);
-        if (allreduce && f->type == ssched_allreduce_copy_type(s))
-            fputs("copy  ", out); /* the broadcast of the result */
-        else if (comm || (allreduce && pb->commutative))
-            ; /* messages: partial results of any set */
-        else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce)
-            fprintf(out, "v[%zu,%zu]  ", s->intervals[f->type].k, s->intervals[f->type].m);
-        else if (pb->kind == SSCHED_PROBLEM_BROADCAST)
-            ; /* one message: its copies */
-        else
-            fprintf(out, "[%s->%s]  ", p->names[s->commodities[f->type].origin],
-                    p->names[s->commodities[f->type].dest]);
-        print_q(out, f->rate);
-        fputc('\n', out);
-    }
-    if (comm || (allreduce && pb->commutative)) {
-        /* a merge's operands are sets of participants, per tree */
-        fputs("merges (per time unit):\n", out);
-        mpq_t q;
-        mpq_init(q);
-        for (size_t i = 0; i < p->n_nodes; i++)
-            if (p->has_w[i] && mpq_sgn(s->compute_busy[i])) {
-                mpq_div(q, s->compute_busy[i], p->w[i]);
-                fprintf(out, "  %s  ", p->names[i]);
-                print_q(out, q);
-                fputc('\n', out);
-            }
-        mpq_clear(q);
-        fprintf(out, "reduction trees: %zu, rates", s->n_rated_trees);
-        for (size_t k = 0; k < s->n_rated_trees; k++) {
-            fputc(' ', out);
-            print_q(out, s->tree_rates[k]);
-        }
-        fputc('\n', out);
-    } else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
-        fputs("tasks (per time unit):\n", out);
-        for (size_t k = 0; k < s->n_tasks; k++) {
-            const ssched_task_t *t = &s->tasks[k];
-            fprintf(out, "  %s computes T[%zu,%zu,%zu]  ", p->names[t->node], t->k, t->l, t->m);
-            print_q(out, t->rate);
-            fputc('\n', out);
-        }
-    }
-    if (s->n_arborescences) {
-        fprintf(out, "arborescences (rate per time unit: arcs):\n");
-        for (size_t k = 0; k < s->n_arborescences; k++) {
-            const ssched_arborescence_t *a = &s->arborescences[k];
-            fputs("  ", out);
-            print_q(out, a->weight);
-            fputc(':', out);
-            for (size_t j = 0; j < a->n_arcs; j++)
-                fprintf(out, " %s->%s", p->names[p->from[a->arcs[j]]], p->names[p->to[a->arcs[j]]]);
-            fputc('\n', out);
-        }
-    }
-    if (s->method == SSCHED_METHOD_COLGEN)
-        fprintf(out, "solver: column generation, %ld iterations, %ld columns, %ld exact pricing "
-                     "passes; master %zu rows; float %.3f s, exact %.3f s, pricing %.3f s\n",
-                s->cg_iterations, s->cg_columns, s->cg_exact_passes, s->lp_rows, s->lp.float_seconds,
-                s->lp.exact_seconds, s->cg_pricing_seconds);
-    else
-        fprintf(out, "solver: edge LP, %zu rows, %zu columns; float %.3f s, exact %.3f s, "
-                     "%ld repair pivots\n",
-                s->lp_rows, s->lp_cols, s->lp.float_seconds, s->lp.exact_seconds, s->lp.repair_pivots);
-}
 
 int cli_cmd_solve(int argc, char **argv)
 {
@@ -341,17 +83,16 @@ int cli_cmd_solve(int argc, char **argv)
             FILE *out = output ? cli_open_output(output) : stdout;
             if (!out) {
                 rc = cli_bad_input("solve", "-o %s: cannot write the file", output);
-            } else if (json) {
-                char *text = ssched_steady_json(&p, &pb, &s);
-                if (text) {
-                    fputs(text, out);
-                    fputc('\n', out);
-                    free(text);
-                } else {
-                    rc = CLI_EXIT_FAILURE;
-                }
             } else {
-                print_text(out, po.platform_path, &p, &pb, &s);
+                ssched_error_t werr;
+                ssched_error_clear(&werr);
+                ssched_status_t ws = json ? ssched_write_steady_json(out, &p, &pb, &s, &werr)
+                                          : ssched_write_steady_text(out, po.platform_path, &p,
+                                                                     &pb, &s, &werr);
+                if (ws == SSCHED_EINPUT)
+                    rc = cli_bad_input("solve", "-o %s: write error", output ? output : "-");
+                else if (ws != SSCHED_OK)
+                    rc = cli_report("solve", &werr);
             }
             if (out && output && cli_close_output(out) != 0 && rc == CLI_EXIT_OK)
                 rc = cli_bad_input("solve", "-o %s: write error", output);

@@ -332,51 +332,6 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     return CLI_EXIT_OK;
 }
 
-static void print_list(FILE *out, const ssched_platform_t *p, const size_t *l, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        fprintf(out, "%s%s", k ? "," : "", p->names[l[k]]);
-}
-
-void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_problem_t *pb)
-{
-    if (pb->kind == SSCHED_PROBLEM_BROADCAST && pb->n_targets + 1 == p->n_nodes) {
-        fprintf(out, "broadcast from %s to every other node (%zu)", p->names[pb->sources[0]],
-                pb->n_targets);
-        if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
-            fputs(", message size ", out);
-            mpq_out_str(out, 10, pb->size);
-        }
-        return;
-    }
-    if (pb->kind == SSCHED_PROBLEM_REDUCE || pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
-        fputs(pb->kind == SSCHED_PROBLEM_REDUCE ? "reduce of " : "allreduce of ", out);
-        print_list(out, p, pb->participants, pb->n_participants);
-        fputs(pb->commutative ? " (commutative)" : " (in this order)", out);
-        if (pb->kind == SSCHED_PROBLEM_REDUCE)
-            fprintf(out, " to %s", p->names[pb->target]);
-        else if (pb->target != SIZE_MAX)
-            fprintf(out, " through root %s", p->names[pb->target]);
-        else
-            fputs(", best root", out);
-        if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
-            fputs(", message size ", out);
-            mpq_out_str(out, 10, pb->size);
-        }
-        return;
-    }
-    fprintf(out, "%s from ", pb->kind == SSCHED_PROBLEM_BROADCAST
-                                 ? "broadcast (multicast: not every other node is a target)"
-                                 : ssched_problem_kind_name(pb->kind));
-    print_list(out, p, pb->sources, pb->n_sources);
-    fputs(" to ", out);
-    print_list(out, p, pb->targets, pb->n_targets);
-    if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
-        fputs(", message size ", out);
-        mpq_out_str(out, 10, pb->size);
-    }
-}
-
 /* Progress on stderr, one line per report, for solves longer than a second. */
 static void progress_line(void *ctx, const ssched_progress_t *info)
 {

@@ -73,7 +73,4 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
  * on a bad method, 0 otherwise. */
 int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_steady_options_t *opt);
 
-/* One-line human description of the problem ("scatter from s to a,b"). */
-void cli_problem_describe(FILE *out, const ssched_platform_t *p, const ssched_problem_t *pb);
-
 #endif

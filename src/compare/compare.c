@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ssched/compare.h"
+#include "src/export/export_internal.h"
 #include "ssched/schedule.h"
 #include "src/export/svg_util.h"
 #include "src/util/check_report.h"
@@ -70,16 +71,7 @@ static ssched_status_t pipelined_time(const ssched_platform_t *p, const ssched_p
     ssched_unrolled_init(&u);
     ssched_status_t st = ssched_unroll(p, pb, s, M, &u, err);
     if (st == SSCHED_OK) {
-        char *text = ssched_unrolled_json(p, pb, s, &u);
-        ssched_check_report_t rep;
-        if (!text)
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        else if ((st = ssched_check_schedule_text(text, &rep, err)) == SSCHED_OK && !rep.valid)
-            st = ssched_error_set(err, SSCHED_EINTERNAL, "unrolled schedule fails the checker: %s",
-                                  rep.violation);
-        if (st == SSCHED_EINPUT)
-            st = SSCHED_EINTERNAL;
-        free(text);
+        st = ssched_unrolled_self_check(p, pb, s, &u, NULL, err);
         mpq_set(out, u.makespan);
     }
     ssched_unrolled_free(&u);
@@ -261,7 +253,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     return st;
 }
 
-ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out, ssched_error_t *err)
+ssched_status_t ssched_write_compare_svg(FILE *out, const ssched_compare_t *r, ssched_error_t *err)
 {
     if (r->n_rows == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "nothing to plot");
@@ -343,7 +335,5 @@ ssched_status_t ssched_compare_write_svg(const ssched_compare_t *r, FILE *out, s
 #undef X
 #undef Y
     fputs("</svg>\n", out);
-    if (ferror(out))
-        return ssched_error_set(err, SSCHED_EINPUT, "write error");
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }

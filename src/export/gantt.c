@@ -8,6 +8,7 @@
 
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
+#include "src/export/export_internal.h"
 #include "src/export/svg_util.h"
 
 void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
@@ -51,9 +52,8 @@ static int is_switch(const ssched_platform_t *p, size_t i)
     return p->multiport && p->multiport[i];
 }
 
-ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
-                                            const ssched_schedule_t *s, FILE *out,
-                                            ssched_error_t *err)
+ssched_status_t ssched_write_schedule_gantt(FILE *out, const ssched_platform_t *p,
+                                            const ssched_schedule_t *s, ssched_error_t *err)
 {
     size_t nn = p->n_nodes, nr = 3 * nn + p->n_edges, ntypes = s->kind != SSCHED_PROBLEM_REDUCE ? s->n_commodities
                                                                       : s->commutative ? s->sets.n
@@ -227,7 +227,5 @@ ssched_status_t ssched_schedule_write_gantt(const ssched_platform_t *p,
     free(row);
     free(used);
     free(colour_of);
-    if (ferror(out))
-        return ssched_error_set(err, SSCHED_EINPUT, "write error");
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }

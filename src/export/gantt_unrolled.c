@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ssched/schedule.h"
+#include "src/export/export_internal.h"
+#include "ssched/export.h"
 #include "src/export/svg_util.h"
 
 void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
@@ -135,10 +137,9 @@ static void shade(FILE *out, double a, double b, double scale, int rows, const c
             TOP - 8, caption);
 }
 
-ssched_status_t ssched_unrolled_write_gantt(const ssched_platform_t *p,
-                                           const ssched_schedule_t *s,
-                                           const ssched_unrolled_t *u, FILE *out,
-                                           ssched_error_t *err)
+ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *p,
+                                            const ssched_schedule_t *s,
+                                            const ssched_unrolled_t *u, ssched_error_t *err)
 {
     size_t nn = p->n_nodes, nr = 3 * nn + p->n_edges;
     gantt_t g = {out, p, s, 1, malloc((nr ? nr : 1) * sizeof(int))};
@@ -205,7 +206,7 @@ ssched_status_t ssched_unrolled_write_gantt(const ssched_platform_t *p,
     time_axis(out, span, g.scale, axis_y);
     fputs("</svg>\n", out);
     free(g.row);
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }
 
 int ssched_unrolled_gantt_elided(const ssched_unrolled_t *u)

@@ -2,16 +2,17 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "src/export/export_internal.h"
 #include "src/export/json_util.h"
 #include "ssched/schedule.h"
 
-json_t *ssched_schedule_json_header(const char *format, const ssched_platform_t *p,
+json_t *ssched_i_schedule_json_header(const char *format, const ssched_platform_t *p,
                       const ssched_problem_t *pb, const ssched_schedule_t *s)
 {
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string(format));
-    json_object_set_new(root, "problem", ssched_problem_json(p, pb));
-    json_t *pl = ssched_platform_json(p);
+    json_object_set_new(root, "problem", ssched_i_problem_json(p, pb));
+    json_t *pl = ssched_i_platform_json(p);
     /* the port model travels with the schedule (issue 12): switches say
      * "ports": "multi"; one-port nodes keep the old form (no key) */
     json_t *nodes = json_object_get(pl, "nodes");
@@ -143,17 +144,13 @@ static json_t *arborescences_json(const ssched_platform_t *p, const ssched_arbor
     return arr;
 }
 
-static char *dump(json_t *root)
-{
-    char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    return text;
-}
+#define SCHEDULE_JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER)
 
-char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_schedule_t *s)
+/* The document as a jansson tree (NULL on ENOMEM). */
+static json_t *schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
+                             const ssched_schedule_t *s)
 {
-    json_t *root = ssched_schedule_json_header("ssched-schedule/1", p, pb, s);
+    json_t *root = ssched_i_schedule_json_header("ssched-schedule/1", p, pb, s);
     json_object_set_new(root, "period", ssched_i_json_mpq(s->period));
     json_object_set_new(root, "operations_per_period", ssched_i_json_mpz(s->ops_per_period));
     json_object_set_new(root, "split", json_boolean(s->split));
@@ -216,5 +213,21 @@ char *ssched_schedule_json(const ssched_platform_t *p, const ssched_problem_t *p
     json_object_set_new(m, "lcm_period", ssched_i_json_mpz(s->lcm_period));
     json_object_set_new(m, "nosplit_factor", ssched_i_json_mpz(s->nosplit_factor));
     json_object_set_new(root, "figures", m);
-    return dump(root);
+    return root;
+}
+
+char *ssched_i_schedule_json_text(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  const ssched_schedule_t *s)
+{
+    json_t *root = schedule_json(p, pb, s);
+    char *text = root ? json_dumps(root, SCHEDULE_JSON_FLAGS) : NULL;
+    json_decref(root);
+    return text;
+}
+
+ssched_status_t ssched_write_schedule_json(FILE *out, const ssched_platform_t *p,
+                                           const ssched_problem_t *pb,
+                                           const ssched_schedule_t *s, ssched_error_t *err)
+{
+    return ssched_i_write_json(out, schedule_json(p, pb, s), SCHEDULE_JSON_FLAGS, err);
 }

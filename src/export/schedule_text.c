@@ -7,6 +7,7 @@
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 #include "src/util/internal.h"
+#include "src/export/export_internal.h"
 
 SSCHED_INTERNAL void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
                       char *buf, size_t len);
@@ -40,7 +41,8 @@ static void fq(FILE *out, const mpq_t q)
     free(s);
 }
 
-void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedule_t *s, FILE *out)
+ssched_status_t ssched_write_schedule_table(FILE *out, const ssched_platform_t *p,
+                                            const ssched_schedule_t *s, ssched_error_t *err)
 {
     fputs("period ", out);
     mpq_out_str(out, 10, s->period);
@@ -91,11 +93,11 @@ void ssched_schedule_write_table(const ssched_platform_t *p, const ssched_schedu
         }
         fputc('\n', out);
     }
+    return ssched_i_write_status(out, err);
 }
 
-ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
-                                          const ssched_schedule_t *s, FILE *out,
-                                          ssched_error_t *err)
+ssched_status_t ssched_write_schedule_dot(FILE *out, const ssched_platform_t *p,
+                                          const ssched_schedule_t *s, ssched_error_t *err)
 {
     size_t ne = p->n_edges;
     size_t nt = s->kind != SSCHED_PROBLEM_REDUCE ? s->n_commodities
@@ -142,7 +144,5 @@ ssched_status_t ssched_schedule_write_dot(const ssched_platform_t *p,
     for (size_t k = 0; k < ne * nt; k++)
         mpq_clear(count[k]);
     free(count);
-    if (ferror(out))
-        return ssched_error_set(err, SSCHED_EINPUT, "write error");
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }

@@ -1,11 +1,12 @@
 /* The platform as a SimGrid 3.32 platform file and an MPI hostfile
- * (platform.h: ssched_platform_write_simgrid), so that a planned schedule
+ * (export.h: ssched_write_platform_simgrid), so that a planned schedule
  * runs in SMPI on the platform it was planned for (design.md, "SimGrid
  * mirror"). */
 #include <stdio.h>
 #include <string.h>
 
 #include "ssched/platform.h"
+#include "ssched/export.h"
 
 /* XML attribute text: the five special characters escaped. */
 static void xml_attr(FILE *out, const char *s)
@@ -22,9 +23,10 @@ static void xml_attr(FILE *out, const char *s)
     }
 }
 
-ssched_status_t ssched_platform_write_simgrid(const ssched_platform_t *p, const mpq_t unit_bytes,
-                                              const mpq_t flops_per_task, FILE *xml,
-                                              FILE *hostfile, ssched_error_t *err)
+ssched_status_t ssched_write_platform_simgrid(FILE *xml, FILE *hostfile,
+                                              const ssched_platform_t *p,
+                                              const mpq_t unit_bytes, const mpq_t flops_per_task,
+                                              ssched_error_t *err)
 {
     if (mpq_sgn(unit_bytes) <= 0)
         return ssched_error_set(err, SSCHED_EINPUT, "--unit-bytes must be positive");

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "ssched/rational.h"
+#include "src/export/export_internal.h"
 #include "src/export/json_util.h"
+#include "ssched/export.h"
 #include "ssched/steady.h"
 
 json_t *ssched_i_json_mpq(const mpq_t q)
@@ -23,7 +25,7 @@ json_t *ssched_i_json_mpz(const mpz_t z)
     return j;
 }
 
-json_t *ssched_platform_json(const ssched_platform_t *p)
+json_t *ssched_i_platform_json(const ssched_platform_t *p)
 {
     json_t *nodes = json_array(), *edges = json_array();
     for (size_t i = 0; i < p->n_nodes; i++) {
@@ -53,7 +55,7 @@ static json_t *node_list(const ssched_platform_t *p, const size_t *l, size_t n)
     return a;
 }
 
-json_t *ssched_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb)
+json_t *ssched_i_problem_json(const ssched_platform_t *p, const ssched_problem_t *pb)
 {
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string(ssched_problem_kind_name(pb->kind)));
@@ -133,12 +135,13 @@ static void allreduce_json(json_t *root, const ssched_platform_t *p, const ssche
     json_object_set_new(root, "candidates", cands);
 }
 
-char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                         const ssched_steady_t *s)
+ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
+                                         const ssched_problem_t *pb, const ssched_steady_t *s,
+                                         ssched_error_t *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("ssched-solution/1"));
-    json_object_set_new(root, "problem", ssched_problem_json(p, pb));
+    json_object_set_new(root, "problem", ssched_i_problem_json(p, pb));
     json_t *model = json_object(), *switches = json_array();
     for (size_t i = 0; i < p->n_nodes; i++)
         if (p->multiport && p->multiport[i])
@@ -262,11 +265,8 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_t *sat = json_array();
     for (size_t i = 0; i < s->n_nodes; i++)
         for (int dir = 0; dir < 3; dir++) {
-            if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE && !allreduce)
-                continue;
-            mpq_srcptr busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
-            mpq_srcptr price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];
-            if (mpq_cmp_ui(busy, 1, 1) != 0 && mpq_sgn(price) == 0)
+            mpq_srcptr busy, price;
+            if (!ssched_i_saturated(s, i, dir, &busy, &price))
                 continue;
             json_t *r = json_object();
             json_object_set_new(r, "node", json_string(p->names[i]));
@@ -347,7 +347,5 @@ char *ssched_steady_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     json_object_set_new(solver, "phases", phases);
     json_object_set_new(root, "solver", solver);
 
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(root);
-    return text;
+    return ssched_i_write_json(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER, err);
 }

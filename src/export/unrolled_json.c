@@ -1,6 +1,6 @@
 /* "ssched-unrolled/2" JSON: the unrolled schedule of K operations, streamed
- * while it is generated (ssched_unroll_write) or from memory
- * (ssched_unrolled_json).  One event per line; transfers first, then (reduce)
+ * while it is generated (ssched_write_unrolled_stream) or from memory
+ * (ssched_write_unrolled_json).  One event per line; transfers first, then (reduce)
  * computations, then the figures, so a file of any size is written in
  * memory independent of K.  Transfers that move part of a message carry
  * "piece": [offset, length] as fractions of one message. */
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/export/export_internal.h"
 #include "src/export/json_util.h"
 #include "src/export/text_out.h"
 
@@ -245,6 +246,16 @@ static int write_computation(stream_t *w, obuf_t *o, const sched_event_t *ev)
     return 1;
 }
 
+/* A failed output buffer: a write error on the stream (the caller's to
+ * fix), else on the temporary file of computations. */
+static ssched_status_t write_failed(const stream_t *w, ssched_error_t *err)
+{
+    if (w->out.f && ferror(w->out.f))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "write error: cannot write the unrolled schedule");
+    return ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+}
+
 static ssched_status_t stream_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
 {
     stream_t *w = (stream_t *)sk;
@@ -254,7 +265,7 @@ static ssched_status_t stream_emit(sched_sink_t *sk, const sched_event_t *ev, ss
     if (!ok)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (w->out.failed || w->comps.failed)
-        return ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+        return write_failed(w, err);
     return SSCHED_OK;
 }
 
@@ -263,7 +274,7 @@ static ssched_status_t write_header(FILE *out, const ssched_platform_t *p,
                                     const ssched_problem_t *pb, const ssched_schedule_t *s,
                                     unsigned long K, ssched_error_t *err)
 {
-    json_t *root = ssched_schedule_json_header("ssched-unrolled/2", p, pb, s);
+    json_t *root = ssched_i_schedule_json_header("ssched-unrolled/2", p, pb, s);
     /* the certified optimum, not the pattern's (reported apart) */
     json_object_set_new(root, "throughput", ssched_i_json_mpq(mpq_sgn(s->optimal_throughput)
                                                           ? s->optimal_throughput : s->throughput));
@@ -341,10 +352,11 @@ static int close_arrays(stream_t *w, FILE *out, FILE *comps)
     return !w->out.failed && !w->comps.failed;
 }
 
-ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                    const ssched_schedule_t *s, unsigned long K,
-                                    const ssched_unroll_limits_t *limits, FILE *out,
-                                    ssched_unroll_figures_t *fig, ssched_error_t *err)
+ssched_status_t ssched_write_unrolled_stream(FILE *out, const ssched_platform_t *p,
+                                             const ssched_problem_t *pb,
+                                             const ssched_schedule_t *s, unsigned long K,
+                                             const ssched_unroll_limits_t *limits,
+                                             ssched_unroll_figures_t *fig, ssched_error_t *err)
 {
     if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (s->kind == SSCHED_PROBLEM_BROADCAST) ||
         (pb->kind == SSCHED_PROBLEM_ALLREDUCE) != (s->kind == SSCHED_PROBLEM_ALLREDUCE))
@@ -368,12 +380,12 @@ ssched_status_t ssched_unroll_write(const ssched_platform_t *p, const ssched_pro
     if (st == SSCHED_OK)
         st = ssched_i_sched_unroll_run(p, pb, s, K, limits, &w.base, fig, err);
     if (st == SSCHED_OK && !close_arrays(&w, out, comps))
-        st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+        st = write_failed(&w, err);
     if (st == SSCHED_OK) {
         write_figures(out, fig, w.quoted, p->n_nodes);
         fputs("}\n", out);
         if (fflush(out) != 0 || ferror(out))
-            st = ssched_error_set(err, SSCHED_EINTERNAL, "cannot write the unrolled schedule");
+            st = write_failed(&w, err);
     }
     if (comps)
         fclose(comps);
@@ -393,14 +405,11 @@ static int64_t over(const mpz_t D, const mpq_t x)
     return v;
 }
 
-char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_schedule_t *s, const ssched_unrolled_t *u)
+ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p,
+                                           const ssched_problem_t *pb,
+                                           const ssched_schedule_t *s,
+                                           const ssched_unrolled_t *u, ssched_error_t *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    if (!out)
-        return NULL;
     stream_t w;
     memset(&w, 0, sizeof w);
     w.p = p;
@@ -468,7 +477,22 @@ char *ssched_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *p
     ok = ok && !w.out.failed;
     mpz_clears(Q, A, NULL);
     stream_free(&w);
-    if (fclose(out) != 0 || !ok) {
+    if (fflush(out) != 0 || ferror(out))
+        return ssched_error_set(err, SSCHED_EINPUT, "write error");
+    /* what is left: no memory, or times beyond 63 bits (not from ssched_unroll) */
+    return ok ? SSCHED_OK : ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+}
+
+char *ssched_i_unrolled_json_text(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  const ssched_schedule_t *s, const ssched_unrolled_t *u)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        return NULL;
+    ssched_status_t st = ssched_write_unrolled_json(out, p, pb, s, u, NULL);
+    if (fclose(out) != 0 || st != SSCHED_OK) {
         free(buf);
         return NULL;
     }

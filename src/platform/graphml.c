@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "ssched/rational.h"
+#include "src/export/export_internal.h"
 
 static void xml_escaped(FILE *out, const char *s)
 {
@@ -19,7 +20,7 @@ static void xml_escaped(FILE *out, const char *s)
     }
 }
 
-ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p, FILE *out,
+ssched_status_t ssched_write_platform_graphml(FILE *out, const ssched_platform_t *p,
                                               ssched_error_t *err)
 {
     int any_switch = 0;
@@ -40,7 +41,7 @@ ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p, FILE *
             fputs("\"><data key=\"ports\">multi</data></node>\n", out);
         } else if (p->has_w[i]) {
             fputs("\"><data key=\"w\">", out);
-            ssched_rational_fprint(out, p->w[i]);
+            ssched_write_rational(out, p->w[i], NULL);
             fputs("</data></node>\n", out);
         } else {
             fputs("\"/>\n", out);
@@ -52,11 +53,9 @@ ssched_status_t ssched_platform_write_graphml(const ssched_platform_t *p, FILE *
         fputs("\" target=\"", out);
         xml_escaped(out, p->names[p->to[e]]);
         fputs("\"><data key=\"c\">", out);
-        ssched_rational_fprint(out, p->c[e]);
+        ssched_write_rational(out, p->c[e], NULL);
         fputs("</data></edge>\n", out);
     }
     fputs("  </graph>\n</graphml>\n", out);
-    if (ferror(out))
-        return ssched_error_set(err, SSCHED_EINPUT, "write error");
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }

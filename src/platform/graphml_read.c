@@ -259,7 +259,7 @@ static ssched_status_t read_key(reader_t *r, xmlNodePtr el)
     r->keys[pos] = k;
     r->key_ids[pos] = k.id;
     size_t first = 0;
-    int added = ssched_name_index_add(&r->key_index, r->key_ids, pos, &first);
+    int added = ssched_i_name_index_add(&r->key_index, r->key_ids, pos, &first);
     if (added < 0)
         return nomem(r);
     if (added == 0)
@@ -356,7 +356,7 @@ static ssched_status_t check_data(reader_t *r, xmlNodePtr d, int domain, const c
     char *key = get_attr(d, "key");
     if (!key)
         return fail(r, line, "<data> in %s: missing attribute 'key'", where);
-    size_t k = ssched_name_index_find(&r->key_index, r->key_ids, key);
+    size_t k = ssched_i_name_index_find(&r->key_index, r->key_ids, key);
     ssched_status_t st = SSCHED_OK;
     if (k == NO_INDEX)
         st = fail(r, line, "<data key=\"%s\"> in %s: no <key id=\"%s\"> is declared", key, where, key);
@@ -523,7 +523,7 @@ static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr e
     r->node_ids[pos] = id;
     r->node_line[pos] = line;
     size_t first = 0;
-    int added = ssched_name_index_add(&r->node_index, (const char *const *)r->node_ids, pos, &first);
+    int added = ssched_i_name_index_add(&r->node_index, (const char *const *)r->node_ids, pos, &first);
     if (added < 0)
         return nomem(r);
     if (added == 0)
@@ -550,7 +550,7 @@ static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr e
         return fail(r, ports_data ? line_of(ports_data) : line,
                     "%s: ports=\"multi\" with w: a switch never computes", where);
     size_t index = 0;
-    st = ssched_platform_add_node_new(p, id, have ? q : NULL, &index, r->err);
+    st = ssched_i_platform_add_node_new(p, id, have ? q : NULL, &index, r->err);
     if (st != SSCHED_OK)
         return st == SSCHED_EINPUT ? fail(r, line, "%s: %s", where, r->err->message) : st;
     p->multiport[index] = (unsigned char)multi;
@@ -594,10 +594,10 @@ static ssched_status_t read_edge(reader_t *r, ssched_platform_t *p, xmlNodePtr e
                   sport ? "sourceport" : "targetport", sport ? sport : tport);
     } else if (dir && strcmp(dir, "true") && strcmp(dir, "false")) {
         st = fail(r, line, "%s: directed=\"%s\" must be \"true\" or \"false\"", where, dir);
-    } else if ((a = ssched_name_index_find(&r->node_index, (const char *const *)r->node_ids, src)) ==
+    } else if ((a = ssched_i_name_index_find(&r->node_index, (const char *const *)r->node_ids, src)) ==
                NO_INDEX) {
         st = fail(r, line, "%s: source '%s' is not a declared <node>", where, src);
-    } else if ((b = ssched_name_index_find(&r->node_index, (const char *const *)r->node_ids, dst)) ==
+    } else if ((b = ssched_i_name_index_find(&r->node_index, (const char *const *)r->node_ids, dst)) ==
                NO_INDEX) {
         st = fail(r, line, "%s: target '%s' is not a declared <node>", where, dst);
     } else if (a == b) {
@@ -903,12 +903,12 @@ static void reader_free(reader_t *r)
     }
     free(r->keys);
     free(r->key_ids);
-    ssched_name_index_free(&r->key_index);
+    ssched_i_name_index_free(&r->key_index);
     for (size_t i = 0; i < r->n_nodes; i++)
         xmlFree(r->node_ids[i]);
     free(r->node_ids);
     free(r->node_line);
-    ssched_name_index_free(&r->node_index);
+    ssched_i_name_index_free(&r->node_index);
     free(r->edges);
     free(r->edge_line);
 }
@@ -931,8 +931,8 @@ ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
     r.path = strcmp(path, "-") ? path : "<stdin>";
     r.err = err ? err : &local;
     r.w_key = r.c_key = r.ports_key = NO_INDEX;
-    ssched_name_index_init(&r.key_index);
-    ssched_name_index_init(&r.node_index);
+    ssched_i_name_index_init(&r.key_index);
+    ssched_i_name_index_init(&r.node_index);
     ssched_error_clear(r.err);
 
     char *text;

@@ -16,18 +16,18 @@ static uint64_t hash_name(const char *s)
     return h ^ (h >> 29);
 }
 
-void ssched_name_index_init(ssched_name_index_t *ix)
+void ssched_i_name_index_init(ssched_name_index_t *ix)
 {
     memset(ix, 0, sizeof *ix);
 }
 
-void ssched_name_index_free(ssched_name_index_t *ix)
+void ssched_i_name_index_free(ssched_name_index_t *ix)
 {
     free(ix->slots);
     memset(ix, 0, sizeof *ix);
 }
 
-size_t ssched_name_index_find(const ssched_name_index_t *ix, const char *const *names,
+size_t ssched_i_name_index_find(const ssched_name_index_t *ix, const char *const *names,
                               const char *name)
 {
     if (!ix->slots)
@@ -63,7 +63,7 @@ static int rehash(ssched_name_index_t *ix, const char *const *names, size_t cap)
     return 1;
 }
 
-int ssched_name_index_add(ssched_name_index_t *ix, const char *const *names, size_t pos,
+int ssched_i_name_index_add(ssched_name_index_t *ix, const char *const *names, size_t pos,
                           size_t *existing)
 {
     if (!ix->slots || 2 * (ix->count + 1) > ix->mask + 1) {

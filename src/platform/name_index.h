@@ -9,6 +9,7 @@
 #define SSCHED_PLATFORM_NAME_INDEX_H
 
 #include <stddef.h>
+#include "src/util/internal.h"
 
 typedef struct {
     size_t *slots; /* position + 1, or 0 for an empty slot */
@@ -16,16 +17,16 @@ typedef struct {
     size_t count;
 } ssched_name_index_t;
 
-void ssched_name_index_init(ssched_name_index_t *ix);
-void ssched_name_index_free(ssched_name_index_t *ix);
+SSCHED_INTERNAL void ssched_i_name_index_init(ssched_name_index_t *ix);
+SSCHED_INTERNAL void ssched_i_name_index_free(ssched_name_index_t *ix);
 
 /* Position of `name` in names[], or (size_t)-1 if absent. */
-size_t ssched_name_index_find(const ssched_name_index_t *ix, const char *const *names,
-                              const char *name);
+SSCHED_INTERNAL size_t ssched_i_name_index_find(const ssched_name_index_t *ix, const char *const *names,
+                                              const char *name);
 
 /* Add names[pos].  Returns 1 if added, 0 if an equal name is already
  * indexed (its position in *existing, nothing added), -1 on ENOMEM. */
-int ssched_name_index_add(ssched_name_index_t *ix, const char *const *names, size_t pos,
-                          size_t *existing);
+SSCHED_INTERNAL int ssched_i_name_index_add(ssched_name_index_t *ix, const char *const *names, size_t pos,
+                                          size_t *existing);
 
 #endif

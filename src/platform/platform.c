@@ -51,10 +51,10 @@ ssched_status_t ssched_platform_add_node(ssched_platform_t *p, const char *name,
     for (size_t i = 0; i < p->n_nodes; i++)
         if (!strcmp(p->names[i], name))
             return ssched_error_set(err, SSCHED_EINPUT, "duplicate node '%s'", name);
-    return ssched_platform_add_node_new(p, name, w, index, err);
+    return ssched_i_platform_add_node_new(p, name, w, index, err);
 }
 
-ssched_status_t ssched_platform_add_node_new(ssched_platform_t *p, const char *name,
+ssched_status_t ssched_i_platform_add_node_new(ssched_platform_t *p, const char *name,
                                              mpq_srcptr w, size_t *index,
                                              ssched_error_t *err)
 {

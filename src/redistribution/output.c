@@ -4,6 +4,7 @@
 
 #include "src/redistribution/internal.h"
 #include "ssched/rational.h"
+#include "src/export/export_internal.h"
 
 static ssched_status_t nomem(ssched_error_t *err)
 {
@@ -13,16 +14,15 @@ static ssched_status_t nomem(ssched_error_t *err)
 /* Print "p/q (~decimal)". */
 static void print_q(FILE *out, const mpq_t q)
 {
-    char *dec = ssched_rational_to_decimal(q, 8);
-    ssched_rational_fprint(out, q);
+    char *dec = ssched_rational_to_decimal(q, 8, SSCHED_DECIMAL_SIGNIFICANT);
+    ssched_write_rational(out, q, NULL);
     if (dec && mpz_cmp_ui(mpq_denref(q), 1) != 0)
         fprintf(out, " (~%s)", dec);
     free(dec);
 }
 
-ssched_status_t ssched_redist_write_text(const ssched_redist_t *r,
-                                         const ssched_redist_schedule_t *s, FILE *out,
-                                         ssched_error_t *err)
+ssched_status_t ssched_write_redist_text(FILE *out, const ssched_redist_t *r,
+                                         const ssched_redist_schedule_t *s, ssched_error_t *err)
 {
     fprintf(out,
             "redistribution cyclic(%lu) -> cyclic(%lu) of N = %lu elements on P = %zu "
@@ -33,7 +33,7 @@ ssched_status_t ssched_redist_write_text(const ssched_redist_t *r,
     if (s->n_steps)
         fprintf(out, ", %zu steps", s->n_steps);
     fprintf(out, ", %zu split messages\nstart-up: ", s->n_split);
-    ssched_rational_fprint(out, r->startup);
+    ssched_write_rational(out, r->startup, NULL);
     fprintf(out, "\nlower bound: ");
     print_q(out, r->lower_bound);
     fprintf(out, "\ncompletion:  ");
@@ -44,25 +44,23 @@ ssched_status_t ssched_redist_write_text(const ssched_redist_t *r,
         for (size_t k = s->send_start[p]; k < s->send_start[p + 1]; k++) {
             const ssched_redist_transfer_t *t = &s->transfers[s->send_list[k]];
             fprintf(out, " ->P%zu [", r->messages[t->message].dst);
-            ssched_rational_fprint(out, t->start);
+            ssched_write_rational(out, t->start, NULL);
             fputs(", ", out);
-            ssched_rational_fprint(out, t->end);
+            ssched_write_rational(out, t->end, NULL);
             fputs(")", out);
         }
         fprintf(out, "\nP%zu receives:", p);
         for (size_t k = s->recv_start[p]; k < s->recv_start[p + 1]; k++) {
             const ssched_redist_transfer_t *t = &s->transfers[s->recv_list[k]];
             fprintf(out, " <-P%zu [", r->messages[t->message].src);
-            ssched_rational_fprint(out, t->start);
+            ssched_write_rational(out, t->start, NULL);
             fputs(", ", out);
-            ssched_rational_fprint(out, t->end);
+            ssched_write_rational(out, t->end, NULL);
             fputs(")", out);
         }
         fputc('\n', out);
     }
-    if (ferror(out))
-        return ssched_error_set(err, SSCHED_EINTERNAL, "write error");
-    return SSCHED_OK;
+    return ssched_i_write_status(out, err);
 }
 
 /* json string of an exact rational; NULL on ENOMEM. */
@@ -83,9 +81,8 @@ static json_t *jtransfer(const ssched_redist_t *r, const ssched_redist_transfer_
                      "start", jq(t->start), "end", jq(t->end), "amount", jq(t->amount));
 }
 
-ssched_status_t ssched_redist_write_json(const ssched_redist_t *r,
-                                         const ssched_redist_schedule_t *s, FILE *out,
-                                         ssched_error_t *err)
+ssched_status_t ssched_write_redist_json(FILE *out, const ssched_redist_t *r,
+                                         const ssched_redist_schedule_t *s, ssched_error_t *err)
 {
     json_t *root = json_pack(
         "{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I, s:I, s:I, s:I}", "format",
@@ -129,7 +126,7 @@ ssched_status_t ssched_redist_write_json(const ssched_redist_t *r,
     int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(root);
     fputc('\n', out);
-    if (rc || ferror(out))
-        return ssched_error_set(err, SSCHED_EINTERNAL, "write error");
-    return SSCHED_OK;
+    if (rc && !ferror(out)) /* jansson failed, not the stream */
+        return nomem(err);
+    return ssched_i_write_status(out, err);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ssched/rational.h"
+#include "src/export/export_internal.h"
 #include "src/report/report_internal.h"
 
 void ssched_report_options_default(ssched_report_options_t *opt)
@@ -71,7 +72,7 @@ static ssched_status_t unroll(report_t *r, ssched_error_t *err)
         *err = why;
         return st;
     }
-    r->unrolled_json = ssched_unrolled_json(r->p, r->pb, &r->pattern, &r->unrolled);
+    r->unrolled_json = ssched_i_unrolled_json_text(r->p, r->pb, &r->pattern, &r->unrolled);
     if ((st = checked(r->unrolled_json, &r->unrolled_check, "unrolled schedule", err)) != SSCHED_OK)
         return st;
     r->unrolled_ok = 1;
@@ -198,7 +199,7 @@ ssched_status_t ssched_write_report(FILE *out, const ssched_platform_t *p,
     if (st == SSCHED_OK)
         st = ssched_schedule_build(p, pb, &r.st, &so, &r.period, err);
     if (st == SSCHED_OK) {
-        r.period_json = ssched_schedule_json(p, pb, &r.period);
+        r.period_json = ssched_i_schedule_json_text(p, pb, &r.period);
         st = checked(r.period_json, &r.period_check, "periodic schedule", err);
     }
     if (st == SSCHED_OK)

@@ -1,5 +1,5 @@
 /* The report's chart of the time per operation against K (the unrolled
- * Gantt chart is ssched_unrolled_write_gantt, src/export/gantt_unrolled.c). */
+ * Gantt chart is ssched_write_unrolled_gantt, src/export/gantt_unrolled.c). */
 #include <math.h>
 #include <stdlib.h>
 

@@ -59,7 +59,7 @@ void ssched_i_report_summary(FILE *out, const report_t *r)
     const ssched_steady_t *st = &r->st;
     fputs("<h2 id=\"summary\">Problem and certified throughput</h2>\n", out);
     problem_text(out, r);
-    char *dec = ssched_rational_to_decimal(st->throughput, 10);
+    char *dec = ssched_rational_to_decimal(st->throughput, 10, SSCHED_DECIMAL_SIGNIFICANT);
     fputs("<p class=\"tp\" id=\"tp\">TP = <span id=\"tp-exact\">", out);
     ssched_i_report_q(out, st->throughput);
     fprintf(out, "</span> operations per time unit (&asymp; %s)</p>\n", dec ? dec : "?");

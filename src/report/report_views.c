@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssched/export.h"
 #include "ssched/rational.h"
 #include "src/report/report_internal.h"
 
@@ -147,7 +148,7 @@ static void figure_row(FILE *out, const char *name, const mpq_t q)
 {
     fprintf(out, "<tr><th>%s</th><td>", name);
     ssched_i_report_q(out, q);
-    char *d = ssched_rational_to_decimal(q, 6);
+    char *d = ssched_rational_to_decimal(q, 6, SSCHED_DECIMAL_SIGNIFICANT);
     fprintf(out, " (&asymp; %s)</td></tr>\n", d ? d : "?");
     free(d);
 }
@@ -155,7 +156,7 @@ static void figure_row(FILE *out, const char *name, const mpq_t q)
 ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_error_t *err)
 {
     fputs("<h2 id=\"period\">One period</h2>\n<div class=\"figure\" id=\"period-gantt\">", out);
-    ssched_status_t st = ssched_schedule_write_gantt(r->p, &r->period, out, err);
+    ssched_status_t st = ssched_write_schedule_gantt(out, r->p, &r->period, err);
     if (st != SSCHED_OK)
         return st;
     fprintf(out, "</div>\n<h2 id=\"unrolled\">%lu operations</h2>\n", r->opt->operations);
@@ -182,7 +183,7 @@ ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_e
     fputs("<p class=\"note\">Bars are coloured by operation and labelled sender&rarr;receiver "
           "where they have room; hover for the type and exact times.</p>\n"
           "<div class=\"figure\">", out);
-    if ((st = ssched_unrolled_write_gantt(r->p, &r->pattern, &r->unrolled, out, err)) != SSCHED_OK)
+    if ((st = ssched_write_unrolled_gantt(out, r->p, &r->pattern, &r->unrolled, err)) != SSCHED_OK)
         return st;
     fputs("</div>\n<h2 id=\"k-chart-title\">Time for K operations</h2>\n<div class=\"figure\">", out);
     ssched_i_report_k_chart(out, r->k_points, r->n_k_points, mpq_get_d(r->st.throughput),

@@ -1,14 +1,16 @@
 /* The stair diagram of seed 004 Figs. 2-4, written as SVG by hand.
  * Doubles are used for coordinates only (display); every printed time is
- * the exact value rounded by ssched_sb_decimal. */
+ * the exact value rounded by ssched_rational_to_decimal. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/export/svg_util.h"
+#include "ssched/export.h"
+#include "ssched/rational.h"
 #include "src/scatter/internal.h"
 
-ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
+ssched_status_t ssched_write_sb_svg(FILE *out, const ssched_sb_platform_t *inst,
                                     const ssched_sb_result_t *res, const char *title,
                                     ssched_error_t *err)
 {
@@ -85,7 +87,7 @@ ssched_status_t ssched_sb_write_svg(FILE *out, const ssched_sb_platform_t *inst,
     fputs("\"/>\n", out);
     /* the makespan line, labelled on the title row: a label on the line
      * itself would sit on the item count of the last processor to finish */
-    char *ms = ssched_sb_decimal(res->makespan, 3);
+    char *ms = ssched_rational_to_decimal(res->makespan, 3, SSCHED_DECIMAL_FIXED);
     fprintf(out,
             "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#06c\"/>\n"
             "<text x=\"%.1f\" y=\"44\" text-anchor=\"end\" fill=\"#06c\">makespan %s s "

@@ -1,5 +1,6 @@
 /* Exact number parsing and formatting: see include/ssched/rational.h. */
 #include "ssched/rational.h"
+#include "ssched/export.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -262,8 +263,59 @@ char *ssched_rational_to_string(const mpq_t q)
     return mpq_get_str(NULL, 10, q);
 }
 
-char *ssched_rational_to_decimal(const mpq_t q, int digits)
+/* q rounded half away from zero to `decimals` fraction digits, exactly. */
+static char *fixed_decimal(const mpq_t q, int decimals)
 {
+    if (decimals < 0)
+        decimals = 0;
+    mpz_t scale, num, rem;
+    mpz_inits(scale, num, rem, NULL);
+    /* round(|q| * 10^decimals) half up, then place the point */
+    mpz_ui_pow_ui(scale, 10, (unsigned long)decimals);
+    mpz_mul(num, mpq_numref(q), scale);
+    mpz_abs(num, num);
+    mpz_mul_2exp(num, num, 1);
+    mpz_add(num, num, mpq_denref(q));
+    mpz_mul_2exp(rem, mpq_denref(q), 1);
+    mpz_fdiv_q(num, num, rem);
+    char *digits = mpz_get_str(NULL, 10, num);
+    char *out = NULL;
+    if (digits) {
+        size_t len = strlen(digits);
+        size_t d = (size_t)decimals;
+        size_t ip = len > d ? len - d : 1; /* integer-part digits */
+        out = malloc(ip + d + 3);
+        if (out) {
+            char *o = out;
+            if (mpq_sgn(q) < 0 && mpz_sgn(num) != 0)
+                *o++ = '-';
+            if (len > d) {
+                memcpy(o, digits, ip);
+                o += ip;
+            } else {
+                *o++ = '0';
+            }
+            if (d > 0) {
+                *o++ = '.';
+                for (size_t k = len; k < d; k++)
+                    *o++ = '0';
+                memcpy(o, len > d ? digits + ip : digits, len > d ? d : len);
+                o += len > d ? d : len;
+            }
+            *o = '\0';
+        }
+        void (*freefunc)(void *, size_t);
+        mp_get_memory_functions(NULL, NULL, &freefunc);
+        freefunc(digits, len + 1);
+    }
+    mpz_clears(scale, num, rem, NULL);
+    return out;
+}
+
+char *ssched_rational_to_decimal(const mpq_t q, int digits, ssched_decimal_style_t style)
+{
+    if (style == SSCHED_DECIMAL_FIXED)
+        return fixed_decimal(q, digits);
     if (digits < 1)
         digits = 1;
     mpf_t f;
@@ -276,9 +328,12 @@ char *ssched_rational_to_decimal(const mpq_t q, int digits)
     return buf;
 }
 
-void ssched_rational_fprint(FILE *out, const mpq_t q)
+ssched_status_t ssched_write_rational(FILE *out, const mpq_t q, ssched_error_t *err)
 {
     mpq_out_str(out, 10, q);
+    if (ferror(out))
+        return ssched_error_set(err, SSCHED_EINPUT, "write error");
+    return SSCHED_OK;
 }
 
 void ssched_rational_lcm_den(mpz_t out, const mpq_t q)

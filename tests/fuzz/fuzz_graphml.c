@@ -7,13 +7,14 @@
  * message; a loaded platform satisfies platform.h's invariants (unique
  * non-empty names, endpoints in range, no self-loop, c > 0, w > 0 where
  * present, adjacency lists consistent), and writing it back with
- * ssched_platform_write_graphml and loading that gives the same platform. */
+ * ssched_write_platform_graphml and loading that gives the same platform. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ssched/export.h"
 #include "ssched/platform.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -76,7 +77,7 @@ static void check_round_trip(const ssched_platform_t *p)
     if (!f)
         abort();
     ssched_error_t err;
-    if (ssched_platform_write_graphml(p, f, &err) != SSCHED_OK)
+    if (ssched_write_platform_graphml(f, p, &err) != SSCHED_OK)
         abort();
     if (fclose(f) != 0)
         abort();

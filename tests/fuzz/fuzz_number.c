@@ -40,7 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ssched_rational_parse(back, s, &err2) != SSCHED_OK || !mpq_equal(q, back))
             abort();
         free(s);
-        char *d = ssched_rational_to_decimal(q, 1 + (int)(size % 30));
+        char *d = ssched_rational_to_decimal(q, 1 + (int)(size % 30), SSCHED_DECIMAL_SIGNIFICANT);
+        free(d);
+        d = ssched_rational_to_decimal(q, (int)(size % 30), SSCHED_DECIMAL_FIXED);
         free(d);
         mpz_t l;
         mpz_init_set_ui(l, 6);
