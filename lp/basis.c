@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 int ssched_i_csc_build(csc_t *a, const ssched_lp_t *lp)
 {
@@ -22,9 +23,9 @@ int ssched_i_csc_build(csc_t *a, const ssched_lp_t *lp)
     for (size_t j = 0; j < lp->n_cols; j++)
         a->start[j + 1] += a->start[j];
     size_t nnz = a->start[lp->n_cols];
-    a->row = malloc((nnz ? nnz : 1) * sizeof *a->row);
-    a->val = malloc((nnz ? nnz : 1) * sizeof *a->val);
-    size_t *fill = malloc((lp->n_cols ? lp->n_cols : 1) * sizeof *fill);
+    a->row = ssched_i_alloc(nnz, sizeof *a->row);
+    a->val = ssched_i_alloc(nnz, sizeof *a->val);
+    size_t *fill = ssched_i_alloc(lp->n_cols, sizeof *fill);
     if (!a->row || !a->val || !fill) {
         free(fill);
         a->n_cols = 0;
@@ -68,7 +69,7 @@ static void free_rows(spvec_t *rows, size_t n)
 static spvec_t *basis_rows(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list)
 {
     size_t m = lp->n_rows;
-    spvec_t *rows = calloc(m ? m : 1, sizeof *rows);
+    spvec_t *rows = ssched_i_calloc(m, sizeof *rows);
     if (!rows)
         return NULL;
     mpq_t one;
@@ -96,7 +97,7 @@ fail:
 static spvec_t *basis_cols(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list)
 {
     size_t m = lp->n_rows;
-    spvec_t *rows = calloc(m ? m : 1, sizeof *rows);
+    spvec_t *rows = ssched_i_calloc(m, sizeof *rows);
     if (!rows)
         return NULL;
     mpq_t one;
@@ -124,7 +125,7 @@ static spvec_t *basis_cols(const ssched_lp_t *lp, const csc_t *a, const size_t *
 static size_t *list_basic(const ssched_lp_t *lp, const unsigned char *basis, int *ok)
 {
     size_t m = lp->n_rows, total = lp->n_cols + lp->n_rows, p = 0;
-    size_t *list = calloc(m ? m : 1, sizeof *list);
+    size_t *list = ssched_i_calloc(m, sizeof *list);
     *ok = list != NULL;
     if (!list)
         return NULL;

@@ -35,6 +35,7 @@
 
 #include "lp/colgen_comm.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 static ssched_status_t coef_si(ssched_lp_t *lp, size_t row, size_t col, long v, ssched_error_t *err)
 {
@@ -65,11 +66,11 @@ ssched_status_t ssched_i_model_build_commutative(const ssched_platform_t *p,
 {
     size_t n = p->n_nodes, ne = p->n_edges, N = pb->n_participants, t = pb->target;
     ssched_lp_t *lp = &m->lp;
-    m->out_row = malloc((n ? n : 1) * sizeof *m->out_row);
-    m->in_row = malloc((n ? n : 1) * sizeof *m->in_row);
-    m->compute_row = malloc((n ? n : 1) * sizeof *m->compute_row);
-    size_t *xcol = malloc((ne ? ne : 1) * sizeof *xcol), *msg = malloc((n ? n : 1) * sizeof *msg);
-    size_t *frow = malloc((n ? n : 1) * sizeof *frow);
+    m->out_row = ssched_i_alloc(n, sizeof *m->out_row);
+    m->in_row = ssched_i_alloc(n, sizeof *m->in_row);
+    m->compute_row = ssched_i_alloc(n, sizeof *m->compute_row);
+    size_t *xcol = ssched_i_alloc(ne, sizeof *xcol), *msg = ssched_i_alloc(n, sizeof *msg);
+    size_t *frow = ssched_i_alloc(n, sizeof *frow);
     if (!m->out_row || !m->in_row || !m->compute_row || !xcol || !msg || !frow) {
         free(xcol); free(msg); free(frow);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

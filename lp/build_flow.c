@@ -30,6 +30,7 @@
 
 #include "lp/colgen_comm.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 #include "ssched/steady.h"
 
 ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -114,7 +115,7 @@ static ssched_status_t list_commodities(const ssched_problem_t *pb, ssched_model
                                         ssched_error_t *err)
 {
     size_t cap = pb->n_sources * pb->n_targets;
-    m->commodities = malloc((cap ? cap : 1) * sizeof *m->commodities);
+    m->commodities = ssched_i_alloc(cap, sizeof *m->commodities);
     if (!m->commodities)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t a = 0; a < pb->n_sources; a++)
@@ -159,8 +160,8 @@ static ssched_status_t add_send_col(ssched_model_t *m, size_t e, size_t t, size_
 static ssched_status_t create_columns(const ssched_platform_t *p, ssched_model_t *m,
                                       ssched_error_t *err)
 {
-    unsigned char *from_o = malloc(p->n_nodes ? p->n_nodes : 1);
-    unsigned char *to_d = malloc(p->n_nodes ? p->n_nodes : 1);
+    unsigned char *from_o = ssched_i_alloc(p->n_nodes, 1);
+    unsigned char *to_d = ssched_i_alloc(p->n_nodes, 1);
     ssched_status_t st = SSCHED_OK;
     size_t cap = 0;
     if (!from_o || !to_d)
@@ -222,7 +223,7 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;
-    m->link_row = malloc((p->n_edges ? p->n_edges : 1) * sizeof *m->link_row);
+    m->link_row = ssched_i_alloc(p->n_edges, sizeof *m->link_row);
     if (!m->link_row)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t e = 0; e < p->n_edges; e++)
@@ -244,15 +245,15 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
         st = ssched_lp_add_col(&m->lp, "TP", one, &m->tp_col, err);
     if (st == SSCHED_OK)
         st = create_columns(p, m, err);
-    m->out_row = malloc((n ? n : 1) * sizeof *m->out_row);
-    m->in_row = malloc((n ? n : 1) * sizeof *m->in_row);
+    m->out_row = ssched_i_alloc(n, sizeof *m->out_row);
+    m->in_row = ssched_i_alloc(n, sizeof *m->in_row);
     /* balance rows are created lazily: flow_row[t*n + i] */
     size_t nt = m->n_commodities;
-    flow_row = malloc((nt * n > 0 ? nt * n : 1) * sizeof *flow_row);
-    tp_row = malloc((nt ? nt : 1) * sizeof *tp_row);
+    flow_row = ssched_i_alloc(nt * n, sizeof *flow_row);
+    tp_row = ssched_i_alloc(nt, sizeof *tp_row);
     int bcast = pb->kind == SSCHED_PROBLEM_BROADCAST;
     if (bcast && st == SSCHED_OK &&
-        (m->copy_col = malloc((p->n_edges ? p->n_edges : 1) * sizeof *m->copy_col)) != NULL)
+        (m->copy_col = ssched_i_alloc(p->n_edges, sizeof *m->copy_col)) != NULL)
         for (size_t e = 0; e < p->n_edges; e++)
             m->copy_col[e] = SSCHED_NO_ROW;
     if (st == SSCHED_OK && (!m->out_row || !m->in_row || !flow_row || !tp_row ||

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "lp/internal.h"
+#include "src/util/internal.h"
 #include "ssched/steady.h"
 
 typedef struct {
@@ -180,10 +181,10 @@ ssched_status_t ssched_i_model_build_reduce(const ssched_platform_t *p, const ss
     m->n_intervals = b.nI;
     m->intervals = malloc(b.nI * sizeof *m->intervals);
     b.owner = pb->participants;
-    b.balance = malloc((n * b.nI > 0 ? n * b.nI : 1) * sizeof *b.balance);
-    m->out_row = malloc((n ? n : 1) * sizeof *m->out_row);
-    m->in_row = malloc((n ? n : 1) * sizeof *m->in_row);
-    m->compute_row = malloc((n ? n : 1) * sizeof *m->compute_row);
+    b.balance = ssched_i_alloc(n * b.nI, sizeof *b.balance);
+    m->out_row = ssched_i_alloc(n, sizeof *m->out_row);
+    m->in_row = ssched_i_alloc(n, sizeof *m->in_row);
+    m->compute_row = ssched_i_alloc(n, sizeof *m->compute_row);
     ssched_status_t st = SSCHED_OK;
     if (!m->intervals || !b.balance || !m->out_row || !m->in_row || !m->compute_row)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

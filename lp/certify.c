@@ -4,6 +4,7 @@
  * <= rows, y_i <= 0 on >= rows and A^T y >= c bounds c.x <= b.y for every
  * feasible x.  So a feasible x and such a y with c.x == b.y prove that x is
  * optimal.  This check shares no code with the solver. */
+#include "src/util/internal.h"
 #include "ssched/lp.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static ssched_status_t certify(const ssched_lp_t *lp, const mpq_t *x, const mpq_
     ssched_status_t st = SSCHED_OK;
     mpq_t acc, tmp, primal, dual;
     mpq_inits(acc, tmp, primal, dual, NULL);
-    mpq_t *colsum = malloc((lp->n_cols ? lp->n_cols : 1) * sizeof *colsum);
+    mpq_t *colsum = ssched_i_alloc(lp->n_cols, sizeof *colsum);
     if (!colsum) {
         mpq_clears(acc, tmp, primal, dual, NULL);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

@@ -17,6 +17,7 @@
 
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 static void report(const cg_master_t *m, const ssched_steady_options_t *opt, double *last,
                    long it, double lower, double upper, int exact)
@@ -40,8 +41,8 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     cg_prices_d pr = {y, y + m->n, NULL, NULL};
     size_t ne = m->p->n_edges;
-    double *cpu = calloc(m->n ? m->n : 1, sizeof *cpu);
-    double *link = calloc(ne ? ne : 1, sizeof *link);
+    double *cpu = ssched_i_calloc(m->n, sizeof *cpu);
+    double *link = ssched_i_calloc(ne, sizeof *link);
     if (!cpu || !link) {
         free(y);
         free(cpu);
@@ -135,10 +136,10 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
 {
     size_t n = m->n, ne = m->p->n_edges;
     cg_prices_q pr;
-    pr.out = malloc((n ? n : 1) * sizeof(mpq_t));
-    pr.in = malloc((n ? n : 1) * sizeof(mpq_t));
-    pr.cpu = malloc((n ? n : 1) * sizeof(mpq_t));
-    pr.link = malloc((ne ? ne : 1) * sizeof(mpq_t));
+    pr.out = ssched_i_alloc(n, sizeof(mpq_t));
+    pr.in = ssched_i_alloc(n, sizeof(mpq_t));
+    pr.cpu = ssched_i_alloc(n, sizeof(mpq_t));
+    pr.link = ssched_i_alloc(ne, sizeof(mpq_t));
     if (!pr.out || !pr.in || !pr.cpu || !pr.link) {
         free(pr.out); free(pr.in); free(pr.cpu); free(pr.link);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -280,7 +281,7 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
             m.cpu_row[i] = p->has_w[i] ? m.n_rows++ : SIZE_MAX;
     } else {
         size_t cap = pb->n_sources * pb->n_targets;
-        m.types = malloc((cap ? cap : 1) * sizeof *m.types);
+        m.types = ssched_i_alloc(cap, sizeof *m.types);
         if (!m.types)
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         for (size_t a = 0; a < pb->n_sources; a++)
@@ -289,7 +290,7 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
                     m.types[m.n_types++] = (ssched_commodity_t){pb->sources[a], pb->targets[b]};
         m.n_rows = 2 * m.n + m.n_types;
         out->n_commodities = m.n_types;
-        out->commodities = malloc((m.n_types ? m.n_types : 1) * sizeof *out->commodities);
+        out->commodities = ssched_i_alloc(m.n_types, sizeof *out->commodities);
         if (!out->commodities) {
             free(m.types);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -300,8 +301,8 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
      * cpu / delivery rows */
     size_t ne = p->n_edges;
     m.link0 = m.n_rows;
-    m.link_row = malloc((ne ? ne : 1) * sizeof *m.link_row);
-    m.link_edge = malloc((ne ? ne : 1) * sizeof *m.link_edge);
+    m.link_row = ssched_i_alloc(ne, sizeof *m.link_row);
+    m.link_edge = ssched_i_alloc(ne, sizeof *m.link_edge);
     if (!m.link_row || !m.link_edge) {
         free(m.link_row);
         free(m.link_edge);
@@ -319,8 +320,8 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
     /* reachability: a type or participant that cannot get through means
      * TP = 0, with nothing to generate */
     size_t n_unreach = m.reduce ? N : m.n_types;
-    out->unreachable = calloc(n_unreach ? n_unreach : 1, 1);
-    unsigned char *reach = malloc(m.n ? m.n : 1);
+    out->unreachable = ssched_i_calloc(n_unreach, 1);
+    unsigned char *reach = ssched_i_alloc(m.n, 1);
     int blocked = 0;
     if (!out->unreachable || !reach)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

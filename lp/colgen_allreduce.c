@@ -16,6 +16,7 @@
 
 #include "lp/colgen_allreduce.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 /* Scratch for the pricing passes. */
 typedef struct {
@@ -275,14 +276,14 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     m->b.g.ne = 0; /* set once g.w is initialised */
     m->b.g.root = R;
     m->r.cpu_row = malloc(n * sizeof *m->r.cpu_row);
-    m->r.link_row = malloc((ne ? ne : 1) * sizeof *m->r.link_row);
-    m->r.link_edge = malloc((ne ? ne : 1) * sizeof *m->r.link_edge);
+    m->r.link_row = ssched_i_alloc(ne, sizeof *m->r.link_row);
+    m->r.link_edge = ssched_i_alloc(ne, sizeof *m->r.link_edge);
     m->b.out_row = malloc(n * sizeof *m->b.out_row);
     m->b.in_row = malloc(n * sizeof *m->b.in_row);
     m->b.g.target = calloc(n, 1);
     m->b.g.reach = calloc(n, 1);
     m->b.g.relays = malloc(n * sizeof *m->b.g.relays);
-    m->b.g.w = malloc((ne ? ne : 1) * sizeof *m->b.g.w);
+    m->b.g.w = ssched_i_alloc(ne, sizeof *m->b.g.w);
     /* commutative: partial results are sets, no intervals (colgen_comm.h) */
     out->n_intervals = m->comm ? 0 : N * (N + 1) / 2;
     out->intervals = malloc((out->n_intervals + 1) * sizeof *out->intervals);

@@ -62,7 +62,8 @@ SSCHED_INTERNAL void ssched_i_car_drop_tree(const car_master_t *m, cg_column_t *
 /* Broadcast pricing cost of edge e under row prices y: size*c(e) times the
  * prices of e's rows (one-port ends' ports, the link at a switch end). */
 SSCHED_INTERNAL double ssched_i_car_edge_price_d(const car_master_t *m, const double *y, size_t e);
-SSCHED_INTERNAL void ssched_i_car_edge_price_q(const car_master_t *m, const mpq_t *y, size_t e, mpq_ptr out);
+SSCHED_INTERNAL void ssched_i_car_edge_price_q(const car_master_t *m, const mpq_t *y, size_t e,
+                                               mpq_ptr out);
 /* May the pricing be exact (arborescences: spanning or few relays; trees:
  * ordered, or few optional merge points)? */
 SSCHED_INTERNAL int ssched_i_car_arb_exact(const car_master_t *m);
@@ -72,11 +73,14 @@ SSCHED_INTERNAL int ssched_i_car_tree_exact(const car_master_t *m);
  * (*st and err set).  _q also gives `lower`, a certified lower bound on
  * every tree's cost, and *proven = 1 when the result is a cheapest tree
  * (or, returning 0, when no tree exists); always so for an ordered reduce. */
-SSCHED_INTERNAL int ssched_i_car_price_tree_d(const car_master_t *m, const cg_prices_d *y, int exact, cg_column_t *c,
-                     cgc_tree_t *t, double *cost, ssched_status_t *st, ssched_error_t *err);
-SSCHED_INTERNAL int ssched_i_car_price_tree_q(const car_master_t *m, const cg_prices_q *y, cg_column_t *c,
-                     cgc_tree_t *t, mpq_ptr cost, mpq_ptr lower, int *proven,
-                     ssched_status_t *st, ssched_error_t *err);
+SSCHED_INTERNAL int ssched_i_car_price_tree_d(const car_master_t *m, const cg_prices_d *y,
+                                              int exact, cg_column_t *c, cgc_tree_t *t,
+                                              double *cost, ssched_status_t *st,
+                                              ssched_error_t *err);
+SSCHED_INTERNAL int ssched_i_car_price_tree_q(const car_master_t *m, const cg_prices_q *y,
+                                              cg_column_t *c, cgc_tree_t *t, mpq_ptr cost,
+                                              mpq_ptr lower, int *proven, ssched_status_t *st,
+                                              ssched_error_t *err);
 
 /* One root: the certified master optimum for root pb->target (pb an
  * ALLREDUCE problem with target != SIZE_MAX).  out->cg_pricing_exact says
@@ -84,9 +88,11 @@ SSCHED_INTERNAL int ssched_i_car_price_tree_q(const car_master_t *m, const cg_pr
  * upper_bound = throughput, else *bounded = 1 when Farley's bound
  * (ssched_i_car_farley_bound) is in out->upper_bound.  out->optimal = (upper_bound
  * == throughput) when a bound is known. */
-SSCHED_INTERNAL ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched_problem_t *pb,
-                               const ssched_steady_options_t *opt, ssched_steady_t *out,
-                               int *bounded, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p,
+                                                        const ssched_problem_t *pb,
+                                                        const ssched_steady_options_t *opt,
+                                                        ssched_steady_t *out, int *bounded,
+                                                        ssched_error_t *err);
 
 /* Farley's bound on the full master from the exact duals y of the
  * restricted one (optimum z): with certified lower bounds L_r on every
@@ -98,38 +104,47 @@ SSCHED_INTERNAL ssched_status_t ssched_i_car_solve_root(const ssched_platform_t 
  * duals with sigma' = min(sigma, L) satisfy every column's constraint, and
  * scaled by 1 / (sigma_r' + sigma_b') also TP's; their objective
  * z / (sigma_r' + sigma_b') bounds the optimum.  0 when the sum is 0. */
-SSCHED_INTERNAL int ssched_i_car_farley_bound(const car_master_t *m, const mpq_t *y, const mpq_t *cost, int tree_proven,
-                     mpq_srcptr tree_lower, int arb_exact, mpq_srcptr z, mpq_ptr out);
+SSCHED_INTERNAL int ssched_i_car_farley_bound(const car_master_t *m, const mpq_t *y,
+                                              const mpq_t *cost, int tree_proven,
+                                              mpq_srcptr tree_lower, int arb_exact, mpq_srcptr z,
+                                              mpq_ptr out);
 
 /* The master's exact LP (trees, arborescences, TP) and the reading of its
  * certified solution (out->lp) as a steady state (lp/colgen_allreduce_io.c). */
-SSCHED_INTERNAL ssched_status_t ssched_i_car_exact_master(const car_master_t *m, ssched_lp_t *lp, ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_car_interpret(car_master_t *m, ssched_steady_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_exact_master(const car_master_t *m, ssched_lp_t *lp,
+                                                          ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_interpret(car_master_t *m, ssched_steady_t *out,
+                                                       ssched_error_t *err);
 
 /* The two halves of an all-reduce to root pb->target as problems sharing
  * pb's arrays and size (read only): *red the reduce to the root (same
  * operator), *bc the broadcast from it to every other participant
  * (bc->targets malloc'ed: the caller frees it; bc->sources points at
  * red->target, so *red must outlive *bc).  ENOMEM only. */
-SSCHED_INTERNAL ssched_status_t ssched_i_car_split(const ssched_problem_t *pb, ssched_problem_t *red,
-                          ssched_problem_t *bc, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_split(const ssched_problem_t *pb,
+                                                   ssched_problem_t *red, ssched_problem_t *bc,
+                                                   ssched_error_t *err);
 
 /* The combined edge LP (lp/build_allreduce.c): RR-4872's SSR to R and the
  * broadcast copies LP from R ("ssb", lp/build_flow.c) on shared port, link
  * and processor rows with one TP.  An upper bound on the all-reduce TP
  * (exact when participants are every node: Edmonds).  *lp is initialised
  * here; *tp_col (may be NULL) gets the TP column. */
-SSCHED_INTERNAL ssched_status_t ssched_i_car_build_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                  ssched_lp_t *lp, size_t *tp_col, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_build_edge_lp(const ssched_platform_t *p,
+                                                           const ssched_problem_t *pb,
+                                                           ssched_lp_t *lp, size_t *tp_col,
+                                                           ssched_error_t *err);
 /* The same as the model `ssched lp` exports (ssched_model_build dispatches
  * here): only m->lp and m->tp_col are set.  EINPUT without a root. */
-SSCHED_INTERNAL ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                ssched_model_t *m, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_model_build(const ssched_platform_t *p,
+                                                         const ssched_problem_t *pb,
+                                                         ssched_model_t *m, ssched_error_t *err);
 
 /* The whole solve behind ssched_steady_solve_opts(): one root, or every
  * candidate root (pb->target == SIZE_MAX) with the best one reported. */
-SSCHED_INTERNAL ssched_status_t ssched_i_car_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
-                          const ssched_steady_options_t *opt, ssched_steady_t *out,
-                          ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_car_solve(const ssched_platform_t *p,
+                                                   const ssched_problem_t *pb,
+                                                   const ssched_steady_options_t *opt,
+                                                   ssched_steady_t *out, ssched_error_t *err);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "lp/colgen_allreduce.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 /* The farthest target by shortest path from the root (Dijkstra, O(n E):
  * the graphs are small): an arborescence holds a path to every target.
@@ -16,7 +17,7 @@ static int farthest(const car_master_t *m, const mpq_t *cost, mpq_t *d, unsigned
 {
     const ssched_platform_t *p = m->r.p;
     size_t n = p->n_nodes;
-    unsigned char *done = calloc(n ? n : 1, 1);
+    unsigned char *done = ssched_i_calloc(n, 1);
     if (!done)
         return 0;
     memset(have, 0, n);
@@ -112,8 +113,8 @@ static int arb_lower(const car_master_t *m, const mpq_t *cost, mpq_ptr out)
 {
     size_t n = m->r.p->n_nodes, ne = m->r.p->n_edges;
     mpq_t *d = ssched_i_mpq_vec_new(n), *rc = ssched_i_mpq_vec_new(ne);
-    unsigned char *mark = malloc(n ? n : 1);
-    size_t *queue = malloc((n ? n : 1) * sizeof *queue);
+    unsigned char *mark = ssched_i_alloc(n, 1);
+    size_t *queue = ssched_i_alloc(n, sizeof *queue);
     mpq_t da;
     mpq_init(da);
     int ok = d && rc && mark && queue && farthest(m, cost, d, mark, out) &&

@@ -30,6 +30,7 @@
 
 #include "lp/colgen_allreduce.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 /* One root: TP by column generation, then the bound and `optimal`. */
 static ssched_status_t solve_one(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -167,10 +168,10 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
                                  ssched_error_t *err)
 {
     size_t n = p->n_nodes, nc = 0;
-    cand_t *cand = malloc((n ? n : 1) * sizeof *cand);
-    size_t *roots = malloc((n ? n : 1) * sizeof *roots);
+    cand_t *cand = ssched_i_alloc(n, sizeof *cand);
+    size_t *roots = ssched_i_alloc(n, sizeof *roots);
     mpq_t *tp = ssched_i_mpq_vec_new(n), *ub = ssched_i_mpq_vec_new(n);
-    unsigned char *pruned = calloc(n ? n : 1, 1);
+    unsigned char *pruned = ssched_i_calloc(n, 1);
     if (!cand || !roots || !tp || !ub || !pruned) {
         free(cand);
         free(roots);

@@ -55,11 +55,13 @@ typedef struct {
  * heuristics (Steiner) or the exact minimum (spanning case, cheap anyway).
  * Returns 1 with the column and its exact cost, 0 if some target is
  * unreachable, -1 on error (*status and err set). */
-SSCHED_INTERNAL int ssched_i_cgb_price(const cgb_graph_t *g, const mpq_t *cost, int exact, cgb_column_t *col,
-              mpq_ptr col_cost, ssched_status_t *status, ssched_error_t *err);
+SSCHED_INTERNAL int ssched_i_cgb_price(const cgb_graph_t *g, const mpq_t *cost, int exact,
+                                       cgb_column_t *col, mpq_ptr col_cost, ssched_status_t *status,
+                                       ssched_error_t *err);
 
 /* Exact cost of a column under per-edge costs. */
-SSCHED_INTERNAL void ssched_i_cgb_column_cost(const cgb_column_t *c, const mpq_t *cost, mpq_ptr out);
+SSCHED_INTERNAL void ssched_i_cgb_column_cost(const cgb_column_t *c, const mpq_t *cost,
+                                              mpq_ptr out);
 
 /* The master being generated (lp/colgen_broadcast.c). */
 typedef struct {
@@ -76,13 +78,15 @@ typedef struct {
 /* The certified master (out->lp) as a steady-state solution: copies per
  * edge (type 0), port and link occupations and prices, the rated
  * arborescences (lp/colgen_bresult.c). */
-SSCHED_INTERNAL ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *out,
+                                                       ssched_error_t *err);
 
 /* The broadcast column generation behind ssched_steady_solve_opts():
  * throughput = the certified master optimum (multicast: certified
  * feasible; out->cg_pricing_exact says whether the last pass was exact). */
-SSCHED_INTERNAL ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
-                          const ssched_steady_options_t *opt, ssched_steady_t *out,
-                          ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p,
+                                                   const ssched_problem_t *pb,
+                                                   const ssched_steady_options_t *opt,
+                                                   ssched_steady_t *out, ssched_error_t *err);
 
 #endif

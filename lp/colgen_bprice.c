@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lp/colgen_bcast.h"
+#include "src/util/internal.h"
 
 static int cmp_size(const void *a, const void *b)
 {
@@ -73,7 +74,7 @@ static int min_arb(const cgb_graph_t *g, const mpq_t *cost, size_t m, const size
     int r = st != SSCHED_OK ? -1 : found;
     *status = st;
     if (r == 1) {
-        col->arcs = malloc((a.n_arcs ? a.n_arcs : 1) * sizeof *col->arcs);
+        col->arcs = ssched_i_alloc(a.n_arcs, sizeof *col->arcs);
         if (!col->arcs) {
             r = -1;
             *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -95,7 +96,7 @@ static int sp_tree(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *col, s
 {
     const ssched_platform_t *p = g->p;
     size_t n = g->n;
-    double *d = malloc(n * sizeof *d), *c = malloc((g->ne ? g->ne : 1) * sizeof *c);
+    double *d = malloc(n * sizeof *d), *c = ssched_i_alloc(g->ne, sizeof *c);
     size_t *par = malloc(n * sizeof *par);
     unsigned char *done = calloc(n, 1), *used = calloc(n, 1);
     int r = d && c && par && done && used ? 1 : -1;
@@ -174,7 +175,7 @@ static int steiner_exact(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *
                          int *have, size_t *work, ssched_status_t *status, ssched_error_t *err)
 {
     const ssched_platform_t *p = g->p;
-    size_t *from = malloc(3 * (g->ne ? g->ne : 1) * sizeof *from);
+    size_t *from = ssched_i_alloc(3 * g->ne, sizeof *from);
     mpq_t *sub = ssched_i_mpq_vec_new(g->ne);
     unsigned char *in = malloc(g->n);
     if (!from || !sub || !in) {

@@ -7,6 +7,7 @@
 
 #include "lp/colgen_bcast.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
@@ -16,8 +17,8 @@ ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *o
     mpq_set(out->throughput, sol->objective);
     int vectors = ssched_i_steady_resources(out, n, ne); /* compute: 0, nothing computes */
     mpq_t *copies = ssched_i_mpq_vec_new(ne);
-    out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
-    out->arborescences = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->arborescences);
+    out->flows = ssched_i_alloc(ne, sizeof *out->flows);
+    out->arborescences = ssched_i_alloc(m->n_cols, sizeof *out->arborescences);
     if (!vectors || !copies || !out->flows || !out->arborescences) {
         if (copies)
             for (size_t e = 0; e < ne; e++)
@@ -35,7 +36,7 @@ ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *o
         ssched_arborescence_init(a);
         out->n_arborescences++;
         mpq_set(a->weight, y);
-        a->arcs = malloc((c->n_arcs ? c->n_arcs : 1) * sizeof *a->arcs);
+        a->arcs = ssched_i_alloc(c->n_arcs, sizeof *a->arcs);
         if (!a->arcs) {
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             break;

@@ -16,6 +16,7 @@
 #include "lp/colgen_bcast.h"
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 
 static void column_free(cgb_column_t *c)
@@ -301,10 +302,10 @@ static ssched_status_t setup(cgb_master_t *m, ssched_steady_t *out, ssched_error
     m->g.target = calloc(n, 1);
     m->g.reach = calloc(n, 1);
     m->g.relays = malloc(n * sizeof *m->g.relays);
-    m->g.w = malloc((ne ? ne : 1) * sizeof *m->g.w);
+    m->g.w = ssched_i_alloc(ne, sizeof *m->g.w);
     m->out_row = malloc(n * sizeof *m->out_row);
     m->in_row = malloc(n * sizeof *m->in_row);
-    m->link_row = malloc((ne ? ne : 1) * sizeof *m->link_row);
+    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
     m->row_what = malloc((2 * n + ne) * sizeof *m->row_what);
     m->row_kind = malloc(2 * n + ne);
     out->n_commodities = pb->n_targets;

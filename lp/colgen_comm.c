@@ -21,6 +21,7 @@
 
 #include "lp/colgen_comm.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 void ssched_i_cgc_graph_free(cgc_graph_t *g)
 {
@@ -43,7 +44,7 @@ ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t 
     g->n = p->n_nodes;
     g->N = pb->n_participants;
     size_t N = g->N, t = pb->target, tk = SIZE_MAX;
-    unsigned char *part = calloc(g->n ? g->n : 1, 1);
+    unsigned char *part = ssched_i_calloc(g->n, 1);
     if (!part)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < N; k++) {
@@ -58,7 +59,7 @@ ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t 
     g->kind = malloc(g->nv);
     g->used = malloc(g->nv);
     g->copy = calloc(g->nv, 1);
-    g->sc = malloc((p->n_edges ? p->n_edges : 1) * sizeof *g->sc);
+    g->sc = ssched_i_alloc(p->n_edges, sizeof *g->sc);
     if (!g->node || !g->kind || !g->used || !g->copy || !g->sc) {
         free(part);
         ssched_i_cgc_graph_free(g);
@@ -321,9 +322,9 @@ static ssched_status_t master_setup(cg_master_t *m, const ssched_steady_options_
 {
     const ssched_platform_t *p = m->p;
     size_t n = m->n, ne = p->n_edges;
-    m->cpu_row = malloc((n ? n : 1) * sizeof *m->cpu_row);
-    m->link_row = malloc((ne ? ne : 1) * sizeof *m->link_row);
-    m->link_edge = malloc((ne ? ne : 1) * sizeof *m->link_edge);
+    m->cpu_row = ssched_i_alloc(n, sizeof *m->cpu_row);
+    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
+    m->link_edge = ssched_i_alloc(ne, sizeof *m->link_edge);
     if (!m->cpu_row || !m->link_row || !m->link_edge)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     m->n_rows = 2 * n;
@@ -406,8 +407,8 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
     if (st == SSCHED_OK)
         st = master_setup(&s.m, opt, err);
     /* a participant that cannot reach the target forces TP = 0 */
-    out->unreachable = calloc(N ? N : 1, 1);
-    unsigned char *reach = malloc(p->n_nodes ? p->n_nodes : 1);
+    out->unreachable = ssched_i_calloc(N, 1);
+    unsigned char *reach = ssched_i_alloc(p->n_nodes, 1);
     int blocked = 0;
     if (st == SSCHED_OK && (!out->unreachable || !reach))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

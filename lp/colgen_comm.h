@@ -126,30 +126,33 @@ SSCHED_INTERNAL void ssched_i_cgc_tree_free(cgc_tree_t *t);
  * *proven = 1 when none exists), -1 on error (*status and err set).  ssched_i_cgc_price_q also gives `lower`, a
  * certified lower bound on the cost of EVERY reduction tree (may be <= 0),
  * and *proven = 1 when cost == lower, i.e. the tree is a cheapest one. */
-SSCHED_INTERNAL int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
-                double *cost, ssched_status_t *status, ssched_error_t *err);
-SSCHED_INTERNAL int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
-                mpq_ptr cost, mpq_ptr lower, int *proven, ssched_status_t *status,
-                ssched_error_t *err);
+SSCHED_INTERNAL int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact,
+                                         cgc_tree_t *tree, double *cost, ssched_status_t *status,
+                                         ssched_error_t *err);
+SSCHED_INTERNAL int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact,
+                                         cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
+                                         ssched_status_t *status, ssched_error_t *err);
 
 /* The same on per-edge and per-node costs (ecost[e] >= 0 for a message
  * over e, mcost[v] >= 0 for a merge on v). */
-SSCHED_INTERNAL int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost, int exact,
-              cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
-              ssched_status_t *status, ssched_error_t *err);
+SSCHED_INTERNAL int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost,
+                                       int exact, cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower,
+                                       int *proven, ssched_status_t *status, ssched_error_t *err);
 
 /* Floating-point Chu-Liu/Edmonds (lp/colgen_comm_arb.c) for the float
  * phase: chosen[e] = 1 for the arcs of a minimum arborescence rooted at
  * root spanning every node reached from it.  1, 0 if a required node
  * (required == NULL: every node) is not reached, -1 on ENOMEM. */
-SSCHED_INTERNAL int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to, const double *cost,
-                  size_t root, const unsigned char *required, unsigned char *chosen);
+SSCHED_INTERNAL int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t *to,
+                                           const double *cost, size_t root,
+                                           const unsigned char *required, unsigned char *chosen);
 
 /* Merges of vertex v in tree t (by its kind and its number of children). */
 SSCHED_INTERNAL size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
 
 /* The tree as a master column: sorted sends and merges.  0 on ENOMEM. */
-SSCHED_INTERNAL int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_column_t *c);
+SSCHED_INTERNAL int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t,
+                                             cg_column_t *c);
 
 /* Build / free the auxiliary vertices of a validated commutative reduce. */
 SSCHED_INTERNAL ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,
@@ -158,21 +161,23 @@ SSCHED_INTERNAL void ssched_i_cgc_graph_free(cgc_graph_t *g);
 
 /* Read the certified master back (out->lp holds the exact solution; trees
  * parallel to m->cols): see lp/colgen_comm_result.c for the contract. */
-SSCHED_INTERNAL ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *m, const cgc_tree_t *trees,
-                              ssched_steady_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *m,
+                                                       const cgc_tree_t *trees,
+                                                       ssched_steady_t *out, ssched_error_t *err);
 
 /* The commutative reduce behind ssched_steady_solve_opts(): throughput =
  * the certified master optimum (achievable); upper_bound, optimal and
  * cg_pricing_exact as for a multicast (steady.h). */
-SSCHED_INTERNAL ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
-                          const ssched_steady_options_t *opt, ssched_steady_t *out,
-                          ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p,
+                                                   const ssched_problem_t *pb,
+                                                   const ssched_steady_options_t *opt,
+                                                   ssched_steady_t *out, ssched_error_t *err);
 
 /* The relaxation LP (lp/build_commutative.c), an upper bound on the
  * commutative TP; the model's lp, tp_col and row maps are set.  Also what
  * `ssched lp --commutative` exports (ssched_model_build dispatches here). */
-SSCHED_INTERNAL ssched_status_t ssched_i_model_build_commutative(const ssched_platform_t *p,
-                                                               const ssched_problem_t *pb, ssched_model_t *m,
-                                                               ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_model_build_commutative(
+        const ssched_platform_t *p, const ssched_problem_t *pb, ssched_model_t *m,
+        ssched_error_t *err);
 
 #endif

@@ -36,6 +36,7 @@
 
 #include "lp/colgen_comm.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 #define NONE SIZE_MAX
 
@@ -79,7 +80,7 @@ static int make_tree(const cgc_graph_t *g, const size_t *pred, const size_t *pos
     t->nv = nv;
     t->parent = malloc(nv * sizeof *t->parent);
     t->off = malloc((nv + 1) * sizeof *t->off);
-    t->edges = malloc((total ? total : 1) * sizeof *t->edges);
+    t->edges = ssched_i_alloc(total, sizeof *t->edges);
     if (!t->parent || !t->off || !t->edges) {
         ssched_i_cgc_tree_free(t);
         return -1;
@@ -168,7 +169,7 @@ int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, 
                 double *cost, ssched_status_t *status, ssched_error_t *err)
 {
     size_t ne = g->ne, n = g->n;
-    double *ed = malloc((ne ? ne : 1) * sizeof *ed), *md = malloc(n * sizeof *md);
+    double *ed = ssched_i_alloc(ne, sizeof *ed), *md = malloc(n * sizeof *md);
     int r = -1;
     if (ed && md) {
         for (size_t e = 0; e < ne; e++)

@@ -47,6 +47,7 @@
 
 #include "lp/colgen_comm.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     const cgc_graph_t *g;
@@ -121,7 +122,7 @@ static int to_tree(const cgc_graph_t *g, const cgc_tree_t *t, ssched_tree_t *out
     size_t nv = t->nv, total = t->off[nv] + g->N - 1;
     memset(out, 0, sizeof *out);
     mpz_init(out->weight);
-    out->tasks = malloc((total ? total : 1) * sizeof *out->tasks);
+    out->tasks = ssched_i_alloc(total, sizeof *out->tasks);
     out->order = malloc(g->N * sizeof *out->order);
     size_t *w = malloc(4 * nv * sizeof *w);
     if (!out->tasks || !out->order || !w) {
@@ -152,7 +153,7 @@ ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *
     int vectors = ssched_i_steady_resources(out, n, ne);
     mpq_t *rate = ssched_i_mpq_vec_new(ne);
     size_t nc = m->n_cols ? m->n_cols : 1;
-    out->flows = malloc((ne ? ne : 1) * sizeof *out->flows);
+    out->flows = ssched_i_alloc(ne, sizeof *out->flows);
     out->rated_trees = calloc(nc, sizeof *out->rated_trees);
     out->tree_rates = malloc(nc * sizeof *out->tree_rates);
     ssched_status_t st = SSCHED_OK;

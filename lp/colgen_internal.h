@@ -63,21 +63,26 @@ static inline int cg_has_link(const ssched_platform_t *p, size_t e)
  * rows in the master) and a merge on i costing
  * w(i)*cpu[i].  Returns 1 and the tree (with its cost) if the target can be
  * reached, 0 if not, -1 on ENOMEM. */
-SSCHED_INTERNAL int ssched_i_cg_price_reduce_d(const ssched_platform_t *p, const ssched_problem_t *pb,
-                      const cg_prices_d *y, cg_column_t *tree, double *cost);
-SSCHED_INTERNAL int ssched_i_cg_price_reduce_q(const ssched_platform_t *p, const ssched_problem_t *pb,
-                      const cg_prices_q *y, cg_column_t *tree, mpq_ptr cost);
+SSCHED_INTERNAL int ssched_i_cg_price_reduce_d(const ssched_platform_t *p,
+                                               const ssched_problem_t *pb, const cg_prices_d *y,
+                                               cg_column_t *tree, double *cost);
+SSCHED_INTERNAL int ssched_i_cg_price_reduce_q(const ssched_platform_t *p,
+                                               const ssched_problem_t *pb, const cg_prices_q *y,
+                                               cg_column_t *tree, mpq_ptr cost);
 
 /* Scatter/gossip pricing: the cheapest origin->dest path of one type. */
-SSCHED_INTERNAL int ssched_i_cg_price_path_d(const ssched_platform_t *p, const ssched_problem_t *pb, size_t origin,
-                    size_t dest, const cg_prices_d *y, cg_column_t *path, double *cost);
-SSCHED_INTERNAL int ssched_i_cg_price_path_q(const ssched_platform_t *p, const ssched_problem_t *pb, size_t origin,
-                    size_t dest, const cg_prices_q *y, cg_column_t *path, mpq_ptr cost);
+SSCHED_INTERNAL int ssched_i_cg_price_path_d(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                             size_t origin, size_t dest, const cg_prices_d *y,
+                                             cg_column_t *path, double *cost);
+SSCHED_INTERNAL int ssched_i_cg_price_path_q(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                             size_t origin, size_t dest, const cg_prices_q *y,
+                                             cg_column_t *path, mpq_ptr cost);
 
 /* The column generation solve behind ssched_steady_solve_opts(). */
-SSCHED_INTERNAL ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
-                         const ssched_steady_options_t *opt, ssched_steady_t *out,
-                         ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p,
+                                                  const ssched_problem_t *pb,
+                                                  const ssched_steady_options_t *opt,
+                                                  ssched_steady_t *out, ssched_error_t *err);
 
 /* The master problem being generated (colgen*.c). */
 typedef struct {
@@ -99,7 +104,8 @@ typedef struct {
 } cg_master_t;
 
 /* Exact coefficients of a column in the master's rows (TP excluded). */
-SSCHED_INTERNAL void ssched_i_cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t *coef);
+SSCHED_INTERNAL void ssched_i_cg_column_coefs(const cg_master_t *m, const cg_column_t *c,
+                                              mpq_t *coef);
 /* Is row r a capacity row (rhs 1: port, cpu or link) rather than a
  * delivery row (rhs 0)? */
 static inline int cg_capacity_row(const cg_master_t *m, size_t r)
@@ -111,9 +117,10 @@ static inline int cg_capacity_row(const cg_master_t *m, size_t r)
 SSCHED_INTERNAL int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c);
 /* Solve an exact master (consumed: freed here), record its size in
  * out->lp_rows/lp_cols and add its solver figures to out->lp. */
-SSCHED_INTERNAL ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
-                                ssched_lp_solution_t *sol, ssched_steady_t *out,
-                                ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp,
+                                                         const ssched_lp_options_t *opt,
+                                                         ssched_lp_solution_t *sol,
+                                                         ssched_steady_t *out, ssched_error_t *err);
 /* The duals of a floating-point master lp_solve has just solved, as
  * non-negative prices y[0..n_rows).  lp_solve's dual sign for a
  * maximization is fixed by strong duality: the objective equals the sum of
@@ -122,9 +129,11 @@ SSCHED_INTERNAL int ssched_i_cg_float_duals(lprec *lp, size_t n_rows, double *y)
 /* Is the column already in the master? */
 SSCHED_INTERNAL int ssched_i_cg_known(const cg_master_t *m, const cg_column_t *c);
 /* The master over the current columns as an exact ssched_lp_t. */
-SSCHED_INTERNAL ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp,
+                                                         ssched_error_t *err);
 /* Read the certified master back as a steady-state solution. */
-SSCHED_INTERNAL ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out,
+                                                      ssched_error_t *err);
 
 /* Add one exact master solve's solver figures to out->lp (column
  * generation solves the master several times; the figures are summed). */

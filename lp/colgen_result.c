@@ -7,6 +7,7 @@
 
 #include "lp/colgen_internal.h"
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 /* The master's tree as an ssched_tree_t (tasks in pre-order from the root,
  * with parents), found by walking the column's own tasks from v[0,N-1] on
@@ -18,7 +19,7 @@ static int column_to_tree(const cg_master_t *m, const ssched_steady_t *s, const 
     size_t N = m->pb->n_participants, total = c->n_sends + c->n_merges;
     memset(t, 0, sizeof *t);
     mpz_init(t->weight);
-    t->tasks = malloc((total ? total : 1) * sizeof *t->tasks);
+    t->tasks = ssched_i_alloc(total, sizeof *t->tasks);
     size_t *stack = malloc(3 * (total + 1) * sizeof *stack);
     if (!t->tasks || !stack) {
         free(stack);
@@ -94,10 +95,10 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
     size_t n_merges = 0;
     for (size_t k = 0; k < m->n_cols; k++)
         n_merges += m->cols[k].n_merges;
-    out->tasks = malloc((n_merges ? n_merges : 1) * sizeof *out->tasks);
+    out->tasks = ssched_i_alloc(n_merges, sizeof *out->tasks);
     if (m->reduce) {
-        out->rated_trees = calloc(m->n_cols ? m->n_cols : 1, sizeof *out->rated_trees);
-        out->tree_rates = malloc((m->n_cols ? m->n_cols : 1) * sizeof *out->tree_rates);
+        out->rated_trees = ssched_i_calloc(m->n_cols, sizeof *out->rated_trees);
+        out->tree_rates = ssched_i_alloc(m->n_cols, sizeof *out->tree_rates);
     }
     if (!out->tasks || (m->reduce && (!out->rated_trees || !out->tree_rates))) {
         ssched_i_mpq_vec_free(rate, ne * nt);
@@ -150,7 +151,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
             mpq_set(out->tree_rates[out->n_rated_trees++], lambda);
         }
     }
-    out->flows = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *out->flows);
+    out->flows = ssched_i_alloc(ne * nt, sizeof *out->flows);
     if (!out->flows && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < ne * nt && st == SSCHED_OK; k++) {

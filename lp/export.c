@@ -6,6 +6,7 @@
  * (glpsol --exact, QSopt_ex esolver) finds exactly ssched's optimum.  The
  * objective is scaled the same way; the scale is printed in a comment so the
  * optimum can be mapped back. */
+#include "src/util/internal.h"
 #include "ssched/lp.h"
 #include "ssched/export.h"
 
@@ -104,10 +105,10 @@ ssched_status_t ssched_write_mps(FILE *out, const ssched_lp_t *lp, ssched_error_
     for (size_t j = 0; j < lp->n_cols; j++)
         count[j + 1] += count[j];
     size_t nnz = count[lp->n_cols];
-    size_t *row_of = malloc((nnz ? nnz : 1) * sizeof *row_of);
-    size_t *pos_of = malloc((nnz ? nnz : 1) * sizeof *pos_of);
-    size_t *fill = malloc((lp->n_cols ? lp->n_cols : 1) * sizeof *fill);
-    mpz_t *row_scale = malloc((lp->n_rows ? lp->n_rows : 1) * sizeof *row_scale);
+    size_t *row_of = ssched_i_alloc(nnz, sizeof *row_of);
+    size_t *pos_of = ssched_i_alloc(nnz, sizeof *pos_of);
+    size_t *fill = ssched_i_alloc(lp->n_cols, sizeof *fill);
+    mpz_t *row_scale = ssched_i_alloc(lp->n_rows, sizeof *row_scale);
     if (!row_of || !pos_of || !fill || !row_scale) {
         free(count); free(row_of); free(pos_of); free(fill); free(row_scale);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

@@ -49,25 +49,27 @@ SSCHED_INTERNAL void ssched_i_csc_free(csc_t *a);
 /* Basic solution of `basis` (flags over n_cols + n_rows variables, exactly
  * n_rows of them set): x (n_cols + n_rows values, slacks included) and duals
  * y (n_rows).  Returns 1, 0 if the basis matrix is singular, -1 on ENOMEM. */
-SSCHED_INTERNAL int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a, const unsigned char *basis,
-                mpq_t *x, mpq_t *y);
+SSCHED_INTERNAL int ssched_i_basis_solve(const ssched_lp_t *lp, const csc_t *a,
+                                         const unsigned char *basis, mpq_t *x, mpq_t *y);
 
 /* Solve B d = column `var` of [A | I] for the basis (d indexed by the
  * position of each basic variable in basic_list).  Same return codes. */
-SSCHED_INTERNAL int ssched_i_basis_direction(const ssched_lp_t *lp, const csc_t *a, const size_t *basic_list,
-                    size_t var, mpq_t *d);
+SSCHED_INTERNAL int ssched_i_basis_direction(const ssched_lp_t *lp, const csc_t *a,
+                                             const size_t *basic_list, size_t var, mpq_t *d);
 
 /* Exact primal simplex (Bland's rule) from a primal-feasible basis; updates
  * basis in place.  Returns 1 when optimal, 0 if the start is not primal
  * feasible or the LP is unbounded, -1 on error; *pivots counts pivots. */
-SSCHED_INTERNAL int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
-                         long max_pivots, long *pivots);
+SSCHED_INTERNAL int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a,
+                                                  unsigned char *basis, long max_pivots,
+                                                  long *pivots);
 
 /* Floating-point solve with lp_solve; fills basis (n_cols + n_rows flags).
  * attempt selects a configuration (0 = default, 1.. = alternatives used
  * when a basis fails to certify).  Returns 1 optimal, 0 infeasible,
  * 2 unbounded, -1 failure. */
-SSCHED_INTERNAL int ssched_i_float_solve(const ssched_lp_t *lp, int attempt, int verbose, unsigned char *basis);
+SSCHED_INTERNAL int ssched_i_float_solve(const ssched_lp_t *lp, int attempt, int verbose,
+                                         unsigned char *basis);
 
 /* Shared helpers (util.c; the clocks and the rational arrays are
  * src/util/internal.h's). */

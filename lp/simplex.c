@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "lp/internal.h"
+#include "src/util/internal.h"
 
 /* Direction in which nonbasic variable v may move away from 0:
  * +1 (v >= 0), -1 (v <= 0, slack of a >= row), 0 (fixed: slack of = row). */
@@ -34,9 +35,9 @@ int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigne
 {
     size_t m = lp->n_rows, total = lp->n_cols + lp->n_rows;
     int result = -1;
-    mpq_t *x = malloc(total * sizeof *x), *y = malloc((m ? m : 1) * sizeof *y);
-    mpq_t *d = malloc((m ? m : 1) * sizeof *d);
-    size_t *list = malloc((m ? m : 1) * sizeof *list);
+    mpq_t *x = malloc(total * sizeof *x), *y = ssched_i_alloc(m, sizeof *y);
+    mpq_t *d = ssched_i_alloc(m, sizeof *d);
+    size_t *list = ssched_i_alloc(m, sizeof *list);
     mpq_t rc, ratio, best, tmp;
     mpq_inits(rc, ratio, best, tmp, NULL);
     if (!x || !y || !d || !list) {

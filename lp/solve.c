@@ -4,6 +4,7 @@
 
 #include "lp/internal.h"
 #include "src/util/check_report.h"
+#include "src/util/internal.h"
 
 #define FLOAT_ATTEMPTS 3
 
@@ -116,10 +117,10 @@ ssched_status_t ssched_lp_solve(const ssched_lp_t *lp, const ssched_lp_options_t
     size_t total = lp->n_cols + lp->n_rows;
     sol->n_cols = lp->n_cols;
     sol->n_rows = lp->n_rows;
-    sol->x = malloc((total ? total : 1) * sizeof *sol->x);
-    sol->y = malloc((lp->n_rows ? lp->n_rows : 1) * sizeof *sol->y);
-    sol->basic = calloc(total ? total : 1, 1);
-    unsigned char *basis = calloc(total ? total : 1, 1);
+    sol->x = ssched_i_alloc(total, sizeof *sol->x);
+    sol->y = ssched_i_alloc(lp->n_rows, sizeof *sol->y);
+    sol->basic = ssched_i_calloc(total, 1);
+    unsigned char *basis = ssched_i_calloc(total, 1);
     csc_t a;
     if (!sol->x || !sol->y || !sol->basic || !basis || !ssched_i_csc_build(&a, lp)) {
         free(sol->x);

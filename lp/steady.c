@@ -10,6 +10,7 @@
 #include "lp/internal.h"
 #include "src/util/check_report.h"
 #include "src/util/enum_names.h"
+#include "src/util/internal.h"
 #include "ssched/steady.h"
 
 void ssched_steady_init(ssched_steady_t *s)
@@ -213,8 +214,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         out->compute_busy = ssched_i_mpq_vec_new(n);
         out->compute_price = ssched_i_mpq_vec_new(n);
         out->n_intervals = m.n_intervals;
-        out->intervals = malloc((m.n_intervals ? m.n_intervals : 1) * sizeof *out->intervals);
-        out->tasks = malloc((m.n_cons ? m.n_cons : 1) * sizeof *out->tasks);
+        out->intervals = ssched_i_alloc(m.n_intervals, sizeof *out->intervals);
+        out->tasks = ssched_i_alloc(m.n_cons, sizeof *out->tasks);
         if (!out->compute_busy || !out->compute_price || !out->intervals || !out->tasks) {
             ssched_model_free(&m);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -239,10 +240,10 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             if (m.compute_row && m.compute_row[i] != SSCHED_NO_ROW)
                 mpq_set(out->compute_price[i], out->lp.y[m.compute_row[i]]);
         out->n_commodities = nt;
-        out->commodities = malloc((nt ? nt : 1) * sizeof *out->commodities);
+        out->commodities = ssched_i_alloc(nt, sizeof *out->commodities);
         size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
-        out->unreachable = calloc(n_unreach ? n_unreach : 1, 1);
-        out->flows = malloc((m.n_sends ? m.n_sends : 1) * sizeof *out->flows);
+        out->unreachable = ssched_i_calloc(n_unreach, 1);
+        out->flows = ssched_i_alloc(m.n_sends, sizeof *out->flows);
         out->out_busy = ssched_i_mpq_vec_new(n);
         out->in_busy = ssched_i_mpq_vec_new(n);
         out->out_price = ssched_i_mpq_vec_new(n);
@@ -250,7 +251,7 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
         out->n_edges = p->n_edges;
         out->link_busy = ssched_i_mpq_vec_new(p->n_edges);
         out->link_price = ssched_i_mpq_vec_new(p->n_edges);
-        unsigned char *reach = malloc(n ? n : 1);
+        unsigned char *reach = ssched_i_alloc(n, 1);
         if (!out->commodities || !out->unreachable || !out->flows || !out->out_busy ||
             !out->in_busy || !out->out_price || !out->in_price || !out->link_busy ||
             !out->link_price || !reach) {

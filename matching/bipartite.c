@@ -1,5 +1,6 @@
 /* The caller's bipartite multigraph: construction, validation, degrees.
  * See include/ssched/matching.h. */
+#include "src/util/internal.h"
 #include "ssched/matching.h"
 
 #include <stdlib.h>
@@ -103,7 +104,7 @@ void ssched_i_mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *de
 
 mpz_t *ssched_i_mt_mpz_array(size_t n)
 {
-    mpz_t *a = malloc((n ? n : 1) * sizeof *a);
+    mpz_t *a = ssched_i_alloc(n, sizeof *a);
     if (a)
         for (size_t i = 0; i < n; i++)
             mpz_init(a[i]);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "matching/internal.h"
+#include "src/util/internal.h"
 
 void ssched_i_mt_expand_free(mt_expand_t *x)
 {
@@ -44,7 +45,7 @@ ssched_status_t ssched_i_mt_expand_init(mt_expand_t *x, const ssched_bipartite_t
     mpz_init(x->offset);
     mpz_init(x->len);
     size_t n = pg->n ? pg->n : 1;
-    x->seg = calloc(pg->n_pairs ? pg->n_pairs : 1, sizeof *x->seg);
+    x->seg = ssched_i_calloc(pg->n_pairs, sizeof *x->seg);
     x->used = ssched_i_mt_mpz_array(pg->n_pairs);
     x->cur = malloc(n * sizeof *x->cur);
     x->piece = malloc(n * sizeof *x->piece);

@@ -25,9 +25,10 @@
 /* ---- bipartite.c ---- */
 SSCHED_INTERNAL mpz_t *ssched_i_mt_mpz_array(size_t n);             /* n initialised mpz, or NULL */
 SSCHED_INTERNAL void ssched_i_mt_mpz_array_free(mpz_t *a, size_t n);
-SSCHED_INTERNAL void ssched_i_mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left, mpz_t *deg_right);
-SSCHED_INTERNAL ssched_status_t ssched_i_mt_check_input(const ssched_bipartite_t *g, const mpz_t T, mpz_t D,
-                               ssched_error_t *err);
+SSCHED_INTERNAL void ssched_i_mt_degrees(const ssched_bipartite_t *g, mpz_t *deg_left,
+                                         mpz_t *deg_right);
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_check_input(const ssched_bipartite_t *g, const mpz_t T,
+                                                        mpz_t D, ssched_error_t *err);
 
 /* ---- regularize.c ----
  * The padded graph: n nodes per side, every node of weighted degree D.
@@ -86,7 +87,8 @@ SSCHED_INTERNAL int ssched_i_mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups);
 /* ---- sort.c ----
  * Stable merge sort of idx[0..n) by key[idx[i]], ascending or descending;
  * tmp has room for n entries. */
-SSCHED_INTERNAL void ssched_i_mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key, int descending, size_t *tmp);
+SSCHED_INTERNAL void ssched_i_mt_sort_by_mpz(size_t *idx, size_t n, const mpz_t *key,
+                                             int descending, size_t *tmp);
 
 /* ---- expand.c ---- */
 typedef struct {
@@ -113,6 +115,7 @@ SSCHED_INTERNAL ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const s
                                 const mpz_t lambda, ssched_matching_result_t *out,
                                 ssched_error_t *err);
 /* Merge steps with the same edge set (keeping the first one's position). */
-SSCHED_INTERNAL ssched_status_t ssched_i_mt_merge_equal(ssched_matching_result_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_merge_equal(ssched_matching_result_t *out,
+                                                        ssched_error_t *err);
 
 #endif

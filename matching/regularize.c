@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "matching/internal.h"
+#include "src/util/internal.h"
 
 void ssched_i_mt_padded_free(mt_padded_t *p)
 {
@@ -44,7 +45,7 @@ static int counting_sort(size_t *idx, size_t n, const ssched_bipartite_t *g, int
                          size_t n_keys)
 {
     size_t *count = calloc(n_keys + 1, sizeof *count);
-    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *tmp = ssched_i_alloc(n, sizeof *tmp);
     if (!count || !tmp) {
         free(count);
         free(tmp);
@@ -75,9 +76,9 @@ ssched_status_t ssched_i_mt_regularize(const ssched_bipartite_t *g, const mpz_t 
     ssched_status_t st = SSCHED_ENOMEM;
     size_t E = g->n_edges;
     mpz_t *dl = ssched_i_mt_mpz_array(g->n_left), *dr = ssched_i_mt_mpz_array(g->n_right);
-    size_t *map_l = malloc((g->n_left ? g->n_left : 1) * sizeof *map_l);
-    size_t *map_r = malloc((g->n_right ? g->n_right : 1) * sizeof *map_r);
-    size_t *order = malloc((E ? E : 1) * sizeof *order);
+    size_t *map_l = ssched_i_alloc(g->n_left, sizeof *map_l);
+    size_t *map_r = ssched_i_alloc(g->n_right, sizeof *map_r);
+    size_t *order = ssched_i_alloc(E, sizeof *order);
     mpz_t *def_l = NULL, *def_r = NULL, a;
     size_t n = 0, cap = 0;
 

@@ -8,6 +8,7 @@
 
 #include "matching/internal.h"
 #include "src/util/check_report.h"
+#include "src/util/internal.h"
 
 /* Format "what: a vs b" with two mpz values into err. */
 static ssched_status_t fail2(ssched_error_t *err, const char *what, const mpz_t a, const mpz_t b)
@@ -38,10 +39,10 @@ static ssched_status_t check_decomposition(const ssched_bipartite_t *g, const mp
     sum = ssched_i_mt_mpz_array(E);
     /* seen_x[node] = 1 + index of the last matching that used the node,
      * by_x[node] = the edge that used it there (for the message). */
-    seen_l = calloc(g->n_left ? g->n_left : 1, sizeof *seen_l);
-    seen_r = calloc(g->n_right ? g->n_right : 1, sizeof *seen_r);
-    by_l = calloc(g->n_left ? g->n_left : 1, sizeof *by_l);
-    by_r = calloc(g->n_right ? g->n_right : 1, sizeof *by_r);
+    seen_l = ssched_i_calloc(g->n_left, sizeof *seen_l);
+    seen_r = ssched_i_calloc(g->n_right, sizeof *seen_r);
+    by_l = ssched_i_calloc(g->n_left, sizeof *by_l);
+    by_r = ssched_i_calloc(g->n_right, sizeof *by_r);
     if (!sum || !seen_l || !seen_r || !by_l || !by_r) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory verifying matchings");
         goto done;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 void ssched_schedule_options_default(ssched_schedule_options_t *opt)
 {
@@ -55,9 +56,9 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
 {
     size_t ne = p->n_edges, nt = st->n_commodities;
     out->n_commodities = nt;
-    out->commodities = malloc((nt ? nt : 1) * sizeof *out->commodities);
+    out->commodities = ssched_i_alloc(nt, sizeof *out->commodities);
     mpq_t *flow = ssched_i_mpq_vec_new(ne * nt); /* flow[t*ne + e] */
-    sched_load_t *loads = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *loads);
+    sched_load_t *loads = ssched_i_alloc(ne * nt, sizeof *loads);
     if (!out->commodities || !flow || !loads) {
         ssched_i_mpq_vec_free(flow, ne * nt);
         free(loads);

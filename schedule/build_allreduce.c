@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 static int cmp_load(const void *a, const void *b)
 {
@@ -35,7 +36,7 @@ static ssched_status_t make_loads(const ssched_platform_t *p, const ssched_sched
     size_t n = p->n_edges;
     for (size_t k = 0; k < s->n_slots; k++)
         n += s->slots[k].n_transfers;
-    sched_load_t *l = malloc((n ? n : 1) * sizeof *l);
+    sched_load_t *l = ssched_i_alloc(n, sizeof *l);
     if (!l)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     size_t m = 0, ne = p->n_edges;
@@ -91,7 +92,7 @@ static ssched_status_t copy_arborescences(const ssched_steady_t *st, const mpq_t
         const ssched_arborescence_t *x = &st->arborescences[i];
         ssched_arborescence_t *y = &a->items[a->count++];
         ssched_arborescence_init(y);
-        y->arcs = malloc((x->n_arcs ? x->n_arcs : 1) * sizeof *y->arcs);
+        y->arcs = ssched_i_alloc(x->n_arcs, sizeof *y->arcs);
         if (!y->arcs)
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         memcpy(y->arcs, x->arcs, x->n_arcs * sizeof *x->arcs);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 /* copies(e) of the solution, 0 on unused edges */
 static ssched_status_t copies_per_edge(const ssched_platform_t *p, const ssched_steady_t *st,
@@ -43,8 +44,8 @@ static ssched_status_t arborescence_loads(const ssched_platform_t *p,
                                           size_t *n_out, ssched_error_t *err)
 {
     size_t ne = p->n_edges, n = 0;
-    mpq_t *sum = malloc((ne ? ne : 1) * sizeof *sum);
-    sched_load_t *loads = malloc((ne ? ne : 1) * sizeof *loads);
+    mpq_t *sum = ssched_i_alloc(ne, sizeof *sum);
+    sched_load_t *loads = ssched_i_alloc(ne, sizeof *loads);
     if (!sum || !loads) {
         free(sum);
         free(loads);
@@ -107,9 +108,9 @@ static ssched_status_t copy_rated(const ssched_platform_t *p, const ssched_probl
 {
     size_t nn = p->n_nodes, na = st->n_arborescences, root = pb->sources[0];
     a->items = calloc(na, sizeof *a->items);
-    a->spanned = malloc(nn ? nn : 1);
-    unsigned char *mark = malloc(nn ? nn : 1), *target = calloc(nn ? nn : 1, 1);
-    size_t *deg = malloc((nn ? nn : 1) * sizeof *deg);
+    a->spanned = ssched_i_alloc(nn, 1);
+    unsigned char *mark = ssched_i_alloc(nn, 1), *target = ssched_i_calloc(nn, 1);
+    size_t *deg = ssched_i_alloc(nn, sizeof *deg);
     if (!a->items || !a->spanned || !mark || !target || !deg) {
         free(mark);
         free(target);
@@ -126,7 +127,7 @@ static ssched_status_t copy_rated(const ssched_platform_t *p, const ssched_probl
         const ssched_arborescence_t *x = &st->arborescences[i];
         ssched_arborescence_t *y = &a->items[a->count++];
         ssched_arborescence_init(y);
-        y->arcs = malloc((x->n_arcs ? x->n_arcs : 1) * sizeof *y->arcs);
+        y->arcs = ssched_i_alloc(x->n_arcs, sizeof *y->arcs);
         if (!y->arcs) {
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             break;
@@ -167,8 +168,8 @@ static ssched_status_t pack_copies(const ssched_platform_t *p, const ssched_prob
                                    ssched_error_t *err)
 {
     size_t nn = p->n_nodes, ne = p->n_edges;
-    mpq_t *cap = malloc((ne ? ne : 1) * sizeof *cap);
-    unsigned char *required = malloc(nn ? nn : 1);
+    mpq_t *cap = ssched_i_alloc(ne, sizeof *cap);
+    unsigned char *required = ssched_i_alloc(nn, 1);
     if (!cap || !required) {
         free(cap);
         free(required);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     size_t a, b, c, d;   /* (edge, interval) or (node, k, l, m) */
@@ -64,7 +65,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
 {
     size_t n = p->n_nodes, nt = out->trees.n_trees, nr = 3 * n + p->n_edges;
     mpq_t *cap = malloc(nr * sizeof *cap), *use = malloc(nr * sizeof *use);
-    size_t *order = malloc((nt ? nt : 1) * sizeof *order);
+    size_t *order = ssched_i_alloc(nt, sizeof *order);
     if (!cap || !use || !order) {
         free(cap); free(use); free(order);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -175,7 +176,7 @@ ssched_status_t ssched_i_sched_build_reduce(const ssched_platform_t *p, const ss
     if (status != SSCHED_OK)
         return status;
     out->n_intervals = pb->commutative ? 0 : st->n_intervals; /* commutative: sets */
-    out->intervals = malloc((st->n_intervals ? st->n_intervals : 1) * sizeof *out->intervals);
+    out->intervals = ssched_i_alloc(st->n_intervals, sizeof *out->intervals);
     if (!out->intervals)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st->n_intervals)
@@ -195,10 +196,10 @@ ssched_status_t ssched_i_sched_build_reduce(const ssched_platform_t *p, const ss
     size_t total = 0;
     for (size_t t = 0; t < out->trees.n_trees; t++)
         total += out->trees.trees[t].n_tasks;
-    entry_t *sends = malloc((total ? total : 1) * sizeof *sends);
-    entry_t *comps = malloc((total ? total : 1) * sizeof *comps);
-    sched_load_t *loads = malloc((total ? total : 1) * sizeof *loads);
-    out->computations = malloc((total ? total : 1) * sizeof *out->computations);
+    entry_t *sends = ssched_i_alloc(total, sizeof *sends);
+    entry_t *comps = ssched_i_alloc(total, sizeof *comps);
+    sched_load_t *loads = ssched_i_alloc(total, sizeof *loads);
+    out->computations = ssched_i_alloc(total, sizeof *out->computations);
     if (!sends || !comps || !loads || !out->computations) {
         free(sends); free(comps); free(loads);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 #include "ssched/rational.h"
 
 void ssched_i_chk_init(chk_t *c)
@@ -214,10 +215,10 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
     if (strict && (kst = ssched_i_chk_keys(c, pl, "platform", pl_keys)) != SSCHED_OK)
         return kst;
     size_t nn = json_array_size(nodes);
-    c->names = calloc(nn ? nn : 1, sizeof *c->names);
-    c->has_w = calloc(nn ? nn : 1, sizeof *c->has_w);
-    c->w = malloc((nn ? nn : 1) * sizeof *c->w);
-    c->multi = calloc(nn ? nn : 1, 1);
+    c->names = ssched_i_calloc(nn, sizeof *c->names);
+    c->has_w = ssched_i_calloc(nn, sizeof *c->has_w);
+    c->w = ssched_i_alloc(nn, sizeof *c->w);
+    c->multi = ssched_i_calloc(nn, 1);
     if (!c->names || !c->has_w || !c->w || !c->multi)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     for (size_t i = 0; i < nn; i++) {
@@ -263,9 +264,9 @@ static ssched_status_t read_platform(chk_t *c, json_t *root, int strict)
         }
     }
     size_t m = json_array_size(edges);
-    c->from = malloc((m ? m : 1) * sizeof *c->from);
-    c->to = malloc((m ? m : 1) * sizeof *c->to);
-    c->cost = malloc((m ? m : 1) * sizeof *c->cost);
+    c->from = ssched_i_alloc(m, sizeof *c->from);
+    c->to = ssched_i_alloc(m, sizeof *c->to);
+    c->cost = ssched_i_alloc(m, sizeof *c->cost);
     if (!c->from || !c->to || !c->cost)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     char where[64];
@@ -440,8 +441,8 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
     if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
         st = ssched_i_chk_bad(c, "problem.size must be positive");
     if (st == SSCHED_OK) {
-        c->type_origin = malloc((ns * nd > 0 ? ns * nd : 1) * sizeof(size_t));
-        c->type_dest = malloc((ns * nd > 0 ? ns * nd : 1) * sizeof(size_t));
+        c->type_origin = ssched_i_alloc(ns * nd, sizeof(size_t));
+        c->type_dest = ssched_i_alloc(ns * nd, sizeof(size_t));
         if (!c->type_origin || !c->type_dest)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         for (size_t a = 0; a < ns && st == SSCHED_OK; a++)

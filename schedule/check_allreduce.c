@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 /* The file as a reduce to R: interval transfers only, no broadcast keys. */
 static json_t *reduce_view(chk_t *c, json_t *root)
@@ -68,9 +69,9 @@ static ssched_status_t check_slots(chk_t *c, json_t *root, const mpq_t period, i
     /* the reduce types: every one was met by the reduce check (sets too) */
     size_t nn = c->n_nodes, ne = c->n_edges, nt = c->n_types + 1;
     json_t *slots = json_object_get(root, "slots");
-    size_t *sends_to = malloc((nn ? nn : 1) * sizeof *sends_to);
-    size_t *recv_from = malloc((nn ? nn : 1) * sizeof *recv_from);
-    mpq_t *busy = malloc((ne ? ne : 1) * sizeof *busy), *tot = malloc((ne * nt + 1) * sizeof *tot);
+    size_t *sends_to = ssched_i_alloc(nn, sizeof *sends_to);
+    size_t *recv_from = ssched_i_alloc(nn, sizeof *recv_from);
+    mpq_t *busy = ssched_i_alloc(ne, sizeof *busy), *tot = malloc((ne * nt + 1) * sizeof *tot);
     if (!sends_to || !recv_from || !busy || !tot) {
         free(sends_to); free(recv_from); free(busy); free(tot);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
@@ -92,8 +93,8 @@ static ssched_status_t check_slots(chk_t *c, json_t *root, const mpq_t period, i
             break;
         }
         size_t n = json_array_size(tr);
-        size_t *edge = malloc((n ? n : 1) * sizeof *edge);
-        mpq_t *amount = malloc((n ? n : 1) * sizeof *amount);
+        size_t *edge = ssched_i_alloc(n, sizeof *edge);
+        mpq_t *amount = ssched_i_alloc(n, sizeof *amount);
         if (!edge || !amount) {
             free(edge);
             free(amount);
@@ -206,7 +207,7 @@ static ssched_status_t check_arborescences(chk_t *c, json_t *root, const mpq_t p
     if (!json_is_array(arr) || json_array_size(arr) == 0)
         return ssched_i_chk_bad(c, "missing \"arborescences\" array");
     size_t nn = c->n_nodes;
-    size_t *parent = malloc((nn ? nn : 1) * sizeof *parent);
+    size_t *parent = ssched_i_alloc(nn, sizeof *parent);
     if (!parent)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     mpq_t count, q;
@@ -318,7 +319,7 @@ ssched_status_t ssched_i_chk_allreduce(chk_t *c, json_t *root)
     if (st != SSCHED_OK || !c->report->valid)
         return st;
     size_t ne = c->n_edges, links = 0;
-    mpq_t *copy = malloc((ne ? ne : 1) * sizeof *copy), *load = malloc((ne ? ne : 1) * sizeof *load);
+    mpq_t *copy = ssched_i_alloc(ne, sizeof *copy), *load = ssched_i_alloc(ne, sizeof *load);
     if (!copy || !load) {
         free(copy);
         free(load);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 static int is_integer(const mpq_t q)
 {
@@ -40,11 +41,11 @@ ssched_status_t ssched_i_chk_broadcast_problem(chk_t *c, json_t *pb, int strict)
     json_t *a = json_object_get(pb, "targets");
     if (!json_is_array(a) || json_array_size(a) == 0)
         return ssched_i_chk_bad(c, "problem.targets: missing node list");
-    unsigned char *seen = calloc(c->n_nodes ? c->n_nodes : 1, 1);
+    unsigned char *seen = ssched_i_calloc(c->n_nodes, 1);
     /* the targets, kept in the participants list (c->N of them) */
     free(c->participants);
     c->N = 0;
-    c->participants = malloc((json_array_size(a) ? json_array_size(a) : 1) * sizeof(size_t));
+    c->participants = ssched_i_alloc(json_array_size(a), sizeof(size_t));
     if (!seen || !c->participants) {
         free(seen);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
@@ -100,9 +101,9 @@ static ssched_status_t read_arborescences(chk_t *c, json_t *root, const mpq_t pe
     if (json_array_size(arr) == 0)
         return ssched_i_chk_violation(c, "the schedule has no arborescence"), SSCHED_OK;
     size_t nn = c->n_nodes;
-    size_t *parent = malloc((nn ? nn : 1) * sizeof *parent);  /* in-arc's edge */
-    size_t *state = malloc((nn ? nn : 1) * sizeof *state);
-    unsigned char *target = calloc(nn ? nn : 1, 1);
+    size_t *parent = ssched_i_alloc(nn, sizeof *parent);  /* in-arc's edge */
+    size_t *state = ssched_i_alloc(nn, sizeof *state);
+    unsigned char *target = ssched_i_calloc(nn, 1);
     if (!parent || !state || !target) {
         free(parent);
         free(state);
@@ -205,9 +206,9 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
     if (!json_is_array(slots))
         return ssched_i_chk_bad(c, "missing \"slots\" array");
     size_t nn = c->n_nodes, ne = c->n_edges, cap = 0;
-    size_t *sends_to = malloc((nn ? nn : 1) * sizeof *sends_to);
-    size_t *recv_from = malloc((nn ? nn : 1) * sizeof *recv_from);
-    mpq_t *busy = malloc((ne ? ne : 1) * sizeof *busy);
+    size_t *sends_to = ssched_i_alloc(nn, sizeof *sends_to);
+    size_t *recv_from = ssched_i_alloc(nn, sizeof *recv_from);
+    mpq_t *busy = ssched_i_alloc(ne, sizeof *busy);
     size_t *edge = NULL;
     mpq_t *amount = NULL;
     if (!sends_to || !recv_from || !busy) {
@@ -426,8 +427,8 @@ ssched_status_t ssched_i_chk_broadcast(chk_t *c, json_t *root)
     mpz_set_ui(lcm, 1);
     mpz_set_ui(L, 1);
     mpq_set_ui(nosplit, 1, 1);
-    mpq_t *load = malloc((ne ? ne : 1) * sizeof *load);
-    mpq_t *amt = malloc((ne ? ne : 1) * sizeof *amt);
+    mpq_t *load = ssched_i_alloc(ne, sizeof *load);
+    mpq_t *amt = ssched_i_alloc(ne, sizeof *amt);
     if (!load || !amt) {
         free(load);
         free(amt);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     mpq_t end, amount;
@@ -56,8 +57,8 @@ chk_buf_t *ssched_i_chk_buf_new(size_t nn)
     if (!B)
         return NULL;
     B->nn = nn;
-    B->held = malloc((nn ? nn : 1) * sizeof *B->held);
-    B->peak = malloc((nn ? nn : 1) * sizeof *B->peak);
+    B->held = ssched_i_alloc(nn, sizeof *B->held);
+    B->peak = ssched_i_alloc(nn, sizeof *B->peak);
     if (!B->held || !B->peak) {
         free(B->held);
         free(B->peak);

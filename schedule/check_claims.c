@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 /* A per-period total keyed by (type, edge) or (node, task). */
 typedef struct {
@@ -102,8 +103,8 @@ ssched_status_t ssched_i_chk_claims(chk_t *c, json_t *root, const mpq_t period, 
     size_t n_acc = json_array_size(comps) + json_array_size(trees);
     for (size_t k = 0; k < json_array_size(slots); k++)
         n_acc += json_array_size(json_object_get(json_array_get(slots, k), "transfers"));
-    acc_t *acc = malloc((n_acc ? n_acc : 1) * sizeof *acc);
-    unsigned char *used = calloc(ne ? ne : 1, 1);
+    acc_t *acc = ssched_i_alloc(n_acc, sizeof *acc);
+    unsigned char *used = ssched_i_calloc(ne, 1);
     if (!acc || !used) {
         free(acc);
         free(used);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 ssched_status_t ssched_i_chk_read_set(chk_t *c, json_t *a, const char *where, size_t *set)
 {
@@ -172,7 +173,7 @@ ssched_status_t ssched_i_chk_commut_collect(chk_t *c, json_t *root)
 
 int ssched_i_chk_commut_result(const chk_t *c, const char *value, unsigned long op)
 {
-    unsigned char *seen = calloc(c->N ? c->N : 1, 1);
+    unsigned char *seen = ssched_i_calloc(c->N, 1);
     if (!seen)
         return -1;
     int ok = 1;

@@ -49,17 +49,21 @@ typedef struct {
 SSCHED_INTERNAL void ssched_i_chk_init(chk_t *c);
 SSCHED_INTERNAL void ssched_i_chk_free(chk_t *c);
 /* Record the first violation; returns 0 so callers can `return ssched_i_chk_violation(...)`. */
-SSCHED_INTERNAL int ssched_i_chk_violation(chk_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SSCHED_INTERNAL int ssched_i_chk_violation(chk_t *c, const char *fmt,
+                                           ...) __attribute__((format(printf, 2, 3)));
 /* A malformed file: SSCHED_EINPUT with the message. */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_bad(chk_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_get_q(chk_t *c, json_t *obj, const char *key, const char *where, mpq_t out);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_get_node(chk_t *c, json_t *obj, const char *key, const char *where,
-                             size_t *out);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const char *where, size_t *edge,
-                             size_t *type);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_bad(chk_t *c, const char *fmt,
+                                                 ...) __attribute__((format(printf, 2, 3)));
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_get_q(chk_t *c, json_t *obj, const char *key,
+                                                   const char *where, mpq_t out);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_get_node(chk_t *c, json_t *obj, const char *key,
+                                                      const char *where, size_t *out);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const char *where,
+                                                      size_t *edge, size_t *type);
 /* SSCHED_EINPUT naming the first key of obj not in the NULL-terminated
  * allowed list (or if obj is not an object). */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_keys(chk_t *c, json_t *obj, const char *where,
+                                                  const char *const *allowed);
 SSCHED_INTERNAL size_t ssched_i_chk_edge(const chk_t *c, size_t from, size_t to);
 /* Is node i a switch of the file's platform? */
 static inline int chk_multi(const chk_t *c, size_t i)
@@ -82,8 +86,10 @@ SSCHED_INTERNAL size_t ssched_i_chk_type(const chk_t *c, size_t origin, size_t d
  * periodic file's slots and computations, so n_types covers them.
  * ssched_i_chk_commut_result: 1 if the simulated value ("k.op;" tokens) holds every
  * participant exactly once for op, 0 if not, -1 out of memory. */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_set(chk_t *c, json_t *a, const char *where, size_t *set);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_comp_types(chk_t *c, json_t *x, const char *where, size_t t[3]);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_set(chk_t *c, json_t *a, const char *where,
+                                                      size_t *set);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_comp_types(chk_t *c, json_t *x, const char *where,
+                                                        size_t t[3]);
 SSCHED_INTERNAL size_t ssched_i_chk_type_own(const chk_t *c, size_t type);
 SSCHED_INTERNAL int ssched_i_chk_type_full(const chk_t *c, size_t type);
 SSCHED_INTERNAL size_t ssched_i_chk_full_type(chk_t *c);
@@ -111,17 +117,20 @@ typedef struct {
     size_t pos, index, dropped;    /* dropped: pages released up to here  */
     int done;
 } chk_iter_t;
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_split_top(const char *buf, size_t len, int mapped, json_t **header,
-                              chk_extent_t *tr, chk_extent_t *co, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_split_top(const char *buf, size_t len, int mapped,
+                                                       json_t **header, chk_extent_t *tr,
+                                                       chk_extent_t *co, ssched_error_t *err);
 /* Offset of the first NUL byte, or SIZE_MAX; a mapping's pages are
  * released as the scan passes them. */
 SSCHED_INTERNAL size_t ssched_i_chk_find_nul(const char *buf, size_t len, int mapped);
 /* ssched_check_schedule_buffer, told whether buf is a file mapping. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_check_buffer(const char *buf, size_t len, int mapped,
                                  ssched_check_report_t *report, ssched_error_t *err);
-SSCHED_INTERNAL void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *x, const char *name);
+SSCHED_INTERNAL void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *x,
+                                            const char *name);
 /* The next element (an object the caller decrefs), or NULL at the end. */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **out,
+                                                       ssched_error_t *err);
 
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root);
 /* The file's "figures" and "fixed_period" recomputed from its slots,
@@ -132,8 +141,9 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_claims(chk_t *c, json_t *root, cons
  * its links' busy times within [start, end); sends_to, recv_from (all
  * SIZE_MAX) and busy (all 0) are scratch, restored on return; 0 after a
  * violation (recorded). */
-SSCHED_INTERNAL int ssched_i_chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end, const size_t *edge,
-             mpq_t *const amount, size_t n, size_t *sends_to, size_t *recv_from, mpq_t *busy);
+SSCHED_INTERNAL int ssched_i_chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
+                                      const size_t *edge, mpq_t *const amount, size_t n,
+                                      size_t *sends_to, size_t *recv_from, mpq_t *busy);
 /* Broadcast (check_broadcast.c): the problem object (source, targets =
  * every other node or a subset, a multicast; size), and a periodic file
  * with its arborescences. */
@@ -143,14 +153,17 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_broadcast(chk_t *c, json_t *root);
  * transfers, computations and trees are checked as a reduce to the root
  * and whose copies as the broadcast of the result. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_allreduce(chk_t *c, json_t *root);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
-                                   const mpq_t ops);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_extent_t *tr,
-                                    const chk_extent_t *co);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_reduce_balance(chk_t *c, json_t *root,
+                                                            mpq_t *const net, const mpq_t period,
+                                                            const mpq_t ops);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_reduce(
+        chk_t *c, json_t *root, const chk_extent_t *tr, const chk_extent_t *co);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root,
+                                                      const chk_extent_t *tr);
 /* Unrolled broadcasts, whole messages (check_unrolled_broadcast.c). */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_broadcast(chk_t *c, json_t *root, const chk_extent_t *tr);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_broadcast(
+        chk_t *c, json_t *root, const chk_extent_t *tr);
 /* Their simulation, shared with the copies of an all-reduce: the message
  * of each op at `source` from time 0 (the caller checks when an
  * all-reduce's result is there), each target (the participants but the
@@ -162,28 +175,36 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_broadcast(chk_t *c, json_t
  * ssched_i_chk_bsim_missing: records a target that never got an op. */
 typedef struct chk_bsim chk_bsim_t;
 typedef struct chk_buf chk_buf_t; /* below */
-SSCHED_INTERNAL chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf_t *buf);
+SSCHED_INTERNAL chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, unsigned long K, size_t source,
+                                                  chk_buf_t *buf);
 SSCHED_INTERNAL void ssched_i_chk_bsim_free(chk_bsim_t *S);
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_bsim_move(chk_t *c, chk_bsim_t *S, size_t edge, unsigned long op,
-                              const mpq_t start, const mpq_t end, const char *where);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_bsim_move(chk_t *c, chk_bsim_t *S, size_t edge,
+                                                       unsigned long op, const mpq_t start,
+                                                       const mpq_t end, const char *where);
 SSCHED_INTERNAL void ssched_i_chk_bsim_missing(chk_t *c, chk_bsim_t *S);
 /* Is value (the simulated "k.t;" tokens) the reduction of time-stamp t:
  * every participant once, in order unless commutative?  1 yes, 0 no, -1
  * out of memory (check_unrolled_reduce.c). */
-SSCHED_INTERNAL int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t);
+SSCHED_INTERNAL int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value,
+                                                  unsigned long t);
 /* An all-reduce's copy of op's result over edge (check_unrolled_allreduce.c):
  * whole, leaving the root only with root_value (the root's complete result
  * by the copy's start, or NULL) the right one, then followed by copies. */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t edge, unsigned long op,
-                                   const mpq_t off, const mpq_t len, const mpq_t start,
-                                   const mpq_t end, const char *root_value, const char *where);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies,
+                                                            size_t edge, unsigned long op,
+                                                            const mpq_t off, const mpq_t len,
+                                                            const mpq_t start, const mpq_t end,
+                                                            const char *root_value,
+                                                            const char *where);
 /* Unrolled files (check_unrolled_claims.c): the optional "piece":
  * [offset, length] of a transfer ([0, 1) when absent), checked to lie in
  * [0, 1) with a positive length; and every figure the file states. */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where,
+                                                   mpq_t off, mpq_t len);
 /* buf_peak, buf_node: the buffer figures the events give (below). */
-SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
-                                    const mpq_t makespan, const mpq_t buf_peak, size_t buf_node);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_claims(
+        chk_t *c, json_t *root, unsigned long K, const mpq_t makespan, const mpq_t buf_peak,
+        size_t buf_node);
 
 /* Buffer occupancy (check_buffer.c), exact (GMP), for the reference
  * simulations: "buffer_peak" is the largest amount of messages a node
@@ -196,8 +217,10 @@ SSCHED_INTERNAL chk_buf_t *ssched_i_chk_buf_new(size_t n_nodes);
 /* The same, taking acquisitions in any order (kept, sorted at the end). */
 SSCHED_INTERNAL chk_buf_t *ssched_i_chk_buf_new_deferred(size_t n_nodes);
 SSCHED_INTERNAL void ssched_i_chk_buf_free(chk_buf_t *B);
-SSCHED_INTERNAL void ssched_i_chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at, const mpq_t amount);
-SSCHED_INTERNAL void ssched_i_chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end, const mpq_t amount);
+SSCHED_INTERNAL void ssched_i_chk_buf_acquire(chk_buf_t *B, size_t node, const mpq_t at,
+                                              const mpq_t amount);
+SSCHED_INTERNAL void ssched_i_chk_buf_release(chk_buf_t *B, size_t node, const mpq_t end,
+                                              const mpq_t amount);
 /* Apply what is pending; the peak over nodes and the first node attaining
  * it; 0 when memory ran out. */
 SSCHED_INTERNAL int ssched_i_chk_buf_finish(chk_buf_t *B, mpq_t peak, size_t *node);
@@ -249,15 +272,17 @@ typedef struct {
 } chk_names_t;
 SSCHED_INTERNAL int ssched_i_chk_names_build(chk_names_t *h, const chk_t *c);
 SSCHED_INTERNAL void ssched_i_chk_names_free(chk_names_t *h);
-SSCHED_INTERNAL size_t ssched_i_chk_names_find(const chk_names_t *h, const char *s, size_t len); /* SIZE_MAX: none */
-/* Release the read pages of a file mapping in [from, to). */
-SSCHED_INTERNAL void ssched_i_chk_drop_pages(const char *b, size_t from, size_t to);
+SSCHED_INTERNAL size_t ssched_i_chk_names_find(const chk_names_t *h, const char *s,
+                                               size_t len); /* SIZE_MAX: none */ /* Release the read pages of a file mapping in [from,
+                                               to). */ SSCHED_INTERNAL void ssched_i_chk_drop_pages(const char *b,
+                                               size_t from, size_t to);
 
 /* Check the transfers of a scatter/gossip file quickly: 1 when done (the
  * makespan in c->makespan, the buffer figures, the count), 0 to read it
  * with the exact checker instead; -1 out of memory. */
-SSCHED_INTERNAL int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int whole_only,
-                      mpq_t buf_peak, size_t *buf_node, size_t *n_transfers);
+SSCHED_INTERNAL int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K,
+                                               int whole_only, mpq_t buf_peak, size_t *buf_node,
+                                               size_t *n_transfers);
 
 /* Port occupancy of an unrolled file's transfers, in start order
  * (check_ports.c): one-port at hosts, per link at a switch. */
@@ -266,12 +291,12 @@ typedef struct {
     mpq_t *send_end, *recv_end, *link_end;  /* the last end per port / link */
     unsigned char *sent, *received, *link_used;
 } chk_ports_t;
-SSCHED_INTERNAL int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges); /* 0: ENOMEM */
-SSCHED_INTERNAL void ssched_i_chk_ports_free(chk_ports_t *P);
+SSCHED_INTERNAL int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes,
+                                            size_t n_edges); /* 0: ENOMEM */ SSCHED_INTERNAL void ssched_i_chk_ports_free(chk_ports_t *P);
 /* Take the ports of a transfer on edge over [start, end): 1, or 0 with the
  * violation recorded (two sends, two receives or two uses of a link at
  * once). */
-SSCHED_INTERNAL int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end,
-                   const char *where);
+SSCHED_INTERNAL int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge,
+                                            const mpq_t start, const mpq_t end, const char *where);
 
 #endif

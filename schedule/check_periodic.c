@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 /* Per-slot port check and the busy time of each used edge: a one-port
  * host sends to one node and receives from one node in a slot; a switch
@@ -64,11 +65,11 @@ ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root)
     mpq_inits(period, ops, q, prev_end, start, end, NULL);
     size_t nn = c->n_nodes, nt = c->n_types, ne = c->n_edges;
     /* net[t*nn + i] = messages of type t received minus sent by node i */
-    mpq_t *net = malloc((nt * nn > 0 ? nt * nn : 1) * sizeof *net);
-    mpq_t *sent_by_dest = malloc((nt ? nt : 1) * sizeof *sent_by_dest);
-    mpq_t *busy = malloc((ne ? ne : 1) * sizeof *busy);
-    size_t *sends_to = malloc((nn ? nn : 1) * sizeof *sends_to);
-    size_t *recv_from = malloc((nn ? nn : 1) * sizeof *recv_from);
+    mpq_t *net = ssched_i_alloc(nt * nn, sizeof *net);
+    mpq_t *sent_by_dest = ssched_i_alloc(nt, sizeof *sent_by_dest);
+    mpq_t *busy = ssched_i_alloc(ne, sizeof *busy);
+    size_t *sends_to = ssched_i_alloc(nn, sizeof *sends_to);
+    size_t *recv_from = ssched_i_alloc(nn, sizeof *recv_from);
     size_t *edge = NULL;
     mpq_t *amount = NULL;
     size_t cap = 0;

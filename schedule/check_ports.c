@@ -6,17 +6,18 @@
 #include <stdlib.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges)
 {
     P->n_nodes = n_nodes;
     P->n_edges = n_edges;
-    P->send_end = malloc((n_nodes ? n_nodes : 1) * sizeof *P->send_end);
-    P->recv_end = malloc((n_nodes ? n_nodes : 1) * sizeof *P->recv_end);
-    P->link_end = malloc((n_edges ? n_edges : 1) * sizeof *P->link_end);
-    P->sent = calloc(n_nodes ? n_nodes : 1, 1);
-    P->received = calloc(n_nodes ? n_nodes : 1, 1);
-    P->link_used = calloc(n_edges ? n_edges : 1, 1);
+    P->send_end = ssched_i_alloc(n_nodes, sizeof *P->send_end);
+    P->recv_end = ssched_i_alloc(n_nodes, sizeof *P->recv_end);
+    P->link_end = ssched_i_alloc(n_edges, sizeof *P->link_end);
+    P->sent = ssched_i_calloc(n_nodes, 1);
+    P->received = ssched_i_calloc(n_nodes, 1);
+    P->link_used = ssched_i_calloc(n_edges, 1);
     if (!P->send_end || !P->recv_end || !P->link_end || !P->sent || !P->received ||
         !P->link_used) {
         free(P->send_end); free(P->recv_end); free(P->link_end);

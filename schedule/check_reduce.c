@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 ssched_status_t ssched_i_chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const net, const mpq_t period,
                                    const mpq_t ops)
@@ -13,7 +14,7 @@ ssched_status_t ssched_i_chk_reduce_balance(chk_t *c, json_t *root, mpq_t *const
     json_t *comps = json_object_get(root, "computations");
     if (!json_is_array(comps))
         return ssched_i_chk_bad(c, "missing \"computations\" array");
-    mpq_t *busy = malloc((nn ? nn : 1) * sizeof *busy);
+    mpq_t *busy = ssched_i_alloc(nn, sizeof *busy);
     if (!busy)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     for (size_t i = 0; i < nn; i++)

@@ -17,6 +17,7 @@
 #endif
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 size_t ssched_i_chk_skip_ws(const char *b, size_t n, size_t i)
 {
@@ -362,7 +363,7 @@ int ssched_i_chk_names_build(chk_names_t *h, const chk_t *c)
     while (cap < 2 * c->n_nodes)
         cap *= 2;
     h->slot = calloc(cap, sizeof *h->slot);
-    h->len = malloc((c->n_nodes ? c->n_nodes : 1) * sizeof *h->len);
+    h->len = ssched_i_alloc(c->n_nodes, sizeof *h->len);
     if (!h->slot || !h->len || c->n_nodes >= UINT32_MAX) {
         ssched_i_chk_names_free(h);
         return 0;

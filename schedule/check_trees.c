@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     int compute;
@@ -203,8 +204,8 @@ ssched_status_t ssched_i_chk_reduce_trees(chk_t *c, json_t *root, const mpq_t op
         }
         mpq_add(total, total, w);
         size_t n = json_array_size(tasks);
-        ttask_t *tk = calloc(n ? n : 1, sizeof *tk);
-        unsigned char *used = calloc(n ? n : 1, 1);
+        ttask_t *tk = ssched_i_calloc(n, sizeof *tk);
+        unsigned char *used = ssched_i_calloc(n, 1);
         if (!tk || !used) {
             free(tk);
             free(used);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 /* An operation in flight: per node, the start and end of its arrival and
  * the last end of its forwards. */
@@ -220,8 +221,8 @@ static int bev_cmp(const void *a, const void *b)
 /* The peak number of messages a node holds, the first node attaining it. */
 static int sweep(bsim_t *S, mpq_t peak, size_t *node)
 {
-    size_t *held = calloc(S->nn ? S->nn : 1, sizeof *held);
-    size_t *top = calloc(S->nn ? S->nn : 1, sizeof *top);
+    size_t *held = ssched_i_calloc(S->nn, sizeof *held);
+    size_t *top = ssched_i_calloc(S->nn, sizeof *top);
     if (!held || !top) {
         free(held);
         free(top);
@@ -256,9 +257,9 @@ chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, unsigned long K, size_t source
     S->nn = c->n_nodes;
     S->source = source;
     S->buf = buf;
-    S->ops = calloc(K ? K : 1, sizeof *S->ops);
-    S->complete = calloc(K ? K : 1, 1);
-    S->target = calloc(S->nn ? S->nn : 1, 1);
+    S->ops = ssched_i_calloc(K, sizeof *S->ops);
+    S->complete = ssched_i_calloc(K, 1);
+    S->target = ssched_i_calloc(S->nn, 1);
     int ports_ok = ssched_i_chk_ports_init(&S->ports, S->nn, c->n_edges);
     mpq_inits(S->prev, S->start, S->end, S->d, S->q, NULL);
     if (!S->ops || !S->complete || !S->target || !ports_ok) {

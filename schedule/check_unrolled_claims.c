@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where, mpq_t off, mpq_t len)
 {
@@ -231,7 +232,7 @@ ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, unsigned lo
     if (st != SSCHED_OK)
         return st;
     size_t nn = c->n_nodes;
-    mpq_t *a = malloc((nn ? nn : 1) * sizeof *a), *b = malloc((nn ? nn : 1) * sizeof *b);
+    mpq_t *a = ssched_i_alloc(nn, sizeof *a), *b = ssched_i_alloc(nn, sizeof *b);
     if (!a || !b) {
         free(a);
         free(b);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "src/util/internal.h"
 
 /* The values present somewhere: open-addressing table keyed by
  * (node, interval, time-stamp). */
@@ -433,8 +434,8 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     int strict = format && !strcmp(format, "ssched-unrolled/2");
     int whole_only = json_is_false(json_object_get(root, "split"));
     size_t nn = c->n_nodes, nr = 3 * nn + c->n_edges; /* resources */
-    mpq_t *last = malloc((nr > 0 ? nr : 1) * sizeof *last);
-    unsigned char *seen = calloc(nr > 0 ? nr : 1, 1);
+    mpq_t *last = ssched_i_alloc(nr, sizeof *last);
+    unsigned char *seen = ssched_i_calloc(nr, 1);
     /* an all-reduce's copies are held where forwarded: known only once
      * every target has the op, so its buffer events are sorted at the end */
     chk_buf_t *buf = c->allreduce ? ssched_i_chk_buf_new_deferred(nn) : ssched_i_chk_buf_new(nn);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 /* Bipartite vertices (issue 12, switches): a one-port host is one sender
  * vertex and one receiver vertex (vertex i); a switch (p->multiport) has no
@@ -49,10 +50,10 @@ ssched_status_t ssched_i_sched_make_slots(const ssched_platform_t *p, const sche
     size_t ne = p->n_edges;
     /* first load of each edge (loads are sorted by edge) and its busy time */
     size_t *first = malloc((ne + 1) * sizeof *first);
-    size_t *cursor = malloc((ne ? ne : 1) * sizeof *cursor);
-    mpq_t *busy = malloc((ne ? ne : 1) * sizeof *busy);
-    mpq_t *rem = malloc((n_loads ? n_loads : 1) * sizeof *rem); /* busy time left per load */
-    size_t *link_of = malloc((ne ? ne : 1) * sizeof *link_of);
+    size_t *cursor = ssched_i_alloc(ne, sizeof *cursor);
+    mpq_t *busy = ssched_i_alloc(ne, sizeof *busy);
+    mpq_t *rem = ssched_i_alloc(n_loads, sizeof *rem); /* busy time left per load */
+    size_t *link_of = ssched_i_alloc(ne, sizeof *link_of);
     if (!first || !cursor || !busy || !rem || !link_of) {
         free(first); free(cursor); free(busy); free(rem); free(link_of);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -114,7 +115,7 @@ ssched_status_t ssched_i_sched_make_slots(const ssched_platform_t *p, const sche
     if (st == SSCHED_OK) {
         out->n_matchings = mr.n_matchings;
         out->matching_bound = mr.bound;
-        out->slots = calloc(mr.n_matchings ? mr.n_matchings : 1, sizeof *out->slots);
+        out->slots = ssched_i_calloc(mr.n_matchings, sizeof *out->slots);
         if (!out->slots)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }

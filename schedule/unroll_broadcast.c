@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     size_t rank, h, edge;
@@ -58,10 +59,10 @@ static int arb_make(const ssched_platform_t *p, const ssched_arborescence_t *a, 
 {
     size_t nn = p->n_nodes, n = a->n_arcs;
     o->n = n;
-    o->arcs = malloc((n ? n : 1) * sizeof *o->arcs);
-    o->depth = malloc((n ? n : 1) * sizeof *o->depth);
-    o->fwd = calloc(nn ? nn : 1, 1);
-    size_t *nd = malloc((nn ? nn : 1) * sizeof *nd);
+    o->arcs = ssched_i_alloc(n, sizeof *o->arcs);
+    o->depth = ssched_i_alloc(n, sizeof *o->depth);
+    o->fwd = ssched_i_calloc(nn, 1);
+    size_t *nd = ssched_i_alloc(nn, sizeof *nd);
     if (!o->arcs || !o->depth || !o->fwd || !nd) {
         free(nd);
         return 0;
@@ -224,14 +225,14 @@ ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_probl
     r->ready = ready;
     r->ctx = ctx;
     unsigned long n = r->n = mpz_get_ui(s->ops_per_period);
-    r->rank = malloc((ne ? ne : 1) * sizeof *r->rank);
+    r->rank = ssched_i_alloc(ne, sizeof *r->rank);
     r->arb = calloc(na, sizeof *r->arb);
     r->share = calloc(na, sizeof *r->share);
     r->count = calloc(na, sizeof *r->count);
-    r->wt = calloc(ne ? ne : 1, sizeof *r->wt);
-    r->first = calloc(ne ? ne : 1, sizeof *r->first);
-    r->cursor = calloc(ne ? ne : 1, sizeof *r->cursor);
-    r->acc = calloc(ne ? ne : 1, sizeof *r->acc);
+    r->wt = ssched_i_calloc(ne, sizeof *r->wt);
+    r->first = ssched_i_calloc(ne, sizeof *r->first);
+    r->cursor = ssched_i_calloc(ne, sizeof *r->cursor);
+    r->acc = ssched_i_calloc(ne, sizeof *r->acc);
     ssched_status_t st = SSCHED_OK;
     if (!r->rank || !r->arb || !r->share || !r->count || !r->wt || !r->first || !r->cursor ||
         !r->acc)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
 
 void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn)
 {
@@ -34,9 +35,9 @@ int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                 : s->kind == SSCHED_PROBLEM_BROADCAST ? 0
                                                       : s->n_commodities;
     memset(b, 0, sizeof *b);
-    b->excl = malloc(2 * (nt ? nt : 1) * sizeof *b->excl);
-    b->held = calloc(nn ? nn : 1, sizeof *b->held);
-    b->peak = calloc(nn ? nn : 1, sizeof *b->peak);
+    b->excl = ssched_i_alloc(2 * nt, sizeof *b->excl);
+    b->held = ssched_i_calloc(nn, sizeof *b->held);
+    b->peak = ssched_i_calloc(nn, sizeof *b->peak);
     if (!b->excl || !b->held || !b->peak)
         return 0;
     for (size_t t = 0; t < nt; t++) {
@@ -80,8 +81,8 @@ static int counted(const sched_engine_t *e, size_t k, size_t m, size_t v)
 /* From int64 to GMP for every node (an addition would overflow). */
 static int buffers_widen(sched_buffers_t *b, size_t nn)
 {
-    b->wheld = malloc((nn ? nn : 1) * sizeof *b->wheld);
-    b->wpeak = malloc((nn ? nn : 1) * sizeof *b->wpeak);
+    b->wheld = ssched_i_alloc(nn, sizeof *b->wheld);
+    b->wpeak = ssched_i_alloc(nn, sizeof *b->wpeak);
     if (!b->wheld || !b->wpeak) {
         free(b->wheld);
         free(b->wpeak);

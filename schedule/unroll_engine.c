@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
 
 #define TICK_LIMIT ((int64_t)1 << 62)
 
@@ -39,11 +40,11 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     size_t ne = p->n_edges, nn = p->n_nodes;
     memset(sc, 0, sizeof *sc);
     mpz_inits(sc->Q, sc->A, NULL);
-    sc->unit_ticks = calloc(ne ? ne : 1, sizeof *sc->unit_ticks);
-    sc->task_ticks = calloc(nn ? nn : 1, sizeof *sc->task_ticks);
+    sc->unit_ticks = ssched_i_calloc(ne, sizeof *sc->unit_ticks);
+    sc->task_ticks = ssched_i_calloc(nn, sizeof *sc->task_ticks);
     if (!sc->unit_ticks || !sc->task_ticks)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    unsigned char *used = calloc(ne ? ne : 1, 1);
+    unsigned char *used = ssched_i_calloc(ne, 1);
     if (!used)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     mpz_set_ui(sc->A, 1);
@@ -610,13 +611,13 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     e.sink = sink;
     size_t nn = p->n_nodes;
     ssched_status_t st = ssched_i_sched_scale_init(&e.sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), err);
-    e.send_free = calloc(nn ? nn : 1, sizeof *e.send_free);
-    e.recv_free = calloc(nn ? nn : 1, sizeof *e.recv_free);
-    e.cpu_free = calloc(nn ? nn : 1, sizeof *e.cpu_free);
-    e.sends = calloc(nn ? nn : 1, 1);
-    e.link_free = calloc(p->n_edges ? p->n_edges : 1, sizeof *e.link_free);
-    e.link_sends = calloc(p->n_edges ? p->n_edges : 1, 1);
-    e.computes = calloc(nn ? nn : 1, 1);
+    e.send_free = ssched_i_calloc(nn, sizeof *e.send_free);
+    e.recv_free = ssched_i_calloc(nn, sizeof *e.recv_free);
+    e.cpu_free = ssched_i_calloc(nn, sizeof *e.cpu_free);
+    e.sends = ssched_i_calloc(nn, 1);
+    e.link_free = ssched_i_calloc(p->n_edges, sizeof *e.link_free);
+    e.link_sends = ssched_i_calloc(p->n_edges, 1);
+    e.computes = ssched_i_calloc(nn, 1);
     int buffers_ok = ssched_i_sched_buffers_init(&e.buf, p, pb, s);
     /* reduce: whole numbers of 1/A; scatter, gossip: set by the replay */
     e.buf.bu = sched_reduce_like(s) ? e.sc.a : 1;

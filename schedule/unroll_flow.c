@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     size_t n_edges, *edges;     /* origin -> dest                            */
@@ -200,7 +201,7 @@ static ssched_status_t make_pieces(const ssched_platform_t *p, const ssched_prob
 {
     size_t ne = p->n_edges, nt = s->n_commodities;
     /* cursor per (type, edge): the route it is in and how far */
-    size_t *cur_route = calloc(ne * nt > 0 ? ne * nt : 1, sizeof *cur_route);
+    size_t *cur_route = ssched_i_calloc(ne * nt, sizeof *cur_route);
     mpq_t *done = ssched_i_mpq_vec_new(ne * nt);
     if (!cur_route || !done) {
         free(cur_route);
@@ -314,12 +315,12 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
     size_t cells = (w.H + 1) * (w.nt ? w.nt : 1) * n;
     w.route_of = malloc(cells * sizeof *w.route_of);
     w.arrived = malloc(cells * sizeof *w.arrived);
-    w.count = calloc(pt->n_routes ? pt->n_routes : 1, sizeof *w.count);
-    w.share = calloc(pt->n_routes ? pt->n_routes : 1, sizeof *w.share);
+    w.count = ssched_i_calloc(pt->n_routes, sizeof *w.count);
+    w.share = ssched_i_calloc(pt->n_routes, sizeof *w.share);
     for (size_t r = 0; w.share && r < pt->n_routes; r++)
         w.share[r] = mpq_get_d(pt->routes[r].amount) / (double)n;
-    w.first = malloc((w.nt ? w.nt : 1) * sizeof *w.first);
-    w.next = malloc((pt->n_routes ? pt->n_routes : 1) * sizeof *w.next);
+    w.first = ssched_i_alloc(w.nt, sizeof *w.first);
+    w.next = ssched_i_alloc(pt->n_routes, sizeof *w.next);
     for (size_t d = 0; w.first && d < w.nt; d++)
         w.first[d] = pt->n_routes;
     for (size_t r = pt->n_routes; w.first && w.next && r-- > 0;) {
@@ -327,7 +328,7 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
         w.first[pt->routes[r].type] = r;
     }
     /* lead[k]: piece k is the first of its (route, hop) in the pattern */
-    unsigned char *lead = calloc(pt->n_pieces ? pt->n_pieces : 1, 1);
+    unsigned char *lead = ssched_i_calloc(pt->n_pieces, 1);
     unsigned char *seen = calloc(pt->n_routes * w.H + 1, 1);
     ssched_status_t st = SSCHED_OK;
     if (!w.route_of || !w.arrived || !w.count || !w.share || !w.first || !w.next || !lead ||
@@ -395,7 +396,7 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++)
         mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(pt.pieces[k].dur));
     /* whole messages last size * c */
-    int64_t *whole_ticks = calloc(p->n_edges ? p->n_edges : 1, sizeof *whole_ticks);
+    int64_t *whole_ticks = ssched_i_calloc(p->n_edges, sizeof *whole_ticks);
     mpq_t wq;
     mpq_init(wq);
     if (!whole_ticks && st == SSCHED_OK)

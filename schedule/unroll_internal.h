@@ -141,13 +141,17 @@ SSCHED_INTERNAL void ssched_i_sched_engine_period(sched_engine_t *e, size_t b);
  * event can (all of them when final): a future event starts after its
  * ports' and processor's free times, so the watermark is the least free
  * time of the nodes the pattern uses (of the links it uses out of switches). */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final,
+                                                            ssched_error_t *err);
 
 /* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
  * operations over at most max_periods periods could exceed 2^62 ticks. */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc, const ssched_platform_t *p,
-                                 const ssched_problem_t *pb, const ssched_schedule_t *s,
-                                 unsigned long long max_periods, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc,
+                                                          const ssched_platform_t *p,
+                                                          const ssched_problem_t *pb,
+                                                          const ssched_schedule_t *s,
+                                                          unsigned long long max_periods,
+                                                          ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_sched_scale_free(sched_scale_t *sc);
 /* Units of an exact amount (amount * A, an integer by construction). */
 SSCHED_INTERNAL int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount);
@@ -156,26 +160,33 @@ SSCHED_INTERNAL void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t 
 /* Emit a transfer of `len` units of (type, op) from offset `off`, starting
  * no earlier than `ready` (its input there), left-shifted on both ports;
  * returns its end in *end. */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
-                                    unsigned long op, int64_t off, int64_t len, int64_t ready,
-                                    int64_t *end, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_transfer(
+        sched_engine_t *e, size_t edge, size_t type, unsigned long op, int64_t off, int64_t len,
+        int64_t ready, int64_t *end, ssched_error_t *err);
 /* The same for a transfer of known duration and piece (scatter, gossip);
  * bamt: its length in buffer units (e->buf.bu for a whole message). */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
-                                 int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
-                                 int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
-                                       unsigned long op, int64_t ready, int64_t *end,
-                                       ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge,
+                                                          size_t type, unsigned long op,
+                                                          int64_t dur, mpq_srcptr off,
+                                                          mpq_srcptr len, const char *json,
+                                                          int64_t bamt, int64_t ready, int64_t *end,
+                                                          ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_computation(
+        sched_engine_t *e, const ssched_tree_task_t *x, unsigned long op, int64_t ready,
+        int64_t *end, ssched_error_t *err);
 
 /* The two replay loops. */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
-                                  unsigned long K, size_t *periods, ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
-                                    unsigned long K, size_t *periods, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e,
+                                                           const ssched_problem_t *pb,
+                                                           unsigned long K, size_t *periods,
+                                                           ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_reduce(
+        sched_engine_t *e, const ssched_problem_t *pb, unsigned long K, size_t *periods,
+        ssched_error_t *err);
 /* Broadcast: whole messages down the arborescences (unroll_broadcast.c). */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
-                                       unsigned long K, size_t *periods, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_broadcast(
+        sched_engine_t *e, const ssched_problem_t *pb, unsigned long K, size_t *periods,
+        ssched_error_t *err);
 /* The reduce and broadcast replays in steps, so an all-reduce runs both
  * on one engine (unroll_allreduce.c).  begin allocates the state (*out;
  * NULL on error) and sets nothing on the engine but, for a broadcast of
@@ -183,18 +194,22 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *
  * events (the caller sets the release time before and flushes after). */
 typedef struct sched_reduce_replay sched_reduce_replay_t;
 typedef struct sched_bcast_replay sched_bcast_replay_t;
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
-                                   unsigned long K, sched_reduce_replay_t **out,
-                                   ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e,
+                                                            const ssched_problem_t *pb,
+                                                            unsigned long K,
+                                                            sched_reduce_replay_t **out,
+                                                            ssched_error_t *err);
 /* Periods a batch spans after its first: the trees' deepest level. */
 SSCHED_INTERNAL size_t ssched_i_sched_reduce_depth(const sched_reduce_replay_t *r);
 /* Batches: ceil(K / operations per period). */
 SSCHED_INTERNAL size_t ssched_i_sched_reduce_batches(const sched_reduce_replay_t *r);
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
-                                  ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e,
+                                                           sched_reduce_replay_t *r, size_t period,
+                                                           ssched_error_t *err);
 /* When the complete result of op is at the target (valid from the period
  * after its batch's last level until depth + 1 periods later). */
-SSCHED_INTERNAL int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op);
+SSCHED_INTERNAL int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r,
+                                                     unsigned long op);
 SSCHED_INTERNAL void ssched_i_sched_reduce_end(sched_reduce_replay_t *r);
 /* The slot transfers of `type` (an all-reduce's copies) are handed to
  * hook as the step meets them, so another part's events interleave with
@@ -208,35 +223,42 @@ SSCHED_INTERNAL void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t
  * used, a whole message lasting A units.  Transfers get type `type`; op's
  * message is at the root from ready(ctx, op) (NULL: time 0), asked when
  * its batch starts. */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
-                                  size_t type, int own_scale, unsigned long K,
-                                  int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
-                                  sched_bcast_replay_t **out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e,
+                                                           const ssched_problem_t *pb, size_t root,
+                                                           size_t type, int own_scale,
+                                                           unsigned long K,
+                                                           int64_t (*ready)(void *ctx, unsigned long op),
+                                                           void *ctx, sched_bcast_replay_t **out,
+                                                           ssched_error_t *err);
 /* Arcs deep: periods a batch spans. */
 SSCHED_INTERNAL size_t ssched_i_sched_bcast_depth(const sched_bcast_replay_t *r);
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_step(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
-                                 ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_step(sched_engine_t *e,
+                                                          sched_bcast_replay_t *r, size_t b,
+                                                          ssched_error_t *err);
 /* The same step in the pattern's slot order (all-reduce): prepare the
  * period's copies, then per slot transfer of a copy over `edge` the copies
  * starting within its amount (whole messages, each at the slot where it
  * would begin), then finish (the copies left, buffer marks). */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_prepare(sched_engine_t *e, sched_bcast_replay_t *r, size_t b,
-                                    ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_slot(sched_engine_t *e, sched_bcast_replay_t *r, size_t edge,
-                                 const mpq_t amount, ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e, sched_bcast_replay_t *r,
-                                   ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_prepare(
+        sched_engine_t *e, sched_bcast_replay_t *r, size_t b, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_slot(sched_engine_t *e,
+                                                          sched_bcast_replay_t *r, size_t edge,
+                                                          const mpq_t amount, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e,
+                                                            sched_bcast_replay_t *r,
+                                                            ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 /* All-reduce: the reduce to the root, then the broadcast of each result
  * (unroll_allreduce.c). */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
-                                       unsigned long K, size_t *periods, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(
+        sched_engine_t *e, const ssched_problem_t *pb, unsigned long K, size_t *periods,
+        ssched_error_t *err);
 /* A short all-reduce pattern of n operations per period: trees and
  * arborescences apportioned by rate, the period the busiest resource's
  * time (unroll_allreduce_plan.c). */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                        const ssched_steady_t *st, unsigned long n,
-                                        ssched_schedule_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
+        unsigned long n, ssched_schedule_t *out, ssched_error_t *err);
 /* Reduce and all-reduce schedules share the reduce's scale, types and
  * computations. */
 static inline int sched_reduce_like(const ssched_schedule_t *s)
@@ -244,14 +266,18 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
     return s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE;
 }
 /* Upper bounds used by the limits: periods replayed, events per period. */
-SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
-                                        unsigned long K);
+SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
+        const ssched_platform_t *p, const ssched_schedule_t *s, unsigned long K);
 
 /* Run the engine on s for K operations into sink; fills fig. */
-SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                 const ssched_schedule_t *s, unsigned long K,
-                                 const ssched_unroll_limits_t *limits, sched_sink_t *sink,
-                                 ssched_unroll_figures_t *fig, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,
+                                                          const ssched_problem_t *pb,
+                                                          const ssched_schedule_t *s,
+                                                          unsigned long K,
+                                                          const ssched_unroll_limits_t *limits,
+                                                          sched_sink_t *sink,
+                                                          ssched_unroll_figures_t *fig,
+                                                          ssched_error_t *err);
 
 /* Buffer needs (unroll_buffer.c); each returns 0 on allocation failure. */
 SSCHED_INTERNAL int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
@@ -260,6 +286,7 @@ SSCHED_INTERNAL void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
 /* Account one event, in start order. */
 SSCHED_INTERNAL int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
 /* buffer_peak and buffer_node of fig (pending releases applied first). */
-SSCHED_INTERNAL int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_figures_t *fig);
+SSCHED_INTERNAL int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn,
+                                                  ssched_unroll_figures_t *fig);
 
 #endif

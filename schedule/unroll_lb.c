@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "schedule/internal.h"
+#include "src/util/internal.h"
 
 /* Exact Dijkstra with transfer times size*c; dist[v] < 0 is "unreached".
  * reverse: distances to `src` instead of from it.  O(n^2): platforms are
@@ -12,8 +13,8 @@ static int dijkstra(const ssched_platform_t *p, const mpq_t size, size_t src, in
                     mpq_t *dist)
 {
     size_t nn = p->n_nodes;
-    unsigned char *done = calloc(nn ? nn : 1, 1);
-    unsigned char *seen = calloc(nn ? nn : 1, 1);
+    unsigned char *done = ssched_i_calloc(nn, 1);
+    unsigned char *seen = ssched_i_calloc(nn, 1);
     if (!done || !seen) {
         free(done);
         free(seen);
@@ -79,7 +80,7 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
 {
     size_t nn = p->n_nodes;
     mpq_set_ui(lb, 0, 1);
-    mpq_t *a = malloc((nn ? nn : 1) * sizeof *a), *b = malloc((nn ? nn : 1) * sizeof *b);
+    mpq_t *a = ssched_i_alloc(nn, sizeof *a), *b = ssched_i_alloc(nn, sizeof *b);
     if (!a || !b) {
         free(a);
         free(b);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
 
 /* Levels a batch needs: the deepest tree (reduce) or the longest route. */
 static size_t pattern_depth(const ssched_platform_t *p, const ssched_schedule_t *s)
@@ -36,7 +37,7 @@ static size_t pattern_depth(const ssched_platform_t *p, const ssched_schedule_t 
 static size_t flow_depth(const ssched_platform_t *p, const ssched_schedule_t *s)
 {
     size_t used = 0;
-    unsigned char *u = calloc(p->n_edges ? p->n_edges : 1, 1);
+    unsigned char *u = ssched_i_calloc(p->n_edges, 1);
     if (!u)
         return p->n_nodes;
     for (size_t k = 0; k < s->n_slots; k++)
@@ -94,7 +95,7 @@ static void choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
                          ssched_schedule_t *s, unsigned long K)
 {
     size_t ne = p->n_edges, nt = s->n_commodities;
-    mpq_t *sum = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *sum);
+    mpq_t *sum = ssched_i_alloc(ne * nt, sizeof *sum);
     if (!sum)
         return;
     for (size_t k = 0; k < ne * nt; k++)

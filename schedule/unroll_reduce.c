@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
 
 /* One task instance to run in the current period. */
 typedef struct {
@@ -48,8 +49,8 @@ static int cmp_inst(const void *x, const void *y)
  * their parent, so a reverse sweep sees children first). */
 static size_t *tree_levels(const ssched_tree_t *t, size_t *max_level)
 {
-    size_t *lv = calloc(t->n_tasks ? t->n_tasks : 1, sizeof *lv);
-    unsigned char *has_child = calloc(t->n_tasks ? t->n_tasks : 1, 1);
+    size_t *lv = ssched_i_calloc(t->n_tasks, sizeof *lv);
+    unsigned char *has_child = ssched_i_calloc(t->n_tasks, 1);
     if (!lv || !has_child) {
         free(lv);
         free(has_child);
@@ -76,7 +77,7 @@ static size_t *tree_levels(const ssched_tree_t *t, size_t *max_level)
 static size_t *tree_sets(const ssched_schedule_t *s, const ssched_tree_t *t, ssched_sets_t *copy,
                          uint64_t *scratch, ssched_status_t *st, ssched_error_t *err)
 {
-    size_t *v = malloc((t->n_tasks ? t->n_tasks : 1) * 3 * sizeof *v);
+    size_t *v = ssched_i_alloc(3 * t->n_tasks, sizeof *v);
     if (!v) {
         *st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         return NULL;
@@ -176,9 +177,9 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     r->nt = nt;
     r->K = K;
     r->ops = mpz_get_ui(s->ops_per_period);
-    r->levels = calloc(nt ? nt : 1, sizeof *r->levels);
-    r->sets = calloc(nt ? nt : 1, sizeof *r->sets);
-    r->offset = calloc(nt ? nt : 1, sizeof *r->offset);
+    r->levels = ssched_i_calloc(nt, sizeof *r->levels);
+    r->sets = ssched_i_calloc(nt, sizeof *r->sets);
+    r->offset = ssched_i_calloc(nt, sizeof *r->offset);
     ssched_status_t st = SSCHED_OK;
     ssched_sets_t copy;
     ssched_sets_init(&copy, N);
@@ -214,8 +215,7 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     if (st == SSCHED_OK && r->full >= r->ring.nI)
         st = ssched_error_set(err, SSCHED_EINTERNAL, "the trees never form the complete result");
     size_t tt = r->total_tasks ? r->total_tasks : 1;
-    r->ring.avail = calloc(r->ring.window * r->ring.nI > 0 ? r->ring.window * r->ring.nI : 1,
-                           sizeof *r->ring.avail);
+    r->ring.avail = ssched_i_calloc(r->ring.window * r->ring.nI, sizeof *r->ring.avail);
     r->inst = malloc(tt * sizeof *r->inst);
     r->need = malloc(tt * sizeof *r->need);
     r->cursor_of = malloc(tt * sizeof *r->cursor_of);

@@ -107,10 +107,10 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
     mpq_set_ui(out->weight, 0, 1);
 
     ssched_status_t st = SSCHED_OK;
-    size_t *lab0 = malloc(n * sizeof *lab0), *tail = malloc((m ? m : 1) * sizeof *tail);
-    size_t *head = malloc((m ? m : 1) * sizeof *head), *stamp = malloc(n * sizeof *stamp);
+    size_t *lab0 = malloc(n * sizeof *lab0), *tail = ssched_i_alloc(m, sizeof *tail);
+    size_t *head = ssched_i_alloc(m, sizeof *head), *stamp = malloc(n * sizeof *stamp);
     size_t *in_arc = malloc(n * sizeof *in_arc), *nxt = malloc(n * sizeof *nxt);
-    unsigned char *alive = malloc(m ? m : 1);
+    unsigned char *alive = ssched_i_alloc(m, 1);
     mpq_t *c = ssched_i_mpq_vec_new(m), *pick_cost = ssched_i_mpq_vec_new(n);
     cl_level_t *lv = calloc(n, sizeof *lv);
     size_t n_lv = 0, nr = 0;
@@ -225,7 +225,7 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
         }
         memcpy(in_arc, nxt, L->n * sizeof *in_arc);
     }
-    out->arcs = malloc((nr ? nr : 1) * sizeof *out->arcs);
+    out->arcs = ssched_i_alloc(nr, sizeof *out->arcs);
     if (!out->arcs) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         goto done;
@@ -266,7 +266,7 @@ static ssched_status_t check_packing(size_t n, size_t m, const size_t *from, con
     ssched_status_t st = SSCHED_OK;
     size_t *in = malloc(n * sizeof *in), *queue = malloc(n * sizeof *queue);
     unsigned char *seen = malloc(n);
-    mpq_t *load = malloc((m ? m : 1) * sizeof *load);
+    mpq_t *load = ssched_i_alloc(m, sizeof *load);
     mpq_t sum;
     mpq_init(sum);
     if (!in || !queue || !seen || !load) {

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "src/util/internal.h"
 #include "trees/arborescence_internal.h"
 
 void ssched_i_af_val_init(af_val_t *v)
@@ -70,14 +71,14 @@ ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m, const si
     net->runs = 0;
     net->out_start = calloc(n + 1, sizeof *net->out_start);
     net->in_start = calloc(n + 1, sizeof *net->in_start);
-    net->out_list = malloc((m ? m : 1) * sizeof *net->out_list);
-    net->in_list = malloc((m ? m : 1) * sizeof *net->in_list);
-    net->cap = malloc((m ? m : 1) * sizeof *net->cap);
-    net->flow = malloc((m ? m : 1) * sizeof *net->flow);
-    net->pred = malloc((n ? n : 1) * sizeof *net->pred);
-    net->queue = malloc((n ? n : 1) * sizeof *net->queue);
-    net->pred_back = malloc(n ? n : 1);
-    net->seen = malloc(n ? n : 1);
+    net->out_list = ssched_i_alloc(m, sizeof *net->out_list);
+    net->in_list = ssched_i_alloc(m, sizeof *net->in_list);
+    net->cap = ssched_i_alloc(m, sizeof *net->cap);
+    net->flow = ssched_i_alloc(m, sizeof *net->flow);
+    net->pred = ssched_i_alloc(n, sizeof *net->pred);
+    net->queue = ssched_i_alloc(n, sizeof *net->queue);
+    net->pred_back = ssched_i_alloc(n, 1);
+    net->seen = ssched_i_alloc(n, 1);
     ssched_i_af_val_init(&net->tmp);
     ssched_i_af_val_init(&net->bott);
     if (!net->out_start || !net->in_start || !net->out_list || !net->in_list || !net->cap ||

@@ -37,8 +37,10 @@ typedef struct {
 } af_net_t;
 
 /* ENOMEM only.  usable[e] == 0 arcs are left out of the network. */
-SSCHED_INTERNAL ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m, const size_t *from,
-                            const size_t *to, const unsigned char *usable, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_af_net_init(af_net_t *net, size_t n, size_t m,
+                                                     const size_t *from, const size_t *to,
+                                                     const unsigned char *usable,
+                                                     ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_af_net_free(af_net_t *net);
 
 /* Max flow from the nodes with is_source set to `sink` (not a source),
@@ -47,7 +49,8 @@ SSCHED_INTERNAL void ssched_i_af_net_free(af_net_t *net);
  * sink_side != NULL, sets sink_side[v] = 1 exactly for the nodes that reach
  * the sink in the residual network: the inclusion-minimal sink side of a
  * minimum cut (every minimum cut's sink side contains it). */
-SSCHED_INTERNAL int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink, const af_val_t *limit,
-               af_val_t *value, unsigned char *sink_side);
+SSCHED_INTERNAL int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink,
+                                        const af_val_t *limit, af_val_t *value,
+                                        unsigned char *sink_side);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/util/check_report.h"
+#include "src/util/internal.h"
 #include "trees/internal.h"
 
 void ssched_trees_init(ssched_trees_t *t)
@@ -263,7 +264,7 @@ static int commutative_period(const ssched_platform_t *p, const ssched_problem_t
     for (size_t k = 0; k < s->n_rated_trees; k++)
         for (size_t x = 0; x < s->rated_trees[k].n_tasks; x++)
             n += s->rated_trees[k].tasks[x].kind == SSCHED_TREE_SEND;
-    set_send_t *e = malloc((n ? n : 1) * sizeof *e);
+    set_send_t *e = ssched_i_alloc(n, sizeof *e);
     uint64_t *bits = calloc(n * W + 1, sizeof *bits);
     if (!e || !bits) {
         free(e);
@@ -330,7 +331,7 @@ ssched_status_t ssched_trees_from_rates(const ssched_platform_t *p, const ssched
         mpq_mul(q, s->tree_rates[k], T);
         mpz_set(t->weight, mpq_numref(q)); /* integral by the choice of T */
         mpz_add(out->ops_per_period, out->ops_per_period, t->weight);
-        t->tasks = malloc((src->n_tasks ? src->n_tasks : 1) * sizeof *t->tasks);
+        t->tasks = ssched_i_alloc(src->n_tasks, sizeof *t->tasks);
         if (!t->tasks) {
             mpq_clears(q, T, NULL);
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

@@ -28,15 +28,17 @@ typedef struct {
 
 /* Scale steady's rates by period (an integer multiple of every denominator)
  * after cancelling transfer cycles.  Returns SSCHED_OK or ENOMEM. */
-SSCHED_INTERNAL ssched_status_t ssched_i_tr_solution_build(const ssched_platform_t *p, const ssched_steady_t *s,
-                                  const mpz_t period, tr_solution_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_tr_solution_build(const ssched_platform_t *p,
+                                                           const ssched_steady_t *s,
+                                                           const mpz_t period, tr_solution_t *out,
+                                                           ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_tr_solution_free(tr_solution_t *sol);
 
 /* Index of the first send into `node` of `interval`, and the end of that
  * run; likewise for the computations of v[k,m] on `node`. */
-SSCHED_INTERNAL void ssched_i_tr_find_sends(const tr_solution_t *sol, size_t node, size_t interval, size_t *begin,
-                   size_t *end);
-SSCHED_INTERNAL void ssched_i_tr_find_cons(const tr_solution_t *sol, size_t node, size_t k, size_t m, size_t *begin,
-                  size_t *end);
+SSCHED_INTERNAL void ssched_i_tr_find_sends(const tr_solution_t *sol, size_t node, size_t interval,
+                                            size_t *begin, size_t *end);
+SSCHED_INTERNAL void ssched_i_tr_find_cons(const tr_solution_t *sol, size_t node, size_t k,
+                                           size_t m, size_t *begin, size_t *end);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "trees/internal.h"
 
 static int cmp_send(const void *a, const void *b)
@@ -42,8 +43,8 @@ ssched_status_t ssched_i_tr_solution_build(const ssched_platform_t *p, const ssc
 {
     memset(out, 0, sizeof *out);
     size_t ne = p->n_edges;
-    out->sends = malloc((s->n_flows ? s->n_flows : 1) * sizeof *out->sends);
-    out->cons = malloc((s->n_tasks ? s->n_tasks : 1) * sizeof *out->cons);
+    out->sends = ssched_i_alloc(s->n_flows, sizeof *out->sends);
+    out->cons = ssched_i_alloc(s->n_tasks, sizeof *out->cons);
     mpq_t *flow = ssched_i_mpq_vec_new(ne);
     if (!out->sends || !out->cons || !flow) {
         ssched_i_mpq_vec_free(flow, ne);

@@ -1,4 +1,5 @@
 #include "src/cli/problem_opts.h"
+#include "src/util/internal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -310,7 +311,7 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         return cli_report(cmd, &err);
     }
     if (o->routers && !strcmp(o->routers, "switch")) {
-        unsigned char *named = calloc(p->n_nodes ? p->n_nodes : 1, 1);
+        unsigned char *named = ssched_i_calloc(p->n_nodes, 1);
         if (!named) {
             fprintf(stderr, "ssched %s: out of memory\n", cmd);
             return CLI_EXIT_FAILURE;

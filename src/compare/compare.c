@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/compare.h"
 #include "src/export/export_internal.h"
 #include "ssched/schedule.h"
@@ -193,9 +194,9 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         st = ssched_steady_solve(&p, &pb, NULL, &steady, err);
     if (st == SSCHED_OK) {
         mpq_set(out->throughput, steady.throughput);
-        out->M = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->M);
-        out->sequential = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->sequential);
-        out->pipelined = malloc((o->n_ops ? o->n_ops : 1) * sizeof *out->pipelined);
+        out->M = ssched_i_alloc(o->n_ops, sizeof *out->M);
+        out->sequential = ssched_i_alloc(o->n_ops, sizeof *out->sequential);
+        out->pipelined = ssched_i_alloc(o->n_ops, sizeof *out->pipelined);
         if (!out->M || !out->sequential || !out->pipelined)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }

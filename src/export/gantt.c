@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 #include "src/export/export_internal.h"
@@ -41,7 +42,7 @@ static void bar(FILE *out, double x, double w, int row, const char *colour, cons
  * used types all differ (colour_of[type], SIZE_MAX if unused). */
 static size_t *colour_index(const unsigned char *used, size_t ntypes)
 {
-    size_t *c = malloc((ntypes ? ntypes : 1) * sizeof *c);
+    size_t *c = ssched_i_alloc(ntypes, sizeof *c);
     for (size_t t = 0, k = 0; c && t < ntypes; t++)
         c[t] = used[t] ? k++ : (size_t)-1;
     return c;
@@ -59,8 +60,8 @@ ssched_status_t ssched_write_schedule_gantt(FILE *out, const ssched_platform_t *
                                                                       : s->commutative ? s->sets.n
                                                                       : s->n_intervals;
     /* out, in, cpu per node, then one per link (switch ends) */
-    int *row = malloc((nr ? nr : 1) * sizeof *row);
-    unsigned char *used = calloc(ntypes ? ntypes : 1, 1);
+    int *row = ssched_i_alloc(nr, sizeof *row);
+    unsigned char *used = ssched_i_calloc(ntypes, 1);
     if (!row || !used) {
         free(row);
         free(used);

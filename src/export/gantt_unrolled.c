@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/schedule.h"
 #include "src/export/export_internal.h"
 #include "ssched/export.h"
@@ -142,7 +143,7 @@ ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *
                                             const ssched_unrolled_t *u, ssched_error_t *err)
 {
     size_t nn = p->n_nodes, nr = 3 * nn + p->n_edges;
-    gantt_t g = {out, p, s, 1, malloc((nr ? nr : 1) * sizeof(int))};
+    gantt_t g = {out, p, s, 1, ssched_i_alloc(nr, sizeof(int))};
     if (!g.row)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     int rows = assign_rows(&g, u);

@@ -9,8 +9,9 @@
 #include "src/util/internal.h"
 #include "src/export/export_internal.h"
 
-SSCHED_INTERNAL void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
-                      char *buf, size_t len);
+SSCHED_INTERNAL void ssched_i_sched_type_label(const ssched_platform_t *p,
+                                               const ssched_schedule_t *s, size_t type, char *buf,
+                                               size_t len);
 
 /* "[origin->dest]" or "v[k,m]" (shared with gantt.c) */
 void ssched_i_sched_type_label(const ssched_platform_t *p, const ssched_schedule_t *s, size_t type,
@@ -103,7 +104,7 @@ ssched_status_t ssched_write_schedule_dot(FILE *out, const ssched_platform_t *p,
     size_t nt = s->kind != SSCHED_PROBLEM_REDUCE ? s->n_commodities
                 : s->commutative                 ? s->sets.n
                                                  : s->n_intervals;
-    mpq_t *count = malloc((ne * nt > 0 ? ne * nt : 1) * sizeof *count);
+    mpq_t *count = ssched_i_alloc(ne * nt, sizeof *count);
     if (!count)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < ne * nt; k++)

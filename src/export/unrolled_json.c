@@ -14,6 +14,7 @@
 #include "src/export/export_internal.h"
 #include "src/export/json_util.h"
 #include "src/export/text_out.h"
+#include "src/util/internal.h"
 
 typedef struct {
     char *s;
@@ -38,7 +39,7 @@ typedef struct {
 
 static char **quote_names(const ssched_platform_t *p)
 {
-    char **q = calloc(p->n_nodes ? p->n_nodes : 1, sizeof *q);
+    char **q = ssched_i_calloc(p->n_nodes, sizeof *q);
     for (size_t i = 0; q && i < p->n_nodes; i++) {
         json_t *s = json_string(p->names[i]);
         q[i] = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
@@ -93,7 +94,7 @@ static size_t type_count(const ssched_schedule_t *s)
 static int set_texts(stream_t *w, const ssched_sets_t *sets, size_t N)
 {
     char *b = malloc(N * 22 + 3);
-    w->set_txt = calloc(sets->n ? sets->n : 1, sizeof *w->set_txt);
+    w->set_txt = ssched_i_calloc(sets->n, sizeof *w->set_txt);
     int ok = b && w->set_txt;
     for (size_t t = 0; ok && t < sets->n; t++) {
         size_t at = 0;
@@ -118,8 +119,8 @@ static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_sch
         return 0;
     size_t ne = p->n_edges;
     size_t nt = type_count(s);
-    w->edge_txt = calloc(ne ? ne : 1, sizeof *w->edge_txt);
-    w->type_txt = calloc(nt ? nt : 1, sizeof *w->type_txt);
+    w->edge_txt = ssched_i_calloc(ne, sizeof *w->edge_txt);
+    w->type_txt = ssched_i_calloc(nt, sizeof *w->type_txt);
     if (!w->edge_txt || !w->type_txt)
         return 0;
     for (size_t e = 0; e < ne; e++)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/schedule.h"
 
 typedef struct {
@@ -181,7 +182,7 @@ static ssched_status_t index_types(reader_t *r)
     }
     if (r->pb->kind == SSCHED_PROBLEM_BROADCAST)
         return SSCHED_OK; /* one message type */
-    if (!(r->type_of = malloc((n > 0 ? n * n : 1) * sizeof *r->type_of)))
+    if (!(r->type_of = ssched_i_alloc(n * n, sizeof *r->type_of)))
         return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < n * n; k++)
         r->type_of[k] = (size_t)-1;
@@ -342,8 +343,8 @@ static ssched_status_t read_events(reader_t *r, json_t *root, ssched_unrolled_t 
         return bad(r, "%s", reduce ? "needs \"transfers\" and \"computations\" arrays"
                                    : "needs a \"transfers\" array");
     size_t nt = json_array_size(tr), nc = reduce ? json_array_size(co) : 0;
-    u->transfers = malloc((nt ? nt : 1) * sizeof *u->transfers);
-    u->computations = malloc((nc ? nc : 1) * sizeof *u->computations);
+    u->transfers = ssched_i_alloc(nt, sizeof *u->transfers);
+    u->computations = ssched_i_alloc(nc, sizeof *u->computations);
     if (!u->transfers || !u->computations)
         return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
     u->cap = nt;

@@ -52,12 +52,13 @@ typedef struct {
 /* Build the set.  EINPUT if it would exceed SSCHED_GEN_MAX_RANGE_VALUES
  * (message names `what`, e.g. "c_wan"), ENOMEM on allocation failure.
  * On failure the set is empty and needs no free. */
-SSCHED_INTERNAL ssched_status_t ssched_i_gen_value_set_build(gen_value_set_t *set, const ssched_gen_range_t *range,
-                                    unsigned long max_den, const char *what,
-                                    ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_gen_value_set_build(
+        gen_value_set_t *set, const ssched_gen_range_t *range, unsigned long max_den,
+        const char *what, ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_gen_value_set_free(gen_value_set_t *set);
 /* out = a uniformly drawn element. */
-SSCHED_INTERNAL void ssched_i_gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng, mpq_t out);
+SSCHED_INTERNAL void ssched_i_gen_value_set_draw(const gen_value_set_t *set, gen_rng_t *rng,
+                                                 mpq_t out);
 
 /* ---- layout.c ---------------------------------------------------------- */
 
@@ -72,9 +73,9 @@ typedef struct {
  * *links (malloc'ed, free()) receives the tree links first, each as
  * (tree parent, child) in the order Prim attaches them, then the extra
  * links as (a < b) by increasing length.  ENOMEM only. */
-SSCHED_INTERNAL ssched_status_t ssched_i_gen_layout_network(size_t n, size_t redundancy, gen_rng_t *rng,
-                                   gen_link_t **links, size_t *n_links,
-                                   ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_gen_layout_network(size_t n, size_t redundancy,
+                                                            gen_rng_t *rng, gen_link_t **links,
+                                                            size_t *n_links, ssched_error_t *err);
 
 /* Number of links ssched_i_gen_layout_network() produces for n routers. */
 SSCHED_INTERNAL size_t ssched_i_gen_layout_link_count(size_t n, size_t redundancy);

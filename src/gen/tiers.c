@@ -15,6 +15,7 @@
  *          the host links.  Each link u-v is the edge u->v then v->u, u the
  *          upper-level node (or the tree parent / lower index).  */
 #include "src/gen/gen_internal.h"
+#include "src/util/internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,7 +80,7 @@ static ssched_status_t build(builder_t *b, const ssched_gen_tiers_params_t *P)
     size_t W = P->wan, M = P->man_per_wan, L = P->lan_per_man, H = P->hosts_per_lan;
     ssched_status_t st = SSCHED_OK;
     size_t *wan = malloc(W * sizeof *wan);
-    size_t *man = malloc((W * M > 0 ? W * M : 1) * sizeof *man);
+    size_t *man = ssched_i_alloc(W * M, sizeof *man);
     if (!wan || !man) {
         st = ssched_error_set(b->err, SSCHED_ENOMEM, "out of memory");
         goto done;

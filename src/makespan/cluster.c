@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/makespan/mk_internal.h"
+#include "src/util/internal.h"
 #include "ssched/rational.h"
 
 ssched_status_t ssched_i_mk_nomem(ssched_error_t *err)
@@ -332,7 +333,7 @@ ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t r
             k->count[k->cls[p]]++;
     for (size_t i = 1; i < nk; i++)
         k->first[i] = k->first[i - 1] + k->count[i - 1];
-    size_t *fill = calloc(nk ? nk : 1, sizeof *fill);
+    size_t *fill = ssched_i_calloc(nk, sizeof *fill);
     if (!fill) {
         free(idx);
         ssched_i_mk_classes_free(k);
@@ -363,7 +364,7 @@ ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t r
 ssched_status_t ssched_i_mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
                                     size_t *out, ssched_error_t *err)
 {
-    size_t *used = calloc(k->k ? k->k : 1, sizeof *used);
+    size_t *used = ssched_i_calloc(k->k, sizeof *used);
     if (!used)
         return ssched_i_mk_nomem(err);
     for (size_t i = 0; i < len; i++) {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "src/makespan/mk_internal.h"
+#include "src/util/internal.h"
 
 #define DPB_MAX_CELLS ((size_t)1 << 23)
 
@@ -180,7 +181,7 @@ ssched_status_t ssched_mk_broadcast_dpk(const ssched_mk_cluster_t *c, size_t src
         d.entries *= k.count[i] + 1;
         d.nc++;
     }
-    size_t *used = calloc(k.k ? k.k : 1, sizeof *used);
+    size_t *used = ssched_i_calloc(k.k, sizeof *used);
     if (st == SSCHED_OK) {
         d.B = malloc(k.k * d.entries * sizeof *d.B);
         d.arg_a = malloc(k.k * d.entries * sizeof *d.arg_a);

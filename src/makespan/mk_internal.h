@@ -35,8 +35,9 @@ typedef struct {
  * processors (plus the root's own time when with_root_time, as broadcasts
  * need it).  SSCHED_EINPUT when the scaled times do not fit the tick bound.
  * On success the caller owns *k and frees it with ssched_i_mk_classes_free. */
-SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t root, int with_root_time,
-                                 const char *role, mk_classes_t *k, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_build(const ssched_mk_cluster_t *c, size_t root,
+                                                          int with_root_time, const char *role,
+                                                          mk_classes_t *k, ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_mk_classes_free(mk_classes_t *k);
 
 /* out = ticks / scale. */
@@ -59,14 +60,15 @@ SSCHED_INTERNAL void ssched_i_mk_sort_messages(ssched_mk_schedule_t *s);
  * Receivers follow Lemma 1: the root sends to dest and the children of a
  * node with sender s and receiver r send to s and to r respectively.
  * Fills out (already initialised) with op = SSCHED_MK_REDUCE. */
-SSCHED_INTERNAL ssched_status_t ssched_i_mk_reduce_from_tree(const ssched_mk_cluster_t *c, size_t dest, size_t m,
-                                    const size_t *sender, const long *kid0, const long *kid1,
-                                    mpq_t *start, ssched_mk_schedule_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_reduce_from_tree(
+        const ssched_mk_cluster_t *c, size_t dest, size_t m, const size_t *sender,
+        const long *kid0, const long *kid1, mpq_t *start, ssched_mk_schedule_t *out,
+        ssched_error_t *err);
 
 /* Map a sequence of classes to processors: the j-th occurrence of class i
  * becomes member j of class i.  out has as many entries as seq. */
-SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_to_order(const mk_classes_t *k, const size_t *seq, size_t len,
-                                    size_t *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_to_order(
+        const mk_classes_t *k, const size_t *seq, size_t len, size_t *out, ssched_error_t *err);
 
 /* Record SSCHED_ENOMEM ("out of memory") in err and return it. */
 SSCHED_INTERNAL ssched_status_t ssched_i_mk_nomem(ssched_error_t *err);
@@ -130,8 +132,8 @@ SSCHED_INTERNAL ssched_status_t ssched_i_mk_dpk_too_big(const mk_classes_t *k, s
  * programs' split along their last coordinate): check the two ends (one
  * term dominating), else binary-search the crossover (Theorem 5); *pick the
  * x kept, the smaller on ties; *refs counts the pairs read. */
-SSCHED_INTERNAL int64_t ssched_i_mk_crossover(const int64_t *L, const int64_t *R, size_t n, size_t s,
-                                              size_t *pick, uint64_t *refs);
+SSCHED_INTERNAL int64_t ssched_i_mk_crossover(const int64_t *L, const int64_t *R, size_t n,
+                                              size_t s, size_t *pick, uint64_t *refs);
 /* Next prefix a <= cr over coordinates 0..last-1 (an odometer) with *ia
  * its index under stride; 0 once every prefix was visited. */
 SSCHED_INTERNAL int ssched_i_mk_odometer_next(size_t *a, const size_t *cr, const size_t *stride,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/makespan/mk_internal.h"
+#include "src/util/internal.h"
 
 ssched_status_t ssched_i_mk_heap_init(mk_heap_t *h, size_t cap,
                              int (*less)(const void *ctx, size_t a, size_t b), const void *ctx,
@@ -14,7 +15,7 @@ ssched_status_t ssched_i_mk_heap_init(mk_heap_t *h, size_t cap,
     h->cap = cap;
     h->less = less;
     h->ctx = ctx;
-    h->item = malloc((cap ? cap : 1) * sizeof *h->item);
+    h->item = ssched_i_alloc(cap, sizeof *h->item);
     return h->item ? SSCHED_OK : ssched_i_mk_nomem(err);
 }
 

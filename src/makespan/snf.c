@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "src/makespan/mk_internal.h"
+#include "src/util/internal.h"
 
 static int slowest_first(const void *ctx, size_t p, size_t q)
 {
@@ -20,7 +21,7 @@ ssched_status_t ssched_mk_reduce_snf(const ssched_mk_cluster_t *c, size_t dest,
     if (st != SSCHED_OK)
         return st;
     size_t m = c->n - 1;
-    size_t *order = malloc((m ? m : 1) * sizeof *order);
+    size_t *order = ssched_i_alloc(m, sizeof *order);
     if (!order)
         return ssched_i_mk_nomem(err);
     for (size_t p = 0, i = 0; p < c->n; p++)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "src/mpi/plan_internal.h"
+#include "src/util/internal.h"
 
 int ssched_i_plan_push(vec_t *x, const int64_t *vals, size_t k)
 {
@@ -214,7 +215,7 @@ static int finish(node_t *n, mpi_plan_t *out)
     out->n_succ = (int64_t)ne;
     out->ops = n->ops.v ? n->ops.v : malloc(sizeof(int64_t));
     out->bufs = n->bufs.v ? n->bufs.v : malloc(sizeof(int64_t));
-    out->succ = malloc((ne ? ne : 1) * sizeof *out->succ);
+    out->succ = ssched_i_alloc(ne, sizeof *out->succ);
     n->ops.v = n->bufs.v = NULL;
     if (!out->ops || !out->bufs || !out->succ)
         return 0;
@@ -263,7 +264,7 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
         for (size_t c = 0; c < pb->n_targets; c++)
             if (pb->sources[a] != pb->targets[c])
                 b.origin[b.n_types++] = pb->sources[a];
-    b.nodes = calloc(n ? n : 1, sizeof *b.nodes);
+    b.nodes = ssched_i_calloc(n, sizeof *b.nodes);
     b.last = malloc((3 * n + 2 * p->n_edges + 1) * sizeof *b.last);
     b.msgs = reduce || bcast ? NULL : calloc(b.n_types * K + 1, sizeof *b.msgs);
     b.bbuf = bcast ? malloc((n * K + 1) * sizeof *b.bbuf) : NULL;

@@ -64,18 +64,20 @@ typedef struct {
 /* Append k values to x; 0 when out of memory. */
 SSCHED_INTERNAL int ssched_i_plan_push(vec_t *x, const int64_t *vals, size_t k);
 /* A new buffer / local operation on node (index, or -1 and b->nomem). */
-SSCHED_INTERNAL int64_t ssched_i_plan_add_buf(bld_t *b, size_t node, int64_t init, int64_t a, int64_t op);
-SSCHED_INTERNAL int64_t ssched_i_plan_add_op(bld_t *b, size_t node, int64_t kind, int64_t peer, int64_t buf,
-                             int64_t left, int64_t right, int64_t lo, int64_t hi, int64_t id);
+SSCHED_INTERNAL int64_t ssched_i_plan_add_buf(bld_t *b, size_t node, int64_t init, int64_t a,
+                                              int64_t op);
+SSCHED_INTERNAL int64_t ssched_i_plan_add_op(bld_t *b, size_t node, int64_t kind, int64_t peer,
+                                             int64_t buf, int64_t left, int64_t right, int64_t lo,
+                                             int64_t hi, int64_t id);
 /* succ waits for pred (both local operations of node; ignored if either < 0). */
 SSCHED_INTERNAL void ssched_i_plan_add_dep(bld_t *b, size_t node, int64_t pred, int64_t succ);
 /* op follows the last operation on its resource and the node's local order
  * (plan.c says why). */
-SSCHED_INTERNAL void ssched_i_plan_chain(bld_t *b, size_t node, int64_t *last, int64_t op, mpq_srcptr start,
-                         mpq_srcptr end);
+SSCHED_INTERNAL void ssched_i_plan_chain(bld_t *b, size_t node, int64_t *last, int64_t op,
+                                         mpq_srcptr start, mpq_srcptr end);
 /* The transfer's byte range [lo, hi) and its sender's and receiver's slots. */
-SSCHED_INTERNAL void ssched_i_plan_frame(bld_t *b, const ssched_timed_transfer_t *t, int64_t *lo, int64_t *hi,
-                         int64_t **snd, int64_t **rcv);
+SSCHED_INTERNAL void ssched_i_plan_frame(bld_t *b, const ssched_timed_transfer_t *t, int64_t *lo,
+                                         int64_t *hi, int64_t **snd, int64_t **rcv);
 
 /* Replay one event / add the final deliveries, per problem. */
 SSCHED_INTERNAL void ssched_i_plan_flow_transfer(bld_t *b, const ssched_timed_transfer_t *t);
@@ -83,7 +85,8 @@ SSCHED_INTERNAL void ssched_i_plan_flow_deliveries(bld_t *b);
 SSCHED_INTERNAL void ssched_i_plan_bcast_transfer(bld_t *b, const ssched_timed_transfer_t *t);
 SSCHED_INTERNAL void ssched_i_plan_bcast_deliveries(bld_t *b);
 SSCHED_INTERNAL void ssched_i_plan_reduce_transfer(bld_t *b, const ssched_timed_transfer_t *t);
-SSCHED_INTERNAL void ssched_i_plan_reduce_computation(bld_t *b, const ssched_timed_computation_t *c);
+SSCHED_INTERNAL void ssched_i_plan_reduce_computation(bld_t *b,
+                                                      const ssched_timed_computation_t *c);
 SSCHED_INTERNAL void ssched_i_plan_reduce_deliveries(bld_t *b);
 /* All-reduce: op's complete result at the root, or NULL if not there yet. */
 SSCHED_INTERNAL val_t *ssched_i_plan_root_result(bld_t *b, unsigned long op);

@@ -32,6 +32,7 @@
 #endif
 
 #include "src/mpi/internal.h"
+#include "src/util/internal.h"
 
 enum { R_ABORT = -1, R_COMP = -2, R_RELEASE = -3, R_ABORT_SEND = -4, R_DRAIN = -5,
        R_IDLE = -6, R_IDLE_SEND = -7, R_RELEASE_SEND = -8 };
@@ -141,7 +142,7 @@ static unsigned char *buffer(run_t *R, int64_t b)
     const ssched_mpi_callbacks_t *cb = R->cb;
     if (++R->live > R->st.buffers_peak)
         R->st.buffers_peak = R->live;
-    if (!(R->mem[b] = calloc(bytes ? bytes : 1, 1))) {
+    if (!(R->mem[b] = ssched_i_calloc(bytes, 1))) {
         R->nomem = 1;
         fail(R, "out of memory for a buffer of %zu bytes", bytes);
         return NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/platform.h"
 
 /* Find a directed cycle among edges with flow[e] > 0 (iterative DFS with
@@ -16,10 +17,10 @@
 static long find_cycle(const ssched_platform_t *p, mpq_t *flow, size_t *cyc)
 {
     size_t n = p->n_nodes;
-    unsigned char *colour = calloc(n ? n : 1, 1); /* 0 new, 1 on stack, 2 done */
-    size_t *via = malloc((n ? n : 1) * sizeof *via);   /* edge used to enter  */
-    size_t *next = malloc((n ? n : 1) * sizeof *next); /* adjacency cursor    */
-    size_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    unsigned char *colour = ssched_i_calloc(n, 1); /* 0 new, 1 on stack, 2 done */
+    size_t *via = ssched_i_alloc(n, sizeof *via);   /* edge used to enter  */
+    size_t *next = ssched_i_alloc(n, sizeof *next); /* adjacency cursor    */
+    size_t *stack = ssched_i_alloc(n, sizeof *stack);
     long len = -1;
     if (!colour || !via || !next || !stack)
         goto out;
@@ -65,7 +66,7 @@ out:
 
 int ssched_platform_cancel_cycles(const ssched_platform_t *p, mpq_t *flow)
 {
-    size_t *cyc = malloc((p->n_nodes ? p->n_nodes : 1) * sizeof *cyc);
+    size_t *cyc = ssched_i_alloc(p->n_nodes, sizeof *cyc);
     if (!cyc)
         return 0;
     mpq_t m;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/rational.h"
 #include "src/platform/platform_internal.h"
 
@@ -236,7 +237,7 @@ static ssched_status_t add_edges(ssched_platform_t *p, const igraph_t *g, const 
                                  const char *c_name, int c_is_bandwidth, ssched_error_t *err)
 {
     size_t cap = 2 * (size_t)igraph_ecount(g), n = 0;
-    arc_t *arcs = malloc((cap ? cap : 1) * sizeof *arcs);
+    arc_t *arcs = ssched_i_alloc(cap, sizeof *arcs);
     if (!arcs)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     ssched_status_t st = read_arcs(p, g, shown, c_name, arcs, &n, err);

@@ -21,12 +21,12 @@ SSCHED_INTERNAL void ssched_i_name_index_init(ssched_name_index_t *ix);
 SSCHED_INTERNAL void ssched_i_name_index_free(ssched_name_index_t *ix);
 
 /* Position of `name` in names[], or (size_t)-1 if absent. */
-SSCHED_INTERNAL size_t ssched_i_name_index_find(const ssched_name_index_t *ix, const char *const *names,
-                                              const char *name);
+SSCHED_INTERNAL size_t ssched_i_name_index_find(const ssched_name_index_t *ix,
+                                                const char *const *names, const char *name);
 
 /* Add names[pos].  Returns 1 if added, 0 if an equal name is already
  * indexed (its position in *existing, nothing added), -1 on ENOMEM. */
-SSCHED_INTERNAL int ssched_i_name_index_add(ssched_name_index_t *ix, const char *const *names, size_t pos,
-                                          size_t *existing);
+SSCHED_INTERNAL int ssched_i_name_index_add(ssched_name_index_t *ix, const char *const *names,
+                                            size_t pos, size_t *existing);
 
 #endif

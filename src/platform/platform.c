@@ -1,4 +1,5 @@
 /* Platform graph construction, lookup and reachability (platform.h). */
+#include "src/util/internal.h"
 #include "ssched/platform.h"
 #include "src/platform/platform_internal.h"
 
@@ -119,14 +120,14 @@ static int bucket_edges(size_t n, size_t m, const size_t *key, size_t **start,
                         size_t **list)
 {
     *start = calloc(n + 1, sizeof **start);
-    *list = malloc((m ? m : 1) * sizeof **list);
+    *list = ssched_i_alloc(m, sizeof **list);
     if (!*start || !*list)
         return 0;
     for (size_t e = 0; e < m; e++)
         (*start)[key[e] + 1]++;
     for (size_t i = 0; i < n; i++)
         (*start)[i + 1] += (*start)[i];
-    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
+    size_t *fill = ssched_i_alloc(n, sizeof *fill);
     if (!fill)
         return 0;
     memcpy(fill, *start, n * sizeof *fill);
@@ -149,7 +150,7 @@ ssched_status_t ssched_platform_finalize(ssched_platform_t *p, ssched_error_t *e
     /* Parallel edges: within one out-list, heads must be distinct.  A
      * one-port LP has no use for two links between the same ordered pair,
      * and a platform file that lists one twice is almost surely a mistake. */
-    size_t *seen = malloc((p->n_nodes ? p->n_nodes : 1) * sizeof *seen);
+    size_t *seen = ssched_i_alloc(p->n_nodes, sizeof *seen);
     if (!seen)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t i = 0; i < p->n_nodes; i++)
@@ -252,7 +253,7 @@ ssched_status_t ssched_platform_reachable(const ssched_platform_t *p, size_t nod
                                           ssched_error_t *err)
 {
     memset(reach, 0, p->n_nodes);
-    size_t *stack = malloc((p->n_nodes ? p->n_nodes : 1) * sizeof *stack);
+    size_t *stack = ssched_i_alloc(p->n_nodes, sizeof *stack);
     if (!stack)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     const size_t *start = reverse ? p->in_start : p->out_start;

@@ -8,9 +8,8 @@
 /* ssched_platform_add_node() without its O(n) duplicate-name search: the
  * caller guarantees `name` is non-empty and not yet in p (the GraphML
  * reader checks this with a hash index, keeping loading near-linear). */
-SSCHED_INTERNAL ssched_status_t ssched_i_platform_add_node_new(ssched_platform_t *p, const char *name,
-                                                             mpq_srcptr w, size_t *index,
-                                                             ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_platform_add_node_new(
+        ssched_platform_t *p, const char *name, mpq_srcptr w, size_t *index, ssched_error_t *err);
 
 /* Read a GraphML or GML file ("-": stdin) with the attribute names read as
  * w and c (the loader's --speed-from / --cost-from); AUTO reads a ".gml"
@@ -24,8 +23,9 @@ SSCHED_INTERNAL ssched_status_t ssched_i_platform_read(ssched_platform_t *p, con
 
 /* The GML reader (igraph's); src/platform/gml_read.c.  text is the whole
  * file, `shown` its name in messages. */
-SSCHED_INTERNAL ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text, size_t len,
-                                  const char *shown, const char *w_name, const char *c_name,
-                                  int c_is_bandwidth, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text,
+                                                  size_t len, const char *shown, const char *w_name,
+                                                  const char *c_name, int c_is_bandwidth,
+                                                  ssched_error_t *err);
 
 #endif

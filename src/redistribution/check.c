@@ -9,6 +9,7 @@
 
 #include "src/redistribution/internal.h"
 #include "src/util/check_report.h"
+#include "src/util/internal.h"
 #include "ssched/rational.h"
 
 /* One side's lists: a permutation of that side's transfers, in start order,
@@ -66,8 +67,8 @@ static ssched_status_t check_schedule(const ssched_redist_t *r, const ssched_red
                                       ssched_error_t *err)
 {
     size_t n = s->n_transfers, M = r->n_messages, P = r->P;
-    mpq_t *got = malloc((M ? M : 1) * sizeof *got), need, latest;
-    char *seen = malloc(n ? n : 1);
+    mpq_t *got = ssched_i_alloc(M, sizeof *got), need, latest;
+    char *seen = ssched_i_alloc(n, 1);
     if (!got || !seen) {
         free(got);
         free(seen);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "src/redistribution/internal.h"
+#include "src/util/internal.h"
 #include "ssched/matching.h"
 
 ssched_status_t ssched_i_rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
@@ -24,8 +25,8 @@ ssched_status_t ssched_i_rd_direct(const ssched_redist_t *r, ssched_redist_sched
     ssched_bipartite_t g;
     ssched_matching_result_t res;
     size_t M = r->n_messages, n = 0;
-    size_t *message = malloc((M ? M : 1) * sizeof *message);
-    mpq_t *amount = malloc((M ? M : 1) * sizeof *amount);
+    size_t *message = ssched_i_alloc(M, sizeof *message);
+    mpq_t *amount = ssched_i_alloc(M, sizeof *amount);
     mpz_t one, D;
     ssched_status_t st = SSCHED_OK;
     if (!message || !amount) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "src/redistribution/internal.h"
+#include "src/util/internal.h"
 
 typedef struct {
     size_t *heap, n;
@@ -68,7 +69,7 @@ ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_sched
     /* R_i: messages of sender i (r->messages is sorted by source), as a
      * compactable list: rset[first[i] .. first[i] + left[i]). */
     size_t *first = calloc(P + 1, sizeof *first), *left = calloc(P, sizeof *left);
-    size_t *rset = malloc((M ? M : 1) * sizeof *rset);
+    size_t *rset = ssched_i_alloc(M, sizeof *rset);
     size_t *heap = malloc(P * sizeof *heap);
     mpq_t *avail = malloc(2 * P * sizeof *avail), t, end, amount;
     if (!first || !left || !rset || !heap || !avail) {

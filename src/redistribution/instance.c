@@ -9,6 +9,7 @@
 
 #include "src/redistribution/internal.h"
 #include "src/util/enum_names.h"
+#include "src/util/internal.h"
 
 void ssched_redist_init(ssched_redist_t *r)
 {
@@ -66,7 +67,7 @@ ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, unsigned long 
     for (size_t s = 0; s < P; s++)
         for (size_t d = 0; d < P; d++)
             n += s != d && sizes[s * P + d] > 0;
-    r->messages = malloc((n ? n : 1) * sizeof *r->messages);
+    r->messages = ssched_i_alloc(n, sizeof *r->messages);
     r->local = malloc(P * sizeof *r->local);
     mpq_t *send = malloc(2 * P * sizeof *send), *recv = send ? send + P : NULL;
     if (!r->messages || !r->local || !send) {

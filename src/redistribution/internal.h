@@ -16,8 +16,9 @@
 #include "src/util/internal.h"
 
 /* schedule.c: append a transfer (copies the mpq values). 0 or -1 (ENOMEM). */
-SSCHED_INTERNAL int ssched_i_rd_add_transfer(ssched_redist_schedule_t *s, size_t message, const mpq_t start,
-                    const mpq_t end, const mpq_t amount);
+SSCHED_INTERNAL int ssched_i_rd_add_transfer(ssched_redist_schedule_t *s, size_t message,
+                                             const mpq_t start, const mpq_t end,
+                                             const mpq_t amount);
 
 /* "As soon as possible in step order": pieces[0..n) in the order of their
  * steps (within one step each processor sends at most one piece and
@@ -28,15 +29,19 @@ SSCHED_INTERNAL int ssched_i_rd_add_transfer(ssched_redist_schedule_t *s, size_t
  * last transfer of both its sender and its receiver extends that transfer
  * (no new start-up).  Implemented in schedule.c, used by direct.c and
  * preemptive.c. */
-SSCHED_INTERNAL ssched_status_t ssched_i_rd_place_pieces(const ssched_redist_t *r, const size_t *message,
-                                const mpq_t *amount, size_t n, ssched_redist_schedule_t *s,
-                                ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_rd_place_pieces(const ssched_redist_t *r,
+                                                         const size_t *message, const mpq_t *amount,
+                                                         size_t n, ssched_redist_schedule_t *s,
+                                                         ssched_error_t *err);
 
-SSCHED_INTERNAL ssched_status_t ssched_i_rd_direct(const ssched_redist_t *r, ssched_redist_schedule_t *s,
-                          ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
-                          ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
-                              ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_rd_direct(const ssched_redist_t *r,
+                                                   ssched_redist_schedule_t *s,
+                                                   ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r,
+                                                   ssched_redist_schedule_t *s,
+                                                   ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r,
+                                                       ssched_redist_schedule_t *s,
+                                                       ssched_error_t *err);
 
 #endif

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 
 #include "src/redistribution/internal.h"
+#include "src/util/internal.h"
 #include "ssched/matching.h"
 #include "ssched/rational.h"
 
@@ -61,7 +62,7 @@ ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_s
     for (size_t e = 0; e < M; e++)
         ssched_rational_lcm_den(L, r->messages[e].cost);
     /* weights W_e = C_e · L, exact integers */
-    mpz_t *W = malloc((M ? M : 1) * sizeof *W);
+    mpz_t *W = ssched_i_alloc(M, sizeof *W);
     if (!W) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the preemptive schedule");
         goto done;
@@ -82,8 +83,8 @@ ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_s
     for (size_t k = 0; k < res.n_matchings; k++)
         pieces += res.matchings[k].n_edges;
     if (st == SSCHED_OK) {
-        t_msg = malloc((pieces ? pieces : 1) * sizeof *t_msg);
-        t_lam = malloc((pieces ? pieces : 1) * sizeof *t_lam);
+        t_msg = ssched_i_alloc(pieces, sizeof *t_msg);
+        t_lam = ssched_i_alloc(pieces, sizeof *t_lam);
         last = malloc(2 * P * sizeof *last);
         if (!t_msg || !t_lam || !last)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the preemptive steps");
@@ -108,7 +109,7 @@ ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_s
                 last_send[a] = last_recv[b] = n_tr++;
             }
         }
-        amount = malloc((n_tr ? n_tr : 1) * sizeof *amount);
+        amount = ssched_i_alloc(n_tr, sizeof *amount);
         if (!amount)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the preemptive steps");
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/redistribution/internal.h"
+#include "src/util/internal.h"
 
 void ssched_redist_schedule_init(ssched_redist_schedule_t *s)
 {
@@ -155,8 +156,8 @@ static int build_lists(const ssched_redist_t *r, ssched_redist_schedule_t *s, in
                        size_t **start_out, size_t **list_out)
 {
     size_t P = r->P, n = s->n_transfers;
-    size_t *start = calloc(P + 1, sizeof *start), *list = malloc((n ? n : 1) * sizeof *list);
-    size_t *fill = calloc(P, sizeof *fill), *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *start = calloc(P + 1, sizeof *start), *list = ssched_i_alloc(n, sizeof *list);
+    size_t *fill = calloc(P, sizeof *fill), *tmp = ssched_i_alloc(n, sizeof *tmp);
     if (!start || !list || !fill || !tmp) {
         free(start);
         free(list);
@@ -193,7 +194,7 @@ static ssched_status_t finalize(const ssched_redist_t *r, ssched_redist_schedule
         build_lists(r, s, 0, &s->recv_start, &s->recv_list))
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory ordering transfers");
     mpq_set_ui(s->completion, 0, 1);
-    size_t *pieces = calloc(r->n_messages ? r->n_messages : 1, sizeof *pieces);
+    size_t *pieces = ssched_i_calloc(r->n_messages, sizeof *pieces);
     if (!pieces)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory ordering transfers");
     for (size_t i = 0; i < s->n_transfers; i++) {

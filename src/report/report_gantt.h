@@ -16,7 +16,7 @@ typedef struct {
 } ssched_i_report_k_point_t;
 
 /* Time per operation against K (log scale): makespan/K, LB(K)/K and 1/TP. */
-SSCHED_INTERNAL void ssched_i_report_k_chart(FILE *out, const ssched_i_report_k_point_t *pt, size_t n, double tp,
-                             const char *id);
+SSCHED_INTERNAL void ssched_i_report_k_chart(FILE *out, const ssched_i_report_k_point_t *pt,
+                                             size_t n, double tp, const char *id);
 
 #endif

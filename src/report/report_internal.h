@@ -32,9 +32,12 @@ typedef struct {
 
 /* The sections, in page order (src/report/report_sections.c). */
 SSCHED_INTERNAL void ssched_i_report_summary(FILE *out, const report_t *r);
-SSCHED_INTERNAL ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r, ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r, ssched_error_t *err);
-SSCHED_INTERNAL ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r,
+                                                         ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r,
+                                                           ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r,
+                                                          ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_report_downloads(FILE *out, const report_t *r);
 
 /* An exact rational as text in out ("?" if out of memory). */

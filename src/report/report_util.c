@@ -1,4 +1,5 @@
 #include "src/report/report_util.h"
+#include "src/util/internal.h"
 
 #include <igraph/igraph.h>
 #include <math.h>
@@ -25,8 +26,8 @@ ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x, d
                                        ssched_error_t *err)
 {
     size_t n = p->n_nodes;
-    *x = malloc((n ? n : 1) * sizeof **x);
-    *y = malloc((n ? n : 1) * sizeof **y);
+    *x = ssched_i_alloc(n, sizeof **x);
+    *y = ssched_i_alloc(n, sizeof **y);
     if (!*x || !*y) {
         free(*x);
         free(*y);

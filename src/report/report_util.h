@@ -17,8 +17,8 @@ SSCHED_INTERNAL void ssched_i_report_base64(FILE *out, const unsigned char *data
 /* Node positions for drawings, in [0,1]^2: Kamada–Kawai on the undirected
  * platform graph (igraph, started from a circle: deterministic).  x and y
  * are malloc'ed arrays of p->n_nodes entries. */
-SSCHED_INTERNAL ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x, double **y,
-                                       ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x,
+                                                       double **y, ssched_error_t *err);
 
 /* The platform as SVG (width x height pixels) at the given positions.
  * edge_load: per edge, the fraction of time the link is busy in [0,1]

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/util/internal.h"
 #include "ssched/export.h"
 #include "ssched/rational.h"
 #include "src/report/report_internal.h"
@@ -128,7 +129,7 @@ ssched_status_t ssched_i_report_structures(FILE *out, const report_t *r, ssched_
         fprintf(out, ", the first %d of each kind drawn (the schedule file lists every one)",
                 REPORT_MAX_DRAWINGS);
     fputs(". Blue edges carry what their label says.</p>\n<div class=\"drawings\">\n", out);
-    char **label = calloc(r->p->n_edges ? r->p->n_edges : 1, sizeof *label);
+    char **label = ssched_i_calloc(r->p->n_edges, sizeof *label);
     if (!label)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     int ok = 1;

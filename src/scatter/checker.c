@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/scatter/internal.h"
+#include "src/util/internal.h"
 
 ssched_status_t ssched_sb_evaluate(const ssched_sb_platform_t *inst, const long *items,
                                    mpq_t makespan, mpq_t *finish, mpq_t *send_end,
@@ -80,7 +81,7 @@ void ssched_sb_result_free(ssched_sb_result_t *r)
 
 static mpq_t *new_array(size_t p)
 {
-    mpq_t *a = malloc((p ? p : 1) * sizeof *a);
+    mpq_t *a = ssched_i_alloc(p, sizeof *a);
     if (a)
         for (size_t i = 0; i < p; i++)
             mpq_init(a[i]);
@@ -94,7 +95,7 @@ ssched_status_t ssched_i_sb_result_alloc(ssched_sb_result_t *r, size_t p, long n
     ssched_sb_result_init(r);
     r->algorithm = alg;
     r->n = n;
-    r->items = calloc(p ? p : 1, sizeof *r->items);
+    r->items = ssched_i_calloc(p, sizeof *r->items);
     r->finish = new_array(p);
     r->send_end = new_array(p);
     if (!r->items || !r->finish || !r->send_end) {

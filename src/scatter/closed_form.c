@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "src/scatter/internal.h"
+#include "src/util/internal.h"
 
 /* Theorem 2's induction (proof of section 4.2), from the root backwards.
  * With k = D[i+1] the optimal time per item of P_{i+1..p}, giving P_i the
@@ -140,7 +141,7 @@ ssched_status_t ssched_i_sb_closed_form_solve(const ssched_sb_platform_t *inst, 
 {
     ssched_status_t st = ssched_i_sb_result_alloc_relaxation(r, err);
     if (st == SSCHED_OK) {
-        r->useful = calloc(inst->p ? inst->p : 1, 1);
+        r->useful = ssched_i_calloc(inst->p, 1);
         if (!r->useful)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the closed form");
     }

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "src/scatter/internal.h"
+#include "src/util/internal.h"
 
 #define CHUNK 4096
 
@@ -309,7 +310,7 @@ static void minorant(const ssched_sb_cost_t *f, mpq_t m, mpq_t c)
 
 static mpq_t *qarray(size_t n)
 {
-    mpq_t *a = malloc((n ? n : 1) * sizeof *a);
+    mpq_t *a = ssched_i_alloc(n, sizeof *a);
     if (a)
         for (size_t k = 0; k < n; k++)
             mpq_init(a[k]);
@@ -384,7 +385,7 @@ done:
 
 static mpz_t *zarray(size_t n)
 {
-    mpz_t *a = malloc((n ? n : 1) * sizeof *a);
+    mpz_t *a = ssched_i_alloc(n, sizeof *a);
     if (a)
         for (size_t k = 0; k < n; k++)
             mpz_init(a[k]);

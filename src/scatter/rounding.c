@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "src/scatter/internal.h"
+#include "src/util/internal.h"
 
 /* Distance of r to the integer it would be rounded to in `dir` (-1 floor,
  * +1 ceiling, 0 nearest), and that integer. */
@@ -45,7 +46,7 @@ ssched_status_t ssched_sb_round(size_t p, const mpq_t *r, long n, long *out,
     mpz_t to, bestto;
     mpz_inits(to, bestto, NULL);
     ssched_status_t st = SSCHED_OK;
-    unsigned char *pending = calloc(p ? p : 1, 1);
+    unsigned char *pending = ssched_i_calloc(p, 1);
     size_t npending = 0;
     if (!pending) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory rounding");

@@ -15,15 +15,19 @@ SSCHED_INTERNAL void ssched_i_report_reset(ssched_check_report_t *report);
 /* Outcome of a checker core that returned st with its message in verr:
  * st == violation: report->valid = 0 with verr's message, SSCHED_OK;
  * another failure: copied into err and returned; SSCHED_OK: report valid. */
-SSCHED_INTERNAL ssched_status_t ssched_i_report_outcome(ssched_status_t st, ssched_status_t violation,
-                                        const ssched_error_t *verr,
-                                        ssched_check_report_t *report, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_outcome(ssched_status_t st,
+                                                        ssched_status_t violation,
+                                                        const ssched_error_t *verr,
+                                                        ssched_check_report_t *report,
+                                                        ssched_error_t *err);
 
 /* For library code checking its own output: st when the check failed,
  * `invalid` with the violation as message when the output is invalid
  * (SSCHED_EINTERNAL for a builder: a bug; SSCHED_EUNCERTIFIED for the LP
  * solver), else SSCHED_OK. */
-SSCHED_INTERNAL ssched_status_t ssched_i_report_require(ssched_status_t st, const ssched_check_report_t *report,
-                                        ssched_status_t invalid, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_report_require(ssched_status_t st,
+                                                        const ssched_check_report_t *report,
+                                                        ssched_status_t invalid,
+                                                        ssched_error_t *err);
 
 #endif

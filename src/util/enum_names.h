@@ -16,8 +16,9 @@ SSCHED_INTERNAL const char *ssched_i_enum_name(const char *const *names, size_t 
 
 /* *out = the index of text in names; else SSCHED_EINPUT "unknown WHAT
  * 'TEXT' (accepted: a, b, c)" (out untouched). */
-SSCHED_INTERNAL ssched_status_t ssched_i_enum_parse(const char *what, const char *const *names, size_t n,
-                                    const char *text, int *out, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_enum_parse(const char *what, const char *const *names,
+                                                    size_t n, const char *text, int *out,
+                                                    ssched_error_t *err);
 
 /* Define ssched_X_name and ssched_X_parse for type with the names given in
  * value order; `what` names the kind of value in parse messages. */
