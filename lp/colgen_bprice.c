@@ -189,7 +189,7 @@ static int steiner_exact(const cgb_graph_t *g, const mpq_t *cost, cgb_column_t *
     mpq_t cc;
     mpq_init(cc);
     int r = 0;
-    for (unsigned long mask = 0; mask < (1ul << g->n_relays) && r >= 0; mask++) {
+    for (size_t mask = 0; mask < (1ul << g->n_relays) && r >= 0; mask++) {
         for (size_t i = 0; i < g->n; i++)
             in[i] = i == g->root || g->target[i];
         for (size_t k = 0; k < g->n_relays; k++)

@@ -61,8 +61,8 @@ SSCHED_INTERNAL int ssched_i_basis_direction(const ssched_lp_t *lp, const csc_t 
  * basis in place.  Returns 1 when optimal, 0 if the start is not primal
  * feasible or the LP is unbounded, -1 on error; *pivots counts pivots. */
 SSCHED_INTERNAL int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a,
-                                                  unsigned char *basis, long max_pivots,
-                                                  long *pivots);
+                                                  unsigned char *basis, size_t max_pivots,
+                                                  size_t *pivots);
 
 /* Floating-point solve with lp_solve; fills basis (n_cols + n_rows flags).
  * attempt selects a configuration (0 = default, 1.. = alternatives used

@@ -31,7 +31,7 @@ static int within_bounds(const ssched_lp_t *lp, size_t v, const mpq_t q)
 }
 
 int ssched_i_exact_primal_simplex(const ssched_lp_t *lp, const csc_t *a, unsigned char *basis,
-                         long max_pivots, long *pivots)
+                         size_t max_pivots, size_t *pivots)
 {
     size_t m = lp->n_rows, total = lp->n_cols + lp->n_rows;
     int result = -1;

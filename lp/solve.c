@@ -69,7 +69,7 @@ static int slack_basis_feasible(const ssched_lp_t *lp)
  * not optimal, then certify.  Returns SSCHED_OK with sol filled, or a
  * non-OK status (the caller may try another basis). */
 static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
-                                    unsigned char *basis, long max_pivots,
+                                    unsigned char *basis, size_t max_pivots,
                                     ssched_lp_solution_t *sol, ssched_error_t *err)
 {
     int r = ssched_i_basis_solve(lp, a, basis, sol->x, sol->y);
@@ -86,7 +86,7 @@ static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
     if (st != SSCHED_OK)
         return st;
     if (!rep.valid) {
-        long pivots = 0;
+        size_t pivots = 0;
         r = ssched_i_exact_primal_simplex(lp, a, basis, max_pivots, &pivots);
         sol->repair_pivots += pivots;
         if (r != 1)

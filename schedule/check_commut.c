@@ -171,7 +171,7 @@ ssched_status_t ssched_i_chk_commut_collect(chk_t *c, json_t *root)
     return st;
 }
 
-int ssched_i_chk_commut_result(const chk_t *c, const char *value, unsigned long op)
+int ssched_i_chk_commut_result(const chk_t *c, const char *value, size_t op)
 {
     unsigned char *seen = ssched_i_calloc(c->N, 1);
     if (!seen)
@@ -180,7 +180,7 @@ int ssched_i_chk_commut_result(const chk_t *c, const char *value, unsigned long 
     size_t got = 0;
     for (const char *s = value; *s && ok;) {
         char *end;
-        unsigned long k = strtoul(s, &end, 10), t;
+        size_t k = strtoul(s, &end, 10), t;
         ok = *end == '.' && k < c->N && !seen[k];
         if (!ok)
             break;

@@ -46,7 +46,7 @@ typedef struct {
 
 typedef struct {
     const chk_t *c;
-    unsigned long K;
+    size_t K;
     size_t cap, nmsg;
     msg_t *map;
     unsigned char *done;
@@ -341,7 +341,7 @@ static int walk(fast_t *F, const chk_extent_t *tr, int whole_only, chk_q64_t *ma
     return pos == n;
 }
 
-int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K, int whole_only,
+int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K, int whole_only,
                       mpq_t buf_peak, size_t *buf_node, size_t *n_transfers)
 {
     size_t nn = c->n_nodes, ne = c->n_edges, nt = c->n_types;

@@ -95,7 +95,7 @@ SSCHED_INTERNAL int ssched_i_chk_type_full(const chk_t *c, size_t type);
 SSCHED_INTERNAL size_t ssched_i_chk_full_type(chk_t *c);
 SSCHED_INTERNAL void ssched_i_chk_type_name(const chk_t *c, size_t type, char *buf, size_t len);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_commut_collect(chk_t *c, json_t *root);
-SSCHED_INTERNAL int ssched_i_chk_commut_result(const chk_t *c, const char *value, unsigned long op);
+SSCHED_INTERNAL int ssched_i_chk_commut_result(const chk_t *c, const char *value, size_t op);
 
 /* Interval number of [k,m] (reduce), or SIZE_MAX. */
 SSCHED_INTERNAL size_t ssched_i_chk_interval(const chk_t *c, size_t k, size_t m);
@@ -175,23 +175,23 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_broadcast(
  * ssched_i_chk_bsim_missing: records a target that never got an op. */
 typedef struct chk_bsim chk_bsim_t;
 typedef struct chk_buf chk_buf_t; /* below */
-SSCHED_INTERNAL chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, unsigned long K, size_t source,
+SSCHED_INTERNAL chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, size_t K, size_t source,
                                                   chk_buf_t *buf);
 SSCHED_INTERNAL void ssched_i_chk_bsim_free(chk_bsim_t *S);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_bsim_move(chk_t *c, chk_bsim_t *S, size_t edge,
-                                                       unsigned long op, const mpq_t start,
+                                                       size_t op, const mpq_t start,
                                                        const mpq_t end, const char *where);
 SSCHED_INTERNAL void ssched_i_chk_bsim_missing(chk_t *c, chk_bsim_t *S);
 /* Is value (the simulated "k.t;" tokens) the reduction of time-stamp t:
  * every participant once, in order unless commutative?  1 yes, 0 no, -1
  * out of memory (check_unrolled_reduce.c). */
 SSCHED_INTERNAL int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value,
-                                                  unsigned long t);
+                                                  size_t t);
 /* An all-reduce's copy of op's result over edge (check_unrolled_allreduce.c):
  * whole, leaving the root only with root_value (the root's complete result
  * by the copy's start, or NULL) the right one, then followed by copies. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies,
-                                                            size_t edge, unsigned long op,
+                                                            size_t edge, size_t op,
                                                             const mpq_t off, const mpq_t len,
                                                             const mpq_t start, const mpq_t end,
                                                             const char *root_value,
@@ -203,7 +203,7 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const ch
                                                    mpq_t off, mpq_t len);
 /* buf_peak, buf_node: the buffer figures the events give (below). */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_claims(
-        chk_t *c, json_t *root, unsigned long K, const mpq_t makespan, const mpq_t buf_peak,
+        chk_t *c, json_t *root, size_t K, const mpq_t makespan, const mpq_t buf_peak,
         size_t buf_node);
 
 /* Buffer occupancy (check_buffer.c), exact (GMP), for the reference
@@ -280,7 +280,7 @@ SSCHED_INTERNAL size_t ssched_i_chk_names_find(const chk_names_t *h, const char 
 /* Check the transfers of a scatter/gossip file quickly: 1 when done (the
  * makespan in c->makespan, the buffer figures, the count), 0 to read it
  * with the exact checker instead; -1 out of memory. */
-SSCHED_INTERNAL int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, unsigned long K,
+SSCHED_INTERNAL int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K,
                                                int whole_only, mpq_t buf_peak, size_t *buf_node,
                                                size_t *n_transfers);
 

@@ -207,7 +207,7 @@ static int all_at(const msg_t *m, size_t node)
 
 /* The per-file state of the simulation. */
 typedef struct {
-    unsigned long K;
+    size_t K;
     map_t map;
     unsigned char *done;       /* bit per message: entirely delivered       */
     chk_ports_t ports;         /* one-port (per link at a switch)          */
@@ -233,7 +233,7 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
         return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    unsigned long op = (unsigned long)json_integer_value(opj);
+    size_t op = (unsigned long)json_integer_value(opj);
     if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
         return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
     mpq_set(S->prev_start, S->start);

@@ -18,7 +18,7 @@
  * figure (a deferred buffer, check_buffer.c). */
 #include "schedule/check_internal.h"
 
-ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t edge, unsigned long op,
+ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t edge, size_t op,
                                    const mpq_t off, const mpq_t len, const mpq_t start,
                                    const mpq_t end, const char *root_value, const char *where)
 {

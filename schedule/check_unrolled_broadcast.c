@@ -41,7 +41,7 @@ typedef struct {
 } bev_t;
 
 struct chk_bsim {
-    unsigned long K;
+    size_t K;
     size_t nn, source;
     chk_buf_t *buf;            /* all-reduce: the shared (deferred) buffer
                                   figures instead of ev                     */
@@ -114,7 +114,7 @@ static int push_ev(bsim_t *S, size_t node, int acquire, const mpq_t t)
 }
 
 /* Operation complete: its buffer intervals are final. */
-static int op_done(bsim_t *S, unsigned long op)
+static int op_done(bsim_t *S, size_t op)
 {
     op_t *o = S->ops[op];
     mpq_t one;
@@ -150,7 +150,7 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
         return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    unsigned long op = (unsigned long)json_integer_value(opj);
+    size_t op = (unsigned long)json_integer_value(opj);
     if (k > 0 && mpq_cmp(S->start, S->prev) < 0)
         return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
     mpq_set(S->prev, S->start);
@@ -173,7 +173,7 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     return ssched_i_chk_bsim_move(c, S, edge, op, S->start, S->end, where);
 }
 
-ssched_status_t ssched_i_chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, unsigned long op,
+ssched_status_t ssched_i_chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, size_t op,
                               const mpq_t start, const mpq_t end, const char *where)
 {
     size_t i = c->from[edge], j = c->to[edge], src = S->source;
@@ -248,7 +248,7 @@ static int sweep(bsim_t *S, mpq_t peak, size_t *node)
     return 1;
 }
 
-chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, unsigned long K, size_t source, chk_buf_t *buf)
+chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, size_t K, size_t source, chk_buf_t *buf)
 {
     bsim_t *S = calloc(1, sizeof *S);
     if (!S)
@@ -280,7 +280,7 @@ void ssched_i_chk_bsim_free(chk_bsim_t *S)
 {
     if (!S)
         return;
-    for (unsigned long op = 0; S->ops && op < S->K; op++)
+    for (size_t op = 0; S->ops && op < S->K; op++)
         op_free(S->ops[op], S->nn);
     for (size_t k = 0; k < S->n_ev; k++)
         mpq_clear(S->ev[k].t);
@@ -292,7 +292,7 @@ void ssched_i_chk_bsim_free(chk_bsim_t *S)
 
 void ssched_i_chk_bsim_missing(chk_t *c, chk_bsim_t *S)
 {
-    for (unsigned long op = 0; op < S->K && c->report->valid; op++) {
+    for (size_t op = 0; op < S->K && c->report->valid; op++) {
         if (S->complete[op] || S->n_targets == 0)
             continue;
         size_t v = 0;
@@ -313,7 +313,7 @@ ssched_status_t ssched_i_chk_unrolled_broadcast(chk_t *c, json_t *root, const ch
         return ssched_i_chk_bad(c, "unrolled broadcasts are \"ssched-unrolled/2\" files");
     if (!json_is_false(json_object_get(root, "split")))
         return ssched_i_chk_bad(c, "unrolled broadcasts move whole messages: \"split\" must be false");
-    unsigned long K = (unsigned long)json_integer_value(kj);
+    size_t K = (unsigned long)json_integer_value(kj);
     if (K > ((unsigned long)1 << 40))
         return ssched_i_chk_bad(c, "too many operations to check (%lu)", K);
     bsim_t *S = ssched_i_chk_bsim_new(c, K, c->source, NULL);

@@ -218,7 +218,7 @@ static int claim(chk_t *c, json_t *root, const char *key, const mpq_t want, ssch
     return ok;
 }
 
-ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, unsigned long K,
+ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, size_t K,
                                     const mpq_t makespan, const mpq_t buf_peak, size_t buf_node)
 {
     static const char *const keys[] = {

@@ -30,7 +30,7 @@
  * (node, interval, time-stamp). */
 typedef struct {
     size_t node, interval;
-    unsigned long op;
+    size_t op;
     int used;
     char *value;
     mpq_t since;   /* time it became available at the node */
@@ -44,7 +44,7 @@ typedef struct {
     slot_t *s;
 } table_t;
 
-static uint64_t hash3(size_t a, size_t b, unsigned long c)
+static uint64_t hash3(size_t a, size_t b, size_t c)
 {
     uint64_t h = 1469598103934665603ULL;
     h = (h ^ a) * 1099511628211ULL;
@@ -53,7 +53,7 @@ static uint64_t hash3(size_t a, size_t b, unsigned long c)
     return h ^ (h >> 29);
 }
 
-static slot_t *lookup(table_t *t, size_t node, size_t interval, unsigned long op, int insert)
+static slot_t *lookup(table_t *t, size_t node, size_t interval, size_t op, int insert)
 {
     if (insert && 2 * (t->n + 1) > t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 1024;
@@ -100,11 +100,11 @@ typedef struct {
     mpq_t start, end, off, len;
     int compute;
     size_t node_or_edge, interval, t[3]; /* compute: result, inputs (types) */
-    unsigned long op;
+    size_t op;
     size_t index;
 } ev_t;
 
-static char *leaf_value(size_t k, unsigned long op)
+static char *leaf_value(size_t k, size_t op)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%zu.%lu;", k, op);
@@ -113,7 +113,7 @@ static char *leaf_value(size_t k, unsigned long op)
 
 /* Take value (node, interval, op) available by `at`; returns a malloc'ed
  * string the caller owns, or NULL after recording a violation. */
-static char *take(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long op,
+static char *take(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
                   const mpq_t at, const char *who)
 {
     size_t own = ssched_i_chk_type_own(c, interval);
@@ -138,7 +138,7 @@ static char *take(chk_t *c, table_t *t, size_t node, size_t interval, unsigned l
     return v;
 }
 
-static int put(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long op,
+static int put(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
                const mpq_t at, char *value)
 {
     slot_t *x = lookup(t, node, interval, op, 1);
@@ -160,7 +160,7 @@ static int put(chk_t *c, table_t *t, size_t node, size_t interval, unsigned long
 /* Parse event `index` of its array into e (start order is checked by the
  * caller). */
 static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t index, int strict,
-                                   unsigned long K, ev_t *e)
+                                   size_t K, ev_t *e)
 {
     static const char *const tkeys[] = {"start", "end", "from", "to", "interval", "op", "piece",
                                         NULL};
@@ -247,7 +247,7 @@ static void buffers_move(const chk_t *c, chk_buf_t *buf, const ev_t *e, size_t k
         ssched_i_chk_buf_release(buf, i, e->end, e->len);
 }
 
-int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value, unsigned long t)
+int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value, size_t t)
 {
     if (c->comm)
         return ssched_i_chk_commut_result(c, value, t);
@@ -263,7 +263,7 @@ int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value, unsigned lo
 }
 
 /* All-reduce: the root's complete result of op by `at`, or NULL. */
-static const char *root_result(chk_t *c, table_t *t, unsigned long op, const mpq_t at, int *nomem)
+static const char *root_result(chk_t *c, table_t *t, size_t op, const mpq_t at, int *nomem)
 {
     size_t full = ssched_i_chk_full_type(c);
     if (full == SIZE_MAX) {
@@ -401,7 +401,7 @@ typedef struct {
     mpq_t prev;
 } stream_t;
 
-static ssched_status_t advance(chk_t *c, stream_t *s, int strict, unsigned long K)
+static ssched_status_t advance(chk_t *c, stream_t *s, int strict, size_t K)
 {
     json_t *x;
     s->has = 0;
@@ -427,7 +427,7 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
         return ssched_i_chk_bad(c, "missing positive integer \"operations\"");
-    unsigned long K = (unsigned long)json_integer_value(kj);
+    size_t K = (unsigned long)json_integer_value(kj);
     if (K > (1UL << 26)) /* the simulation keeps every result: bound the work */
         return ssched_i_chk_bad(c, "too many operations to check (%lu)", K);
     const char *format = json_string_value(json_object_get(root, "format"));
@@ -478,7 +478,7 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     size_t full = ssched_i_chk_full_type(c);
     if (full == SIZE_MAX && st == SSCHED_OK)
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-    for (unsigned long t = 0; t < K && c->report->valid && st == SSCHED_OK; t++) {
+    for (size_t t = 0; t < K && c->report->valid && st == SSCHED_OK; t++) {
         slot_t *x = lookup(&table, c->target, full, t, 0);
         int ok = x && x->value && !x->partial ? ssched_i_chk_reduce_result_ok(c, x->value, t) : 0;
         if (ok < 0)

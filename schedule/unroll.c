@@ -114,7 +114,7 @@ static int comp_by_start(const void *a, const void *b)
 }
 
 ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                      const ssched_schedule_t *s, unsigned long K,
+                                      const ssched_schedule_t *s, size_t K,
                                       const ssched_unroll_limits_t *limits,
                                       ssched_unrolled_t *u, ssched_error_t *err)
 {
@@ -146,7 +146,7 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
 }
 
 ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t *pb,
-                              const ssched_schedule_t *s, unsigned long K,
+                              const ssched_schedule_t *s, size_t K,
                               ssched_unrolled_t *u, ssched_error_t *err)
 {
     return ssched_unroll_limited(p, pb, s, K, NULL, u, err);

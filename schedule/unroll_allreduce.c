@@ -15,7 +15,7 @@
  * scale, which covers the copies' edges since they are slot transfers). */
 #include "schedule/unroll_internal.h"
 
-static int64_t result_at_root(void *ctx, unsigned long op)
+static int64_t result_at_root(void *ctx, size_t op)
 {
     return ssched_i_sched_reduce_result(ctx, op);
 }
@@ -28,7 +28,7 @@ static ssched_status_t copies(sched_engine_t *e, void *ctx, const ssched_transfe
 }
 
 ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_problem_t *pb,
-                                       unsigned long K, size_t *periods_out, ssched_error_t *err)
+                                       size_t K, size_t *periods_out, ssched_error_t *err)
 {
     const ssched_schedule_t *s = e->s;
     sched_reduce_replay_t *r = NULL;

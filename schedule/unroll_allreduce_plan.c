@@ -46,11 +46,11 @@ static void arb_usage(const ssched_platform_t *p, const ssched_arborescence_t *a
 /* n instances over m items of rates rate[] (sum TP) into c[], loads into
  * load[] (nr resources; use: m x nr). */
 static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *use, size_t nr,
-                      unsigned long n, unsigned long *c, mpq_t *load)
+                      size_t n, size_t *c, mpq_t *load)
 {
     mpq_t q, worst, best;
     mpq_inits(q, worst, best, NULL);
-    unsigned long placed = 0;
+    size_t placed = 0;
     for (size_t t = 0; t < m; t++) {
         mpq_set_ui(q, n, 1);
         mpq_mul(q, q, rate[t]);
@@ -59,7 +59,7 @@ static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *
         c[t] = mpz_get_ui(mpq_numref(q));
         placed += c[t];
         for (size_t i = 0; i < nr; i++)
-            for (unsigned long x = 0; x < c[t]; x++)
+            for (size_t x = 0; x < c[t]; x++)
                 mpq_add(load[i], load[i], use[t * nr + i]);
     }
     for (; placed < n; placed++) {
@@ -84,7 +84,7 @@ static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *
 }
 
 ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                        const ssched_steady_t *st, unsigned long n,
+                                        const ssched_steady_t *st, size_t n,
                                         ssched_schedule_t *out, ssched_error_t *err)
 {
     size_t mt = st->n_rated_trees, ma = st->n_arborescences, nr = 3 * p->n_nodes + p->n_edges;
@@ -93,7 +93,7 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
                                 "allreduce: the solution carries no rated trees and arborescences");
     mpq_t *use = malloc((mt + ma) * nr * sizeof *use), *load = malloc(nr * sizeof *load);
     mpq_t *arate = malloc(ma * sizeof *arate);
-    unsigned long *c = calloc(mt + ma, sizeof *c);
+    size_t *c = calloc(mt + ma, sizeof *c);
     ssched_tree_t *trees = calloc(mt, sizeof *trees);
     ssched_arborescence_t *arbs = calloc(ma, sizeof *arbs);
     mpq_t *trate = malloc(mt * sizeof *trate);

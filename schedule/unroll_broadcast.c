@@ -34,7 +34,7 @@
 
 typedef struct {
     size_t rank, h, edge;
-    unsigned long q;
+    size_t q;
 } item_t;
 
 static int item_cmp(const void *a, const void *b)
@@ -111,7 +111,7 @@ static int arb_make(const ssched_platform_t *p, const ssched_arborescence_t *a, 
 /* Scale: Q makes size * c a whole number of ticks on every arc used, and
  * every time (at most the sum of all durations plus the release times)
  * fits 62 bits. */
-static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, unsigned long n,
+static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, size_t n,
                              size_t periods, int64_t *wt, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
@@ -164,12 +164,12 @@ static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, uns
 /* The replay's state between periods. */
 struct sched_bcast_replay {
     size_t root, type, na, H;
-    unsigned long n, K, batches;
+    size_t n, K, batches;
     size_t *rank;
     arb_t *arb;
     double *share, *count;
     int64_t *wt;                /* per edge: ticks of one whole message      */
-    int64_t (*ready)(void *ctx, unsigned long op);
+    int64_t (*ready)(void *ctx, size_t op);
     void *ctx;
     /* per batch slot (H + 1 of them): the arborescence of each op, arrival
      * per (op, node); the latest forward per (op, node) of this period */
@@ -204,8 +204,8 @@ size_t ssched_i_sched_bcast_depth(const sched_bcast_replay_t *r)
 }
 
 ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_problem_t *pb, size_t root,
-                                  size_t type, int own_scale, unsigned long K,
-                                  int64_t (*ready)(void *ctx, unsigned long op), void *ctx,
+                                  size_t type, int own_scale, size_t K,
+                                  int64_t (*ready)(void *ctx, size_t op), void *ctx,
                                   sched_bcast_replay_t **out, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
@@ -224,7 +224,7 @@ ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e, const ssched_probl
     r->K = K;
     r->ready = ready;
     r->ctx = ctx;
-    unsigned long n = r->n = mpz_get_ui(s->ops_per_period);
+    size_t n = r->n = mpz_get_ui(s->ops_per_period);
     r->rank = ssched_i_alloc(ne, sizeof *r->rank);
     r->arb = calloc(na, sizeof *r->arb);
     r->share = calloc(na, sizeof *r->share);
@@ -295,14 +295,14 @@ static ssched_status_t collect(sched_bcast_replay_t *r, const ssched_platform_t 
                                int by_edge, ssched_error_t *err)
 {
     size_t nn = p->n_nodes, na = r->na, H = r->H, root = r->root;
-    unsigned long n = r->n, K = r->K, batches = r->batches;
+    size_t n = r->n, K = r->K, batches = r->batches;
     size_t *arb_of = r->arb_of;
     ssched_status_t st = SSCHED_OK;
     r->b = b;
     r->n_items = r->n_touched = 0;
     if (b < batches) {
         size_t base = (b % (H + 1)) * n;
-        for (unsigned long q = 0; q < n; q++) {
+        for (size_t q = 0; q < n; q++) {
             double t = (double)(b * n + q) + 1, best = -1e300;
             size_t pick = 0;
             for (size_t i = 0; i < na; i++)
@@ -314,7 +314,7 @@ static ssched_status_t collect(sched_bcast_replay_t *r, const ssched_platform_t 
             arb_of[base + q] = pick;
             for (size_t v = 0; v < nn; v++)
                 r->arrived[(base + q) * nn + v] = 0;
-            unsigned long op = (unsigned long)b * n + q;
+            size_t op = (unsigned long)b * n + q;
             if (r->ready && op < K) /* the message exists at the root from then */
                 r->arrived[(base + q) * nn + root] = r->ready(r->ctx, op);
         }
@@ -324,7 +324,7 @@ static ssched_status_t collect(sched_bcast_replay_t *r, const ssched_platform_t 
         if (batch >= batches)
             continue;
         size_t base = (batch % (H + 1)) * n;
-        for (unsigned long q = 0; q < n && st == SSCHED_OK; q++) {
+        for (size_t q = 0; q < n && st == SSCHED_OK; q++) {
             if ((unsigned long)batch * n + q >= K)
                 break;
             const arb_t *x = &r->arb[arb_of[base + q]];
@@ -367,7 +367,7 @@ static ssched_status_t emit_item(sched_engine_t *e, sched_bcast_replay_t *r, siz
     size_t nn = p->n_nodes, H = r->H, root = r->root;
     const item_t *it = &r->items[k];
     size_t batch = r->b - it->h, cell = (batch % (H + 1)) * r->n + it->q;
-    unsigned long op = (unsigned long)batch * r->n + it->q;
+    size_t op = (unsigned long)batch * r->n + it->q;
     size_t u = p->from[it->edge], v = p->to[it->edge];
     int64_t end;
     ssched_status_t st = ssched_i_sched_emit_piece(e, it->edge, r->type, op, r->wt[it->edge], NULL, NULL,
@@ -459,7 +459,7 @@ ssched_status_t ssched_i_sched_bcast_finish(sched_engine_t *e, sched_bcast_repla
 }
 
 ssched_status_t ssched_i_sched_replay_broadcast(sched_engine_t *e, const ssched_problem_t *pb,
-                                       unsigned long K, size_t *periods_out, ssched_error_t *err)
+                                       size_t K, size_t *periods_out, ssched_error_t *err)
 {
     if (pb->n_sources != 1)
         return ssched_error_set(err, SSCHED_EINPUT, "broadcast: no arborescence to unroll");

@@ -438,7 +438,7 @@ static int64_t *receiver_res(sched_engine_t *e, size_t edge)
  * (`ready`), the release time and both resources allow; returns the event
  * with start and end set. */
 static sched_event_t place_transfer(sched_engine_t *e, size_t edge, size_t type,
-                                    unsigned long op, int64_t dur, int64_t ready)
+                                    size_t op, int64_t dur, int64_t ready)
 {
     int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
     int64_t start = ready > e->release ? ready : e->release;
@@ -460,7 +460,7 @@ static sched_event_t place_transfer(sched_engine_t *e, size_t edge, size_t type,
 }
 
 ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
-                                    unsigned long op, int64_t off, int64_t len, int64_t ready,
+                                    size_t op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err)
 {
     sched_event_t ev = place_transfer(e, edge, type, op, len * e->sc.unit_ticks[edge], ready);
@@ -473,7 +473,7 @@ ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, siz
     return push_event(e, &ev, err);
 }
 
-ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, unsigned long op,
+ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, size_t op,
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
                                  int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err)
 {
@@ -491,7 +491,7 @@ ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t
 }
 
 ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
-                                       unsigned long op, int64_t ready, int64_t *end,
+                                       size_t op, int64_t ready, int64_t *end,
                                        ssched_error_t *err)
 {
     sched_event_t ev = {0};
@@ -514,7 +514,7 @@ ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_
 }
 
 unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
-                                        unsigned long K)
+                                        size_t K)
 {
     unsigned long long ops = mpz_fits_ulong_p(s->ops_per_period)
                                  ? mpz_get_ui(s->ops_per_period) : 0xffffffffULL;
@@ -530,7 +530,7 @@ unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, con
 
 /* Events written for K operations: K x (transfers and computations of one
  * operation, counting each slot of a message as one piece). */
-static unsigned long long estimate_events(const ssched_schedule_t *s, unsigned long K)
+static unsigned long long estimate_events(const ssched_schedule_t *s, size_t K)
 {
     mpz_t n;
     mpz_init(n);
@@ -554,11 +554,11 @@ static unsigned long long estimate_events(const ssched_schedule_t *s, unsigned l
 }
 
 ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                 const ssched_schedule_t *s, unsigned long K,
+                                 const ssched_schedule_t *s, size_t K,
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
                                  ssched_unroll_figures_t *fig, ssched_error_t *err)
 {
-    unsigned long max_ops = limits && limits->max_operations ? limits->max_operations : 10000000UL;
+    size_t max_ops = limits && limits->max_operations ? limits->max_operations : 10000000UL;
     unsigned long long max_events =
         limits && limits->max_events ? limits->max_events : 500000000ULL;
     if (K == 0)

@@ -32,7 +32,7 @@ typedef struct {
  * batch, [off, off+len) of that message. */
 typedef struct {
     size_t edge, type, route, hop;
-    unsigned long q;
+    size_t q;
     mpq_t off, len, dur;
     int64_t ticks;
     int64_t bamt;               /* len in buffer units (len * bu)           */
@@ -273,7 +273,7 @@ static ssched_status_t make_pieces(const ssched_platform_t *p, const ssched_prob
  * planned. */
 typedef struct {
     size_t H, nt;
-    unsigned long n;
+    size_t n;
     size_t *route_of;          /* [(batch % (H+1)) * nt * n + d * n + q]    */
     int64_t *arrived;          /* same index: the message's last arrival    */
     double *count;             /* per route: messages assigned so far       */
@@ -285,7 +285,7 @@ static void assign_batch(whole_t *w, const pattern_t *pt, size_t batch)
 {
     size_t base = (batch % (w->H + 1)) * w->nt * w->n;
     for (size_t d = 0; d < w->nt; d++)
-        for (unsigned long q = 0; q < w->n; q++) {
+        for (size_t q = 0; q < w->n; q++) {
             /* the route with the largest deficit share * (t+1) - count;
              * shares as doubles only choose among routes (any choice is
              * valid; exactness is in the times) */
@@ -305,8 +305,8 @@ static void assign_batch(whole_t *w, const pattern_t *pt, size_t batch)
         }
 }
 
-static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsigned long K,
-                                    unsigned long n, size_t periods, size_t batches,
+static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, size_t K,
+                                    size_t n, size_t periods, size_t batches,
                                     const int64_t *whole_ticks, ssched_error_t *err)
 {
     const ssched_schedule_t *s = e->s;
@@ -349,8 +349,8 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
                 continue;
             size_t batch = b - x->hop, d = x->type;
             size_t base = (batch % (w.H + 1)) * w.nt * n + d * n;
-            for (unsigned long q = 0; q < n && st == SSCHED_OK; q++) {
-                unsigned long op = (unsigned long)batch * n + q;
+            for (size_t q = 0; q < n && st == SSCHED_OK; q++) {
+                size_t op = (unsigned long)batch * n + q;
                 if (op >= K || w.route_of[base + q] != x->route)
                     continue;
                 int64_t end;
@@ -374,7 +374,7 @@ static ssched_status_t replay_whole(sched_engine_t *e, const pattern_t *pt, unsi
 }
 
 ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_problem_t *pb,
-                                  unsigned long K, size_t *periods_out, ssched_error_t *err)
+                                  size_t K, size_t *periods_out, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
     const ssched_schedule_t *s = e->s;
@@ -382,13 +382,13 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     memset(&pt, 0, sizeof pt);
     if (!mpz_fits_ulong_p(s->ops_per_period) || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "operations per period out of range");
-    unsigned long n = mpz_get_ui(s->ops_per_period);
+    size_t n = mpz_get_ui(s->ops_per_period);
     ssched_status_t st = make_routes(p, s, &pt, err);
     if (st == SSCHED_OK)
         st = make_pieces(p, pb, s, &pt, err);
     /* the tick: every piece's duration is a whole number of ticks, and the
      * largest time (all durations of all periods) fits in 62 bits */
-    unsigned long batches = (K + n - 1) / n;
+    size_t batches = (K + n - 1) / n;
     size_t periods = (size_t)batches + (pt.max_hops ? pt.max_hops - 1 : 0);
     mpz_t busy, t;
     mpz_inits(busy, t, NULL);
@@ -465,7 +465,7 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
             if (b < x->hop || b - x->hop >= batches)
                 continue;
             size_t batch = b - x->hop;
-            unsigned long op = (unsigned long)batch * n + x->q;
+            size_t op = (unsigned long)batch * n + x->q;
             if (op >= K)
                 continue;
             int64_t *slot = donet + (batch % (H + 1)) * R * H + x->route * H;

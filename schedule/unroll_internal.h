@@ -31,7 +31,7 @@ typedef struct {
     int is_comp;
     size_t edge, type;          /* transfer                                  */
     size_t node, k, l, m;       /* computation                               */
-    unsigned long op;
+    size_t op;
     int64_t start, end;         /* ticks                                     */
     int64_t off, len;           /* units; whole message: 0, A                */
     /* scatter, gossip: the piece as exact fractions and as JSON text
@@ -161,31 +161,31 @@ SSCHED_INTERNAL void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t 
  * no earlier than `ready` (its input there), left-shifted on both ports;
  * returns its end in *end. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_transfer(
-        sched_engine_t *e, size_t edge, size_t type, unsigned long op, int64_t off, int64_t len,
+        sched_engine_t *e, size_t edge, size_t type, size_t op, int64_t off, int64_t len,
         int64_t ready, int64_t *end, ssched_error_t *err);
 /* The same for a transfer of known duration and piece (scatter, gossip);
  * bamt: its length in buffer units (e->buf.bu for a whole message). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge,
-                                                          size_t type, unsigned long op,
+                                                          size_t type, size_t op,
                                                           int64_t dur, mpq_srcptr off,
                                                           mpq_srcptr len, const char *json,
                                                           int64_t bamt, int64_t ready, int64_t *end,
                                                           ssched_error_t *err);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_computation(
-        sched_engine_t *e, const ssched_tree_task_t *x, unsigned long op, int64_t ready,
+        sched_engine_t *e, const ssched_tree_task_t *x, size_t op, int64_t ready,
         int64_t *end, ssched_error_t *err);
 
 /* The two replay loops. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e,
                                                            const ssched_problem_t *pb,
-                                                           unsigned long K, size_t *periods,
+                                                           size_t K, size_t *periods,
                                                            ssched_error_t *err);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_reduce(
-        sched_engine_t *e, const ssched_problem_t *pb, unsigned long K, size_t *periods,
+        sched_engine_t *e, const ssched_problem_t *pb, size_t K, size_t *periods,
         ssched_error_t *err);
 /* Broadcast: whole messages down the arborescences (unroll_broadcast.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_broadcast(
-        sched_engine_t *e, const ssched_problem_t *pb, unsigned long K, size_t *periods,
+        sched_engine_t *e, const ssched_problem_t *pb, size_t K, size_t *periods,
         ssched_error_t *err);
 /* The reduce and broadcast replays in steps, so an all-reduce runs both
  * on one engine (unroll_allreduce.c).  begin allocates the state (*out;
@@ -196,7 +196,7 @@ typedef struct sched_reduce_replay sched_reduce_replay_t;
 typedef struct sched_bcast_replay sched_bcast_replay_t;
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e,
                                                             const ssched_problem_t *pb,
-                                                            unsigned long K,
+                                                            size_t K,
                                                             sched_reduce_replay_t **out,
                                                             ssched_error_t *err);
 /* Periods a batch spans after its first: the trees' deepest level. */
@@ -209,7 +209,7 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e,
 /* When the complete result of op is at the target (valid from the period
  * after its batch's last level until depth + 1 periods later). */
 SSCHED_INTERNAL int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r,
-                                                     unsigned long op);
+                                                     size_t op);
 SSCHED_INTERNAL void ssched_i_sched_reduce_end(sched_reduce_replay_t *r);
 /* The slot transfers of `type` (an all-reduce's copies) are handed to
  * hook as the step meets them, so another part's events interleave with
@@ -226,8 +226,8 @@ SSCHED_INTERNAL void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_bcast_begin(sched_engine_t *e,
                                                            const ssched_problem_t *pb, size_t root,
                                                            size_t type, int own_scale,
-                                                           unsigned long K,
-                                                           int64_t (*ready)(void *ctx, unsigned long op),
+                                                           size_t K,
+                                                           int64_t (*ready)(void *ctx, size_t op),
                                                            void *ctx, sched_bcast_replay_t **out,
                                                            ssched_error_t *err);
 /* Arcs deep: periods a batch spans. */
@@ -251,14 +251,14 @@ SSCHED_INTERNAL void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 /* All-reduce: the reduce to the root, then the broadcast of each result
  * (unroll_allreduce.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(
-        sched_engine_t *e, const ssched_problem_t *pb, unsigned long K, size_t *periods,
+        sched_engine_t *e, const ssched_problem_t *pb, size_t K, size_t *periods,
         ssched_error_t *err);
 /* A short all-reduce pattern of n operations per period: trees and
  * arborescences apportioned by rate, the period the busiest resource's
  * time (unroll_allreduce_plan.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
-        unsigned long n, ssched_schedule_t *out, ssched_error_t *err);
+        size_t n, ssched_schedule_t *out, ssched_error_t *err);
 /* Reduce and all-reduce schedules share the reduce's scale, types and
  * computations. */
 static inline int sched_reduce_like(const ssched_schedule_t *s)
@@ -267,13 +267,13 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
 }
 /* Upper bounds used by the limits: periods replayed, events per period. */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
-        const ssched_platform_t *p, const ssched_schedule_t *s, unsigned long K);
+        const ssched_platform_t *p, const ssched_schedule_t *s, size_t K);
 
 /* Run the engine on s for K operations into sink; fills fig. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,
                                                           const ssched_problem_t *pb,
                                                           const ssched_schedule_t *s,
-                                                          unsigned long K,
+                                                          size_t K,
                                                           const ssched_unroll_limits_t *limits,
                                                           sched_sink_t *sink,
                                                           ssched_unroll_figures_t *fig,

@@ -49,7 +49,7 @@ static size_t flow_depth(const ssched_platform_t *p, const ssched_schedule_t *s)
 }
 
 /* (ceil(K / ops) + depth) * period */
-static void estimate(const ssched_platform_t *p, const ssched_schedule_t *s, unsigned long K,
+static void estimate(const ssched_platform_t *p, const ssched_schedule_t *s, size_t K,
                      mpq_t out)
 {
     mpz_t b;
@@ -73,7 +73,7 @@ static ssched_status_t null_emit(sched_sink_t *sk, const sched_event_t *ev, ssch
 /* The exact time for K on a candidate, by running the replay with no
  * output, when that is cheap (at most `budget` events); else the estimate. */
 static void rank(const ssched_platform_t *p, const ssched_problem_t *pb,
-                 const ssched_schedule_t *s, unsigned long K, unsigned long long budget, mpq_t out)
+                 const ssched_schedule_t *s, size_t K, unsigned long long budget, mpq_t out)
 {
     ssched_unroll_limits_t lim = {0, budget, 0, NULL, NULL};
     sched_sink_t sink = {NULL, null_emit, 1};
@@ -92,7 +92,7 @@ static void rank(const ssched_platform_t *p, const ssched_problem_t *pb,
  * Otherwise both replays are compared when that is cheap; ties go to whole
  * messages. */
 static void choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
-                         ssched_schedule_t *s, unsigned long K)
+                         ssched_schedule_t *s, size_t K)
 {
     size_t ne = p->n_edges, nt = s->n_commodities;
     mpq_t *sum = ssched_i_alloc(ne * nt, sizeof *sum);
@@ -134,7 +134,7 @@ static void choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
 static size_t apportioned_periods(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   const ssched_steady_t *steady, mpq_t *tf, size_t cap)
 {
-    static const unsigned long ns[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64,
+    static const size_t ns[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64,
                                        96, 128, 192, 256};
     ssched_trees_t trees;
     ssched_trees_init(&trees);
@@ -147,7 +147,7 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
     }
     size_t nt = trees.n_trees, nr = 3 * p->n_nodes + p->n_edges;
     mpq_t *use = malloc(nt * nr * sizeof *use), *load = malloc(nr * sizeof *load);
-    unsigned long *c = malloc(nt * sizeof *c);
+    size_t *c = malloc(nt * sizeof *c);
     if (!use || !load || !c) {
         free(use); free(load); free(c);
         ssched_trees_free(&trees);
@@ -164,7 +164,7 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
     mpz_t f;
     mpz_init(f);
     for (size_t a = 0; a < sizeof ns / sizeof *ns && got < cap; a++) {
-        unsigned long n = ns[a], placed = 0;
+        size_t n = ns[a], placed = 0;
         for (size_t i = 0; i < nr; i++)
             mpq_set_ui(load[i], 0, 1);
         for (size_t t = 0; t < nt; t++) { /* floors of n w(T) / sum w */
@@ -226,7 +226,7 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
  * and arborescences' rates; a fixed period is not built for it), with
  * no_split moving the reduce values whole. */
 static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                      const ssched_steady_t *steady, unsigned long K,
+                                      const ssched_steady_t *steady, size_t K,
                                       mpq_srcptr max_period, int no_split,
                                       ssched_schedule_t *out, ssched_error_t *err)
 {
@@ -254,7 +254,7 @@ static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_p
 
 /* A pattern whose exact times do not fit 62-bit ticks is skipped. */
 static ssched_status_t scale_fits(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                  const ssched_schedule_t *s, unsigned long K, ssched_error_t *e)
+                                  const ssched_schedule_t *s, size_t K, ssched_error_t *e)
 {
     sched_scale_t sc;
     ssched_status_t ok = ssched_i_sched_scale_init(&sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), e);
@@ -265,11 +265,11 @@ static ssched_status_t scale_fits(const ssched_platform_t *p, const ssched_probl
 /* All-reduce: the solution's own pattern (the LCM period) and short ones
  * of n operations (unroll_allreduce_plan.c), ranked as the others. */
 static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                      const ssched_steady_t *steady, unsigned long K,
+                                      const ssched_steady_t *steady, size_t K,
                                       mpq_srcptr max_period, int no_split,
                                       ssched_schedule_t *out, ssched_error_t *err)
 {
-    static const unsigned long ns[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+    static const size_t ns[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
     ssched_error_t first;
     ssched_status_t st = plan_broadcast(p, pb, steady, K, max_period, no_split, out, &first);
     if (st == SSCHED_ENOMEM)
@@ -319,11 +319,11 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
 }
 
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                   const ssched_steady_t *steady, unsigned long K,
+                                   const ssched_steady_t *steady, size_t K,
                                    mpq_srcptr max_period, int no_split,
                                    ssched_schedule_t *out, ssched_error_t *err)
 {
-    static const unsigned long mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
+    static const size_t mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
                                          192, 256, 384, 512, 1024};
     if (pb->kind == SSCHED_PROBLEM_BROADCAST)
         return plan_broadcast(p, pb, steady, K, max_period, no_split, out, err);

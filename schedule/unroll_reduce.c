@@ -33,7 +33,7 @@
 typedef struct {
     size_t key_a, key_b;   /* (edge, interval) for sends; (n_edges + node, 0) for computes */
     size_t tree, task;
-    unsigned long op;
+    size_t op;
 } inst_t;
 
 static int cmp_inst(const void *x, const void *y)
@@ -96,11 +96,11 @@ static size_t *tree_sets(const ssched_schedule_t *s, const ssched_tree_t *t, ssc
 
 typedef struct {
     size_t N, nI;
-    unsigned long window;      /* operations kept in the ring             */
+    size_t window;             /* operations kept in the ring             */
     int64_t *avail;            /* [op % window][interval]: value ready     */
 } ring_t;
 
-static int64_t *ring_at(ring_t *r, unsigned long op, size_t interval)
+static int64_t *ring_at(ring_t *r, size_t op, size_t interval)
 {
     return &r->avail[(size_t)(op % r->window) * r->nI + interval];
 }
@@ -108,9 +108,9 @@ static int64_t *ring_at(ring_t *r, unsigned long op, size_t interval)
 /* The replay's state between periods. */
 struct sched_reduce_replay {
     size_t N, nt, max_level, total_tasks, full;
-    unsigned long ops, K, batches;
+    size_t ops, K, batches;
     size_t **levels, **sets;
-    unsigned long *offset;
+    size_t *offset;
     ring_t ring;
     inst_t *inst;
     int64_t *need;
@@ -156,13 +156,13 @@ size_t ssched_i_sched_reduce_batches(const sched_reduce_replay_t *r)
     return (size_t)r->batches;
 }
 
-int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, unsigned long op)
+int64_t ssched_i_sched_reduce_result(const sched_reduce_replay_t *r, size_t op)
 {
     return r->ring.avail[(size_t)(op % r->ring.window) * r->ring.nI + r->full];
 }
 
 ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_problem_t *pb,
-                                   unsigned long K, sched_reduce_replay_t **out,
+                                   size_t K, sched_reduce_replay_t **out,
                                    ssched_error_t *err)
 {
     const ssched_schedule_t *s = e->s;
@@ -199,7 +199,7 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     }
     ssched_sets_free(&copy);
     free(scratch);
-    unsigned long acc = 0;
+    size_t acc = 0;
     for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
         const ssched_tree_t *tr = &s->trees.trees[t];
         if (!(r->levels[t] = tree_levels(tr, &r->max_level)))
@@ -236,29 +236,29 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
     const ssched_platform_t *p = e->p;
     const ssched_schedule_t *s = e->s;
     size_t N = r->N, nt = r->nt;
-    unsigned long ops = r->ops, batches = r->batches, K = r->K;
+    size_t ops = r->ops, batches = r->batches, K = r->K;
     ring_t ring = r->ring;
     inst_t *inst = r->inst;
     int64_t *need = r->need, A = e->sc.a;
     size_t *cursor_of = r->cursor_of, **levels = r->levels, **sets = r->sets;
-    unsigned long *offset = r->offset;
+    size_t *offset = r->offset;
     ssched_status_t st = SSCHED_OK;
     /* a new batch starts: its values are not produced yet (leaves are
      * participants' own values, there from time 0) */
     if (period < batches)
-        for (unsigned long j = 0; j < ops; j++)
+        for (size_t j = 0; j < ops; j++)
             memset(ring_at(&ring, period * ops + j, 0), 0, ring.nI * sizeof *ring.avail);
     size_t n = 0;
     for (size_t t = 0; t < nt; t++) {
         const ssched_tree_t *tr = &s->trees.trees[t];
-        unsigned long w = mpz_get_ui(tr->weight);
+        size_t w = mpz_get_ui(tr->weight);
         for (size_t x = 0; x < tr->n_tasks; x++) {
             if (period < levels[t][x] || period - levels[t][x] >= batches)
                 continue;
-            unsigned long b = period - levels[t][x];
+            size_t b = period - levels[t][x];
             const ssched_tree_task_t *task = &tr->tasks[x];
-            for (unsigned long j = 0; j < w; j++) {
-                unsigned long op = b * ops + offset[t] + j;
+            for (size_t j = 0; j < w; j++) {
+                size_t op = b * ops + offset[t] + j;
                 if (op >= K)
                     break;
                 inst_t *in = &inst[n++];
@@ -359,7 +359,7 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
 }
 
 ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
-                                    unsigned long K, size_t *periods_out, ssched_error_t *err)
+                                    size_t K, size_t *periods_out, ssched_error_t *err)
 {
     sched_reduce_replay_t *r;
     ssched_status_t st = ssched_i_sched_reduce_begin(e, pb, K, &r, err);

@@ -257,7 +257,7 @@ static ssched_status_t pk_weight(pk_t *pk, ssched_error_t *err)
             if (pk_flow(pk, NONE, v, &pk->lim, pk->side) || ssched_i_af_val_cmp(&pk->val, &pk->lim) >= 0)
                 break;
             /* X = pk->side violates: eps = (d(X) - lambda) / (t(X) - 1) */
-            unsigned long t = 0;
+            size_t t = 0;
             mpq_set_ui(pk->acc, 0, 1);
             for (size_t e = 0; e < pk->m; e++)
                 if (pk->usable[e] && !pk->side[pk->from[e]] && pk->side[pk->to[e]]) {

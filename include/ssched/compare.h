@@ -42,19 +42,19 @@ typedef struct {
     ssched_mk_op_t op;          /* SSCHED_MK_REDUCE or SSCHED_MK_BROADCAST   */
     size_t root;                /* reduce destination / broadcast source     */
     int optimal;                /* 0: SNF (reduce) / FNF (broadcast)          */
-    const unsigned long *ops;   /* the M values of the table (ascending)     */
+    const size_t *ops;          /* the M values of the table (ascending)     */
     size_t n_ops;
-    unsigned long crossover_limit; /* largest M scanned for the crossover   */
+    size_t crossover_limit;        /* largest M scanned for the crossover   */
     /* refused up front (SSCHED_ELIMIT, naming the estimate) beyond these;
      * 0: the defaults, M <= 10^5 and 4096 MB for the steady-state solve,
      * estimated as 64 bytes x n^2 edges x message types (n(n+1)/2
      * intervals for a reduce, n - 1 targets for a broadcast), the measured
      * growth of the exact solve on the complete graph */
-    unsigned long max_ops;
-    unsigned long long max_memory;
+    size_t max_ops;
+    size_t max_memory;
     /* called before each pipelined time is computed (unrolled and checked
      * for M operations); NULL: none */
-    void (*progress)(void *ctx, unsigned long M);
+    void (*progress)(void *ctx, size_t M);
     void *progress_ctx;
 } ssched_compare_options_t;
 
@@ -62,12 +62,12 @@ typedef struct {
     mpq_t one_shot;             /* makespan of one operation                  */
     mpq_t throughput;           /* certified pipelined TP                     */
     size_t n_rows;
-    unsigned long *M;
+    size_t *M;
     mpq_t *sequential;          /* M * one_shot                               */
     mpq_t *pipelined;           /* end of the unrolled schedule for M ops     */
     int pipelining_can_win;     /* 1 iff 1/TP < one_shot                      */
     int crossover_found;
-    unsigned long crossover;    /* smallest M whose pipelined time is shorter */
+    size_t crossover;           /* smallest M whose pipelined time is shorter */
 } ssched_compare_t;
 
 void ssched_compare_options_default(ssched_compare_options_t *o);

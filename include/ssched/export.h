@@ -132,7 +132,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
  * caller).  limits may be NULL. */
 ssched_status_t ssched_write_unrolled_stream(FILE *out, const ssched_platform_t *p,
                                              const ssched_problem_t *pb,
-                                             const ssched_schedule_t *s, unsigned long K,
+                                             const ssched_schedule_t *s, size_t K,
                                              const ssched_unroll_limits_t *limits,
                                              ssched_unroll_figures_t *fig, ssched_error_t *err);
 

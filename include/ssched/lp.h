@@ -93,8 +93,8 @@ typedef struct {
     /* figures for reports */
     double float_seconds;  /* time inside the floating-point solver      */
     double exact_seconds;  /* exact basis solve + certification + repair */
-    long repair_pivots;    /* exact simplex pivots needed to certify     */
-    int float_solves;      /* floating-point solves attempted            */
+    size_t repair_pivots;  /* exact simplex pivots needed to certify     */
+    size_t float_solves;   /* floating-point solves attempted            */
     double float_cpu_seconds, exact_cpu_seconds; /* the same two, CPU time */
 } ssched_lp_solution_t;
 
@@ -103,7 +103,7 @@ void ssched_lp_solution_free(ssched_lp_solution_t *sol);
 
 typedef struct {
     int verbose;            /* lp_solve verbosity (0 = silent)           */
-    long max_repair_pivots; /* 0 = unlimited                             */
+    size_t max_repair_pivots; /* 0 = unlimited                             */
     /* Test hook: if non-NULL, skip the floating-point solver and start the
      * exact phase from this basis (n_cols + n_rows flags, 1 = basic). */
     const unsigned char *start_basis;

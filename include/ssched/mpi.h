@@ -71,7 +71,7 @@ typedef struct {
 /* What every rank knows after setup. */
 typedef struct {
     ssched_problem_kind_t kind;
-    unsigned long operations;  /* K                                         */
+    size_t operations;         /* K                                         */
     size_t n_nodes, node;      /* node = the node this rank runs            */
     size_t n_types;            /* scatter, gossip: messages per operation;
                                   broadcast: its targets (one message,
@@ -100,14 +100,14 @@ typedef struct {
 typedef struct {
     /* scatter, gossip, broadcast: at the origin, before message `type` of
      * operation `op` first leaves; buf has bytes bytes */
-    int (*fill)(const ssched_mpi_t *x, size_t type, unsigned long op, void *buf, size_t bytes,
+    int (*fill)(const ssched_mpi_t *x, size_t type, size_t op, void *buf, size_t bytes,
                 void *ctx);
     /* scatter, gossip, broadcast (at every target): at the destination,
      * once the whole message is there */
-    int (*deliver)(const ssched_mpi_t *x, size_t type, unsigned long op, const void *buf,
+    int (*deliver)(const ssched_mpi_t *x, size_t type, size_t op, const void *buf,
                    size_t bytes, void *ctx);
     /* reduce: participant's own value for operation op (on its rank) */
-    int (*value)(const ssched_mpi_t *x, size_t participant, unsigned long op, void *buf,
+    int (*value)(const ssched_mpi_t *x, size_t participant, size_t op, void *buf,
                  size_t bytes, void *ctx);
     /* reduce: out = left (+) right; left covers the lower participants (the
      * operator need not commute; a commutative reduce, x->commutative,
@@ -119,7 +119,7 @@ typedef struct {
     MPI_Datatype datatype;
     /* reduce: on the target, operation op's result v_0 (+) ... (+) v_{N-1}
      * (all-reduce: on every participant) */
-    int (*result)(const ssched_mpi_t *x, unsigned long op, const void *buf, size_t bytes,
+    int (*result)(const ssched_mpi_t *x, size_t op, const void *buf, size_t bytes,
                   void *ctx);
     void *ctx;
 } ssched_mpi_callbacks_t;

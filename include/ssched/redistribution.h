@@ -49,24 +49,24 @@ extern "C" {
 /* Elements sent from s to d, for all s, d < P: sizes[s*P + d] (the diagonal
  * holds the elements that stay local).  Rejects (EINPUT) P or K outside
  * [1, max], x = 0, N = 0 and N not a multiple of x.  O(min(N/x, K·P) + P²). */
-ssched_status_t ssched_redist_pattern(size_t P, size_t K, unsigned long N,
-                                      unsigned long x, unsigned long *sizes,
+ssched_status_t ssched_redist_pattern(size_t P, size_t K, size_t N,
+                                      size_t x, size_t *sizes,
                                       ssched_error_t *err);
 
 typedef struct {
     size_t src, dst;            /* src != dst                               */
-    unsigned long elements;     /* > 0                                      */
+    size_t elements;            /* > 0                                      */
     mpq_t cost;                 /* startup + elements / bandwidth(src,dst)  */
 } ssched_redist_message_t;
 
 typedef struct {
     size_t P, K;
-    unsigned long N, x;
+    size_t N, x;
     mpq_t *bandwidth;           /* P*P, bandwidth[s*P + d], s -> d          */
     mpq_t startup;              /* >= 0, the same for every pair            */
     size_t n_messages;
     ssched_redist_message_t *messages;   /* by (src, dst)                  */
-    unsigned long *local;       /* P: elements that stay in place          */
+    size_t *local;              /* P: elements that stay in place          */
     mpq_t lower_bound;          /* max over processors of send / receive load */
 } ssched_redist_t;
 
@@ -97,8 +97,8 @@ ssched_status_t ssched_redist_network_set(ssched_redist_t *r, size_t P,
 /* After a network_* call: the pattern of cyclic(x) -> cyclic(Kx) for N
  * elements, the exact message costs with the given start-up (>= 0), and the
  * lower bound.  Rejects what ssched_redist_pattern() rejects. */
-ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, unsigned long N,
-                                    unsigned long x, const mpq_t startup,
+ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, size_t N,
+                                    size_t x, const mpq_t startup,
                                     ssched_error_t *err);
 
 typedef enum {

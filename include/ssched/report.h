@@ -35,7 +35,7 @@ extern "C" {
 #define SSCHED_REPORT_MAX_OPERATIONS 10000UL
 
 typedef struct {
-    unsigned long operations;       /* K, 1..SSCHED_REPORT_MAX_OPERATIONS;
+    size_t operations;              /* K, 1..SSCHED_REPORT_MAX_OPERATIONS;
                                        default 100                         */
     ssched_steady_options_t steady; /* how to solve                        */
     const char *title;              /* shown on top (e.g. the platform file

@@ -220,7 +220,7 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
 typedef struct {
     mpq_t start, end;
     size_t edge, type;
-    unsigned long op;          /* operation index, 0 .. K-1                 */
+    size_t op;                 /* operation index, 0 .. K-1                 */
     mpq_t piece_offset;        /* the range moved, as fractions of one      */
     mpq_t piece_length;        /* message: [0, 1) when whole                */
 } ssched_timed_transfer_t;
@@ -230,7 +230,7 @@ typedef struct {
 typedef struct {
     mpq_t start, end;
     size_t node, k, l, m;
-    unsigned long op;
+    size_t op;
 } ssched_timed_computation_t;
 
 /* The figures of an unrolled schedule (all exact).
@@ -260,7 +260,7 @@ typedef struct {
  * buffer_peak is the largest peak and buffer_node the first node (in node
  * order) attaining it. */
 typedef struct {
-    unsigned long operations;  /* K                                         */
+    size_t operations;         /* K                                         */
     mpq_t makespan;            /* end of the last event                     */
     mpq_t throughput;          /* the certified TP                          */
     mpq_t steady_time;         /* K / TP                                    */
@@ -279,7 +279,7 @@ typedef struct {
 } ssched_unroll_figures_t;
 
 typedef struct {
-    unsigned long operations;  /* K                                         */
+    size_t operations;         /* K                                         */
     size_t n_transfers, cap;
     ssched_timed_transfer_t *transfers;  /* sorted by start time            */
     size_t n_computations, comp_cap;     /* reduce                          */
@@ -298,10 +298,10 @@ void ssched_unroll_figures_free(ssched_unroll_figures_t *f);
 
 /* Resource limits of an unrolling, checked before any work (0: default). */
 typedef struct {
-    unsigned long max_operations;   /* default 10^7                        */
-    unsigned long long max_events;  /* transfers + computations written;
+    size_t max_operations;          /* default 10^7                        */
+    size_t max_events;              /* transfers + computations written;
                                        default 5 * 10^8                     */
-    unsigned long long max_memory;  /* bytes kept at once; default 2^31     */
+    size_t max_memory;              /* bytes kept at once; default 2^31     */
     /* called about once a second during a long unrolling (may be NULL):
      * periods replayed so far out of about `total` */
     void (*progress)(void *ctx, size_t done, size_t total, double seconds);
@@ -313,10 +313,10 @@ typedef struct {
  * the time resolution needs more than 63 bits (then use a shorter period).
  * limits may be NULL. */
 ssched_status_t ssched_unroll(const ssched_platform_t *p, const ssched_problem_t *pb,
-                              const ssched_schedule_t *s, unsigned long K,
+                              const ssched_schedule_t *s, size_t K,
                               ssched_unrolled_t *out, ssched_error_t *err);
 ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                      const ssched_schedule_t *s, unsigned long K,
+                                      const ssched_schedule_t *s, size_t K,
                                       const ssched_unroll_limits_t *limits,
                                       ssched_unrolled_t *out, ssched_error_t *err);
 
@@ -365,7 +365,7 @@ ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_probl
  * move whole).  out receives the chosen schedule (its unroll_whole flag
  * says how messages move). */
 ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                   const ssched_steady_t *steady, unsigned long K,
+                                   const ssched_steady_t *steady, size_t K,
                                    mpq_srcptr max_period, int no_split,
                                    ssched_schedule_t *out, ssched_error_t *err);
 

@@ -121,7 +121,7 @@ typedef struct {
  * ran (solves, iterations or passes, as the field says). */
 typedef struct {
     double wall_seconds, cpu_seconds;
-    long count;
+    size_t count;
 } ssched_phase_t;
 
 /* How a steady state is solved (ssched_steady_options_t.method; the
@@ -175,9 +175,9 @@ typedef struct ssched_steady_s {
     ssched_lp_solution_t lp;           /* exact solution and solver figures */
     /* how it was solved */
     ssched_method_t method;            /* SSCHED_METHOD_LP or _COLGEN       */
-    long cg_iterations;                /* column generation rounds          */
-    long cg_columns;                   /* trees or paths generated          */
-    long cg_exact_passes;              /* exact pricing passes              */
+    size_t cg_iterations;              /* column generation rounds          */
+    size_t cg_columns;                 /* trees or paths generated          */
+    size_t cg_exact_passes;            /* exact pricing passes              */
     double cg_pricing_seconds;         /* time spent pricing                */
     /* per phase: column generation's floating-point iterations (master
      * solves and float pricing; count = iterations), its exact master
@@ -250,8 +250,8 @@ void ssched_steady_free(ssched_steady_t *s);
 
 /* Progress of a long solve, for a caller that wants to show it. */
 typedef struct {
-    long iteration;        /* column generation round                       */
-    long columns;          /* columns in the master                         */
+    size_t iteration;      /* column generation round                       */
+    size_t columns;        /* columns in the master                         */
     double lower, upper;   /* bounds on TP (floating-point estimates)       */
     double seconds;        /* since the start of the solve                  */
     int exact;             /* 1 during the exact certification              */

@@ -45,7 +45,7 @@ static int platform_cluster(const char *path, const char *root_name, ssched_mk_c
     return rc;
 }
 
-static int parse_ops(const char *text, unsigned long **ops, size_t *n)
+static int parse_ops(const char *text, size_t **ops, size_t *n)
 {
     size_t cap = 1;
     for (const char *s = text; *s; s++)
@@ -59,7 +59,7 @@ static int parse_ops(const char *text, unsigned long **ops, size_t *n)
         char *end;
         if (*s < '0' || *s > '9')
             return 0;
-        unsigned long v = strtoul(s, &end, 10);
+        size_t v = strtoul(s, &end, 10);
         if (v == 0 || v > 1000000000UL || (*n && v <= (*ops)[*n - 1]))
             return 0;
         (*ops)[(*n)++] = v;
@@ -72,7 +72,7 @@ static int parse_ops(const char *text, unsigned long **ops, size_t *n)
 }
 
 /* One line per pipelined time computed (cli_progress_t: --quiet, --verbose). */
-static void progress_line(void *ctx, unsigned long M)
+static void progress_line(void *ctx, size_t M)
 {
     cli_progress_t *p = ctx;
     if (cli_progress_due(p))
@@ -162,7 +162,7 @@ int cli_cmd_compare(int argc, char **argv)
                                  o.op == SSCHED_MK_REDUCE ? "snf" : "fnf");
     }
     o.crossover_limit = (unsigned long)max_cross;
-    unsigned long *ops = NULL;
+    size_t *ops = NULL;
     size_t n_ops = 0;
     if (ops_text) {
         if (!parse_ops(ops_text, &ops, &n_ops)) {

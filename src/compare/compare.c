@@ -16,7 +16,7 @@
 
 void ssched_compare_options_default(ssched_compare_options_t *o)
 {
-    static const unsigned long default_ops[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+    static const size_t default_ops[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
     memset(o, 0, sizeof *o);
     o->op = SSCHED_MK_REDUCE;
     o->ops = default_ops;
@@ -65,7 +65,7 @@ static ssched_status_t cluster_platform(const ssched_mk_cluster_t *c, ssched_pla
 
 /* Unroll M operations, check the schedule independently, return its end. */
 static ssched_status_t pipelined_time(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                      const ssched_schedule_t *s, unsigned long M, mpq_t out,
+                                      const ssched_schedule_t *s, size_t M, mpq_t out,
                                       ssched_error_t *err)
 {
     ssched_unrolled_t u;
@@ -82,7 +82,7 @@ static ssched_status_t pipelined_time(const ssched_platform_t *p, const ssched_p
 /* M operations on the pattern ssched_unroll_plan picks for M (a short
  * period: the pipeline fills quickly), checked. */
 static ssched_status_t best_time(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                 const ssched_steady_t *steady, unsigned long M, mpq_t out,
+                                 const ssched_steady_t *steady, size_t M, mpq_t out,
                                  ssched_error_t *err)
 {
     ssched_schedule_t s;
@@ -97,7 +97,7 @@ static ssched_status_t best_time(const ssched_platform_t *p, const ssched_proble
 /* best_time with the caller's progress report first */
 static ssched_status_t timed(const ssched_compare_options_t *o, const ssched_platform_t *p,
                              const ssched_problem_t *pb, const ssched_steady_t *steady,
-                             unsigned long M, mpq_t out, ssched_error_t *err)
+                             size_t M, mpq_t out, ssched_error_t *err)
 {
     if (o->progress)
         o->progress(o->progress_ctx, M);
@@ -141,7 +141,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         return st;
     if (c->n < 2)
         return ssched_error_set(err, SSCHED_EINPUT, "at least 2 processors are needed");
-    unsigned long max_ops = o->max_ops ? o->max_ops : 100000UL;
+    size_t max_ops = o->max_ops ? o->max_ops : 100000UL;
     for (size_t k = 0; k < o->n_ops; k++)
         if (o->ops[k] > max_ops)
             return ssched_error_set(err, SSCHED_ELIMIT,
@@ -219,8 +219,8 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     }
     /* the crossover: M on a geometric grid until pipelining wins, then
      * bisection down to the smallest winning M of that bracket */
-    unsigned long lo = 0, hi = 0;
-    for (unsigned long M = 1; st == SSCHED_OK && out->pipelining_can_win && M <= o->crossover_limit;
+    size_t lo = 0, hi = 0;
+    for (size_t M = 1; st == SSCHED_OK && out->pipelining_can_win && M <= o->crossover_limit;
          M = M * 2 > o->crossover_limit && M < o->crossover_limit ? o->crossover_limit : M * 2) {
         st = timed(o, &p, &pb, &steady, M, t, err);
         mpq_set_ui(q, M, 1);
@@ -234,7 +234,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
             break;
     }
     while (st == SSCHED_OK && hi && hi - lo > 1) {
-        unsigned long mid = lo + (hi - lo) / 2;
+        size_t mid = lo + (hi - lo) / 2;
         st = timed(o, &p, &pb, &steady, mid, t, err);
         mpq_set_ui(q, mid, 1);
         mpq_mul(q, q, out->one_shot);

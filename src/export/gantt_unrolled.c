@@ -35,7 +35,7 @@ typedef struct {
     int *row; /* out, in, cpu per node, then a link row per edge */
 } gantt_t;
 
-static void bar(gantt_t *g, int row, double t0, double t1, unsigned long op, const char *label,
+static void bar(gantt_t *g, int row, double t0, double t1, size_t op, const char *label,
                 const char *title)
 {
     double x = LEFT + t0 * g->scale, w = (t1 - t0) * g->scale, y = TOP + row * ROW_H + 2;
@@ -52,7 +52,7 @@ static void bar(gantt_t *g, int row, double t0, double t1, unsigned long op, con
     }
 }
 
-static int drawn(const ssched_unrolled_t *u, unsigned long op)
+static int drawn(const ssched_unrolled_t *u, size_t op)
 {
     size_t events = u->n_transfers + u->n_computations;
     return events <= MAX_DRAWN || op < KEEP_OPS || op + KEEP_OPS >= u->operations;

@@ -273,7 +273,7 @@ static ssched_status_t stream_emit(sched_sink_t *sk, const sched_event_t *ev, ss
 /* The header object without its closing brace. */
 static ssched_status_t write_header(FILE *out, const ssched_platform_t *p,
                                     const ssched_problem_t *pb, const ssched_schedule_t *s,
-                                    unsigned long K, ssched_error_t *err)
+                                    size_t K, ssched_error_t *err)
 {
     json_t *root = ssched_i_schedule_json_header("ssched-unrolled/2", p, pb, s);
     /* the certified optimum, not the pattern's (reported apart) */
@@ -355,7 +355,7 @@ static int close_arrays(stream_t *w, FILE *out, FILE *comps)
 
 ssched_status_t ssched_write_unrolled_stream(FILE *out, const ssched_platform_t *p,
                                              const ssched_problem_t *pb,
-                                             const ssched_schedule_t *s, unsigned long K,
+                                             const ssched_schedule_t *s, size_t K,
                                              const ssched_unroll_limits_t *limits,
                                              ssched_unroll_figures_t *fig, ssched_error_t *err)
 {

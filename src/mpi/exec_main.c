@@ -45,7 +45,7 @@ int ssched_smpi_exact_envelope(void);
 #define PRIME 2147483647ULL /* 2^31 - 1 */
 
 typedef struct {
-    unsigned long K;
+    size_t K;
     long fail_op;              /* test hook: deliveries of this op fail     */
     int verify;
     unsigned char *got;        /* per message (scatter, gossip) or op (reduce) */
@@ -65,7 +65,7 @@ static uint64_t mix(uint64_t z)
 }
 
 /* Message (type, op): 8-byte words mix(seed + word index). */
-static void message_bytes(size_t type, unsigned long op, unsigned char *buf, size_t bytes)
+static void message_bytes(size_t type, size_t op, unsigned char *buf, size_t bytes)
 {
     uint64_t seed = mix(((uint64_t)type << 40) ^ op);
     for (size_t i = 0; i < bytes; i += 8) {
@@ -74,7 +74,7 @@ static void message_bytes(size_t type, unsigned long op, unsigned char *buf, siz
     }
 }
 
-static int fill(const ssched_mpi_t *x, size_t type, unsigned long op, void *buf, size_t bytes,
+static int fill(const ssched_mpi_t *x, size_t type, size_t op, void *buf, size_t bytes,
                 void *ctx)
 {
     (void)x, (void)ctx;
@@ -91,7 +91,7 @@ static int is_dest(const ssched_mpi_t *x)
     return 0;
 }
 
-static int deliver(const ssched_mpi_t *x, size_t type, unsigned long op, const void *buf,
+static int deliver(const ssched_mpi_t *x, size_t type, size_t op, const void *buf,
                    size_t bytes, void *ctx)
 {
     vctx_t *v = ctx;
@@ -114,7 +114,7 @@ static int deliver(const ssched_mpi_t *x, size_t type, unsigned long op, const v
 }
 
 /* Participant k's value for op: bytes / 32 matrices [a b; c d] mod p. */
-static void leaf(size_t k, unsigned long op, uint64_t *m, size_t nmat)
+static void leaf(size_t k, size_t op, uint64_t *m, size_t nmat)
 {
     uint64_t seed = mix(((uint64_t)k << 40) ^ op ^ 0x5555);
     for (size_t q = 0; q < 4 * nmat; q++)
@@ -123,14 +123,14 @@ static void leaf(size_t k, unsigned long op, uint64_t *m, size_t nmat)
 
 /* Commutative reduce: participant k's value for op, bytes / 8 words mod p:
  * the count vector (word j < N is 1 iff j == k), then pseudo-random words. */
-static void leaf_sum(size_t k, unsigned long op, uint64_t *w, size_t nw, size_t N)
+static void leaf_sum(size_t k, size_t op, uint64_t *w, size_t nw, size_t N)
 {
     uint64_t seed = mix(((uint64_t)k << 40) ^ op ^ 0xAAAA);
     for (size_t q = 0; q < nw; q++)
         w[q] = q < N ? q == k : mix(seed + q) % PRIME;
 }
 
-static int value(const ssched_mpi_t *x, size_t k, unsigned long op, void *buf, size_t bytes,
+static int value(const ssched_mpi_t *x, size_t k, size_t op, void *buf, size_t bytes,
                  void *ctx)
 {
     const vctx_t *v = ctx;
@@ -195,7 +195,7 @@ static int combine(const void *left, const void *right, void *out, size_t bytes,
     return 0;
 }
 
-static int result(const ssched_mpi_t *x, unsigned long op, const void *buf, size_t bytes,
+static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t bytes,
                   void *ctx)
 {
     vctx_t *v = ctx;
@@ -238,19 +238,19 @@ static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 {
     if (x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE) {
         /* all-reduce: every participant is a target */
-        for (unsigned long op = 0; x->is_target && op < v->K; op++)
+        for (size_t op = 0; x->is_target && op < v->K; op++)
             if (v->got[op] != 1)
                 return 0;
         return 1;
     }
     if (x->kind == SSCHED_PROBLEM_BROADCAST) {
-        for (unsigned long op = 0; is_dest(x) && op < v->K; op++)
+        for (size_t op = 0; is_dest(x) && op < v->K; op++)
             if (v->got[op] != 1)
                 return 0;
         return 1;
     }
     for (size_t t = 0; t < x->n_types; t++)
-        for (unsigned long op = 0; x->type_dest[t] == x->node && op < v->K; op++)
+        for (size_t op = 0; x->type_dest[t] == x->node && op < v->K; op++)
             if (v->got[t * v->K + op] != 1)
                 return 0;
     return 1;
@@ -369,7 +369,7 @@ int main(int argc, char **argv)
     ssched_status_t rs = v.got ? ssched_mpi_run(&x, &cb, &st, &err)
                                : ssched_error_set(&err, SSCHED_ENOMEM, "out of memory");
     int mine = rs == SSCHED_OK && v.bad == 0 && all_arrived(&x, &v), verified = 0;
-    unsigned long peak = rs == SSCHED_OK ? (unsigned long)st.buffers_peak : 0, peak_all = 0;
+    size_t peak = rs == SSCHED_OK ? (unsigned long)st.buffers_peak : 0, peak_all = 0;
     MPI_Allreduce(&peak, &peak_all, 1, MPI_UNSIGNED_LONG, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&mine, &verified, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     verified = verified && verify;

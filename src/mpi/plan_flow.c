@@ -77,14 +77,14 @@ void ssched_i_plan_flow_transfer(bld_t *b, const ssched_timed_transfer_t *t)
 
 void ssched_i_plan_flow_deliveries(bld_t *b)
 {
-    unsigned long K = b->u->operations;
+    size_t K = b->u->operations;
     size_t t = 0;
     for (size_t a = 0; a < b->pb->n_sources; a++)
         for (size_t c = 0; c < b->pb->n_targets; c++) {
             size_t o = b->pb->sources[a], d = b->pb->targets[c];
             if (o == d)
                 continue;
-            for (unsigned long op = 0; op < K && !b->nomem; op++) {
+            for (size_t op = 0; op < K && !b->nomem; op++) {
                 int64_t id = (int64_t)(t * K + op);
                 msg_t *m = &b->msgs[id];
                 int64_t buf = msg_buffer(b, m, d, BUF_NONE, (int64_t)t, (int64_t)op);
@@ -161,7 +161,7 @@ void ssched_i_plan_bcast_deliveries(bld_t *b)
         size_t d = all ? b->pb->participants[c] : b->pb->targets[c];
         if (d == src)
             continue;
-        for (unsigned long op = 0; op < b->u->operations && !b->nomem; op++) {
+        for (size_t op = 0; op < b->u->operations && !b->nomem; op++) {
             size_t k = op * n + d;
             if (b->bprod[k] < 0)
                 return (void)(b->broken = 1);

@@ -89,6 +89,6 @@ SSCHED_INTERNAL void ssched_i_plan_reduce_computation(bld_t *b,
                                                       const ssched_timed_computation_t *c);
 SSCHED_INTERNAL void ssched_i_plan_reduce_deliveries(bld_t *b);
 /* All-reduce: op's complete result at the root, or NULL if not there yet. */
-SSCHED_INTERNAL val_t *ssched_i_plan_root_result(bld_t *b, unsigned long op);
+SSCHED_INTERNAL val_t *ssched_i_plan_root_result(bld_t *b, size_t op);
 
 #endif

@@ -51,7 +51,7 @@ static size_t full_type(const bld_t *b)
     return SIZE_MAX;
 }
 
-static val_t *val(bld_t *b, size_t node, size_t I, unsigned long op, int insert)
+static val_t *val(bld_t *b, size_t node, size_t I, size_t op, int insert)
 {
     uint64_t key = ((uint64_t)node * n_value_types(b) + I) * b->u->operations + op + 1;
     if (insert && 2 * (b->vn + 1) > b->vcap) {
@@ -86,7 +86,7 @@ static val_t *val(bld_t *b, size_t node, size_t I, unsigned long op, int insert)
 
 /* Take the whole value of type I of op at node: its buffer, and its
  * producers appended to deps.  A participant's own value is always there. */
-static int64_t take(bld_t *b, size_t node, size_t I, unsigned long op, vec_t *deps)
+static int64_t take(bld_t *b, size_t node, size_t I, size_t op, vec_t *deps)
 {
     size_t k = I == SIZE_MAX ? SIZE_MAX : own_of(b, I);
     if (k != SIZE_MAX && b->pb->participants[k] == node) {
@@ -104,7 +104,7 @@ static int64_t take(bld_t *b, size_t node, size_t I, unsigned long op, vec_t *de
     return v->buf;
 }
 
-static val_t *put(bld_t *b, size_t node, size_t I, unsigned long op)
+static val_t *put(bld_t *b, size_t node, size_t I, size_t op)
 {
     val_t *v = val(b, node, I, op, 1);
     if (!v)
@@ -173,7 +173,7 @@ void ssched_i_plan_reduce_computation(bld_t *b, const ssched_timed_computation_t
 
 /* All-reduce: the complete result of op at the root (present: the checker
  * saw every copy leave after it), or NULL. */
-val_t *ssched_i_plan_root_result(bld_t *b, unsigned long op)
+val_t *ssched_i_plan_root_result(bld_t *b, size_t op)
 {
     size_t full = full_type(b);
     val_t *v = full == SIZE_MAX ? NULL : val(b, b->pb->target, full, op, 0);
@@ -183,7 +183,7 @@ val_t *ssched_i_plan_root_result(bld_t *b, unsigned long op)
 void ssched_i_plan_reduce_deliveries(bld_t *b)
 {
     size_t target = b->pb->target, full = full_type(b);
-    for (unsigned long op = 0; op < b->u->operations && !b->nomem && !b->broken; op++) {
+    for (size_t op = 0; op < b->u->operations && !b->nomem && !b->broken; op++) {
         vec_t deps = {0};
         int64_t buf = take(b, target, full, op, &deps);
         int64_t del = ssched_i_plan_add_op(b, target, OP_DELIVER, -1, buf, -1, -1, 0, b->B,

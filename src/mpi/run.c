@@ -271,7 +271,7 @@ static void start(run_t *R, int64_t k)
         break;
     default: { /* OP_DELIVER */
         const ssched_mpi_callbacks_t *cb = R->cb;
-        unsigned long K = R->x->operations, id = (unsigned long)o[O_ID];
+        size_t K = R->x->operations, id = (unsigned long)o[O_ID];
         int rc = 0;
         /* reduce and all-reduce deliver results (at every participant for
          * an all-reduce: the root's own, the copies elsewhere) */

@@ -42,7 +42,7 @@ void ssched_redist_free(ssched_redist_t *r)
     mpq_clear(r->lower_bound);
 }
 
-ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, unsigned long N, unsigned long x,
+ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, size_t N, size_t x,
                                     const mpq_t startup, ssched_error_t *err)
 {
     if (!r->bandwidth || r->P == 0)
@@ -50,7 +50,7 @@ ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, unsigned long 
     if (mpq_sgn(startup) < 0)
         return ssched_error_set(err, SSCHED_EINPUT, "start-up time must not be negative");
     size_t P = r->P;
-    unsigned long *sizes = malloc(P * P * sizeof *sizes);
+    size_t *sizes = malloc(P * P * sizeof *sizes);
     if (!sizes)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the pattern");
     ssched_status_t st = ssched_redist_pattern(P, K, N, x, sizes, err);

@@ -40,7 +40,7 @@ ssched_status_t ssched_redist_network_random(ssched_redist_t *r, size_t P, const
     mpq_init(diff);
     mpq_init(step);
     mpq_sub(diff, bw_max, bw_min);
-    unsigned long G = 100;
+    size_t G = 100;
     if (mpz_cmp_ui(mpq_denref(diff), 1) == 0 && mpz_sgn(mpq_numref(diff)) > 0 &&
         mpz_cmp_ui(mpq_numref(diff), 1000000UL) <= 0)
         G = mpz_get_ui(mpq_numref(diff));
@@ -51,7 +51,7 @@ ssched_status_t ssched_redist_network_random(ssched_redist_t *r, size_t P, const
         for (size_t j = 0; j < P; j++) {
             if (i == j)
                 continue; /* local copies use no network */
-            unsigned long k = (unsigned long)(ssched_i_splitmix64(&state) % (G + 1));
+            size_t k = (unsigned long)(ssched_i_splitmix64(&state) % (G + 1));
             mpq_set_ui(r->bandwidth[i * P + j], k, 1);
             mpq_mul(r->bandwidth[i * P + j], r->bandwidth[i * P + j], step);
             mpq_add(r->bandwidth[i * P + j], r->bandwidth[i * P + j], bw_min);

@@ -10,8 +10,8 @@
 
 #include "src/redistribution/internal.h"
 
-ssched_status_t ssched_redist_pattern(size_t P, size_t K, unsigned long N, unsigned long x,
-                                      unsigned long *sizes, ssched_error_t *err)
+ssched_status_t ssched_redist_pattern(size_t P, size_t K, size_t N, size_t x,
+                                      size_t *sizes, ssched_error_t *err)
 {
     if (P < 1 || P > SSCHED_REDIST_MAX_P)
         return ssched_error_set(err, SSCHED_EINPUT, "P = %zu is not in [1, %d]", P,
@@ -26,11 +26,11 @@ ssched_status_t ssched_redist_pattern(size_t P, size_t K, unsigned long N, unsig
                                 "N = %lu is not a positive multiple of x = %lu: the blocks "
                                 "must cover the array exactly",
                                 N, x);
-    unsigned long blocks = N / x, period = (unsigned long)K * P;
-    unsigned long q = blocks / period, rem = blocks % period;
-    unsigned long lim = blocks < period ? blocks : period;
+    size_t blocks = N / x, period = (unsigned long)K * P;
+    size_t q = blocks / period, rem = blocks % period;
+    size_t lim = blocks < period ? blocks : period;
     memset(sizes, 0, P * P * sizeof *sizes);
-    for (unsigned long i = 0; i < lim; i++) {
+    for (size_t i = 0; i < lim; i++) {
         size_t s = (size_t)(i % P), d = (size_t)((i / K) % P);
         sizes[s * P + d] += x * (q + (i < rem ? 1 : 0));
     }

@@ -60,7 +60,7 @@ static ssched_status_t unroll(report_t *r, ssched_error_t *err)
 {
     ssched_error_t why;
     ssched_error_clear(&why);
-    unsigned long K = r->opt->operations;
+    size_t K = r->opt->operations;
     ssched_status_t st = ssched_unroll_plan(r->p, r->pb, &r->st, K, NULL, 0, &r->pattern, &why);
     if (st == SSCHED_OK)
         st = ssched_unroll(r->p, r->pb, &r->pattern, K, &r->unrolled, &why);
@@ -82,11 +82,11 @@ static ssched_status_t unroll(report_t *r, ssched_error_t *err)
 /* makespan and LB(K) for K = 1, 2, 5, 10, ... below the report's K, and K */
 static ssched_status_t k_series(report_t *r, ssched_error_t *err)
 {
-    static const unsigned long steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
-    unsigned long K = r->opt->operations;
+    static const size_t steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+    size_t K = r->opt->operations;
     for (size_t i = 0; i < sizeof steps / sizeof *steps + 1 && r->n_k_points < REPORT_K_POINTS;
          i++) {
-        unsigned long k = i < sizeof steps / sizeof *steps ? steps[i] : K;
+        size_t k = i < sizeof steps / sizeof *steps ? steps[i] : K;
         if (k > K || (k == K && i < sizeof steps / sizeof *steps))
             continue;
         ssched_schedule_t s;

@@ -71,7 +71,7 @@ void ssched_i_report_summary(FILE *out, const report_t *r)
     fprintf(out, "</td></tr><tr><th>LP size</th><td>%zu rows, %zu columns</td></tr>", st->lp_rows,
             st->lp_cols);
     fprintf(out, "<tr><th>certificate</th><td>primal and dual feasibility checked in exact "
-                 "rationals (GMP); %d floating-point solve%s, %ld exact repair pivot%s</td></tr>",
+                 "rationals (GMP); %zu floating-point solve%s, %zu exact repair pivot%s</td></tr>",
             st->lp.float_solves, st->lp.float_solves == 1 ? "" : "s", st->lp.repair_pivots,
             st->lp.repair_pivots == 1 ? "" : "s");
     if (st->method == SSCHED_METHOD_COLGEN)

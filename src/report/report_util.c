@@ -10,7 +10,7 @@ void ssched_i_report_base64(FILE *out, const unsigned char *d, size_t len)
 {
     static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < len; i += 3) {
-        unsigned long v = (unsigned long)d[i] << 16;
+        size_t v = (unsigned long)d[i] << 16;
         if (i + 1 < len)
             v |= (unsigned long)d[i + 1] << 8;
         if (i + 2 < len)
