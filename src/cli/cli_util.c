@@ -29,7 +29,9 @@ static const char *const field_options[][2] = {
     {"max_period", "--max-period"},
     {"options.no_split", "--no-split"},
     {"options.fixed_period", "--fixed-period"},
-    {"options.method", "--method"}};
+    {"options.method", "--method"},
+    {"unit_bytes must", "--unit-bytes must"},
+    {"flops_per_task must", "--flops-per-task must"}};
 
 void cli_name_options(ssched_error_t *err)
 {

@@ -29,9 +29,9 @@ ssched_status_t ssched_write_platform_simgrid(FILE *xml, FILE *hostfile,
                                               ssched_error_t *err)
 {
     if (mpq_sgn(unit_bytes) <= 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--unit-bytes must be positive");
+        return ssched_error_set(err, SSCHED_EINPUT, "unit_bytes must be positive");
     if (mpq_sgn(flops_per_task) <= 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "--flops-per-task must be positive");
+        return ssched_error_set(err, SSCHED_EINPUT, "flops_per_task must be positive");
     for (size_t i = 0; i < p->n_nodes; i++)
         if (strpbrk(p->names[i], "\n\r \t"))
             return ssched_error_set(err, SSCHED_EINPUT, "node '%s': a hostfile name cannot hold "
