@@ -132,6 +132,10 @@ SSCHED_INTERNAL void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **out,
                                                        ssched_error_t *err);
 
+/* The file's "platform" and "problem" objects (check_header.c); strict
+ * (periodic files): only the keys the format defines, "w" explicit. */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_problem(chk_t *c, json_t *root, int strict);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root);
 /* The file's "figures" and "fixed_period" recomputed from its slots,
  * computations and trees (check_claims.c; integral: amounts are integers). */

@@ -143,6 +143,8 @@ SSCHED_INTERNAL void ssched_i_sched_engine_period(sched_engine_t *e, size_t b);
  * time of the nodes the pattern uses (of the links it uses out of switches). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final,
                                                             ssched_error_t *err);
+/* Release the engine's runs, spare runs and sort buffers. */
+SSCHED_INTERNAL void ssched_i_sched_engine_free_runs(sched_engine_t *e);
 
 /* Scale of the schedule s (slot amounts, edges, w); EINPUT if a time for K
  * operations over at most max_periods periods could exceed 2^62 ticks. */
