@@ -233,7 +233,7 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
         return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    size_t op = (unsigned long)json_integer_value(opj);
+    size_t op = (size_t)json_integer_value(opj);
     if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
         return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
     mpq_set(S->prev_start, S->start);
@@ -242,7 +242,7 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     size_t i = c->from[edge], j = c->to[edge];
     const char *on = c->names[c->type_origin[type]], *dn = c->names[c->type_dest[type]];
     if (op >= S->K)
-        return ssched_i_chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
+        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where, op, S->K - 1),
                SSCHED_OK;
     if (mpq_sgn(S->start) < 0)
         return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
@@ -261,10 +261,10 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
         mpq_set(c->makespan, S->end);
     uint64_t id = (uint64_t)type * S->K + op;
     if (S->done[id / 8] & (1u << (id % 8)))
-        return ssched_i_chk_violation(c, "message %s->%s of operation %lu moves after it was delivered (%s)",
+        return ssched_i_chk_violation(c, "message %s->%s of operation %zu moves after it was delivered (%s)",
                              on, dn, op, where), SSCHED_OK;
     if (i == c->type_dest[type])
-        return ssched_i_chk_violation(c, "message %s->%s of operation %lu leaves its destination", on, dn,
+        return ssched_i_chk_violation(c, "message %s->%s of operation %zu leaves its destination", on, dn,
                              op), SSCHED_OK;
     msg_t *m = find(&S->map, id + 1, 1);
     if (!m)
@@ -285,7 +285,7 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
     if (nomem)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     if (bad)
-        return ssched_i_chk_violation(c, "%s of message %s->%s of operation %lu %s (%s from %s)",
+        return ssched_i_chk_violation(c, "%s of message %s->%s of operation %zu %s (%s from %s)",
                              mpq_sgn(S->off) == 0 && mpq_cmp_ui(S->len, 1, 1) == 0 ? "the whole"
                                                                                   : "a piece",
                              on, dn, op, bad, where, c->names[i]), SSCHED_OK;
@@ -311,10 +311,10 @@ ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root, const chk_extent_t
     int whole_only = json_is_false(json_object_get(root, "split"));
     sim_t S;
     memset(&S, 0, sizeof S);
-    S.K = (unsigned long)json_integer_value(kj);
+    S.K = (size_t)json_integer_value(kj);
     size_t nt = c->n_types, nn = c->n_nodes;
     if (nt != 0 && S.K > ((uint64_t)1 << 40) / nt)
-        return ssched_i_chk_bad(c, "too many operations to check (%lu)", S.K);
+        return ssched_i_chk_bad(c, "too many operations to check (%zu)", S.K);
     mpq_t peak;
     mpq_init(peak);
     size_t peak_node = 0, count = 0;
@@ -356,8 +356,8 @@ ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root, const chk_extent_t
     for (uint64_t id = 0; id < (uint64_t)nt * S.K && c->report->valid && st == SSCHED_OK; id++) {
         size_t t = (size_t)(id / S.K);
         if (!(S.done[id / 8] & (1u << (id % 8))) && c->type_origin[t] != c->type_dest[t])
-            ssched_i_chk_violation(c, "target %s never receives all of message %lu from %s",
-                          c->names[c->type_dest[t]], (unsigned long)(id % S.K),
+            ssched_i_chk_violation(c, "target %s never receives all of message %zu from %s",
+                          c->names[c->type_dest[t]], (size_t)(id % S.K),
                           c->names[c->type_origin[t]]);
     }
     if (c->report->valid && st == SSCHED_OK && !ssched_i_chk_buf_finish(S.buf, peak, &peak_node))

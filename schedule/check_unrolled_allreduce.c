@@ -27,14 +27,14 @@ ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t *copies, size_t
                SSCHED_OK;
     if (c->from[edge] == c->target) {
         if (!root_value)
-            return ssched_i_chk_violation(c, "%s: a copy of operation %lu leaves the root %s before its "
+            return ssched_i_chk_violation(c, "%s: a copy of operation %zu leaves the root %s before its "
                                  "reduce result is complete there", where, op,
                                  c->names[c->target]), SSCHED_OK;
         int ok = ssched_i_chk_reduce_result_ok(c, root_value, op);
         if (ok < 0)
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         if (!ok)
-            return ssched_i_chk_violation(c, "%s: the root's result of operation %lu is not the "
+            return ssched_i_chk_violation(c, "%s: the root's result of operation %zu is not the "
                                  "reduction of every participant", where, op), SSCHED_OK;
     }
     return ssched_i_chk_bsim_move(c, copies, edge, op, start, end, where);

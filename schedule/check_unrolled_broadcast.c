@@ -150,14 +150,14 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
         return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    size_t op = (unsigned long)json_integer_value(opj);
+    size_t op = (size_t)json_integer_value(opj);
     if (k > 0 && mpq_cmp(S->start, S->prev) < 0)
         return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
     mpq_set(S->prev, S->start);
     if (!c->report->valid)
         return SSCHED_OK;
     if (op >= S->K)
-        return ssched_i_chk_violation(c, "%s: operation %lu is outside 0..%lu", where, op, S->K - 1),
+        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where, op, S->K - 1),
                SSCHED_OK;
     if (mpq_sgn(S->start) < 0)
         return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
@@ -178,30 +178,30 @@ ssched_status_t ssched_i_chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, size_t 
 {
     size_t i = c->from[edge], j = c->to[edge], src = S->source;
     if (j == src)
-        return ssched_i_chk_violation(c, "%s: message %lu is sent to its source %s", where, op,
+        return ssched_i_chk_violation(c, "%s: message %zu is sent to its source %s", where, op,
                              c->names[src]), SSCHED_OK;
     if (S->complete[op] && S->n_targets + 1 == S->nn)
-        return ssched_i_chk_violation(c, "%s: node %s receives message %lu a second time", where,
+        return ssched_i_chk_violation(c, "%s: node %s receives message %zu a second time", where,
                              c->names[j], op), SSCHED_OK;
     if (S->complete[op])
-        return ssched_i_chk_violation(c, "%s: message %lu moves to %s after every target has it", where,
+        return ssched_i_chk_violation(c, "%s: message %zu moves to %s after every target has it", where,
                              op, c->names[j]), SSCHED_OK;
     if (!S->ops[op] && !(S->ops[op] = op_new(S->nn)))
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     op_t *o = S->ops[op];
     if (i != src) {
         if (!o->has[i])
-            return ssched_i_chk_violation(c, "%s: node %s forwards message %lu before receiving it", where,
+            return ssched_i_chk_violation(c, "%s: node %s forwards message %zu before receiving it", where,
                                  c->names[i], op), SSCHED_OK;
         if (mpq_cmp(start, o->in_end[i]) < 0)
-            return ssched_i_chk_violation(c, "%s: node %s forwards message %lu before it has fully "
+            return ssched_i_chk_violation(c, "%s: node %s forwards message %zu before it has fully "
                                  "arrived", where, c->names[i], op), SSCHED_OK;
         if (!o->fwd[i] || mpq_cmp(end, o->fwd_end[i]) > 0)
             mpq_set(o->fwd_end[i], end);
         o->fwd[i] = 1;
     }
     if (o->has[j])
-        return ssched_i_chk_violation(c, "%s: node %s receives message %lu a second time", where,
+        return ssched_i_chk_violation(c, "%s: node %s receives message %zu a second time", where,
                              c->names[j], op), SSCHED_OK;
     o->has[j] = 1;
     mpq_set(o->in_start[j], start);
@@ -298,7 +298,7 @@ void ssched_i_chk_bsim_missing(chk_t *c, chk_bsim_t *S)
         size_t v = 0;
         while (v < S->nn && (!S->target[v] || (S->ops[op] && S->ops[op]->has[v])))
             v++;
-        ssched_i_chk_violation(c, "target %s never receives message %lu", c->names[v < S->nn ? v : 0],
+        ssched_i_chk_violation(c, "target %s never receives message %zu", c->names[v < S->nn ? v : 0],
                       op);
     }
 }
@@ -313,9 +313,9 @@ ssched_status_t ssched_i_chk_unrolled_broadcast(chk_t *c, json_t *root, const ch
         return ssched_i_chk_bad(c, "unrolled broadcasts are \"ssched-unrolled/2\" files");
     if (!json_is_false(json_object_get(root, "split")))
         return ssched_i_chk_bad(c, "unrolled broadcasts move whole messages: \"split\" must be false");
-    size_t K = (unsigned long)json_integer_value(kj);
-    if (K > ((unsigned long)1 << 40))
-        return ssched_i_chk_bad(c, "too many operations to check (%lu)", K);
+    size_t K = (size_t)json_integer_value(kj);
+    if (K > ((size_t)1 << 40))
+        return ssched_i_chk_bad(c, "too many operations to check (%zu)", K);
     bsim_t *S = ssched_i_chk_bsim_new(c, K, c->source, NULL);
     if (!S)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");

@@ -107,7 +107,7 @@ typedef struct {
 static char *leaf_value(size_t k, size_t op)
 {
     char buf[64];
-    snprintf(buf, sizeof buf, "%zu.%lu;", k, op);
+    snprintf(buf, sizeof buf, "%zu.%zu;", k, op);
     return strdup(buf);
 }
 
@@ -125,10 +125,10 @@ static char *take(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
         char name[96]; /* named only when reported: takes are many */
         ssched_i_chk_type_name(c, interval, name, sizeof name);
         if (absent)
-            ssched_i_chk_violation(c, "%s uses %s of time-stamp %lu on %s, which is not there", who, name,
+            ssched_i_chk_violation(c, "%s uses %s of time-stamp %zu on %s, which is not there", who, name,
                           op, c->names[node]);
         else
-            ssched_i_chk_violation(c, "%s uses %s of time-stamp %lu on %s before it exists%s", who, name,
+            ssched_i_chk_violation(c, "%s uses %s of time-stamp %zu on %s before it exists%s", who, name,
                           op, c->names[node],
                           x->partial ? " (not all its pieces have arrived)" : "");
         return NULL;
@@ -150,7 +150,7 @@ static int put(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
         char name[96];
         ssched_i_chk_type_name(c, interval, name, sizeof name);
         free(value);
-        return ssched_i_chk_violation(c, "%s of time-stamp %lu is on %s twice", name, op, c->names[node]);
+        return ssched_i_chk_violation(c, "%s of time-stamp %zu is on %s twice", name, op, c->names[node]);
     }
     x->value = value;
     mpq_set(x->since, at);
@@ -188,7 +188,7 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     json_t *op = json_object_get(x, "op");
     if (!json_is_integer(op) || json_integer_value(op) < 0)
         return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    e->op = (unsigned long)json_integer_value(op);
+    e->op = (size_t)json_integer_value(op);
     mpq_t q;
     mpq_init(q);
     mpq_sub(q, e->end, e->start);
@@ -220,7 +220,7 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     }
     mpq_clear(q);
     if (e->op >= K && c->report->valid)
-        ssched_i_chk_violation(c, "%s: time-stamp %lu is outside 0..%lu", where, e->op, K - 1);
+        ssched_i_chk_violation(c, "%s: time-stamp %zu is outside 0..%zu", where, e->op, K - 1);
     if (mpq_sgn(e->start) < 0 && c->report->valid)
         ssched_i_chk_violation(c, "%s: starts before time 0", where);
     if (mpq_cmp(e->end, c->makespan) > 0)
@@ -256,7 +256,7 @@ int ssched_i_chk_reduce_result_ok(const chk_t *c, const char *value, size_t t)
         return -1;
     size_t len = 0;
     for (size_t k = 0; k < c->N; k++)
-        len += (size_t)sprintf(expect + len, "%zu.%lu;", k, t);
+        len += (size_t)sprintf(expect + len, "%zu.%zu;", k, t);
     int ok = !strcmp(value, expect);
     free(expect);
     return ok;
@@ -381,7 +381,7 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
     if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off)) {
         char name[96];
         ssched_i_chk_type_name(c, km, name, sizeof name);
-        return ssched_i_chk_violation(c, "%s: piece of %s of time-stamp %lu does not continue the "
+        return ssched_i_chk_violation(c, "%s: piece of %s of time-stamp %zu does not continue the "
                              "pieces %s->%s sent before", where, name, e->op, c->names[i],
                              c->names[j]), SSCHED_OK;
     }
@@ -427,9 +427,9 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     json_t *kj = json_object_get(root, "operations");
     if (!json_is_integer(kj) || json_integer_value(kj) < 1)
         return ssched_i_chk_bad(c, "missing positive integer \"operations\"");
-    size_t K = (unsigned long)json_integer_value(kj);
+    size_t K = (size_t)json_integer_value(kj);
     if (K > (1UL << 26)) /* the simulation keeps every result: bound the work */
-        return ssched_i_chk_bad(c, "too many operations to check (%lu)", K);
+        return ssched_i_chk_bad(c, "too many operations to check (%zu)", K);
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = format && !strcmp(format, "ssched-unrolled/2");
     int whole_only = json_is_false(json_object_get(root, "split"));
@@ -484,13 +484,13 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
         if (ok < 0)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         else if (!x || !x->value || x->partial)
-            ssched_i_chk_violation(c, "the target %s never obtains the result of time-stamp %lu",
+            ssched_i_chk_violation(c, "the target %s never obtains the result of time-stamp %zu",
                           c->names[c->target], t);
         else if (!ok && c->comm)
-            ssched_i_chk_violation(c, "the result of time-stamp %lu does not hold every participant "
+            ssched_i_chk_violation(c, "the result of time-stamp %zu does not hold every participant "
                           "exactly once", t);
         else if (!ok)
-            ssched_i_chk_violation(c, "the result of time-stamp %lu is not the ordered reduction", t);
+            ssched_i_chk_violation(c, "the result of time-stamp %zu is not the ordered reduction", t);
     }
     /* all-reduce: every participant but the root got every result */
     if (copies && st == SSCHED_OK)

@@ -314,7 +314,7 @@ static ssched_status_t collect(sched_bcast_replay_t *r, const ssched_platform_t 
             arb_of[base + q] = pick;
             for (size_t v = 0; v < nn; v++)
                 r->arrived[(base + q) * nn + v] = 0;
-            size_t op = (unsigned long)b * n + q;
+            size_t op = (size_t)b * n + q;
             if (r->ready && op < K) /* the message exists at the root from then */
                 r->arrived[(base + q) * nn + root] = r->ready(r->ctx, op);
         }
@@ -325,7 +325,7 @@ static ssched_status_t collect(sched_bcast_replay_t *r, const ssched_platform_t 
             continue;
         size_t base = (batch % (H + 1)) * n;
         for (size_t q = 0; q < n && st == SSCHED_OK; q++) {
-            if ((unsigned long)batch * n + q >= K)
+            if ((size_t)batch * n + q >= K)
                 break;
             const arb_t *x = &r->arb[arb_of[base + q]];
             for (size_t k = 0; k < x->n; k++) {

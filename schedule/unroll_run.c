@@ -61,7 +61,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
         return ssched_error_set(err, SSCHED_EINPUT, "K (operations) must be at least 1");
     if (K > max_ops)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "K (operations) %lu is above the limit %lu (raise it "
+                                "K (operations) %zu is above the limit %zu (raise it "
                                 "with limits.max_operations)", K, max_ops);
     if (mpq_sgn(s->throughput) == 0 || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "throughput is 0: no operation can complete");
@@ -75,7 +75,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     unsigned long long events = estimate_events(s, K);
     if (events > max_events)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "about %llu events for %lu operations, above the limit %llu "
+                                "about %llu events for %zu operations, above the limit %llu "
                                 "(raise it with limits.max_events)", events, K, max_events);
     if (sched_reduce_like(s)) {
         /* instances of one period are held at once */

@@ -266,7 +266,7 @@ static ssched_status_t pk_weight(pk_t *pk, ssched_error_t *err)
                 }
             if (t < 2 || steps > pk->n)
                 return ssched_error_set(err, SSCHED_EINTERNAL,
-                                        "arborescence packing: Newton step failed (t = %lu)", t);
+                                        "arborescence packing: Newton step failed (t = %zu)", t);
             mpq_sub(pk->acc, pk->acc, pk->lambda);
             mpq_set_ui(pk->val.a, t - 1, 1);
             mpq_div(pk->acc, pk->acc, pk->val.a);

@@ -76,7 +76,7 @@ static void progress_line(void *ctx, size_t M)
 {
     cli_progress_t *p = ctx;
     if (cli_progress_due(p))
-        fprintf(stderr, "ssched compare: %.1f s, unrolling and checking M = %lu\n",
+        fprintf(stderr, "ssched compare: %.1f s, unrolling and checking M = %zu\n",
                 cli_now() - p->start, M);
 }
 

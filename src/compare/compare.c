@@ -145,11 +145,11 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     for (size_t k = 0; k < o->n_ops; k++)
         if (o->ops[k] > max_ops)
             return ssched_error_set(err, SSCHED_ELIMIT,
-                                    "M = %lu operations to unroll and check is above the "
-                                    "limit %lu (raise it with options.max_ops)", o->ops[k], max_ops);
+                                    "M = %zu operations to unroll and check is above the "
+                                    "limit %zu (raise it with options.max_ops)", o->ops[k], max_ops);
     if (o->crossover_limit > max_ops)
         return ssched_error_set(err, SSCHED_ELIMIT,
-                                "options.crossover_limit %lu is above the limit %lu "
+                                "options.crossover_limit %zu is above the limit %zu "
                                 "(raise it with options.max_ops)", o->crossover_limit, max_ops);
     {
         double n = (double)c->n, types = o->op == SSCHED_MK_REDUCE ? n * (n + 1) / 2 : n - 1;
@@ -287,7 +287,7 @@ ssched_status_t ssched_write_compare_svg(FILE *out, const ssched_compare_t *r, s
         double x = X(log10((double)r->M[k]));
         if (x - last_x < 44)
             continue;
-        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%lu</text>\n", x,
+        fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%zu</text>\n", x,
                 H - B + 18, r->M[k]);
         last_x = x;
     }
@@ -330,7 +330,7 @@ ssched_status_t ssched_write_compare_svg(FILE *out, const ssched_compare_t *r, s
         int left = x + 4 + 8.0 * 22 > W;
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"gray\" "
                      "stroke-dasharray=\"4\"/>\n<text x=\"%.1f\" y=\"%.0f\" fill=\"gray\" "
-                     "text-anchor=\"%s\">crossover M = %lu</text>\n",
+                     "text-anchor=\"%s\">crossover M = %zu</text>\n",
                 x, T, x, H - B, left ? x - 4 : x + 4, T + 50, left ? "end" : "start", r->crossover);
     }
 #undef X

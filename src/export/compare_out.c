@@ -72,8 +72,8 @@ ssched_status_t ssched_write_compare_text(FILE *out, const ssched_mk_cluster_t *
     if (!r->pipelining_can_win)
         fprintf(out, "\npipelining never wins: 1/TP >= the one-shot makespan\n");
     else if (r->crossover_found)
-        fprintf(out, "\ncrossover: pipelining is faster from M = %lu on\n", r->crossover);
+        fprintf(out, "\ncrossover: pipelining is faster from M = %zu on\n", r->crossover);
     else
-        fprintf(out, "\nno crossover up to M = %lu (--max-crossover)\n", o->crossover_limit);
+        fprintf(out, "\nno crossover up to M = %zu (--max-crossover)\n", o->crossover_limit);
     return ssched_i_write_status(out, err);
 }

@@ -186,7 +186,7 @@ ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *
         snprintf(label, sizeof label, "%s\xe2\x86\x92%s", p->names[p->from[e]], p->names[p->to[e]]);
         snprintf(t0, sizeof t0, "%.6g", a);
         snprintf(t1, sizeof t1, "%.6g", b);
-        snprintf(title, sizeof title, "op %lu: %s, %s, [%s, %s)", t->op, label, type, t0, t1);
+        snprintf(title, sizeof title, "op %zu: %s, %s, [%s, %s)", t->op, label, type, t0, t1);
         if (!is_switch(p, p->from[e]))
             bar(&g, g.row[3 * p->from[e]], a, b, t->op, label, title);
         if (!is_switch(p, p->to[e]))
@@ -200,7 +200,7 @@ ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *
             continue;
         double a = mpq_get_d(c->start), b = mpq_get_d(c->end);
         snprintf(label, sizeof label, "T(%zu,%zu,%zu)", c->k, c->l, c->m);
-        snprintf(title, sizeof title, "op %lu: %s computes %s, [%.6g, %.6g)", c->op,
+        snprintf(title, sizeof title, "op %zu: %s computes %s, [%.6g, %.6g)", c->op,
                  p->names[c->node], label, a, b);
         bar(&g, g.row[3 * c->node + 2], a, b, c->op, label, title);
     }

@@ -101,7 +101,7 @@ ssched_status_t ssched_write_unrolled_summary(FILE *out, const ssched_platform_t
                                               const ssched_unroll_figures_t *fig,
                                               ssched_error_t *err)
 {
-    fprintf(out, "unrolled schedule for %lu operations: %zu transfers (%zu pieces of messages)",
+    fprintf(out, "unrolled schedule for %zu operations: %zu transfers (%zu pieces of messages)",
             fig->operations, fig->transfers, fig->pieces);
     if (s->kind == SSCHED_PROBLEM_REDUCE)
         fprintf(out, ", %zu computations", fig->computations);

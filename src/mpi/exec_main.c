@@ -369,7 +369,7 @@ int main(int argc, char **argv)
     ssched_status_t rs = v.got ? ssched_mpi_run(&x, &cb, &st, &err)
                                : ssched_error_set(&err, SSCHED_ENOMEM, "out of memory");
     int mine = rs == SSCHED_OK && v.bad == 0 && all_arrived(&x, &v), verified = 0;
-    size_t peak = rs == SSCHED_OK ? (unsigned long)st.buffers_peak : 0, peak_all = 0;
+    size_t peak = rs == SSCHED_OK ? st.buffers_peak : 0, peak_all = 0;
     MPI_Allreduce(&peak, &peak_all, 1, MPI_UNSIGNED_LONG, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(&mine, &verified, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     verified = verified && verify;
@@ -388,15 +388,15 @@ int main(int argc, char **argv)
         if (json)
             printf("{\"verified\": %s, \"verify\": %s, \"makespan\": %.17g, "
                    "\"schedule_makespan\": \"%s\", \"schedule_makespan_approx\": %.9g, "
-                   "\"operations\": %lu, \"throughput\": %.9g, \"ratio\": %.17g, "
-                   "\"unit_bytes\": %llu, \"ranks\": %zu, \"buffer_peak\": %lu}\n",
+                   "\"operations\": %zu, \"throughput\": %.9g, \"ratio\": %.17g, "
+                   "\"unit_bytes\": %llu, \"ranks\": %zu, \"buffer_peak\": %zu}\n",
                    verified ? "true" : "false", verify ? "true" : "false", st.makespan,
                    x.makespan, x.makespan_d, x.operations, tp,
                    x.makespan_d > 0 ? st.makespan / x.makespan_d : 0,
                    (unsigned long long)opt.unit_bytes, x.n_nodes, peak_all);
         else
             printf("schedule makespan: %s (%.9g) time units\n"
-                   "measured makespan: %.9g s\nthroughput: %.9g operations/s (K = %lu)\n"
+                   "measured makespan: %.9g s\nthroughput: %.9g operations/s (K = %zu)\n"
                    "verified: %s\n", x.makespan, x.makespan_d, st.makespan, tp, x.operations,
                    !verify ? "not requested (--verify)" : verified ? "yes" : "NO");
         fflush(stdout);

@@ -150,13 +150,13 @@ static unsigned char *buffer(run_t *R, int64_t b)
     int rc = 0;
     const char *who = NULL;
     if (d[B_INIT] == BUF_FILL && cb->fill)
-        rc = cb->fill(R->x, (size_t)d[B_A], (unsigned long)d[B_OP], R->mem[b], bytes, cb->ctx),
+        rc = cb->fill(R->x, (size_t)d[B_A], (size_t)d[B_OP], R->mem[b], bytes, cb->ctx),
         who = "fill";
     else if (d[B_INIT] == BUF_VALUE && cb->value)
-        rc = cb->value(R->x, (size_t)d[B_A], (unsigned long)d[B_OP], R->mem[b], bytes, cb->ctx),
+        rc = cb->value(R->x, (size_t)d[B_A], (size_t)d[B_OP], R->mem[b], bytes, cb->ctx),
         who = "value";
     if (rc) {
-        fail(R, "the %s callback returned %d (operation %lu)", who, rc, (unsigned long)d[B_OP]);
+        fail(R, "the %s callback returned %d (operation %zu)", who, rc, (size_t)d[B_OP]);
         return NULL;
     }
     return R->mem[b];
@@ -225,8 +225,8 @@ static void compute(run_t *R, int64_t k)
     }
     R->st.computations++;
     if (rc)
-        return fail(R, "the combine callback returned %d (operation %lu)", rc,
-                    (unsigned long)o[O_ID]);
+        return fail(R, "the combine callback returned %d (operation %zu)", rc,
+                    (size_t)o[O_ID]);
 #ifdef SSCHED_SMPI
     if (R->im->flops > 0) {
         comp_job_t *j = malloc(sizeof *j);
@@ -271,7 +271,7 @@ static void start(run_t *R, int64_t k)
         break;
     default: { /* OP_DELIVER */
         const ssched_mpi_callbacks_t *cb = R->cb;
-        size_t K = R->x->operations, id = (unsigned long)o[O_ID];
+        size_t K = R->x->operations, id = (size_t)o[O_ID];
         int rc = 0;
         /* reduce and all-reduce deliver results (at every participant for
          * an all-reduce: the root's own, the copies elsewhere) */
@@ -282,7 +282,7 @@ static void start(run_t *R, int64_t k)
             rc = cb->deliver(R->x, id / K, id % K, b, (size_t)n, cb->ctx);
         R->st.deliveries++;
         if (rc)
-            return fail(R, "the %s callback returned %d (operation %lu)",
+            return fail(R, "the %s callback returned %d (operation %zu)",
                         red ? "result" : "deliver", rc, red ? id : id % K);
         complete(R, k);
     }

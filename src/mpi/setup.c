@@ -195,7 +195,7 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
 static int unpack_header(ssched_mpi_t *x, const int64_t *h, int rank)
 {
     x->kind = (ssched_problem_kind_t)h[0];
-    x->operations = (unsigned long)h[1];
+    x->operations = (size_t)h[1];
     x->n_nodes = (size_t)h[2];
     x->n_types = (size_t)h[3];
     x->n_participants = (size_t)h[4];

@@ -25,7 +25,7 @@ ssched_status_t ssched_write_redist_text(FILE *out, const ssched_redist_t *r,
                                          const ssched_redist_schedule_t *s, ssched_error_t *err)
 {
     fprintf(out,
-            "redistribution cyclic(%lu) -> cyclic(%lu) of N = %lu elements on P = %zu "
+            "redistribution cyclic(%zu) -> cyclic(%zu) of N = %zu elements on P = %zu "
             "processors (K = %zu)\n",
             r->x, r->x * r->K, r->N, r->P, r->K);
     fprintf(out, "algorithm: %s, %zu messages, %zu transfers",

@@ -23,7 +23,7 @@ ssched_status_t ssched_redist_pattern(size_t P, size_t K, size_t N, size_t x,
         return ssched_error_set(err, SSCHED_EINPUT, "block size x must be at least 1");
     if (N < 1 || N % x != 0)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "N = %lu is not a positive multiple of x = %lu: the blocks "
+                                "N = %zu is not a positive multiple of x = %zu: the blocks "
                                 "must cover the array exactly",
                                 N, x);
     size_t blocks = N / x, period = (unsigned long)K * P;

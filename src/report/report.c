@@ -178,7 +178,7 @@ ssched_status_t ssched_write_report(FILE *out, const ssched_platform_t *p,
     }
     if (opt->operations < 1 || opt->operations > SSCHED_REPORT_MAX_OPERATIONS)
         return ssched_error_set(err, SSCHED_EINPUT,
-                                "report: operations must be between 1 and %lu (got %lu): the "
+                                "report: operations must be between 1 and %zu (got %zu): the "
                                 "page draws every event",
                                 SSCHED_REPORT_MAX_OPERATIONS, opt->operations);
     report_t r;

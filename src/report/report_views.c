@@ -160,7 +160,7 @@ ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_e
     ssched_status_t st = ssched_write_schedule_gantt(out, r->p, &r->period, err);
     if (st != SSCHED_OK)
         return st;
-    fprintf(out, "</div>\n<h2 id=\"unrolled\">%lu operations</h2>\n", r->opt->operations);
+    fprintf(out, "</div>\n<h2 id=\"unrolled\">%zu operations</h2>\n", r->opt->operations);
     if (!r->unrolled_ok) {
         fputs("<p id=\"unrolled-missing\">Not unrolled: ", out);
         ssched_i_svg_escape(out, r->unroll_error);
@@ -169,7 +169,7 @@ ssched_status_t ssched_i_report_timelines(FILE *out, const report_t *r, ssched_e
     }
     const ssched_unroll_figures_t *f = &r->unrolled.fig;
     fputs("<table id=\"k-figures\">", out);
-    fprintf(out, "<tr><th>operations K</th><td>%lu</td></tr>\n", f->operations);
+    fprintf(out, "<tr><th>operations K</th><td>%zu</td></tr>\n", f->operations);
     figure_row(out, "makespan", f->makespan);
     figure_row(out, "K / TP", f->steady_time);
     figure_row(out, "LB(K) = max(K/TP, LB1)", f->lower_bound);
