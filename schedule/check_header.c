@@ -124,6 +124,19 @@ static ssched_status_t node_list(chk_t *c, json_t *pb, const char *key, size_t *
     return SSCHED_OK;
 }
 
+/* problem.size: a positive exact number, 1 when absent. */
+static ssched_status_t read_size(chk_t *c, json_t *pb)
+{
+    if (!json_object_get(pb, "size")) {
+        mpq_set_ui(c->size, 1, 1);
+        return SSCHED_OK;
+    }
+    ssched_status_t st = ssched_i_chk_get_q(c, pb, "size", "problem", c->size);
+    if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
+        st = ssched_i_chk_bad(c, "problem.size must be positive");
+    return st;
+}
+
 static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict);
 
 /* A switch only forwards (issue 12): it is never a source, target or
@@ -209,12 +222,8 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
                 if (c->participants[a] == c->participants[b])
                     st = ssched_i_chk_bad(c, "problem.participants: '%s' listed twice",
                                  c->names[c->participants[a]]);
-        if (st == SSCHED_OK && json_object_get(pb, "size"))
-            st = ssched_i_chk_get_q(c, pb, "size", "problem", c->size);
-        else if (st == SSCHED_OK)
-            mpq_set_ui(c->size, 1, 1);
-        if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
-            st = ssched_i_chk_bad(c, "problem.size must be positive");
+        if (st == SSCHED_OK)
+            st = read_size(c, pb);
         /* types are the intervals [k,m], k-major */
         size_t nI = c->N * (c->N + 1) / 2;
         if (st == SSCHED_OK && !c->comm) {
@@ -241,12 +250,8 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         if (dst[b] == src[0])
             st = ssched_i_chk_bad(c, "problem.targets: the source '%s' is listed among its targets",
                          c->names[src[0]]);
-    if (st == SSCHED_OK && json_object_get(pb, "size"))
-        st = ssched_i_chk_get_q(c, pb, "size", "problem", c->size);
-    else if (st == SSCHED_OK)
-        mpq_set_ui(c->size, 1, 1);
-    if (st == SSCHED_OK && mpq_sgn(c->size) <= 0)
-        st = ssched_i_chk_bad(c, "problem.size must be positive");
+    if (st == SSCHED_OK)
+        st = read_size(c, pb);
     if (st == SSCHED_OK) {
         c->type_origin = ssched_i_alloc(ns * nd, sizeof(size_t));
         c->type_dest = ssched_i_alloc(ns * nd, sizeof(size_t));

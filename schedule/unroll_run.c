@@ -106,7 +106,8 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     e.pb = pb;
     e.sink = sink;
     size_t nn = p->n_nodes;
-    ssched_status_t st = ssched_i_sched_scale_init(&e.sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), err);
+    ssched_status_t st =
+        ssched_i_sched_scale_init(&e.sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), err);
     e.send_free = ssched_i_calloc(nn, sizeof *e.send_free);
     e.recv_free = ssched_i_calloc(nn, sizeof *e.recv_free);
     e.cpu_free = ssched_i_calloc(nn, sizeof *e.cpu_free);
