@@ -30,6 +30,12 @@ typedef struct {
     size_t *from;      /* n_edges tails                                    */
     size_t *to;        /* n_edges heads                                    */
     mpq_t *c;          /* n_edges unit-message transfer times              */
+    mpq_t *l;          /* n_edges latencies (0 unless set), same time unit
+                          as c: a transfer of z over e started at t ends at
+                          t + l(e) + z*c(e); the latency is propagation and
+                          keeps no port or link busy (docs/model.md)        */
+    struct ssched_routes *routes; /* NULL: the graph model of RR-4872; else
+                          the routed model (below) and every node is a host */
     /* Adjacency, rebuilt by ssched_platform_finalize(): the edges leaving
      * node i are out_list[out_start[i] .. out_start[i+1]-1], entering ones
      * in_list[in_start[i] .. in_start[i+1]-1] (edge indices, ascending). */
@@ -53,6 +59,66 @@ ssched_status_t ssched_platform_add_node(ssched_platform_t *p, const char *name,
 ssched_status_t ssched_platform_add_edge(ssched_platform_t *p, size_t from,
                                          size_t to, const mpq_t c,
                                          ssched_error_t *err);
+
+/* Set the latency of edge e (>= 0, exact; 0 by default). EINPUT for a
+ * negative value or an edge out of range. */
+ssched_status_t ssched_platform_set_latency(ssched_platform_t *p, size_t e, mpq_srcptr l,
+                                            ssched_error_t *err);
+
+/* 1 iff some edge has a positive latency. */
+int ssched_platform_has_latency(const ssched_platform_t *p);
+
+/* ---- The routed model (SimGrid platforms, measured matrices, --model routed)
+ * Nodes are hosts only; relaying happens only at hosts.  Edge e = (a, b) is
+ * the host pair a -> b, whose messages follow a fixed route: the link
+ * resources route_links[route_start[e] .. route_start[e+1]-1], in order.
+ * A link resource is
+ *   SHARED:  one resource for every flow crossing it (both directions when
+ *            SimGrid declares the link SHARED; SimGrid's SPLITDUPLEX link is
+ *            two SHARED resources, name_UP and name_DOWN):
+ *            sum over edges e through it of amount(e) * link_c <= 1 per time unit;
+ *   FATPIPE: each flow is capped alone, their sum is not:
+ *            amount(e) * link_c <= 1 per time unit for every e through it.
+ * link_c is the time for one unit message through the link at full
+ * bandwidth (unit_bytes / bandwidth); link_latency its latency.  An edge
+ * added by ssched_platform_add_routed_edge gets c(e) = the largest link_c
+ * of its route (a lone message's time per unit, the route's bottleneck) and
+ * l(e) = the sum of the route's latencies (SimGrid's CM02 adds them once per
+ * message).  Hosts have no port rule (a host's network interface is a link
+ * of its own in SimGrid) unless hosts_one_port. */
+typedef enum {
+    SSCHED_LINK_SHARED = 0,
+    SSCHED_LINK_FATPIPE
+} ssched_link_sharing_t;
+
+typedef struct ssched_routes {
+    size_t n_links;
+    char **link_names;              /* n_links names (unique)              */
+    mpq_t *link_c;                  /* n_links times per unit message (> 0) */
+    mpq_t *link_latency;            /* n_links latencies (>= 0)            */
+    ssched_link_sharing_t *sharing; /* n_links policies                    */
+    size_t *route_start;            /* n_edges + 1 offsets into route_links */
+    size_t *route_links;            /* link indices, route order            */
+    int hosts_one_port;             /* 1: each host keeps RR-4872's ports  */
+    size_t link_cap, route_cap, edge_cap;
+} ssched_routes_t;
+
+/* Make p a routed platform (before its first edge; nodes may exist).
+ * Idempotent.  ENOMEM, or EINPUT if p already has edges without routes. */
+ssched_status_t ssched_platform_make_routed(ssched_platform_t *p, ssched_error_t *err);
+
+/* Add a link resource to a routed platform.  EINPUT for an empty or
+ * duplicate name, link_c <= 0 or latency < 0. */
+ssched_status_t ssched_platform_add_link(ssched_platform_t *p, const char *name,
+                                         mpq_srcptr link_c, mpq_srcptr latency,
+                                         ssched_link_sharing_t sharing, size_t *index,
+                                         ssched_error_t *err);
+
+/* Add the routed edge from -> to crossing links[0..n-1] (n >= 1, each link
+ * at most once); c and l as above.  Same refusals as add_edge. */
+ssched_status_t ssched_platform_add_routed_edge(ssched_platform_t *p, size_t from, size_t to,
+                                                const size_t *links, size_t n,
+                                                ssched_error_t *err);
 
 /* Build the adjacency lists. Must be called after the last add_*. */
 ssched_status_t ssched_platform_finalize(ssched_platform_t *p,

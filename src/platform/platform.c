@@ -12,14 +12,45 @@ void ssched_platform_init(ssched_platform_t *p)
     memset(p, 0, sizeof *p);
 }
 
+static int grow(void **ptr, size_t elem, size_t need)
+{
+    void *q = realloc(*ptr, elem * (need ? need : 1));
+    if (!q)
+        return 0;
+    *ptr = q;
+    return 1;
+}
+
+static void routes_free(ssched_routes_t *r)
+{
+    if (!r)
+        return;
+    for (size_t k = 0; k < r->n_links; k++) {
+        free(r->link_names[k]);
+        mpq_clear(r->link_c[k]);
+        mpq_clear(r->link_latency[k]);
+    }
+    free(r->link_names);
+    free(r->link_c);
+    free(r->link_latency);
+    free(r->sharing);
+    free(r->route_start);
+    free(r->route_links);
+    free(r);
+}
+
 void ssched_platform_free(ssched_platform_t *p)
 {
     for (size_t i = 0; i < p->n_nodes; i++) {
         free(p->names[i]);
         mpq_clear(p->w[i]);
     }
-    for (size_t e = 0; e < p->n_edges; e++)
+    for (size_t e = 0; e < p->n_edges; e++) {
         mpq_clear(p->c[e]);
+        mpq_clear(p->l[e]);
+    }
+    free(p->l);
+    routes_free(p->routes);
     free(p->names);
     free(p->has_w);
     free(p->multiport);
@@ -34,14 +65,6 @@ void ssched_platform_free(ssched_platform_t *p)
     memset(p, 0, sizeof *p);
 }
 
-static int grow(void **ptr, size_t elem, size_t need)
-{
-    void *q = realloc(*ptr, elem * (need ? need : 1));
-    if (!q)
-        return 0;
-    *ptr = q;
-    return 1;
-}
 
 ssched_status_t ssched_platform_add_node(ssched_platform_t *p, const char *name,
                                          mpq_srcptr w, size_t *index,
@@ -86,9 +109,21 @@ ssched_status_t ssched_i_platform_add_node_new(ssched_platform_t *p, const char 
     return SSCHED_OK;
 }
 
+static ssched_status_t add_edge_raw(ssched_platform_t *p, size_t from, size_t to,
+                                    mpq_srcptr c, ssched_error_t *err);
+
 ssched_status_t ssched_platform_add_edge(ssched_platform_t *p, size_t from,
                                          size_t to, const mpq_t c,
                                          ssched_error_t *err)
+{
+    if (p->routes)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "an edge of a routed platform needs its route");
+    return add_edge_raw(p, from, to, c, err);
+}
+
+static ssched_status_t add_edge_raw(ssched_platform_t *p, size_t from, size_t to,
+                                    mpq_srcptr c, ssched_error_t *err)
 {
     if (from >= p->n_nodes || to >= p->n_nodes)
         return ssched_error_set(err, SSCHED_EINPUT, "edge endpoint out of range");
@@ -102,7 +137,8 @@ ssched_status_t ssched_platform_add_edge(ssched_platform_t *p, size_t from,
         size_t cap = p->edge_cap ? 2 * p->edge_cap : 32;
         if (!grow((void **)&p->from, sizeof *p->from, cap) ||
             !grow((void **)&p->to, sizeof *p->to, cap) ||
-            !grow((void **)&p->c, sizeof *p->c, cap))
+            !grow((void **)&p->c, sizeof *p->c, cap) ||
+            !grow((void **)&p->l, sizeof *p->l, cap))
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         p->edge_cap = cap;
     }
@@ -111,7 +147,147 @@ ssched_status_t ssched_platform_add_edge(ssched_platform_t *p, size_t from,
     p->to[e] = to;
     mpq_init(p->c[e]);
     mpq_set(p->c[e], c);
+    mpq_init(p->l[e]);
     return SSCHED_OK;
+}
+
+ssched_status_t ssched_platform_set_latency(ssched_platform_t *p, size_t e, mpq_srcptr l,
+                                            ssched_error_t *err)
+{
+    if (e >= p->n_edges)
+        return ssched_error_set(err, SSCHED_EINPUT, "latency of an edge out of range");
+    if (mpq_sgn(l) < 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "edge %s->%s: latency must not be negative",
+                                p->names[p->from[e]], p->names[p->to[e]]);
+    mpq_set(p->l[e], l);
+    return SSCHED_OK;
+}
+
+int ssched_platform_has_latency(const ssched_platform_t *p)
+{
+    for (size_t e = 0; e < p->n_edges; e++)
+        if (mpq_sgn(p->l[e]) > 0)
+            return 1;
+    return 0;
+}
+
+ssched_status_t ssched_platform_make_routed(ssched_platform_t *p, ssched_error_t *err)
+{
+    if (p->routes)
+        return SSCHED_OK;
+    if (p->n_edges)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "a platform becomes routed before its first edge");
+    p->routes = calloc(1, sizeof *p->routes);
+    if (!p->routes)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    p->routes->route_start = calloc(1, sizeof *p->routes->route_start);
+    if (!p->routes->route_start) {
+        free(p->routes);
+        p->routes = NULL;
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_platform_add_link(ssched_platform_t *p, const char *name,
+                                         mpq_srcptr link_c, mpq_srcptr latency,
+                                         ssched_link_sharing_t sharing, size_t *index,
+                                         ssched_error_t *err)
+{
+    ssched_routes_t *r = p->routes;
+    if (!r)
+        return ssched_error_set(err, SSCHED_EINPUT, "links need a routed platform");
+    if (!name || !*name)
+        return ssched_error_set(err, SSCHED_EINPUT, "link with an empty name");
+    if (mpq_sgn(link_c) <= 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "link '%s': bandwidth must be positive",
+                                name);
+    if (latency && mpq_sgn(latency) < 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "link '%s': latency must not be negative",
+                                name);
+    if (sharing != SSCHED_LINK_SHARED && sharing != SSCHED_LINK_FATPIPE)
+        return ssched_error_set(err, SSCHED_EINPUT, "link '%s': unknown sharing policy", name);
+    if (r->n_links == r->link_cap) {
+        size_t cap = r->link_cap ? 2 * r->link_cap : 16;
+        if (!grow((void **)&r->link_names, sizeof *r->link_names, cap) ||
+            !grow((void **)&r->link_c, sizeof *r->link_c, cap) ||
+            !grow((void **)&r->link_latency, sizeof *r->link_latency, cap) ||
+            !grow((void **)&r->sharing, sizeof *r->sharing, cap))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        r->link_cap = cap;
+    }
+    size_t k = r->n_links;
+    r->link_names[k] = strdup(name);
+    if (!r->link_names[k])
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpq_init(r->link_c[k]);
+    mpq_set(r->link_c[k], link_c);
+    mpq_init(r->link_latency[k]);
+    if (latency)
+        mpq_set(r->link_latency[k], latency);
+    r->sharing[k] = sharing;
+    r->n_links++;
+    if (index)
+        *index = k;
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_platform_add_routed_edge(ssched_platform_t *p, size_t from, size_t to,
+                                                const size_t *links, size_t n,
+                                                ssched_error_t *err)
+{
+    ssched_routes_t *r = p->routes;
+    if (!r)
+        return ssched_error_set(err, SSCHED_EINPUT, "routes need a routed platform");
+    if (n == 0 || from >= p->n_nodes || to >= p->n_nodes)
+        return ssched_error_set(err, SSCHED_EINPUT, "route without links");
+    for (size_t a = 0; a < n; a++) {
+        if (links[a] >= r->n_links)
+            return ssched_error_set(err, SSCHED_EINPUT, "route %s->%s: link out of range",
+                                    p->names[from], p->names[to]);
+        for (size_t b = 0; b < a; b++)
+            if (links[a] == links[b])
+                return ssched_error_set(err, SSCHED_EINPUT,
+                                        "route %s->%s crosses link '%s' twice", p->names[from],
+                                        p->names[to], r->link_names[links[a]]);
+    }
+    size_t used = r->route_start[p->n_edges];
+    if (used + n > r->route_cap) {
+        size_t cap = r->route_cap ? 2 * r->route_cap : 64;
+        while (cap < used + n)
+            cap *= 2;
+        if (!grow((void **)&r->route_links, sizeof *r->route_links, cap))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        r->route_cap = cap;
+    }
+    if (p->n_edges + 2 > r->edge_cap) {
+        size_t cap = r->edge_cap ? 2 * r->edge_cap : 32;
+        while (cap < p->n_edges + 2)
+            cap *= 2;
+        if (!grow((void **)&r->route_start, sizeof *r->route_start, cap))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        r->edge_cap = cap;
+    }
+    /* The lone message's time per unit is its bottleneck link's; the
+     * latencies add up once per message (CM02). */
+    mpq_t c, l;
+    mpq_init(c);
+    mpq_init(l);
+    for (size_t a = 0; a < n; a++) {
+        if (mpq_cmp(r->link_c[links[a]], c) > 0)
+            mpq_set(c, r->link_c[links[a]]);
+        mpq_add(l, l, r->link_latency[links[a]]);
+    }
+    ssched_status_t st = add_edge_raw(p, from, to, c, err);
+    if (st == SSCHED_OK) {
+        mpq_set(p->l[p->n_edges - 1], l);
+        memcpy(r->route_links + used, links, n * sizeof *links);
+        r->route_start[p->n_edges] = used + n;
+    }
+    mpq_clear(c);
+    mpq_clear(l);
+    return st;
 }
 
 /* Counting sort of edge indices by key (from or to): edges keep ascending
