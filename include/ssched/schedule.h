@@ -221,6 +221,10 @@ typedef struct {
     mpq_t start, end;
     size_t edge, type;
     size_t op;                 /* operation index, 0 .. K-1                 */
+    size_t batch;              /* operations carried: op .. op+batch-1 (>= 1),
+                                  the same range of each one's message, in
+                                  one message of batch * length (JSON
+                                  "batch": n, absent = 1)                    */
     mpq_t piece_offset;        /* the range moved, as fractions of one      */
     mpq_t piece_length;        /* message: [0, 1) when whole                */
 } ssched_timed_transfer_t;

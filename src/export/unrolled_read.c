@@ -353,6 +353,7 @@ static ssched_status_t read_events(reader_t *r, json_t *root, ssched_unrolled_t 
     for (size_t k = 0; k < nt && st == SSCHED_OK; k++) {
         ssched_timed_transfer_t *t = &u->transfers[u->n_transfers++];
         mpq_inits(t->start, t->end, t->piece_offset, t->piece_length, NULL);
+        t->batch = 1;
         st = read_transfer(r, json_array_get(tr, k), k, t);
         if (st == SSCHED_OK && (mpq_sgn(t->piece_offset) || mpq_cmp_ui(t->piece_length, 1, 1)))
             u->fig.pieces++;
