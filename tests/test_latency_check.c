@@ -59,9 +59,33 @@ static int check(char *text, char *why)
     return r;
 }
 
+/* The same file with its first start written "00": the checker's fast
+ * path (64-bit fractions, scatter and gossip) reads only plain numbers and
+ * hands such a file to the exact checker, which must agree. */
+static char *exact_only(const char *text)
+{
+    const char *at = strstr(text, "\"start\": \"0\"");
+    if (!at)
+        return NULL;
+    size_t k = (size_t)(at - text) + strlen("\"start\": \"");
+    char *t = malloc(strlen(text) + 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    memcpy(t, text, k);
+    t[k] = '0';
+    strcpy(t + k + 1, text + k);
+    return t;
+}
+
 static void expect(char *text, int want, const char *needle)
 {
-    char why[512];
+    char why[512], why2[512];
+    char *slow = exact_only(text);
+    if (slow) {
+        int r2 = check(slow, why2);
+        CU_ASSERT_EQUAL(r2, want);
+        if (needle)
+            CU_ASSERT_PTR_NOT_NULL(strstr(why2, needle));
+    }
     int r = check(text, why);
     if (r != want || (needle && !strstr(why, needle)))
         fprintf(stderr, "\n  got %d (%s), wanted %d (%s)\n", r, why, want, needle ? needle : "");
