@@ -321,6 +321,47 @@ static void test_reduce(void)
            0, "lasts fewer time units");
 }
 
+/* ---- all-reduce of S, R with root S -------------------------------------- */
+
+static const char *const ALLRED =
+    "{\"kind\": \"allreduce\", \"participants\": [\"S\", \"R\"], \"root\": \"S\", "
+    "\"size\": \"1\"}";
+
+#define CP(s, e, op, extra)                                                                      \
+    "  {\"start\": \"" s "\", \"end\": \"" e "\", \"from\": \"S\", \"to\": \"R\", \"copy\":" \
+    " true, \"op\": " op extra "}"
+
+/* LB1: the reduce bound to S (3) plus d(S, R) = 1/2 + 1 for the result:
+ * 9/2.  The copies of each result leave S once its merge ended. */
+static void test_allreduce(void)
+{
+    const char *merges = RC("3", "4", "0") ",\n" RC("4", "5", "1");
+    expect(file(ALLRED, 1, RT("0", "3", "0", ", \"batch\": 2") ",\n" CP("4", "11/2", "0", "")
+                ",\n" CP("5", "13/2", "1", ""),
+                merges, "13/2", "9/2", "9/2", "9/2", "13/9", "2", "S"),
+           1, NULL);
+    /* both results in one copy, after the second merge */
+    expect(file(ALLRED, 1, RT("0", "3", "0", ", \"batch\": 2") ",\n" CP("5", "15/2", "0",
+                ", \"batch\": 2"),
+                merges, "15/2", "11/2", "9/2", "9/2", "5/3", "2", "S"),
+           1, NULL);
+    /* the batched copy leaves before op 1's result is complete (at 5) */
+    expect(file(ALLRED, 1, RT("0", "3", "0", ", \"batch\": 2") ",\n" CP("4", "13/2", "0",
+                ", \"batch\": 2"),
+                merges, "13/2", "9/2", "9/2", "9/2", "13/9", "2", "S"),
+           0, "before its reduce result is complete");
+    /* R gets the result of op 1 twice */
+    expect(file(ALLRED, 1, RT("0", "3", "0", ", \"batch\": 2") ",\n" CP("5", "15/2", "0",
+                ", \"batch\": 2") ",\n" CP("15/2", "9", "1", ""),
+                merges, "9", "7", "9/2", "9/2", "2", "2", "S"),
+           0, "message 1 moves to R after every target has it");
+    /* a copy without its latency */
+    expect(file(ALLRED, 1, RT("0", "3", "0", ", \"batch\": 2") ",\n" CP("4", "5", "0", "")
+                ",\n" CP("5", "13/2", "1", ""),
+                merges, "13/2", "9/2", "9/2", "9/2", "13/9", "2", "S"),
+           0, "lasts fewer time units");
+}
+
 /* ---- the unrolled reader and writer ------------------------------------- */
 
 /* A batched file with latencies reads back (batch 2, l = 1/2) and is
@@ -468,6 +509,7 @@ int main(void)
         {"scatter: batches that double-deliver or miss an op", test_scatter_batch_mutations},
         {"broadcast with latencies and batches", test_broadcast},
         {"reduce with latencies and batches", test_reduce},
+        {"all-reduce copies with latencies and batches", test_allreduce},
         {"LB1 with latencies on a chain", test_lb1_chain},
         {"unrolled reader and writer: batch and l", test_read_write_batch},
         {NULL, NULL}};
