@@ -59,12 +59,13 @@ static int check(char *text, char *why)
     return r;
 }
 
-/* The same file with its first start written "00": the checker's fast
- * path (64-bit fractions, scatter and gossip) reads only plain numbers and
- * hands such a file to the exact checker, which must agree. */
+/* The same file with its first start written with a leading 0 ("00",
+ * "05/4"): the checker's fast path (64-bit fractions, scatter and gossip)
+ * reads only plain numbers and hands such a file to the exact checker,
+ * which must agree. */
 static char *exact_only(const char *text)
 {
-    const char *at = strstr(text, "\"start\": \"0\"");
+    const char *at = strstr(text, "\"start\": \"");
     if (!at)
         return NULL;
     size_t k = (size_t)(at - text) + strlen("\"start\": \"");
@@ -362,6 +363,124 @@ static void test_allreduce(void)
            0, "lasts fewer time units");
 }
 
+/* ---- the fast path against the exact checker, random files ------------- */
+
+typedef struct {
+    int num, den;       /* start */
+    int edge, op, batch, half; /* half: 0 whole, 1 first half, 2 second */
+} rev_t;
+
+static int cmp_rev(const void *a, const void *b)
+{
+    const rev_t *x = a, *y = b;
+    long l = (long)x->num * y->den, r = (long)y->num * x->den;
+    return (l > r) - (l < r);
+}
+
+/* Random scatters S -> T (K = 3) over the latency platform: each op's
+ * message, whole or in halves, possibly batched, over S -> R then R -> T,
+ * at random starts (quarters) with exact durations; often valid, often
+ * not.  The fast path and the exact checker must give the same verdict
+ * and the same message on every one. */
+static void test_fast_equals_exact(void)
+{
+    int valid = 0, invalid = 0;
+    mpq_t t, d, mk, ov, ra;
+    mpq_inits(t, d, mk, ov, ra, NULL);
+    for (int inst = 0; inst < 400; inst++) {
+        rev_t ev[24];
+        size_t n = 0;
+        for (int op = 0; op < 3; op++) {
+            int batch = op < 2 && tu_pick(3) == 0 ? 2 : 1, halves = tu_pick(3) == 0;
+            for (int edge = 0; edge < 2; edge++)
+                for (int h = 0; h < (halves ? 2 : 1); h++) {
+                    rev_t *e = &ev[n++];
+                    /* a valid base (S -> R at 3 op, R -> T from 3 op + 3,
+                     * a second half 1 (5/4) later), jittered half the time */
+                    e->den = 4;
+                    e->num = 12 * op + 12 * edge + h * (4 + edge) +
+                             (tu_pick(2) ? (int)tu_pick(5) - 2 : 0);
+                    if (e->num < 0)
+                        e->num = 0;
+                    e->edge = edge;
+                    e->op = op;
+                    e->batch = batch;
+                    e->half = halves ? h + 1 : 0;
+                }
+            if (batch == 2)
+                op++; /* op + 1 travels in the batch */
+        }
+        qsort(ev, n, sizeof *ev, cmp_rev);
+        char body[8192] = "";
+        size_t at = 0;
+        mpq_set_ui(mk, 0, 1);
+        for (size_t k = 0; k < n; k++) {
+            /* end = start + l + batch * len * 1 */
+            mpq_set_si(t, ev[k].num, (unsigned long)ev[k].den);
+            mpq_canonicalize(t);
+            mpq_set_ui(d, ev[k].edge ? 1 : 2, 4);
+            mpq_canonicalize(d);
+            mpq_add(d, d, t);
+            mpq_t len;
+            mpq_init(len);
+            mpq_set_ui(len, (unsigned long)ev[k].batch, ev[k].half ? 2 : 1);
+            mpq_canonicalize(len);
+            mpq_add(d, d, len);
+            mpq_clear(len);
+            if (mpq_cmp(d, mk) > 0)
+                mpq_set(mk, d);
+            char *ts = mpq_get_str(NULL, 10, t), *ds = mpq_get_str(NULL, 10, d);
+            at += (size_t)snprintf(body + at, sizeof body - at,
+                                   "%s  {\"start\": \"%s\", \"end\": \"%s\", \"from\": \"%s\","
+                                   " \"to\": \"%s\", \"origin\": \"S\", \"dest\": \"T\","
+                                   " \"op\": %d%s%s}",
+                                   k ? ",\n" : "", ts, ds, ev[k].edge ? "R" : "S",
+                                   ev[k].edge ? "T" : "R", ev[k].op,
+                                   ev[k].batch == 2 ? ", \"batch\": 2" : "",
+                                   ev[k].half == 1   ? ", \"piece\": [\"0\", \"1/2\"]"
+                                   : ev[k].half == 2 ? ", \"piece\": [\"1/2\", \"1/2\"]"
+                                                     : "");
+            free(ts);
+            free(ds);
+        }
+        /* K/TP = 3 > LB1 = 7/4 */
+        mpq_set_ui(t, 3, 1);
+        mpq_sub(ov, mk, t);
+        mpq_div(ra, mk, t);
+        char *mks = mpq_get_str(NULL, 10, mk), *ovs = mpq_get_str(NULL, 10, ov),
+             *ras = mpq_get_str(NULL, 10, ra);
+        char *text = malloc(16384);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        snprintf(text, 16384,
+                 "{\"format\": \"ssched-unrolled/2\",\n \"problem\": %s,\n%s"
+                 " \"throughput\": \"1\", \"operations\": 3, \"split\": true,\n"
+                 " \"transfers\": [\n%s\n ],\n"
+                 " \"operations_per_period\": \"1\", \"period\": \"1\", \"pattern_throughput\":"
+                 " \"1\",\n \"makespan\": \"%s\", \"steady_time\": \"3\", \"overhead\": \"%s\","
+                 " \"lb1\": \"7/4\", \"lower_bound\": \"3\", \"ratio\": \"%s\"}\n",
+                 SCATTER, PLATFORM, body, mks, ovs, ras);
+        free(mks);
+        free(ovs);
+        free(ras);
+        char why[512], why2[512];
+        char *slow = exact_only(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
+        int r = check(text, why), r2 = check(slow, why2);
+        if (r != r2 || strcmp(why, why2))
+            fprintf(stderr, "\n  instance %d: fast %d (%s), exact %d (%s)\n", inst, r, why, r2,
+                    why2);
+        CU_ASSERT_EQUAL(r, r2);
+        CU_ASSERT_STRING_EQUAL(why, why2);
+        valid += r == 1;
+        invalid += r == 0;
+    }
+    printf(" (%d valid, %d invalid) ", valid, invalid);
+    mpq_clears(t, d, mk, ov, ra, NULL);
+    /* the instances are of both kinds */
+    CU_ASSERT(valid >= 10);
+    CU_ASSERT(invalid >= 10);
+}
+
 /* ---- the unrolled reader and writer ------------------------------------- */
 
 /* A batched file with latencies reads back (batch 2, l = 1/2) and is
@@ -510,6 +629,7 @@ int main(void)
         {"broadcast with latencies and batches", test_broadcast},
         {"reduce with latencies and batches", test_reduce},
         {"all-reduce copies with latencies and batches", test_allreduce},
+        {"fast path = exact checker on random files", test_fast_equals_exact},
         {"LB1 with latencies on a chain", test_lb1_chain},
         {"unrolled reader and writer: batch and l", test_read_write_batch},
         {NULL, NULL}};
