@@ -162,7 +162,9 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
 /* ---- Platforms users already have ----------------------------------------
  * ssched_platform_load() reads GraphML (as above) or GML (through igraph's
  * GML reader; node names from the `label` attribute, else `name`, else the
- * GML id, a repeated name getting " (id N)"; `directed 1` keeps edges
+ * GML id, a repeated name getting " (id N)" (refused when that is taken
+ * too); attributes w, c, l as in GraphML, `ports` a string (a number is
+ * refused); messages name the file and the node's or edge's line; `directed 1` keeps edges
  * directed, otherwise each edge is a link usable both ways; parallel links
  * keep the cheapest; a quoted value is exact, a bare number is the simplest
  * rational rounding to the double igraph read).  Real topologies (Internet
