@@ -41,6 +41,24 @@ static void test_scatter_batch_valid(void)
            1, NULL);
 }
 
+/* Pieces pipelined through R: op 0 is at T by 9/4, before the path sum
+ * (1/2 + 1) + (1/4 + 1) = 11/4, which is why LB1 counts only what every
+ * piece pays for a scatter (7/4). */
+static void test_scatter_pipelined(void)
+{
+#define H1 ", \"piece\": [\"0\", \"1/2\"]"
+#define H2 ", \"piece\": [\"1/2\", \"1/2\"]"
+    expect(file(SCATTER, 1,
+                ST("0", "1", "S", "R", "0", H1) ",\n" ST("1/2", "3/2", "S", "R", "0", H2) ",\n"
+                ST("1", "7/4", "R", "T", "0", H1) ",\n" ST("1", "2", "S", "R", "1", H1) ",\n"
+                ST("3/2", "9/4", "R", "T", "0", H2) ",\n" ST("3/2", "5/2", "S", "R", "1", H2) ",\n"
+                ST("2", "11/4", "R", "T", "1", H1) ",\n" ST("5/2", "13/4", "R", "T", "1", H2),
+                NULL, "13/4", "5/4", "7/4", "2", "13/8", "2", "R"),
+           1, NULL);
+#undef H1
+#undef H2
+}
+
 static void test_scatter_mutations(void)
 {
     /* bandwidth phases [1/2, 3/2) and [1, 2) on S's port */
@@ -274,6 +292,7 @@ int main(void)
     static const tu_test_t tests[] = {
         {"scatter: overlapping latencies, valid", test_scatter_overlap_valid},
         {"scatter: a batch, valid", test_scatter_batch_valid},
+        {"scatter: pieces pipelined beat the path sum", test_scatter_pipelined},
         {"bandwidth phases out of start order", test_phases_out_of_order},
         {"scatter: overlap, durations, forward before arrival", test_scatter_mutations},
         {"scatter: batches that double-deliver or miss an op", test_scatter_batch_mutations},
