@@ -342,6 +342,19 @@ static void test_tp_unchanged(void)
     CU_ASSERT_EQUAL_FATAL(load(&p, lat, NULL, &err), SSCHED_OK);
     CU_ASSERT(tu_mpq_equals(p.l[0], "1/100"));
     ssched_platform_free(&p);
+    /* the periodic schedule carries the latencies and checks as before */
+    const char *sched = tu_tmp_path("periodic-lat.json");
+    CU_ASSERT_EQUAL(tu_run(&a, "schedule '%s' --problem broadcast --source h0_0_0_0 --json -o '%s'",
+                           lat, sched),
+                    0);
+    tu_run_free(&a);
+    char *text = tu_read_file(sched);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"l\": \"1/100\""));
+    free(text);
+    CU_ASSERT_EQUAL(tu_run(&a, "check '%s'", sched), 0);
+    CU_ASSERT_PTR_NOT_NULL(a.out && strstr(a.out, "valid periodic schedule"));
+    tu_run_free(&a);
 }
 
 int main(void)
