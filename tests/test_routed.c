@@ -143,6 +143,8 @@ static void expect_tp(const ssched_platform_t *p, const ssched_problem_t *pb, co
     mpq_clear(tp);
 }
 
+#include "test_routed_lp.inc"
+
 /* ---- hand cases ------------------------------------------------------ */
 
 /* Scatter H0 -> H1, H2: routes H0->H1 = [a1, M, b1], H0->H2 = [a2, M, b2];
@@ -308,7 +310,7 @@ static void hostlist(char *out, size_t cap, unsigned from, unsigned step, unsign
 
 /* One problem of each kind on p (n hosts); kind 0 scatter, 1 gossip,
  * 2 ordered reduce, 3 broadcast, 4 multicast, 5 commutative reduce,
- * 6 all-reduce. */
+ * 6 all-reduce through H0, 7 all-reduce with the best root. */
 static void make_problem(const ssched_platform_t *p, unsigned n, int kind, ssched_problem_t *pb)
 {
     char a[256], b[256];
@@ -341,7 +343,7 @@ static void make_problem(const ssched_platform_t *p, unsigned n, int kind, ssche
         break;
     default:
         hostlist(a, sizeof a, 0, 1, n < 4 ? n : 4, n);
-        st = ssched_problem_set_allreduce(pb, p, a, "H0", 0, &err);
+        st = ssched_problem_set_allreduce(pb, p, a, kind == 6 ? "H0" : NULL, 0, &err);
         break;
     }
     if (st != SSCHED_OK)
@@ -355,13 +357,38 @@ static void test_every_kind(void)
         ssched_platform_t p;
         unsigned n = 4 + tu_pick(3);
         random_routed(&p, n, 2 + tu_pick(2), inst % 3 == 2);
-        for (int kind = 0; kind <= 6; kind++) {
+        for (int kind = 0; kind <= 7; kind++) {
             ssched_problem_t pb;
             make_problem(&p, n, kind, &pb);
             mpq_t tp;
             mpq_init(tp);
             solve_both(&p, &pb, tp);
             mpq_clear(tp);
+            ssched_problem_free(&pb);
+        }
+        ssched_platform_free(&p);
+    }
+}
+
+/* The independent formulation (test_routed_lp.inc) on small random routed
+ * platforms, multi-port and one-port hosts: scatter, gossip, reduce,
+ * broadcast. */
+static void test_independent(void)
+{
+    tu_run_t r;
+    CU_ASSERT_EQUAL_FATAL(tu_sh(&r, "command -v esolver"), 0);
+    tu_run_free(&r);
+    static const int kinds[] = {0, 1, 2, 3};
+    for (unsigned inst = 0; inst < 8; inst++) {
+        ssched_platform_t p;
+        unsigned n = 3 + tu_pick(3);
+        random_routed(&p, n, 2 + tu_pick(2), inst % 4 == 3);
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+            ssched_problem_t pb;
+            make_problem(&p, n, kinds[k], &pb);
+            if (inst % 2)
+                mpq_set_ui(pb.size, 3, 2);
+            ir_compare(&p, &pb);
             ssched_problem_free(&pb);
         }
         ssched_platform_free(&p);
@@ -417,6 +444,7 @@ int main(void)
         {"split duplex: both directions at full rate", test_split_duplex},
         {"hosts multi-port vs one-port", test_hosts_ports},
         {"every problem kind: colgen = edge LP, TP = sum of prices", test_every_kind},
+        {"an independent LP (routes expanded by hand, esolver) agrees", test_independent},
         {"32-host cluster by column generation", test_cluster32},
         {NULL, NULL}};
     return tu_main("routed", tests);
