@@ -491,7 +491,7 @@ static void test_cli_model_routed(void)
         {"solve", "--model routed --hosts two-port"},
         {"solve", "--model routed --routers one-port"},
         {"schedule", "--model routed"},
-        {"schedule", "--model routed --unroll"},
+        {"schedule", "--model routed --unroll --operations 10 -o /dev/null"},
         {"report", "--model routed -o /dev/null"}};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         CU_ASSERT_EQUAL(tu_run(&r, "%s '%s' %s %s", bad[k][0], plat, scatter, bad[k][1]), 2);
