@@ -27,7 +27,10 @@ static const char *usage_text =
     "         arborescences, both certified exactly; auto = colgen, the faster on\n"
     "         every class measured)  --quiet (no progress lines)\n"
     "         --routers one-port|switch (switch: every node without w not named in the\n"
-    "         problem forwards on all its links at once; default: the file's ports)\n";
+    "         problem forwards on all its links at once; default: the file's ports)\n"
+    "         --model graph|routed (routed: hosts = nodes with w or named by the problem,\n"
+    "         routes = shortest paths by c, each directed edge a shared link resource)\n"
+    "         --hosts multi-port|one-port (routed platforms; default multi-port)\n";
 
 int cli_cmd_solve(int argc, char **argv)
 {
