@@ -435,6 +435,55 @@ static void test_cluster32(void)
     ssched_platform_free(&p);
 }
 
+/* ssched_platform_route: shortest by c, then fewest hops, then the node
+ * settled first; links named FROM->TO with the edges' c and latency. */
+static void test_platform_route(void)
+{
+    for (int direct = 0; direct < 2; direct++) {
+        ssched_platform_t g, r;
+        ssched_platform_init(&g);
+        mpq_t q;
+        mpq_init(q);
+        mpq_set_ui(q, 1, 1);
+        size_t A, X, Y, B;
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&g, "A", q, &A, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&g, "X", NULL, &X, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&g, "Y", NULL, &Y, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&g, "B", q, &B, NULL), SSCHED_OK);
+        size_t ends[4][2] = {{A, X}, {X, B}, {A, Y}, {Y, B}};
+        for (int k = 0; k < 4; k++)
+            CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(&g, ends[k][0], ends[k][1], q, NULL),
+                                  SSCHED_OK);
+        mpq_set_ui(q, 1, 3);
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_set_latency(&g, 1, q, NULL), SSCHED_OK);
+        mpq_set_ui(q, 2, 1); /* as long as the two-hop paths, one hop */
+        if (direct)
+            CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(&g, A, B, q, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_finalize(&g, NULL), SSCHED_OK);
+        unsigned char router[4] = {0, 1, 1, 0};
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_route(&g, router, &r, NULL), SSCHED_OK);
+        CU_ASSERT_EQUAL(r.n_nodes, 2);
+        CU_ASSERT_EQUAL_FATAL(r.n_edges, 1); /* B has no way back to A */
+        CU_ASSERT_STRING_EQUAL(r.routes->link_names[1], "X->B");
+        const ssched_routes_t *rt = r.routes;
+        size_t len = rt->route_start[1] - rt->route_start[0];
+        if (direct) { /* the fewest hops */
+            CU_ASSERT_EQUAL(len, 1);
+            CU_ASSERT_STRING_EQUAL(rt->link_names[rt->route_links[0]], "A->B");
+            CU_ASSERT(tu_mpq_equals(r.c[0], "2"));
+        } else { /* X settles before Y: A->X, X->B */
+            CU_ASSERT_EQUAL_FATAL(len, 2);
+            CU_ASSERT_EQUAL(rt->route_links[0], 0);
+            CU_ASSERT_EQUAL(rt->route_links[1], 1);
+            CU_ASSERT(tu_mpq_equals(r.c[0], "1"));
+            CU_ASSERT(tu_mpq_equals(r.l[0], "1/3"));
+        }
+        ssched_platform_free(&r);
+        ssched_platform_free(&g);
+        mpq_clear(q);
+    }
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -445,6 +494,7 @@ int main(void)
         {"every problem kind: colgen = edge LP, TP = sum of prices", test_every_kind},
         {"an independent LP (routes expanded by hand, esolver) agrees", test_independent},
         {"32-host cluster by column generation", test_cluster32},
+        {"ssched_platform_route: shortest, fewest hops, ties", test_platform_route},
         {NULL, NULL}};
     return tu_main("routed", tests);
 }
