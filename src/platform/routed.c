@@ -20,10 +20,84 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Binary heap of (dist, hops, node) entries, least first; stale entries
+ * (a node reached again more cheaply) are skipped when popped. */
+typedef struct {
+    size_t n, cap;
+    size_t *node, *hops;
+    mpq_t *dist;
+} heap_t;
+
+static int before(const heap_t *h, size_t a, size_t b)
+{
+    int c = mpq_cmp(h->dist[a], h->dist[b]);
+    if (c)
+        return c < 0;
+    if (h->hops[a] != h->hops[b])
+        return h->hops[a] < h->hops[b];
+    return h->node[a] < h->node[b];
+}
+
+static void swap(heap_t *h, size_t a, size_t b)
+{
+    size_t t = h->node[a];
+    h->node[a] = h->node[b];
+    h->node[b] = t;
+    t = h->hops[a];
+    h->hops[a] = h->hops[b];
+    h->hops[b] = t;
+    mpq_swap(h->dist[a], h->dist[b]);
+}
+
+static int push(heap_t *h, size_t node, mpq_srcptr dist, size_t hops)
+{
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 64;
+        size_t *nn = realloc(h->node, cap * sizeof *nn);
+        if (nn)
+            h->node = nn;
+        size_t *nh = nn ? realloc(h->hops, cap * sizeof *nh) : NULL;
+        if (nh)
+            h->hops = nh;
+        mpq_t *nd = nh ? realloc(h->dist, cap * sizeof *nd) : NULL;
+        if (!nd)
+            return 0;
+        h->dist = nd;
+        for (size_t k = h->cap; k < cap; k++)
+            mpq_init(h->dist[k]);
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    h->node[i] = node;
+    h->hops[i] = hops;
+    mpq_set(h->dist[i], dist);
+    for (; i > 0 && before(h, i, (i - 1) / 2); i = (i - 1) / 2)
+        swap(h, i, (i - 1) / 2);
+    return 1;
+}
+
+static void pop(heap_t *h)
+{
+    swap(h, 0, --h->n);
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && before(h, l, m))
+            m = l;
+        if (r < h->n && before(h, r, m))
+            m = r;
+        if (m == i)
+            break;
+        swap(h, i, m);
+        i = m;
+    }
+}
+
 /* Shortest paths from s: dist/hops per node, pred = the arc into it
- * (SIZE_MAX: unreached or s).  O(n^2 + m), exact. */
-static void shortest_from(const ssched_platform_t *g, size_t s, mpq_t *dist, size_t *hops,
-                          size_t *pred, unsigned char *done, unsigned char *seen)
+ * (SIZE_MAX: unreached or s), done[v] = v reached.  Nodes are settled by
+ * increasing (dist, hops, index); an arc replaces a node's label only when
+ * strictly better.  O(m log m), exact.  0 on ENOMEM. */
+static int shortest_from(const ssched_platform_t *g, size_t s, mpq_t *dist, size_t *hops,
+                         size_t *pred, unsigned char *done, unsigned char *seen, heap_t *h)
 {
     size_t n = g->n_nodes;
     mpq_t cand;
@@ -35,19 +109,16 @@ static void shortest_from(const ssched_platform_t *g, size_t s, mpq_t *dist, siz
     mpq_set_ui(dist[s], 0, 1);
     hops[s] = 0;
     seen[s] = 1;
-    for (;;) {
-        size_t u = SIZE_MAX;
-        for (size_t i = 0; i < n; i++) {
-            if (!seen[i] || done[i])
-                continue;
-            int c = u == SIZE_MAX ? -1 : mpq_cmp(dist[i], dist[u]);
-            if (c < 0 || (c == 0 && hops[i] < hops[u]))
-                u = i; /* ties on both: the lower index (scanned first) */
-        }
-        if (u == SIZE_MAX)
-            break;
+    h->n = 0;
+    int ok = push(h, s, dist[s], 0);
+    while (ok && h->n) {
+        size_t u = h->node[0];
+        int stale = done[u] || h->hops[0] != hops[u] || !mpq_equal(h->dist[0], dist[u]);
+        pop(h);
+        if (stale)
+            continue;
         done[u] = 1;
-        for (size_t k = g->out_start[u]; k < g->out_start[u + 1]; k++) {
+        for (size_t k = g->out_start[u]; ok && k < g->out_start[u + 1]; k++) {
             size_t e = g->out_list[k], v = g->to[e];
             if (done[v])
                 continue;
@@ -58,10 +129,12 @@ static void shortest_from(const ssched_platform_t *g, size_t s, mpq_t *dist, siz
                 hops[v] = hops[u] + 1;
                 pred[v] = e;
                 seen[v] = 1;
+                ok = push(h, v, dist[v], hops[v]);
             }
         }
     }
     mpq_clear(cand);
+    return ok;
 }
 
 static ssched_status_t add_links(const ssched_platform_t *g, ssched_platform_t *r,
@@ -102,6 +175,7 @@ ssched_status_t ssched_platform_route(const ssched_platform_t *g, const unsigned
     size_t *path = ssched_i_alloc(n, sizeof *path);
     unsigned char *done = ssched_i_alloc(n, 1), *seen = ssched_i_alloc(n, 1);
     mpq_t *dist = ssched_i_mpq_vec_new(n);
+    heap_t heap = {0, 0, NULL, NULL, NULL};
     if (st == SSCHED_OK && (!host || !hops || !pred || !path || !done || !seen || !dist))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t i = 0; i < n && st == SSCHED_OK; i++) {
@@ -118,7 +192,10 @@ ssched_status_t ssched_platform_route(const ssched_platform_t *g, const unsigned
     for (size_t a = 0; a < n && st == SSCHED_OK; a++) {
         if (host[a] == SIZE_MAX)
             continue;
-        shortest_from(g, a, dist, hops, pred, done, seen);
+        if (!shortest_from(g, a, dist, hops, pred, done, seen, &heap)) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            break;
+        }
         for (size_t b = 0; b < n && st == SSCHED_OK; b++) {
             if (b == a || host[b] == SIZE_MAX || !done[b])
                 continue;
@@ -137,6 +214,9 @@ ssched_status_t ssched_platform_route(const ssched_platform_t *g, const unsigned
     free(done);
     free(seen);
     ssched_i_mpq_vec_free(dist, n);
+    ssched_i_mpq_vec_free(heap.dist, heap.cap);
+    free(heap.node);
+    free(heap.hops);
     if (st != SSCHED_OK) {
         ssched_platform_free(r);
         ssched_platform_init(r);
