@@ -271,13 +271,15 @@ ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const char *where, si
 /* Unrolled files are read as a stream (check_stream.c): a header object,
  * then the event arrays one element at a time. */
 static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
-                                           const chk_extent_t *co, ssched_check_report_t *report,
-                                           ssched_error_t *err)
+                                           const chk_extent_t *co,
+                                           const ssched_check_options_t *opt,
+                                           ssched_check_report_t *report, ssched_error_t *err)
 {
     chk_t c;
     ssched_i_chk_init(&c);
     c.report = report;
     c.err = err;
+    c.opt = opt;
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = !strcmp(format, "ssched-unrolled/2");
     report->unrolled = 1;
@@ -298,6 +300,9 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
             st = ssched_i_chk_bad(&c, "\"computations\" in a scatter or gossip schedule");
         else
             st = ssched_i_chk_unrolled(&c, root, tr);
+        /* last: the events are valid, now what they are claimed to reach */
+        if (st == SSCHED_OK && report->valid)
+            st = ssched_i_chk_throughput_claims(&c, root);
     }
     ssched_i_chk_free(&c);
     return st;
@@ -312,12 +317,30 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
 ssched_status_t ssched_check_schedule_buffer(const char *text, size_t len,
                                              ssched_check_report_t *report, ssched_error_t *err)
 {
-    return ssched_i_chk_check_buffer(text, len, 0, report, err);
+    return ssched_i_chk_check_buffer(text, len, 0, NULL, report, err);
+}
+
+void ssched_check_options_default(ssched_check_options_t *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->max_solve_size = SSCHED_CHECK_MAX_SOLVE_SIZE;
+}
+
+ssched_status_t ssched_check_schedule_buffer_opts(const char *text, size_t len,
+                                                  const ssched_check_options_t *opt,
+                                                  ssched_check_report_t *report,
+                                                  ssched_error_t *err)
+{
+    return ssched_i_chk_check_buffer(text, len, 0, opt, report, err);
 }
 
 ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapped,
-                                 ssched_check_report_t *report, ssched_error_t *err)
+                                          const ssched_check_options_t *opt_in,
+                                          ssched_check_report_t *report, ssched_error_t *err)
 {
+    ssched_check_options_t defaults;
+    ssched_check_options_default(&defaults);
+    const ssched_check_options_t *opt = opt_in ? opt_in : &defaults;
     memset(report, 0, sizeof *report);
     report->valid = 1;
     size_t nul = ssched_i_chk_find_nul(text, len, mapped);
@@ -332,7 +355,7 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
             ssched_status_t st = SSCHED_OK;
             int unrolled = f && (!strcmp(f, "ssched-unrolled/1") || !strcmp(f, "ssched-unrolled/2"));
             if (unrolled)
-                st = check_unrolled_text(top, &tr, &co, report, err);
+                st = check_unrolled_text(top, &tr, &co, opt, report, err);
             json_decref(top);
             if (unrolled)
                 return st;
@@ -347,6 +370,7 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
     ssched_i_chk_init(&c);
     c.report = report;
     c.err = err;
+    c.opt = opt;
     ssched_status_t st;
     const char *format = json_string_value(json_object_get(root, "format"));
     /* strict reading (every key interpreted, no duplicates) for the
@@ -378,6 +402,8 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
             st = c.allreduce ? ssched_i_chk_allreduce(&c, root)
                  : c.bcast   ? ssched_i_chk_broadcast(&c, root)
                              : ssched_i_chk_periodic(&c, root);
+            if (st == SSCHED_OK && report->valid)
+                st = ssched_i_chk_throughput_claims(&c, root);
         } else {
             /* an unrolled format the stream reader did not take: malformed */
             st = ssched_i_chk_bad(&c, "unrolled file that is not a well-formed JSON object");
