@@ -44,6 +44,15 @@ typedef struct {
     const ssched_check_options_t *opt; /* never NULL once checking       */
 } chk_t;
 
+/* Did a failed json_loadb run out of memory?  jansson says so with
+ * json_error_out_of_memory in some places and, in others (a container it
+ * cannot allocate), returns NULL leaving the error as initialised: no
+ * text, line -1.  Every syntax error has a text. */
+static inline int chk_json_oom(const json_error_t *e)
+{
+    return json_error_code(e) == json_error_out_of_memory || (e->text[0] == 0 && e->line < 0);
+}
+
 /* The type ssched_i_chk_transfer gives an all-reduce's copies. */
 #define CHK_COPY ((size_t)-2)
 
