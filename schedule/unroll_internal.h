@@ -315,6 +315,11 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
 SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
         const ssched_platform_t *p, const ssched_schedule_t *s, size_t K);
 
+/* Events written for K operations (a bound: each slot transfer's ceiling
+ * per period, the tasks). */
+SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
+                                                                  size_t K);
+
 /* Run the engine on s for K operations into sink; fills fig. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,
                                                           const ssched_problem_t *pb,
