@@ -100,6 +100,13 @@ typedef struct {
     size_t n_touched, cap_touched;
     int64_t now;
     int any;                    /* an event was seen                        */
+    /* scatter, gossip pieces whose 1/bu would need more than 62 bits:
+     * amounts are exact (GMP, units of 1/wbu) and an event's bamt is the
+     * index of its amount in wamt (ssched_i_sched_buffers_wide) */
+    int wide;
+    mpz_t wbu;
+    mpz_t *wamt;
+    size_t n_wamt;
 } sched_buffers_t;
 
 /* Where events go: into memory or a JSON stream. */
@@ -334,6 +341,10 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_
 SSCHED_INTERNAL int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                        const ssched_problem_t *pb, const ssched_schedule_t *s);
 SSCHED_INTERNAL void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
+/* Exact amounts for pieces of these lengths (messages): wbu = the LCM of
+ * their denominators, wamt[k] = lens[k] * wbu; 0 on allocation failure. */
+SSCHED_INTERNAL int ssched_i_sched_buffers_wide(sched_buffers_t *b, size_t nn, const mpq_t *lens,
+                                               size_t n);
 /* Account one event, in start order. */
 SSCHED_INTERNAL int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
 /* buffer_peak and buffer_node of fig (pending releases applied first). */
