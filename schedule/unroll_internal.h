@@ -322,6 +322,11 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
 SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
         const ssched_platform_t *p, const ssched_schedule_t *s, size_t K);
 
+/* A broadcast, all-reduce or reduce pattern built at the solution's LCM
+ * period, made the shortest with the same rates: its counts, slots and
+ * period divided by the gcd of the counts (unroll_shortest.c). */
+SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
+
 /* Events written for K operations (a bound: each slot transfer's ceiling
  * per period, the tasks). */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
