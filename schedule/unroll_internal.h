@@ -306,9 +306,9 @@ SSCHED_INTERNAL void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(
         sched_engine_t *e, const ssched_problem_t *pb, size_t K, size_t *periods,
         ssched_error_t *err);
-/* A short all-reduce pattern of n operations per period: trees and
- * arborescences apportioned by rate, the period the busiest resource's
- * time (unroll_allreduce_plan.c). */
+/* A short all-reduce (or broadcast, multicast) pattern of n operations
+ * per period: trees and arborescences apportioned by rate, the period the
+ * busiest resource's time (unroll_allreduce_plan.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
         size_t n, ssched_schedule_t *out, ssched_error_t *err);

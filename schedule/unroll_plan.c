@@ -295,8 +295,10 @@ static ssched_status_t scale_fits(const ssched_platform_t *p, const ssched_probl
     return ok;
 }
 
-/* All-reduce: the solution's own pattern (the LCM period) and short ones
- * of n operations (unroll_allreduce_plan.c), ranked as the others. */
+/* All-reduce, broadcast, multicast: the solution's own pattern (the LCM
+ * period, shortest: its counts divided by their gcd) when the driver can
+ * walk it, and short ones of n operations (unroll_allreduce_plan.c),
+ * ranked as the others.  Broadcast copies move whole. */
 static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_problem_t *pb,
                                       const ssched_steady_t *steady, size_t K,
                                       mpq_srcptr max_period, int no_split,
@@ -309,6 +311,9 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
         return ssched_error_set(err, st, "%s", first.message);
     if (st == SSCHED_OK && (st = scale_fits(p, pb, out, K, &first)) == SSCHED_ENOMEM)
         return ssched_error_set(err, st, "%s", first.message);
+    if (st == SSCHED_OK && !walkable(out))
+        st = ssched_error_set(&first, SSCHED_EINPUT,
+                              "the solution's own pattern has too many events per period");
     int have = st == SSCHED_OK;
     mpq_t best, est;
     mpq_inits(best, est, NULL);
@@ -320,6 +325,8 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     for (size_t k = 0; k < sizeof ns / sizeof *ns && (ns[k] == 1 || ns[k] / 2 <= K); k++) {
         ssched_error_t e;
         ssched_status_t r = ssched_i_sched_allreduce_pattern(p, pb, steady, ns[k], &cand, &e);
+        if (r == SSCHED_OK && !walkable(&cand))
+            continue;
         if (r == SSCHED_OK && !(max_period && mpq_cmp(cand.period, max_period) > 0))
             r = scale_fits(p, pb, &cand, K, &e);
         else if (r == SSCHED_OK)
@@ -330,7 +337,7 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
         }
         if (r != SSCHED_OK)
             continue;
-        cand.unroll_whole = no_split;
+        cand.unroll_whole = pb->kind == SSCHED_PROBLEM_ALLREDUCE ? no_split : 1;
         rank(p, pb, &cand, K, 2000000ULL, est);
         if (!have || mpq_cmp(est, best) < 0) {
             ssched_schedule_t tmp = *out;
@@ -342,8 +349,11 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     }
     if (st == SSCHED_OK && !have && max_period)
         st = ssched_error_set(err, SSCHED_EINPUT,
-                              "no periodic pattern fits in max_period: one all-reduce needs "
-                              "a period of at least 1/TP");
+                              pb->kind == SSCHED_PROBLEM_ALLREDUCE
+                                  ? "no periodic pattern fits in max_period: one all-reduce "
+                                    "needs a period of at least 1/TP"
+                                  : "no periodic pattern fits in max_period: one broadcast "
+                                    "needs a period of at least 1/TP");
     else if (st == SSCHED_OK && !have)
         st = ssched_error_set(err, first.status, "%s", first.message);
     ssched_schedule_free(&cand);
@@ -358,9 +368,7 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
 {
     static const size_t mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
                                          192, 256, 384, 512, 1024};
-    if (pb->kind == SSCHED_PROBLEM_BROADCAST)
-        return plan_broadcast(p, pb, steady, K, max_period, no_split, out, err);
-    if (pb->kind == SSCHED_PROBLEM_ALLREDUCE)
+    if (pb->kind == SSCHED_PROBLEM_BROADCAST || pb->kind == SSCHED_PROBLEM_ALLREDUCE)
         return plan_allreduce(p, pb, steady, K, max_period, no_split, out, err);
     if (K == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "K (operations) must be at least 1");

@@ -10,7 +10,8 @@
  *    (these were refused: piece resolution or ticks over 62 bits, or the
  *    pattern delivered more than TP of a type).
  *  - 30-digit costs: every kind unrolls (the rounded time grid) into a
- *    valid schedule with exact times.
+ *    valid schedule with exact times; broadcasts and multicasts over
+ *    several arborescences too (short apportioned patterns).
  *  - Large K: the unrolled gossip's makespan / (K/TP) at K = 10^4 is below
  *    1.01 (exact figures). */
 #include <stdio.h>
@@ -288,6 +289,26 @@ static void test_thirty_digits(void)
         ssched_problem_free(&pb);
     }
     ssched_platform_free(&p);
+    /* broadcasts and multicasts over several arborescences: the least
+     * whole counts of 30-digit rates are 30-digit numbers of operations,
+     * so short apportioned patterns are unrolled instead */
+    for (unsigned g = 0; g < 3; g++) {
+        random_platform(&p, 8, 30);
+        for (int multi = 0; multi < 2; multi++) {
+            ssched_problem_t pb;
+            ssched_problem_init(&pb);
+            CU_ASSERT_EQUAL_FATAL(ssched_problem_set_broadcast(&pb, &p, "n0",
+                                                               multi ? "n3,n5,n7" : NULL, NULL),
+                                  SSCHED_OK);
+            result_t r;
+            result_init(&r);
+            snprintf(what, sizeof what, "30-digit %s %u", multi ? "multicast" : "broadcast", g);
+            CU_ASSERT(unroll_case(&p, &pb, 10, &r, what));
+            result_free(&r);
+            ssched_problem_free(&pb);
+        }
+        ssched_platform_free(&p);
+    }
 }
 
 /* The exact fraction after `key` in text (up to a space). */
