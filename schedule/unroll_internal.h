@@ -20,7 +20,11 @@
  * tick per event.  Starts are whole ticks, so `end <= start` compares the
  * same on the exact and the reserved ends (buffer releases, ties).  A
  * rounded scale moves whole messages (A = 1) except scatter and gossip
- * pieces, whose ends are ceilings of exact ends too. */
+ * pieces, whose ends are ceilings of exact ends too.  Latency (l(e) > 0,
+ * not yet added by the engine): an exact scale already divides every l(e)
+ * (ssched_i_sched_lcm_latency); on the rounded grid the bandwidth phase
+ * must be reserved from floor((start + l) / tick) to the ceiling of the
+ * exact end, so that the reserved interval still contains the real one. */
 #ifndef SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 #define SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 
