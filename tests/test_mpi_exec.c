@@ -578,7 +578,8 @@ static void test_smpi_latency(void)
             double ratio = m ? atof(m + 9) : 0;
             int ok = asap ? ratio > 0 : ratio > 1 - 0.01 && ratio < 1 + 0.01;
             if (!ok || (!asap && (ratio < 1 - 1e-9 || ratio > 1 + 1e-9)))
-                fprintf(stderr, "\n  smpi %s K %s batch %s lat %s %s: status %d ratio %.17g\n%s\n%s",
+                fprintf(stderr, "\n  smpi %s K %s batch %s lat %s %s: status %d ratio %.17g"
+                        "\n%s\n%s",
                         runs[k][0], runs[k][1], runs[k][2], runs[k][3], asap ? "asap" : "paced",
                         r.status, ratio, r.out ? r.out : "", r.err ? r.err : "");
             CU_ASSERT(ok);
@@ -600,8 +601,7 @@ static void test_smpi_config(void)
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     tu_run_free(&r);
     const char *path = unroll("fig6", "reduce", 7, 0);
-    char wrapper[600];
-    snprintf(wrapper, sizeof wrapper, "%s-smpirun", SSCHED_EXEC_SMPI);
+    const char *wrapper = SSCHED_EXEC_SMPIRUN;
     tu_sh(&r, "'%s' --print-cfg; sh '%s/bench/smpi_exact.sh' --print-cfg B", wrapper,
           SSCHED_SOURCE_DIR);
     char *nl = r.out ? strchr(r.out, '\n') : NULL;

@@ -1,8 +1,13 @@
-/* ssched-exec: run an unrolled schedule with MPI (one rank per node).
+/* ssched-exec: run an unrolled schedule with MPI (one rank per node, or
+ * per node the schedule uses: routers no transfer crosses need none).
  *
  *   mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]
- *                            [--verify] [--json] [--map FILE]
+ *                            [--verify] [--json] [--map FILE] [--pace S | --no-pace]
  *
+ * --pace S posts every event no earlier than its scheduled start, one
+ * schedule time unit lasting S seconds (ssched_mpi_options_t.unit_seconds);
+ * the default is S = 1 under SMPI when the platform has latencies (exact
+ * there), else as soon as possible.
  * Payloads are deterministic, so --verify can check them where they end:
  * scatter/gossip messages are bytes derived from (type, op, byte index),
  * compared at the destination (each exactly once); a broadcast's message
@@ -25,8 +30,13 @@
  * bench/smpi_exact.sh --print-cfg B, simulated times are the schedule's.
  * --json: the last stdout line is one object; "verified" is true only when
  * --verify was given and passed ("verify" says whether it was asked);
- * "buffer_peak" is the most message buffers one rank held at once (compare
- * with the schedule's "buffer_peak").
+ * "measured_seconds" (also "makespan"), "unit_seconds" (one schedule time
+ * unit in seconds: the pacing's, else 1, the unit of `ssched export
+ * simgrid` and of --unit-bytes platforms), "measured_units" (measured in
+ * schedule time units), "ratio" (measured_units / the schedule's
+ * makespan); "buffer_peak" is the most message buffers one rank held at
+ * once (compare with the schedule's "buffer_peak").  Under SMPI a
+ * configuration other than the exact one gets a one-line warning.
  * Open MPI adds its own banner on stderr when a rank exits non-zero:
  * `mpirun -q` keeps stderr to ssched-exec's one line. */
 #include <errno.h>
