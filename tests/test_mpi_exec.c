@@ -212,6 +212,10 @@ static void test_exec_tiers(void)
     CU_ASSERT(run_verified(unroll("tiers-small", "reduce", 100, 0), 20, NULL));
     CU_ASSERT(run_verified(unroll("tiers-small", "scatter", 100, 1), 20, NULL));
     CU_ASSERT(run_verified(unroll("tiers-small", "gossip", 1, 1), 20, NULL));
+    /* more transfers in flight per port than the schedule overlaps */
+    CU_ASSERT(run_verified(unroll("tiers-small", "scatter", 100, 1), 20, "--window 8"));
+    CU_ASSERT(run_verified(unroll("tiers-small", "reduce", 100, 0), 20, "--window 3"));
+    CU_ASSERT(run_verified(unroll_bcast("tiers-small", 100), 20, "--window 100000"));
 }
 
 /* Another node-to-rank map: reversed. */
@@ -296,6 +300,10 @@ static void test_exec_bad_input(void)
     expect_bad(3, args, "mapped twice", 2);
     snprintf(args, sizeof args, "'%s' --unit-bytes zero", good);
     expect_bad(3, args, "--unit-bytes", 2);
+    snprintf(args, sizeof args, "'%s' --window -3", good);
+    expect_bad(3, args, "--window", 2);
+    snprintf(args, sizeof args, "'%s' --pace 0", good);
+    expect_bad(3, args, "--pace", 2);
 }
 
 /* A delivery callback fails mid-run: every rank stops, one line, no hang. */

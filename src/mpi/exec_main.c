@@ -3,11 +3,14 @@
  *
  *   mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]
  *                            [--verify] [--json] [--map FILE] [--pace S | --no-pace]
+ *                            [--window W]
  *
  * --pace S posts every event no earlier than its scheduled start, one
  * schedule time unit lasting S seconds (ssched_mpi_options_t.unit_seconds);
  * the default is S = 1 under SMPI when the platform has latencies (exact
- * there), else as soon as possible.
+ * there), else as soon as possible.  --window W lets each port have W
+ * more transfers in flight than the schedule overlaps (a schedule planned
+ * without the network's latency pays it once per transfer otherwise).
  * Payloads are deterministic, so --verify can check them where they end:
  * scatter/gossip messages are bytes derived from (type, op, byte index),
  * compared at the destination (each exactly once); a broadcast's message
@@ -271,10 +274,13 @@ static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 static const char usage[] =
     "usage: mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]\n"
     "                                [--verify] [--json] [--map FILE] [--pace S | --no-pace]\n"
+    "                                [--window W]\n"
     "  N: one rank per node of the platform, or per node the schedule uses\n"
     "  --pace S: post every event no earlier than its scheduled start, one schedule\n"
     "            time unit = S seconds (default: S = 1 in SMPI when the platform\n"
-    "            has latencies, otherwise --no-pace: as soon as possible)\n";
+    "            has latencies, otherwise --no-pace: as soon as possible)\n"
+    "  --window W: W more transfers in flight per port than the schedule overlaps\n"
+    "            (for a schedule planned without the network's latency; default 0)\n";
 
 /* Every rank parses the same argv: the same verdict everywhere. */
 static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t *opt,
@@ -291,6 +297,12 @@ static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t 
             *json = 1;
         } else if (!strcmp(a, "--map") && has) {
             opt->map_file = argv[++k];
+        } else if (!strcmp(a, "--window") && has) {
+            unsigned long long w = strtoull(argv[++k], &end, 10);
+            if (errno || *end || argv[k][0] == '-' || !argv[k][0] || w > 1000000000ULL)
+                return snprintf(why, wlen, "--window needs a count of transfers, not '%s'",
+                                argv[k]), 0;
+            opt->window = (size_t)w;
         } else if (!strcmp(a, "--no-pace")) {
             opt->unit_seconds = 0;
         } else if (!strcmp(a, "--pace") && has) {
