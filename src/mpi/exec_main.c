@@ -220,9 +220,10 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return 0;
     if (v->commutative) { /* the sum over every participant, each once */
         size_t nw = bytes / 8;
-        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w = acc + nw;
+        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w;
         if (!acc)
             return SSCHED_MPI_NOMEM;
+        w = acc + nw;
         leaf_sum(0, op, acc, nw, v->N);
         for (size_t k = 1; k < v->N; k++) {
             leaf_sum(k, op, w, nw, v->N);
@@ -234,9 +235,10 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return 0;
     }
     size_t nmat = bytes / 32;
-    uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m = acc + 4 * nmat;
+    uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m;
     if (!acc)
         return SSCHED_MPI_NOMEM;
+    m = acc + 4 * nmat;
     leaf(0, op, acc, nmat);
     for (size_t k = 1; k < v->N; k++) { /* the ordered reduction v_0 ... v_{N-1} */
         leaf(k, op, m, nmat);

@@ -259,7 +259,7 @@ void ssched_i_mpi_start(run_t *R, int64_t k)
     if (o[O_KIND] != OP_COMP && !b)
         return;
     int n = (int)(o[O_HI] - o[O_LO]);
-    unsigned char *msg = b + o[O_LO];
+    unsigned char *msg = b ? b + o[O_LO] : NULL;
     if (o[O_NXB] > 0 && (o[O_KIND] == OP_SEND || o[O_KIND] == OP_RECV)) {
         size_t len = (size_t)n, nb = 1 + (size_t)o[O_NXB];
         if (!(msg = R->stage[k] = malloc(len * nb + 1)))
