@@ -11,6 +11,18 @@
  * them (with latencies a port is busy only for [start + l, end)).  One
  * MPI_Waitsome loop serves them all.
  *
+ * SMPI 3.32 in the exact configuration times MPI_Isend and MPI_Issend
+ * alike: smpi/async-small-thresh is 0, so every message goes through the
+ * receiver's rendezvous mailbox (a transfer starts once both the send and
+ * the receive are posted), none is detached (send-is-detached-thresh 0:
+ * the sender completes with the transfer), and smpi/os, ois, or are 0.
+ * The transfer then waits its route's latency taking no bandwidth (CM02)
+ * and moves at the route's bandwidth: end = start + l + bytes / bandwidth,
+ * the schedule's rule.  (measured: the same times to the last bit with
+ * either call.)  Eager sends (async-small-thresh above the size) would
+ * start before the receive is posted; paced runs post both ends at the
+ * transfer's start, so the rendezvous costs nothing there.
+ *
  * Paced runs (impl->pace > 0 seconds per schedule time unit): an
  * operation is also posted no earlier than t0 + start x pace.  With
  * latencies this is what reproduces the schedule: as soon as possible, the
