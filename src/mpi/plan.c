@@ -184,25 +184,44 @@ static int local_order_init(bld_t *b)
         !b->slots ||
         !b->lidx || !b->seen0)
         return 0;
+    /* a multi-port node's slots: the link ends the schedule uses only (a
+     * routed platform has an edge per host pair: n^2 slots otherwise),
+     * placed after the node's own three in one pass over the edges */
+    unsigned char *used = calloc(p->n_edges + 1, 1);
+    size_t *pos = calloc(n + 1, sizeof *pos);
+    if (!used || !pos)
+        return free(used), free(pos), 0;
+    for (size_t t = 0; t < b->u->n_transfers; t++)
+        used[b->u->transfers[t].edge] = 1;
+    const unsigned char *mp = p->multiport;
+    for (size_t e = 0; mp && e < p->n_edges; e++)
+        if (used[e]) {
+            pos[p->from[e]] += mp[p->from[e]] != 0;
+            pos[p->to[e]] += mp[p->to[e]] != 0;
+        }
     size_t at = 0, nseen = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++) { /* pos: first the count, then the fill point */
+        size_t lr = 3 + pos[k];
         b->slot0[k] = at;
-        size_t own[3] = {k, n + k, 2 * n + k};
-        for (int r = 0; r < 3; r++)
-            b->slots[at++] = own[r];
-        if (p->multiport && p->multiport[k])
-            for (size_t e = 0; e < p->n_edges; e++) {
-                if (p->from[e] == k)
-                    b->slots[at++] = 3 * n + 2 * e;
-                if (p->to[e] == k)
-                    b->slots[at++] = 3 * n + 2 * e + 1;
-            }
-        for (size_t s = b->slot0[k]; s < at; s++)
-            b->lidx[b->slots[s]] = s - b->slot0[k];
+        b->slots[at] = k, b->slots[at + 1] = n + k, b->slots[at + 2] = 2 * n + k;
+        pos[k] = at + 3;
+        at += lr;
         b->seen0[k] = nseen;
-        nseen += (at - b->slot0[k]) * (at - b->slot0[k]);
+        nseen += lr * lr;
     }
+    for (size_t e = 0; mp && e < p->n_edges; e++)
+        if (used[e]) {
+            if (mp[p->from[e]])
+                b->slots[pos[p->from[e]]++] = 3 * n + 2 * e;
+            if (mp[p->to[e]])
+                b->slots[pos[p->to[e]]++] = 3 * n + 2 * e + 1;
+        }
+    for (size_t k = 0; k < n; k++)
+        for (size_t x = b->slot0[k]; x < (k + 1 < n ? b->slot0[k + 1] : at); x++)
+            b->lidx[b->slots[x]] = x - b->slot0[k];
+    free(pos);
     b->slot0[n] = at;
+    free(used);
     if (!(b->seen = malloc((nseen + 1) * sizeof *b->seen)))
         return 0;
     for (size_t k = 0; k < nseen; k++)
