@@ -22,6 +22,7 @@
  * operation once, byte for byte).  Rank 0 prints "mpi_lat_prog: ok ratio R"
  * (R = measured seconds / (makespan x unit_seconds), or / makespan when
  * not paced) and exits 0, else 1 with a reason. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ static int deliver(const ssched_mpi_t *x, size_t type, size_t op, const void *bu
     ctx_t *c = ctx;
     unsigned char *want = malloc(n + 1);
     if (!want)
-        return SSCHED_MPI_NOMEM;
+        return ENOMEM;
     bytes_of(type, op, want, n);
     int ok = op < c->K && !c->got[type * c->K + op]++ && !memcmp(want, buf, n);
     /* a broadcast's type 0 reaches every target; a scatter's type t its own */

@@ -1,5 +1,6 @@
 /* Operations of one rank's run (run.c): posting, completing, batches,
  * callbacks, errors. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,12 +102,13 @@ static void enter_abort(run_t *R)
     }
 }
 
-/* A callback returned rc != 0: SSCHED_MPI_NOMEM is out of memory. */
+/* A callback's nonzero code: ENOMEM (errno.h) is out of memory and
+ * reported as such (SSCHED_ENOMEM), any other code as the callback's. */
 static void callback_failed(run_t *R, const char *who, int rc, size_t op)
 {
-    if (rc == SSCHED_MPI_NOMEM) {
+    if (rc == ENOMEM) {
         R->nomem = 1;
-        ssched_i_mpi_fail(R, "out of memory (in the %s callback, operation %zu)", who, op);
+        ssched_i_mpi_fail(R, "out of memory in the %s callback (operation %zu)", who, op);
     } else {
         ssched_i_mpi_fail(R, "the %s callback returned %d (operation %zu)", who, rc, op);
     }
