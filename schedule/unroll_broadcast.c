@@ -126,6 +126,7 @@ static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, siz
             mpq_mul(q, p->c[A->items[i].arcs[k]], pb->size);
             mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(q));
         }
+    ssched_i_sched_lat_lcm(p, e->sc.Q); /* whole ticks of latency */
     ssched_status_t st = SSCHED_OK;
     if (mpz_sizeinbase(e->sc.Q, 2) > 62)
         st = ssched_error_set(err, SSCHED_EINPUT,

@@ -405,6 +405,7 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
         mpq_mul(wq, p->c[pt.pieces[k].edge], pb->size);
         mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(wq));
     }
+    ssched_i_sched_lat_lcm(p, e->sc.Q); /* whole ticks of latency */
     for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
         mpz_mul(t, mpq_numref(pt.pieces[k].dur), e->sc.Q);
         mpz_divexact(t, t, mpq_denref(pt.pieces[k].dur));

@@ -42,6 +42,10 @@ typedef struct {
     unsigned char bacq, brel;   /* broadcast: the receiver holds the message
                                    (it forwards it); the last forward from
                                    the sender (its copy is released at end) */
+    int64_t lat;                /* transfer: its edge's latency in ticks: the
+                                   bandwidth phase is [start + lat, end)    */
+    size_t batch;               /* operations carried (0 or 1: one; set by
+                                   the batching sink, unroll_batch.c)        */
 } sched_event_t;
 
 /* Events waiting for the sink: those generated since the last flush
@@ -90,6 +94,8 @@ typedef struct sched_sink_s {
     ssched_status_t (*emit)(struct sched_sink_s *sk, const sched_event_t *ev,
                             ssched_error_t *err);
     int no_buffers;             /* skip the buffer needs (planning replays) */
+    int64_t bu;                 /* set by the engine with sc: buffer units
+                                   per message of the events' bamt          */
 } sched_sink_t;
 
 /* The engine's running state, shared by the scatter and reduce loops. */
@@ -128,7 +134,18 @@ typedef struct {
     size_t periods_done, periods_total;
     double started, reported;
     const ssched_unroll_limits_t *limits;
+    /* latencies (SEMANTICS: a transfer ends l + z c after its start and
+     * holds its ports only in [start + l, end)): ticks per edge, set at
+     * the first transfer, once the replay has fixed the scale; lat_max
+     * lowers the flush watermark (a later transfer may start l before its
+     * ports are free) */
+    int64_t *lat_ticks;         /* NULL until set                           */
+    int64_t lat_max;
 } sched_engine_t;
+
+/* Make Q a multiple of every latency's denominator (called where a replay
+ * fixes its scale), so that each latency is a whole number of ticks. */
+SSCHED_INTERNAL void ssched_i_sched_lat_lcm(const ssched_platform_t *p, mpz_t Q);
 
 /* Start replaying period b (window: the pattern's depth): sets the
  * release time floor((b - window) * period) in ticks.  Every event of
@@ -270,6 +287,22 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
 /* Upper bounds used by the limits: periods replayed, events per period. */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
         const ssched_platform_t *p, const ssched_schedule_t *s, size_t K);
+
+/* Batches (unroll_batch.c): s->unroll_batch = n > 1 unrolls ceil(K/n)
+ * operations of n times the size (n times w), each event of operation b
+ * becoming a transfer of operations bn .. bn+n-1 (fewer for the last) or
+ * their n computations one after the other. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_batched(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_schedule_t *s,
+        size_t K, const ssched_unroll_limits_t *limits, sched_sink_t *sink,
+        ssched_unroll_figures_t *fig, ssched_error_t *err);
+/* The batch (and, scatter and gossip, whole messages or pieces) of the
+ * least exact makespan for K on the pattern s, when some edge has a
+ * latency: sets s->unroll_batch (and s->unroll_whole). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_choose_batch(const ssched_platform_t *p,
+                                                            const ssched_problem_t *pb,
+                                                            ssched_schedule_t *s, size_t K,
+                                                            int no_split, ssched_error_t *err);
 
 /* Run the engine on s for K operations into sink; fills fig. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,

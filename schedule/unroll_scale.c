@@ -80,6 +80,8 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     for (size_t i = 0; i < nn && sched_reduce_like(s); i++)
         if (p->has_w[i])
             mpz_lcm(sc->Q, sc->Q, mpq_denref(p->w[i]));
+    if (sched_reduce_like(s))
+        ssched_i_sched_lat_lcm(p, sc->Q); /* whole ticks of latency */
     /* the largest time is at most the sum of every duration: periods x the
      * busy ticks of one period */
     mpz_t busy, t;

@@ -193,6 +193,10 @@ static int write_transfer(stream_t *w, const sched_event_t *ev)
     p = ssched_i_put_str(p, tt->s, tt->n);
     p = PUT_LIT(p, ", \"op\": ");
     p = ssched_i_put_u64(p, ev->op);
+    if (ev->batch > 1) { /* operations op .. op+batch-1 in one message */
+        p = PUT_LIT(p, ", \"batch\": ");
+        p = ssched_i_put_u64(p, ev->batch);
+    }
     if (ev->piece_json) {
         p = PUT_LIT(p, ", \"piece\": ");
         p = ssched_i_put_str(p, ev->piece_json, pj);
