@@ -4,7 +4,7 @@
  * problem, independently of the builder:
  *  - makespan: the end of the last event;
  *  - steady_time = K / throughput, overhead = makespan - steady_time;
- *  - lb1: recomputed here (shortest paths, the same definition as
+ *  - lb1: recomputed here (shortest paths, each hop l + size * c, the same definition as
  *    schedule.h documents, by this file's own code; an all-reduce adds
  *    the root's farthest participant to its reduce bound);
  *  - lower_bound = max(steady_time, lb1), ratio = makespan / lower_bound;
@@ -55,7 +55,7 @@ ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where, mpq_t
     return SSCHED_OK;
 }
 
-/* Exact shortest transfer times (size * c) from src, or to src when
+/* Exact shortest transfer times (l + size * c per hop) from src, or to src when
  * reverse; unreachable: -1.  Bellman-Ford: independent of the builder's
  * Dijkstra, and platforms are small. */
 static void distances(const chk_t *c, size_t src, int reverse, mpq_t *d)
@@ -72,6 +72,8 @@ static void distances(const chk_t *c, size_t src, int reverse, mpq_t *d)
             if (mpq_sgn(d[a]) < 0)
                 continue;
             mpq_mul(q, c->cost[e], c->size);
+            if (c->lat)
+                mpq_add(q, q, c->lat[e]); /* each hop pays its latency */
             mpq_add(q, q, d[a]);
             if (mpq_sgn(d[b]) < 0 || mpq_cmp(q, d[b]) < 0) {
                 mpq_set(d[b], q);

@@ -3,7 +3,10 @@
  * (ssched_write_unrolled_json).  One event per line; transfers first, then (reduce)
  * computations, then the figures, so a file of any size is written in
  * memory independent of K.  Transfers that move part of a message carry
- * "piece": [offset, length] as fractions of one message. */
+ * "piece": [offset, length] as fractions of one message; a transfer
+ * carrying several operations' messages at once (a batch) carries
+ * "batch": n, operations op .. op+n-1, absent when n = 1.  Platform edges
+ * carry their latency "l" when it is positive. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -450,6 +453,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         ev.edge = x->edge;
         ev.type = x->type;
         ev.op = x->op;
+        ev.batch = x->batch;
         ev.start = over(Q, x->start);
         ev.end = over(Q, x->end);
         ev.off = over(A, x->piece_offset);
