@@ -46,8 +46,6 @@ typedef struct {
                                    the sender (its copy is released at end) */
     int64_t lat;                /* transfer: its edge's latency in ticks: the
                                    bandwidth phase is [start + lat, end)    */
-    size_t batch;               /* operations carried (0 or 1: one; set by
-                                   the batching sink, unroll_batch.c)        */
 } sched_event_t;
 
 /* Events waiting for the sink: those generated since the last flush
