@@ -36,6 +36,7 @@
 typedef struct {
     sched_event_t ev;
     unsigned long long seq;
+    mpq_t xs, xe;               /* exact times on a rounded scale           */
 } pend_t;
 
 typedef struct {
@@ -45,6 +46,11 @@ typedef struct {
     sched_scale_t sc;           /* the caller's scale: Q n ticks            */
     int ready;
     int64_t maxend;             /* in the caller's ticks                    */
+    int rounded;                /* the engine's scale is a rounded grid: the
+                                   events carry exact times (xstart, xend)  */
+    mpq_t xmax, xs, xe, d;      /* the latest exact end; the event handed on */
+    mpq_t nq, mq;               /* n; m / n of the current event            */
+    const ssched_platform_t *p; /* the caller's (latencies)                 */
     size_t computations;
     pend_t *heap;               /* min-heap on (start, seq)                 */
     size_t nh, caph;
@@ -58,7 +64,7 @@ static int pend_less(const pend_t *a, const pend_t *b)
     return a->ev.start != b->ev.start ? a->ev.start < b->ev.start : a->seq < b->seq;
 }
 
-static int heap_push(batch_sink_t *w, const sched_event_t *ev)
+static int heap_push(batch_sink_t *w, const sched_event_t *ev, const mpq_t xs, const mpq_t xe)
 {
     if (w->nh == w->caph) {
         size_t cap = w->caph ? 2 * w->caph : 64;
@@ -68,7 +74,15 @@ static int heap_push(batch_sink_t *w, const sched_event_t *ev)
         w->heap = h;
         w->caph = cap;
     }
-    pend_t x = {*ev, w->seq++};
+    pend_t x;
+    x.ev = *ev;
+    x.seq = w->seq++;
+    if (w->rounded) { /* moved with the entry, cleared when it leaves */
+        mpq_init(x.xs);
+        mpq_init(x.xe);
+        mpq_set(x.xs, xs);
+        mpq_set(x.xe, xe);
+    }
     size_t k = w->nh++;
     while (k > 0 && pend_less(&x, &w->heap[(k - 1) / 2])) {
         w->heap[k] = w->heap[(k - 1) / 2];
@@ -81,6 +95,15 @@ static int heap_push(batch_sink_t *w, const sched_event_t *ev)
 static sched_event_t heap_pop(batch_sink_t *w)
 {
     sched_event_t top = w->heap[0].ev;
+    if (w->rounded) {
+        mpq_swap(w->xs, w->heap[0].xs);
+        mpq_swap(w->xe, w->heap[0].xe);
+        mpq_clears(w->heap[0].xs, w->heap[0].xe, NULL);
+        top.xstart = w->xs;
+        top.xend = w->xe;
+        if (mpq_cmp(w->xe, w->xmax) > 0)
+            mpq_set(w->xmax, w->xe);
+    }
     pend_t x = w->heap[--w->nh];
     size_t k = 0, n = w->nh;
     for (;;) {
@@ -130,10 +153,14 @@ static ssched_status_t batch_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
         /* the engine's scale, n times finer */
         w->sc = *sk->sc;
         mpz_inits(w->sc.Q, w->sc.A, NULL);
+        mpq_init(w->sc.tick);
         mpz_mul_ui(w->sc.Q, sk->sc->Q, w->n);
         mpz_set(w->sc.A, sk->sc->A);
+        mpq_set_ui(w->sc.tick, 1, w->n);
+        mpq_mul(w->sc.tick, w->sc.tick, sk->sc->tick);
         w->ready = 1;
-        if (__builtin_mul_overflow(sk->sc->q, n, &w->sc.q))
+        w->rounded = sk->sc->rounded;
+        if (!w->rounded && __builtin_mul_overflow(sk->sc->q, n, &w->sc.q))
             return too_long(err);
         w->inner->sc = &w->sc;
         w->inner->bu = sk->bu;
@@ -150,16 +177,39 @@ static ssched_status_t batch_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
         x.lat = ev->lat * n;                        /* <= x.start's bound */
         x.batch = m;
         x.end = x.start + x.lat + bw * (int64_t)m;
-        if (!heap_push(w, &x))
+        if (w->rounded) { /* start + l + m/n of the n messages' bandwidth phase */
+            mpq_set_ui(w->mq, m, w->n);
+            mpq_canonicalize(w->mq);
+            mpq_sub(w->d, ev->xend, ev->xstart);
+            if (w->p->l)
+                mpq_sub(w->d, w->d, w->p->l[ev->edge]);
+            mpq_mul(w->d, w->d, w->mq);
+            if (w->p->l)
+                mpq_add(w->d, w->d, w->p->l[ev->edge]);
+            mpq_add(w->d, w->d, ev->xstart);
+        }
+        if (!heap_push(w, &x, ev->xstart, w->d))
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     } else {
         int64_t d = ev->end - ev->start; /* n w in the engine's ticks: w in ours */
+        if (w->rounded) { /* w, exact */
+            mpq_sub(w->d, ev->xend, ev->xstart);
+            mpq_div(w->d, w->d, w->nq);
+            mpq_set(w->xs, ev->xstart);
+        }
         for (size_t j = 0; j < m; j++) {
             x.op = op0 + j;
             x.start = ev->start * n + (int64_t)j * d;
             x.end = x.start + d;
             w->computations++;
-            if (!heap_push(w, &x))
+            if (w->rounded) {
+                mpq_add(w->xe, w->xs, w->d);
+                if (!heap_push(w, &x, w->xs, w->xe))
+                    return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+                mpq_set(w->xs, w->xe);
+                continue;
+            }
+            if (!heap_push(w, &x, NULL, NULL))
                 return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
     }
@@ -231,6 +281,9 @@ ssched_status_t ssched_i_sched_unroll_batched(const ssched_platform_t *p,
     w.base.emit = batch_emit;
     w.base.no_buffers = 1; /* tracked here, on the expanded events */
     w.inner = sink;
+    w.p = p;
+    mpq_inits(w.xmax, w.xs, w.xe, w.d, w.nq, w.mq, NULL);
+    mpq_set_ui(w.nq, n, 1);
     w.n = n;
     w.K = K;
     w.track = !sink->no_buffers;
@@ -249,7 +302,10 @@ ssched_status_t ssched_i_sched_unroll_batched(const ssched_platform_t *p,
         st = release(&w, INT64_MAX, err);
     if (st == SSCHED_OK) {
         fig->operations = K;
-        ssched_i_sched_ticks_to_q(&w.sc, w.maxend, fig->makespan);
+        if (w.rounded)
+            mpq_set(fig->makespan, w.xmax);
+        else
+            ssched_i_sched_ticks_to_q(&w.sc, w.maxend, fig->makespan);
         mpq_set(fig->throughput, s->optimal_throughput);
         if (mpq_sgn(fig->throughput) == 0)
             mpq_set(fig->throughput, s->throughput);
@@ -281,8 +337,13 @@ ssched_status_t ssched_i_sched_unroll_batched(const ssched_platform_t *p,
     ssched_unroll_figures_free(&sf);
     if (w.track)
         ssched_i_sched_buffers_free(&w.be.buf, p->n_nodes);
-    if (w.ready)
+    if (w.ready) {
         mpz_clears(w.sc.Q, w.sc.A, NULL);
+        mpq_clear(w.sc.tick);
+    }
+    while (w.rounded && w.nh > 0) /* left by an error */
+        (void)heap_pop(&w);
+    mpq_clears(w.xmax, w.xs, w.xe, w.d, w.nq, w.mq, NULL);
     free(w.heap);
     super_free(&x);
     return st;

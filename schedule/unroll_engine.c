@@ -179,6 +179,7 @@ void ssched_i_sched_engine_free_runs(sched_engine_t *e)
     free(e->keys);
     free(e->keys2);
     free(e->lat_ticks);
+    free(e->lat_hi);
 }
 
 void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)
@@ -268,43 +269,44 @@ static int64_t *receiver_res(sched_engine_t *e, size_t edge)
     return e->p->multiport && e->p->multiport[j] ? &e->link_free[edge] : &e->recv_free[j];
 }
 
-void ssched_i_sched_lat_lcm(const ssched_platform_t *p, mpz_t Q)
-{
-    for (size_t x = 0; p->l && x < p->n_edges; x++)
-        if (mpq_sgn(p->l[x]) > 0)
-            mpz_lcm(Q, Q, mpq_denref(p->l[x]));
-}
-
-/* Each edge's latency in ticks of the scale the replay has fixed (Q a
- * multiple of every latency's denominator: ssched_i_sched_lat_lcm). */
+/* Each edge's latency in ticks of the scale the replay has fixed: exact
+ * (Q a multiple of the denominator of every used edge's latency,
+ * ssched_i_sched_lcm_latency) or the floor and ceiling on a rounded grid. */
 static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
+    const sched_scale_t *sc = &e->sc;
     e->lat_ticks = ssched_i_calloc(p->n_edges, sizeof *e->lat_ticks);
-    if (!e->lat_ticks)
+    e->lat_hi = ssched_i_calloc(p->n_edges, sizeof *e->lat_hi);
+    if (!e->lat_ticks || !e->lat_hi)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    mpz_t t;
-    mpz_init(t);
+    mpz_t t, u;
+    mpz_inits(t, u, NULL);
     ssched_status_t st = SSCHED_OK;
     for (size_t x = 0; p->l && x < p->n_edges && st == SSCHED_OK; x++) {
         if (mpq_sgn(p->l[x]) <= 0)
             continue;
-        mpz_mul(t, mpq_numref(p->l[x]), e->sc.Q);
-        if (!mpz_divisible_p(t, mpq_denref(p->l[x])))
-            st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                  "unroll: the time scale does not hold edge %zu's latency", x);
-        mpz_divexact(t, t, mpq_denref(p->l[x]));
-        if (st == SSCHED_OK && mpz_sizeinbase(t, 2) > 61)
-            st = ssched_error_set(err, SSCHED_EINPUT,
-                                  "a latency overflows 61 bits of ticks; use fewer operations "
-                                  "or a shorter period (max_period)");
-        if (st == SSCHED_OK) {
-            e->lat_ticks[x] = (int64_t)mpz_get_ui(t);
-            if (e->lat_ticks[x] > e->lat_max)
-                e->lat_max = e->lat_ticks[x];
+        if (sc->rounded) { /* l / tick */
+            mpz_mul(t, mpq_numref(p->l[x]), mpq_denref(sc->tick));
+            mpz_mul(u, mpq_denref(p->l[x]), mpq_numref(sc->tick));
+        } else {
+            mpz_mul(t, mpq_numref(p->l[x]), sc->Q);
+            mpz_set(u, mpq_denref(p->l[x]));
         }
+        int whole = mpz_divisible_p(t, u);
+        mpz_fdiv_q(t, t, u);
+        if (mpz_sizeinbase(t, 2) > 60) {
+            st = ssched_error_set(err, SSCHED_EINPUT,
+                                  "a latency overflows 60 bits of ticks; use fewer operations "
+                                  "or a shorter period (max_period)");
+            break;
+        }
+        e->lat_ticks[x] = (int64_t)mpz_get_ui(t);
+        e->lat_hi[x] = sc->rounded ? e->lat_ticks[x] + !whole : whole ? e->lat_ticks[x] : -1;
+        if (e->lat_ticks[x] > e->lat_max)
+            e->lat_max = e->lat_ticks[x];
     }
-    mpz_clear(t);
+    mpz_clears(t, u, NULL);
     return st;
 }
 
@@ -325,7 +327,10 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
         if (st != SSCHED_OK)
             return st;
     }
-    int64_t lat = e->lat_ticks[edge];
+    int64_t lat = e->lat_ticks[edge], hi = e->lat_hi[edge];
+    if (hi < 0)
+        return ssched_error_set(err, SSCHED_EINTERNAL,
+                                "unroll: the time scale does not hold edge %zu's latency", edge);
     int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
     int64_t start = ready > e->release ? ready : e->release;
     if (*snd - lat > start)
@@ -337,8 +342,8 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
     ev.type = type;
     ev.op = op;
     ev.start = start;
-    ev.lat = lat;
-    if (__builtin_add_overflow(start, lat, &ev.end) ||
+    ev.lat = hi;
+    if (__builtin_add_overflow(start, hi, &ev.end) ||
         __builtin_add_overflow(ev.end, dur, &ev.end) || ev.end > INT64_MAX / 4)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "the unrolled schedule's times need more than 62 bits of "

@@ -7,7 +7,20 @@
  * every computing node).  The left shift only adds durations and takes
  * maxima, so every time stays a multiple of 1/Q: int64 arithmetic is exact
  * once the largest possible time (the sum of every duration) is known to
- * fit, which ssched_i_sched_scale_init checks. */
+ * fit, which ssched_i_sched_scale_init checks.
+ *
+ * When exact ticks would need more than 62 bits (30-digit costs, LP
+ * amounts with large denominators), the scale is a rounded grid instead
+ * (`rounded`): a tick is period / M (M a power of two, as large as the
+ * times allow), so the grid follows the pattern, not the unit of time.  A
+ * duration d holds its resources for ceil(d / tick) ticks, and the event
+ * is written with its exact end, start + d (ssched_i_sched_exact_end): the
+ * reserved interval contains the real one, data is used no earlier than
+ * the reserved end, so the schedule stays valid; the loss is under one
+ * tick per event.  Starts are whole ticks, so `end <= start` compares the
+ * same on the exact and the reserved ends (buffer releases, ties).  A
+ * rounded scale moves whole messages (A = 1) except scatter and gossip
+ * pieces, whose ends are ceilings of exact ends too. */
 #ifndef SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 #define SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 
@@ -24,6 +37,8 @@ typedef struct {
                                    slot; the left shift keeps it valid     */
     int64_t *unit_ticks;        /* per edge: ticks of one unit (size*c*Q/A) */
     int64_t *task_ticks;        /* per node: ticks of one task (w*Q)        */
+    int rounded;                /* the rounded grid (above): tick = period/M */
+    mpq_t tick;                 /* time units per tick (1/Q when exact)     */
 } sched_scale_t;
 
 /* One event, as generated (times already left-shifted). */
@@ -46,6 +61,9 @@ typedef struct {
                                    the sender (its copy is released at end) */
     int64_t lat;                /* transfer: its edge's latency in ticks: the
                                    bandwidth phase is [start + lat, end)    */
+    /* the exact times when the scale is rounded (set by the driver just
+     * before the sink gets the event; NULL otherwise: start, end in ticks) */
+    mpq_srcptr xstart, xend;
 } sched_event_t;
 
 /* Events waiting for the sink: those generated since the last flush
@@ -138,14 +156,16 @@ typedef struct {
      * holds its ports only in [start + l, end)): ticks per edge, set at
      * the first transfer, once the replay has fixed the scale; lat_max
      * lowers the flush watermark (a later transfer may start l before its
-     * ports are free) */
-    int64_t *lat_ticks;         /* NULL until set                           */
+     * ports are free).  On a rounded scale the reserved interval
+     * [start + floor(l), start + ceil(l) + ceil(d)) holds the real
+     * [start + l, start + l + d). */
+    int64_t *lat_ticks;         /* NULL until set; per edge floor(l / tick):
+                                   the bandwidth phase starts no earlier   */
+    int64_t *lat_hi;            /* per edge ceil(l / tick) (the same on an
+                                   exact scale; -1: not a whole number of
+                                   ticks, an edge the scale did not see)   */
     int64_t lat_max;
 } sched_engine_t;
-
-/* Make Q a multiple of every latency's denominator (called where a replay
- * fixes its scale), so that each latency is a whole number of ticks. */
-SSCHED_INTERNAL void ssched_i_sched_lat_lcm(const ssched_platform_t *p, mpz_t Q);
 
 /* Start replaying period b (window: the pattern's depth): sets the
  * release time floor((b - window) * period) in ticks.  Every event of
@@ -172,6 +192,32 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc,
                                                           unsigned long long max_periods,
                                                           ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_sched_scale_free(sched_scale_t *sc);
+/* Ticks of an exact duration d: d * Q (exact scale, an integer by
+ * construction) or ceil(d / tick) (rounded); -1 if above 62 bits. */
+SSCHED_INTERNAL int64_t ssched_i_sched_dur_ticks(const sched_scale_t *sc, const mpq_t d);
+/* Make sc the rounded grid for a pattern of this period, whose events of
+ * one period last `busy` time units in all and number `events`, replayed
+ * over `periods` periods: tick = period / M, M = 2^k the largest with every
+ * time below 2^61 ticks.  EINPUT only if not even M = 1 fits. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_round(sched_scale_t *sc, const mpq_t period,
+                                                           const mpq_t busy,
+                                                           unsigned long long events,
+                                                           unsigned long long periods,
+                                                           ssched_error_t *err);
+/* Q := lcm(Q, the denominator of edge e's latency): an exact scale admits
+ * l(e) (0 today; the latency work adds it to durations). */
+SSCHED_INTERNAL void ssched_i_sched_lcm_latency(const ssched_platform_t *p, size_t e, mpz_t Q);
+/* The exact scale of Q ticks per time unit: tick = 1/Q, q = Q. */
+SSCHED_INTERNAL void ssched_i_sched_scale_exact(sched_scale_t *sc);
+/* The engine's period in ticks (period / tick). */
+SSCHED_INTERNAL void ssched_i_sched_period_ticks(const sched_scale_t *sc, const mpq_t period,
+                                                 mpq_t out);
+/* The exact duration of an event (w of its node, or l + length * size * c
+ * of its edge). */
+SSCHED_INTERNAL void ssched_i_sched_exact_dur(const ssched_platform_t *p,
+                                              const ssched_problem_t *pb,
+                                              const sched_scale_t *sc, const sched_event_t *ev,
+                                              mpq_t out);
 /* Units of an exact amount (amount * A, an integer by construction). */
 SSCHED_INTERNAL int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount);
 SSCHED_INTERNAL void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);

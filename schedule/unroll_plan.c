@@ -217,6 +217,67 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
     return got;
 }
 
+/* The shortest period of a broadcast or all-reduce pattern: the builder's
+ * period T is the LCM of the rates' denominators, which depends on the unit of time (every
+ * cost x 65536/10^8 turned 24 messages per period into 1171875).  The
+ * counts n_i = y_i T share a gcd g; dividing every count, slot and T by g
+ * leaves n_i / g, the least integers in the ratio of the rates: a pattern
+ * fixed by the operations (y_i / TP), the same at every unit.  The slots
+ * divided by g are the matchings of the divided loads, so the pattern
+ * stays one-port; the replay moves whole messages down the arborescences
+ * (and the all-reduce's trees: their instances and tasks divided alike)
+ * at the same rates. */
+static void shortest_pattern(ssched_schedule_t *s)
+{
+    ssched_arborescences_t *a = &s->arborescences;
+    mpz_t g;
+    mpz_init_set(g, s->ops_per_period);
+    for (size_t i = 0; i < a->count; i++) {
+        if (mpz_cmp_ui(mpq_denref(a->items[i].weight), 1) != 0) {
+            mpz_clear(g);
+            return; /* not counts: leave it */
+        }
+        mpz_gcd(g, g, mpq_numref(a->items[i].weight));
+    }
+    /* all-reduce: the trees' instances and the tasks per period too */
+    for (size_t t = 0; t < s->trees.n_trees; t++)
+        mpz_gcd(g, g, s->trees.trees[t].weight);
+    for (size_t k = 0; k < s->n_computations; k++)
+        mpz_gcd(g, g, s->computations[k].count);
+    if (s->trees.n_trees)
+        mpz_gcd(g, g, s->trees.ops_per_period);
+    if (mpz_sgn(g) == 0 || mpz_cmp_ui(g, 1) == 0) {
+        mpz_clear(g);
+        return;
+    }
+    mpq_t f;
+    mpq_init(f);
+    mpq_set_z(f, g);
+    mpq_inv(f, f);
+    for (size_t i = 0; i < a->count; i++)
+        mpq_mul(a->items[i].weight, a->items[i].weight, f);
+    mpq_mul(a->value, a->value, f);
+    for (size_t t = 0; t < s->trees.n_trees; t++)
+        mpz_divexact(s->trees.trees[t].weight, s->trees.trees[t].weight, g);
+    for (size_t k = 0; k < s->n_computations; k++)
+        mpz_divexact(s->computations[k].count, s->computations[k].count, g);
+    if (s->trees.n_trees) {
+        mpz_divexact(s->trees.ops_per_period, s->trees.ops_per_period, g);
+        if (mpz_divisible_p(s->trees.period, g))
+            mpz_divexact(s->trees.period, s->trees.period, g);
+    }
+    mpz_divexact(s->ops_per_period, s->ops_per_period, g);
+    mpq_mul(s->period, s->period, f);
+    for (size_t k = 0; k < s->n_slots; k++) {
+        mpq_mul(s->slots[k].start, s->slots[k].start, f);
+        mpq_mul(s->slots[k].end, s->slots[k].end, f);
+        for (size_t t = 0; t < s->slots[k].n_transfers; t++)
+            mpq_mul(s->slots[k].transfers[t].amount, s->slots[k].transfers[t].amount, f);
+    }
+    mpq_clear(f);
+    mpz_clear(g);
+}
+
 /* Broadcast: the arborescence pattern (period T, the LCM of the weights'
  * denominators: every weight y_i T is a whole number of messages, so every
  * message moves whole down one arborescence at TP exactly).  no_split
@@ -238,15 +299,18 @@ static ssched_status_t plan_broadcast(const ssched_platform_t *p, const ssched_p
     ssched_schedule_options_default(&so);
     int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     ssched_status_t st = ssched_schedule_build(p, pb, steady, &so, out, err);
+    /* all-reduce: the reduce values move in pieces unless no_split (copies
+     * are whole messages either way) */
+    if (st == SSCHED_OK)
+        shortest_pattern(out);
     if (st == SSCHED_OK && max_period && mpq_cmp(out->period, max_period) > 0)
         st = ssched_error_set(err, SSCHED_EINPUT,
                               all ? "no periodic pattern fits in max_period: the all-reduce "
                                     "pattern's period is the LCM of its trees' and "
                                     "arborescences' rates"
                                   : "no periodic pattern fits in max_period: the broadcast "
-                                    "pattern's period is the LCM of its arborescences' weights");
-    /* all-reduce: the reduce values move in pieces unless no_split (copies
-     * are whole messages either way) */
+                                    "pattern's period is that of the least whole counts in "
+                                    "the arborescences' ratio");
     if (st == SSCHED_OK)
         out->unroll_whole = all ? no_split : 1;
     return st;
