@@ -138,8 +138,13 @@ static ssched_status_t release(batch_sink_t *w, int64_t until, ssched_error_t *e
     return SSCHED_OK;
 }
 
-static ssched_status_t too_long(ssched_error_t *err)
+static ssched_status_t too_long(const batch_sink_t *w, ssched_error_t *err)
 {
+    if (w->rounded)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "a batch of %zu needs %zu times finer ticks than this "
+                                "pattern's rounded time grid has room for; use batch 1",
+                                w->n, w->n);
     return ssched_error_set(err, SSCHED_EINPUT,
                             "the batched schedule's times need more than 62 bits of ticks; "
                             "use a smaller batch or fewer operations");
@@ -161,7 +166,7 @@ static ssched_status_t batch_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
         w->ready = 1;
         w->rounded = sk->sc->rounded;
         if (!w->rounded && __builtin_mul_overflow(sk->sc->q, n, &w->sc.q))
-            return too_long(err);
+            return too_long(w, err);
         w->inner->sc = &w->sc;
         w->inner->bu = sk->bu;
         w->be.buf.bu = sk->bu;
@@ -170,7 +175,7 @@ static ssched_status_t batch_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
     size_t m = w->K - op0 < w->n ? w->K - op0 : w->n;
     sched_event_t x = *ev;
     if (__builtin_mul_overflow(ev->start, n, &x.start) || x.start > INT64_MAX / 4)
-        return too_long(err);
+        return too_long(w, err);
     x.op = op0;
     if (!ev->is_comp) {
         int64_t bw = ev->end - ev->start - ev->lat; /* n messages' bandwidth phase */

@@ -194,21 +194,27 @@ static void test_chain_fractions(void)
 }
 
 /* Every kind on tiers-small with latencies (in its unit of time), planned
- * and with forced batches (K = 10, batch 3: a shorter last batch): valid. */
+ * and with forced batches (K = 10, batch 3: a shorter last batch): valid;
+ * one-port, switches, and 30-digit costs and latencies (a rounded grid). */
 static void test_every_kind_checked(void)
 {
     static const char *const H = "h0_0_0_0,h0_0_0_1,h0_0_1_0,h1_0_0_0,h1_0_0_1,h1_0_1_2";
-    for (int sw = 0; sw < 2; sw++) {
+    for (int sw = 0; sw < 3; sw++) {
         ssched_platform_t p;
         ssched_platform_init(&p);
         ssched_error_t err;
         CU_ASSERT_EQUAL_FATAL(ssched_platform_load_graphml(&p, TIERS, &err), SSCHED_OK);
-        for (size_t i = 0; sw && i < p.n_nodes; i++)
+        for (size_t i = 0; sw == 1 && i < p.n_nodes; i++)
             if (!p.has_w[i]) /* --routers switch */
                 p.multiport[i] = 1;
-        tiers_latencies(&p, "1/10", "1", "5");
+        if (sw == 2) { /* 30-digit costs: the rounded time grid */
+            scale_costs(&p, "1000000000000000000000000000/999999999999999999999999999937");
+            tiers_latencies(&p, "1/999999999999999999999999999989", "1/3", "7/11");
+        } else {
+            tiers_latencies(&p, "1/10", "1", "5");
+        }
         for (int kind = 0; kind < 5; kind++) {
-            if (sw && (kind == 3 || kind == 4))
+            if (sw == 1 && (kind == 3 || kind == 4))
                 continue; /* with switches a broadcast is a multicast */
             ssched_problem_t pb;
             ssched_problem_init(&pb);
@@ -223,7 +229,8 @@ static void test_every_kind_checked(void)
                                   &pb, &p, "h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2", NULL, 0, &err);
             CU_ASSERT_EQUAL_FATAL(rc, SSCHED_OK);
             unroll_checked(&p, &pb, 10, 0, NULL, NULL);
-            unroll_checked(&p, &pb, 10, 3, NULL, NULL);
+            if (sw < 2) /* (a batch refuses a rounded grid with no room left) */
+                unroll_checked(&p, &pb, 10, 3, NULL, NULL);
             ssched_problem_free(&pb);
         }
         ssched_platform_free(&p);
