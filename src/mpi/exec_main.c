@@ -38,8 +38,10 @@
 #include "ssched/mpi.h"
 
 #ifdef SSCHED_SMPI
-/* src/mpi/smpi_envelope.cpp: cancel SMPI's 16-byte message envelope */
+/* src/mpi/smpi_envelope.cpp: cancel SMPI's 16-byte message envelope;
+ * is the configuration the exact one (0), else why not */
 int ssched_smpi_exact_envelope(void);
+int ssched_smpi_config_check(char *why, size_t len);
 #endif
 
 #define PRIME 2147483647ULL /* 2^31 - 1 */
@@ -101,7 +103,7 @@ static int deliver(const ssched_mpi_t *x, size_t type, size_t op, const void *bu
         return 0;
     unsigned char *want = malloc(bytes ? bytes : 1);
     if (!want)
-        return 1;
+        return SSCHED_MPI_NOMEM;
     message_bytes(type, op, want, bytes);
     /* broadcast: one message per op, the types list its targets */
     int ok = x->kind == SSCHED_PROBLEM_BROADCAST ? type == 0 && is_dest(x) && !v->got[op]++
@@ -138,7 +140,7 @@ static int value(const ssched_mpi_t *x, size_t k, size_t op, void *buf, size_t b
         size_t nw = bytes / 8;
         uint64_t *w = malloc((nw + 1) * sizeof *w);
         if (!w)
-            return 1;
+            return SSCHED_MPI_NOMEM;
         leaf_sum(k, op, w, nw, x->n_participants);
         for (size_t q = 0; (long)k == v->scale_k && q < nw; q++)
             w[q] = w[q] * (uint64_t)v->scale_m % PRIME;
@@ -149,7 +151,7 @@ static int value(const ssched_mpi_t *x, size_t k, size_t op, void *buf, size_t b
     size_t nmat = bytes / 32;
     uint64_t *m = malloc((4 * nmat + 1) * sizeof *m);
     if (!m)
-        return 1;
+        return SSCHED_MPI_NOMEM;
     leaf(k, op, m, nmat);
     memcpy(buf, m, nmat * 32);
     free(m);
@@ -186,7 +188,7 @@ static int combine(const void *left, const void *right, void *out, size_t bytes,
     size_t nmat = bytes / 32;
     uint64_t *t = malloc((12 * nmat + 1) * sizeof *t);
     if (!t)
-        return 1;
+        return SSCHED_MPI_NOMEM;
     memcpy(t, left, nmat * 32);
     memcpy(t + 4 * nmat, right, nmat * 32);
     product(t, t + 4 * nmat, t + 8 * nmat, nmat);
@@ -207,7 +209,7 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         size_t nw = bytes / 8;
         uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w = acc + nw;
         if (!acc)
-            return 1;
+            return SSCHED_MPI_NOMEM;
         leaf_sum(0, op, acc, nw, v->N);
         for (size_t k = 1; k < v->N; k++) {
             leaf_sum(k, op, w, nw, v->N);
@@ -221,7 +223,7 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
     size_t nmat = bytes / 32;
     uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m = acc + 4 * nmat;
     if (!acc)
-        return 1;
+        return SSCHED_MPI_NOMEM;
     leaf(0, op, acc, nmat);
     for (size_t k = 1; k < v->N; k++) { /* the ordered reduction v_0 ... v_{N-1} */
         leaf(k, op, m, nmat);
@@ -258,7 +260,11 @@ static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 
 static const char usage[] =
     "usage: mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]\n"
-    "                                [--verify] [--json] [--map FILE]\n";
+    "                                [--verify] [--json] [--map FILE] [--pace S | --no-pace]\n"
+    "  N: one rank per node of the platform, or per node the schedule uses\n"
+    "  --pace S: post every event no earlier than its scheduled start, one schedule\n"
+    "            time unit = S seconds (default: S = 1 in SMPI when the platform\n"
+    "            has latencies, otherwise --no-pace: as soon as possible)\n";
 
 /* Every rank parses the same argv: the same verdict everywhere. */
 static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t *opt,
@@ -275,6 +281,14 @@ static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t 
             *json = 1;
         } else if (!strcmp(a, "--map") && has) {
             opt->map_file = argv[++k];
+        } else if (!strcmp(a, "--no-pace")) {
+            opt->unit_seconds = 0;
+        } else if (!strcmp(a, "--pace") && has) {
+            double f = strtod(argv[++k], &end);
+            if (errno || *end || !(f > 0) || f > 1e300)
+                return snprintf(why, wlen, "--pace needs a positive number of seconds, not '%s'",
+                                argv[k]), 0;
+            opt->unit_seconds = f;
         } else if (!strcmp(a, "--unit-bytes") && has) {
             unsigned long long b = strtoull(argv[++k], &end, 10);
             if (errno || *end || b == 0 || argv[k][0] == '-')
@@ -313,6 +327,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "ssched-exec: warning: SimGrid refused the envelope bandwidth factor "
                 "(network/bandwidth-factor or smpi/bw-factor set?): times include SMPI's "
                 "16-byte envelope\n");
+    char cfgwhy[160];
+    if (rank == 0 && ssched_smpi_config_check(cfgwhy, sizeof cfgwhy))
+        fprintf(stderr, "ssched-exec: warning: not SMPI's exact configuration (%s): simulated "
+                "times will differ from the schedule's; use ssched-exec-smpirun or the options "
+                "of bench/smpi_exact.sh --print-cfg B\n", cfgwhy);
 #endif
     ssched_mpi_options_t opt;
     ssched_mpi_options_default(&opt);
@@ -385,19 +404,28 @@ int main(int argc, char **argv)
     }
     if (rank == 0 && rs == SSCHED_OK) {
         double tp = st.makespan > 0 ? (double)x.operations / st.makespan : 0;
+        /* the schedule's time unit in seconds: the pacing's, else 1 (the
+         * unit of `ssched export simgrid` and --cost-from/--unit-bytes
+         * platforms is the second) */
+        double unit = x.unit_seconds > 0 ? x.unit_seconds : 1, units = st.makespan / unit;
+        double ratio = x.makespan_d > 0 ? units / x.makespan_d : 0;
         if (json)
             printf("{\"verified\": %s, \"verify\": %s, \"makespan\": %.17g, "
+                   "\"measured_seconds\": %.17g, \"unit_seconds\": %.17g, "
+                   "\"measured_units\": %.17g, \"paced\": %s, "
                    "\"schedule_makespan\": \"%s\", \"schedule_makespan_approx\": %.9g, "
                    "\"operations\": %zu, \"throughput\": %.9g, \"ratio\": %.17g, "
                    "\"unit_bytes\": %llu, \"ranks\": %zu, \"buffer_peak\": %zu}\n",
                    verified ? "true" : "false", verify ? "true" : "false", st.makespan,
-                   x.makespan, x.makespan_d, x.operations, tp,
-                   x.makespan_d > 0 ? st.makespan / x.makespan_d : 0,
-                   (unsigned long long)opt.unit_bytes, x.n_nodes, peak_all);
+                   st.makespan, unit, units, x.unit_seconds > 0 ? "true" : "false", x.makespan,
+                   x.makespan_d, x.operations, tp, ratio, (unsigned long long)opt.unit_bytes,
+                   x.n_ranks, peak_all);
         else
-            printf("schedule makespan: %s (%.9g) time units\n"
-                   "measured makespan: %.9g s\nthroughput: %.9g operations/s (K = %zu)\n"
-                   "verified: %s\n", x.makespan, x.makespan_d, st.makespan, tp, x.operations,
+            printf("schedule makespan: %s (%.9g) time units of %.9g s\n"
+                   "measured makespan: %.9g s = %.9g time units (ratio %.9g)%s\n"
+                   "throughput: %.9g operations/s (K = %zu)\nverified: %s\n", x.makespan,
+                   x.makespan_d, unit, st.makespan, units, ratio,
+                   x.unit_seconds > 0 ? ", paced" : "", tp, x.operations,
                    !verify ? "not requested (--verify)" : verified ? "yes" : "NO");
         fflush(stdout);
     }

@@ -22,8 +22,13 @@ enum { OP_SEND, OP_RECV, OP_COMP, OP_DELIVER };
 enum { BUF_NONE, BUF_FILL, BUF_VALUE };   /* how a buffer is first filled  */
 
 /* int64 fields of one operation / buffer in the packed arrays */
+/* O_START: the scheduled start (a double's bits, schedule time units);
+ * O_AFTER: the previous operation on the same resource, which must have
+ * been posted (not completed) first, -1 if none; O_NEXT: the operation
+ * whose O_AFTER this one is; O_XB0, O_NXB: a batch's buffers after O_BUF
+ * (xbufs[O_XB0 .. O_XB0 + O_NXB)), one per further operation carried. */
 enum { O_KIND, O_PEER, O_BUF, O_LEFT, O_RIGHT, O_LO, O_HI, O_NDEPS, O_SUCC0, O_NSUCC, O_ID,
-       O_WIDTH };
+       O_START, O_AFTER, O_NEXT, O_XB0, O_NXB, O_WIDTH };
 enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
 
 #define TAG_DATA 11   /* every transfer (matching per source rank)         */
@@ -31,12 +36,14 @@ enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
 #define TAG_COMP 13   /* SMPI: a computation's actor has finished          */
 #define TAG_IDLE 14   /* end barrier: a rank has nothing left under way    */
 #define TAG_RELEASE 15 /* end barrier: rank 0 lets everyone go             */
+#define TAG_TIMER 16  /* SMPI, paced runs: an event's scheduled start    */
 
 typedef struct {
-    int64_t n_ops, n_bufs, n_succ;
+    int64_t n_ops, n_bufs, n_succ, n_xbufs;
     int64_t *ops;      /* n_ops x O_WIDTH                                   */
     int64_t *bufs;     /* n_bufs x B_WIDTH                                  */
     int64_t *succ;     /* successor lists (O_SUCC0, O_NSUCC)                */
+    int64_t *xbufs;    /* batches' further buffers (O_XB0, O_NXB)           */
 } mpi_plan_t;
 
 struct ssched_mpi_impl {
@@ -44,6 +51,8 @@ struct ssched_mpi_impl {
     int rank, size;
     mpi_plan_t plan;
     double flops;      /* per task: flops_per_task x size                   */
+    double pace;       /* seconds per schedule time unit; 0: as soon as
+                          possible (ssched_mpi_options_t.unit_seconds)     */
 };
 
 /* Rank 0: the plans of every node (plans[n_nodes]) from a valid unrolled
