@@ -36,8 +36,12 @@
 # written as the edge key "l" (seconds, the unit of the scaled c) for ssched
 # and as each exported link's latency for SimGrid; "0": none.  SMPI model
 # "exact": bench/smpi_exact.sh --print-cfg B; "default": SMPI's own network
-# model and options (both programs still cancel the 16-byte envelope, the
-# shim being linked into them).  The ratio printed is best verified MPI time
+# model (network/model:SMPI, its default bandwidth and latency factors,
+# eager/rendezvous threshold and TCP-gamma) with only the exact
+# configuration's non-network options (simulate-computation:no, wtime:0,
+# test:0, iprobe:0: with the host's CPU time simulated, router ranks of speed
+# 1 flop/s turn every executor loop into seconds).  Both programs still
+# cancel the 16-byte envelope, the shim being linked into them.  The ratio printed is best verified MPI time
 # / ssched-exec's simulated time (above 1: ssched faster), and gap =
 # ssched-exec's simulated time / the planned makespan - 1 (prediction
 # error).
@@ -104,6 +108,7 @@ g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
 smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
     { cat "$W/cc.log" >&2; exit 1; }
 EXACT_CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
+DEFAULT_CFG="--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0 --cfg=smpi/iprobe:0"
 RES=$W/results
 : >"$RES"
 
@@ -233,7 +238,7 @@ for plat in $PLATFORMS; do
                     sed 's/^/    plan: /' "$W/sched.log" | head -3 >&2
                 fi
                 for model in $MODELS; do
-                if [ "$model" = exact ]; then CFG=$EXACT_CFG; else CFG=""; fi
+                if [ "$model" = exact ]; then CFG=$EXACT_CFG; else CFG=$DEFAULT_CFG; fi
                 : >"$W/row"
                 SIM=n/a
                 if [ -x "$EXEC" ] && [ "$PLAN" != fail ]; then
