@@ -268,12 +268,12 @@ SSCHED_INTERNAL int ssched_i_chk_q64_add(chk_q64_t a, chk_q64_t b, chk_q64_t *ou
 
 /* One event object scanned (check_scan.c): its string fields, decoded. */
 enum { CHK_F_START, CHK_F_END, CHK_F_FROM, CHK_F_TO, CHK_F_ORIGIN, CHK_F_DEST, CHK_F_OP,
-       CHK_F_PIECE, CHK_F_PIECE_LEN, CHK_F_N };
+       CHK_F_PIECE, CHK_F_PIECE_LEN, CHK_F_BATCH, CHK_F_N };
 typedef struct {
     unsigned present;              /* bit per CHK_F_* */
     const char *s[CHK_F_N];        /* CHK_F_PIECE: offset, _LEN: length */
     size_t len[CHK_F_N];
-    uint64_t op;
+    uint64_t op, batch;            /* batch: when CHK_F_BATCH is present */
     size_t used;                   /* of scratch (decoded escapes)       */
     char scratch[2048];
 } chk_ev_t;

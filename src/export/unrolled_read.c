@@ -390,15 +390,21 @@ static ssched_status_t read_figures(reader_t *r, json_t *root, ssched_unrolled_t
 {
     static const char *const keys[] = {"makespan", "throughput", "steady_time", "overhead",
                                        "lb1", "lower_bound", "ratio", "period",
-                                       "pattern_throughput"};
+                                       "pattern_throughput", "buffer_peak"};
     ssched_unroll_figures_t *f = &u->fig;
     mpq_ptr dst[] = {f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1,
-                     f->lower_bound, f->ratio, f->period, f->pattern_throughput};
+                     f->lower_bound, f->ratio, f->period, f->pattern_throughput, f->buffer_peak};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         json_t *v = json_object_get(root, keys[k]);
         if ((v || k == 0) && !get_q(v, dst[k]))
             return bad(r, "\"%s\" must be a rational", keys[k]);
     }
+    /* the node holding buffer_peak (null or absent: none named) */
+    json_t *bn = json_object_get(root, "buffer_node");
+    f->buffer_node = SIZE_MAX;
+    if (bn && !json_is_null(bn) &&
+        node_of(r, bn, "\"buffer_node\"", &f->buffer_node) != SSCHED_OK)
+        return r->err->status;
     const char *opp = json_string_value(json_object_get(root, "operations_per_period"));
     if (opp && mpz_set_str(f->ops_per_period, opp, 10) != 0)
         return bad(r, "%s must be an integer", "\"operations_per_period\"");
