@@ -12,8 +12,9 @@
  *     rank 0 writes the SimGrid platform (for the next smpirun) and exits.
  *
  * The platform: S, X, R, A, B; edges S->R (c = 1/2), R->A, R->B (c = 1),
- * and back (unused, for MPI's own collectives), S<->X (never used: X, a router, needs no rank, so N = 4 runs the used
- * nodes S, R, A, B in node order; N = 5 runs every node).  The schedule
+ * and back (unused, for MPI's own collectives), S<->X (never used: X, a
+ * router, needs no rank, so N = 4 runs the used nodes S, R, A, B in node
+ * order; N = 5 runs every node).  The schedule
  * is list-scheduled by the latency semantics (design.md wave 3): a
  * transfer of n operations over e started at s ends at s + l + n c, its
  * one-port ends are busy during [s + l, end), a relay forwards a batch once

@@ -86,6 +86,12 @@ typedef struct {
                                   platform has latencies (the time unit of
                                   `ssched export simgrid` and --unit-bytes
                                   platforms is the second), else 0         */
+    size_t window;             /* rank 0 only: transfers a port (or link,
+                                  or processor) may have in flight beyond
+                                  those the schedule overlaps (0, the
+                                  default: exactly the schedule's); for a
+                                  schedule planned without the network's
+                                  latency                                  */
 } ssched_mpi_options_t;
 
 /* What every rank knows after setup. */

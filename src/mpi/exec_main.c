@@ -1,8 +1,16 @@
-/* ssched-exec: run an unrolled schedule with MPI (one rank per node).
+/* ssched-exec: run an unrolled schedule with MPI (one rank per node, or
+ * per node the schedule uses: routers no transfer crosses need none).
  *
  *   mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]
- *                            [--verify] [--json] [--map FILE]
+ *                            [--verify] [--json] [--map FILE] [--pace S | --no-pace]
+ *                            [--window W]
  *
+ * --pace S posts every event no earlier than its scheduled start, one
+ * schedule time unit lasting S seconds (ssched_mpi_options_t.unit_seconds);
+ * the default is S = 1 under SMPI when the platform has latencies (exact
+ * there), else as soon as possible.  --window W lets each port have W
+ * more transfers in flight than the schedule overlaps (a schedule planned
+ * without the network's latency pays it once per transfer otherwise).
  * Payloads are deterministic, so --verify can check them where they end:
  * scatter/gossip messages are bytes derived from (type, op, byte index),
  * compared at the destination (each exactly once); a broadcast's message
@@ -25,8 +33,13 @@
  * bench/smpi_exact.sh --print-cfg B, simulated times are the schedule's.
  * --json: the last stdout line is one object; "verified" is true only when
  * --verify was given and passed ("verify" says whether it was asked);
- * "buffer_peak" is the most message buffers one rank held at once (compare
- * with the schedule's "buffer_peak").
+ * "measured_seconds" (also "makespan"), "unit_seconds" (one schedule time
+ * unit in seconds: the pacing's, else 1, the unit of `ssched export
+ * simgrid` and of --unit-bytes platforms), "measured_units" (measured in
+ * schedule time units), "ratio" (measured_units / the schedule's
+ * makespan); "buffer_peak" is the most message buffers one rank held at
+ * once (compare with the schedule's "buffer_peak").  Under SMPI a
+ * configuration other than the exact one gets a one-line warning.
  * Open MPI adds its own banner on stderr when a rank exits non-zero:
  * `mpirun -q` keeps stderr to ssched-exec's one line. */
 #include <errno.h>
@@ -207,9 +220,10 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return 0;
     if (v->commutative) { /* the sum over every participant, each once */
         size_t nw = bytes / 8;
-        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w = acc + nw;
+        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w;
         if (!acc)
             return SSCHED_MPI_NOMEM;
+        w = acc + nw;
         leaf_sum(0, op, acc, nw, v->N);
         for (size_t k = 1; k < v->N; k++) {
             leaf_sum(k, op, w, nw, v->N);
@@ -221,9 +235,10 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return 0;
     }
     size_t nmat = bytes / 32;
-    uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m = acc + 4 * nmat;
+    uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m;
     if (!acc)
         return SSCHED_MPI_NOMEM;
+    m = acc + 4 * nmat;
     leaf(0, op, acc, nmat);
     for (size_t k = 1; k < v->N; k++) { /* the ordered reduction v_0 ... v_{N-1} */
         leaf(k, op, m, nmat);
@@ -261,10 +276,13 @@ static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 static const char usage[] =
     "usage: mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]\n"
     "                                [--verify] [--json] [--map FILE] [--pace S | --no-pace]\n"
+    "                                [--window W]\n"
     "  N: one rank per node of the platform, or per node the schedule uses\n"
     "  --pace S: post every event no earlier than its scheduled start, one schedule\n"
     "            time unit = S seconds (default: S = 1 in SMPI when the platform\n"
-    "            has latencies, otherwise --no-pace: as soon as possible)\n";
+    "            has latencies, otherwise --no-pace: as soon as possible)\n"
+    "  --window W: W more transfers in flight per port than the schedule overlaps\n"
+    "            (for a schedule planned without the network's latency; default 0)\n";
 
 /* Every rank parses the same argv: the same verdict everywhere. */
 static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t *opt,
@@ -281,6 +299,12 @@ static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t 
             *json = 1;
         } else if (!strcmp(a, "--map") && has) {
             opt->map_file = argv[++k];
+        } else if (!strcmp(a, "--window") && has) {
+            unsigned long long w = strtoull(argv[++k], &end, 10);
+            if (errno || *end || argv[k][0] == '-' || !argv[k][0] || w > 1000000000ULL)
+                return snprintf(why, wlen, "--window needs a count of transfers, not '%s'",
+                                argv[k]), 0;
+            opt->window = (size_t)w;
         } else if (!strcmp(a, "--no-pace")) {
             opt->unit_seconds = 0;
         } else if (!strcmp(a, "--pace") && has) {

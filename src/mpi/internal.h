@@ -56,14 +56,16 @@ struct ssched_mpi_impl {
 };
 
 /* Rank 0: the plans of every node (plans[n_nodes]) from a valid unrolled
- * schedule; rank_of_node maps nodes to peers.  EINPUT for a transfer above
- * INT_MAX bytes. */
+ * schedule; rank_of_node maps nodes to peers; window: transfers a resource
+ * may have in flight beyond the schedule's overlap
+ * (ssched_mpi_options_t.window).  EINPUT for a transfer above INT_MAX
+ * bytes. */
 SSCHED_INTERNAL ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p,
                                                          const ssched_problem_t *pb,
                                                          const ssched_unrolled_t *u,
                                                          uint64_t msg_bytes,
-                                                         const int *rank_of_node, mpi_plan_t *plans,
-                                                         ssched_error_t *err);
+                                                         const int *rank_of_node, size_t window,
+                                                         mpi_plan_t *plans, ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_mpi_plan_free(mpi_plan_t *pl);
 
 #endif

@@ -106,7 +106,12 @@ void ssched_i_plan_add_dep(bld_t *b, size_t node, int64_t pred, int64_t succ)
  * on (measured: 8e-8 relative on the tiers-small reduce, B = 1e6).  Every
  * edge goes from an operation ending no later than the other starts, so
  * the schedule satisfies them all: no deadlock, and the run ends no
- * later.  (Ends need not increase along a resource when latencies differ
+ * later.  With a window W (an option) the waits are for the operations W
+ * further back, on its own resource (W more transfers in flight than the
+ * schedule has) and on the others (a node runs up to W operations per
+ * resource ahead): for networks whose latency the schedule ignores, at the
+ * price of up to W more buffers per resource.  (Ends
+ * need not increase along a resource when latencies differ
  * between edges; the scan then stops early and adds fewer edges, which is
  * safe.) */
 void ssched_i_plan_chain(bld_t *b, size_t node, int64_t *last, int64_t op, mpq_srcptr start,
@@ -130,9 +135,16 @@ void ssched_i_plan_chain(bld_t *b, size_t node, int64_t *last, int64_t op, mpq_s
         int tie = r == own; /* on its own resource, an end at `start` counts */
         while (*ptr < b->q_n[r] && mpq_cmp(b->q_end[r][*ptr], start) < tie)
             (*ptr)++;
-        if (*ptr == 0)
+        /* a window W: W more in flight on its own resource, and the wait
+         * on the others is for the operation W further back */
+        size_t at = *ptr, lim = b->q_n[r] > b->window ? b->q_n[r] - b->window : 0;
+        if (r != own)
+            lim = at > b->window ? at - b->window : 0;
+        if (at > lim)
+            at = lim;
+        if (at == 0)
             continue;
-        int64_t d = b->q_op[r][*ptr - 1];
+        int64_t d = b->q_op[r][at - 1];
         if (seen[k - n0] != d) /* else an earlier op on `own` waits for it already */
             ssched_i_plan_add_dep(b, node, d, op), seen[k - n0] = d;
     }
@@ -172,25 +184,44 @@ static int local_order_init(bld_t *b)
         !b->slots ||
         !b->lidx || !b->seen0)
         return 0;
+    /* a multi-port node's slots: the link ends the schedule uses only (a
+     * routed platform has an edge per host pair: n^2 slots otherwise),
+     * placed after the node's own three in one pass over the edges */
+    unsigned char *used = calloc(p->n_edges + 1, 1);
+    size_t *pos = calloc(n + 1, sizeof *pos);
+    if (!used || !pos)
+        return free(used), free(pos), 0;
+    for (size_t t = 0; t < b->u->n_transfers; t++)
+        used[b->u->transfers[t].edge] = 1;
+    const unsigned char *mp = p->multiport;
+    for (size_t e = 0; mp && e < p->n_edges; e++)
+        if (used[e]) {
+            pos[p->from[e]] += mp[p->from[e]] != 0;
+            pos[p->to[e]] += mp[p->to[e]] != 0;
+        }
     size_t at = 0, nseen = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++) { /* pos: first the count, then the fill point */
+        size_t lr = 3 + pos[k];
         b->slot0[k] = at;
-        size_t own[3] = {k, n + k, 2 * n + k};
-        for (int r = 0; r < 3; r++)
-            b->slots[at++] = own[r];
-        if (p->multiport && p->multiport[k])
-            for (size_t e = 0; e < p->n_edges; e++) {
-                if (p->from[e] == k)
-                    b->slots[at++] = 3 * n + 2 * e;
-                if (p->to[e] == k)
-                    b->slots[at++] = 3 * n + 2 * e + 1;
-            }
-        for (size_t s = b->slot0[k]; s < at; s++)
-            b->lidx[b->slots[s]] = s - b->slot0[k];
+        b->slots[at] = k, b->slots[at + 1] = n + k, b->slots[at + 2] = 2 * n + k;
+        pos[k] = at + 3;
+        at += lr;
         b->seen0[k] = nseen;
-        nseen += (at - b->slot0[k]) * (at - b->slot0[k]);
+        nseen += lr * lr;
     }
+    for (size_t e = 0; mp && e < p->n_edges; e++)
+        if (used[e]) {
+            if (mp[p->from[e]])
+                b->slots[pos[p->from[e]]++] = 3 * n + 2 * e;
+            if (mp[p->to[e]])
+                b->slots[pos[p->to[e]]++] = 3 * n + 2 * e + 1;
+        }
+    for (size_t k = 0; k < n; k++)
+        for (size_t x = b->slot0[k]; x < (k + 1 < n ? b->slot0[k + 1] : at); x++)
+            b->lidx[b->slots[x]] = x - b->slot0[k];
+    free(pos);
     b->slot0[n] = at;
+    free(used);
     if (!(b->seen = malloc((nseen + 1) * sizeof *b->seen)))
         return 0;
     for (size_t k = 0; k < nseen; k++)
@@ -280,7 +311,8 @@ void ssched_i_mpi_plan_free(mpi_plan_t *pl)
 
 ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 const ssched_unrolled_t *u, uint64_t msg_bytes,
-                                const int *rank_of_node, mpi_plan_t *plans, ssched_error_t *err)
+                                const int *rank_of_node, size_t window, mpi_plan_t *plans,
+                                ssched_error_t *err)
 {
     if (msg_bytes > INT_MAX)
         return ssched_error_set(err, SSCHED_EINPUT, "a message of %llu bytes is above MPI's "
@@ -290,6 +322,7 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
     memset(&b, 0, sizeof b);
     b.p = p, b.pb = pb, b.u = u, b.B = (int64_t)msg_bytes, b.rank_of = rank_of_node;
     b.bsend = b.brecv = -1;
+    b.window = window;
     size_t n = p->n_nodes, K = u->operations, N = pb->n_participants;
     /* an all-reduce is both: its reduce values, then copies of the results */
     int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;

@@ -51,6 +51,7 @@ typedef struct {
     size_t *lidx, *seen0;      /* a slot's index among its node's; node's seen */
     int64_t *seen;             /* [node][own slot][other slot]: last dep added */
     int nomem, broken;
+    size_t window;             /* extra transfers in flight per resource    */
     int batching;              /* replaying a transfer of batch > 1         */
     size_t bk;                 /* its operation replayed: t->op + bk (the
                                   transfer itself is passed: chain keeps

@@ -200,7 +200,8 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
     if (st == SSCHED_OK && !(*plans = calloc(n, sizeof **plans)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK)
-        st = ssched_i_mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, *plans, err);
+        st = ssched_i_mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, opt->window,
+                                      *plans, err);
     if (st == SSCHED_OK) {
         int64_t head[8] = {pb->kind, (int64_t)u->operations, (int64_t)n, (int64_t)nt, (int64_t)N,
                            (int64_t)pb->target, mpz_get_si(bytes), pb->commutative};

@@ -36,18 +36,25 @@ extern "C" int ssched_smpi_exact_envelope(void)
 // differs.  Read through SimGrid's own configuration (xbt/config.hpp), so
 // it sees --cfg options and the platform file's <config> alike.
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <xbt/config.hpp>
 
 namespace {
+template <class T> std::string show(const T& v)
+{
+    std::ostringstream o;
+    o << std::boolalpha << v;
+    return o.str();
+}
+
 template <class T> bool differs(const char* name, const T& want, std::string& why)
 {
     try {
-        if (simgrid::config::get_value<T>(name) == want)
+        const T& got = simgrid::config::get_value<T>(name);
+        if (got == want)
             return false;
-        why = std::string(name) + " is not " + (std::is_same<T, std::string>::value
-                                                     ? std::string("the exact value")
-                                                     : std::string("its exact value"));
+        why = std::string(name) + " is " + show(got) + ", not " + show(want);
     } catch (const std::exception&) {
         why = std::string(name) + " cannot be read";
     }
@@ -70,8 +77,9 @@ extern "C" int ssched_smpi_config_check(char* why, size_t len)
                differs<double>("network/bandwidth-factor", 1.0, w);
     if (!bad) { // the TCP window bound gamma / (2 latency) must never bind
         try {
-            if (simgrid::config::get_value<double>("network/TCP-gamma") < 1e20)
-                bad = true, w = "network/TCP-gamma is below 1e20";
+            double g = simgrid::config::get_value<double>("network/TCP-gamma");
+            if (g < 1e20)
+                bad = true, w = "network/TCP-gamma is " + show(g) + ", not 1e30";
         } catch (const std::exception&) {
             bad = true, w = "network/TCP-gamma cannot be read";
         }
