@@ -154,6 +154,11 @@ static ssched_status_t batch_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
 {
     batch_sink_t *w = (batch_sink_t *)sk;
     int64_t n = (int64_t)w->n;
+    if (sk->bu <= 0) /* the pattern's pieces need buffer units beyond 62 bits */
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "a batch of %zu with pieces this fine (buffer units beyond 62 "
+                                "bits) is not supported; use batch 1 or whole messages",
+                                w->n);
     if (!w->ready) {
         /* the engine's scale, n times finer */
         w->sc = *sk->sc;

@@ -220,7 +220,7 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
         mark -= e->lat_max; /* a transfer starts up to its latency before */
     ssched_status_t st = make_run(e, err);
     int track = !e->sink->no_buffers;
-    e->sink->bu = e->buf.bu;
+    e->sink->bu = e->buf.wide ? 0 : e->buf.bu; /* 0: amounts are indices (wide) */
     while (st == SSCHED_OK && e->n_runs > 0 && (final || e->runs[0].head <= mark)) {
         /* the first run's events up to the next run's head (or the mark) */
         sched_run_t *r = &e->runs[0];

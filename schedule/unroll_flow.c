@@ -391,16 +391,25 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     mpz_t busy, t;
     mpz_inits(busy, t, NULL);
     /* buffer units: every piece length is a whole number of 1/bu message;
-     * when that needs more than 62 bits, messages move whole (a coarser
-     * pattern of the same routes, valid by the left shift) */
+     * when that needs more than 62 bits, the buffers count exact amounts
+     * (GMP) and a piece's bamt is its index among the pattern's pieces */
     int whole = s->unroll_whole;
     mpz_set_ui(t, 1);
     for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && !whole; k++)
         mpz_lcm(t, t, mpq_denref(pt.pieces[k].len));
-    if (mpz_sizeinbase(t, 2) > 62)
-        whole = 1;
-    e->buf.bu = whole ? 1 : (int64_t)mpz_get_ui(t);
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && !whole; k++) {
+    int wide = !whole && mpz_sizeinbase(t, 2) > 62;
+    e->buf.bu = whole || wide ? 1 : (int64_t)mpz_get_ui(t);
+    if (wide && st == SSCHED_OK) {
+        mpq_t *lens = ssched_i_mpq_vec_new(pt.n_pieces);
+        for (size_t k = 0; lens && k < pt.n_pieces; k++) {
+            mpq_set(lens[k], pt.pieces[k].len);
+            pt.pieces[k].bamt = (int64_t)k;
+        }
+        if (!lens || !ssched_i_sched_buffers_wide(&e->buf, p->n_nodes, lens, pt.n_pieces))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        ssched_i_mpq_vec_free(lens, pt.n_pieces);
+    }
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && !whole && !wide; k++) {
         /* len <= 1 message, so len * bu <= bu < 2^62 */
         mpz_divexact(busy, t, mpq_denref(pt.pieces[k].len));
         mpz_mul(busy, busy, mpq_numref(pt.pieces[k].len));

@@ -20,7 +20,11 @@
  * tick per event.  Starts are whole ticks, so `end <= start` compares the
  * same on the exact and the reserved ends (buffer releases, ties).  A
  * rounded scale moves whole messages (A = 1) except scatter and gossip
- * pieces, whose ends are ceilings of exact ends too. */
+ * pieces, whose ends are ceilings of exact ends too.  Latency (l(e) > 0,
+ * not yet added by the engine): an exact scale already divides every l(e)
+ * (ssched_i_sched_lcm_latency); on the rounded grid the bandwidth phase
+ * must be reserved from floor((start + l) / tick) to the ceiling of the
+ * exact end, so that the reserved interval still contains the real one. */
 #ifndef SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 #define SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 
@@ -104,6 +108,13 @@ typedef struct {
     size_t n_touched, cap_touched;
     int64_t now;
     int any;                    /* an event was seen                        */
+    /* scatter, gossip pieces whose 1/bu would need more than 62 bits:
+     * amounts are exact (GMP, units of 1/wbu) and an event's bamt is the
+     * index of its amount in wamt (ssched_i_sched_buffers_wide) */
+    int wide;
+    mpz_t wbu;
+    mpz_t *wamt;
+    size_t n_wamt;
 } sched_buffers_t;
 
 /* Where events go: into memory or a JSON stream. */
@@ -318,9 +329,9 @@ SSCHED_INTERNAL void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(
         sched_engine_t *e, const ssched_problem_t *pb, size_t K, size_t *periods,
         ssched_error_t *err);
-/* A short all-reduce pattern of n operations per period: trees and
- * arborescences apportioned by rate, the period the busiest resource's
- * time (unroll_allreduce_plan.c). */
+/* A short all-reduce (or broadcast, multicast) pattern of n operations
+ * per period: trees and arborescences apportioned by rate, the period the
+ * busiest resource's time (unroll_allreduce_plan.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
         size_t n, ssched_schedule_t *out, ssched_error_t *err);
@@ -350,6 +361,16 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_choose_batch(const ssched_platfor
                                                             ssched_schedule_t *s, size_t K,
                                                             int no_split, ssched_error_t *err);
 
+/* A broadcast, all-reduce or reduce pattern built at the solution's LCM
+ * period, made the shortest with the same rates: its counts, slots and
+ * period divided by the gcd of the counts (unroll_shortest.c). */
+SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
+
+/* Events written for K operations (a bound: each slot transfer's ceiling
+ * per period, the tasks). */
+SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
+                                                                  size_t K);
+
 /* Run the engine on s for K operations into sink; fills fig. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,
                                                           const ssched_problem_t *pb,
@@ -364,6 +385,10 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_
 SSCHED_INTERNAL int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                        const ssched_problem_t *pb, const ssched_schedule_t *s);
 SSCHED_INTERNAL void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
+/* Exact amounts for pieces of these lengths (messages): wbu = the LCM of
+ * their denominators, wamt[k] = lens[k] * wbu; 0 on allocation failure. */
+SSCHED_INTERNAL int ssched_i_sched_buffers_wide(sched_buffers_t *b, size_t nn, const mpq_t *lens,
+                                               size_t n);
 /* Account one event, in start order. */
 SSCHED_INTERNAL int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
 /* buffer_peak and buffer_node of fig (pending releases applied first). */

@@ -26,7 +26,7 @@ unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, con
 
 /* Events written for K operations: K x (transfers and computations of one
  * operation, counting each slot of a message as one piece). */
-static unsigned long long estimate_events(const ssched_schedule_t *s, size_t K)
+unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s, size_t K)
 {
     mpz_t n;
     mpz_init(n);
@@ -96,13 +96,13 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     if (mpq_sgn(s->throughput) == 0 || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "throughput is 0: no operation can complete");
     /* the pattern itself is walked every period: it must be short */
-    unsigned long long per_period = estimate_events(s, mpz_fits_ulong_p(s->ops_per_period)
+    unsigned long long per_period = ssched_i_sched_estimate_events(s, mpz_fits_ulong_p(s->ops_per_period)
                                                           ? mpz_get_ui(s->ops_per_period) : ~0UL);
     if (per_period > 10000000ULL)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "the periodic pattern has about %llu events per period; unroll "
                                 "a shorter one (ssched_unroll_plan, max_period)", per_period);
-    unsigned long long events = estimate_events(s, K);
+    unsigned long long events = ssched_i_sched_estimate_events(s, K);
     if (events > max_events)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "about %llu events for %zu operations, above the limit %llu "

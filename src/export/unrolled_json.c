@@ -459,13 +459,14 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         mpz_lcm(Q, Q, mpq_denref(u->computations[k].end));
     }
     int ok = stream_init(&w, p, s) && ssched_i_obuf_init(&w.out, out) && ssched_i_obuf_init(&w.comps, NULL) &&
-             mpz_fits_slong_p(A) &&
              write_header(out, p, pb, s, u->operations, NULL) == SSCHED_OK;
+    /* pieces too (exact buffer amounts, unroll_internal.h): as text */
+    int exact_a = !mpz_fits_slong_p(A);
     /* times of a rounded scale (unroll_internal.h) may need more than a
      * long as one denominator: then each is written as it is */
     int exact = !mpz_fits_slong_p(Q);
     w.q = ok && !exact ? mpz_get_si(Q) : 1;
-    w.a = ok ? mpz_get_si(A) : 1;
+    w.a = ok && !exact_a ? mpz_get_si(A) : 1;
     /* a table pays only for many events */
     ok = ok && stream_scale(&w, u->n_transfers + u->n_computations > 100000);
     for (size_t k = 0; ok && k < u->n_transfers; k++) {
@@ -482,9 +483,36 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
             ev.start = over(Q, x->start);
             ev.end = over(Q, x->end);
         }
-        ev.off = over(A, x->piece_offset);
-        ev.len = over(A, x->piece_length);
-        ok = write_transfer(&w, &ev);
+        char *json = NULL;
+        if (exact_a) {
+            ev.off = 0;
+            ev.len = 1; /* = w.a: whole unless piece_json */
+            if (mpq_sgn(x->piece_offset) != 0 || mpq_cmp_ui(x->piece_length, 1, 1) != 0) {
+                size_t n = mpz_sizeinbase(mpq_numref(x->piece_offset), 10) +
+                           mpz_sizeinbase(mpq_denref(x->piece_offset), 10) +
+                           mpz_sizeinbase(mpq_numref(x->piece_length), 10) +
+                           mpz_sizeinbase(mpq_denref(x->piece_length), 10) + 16;
+                json = malloc(n);
+                ok = json != NULL;
+                if (json) {
+                    char *q = json;
+                    q = PUT_LIT(q, "[\"");
+                    mpq_get_str(q, 10, x->piece_offset);
+                    q += strlen(q);
+                    q = PUT_LIT(q, "\", \"");
+                    mpq_get_str(q, 10, x->piece_length);
+                    q += strlen(q);
+                    q = PUT_LIT(q, "\"]");
+                    *q = '\0';
+                    ev.piece_json = json;
+                }
+            }
+        } else {
+            ev.off = over(A, x->piece_offset);
+            ev.len = over(A, x->piece_length);
+        }
+        ok = ok && write_transfer(&w, &ev);
+        free(json);
     }
     ssched_i_obuf_flush(&w.out);
     if (ok && sched_reduce_like(s)) {

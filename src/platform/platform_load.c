@@ -52,8 +52,10 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
     ssched_platform_init(&tmp);
     ssched_status_t st = ssched_i_platform_read_attrs(&tmp, path, opt->format, &a, err);
     if (st == SSCHED_OK) {
-        if (opt->cost_from)
+        if (opt->cost_from) {
             invert(tmp.c, tmp.n_edges, NULL, opt->unit_bytes);
+            tmp.seconds = 1; /* bytes per second in, seconds out */
+        }
         if (opt->speed_from)
             invert(tmp.w, tmp.n_nodes, tmp.has_w, opt->flops_per_task);
         ssched_platform_free(p);
