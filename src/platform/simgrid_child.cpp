@@ -6,10 +6,11 @@
 // abort the process (xbt_die, e.g. a missing route under Dijkstra
 // routing): the parent survives both and reports one line.
 //
-// Only SimGrid's C API is called (simgrid/host.h, link.h), inside try
-// blocks: its parse errors are C++ exceptions (simgrid::ParseError), which
-// must not cross C frames.  No template is instantiated here, so the
-// object defines no weak symbol outside ssched_ (tests/test_symbols.c).
+// SimGrid's C API is called (simgrid/host.h, link.h; of the C++ API only
+// Engine::seal_platform), inside try blocks: its parse errors are C++
+// exceptions (simgrid::ParseError), which must not cross C frames.  No
+// template is instantiated here, so the object defines no weak symbol
+// outside ssched_ (tests/test_symbols.c).
 //
 // Stream (native byte order, the parent is the same program):
 //   'H' u64 n, then n times { u32 len, name bytes, double speed }
@@ -26,6 +27,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
+#include <simgrid/s4u/Engine.hpp>
 #include <xbt/dynar.h>
 #include <xbt/log.h>
 
@@ -52,6 +54,9 @@ void put_error(FILE* out, const char* what)
 {
     // one line: SimGrid's messages may go on ("Existing netpoints: ...")
     size_t n = strcspn(what, "\n");
+    const char* more = strstr(what, " Existing netpoints");
+    if (more && (size_t)(more - what) < n)
+        n = (size_t)(more - what);
     fputc('E', out);
     put_u32(out, (uint32_t)n);
     fwrite(what, 1, n, out);
@@ -74,6 +79,10 @@ extern "C" int ssched_i_simgrid_child(const char* path, int fd)
     try {
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
+        // Floyd and Dijkstra zones compute their routes when sealed (as a
+        // simulation's start does); unsealed, they know only the one-hop
+        // routes of the file.
+        simgrid::s4u::Engine::get_instance()->seal_platform();
         size_t n = sg_host_count();
         sg_host_t* hosts = sg_host_list();
         fputc('H', out);
