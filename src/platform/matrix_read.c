@@ -21,6 +21,8 @@ typedef struct {
     ssched_platform_t *p;
     ssched_name_index_t hosts; /* name -> node index */
     mpq_srcptr unit, flops;
+    long *edge_line;           /* the line of each edge, for duplicates */
+    size_t edge_line_cap;
 } matrix_t;
 
 static ssched_status_t fail(matrix_t *m, const char *fmt, ...)
@@ -214,11 +216,21 @@ static ssched_status_t pair(matrix_t *m, const char *from, const char *to, const
         mpq_inv(bw, bw);
         mpq_mul(bw, bw, m->unit); /* link_c = unit_bytes / bandwidth */
         st = ssched_platform_add_link(m->p, name, bw, lat, SSCHED_LINK_SHARED, &link, m->err);
-        if (st == SSCHED_EINPUT)
-            st = fail(m, "the pair %s -> %s is given twice", from, to);
     }
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK && m->p->n_edges == m->edge_line_cap) {
+        size_t cap = m->edge_line_cap ? 2 * m->edge_line_cap : 64;
+        long *grown = realloc(m->edge_line, cap * sizeof *grown);
+        if (!grown)
+            st = ssched_error_set(m->err, SSCHED_ENOMEM, "out of memory");
+        else {
+            m->edge_line = grown;
+            m->edge_line_cap = cap;
+        }
+    }
+    if (st == SSCHED_OK) {
+        m->edge_line[m->p->n_edges] = m->line;
         st = ssched_platform_add_routed_edge(m->p, a, b, &link, 1, m->err);
+    }
     free(name);
     mpq_clears(bw, lat, NULL);
     return st;
@@ -265,6 +277,46 @@ static ssched_status_t square_row(matrix_t *m, char **field, size_t n, char **he
             return st;
     }
     return SSCHED_OK;
+}
+
+/* A pair given twice: the later line names it (pairs sorted). */
+typedef struct {
+    size_t from, to;
+    long line;
+} pair_line_t;
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const pair_line_t *a = x, *b = y;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    if (a->to != b->to)
+        return a->to < b->to ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+static ssched_status_t duplicates(matrix_t *m)
+{
+    const ssched_platform_t *p = m->p;
+    pair_line_t *v = ssched_i_alloc(p->n_edges, sizeof *v);
+    if (!v)
+        return ssched_error_set(m->err, SSCHED_ENOMEM, "out of memory");
+    for (size_t e = 0; e < p->n_edges; e++)
+        v[e] = (pair_line_t){p->from[e], p->to[e], m->edge_line[e]};
+    qsort(v, p->n_edges, sizeof *v, cmp_pair);
+    size_t later = (size_t)-1;
+    for (size_t k = 1; k < p->n_edges; k++)
+        if (v[k - 1].from == v[k].from && v[k - 1].to == v[k].to &&
+            (later == (size_t)-1 || v[k].line < v[later].line))
+            later = k;
+    ssched_status_t st = SSCHED_OK;
+    if (later != (size_t)-1) {
+        m->line = v[later].line;
+        st = fail(m, "the pair %s -> %s is given twice", p->names[v[later].from],
+                  p->names[v[later].to]);
+    }
+    free(v);
+    return st;
 }
 
 static ssched_status_t read_lines(matrix_t *m, FILE *f)
@@ -340,6 +392,8 @@ static ssched_status_t read_lines(matrix_t *m, FILE *f)
         st = ssched_error_set(m->err, SSCHED_EINPUT, "%s: read error", m->path);
     if (st == SSCHED_OK && !any)
         st = ssched_error_set(m->err, SSCHED_EINPUT, "%s: no pair: the matrix is empty", m->path);
+    if (st == SSCHED_OK)
+        st = duplicates(m);
     for (size_t j = 0; j < hosts; j++)
         free(header[j]);
     free(header);
@@ -359,7 +413,7 @@ ssched_status_t ssched_i_matrix_read(ssched_platform_t *p, const char *path,
     ssched_platform_t tmp;
     ssched_platform_init(&tmp);
     matrix_t m = {strcmp(path, "-") ? path : "<stdin>", 0, err ? err : &local, &tmp, {0},
-                  unit_bytes ? unit_bytes : one, flops_per_task ? flops_per_task : one};
+                  unit_bytes ? unit_bytes : one, flops_per_task ? flops_per_task : one, NULL, 0};
     ssched_i_name_index_init(&m.hosts);
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
     ssched_status_t st;
@@ -384,6 +438,7 @@ ssched_status_t ssched_i_matrix_read(ssched_platform_t *p, const char *path,
         ssched_platform_free(&tmp);
     }
     ssched_i_name_index_free(&m.hosts);
+    free(m.edge_line);
     mpq_clear(one);
     return st;
 }
