@@ -70,7 +70,8 @@ ssched_status_t ssched_write_platform_graphml(FILE *out, const ssched_platform_t
  * per edge, Full routing.  Under the CM02 network model with bandwidth and
  * latency factors 1 and cross-traffic off, a message of unit_bytes x size
  * bytes over edge e then takes l(e) + size x c(e), as in the model (numbers
- * are printed with 17 significant digits: SimGrid reads doubles).  Every
+ * are printed as the shortest decimal that reads back as the same double:
+ * SimGrid reads doubles).  Every
  * number is checked before anything is written: EINPUT for non-positive
  * unit_bytes or flops_per_task, a bandwidth or speed that is zero or not
  * finite as a double, a host name with white space.  The XML is

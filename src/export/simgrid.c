@@ -5,6 +5,7 @@
  * written with its own links and routes. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ssched/export.h"
@@ -31,6 +32,29 @@ static int is_router(const ssched_platform_t *p, size_t i)
     return !p->routes && p->multiport[i];
 }
 
+/* The double nearest to q (mpq_get_d truncates towards zero: 6932556/10^9
+ * would become 0.0069325559999999994, not the double of "0.006932556"). */
+static double nearest(mpq_srcptr q)
+{
+    double d = mpq_get_d(q);
+    if (!isfinite(d))
+        return d;
+    double up = nextafter(d, mpq_sgn(q) >= 0 ? INFINITY : -INFINITY);
+    if (!isfinite(up))
+        return d;
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    mpq_set_d(a, d);
+    mpq_sub(a, a, q);
+    mpq_abs(a, a);
+    mpq_set_d(b, up);
+    mpq_sub(b, b, q);
+    mpq_abs(b, b);
+    int closer = mpq_cmp(b, a) < 0;
+    mpq_clears(a, b, NULL);
+    return closer ? up : d;
+}
+
 /* d = num / den as a double SimGrid can take: finite and > 0 (or >= 0 when
  * zero_ok).  0 if not. */
 static int rate(double *d, mpq_srcptr num, mpq_srcptr den, int zero_ok)
@@ -41,7 +65,7 @@ static int rate(double *d, mpq_srcptr num, mpq_srcptr den, int zero_ok)
         mpq_set_ui(q, 0, 1);
     else
         mpq_div(q, num, den);
-    *d = mpq_get_d(q);
+    *d = nearest(q);
     int ok = mpq_sgn(q) >= 0 && isfinite(*d) && (*d > 0 || (zero_ok && mpq_sgn(q) == 0));
     mpq_clear(q);
     return ok;
@@ -98,6 +122,22 @@ ssched_status_t ssched_write_platform_hostfile(FILE *out, const ssched_platform_
     return SSCHED_OK;
 }
 
+/* d with the fewest significant digits that read back as d (SimGrid
+ * parses with strtod): "0.006932556", not "0.0069325559999999994". */
+static const char *shortest(char *buf, size_t size, double d)
+{
+    if (d == floor(d) && fabs(d) < 1e17) { /* "1500", not "1.5e+03" */
+        snprintf(buf, size, "%.0f", d);
+        return buf;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, d);
+        if (strtod(buf, NULL) == d)
+            break;
+    }
+    return buf;
+}
+
 static void write_link(FILE *xml, const char *id, size_t number, mpq_srcptr unit, mpq_srcptr c,
                        mpq_srcptr l, int fatpipe)
 {
@@ -113,8 +153,9 @@ static void write_link(FILE *xml, const char *id, size_t number, mpq_srcptr unit
         xml_attr(xml, id);
     else
         fprintf(xml, "e%zu", number);
-    fprintf(xml, "\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"%s/>\n", bw, lat,
-            fatpipe ? " sharing_policy=\"FATPIPE\"" : "");
+    char b1[40], b2[40];
+    fprintf(xml, "\" bandwidth=\"%sBps\" latency=\"%ss\"%s/>\n", shortest(b1, sizeof b1, bw),
+            shortest(b2, sizeof b2, lat), fatpipe ? " sharing_policy=\"FATPIPE\"" : "");
 }
 
 ssched_status_t ssched_write_platform_simgrid(FILE *xml, FILE *hostfile,
@@ -157,11 +198,12 @@ ssched_status_t ssched_write_platform_simgrid(FILE *xml, FILE *hostfile,
         double speed = 1;
         if (p->has_w[i]) {
             mpq_div(q, flops_per_task, p->w[i]);
-            speed = mpq_get_d(q);
+            speed = nearest(q);
         }
         fputs("    <host id=\"", xml);
         xml_attr(xml, p->names[i]);
-        fprintf(xml, "\" speed=\"%.17gf\"/>\n", speed);
+        char b1[40];
+        fprintf(xml, "\" speed=\"%sf\"/>\n", shortest(b1, sizeof b1, speed));
     }
     mpq_clear(q);
     if (r) {
