@@ -4,6 +4,7 @@
  * item 2). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/parser.h>
 
@@ -315,6 +316,16 @@ static void test_export_refusals(void)
     CU_ASSERT_PTR_NOT_NULL(r.err && strstr(r.err, "same file"));
     tu_run_free(&r);
     CU_ASSERT_PTR_NULL(tu_read_file(xml));
+    /* a device is written in place, never replaced by a rename */
+    CU_ASSERT_EQUAL(tu_run(&r, "export hostfile '%s/examples/fig2.graphml' -o /dev/null",
+                           SSCHED_SOURCE_DIR), 0);
+    tu_run_free(&r);
+    struct stat st;
+    CU_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+    CU_ASSERT_EQUAL(tu_run(&r, "export hostfile '%s/examples/fig2.graphml' -o /dev/full",
+                           SSCHED_SOURCE_DIR), 2);
+    CU_ASSERT_EQUAL(tu_count_lines(r.err), 1);
+    tu_run_free(&r);
 }
 
 int main(void)

@@ -81,6 +81,14 @@ static int write_temp(const char *path, const char *data, size_t len, char **tmp
     return 0;
 }
 
+/* An existing path that is not a regular file (/dev/null, a pipe): written
+ * in place, never replaced by a rename. */
+static int special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 /* The documents to their paths ("-": stdout), all or nothing as far as a
  * rename allows. */
 static int write_outputs(size_t k, const char *const *paths, char *const *data,
@@ -89,7 +97,7 @@ static int write_outputs(size_t k, const char *const *paths, char *const *data,
     char *tmp[2] = {NULL, NULL};
     int rc = CLI_EXIT_OK;
     for (size_t i = 0; i < k && rc == CLI_EXIT_OK; i++) {
-        if (!strcmp(paths[i], "-"))
+        if (!strcmp(paths[i], "-") || special(paths[i]))
             continue;
         if (write_temp(paths[i], data[i], len[i], &tmp[i]) != 0)
             rc = cli_bad_input("export", "%s: cannot write the file (%s)", paths[i],
@@ -99,6 +107,13 @@ static int write_outputs(size_t k, const char *const *paths, char *const *data,
         if (!strcmp(paths[i], "-")) {
             if (fwrite(data[i], 1, len[i], stdout) != len[i] || fflush(stdout) != 0)
                 rc = cli_bad_input("export", "standard output: write error");
+        } else if (special(paths[i])) {
+            FILE *f = fopen(paths[i], "w");
+            int ok = f && fwrite(data[i], 1, len[i], f) == len[i];
+            if (f)
+                ok = fclose(f) == 0 && ok;
+            if (!ok)
+                rc = cli_bad_input("export", "%s: write error", paths[i]);
         } else if (rename(tmp[i], paths[i]) != 0) {
             rc = cli_bad_input("export", "%s: cannot write the file (%s)", paths[i],
                                strerror(errno));

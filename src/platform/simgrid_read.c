@@ -392,7 +392,7 @@ ssched_status_t ssched_i_simgrid_read(ssched_platform_t *p, const char *path,
             st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: SimGrid's loader stopped (exit %d): "
                                   "%s", path, WIFEXITED(status) ? WEXITSTATUS(status) : -1, msg);
     }
-    if (st == SSCHED_OK && p->n_nodes == 0 && tmp.n_nodes == 0)
+    if (st == SSCHED_OK && tmp.n_nodes == 0)
         st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: the platform has no host", path);
     if (st == SSCHED_OK) {
         st = ssched_platform_finalize(&tmp, s.err);
