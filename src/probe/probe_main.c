@@ -122,32 +122,38 @@ static double round_trip(int me, int i, int j, long m, long reps, char *buf)
     return best;
 }
 
-/* Host names, made unique ("name", "name#2", ...) when ranks share one. */
-static char *names_of(int me, int n)
+/* Host names; ranks sharing one are told apart as "name#RANK". */
+static char *names_of(int n)
 {
-    char *all = calloc((size_t)n, MPI_MAX_PROCESSOR_NAME + 8);
-    char mine[MPI_MAX_PROCESSOR_NAME + 8] = {0};
+    size_t w = MPI_MAX_PROCESSOR_NAME + 16;
+    char *all = calloc((size_t)n, w);
+    char *mine = calloc(1, w);
+    int *shared = calloc((size_t)n, sizeof *shared);
     int len = 0;
-    MPI_Get_processor_name(mine, &len);
-    if (!all)
+    if (!all || !mine || !shared) {
+        free(all);
+        free(mine);
+        free(shared);
         return NULL;
-    MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME + 8, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME + 8,
-                  MPI_CHAR, MPI_COMM_WORLD);
-    (void)me;
-    size_t w = MPI_MAX_PROCESSOR_NAME + 8;
+    }
+    MPI_Get_processor_name(mine, &len);
+    MPI_Allgather(mine, (int)w, MPI_CHAR, all, (int)w, MPI_CHAR, MPI_COMM_WORLD);
+    free(mine);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (a != b && !strcmp(all + (size_t)a * w, all + (size_t)b * w))
+                shared[a] = 1;
     for (int a = 0; a < n; a++) {
-        int seen = 1;
-        for (int b = 0; b < a; b++)
-            seen += !strncmp(all + (size_t)b * w, all + (size_t)a * w, MPI_MAX_PROCESSOR_NAME);
         char *s = all + (size_t)a * w;
-        for (char *c = s; *c; c++)
-            if (*c == ',' || *c == '\n' || *c == '\r' || *c == '#')
+        for (char *c = s; *c; c++) /* the matrix's separators and comments */
+            if (*c == ',' || *c == '\n' || *c == '\r' || *c == '#' || (unsigned char)*c < 0x20)
                 *c = '_';
-        if (seen > 1) {
-            size_t l = strnlen(s, MPI_MAX_PROCESSOR_NAME);
-            snprintf(s + l, w - l, "#%d", seen);
+        if (shared[a]) {
+            size_t l = strlen(s);
+            snprintf(s + l, w - l, "#%d", a);
         }
     }
+    free(shared);
     return all;
 }
 
@@ -202,11 +208,11 @@ int main(int argc, char **argv)
             }
         }
     MPI_Gather(row, 2 * n, MPI_DOUBLE, all, 2 * n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    char *names = names_of(me, n);
+    char *names = names_of(n);
     int status = 0;
     if (me == 0) {
         FILE *out = strcmp(o.output, "-") ? fopen(o.output, "w") : stdout;
-        size_t w = MPI_MAX_PROCESSOR_NAME + 8;
+        size_t w = MPI_MAX_PROCESSOR_NAME + 16;
         if (!out || !names) {
             fprintf(stderr, "ssched-probe: %s: cannot write the file\n", o.output);
             status = 2;
