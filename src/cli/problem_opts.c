@@ -10,6 +10,47 @@
 
 #include "src/cli/cli.h"
 
+const cli_opt_t cli_problem_table[] = {
+    {{"problem", required_argument, NULL, OPT_PROBLEM}, "KIND",
+     "scatter | gossip | reduce | broadcast | allreduce"},
+    {{"source", required_argument, NULL, OPT_SOURCE}, "S", "scatter, broadcast: the source node"},
+    {{"sources", required_argument, NULL, OPT_SOURCES}, "A,B,..", "gossip: the sources"},
+    {{"targets", required_argument, NULL, OPT_TARGETS}, "A,B,..",
+     "scatter, gossip: the targets; broadcast: a multicast's targets (default:\n"
+     "every other node that is not a switch)"},
+    {{"participants", required_argument, NULL, OPT_PARTICIPANTS}, "P0,P1,..",
+     "reduce, allreduce: the participants, in the operator's order"},
+    {{"target", required_argument, NULL, OPT_TARGET}, "T", "reduce: the node that gets the result"},
+    {{"root", required_argument, NULL, OPT_ROOT}, "R",
+     "allreduce: the root (default: the best node that is not a switch)"},
+    {{"commutative", no_argument, NULL, OPT_COMMUTATIVE}, NULL,
+     "reduce, allreduce: the operator is also commutative (e.g. MPI_SUM)"},
+    {{"size", required_argument, NULL, OPT_SIZE}, "Z", "message size in unit messages (default 1)"},
+    {{"method", required_argument, NULL, OPT_METHOD}, "lp|colgen|auto",
+     "the edge LP, or column generation over trees/paths/arborescences;\n"
+     "both certified exactly (auto = colgen)"},
+    {{"routers", required_argument, NULL, OPT_ROUTERS}, "one-port|switch",
+     "switch: every node without w that the problem does not name forwards\n"
+     "on all its links at once; one-port: RR-4872's model for every node;\n"
+     "default: the file's `ports`"},
+    {{"format", required_argument, NULL, OPT_FORMAT}, "graphml|gml|simgrid|matrix",
+     "the platform file's format (default: <platform> root element: SimGrid;\n"
+     ".csv: matrix; else by extension, else by content)"},
+    {{"cost-from", required_argument, NULL, OPT_COST_FROM}, "ATTR",
+     "edge attribute ATTR is a bandwidth in bytes per second: c = B / ATTR\n"
+     "(with --unit-bytes B); the time unit is then the second"},
+    {{"unit-bytes", required_argument, NULL, OPT_UNIT_BYTES}, "B",
+     "bytes of one unit message (default 1; also for SimGrid and matrix files)"},
+    {{"speed-from", required_argument, NULL, OPT_SPEED_FROM}, "ATTR",
+     "node attribute ATTR is a speed in flops per second: w = F / ATTR\n"
+     "(with --flops-per-task F)"},
+    {{"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK}, "F",
+     "flops of one reduction task (default 1; also for SimGrid and matrix files)"},
+    {{"quiet", no_argument, NULL, OPT_QUIET}, NULL, "no progress lines"},
+    {{"verbose", no_argument, NULL, OPT_VERBOSE}, NULL,
+     "progress from the start, and lp_solve's log (stderr)"},
+    CLI_OPT_END};
+
 /* Keep the first value of a single-value option; remember a repetition. */
 static void set_once(cli_problem_opts_t *o, const char **slot, const char *arg, const char *name)
 {

@@ -5,6 +5,8 @@
 
 #include <getopt.h>
 
+#include "src/cli/cli_options.h"
+
 #include "ssched/platform.h"
 #include "ssched/problem.h"
 #include "ssched/steady.h"
@@ -16,32 +18,16 @@ enum {
     OPT_VERBOSE, OPT_PROBLEM_LAST
 };
 
-#define CLI_PROBLEM_LONGOPTS                                          \
-    {"problem", required_argument, NULL, OPT_PROBLEM},                \
-    {"source", required_argument, NULL, OPT_SOURCE},                  \
-    {"sources", required_argument, NULL, OPT_SOURCES},                \
-    {"targets", required_argument, NULL, OPT_TARGETS},                \
-    {"participants", required_argument, NULL, OPT_PARTICIPANTS},      \
-    {"target", required_argument, NULL, OPT_TARGET},                  \
-    {"size", required_argument, NULL, OPT_SIZE},                      \
-    {"method", required_argument, NULL, OPT_METHOD},                  \
-    {"quiet", no_argument, NULL, OPT_QUIET},                          \
-    {"verbose", no_argument, NULL, OPT_VERBOSE},                      \
-    {"routers", required_argument, NULL, OPT_ROUTERS},                \
-    {"commutative", no_argument, NULL, OPT_COMMUTATIVE},              \
-    {"root", required_argument, NULL, OPT_ROOT},                      \
-    {"cost-from", required_argument, NULL, OPT_COST_FROM},            \
-    {"unit-bytes", required_argument, NULL, OPT_UNIT_BYTES},          \
-    {"speed-from", required_argument, NULL, OPT_SPEED_FROM},          \
-    {"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK},  \
-    {"format", required_argument, NULL, OPT_FORMAT}
+/* The problem options' table (the help of solve, schedule, lp, report):
+ * give it to cli_longopts/cli_print_help beside the command's own. */
+extern const cli_opt_t cli_problem_table[];
 
 typedef struct {
     const char *platform_path;
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
     const char *root;     /* allreduce: --root, or NULL for the best root   */
     int commutative;      /* --commutative (reduce, allreduce)              */
-    /* platform file: --format graphml|gml, --cost-from ATTR --unit-bytes B,
+    /* platform file: --format graphml|gml|simgrid|matrix, --cost-from ATTR --unit-bytes B,
      * --speed-from ATTR --flops-per-task F (ssched_platform_load) */
     const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;
     const char *method;
