@@ -133,6 +133,45 @@ static const char *write_platform(const char *name, const char *body)
     return path;
 }
 
+/* Topologies and routings SimGrid computes: torus, dragonfly, Dijkstra
+ * through a router, nested zones joined by a zoneRoute. */
+static void test_topologies(void)
+{
+    static const struct { const char *name, *body; size_t hosts, edges, route_len; } cases[] = {
+        {"sg_torus.xml", "<cluster id=\"t\" topology=\"TORUS\" topo_parameters=\"2,2,2\" "
+         "prefix=\"t-\" radical=\"0-7\" suffix=\"\" speed=\"1Gf\" bw=\"125MBps\" "
+         "lat=\"50us\"/>\n", 8, 56, 1},
+        {"sg_dragonfly.xml", "<cluster id=\"d\" topology=\"DRAGONFLY\" "
+         "topo_parameters=\"2,1;2,1;2,1;2\" prefix=\"d-\" radical=\"0-15\" suffix=\"\" "
+         "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>\n", 16, 240, 2},
+        {"sg_dijkstra.xml", "<zone id=\"z\" routing=\"Dijkstra\">\n"
+         "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"2Gf\"/><router id=\"r\"/>\n"
+         "<link id=\"ar\" bandwidth=\"1MBps\" latency=\"1ms\"/>"
+         "<link id=\"rb\" bandwidth=\"2MBps\" latency=\"2ms\"/>\n"
+         "<route src=\"a\" dst=\"r\"><link_ctn id=\"ar\"/></route>\n"
+         "<route src=\"r\" dst=\"b\"><link_ctn id=\"rb\"/></route>\n</zone>\n", 2, 2, 2},
+        {"sg_nested.xml", "<zone id=\"top\" routing=\"Full\">\n"
+         "<zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n"
+         "<zone id=\"z2\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n"
+         "<link id=\"wan\" bandwidth=\"10MBps\" latency=\"10ms\"/>\n"
+         "<zoneRoute src=\"z1\" dst=\"z2\" gw_src=\"a\" gw_dst=\"b\">"
+         "<link_ctn id=\"wan\"/></zoneRoute>\n</zone>\n", 2, 2, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const char *path = write_platform(cases[k].name, cases[k].body);
+        ssched_platform_t p;
+        ssched_error_t err;
+        ssched_status_t st = load(&p, path, NULL, &err);
+        if (st != SSCHED_OK)
+            fprintf(stderr, "\n  %s: %s\n", cases[k].name, err.message);
+        CU_ASSERT_EQUAL_FATAL(st, SSCHED_OK);
+        CU_ASSERT_EQUAL(p.n_nodes, cases[k].hosts);
+        CU_ASSERT_EQUAL(p.n_edges, cases[k].edges);
+        CU_ASSERT_EQUAL(p.routes->route_start[1] - p.routes->route_start[0], cases[k].route_len);
+        ssched_platform_free(&p);
+    }
+}
+
 /* SimGrid's errors (exceptions and aborts) are one line and exit 2. */
 static void test_bad_files(void)
 {
@@ -332,6 +371,7 @@ int main(void)
 {
     const tu_test_t tests[] = {{"small_platform: hosts, routes, exact c and l", test_small_platform},
                                {"clusters, gateways, fat tree", test_clusters},
+                               {"torus, dragonfly, Dijkstra, nested zones", test_topologies},
                                {"SimGrid errors: one line, exit 2", test_bad_files},
                                {"detection and the routed guard", test_detection},
                                {"export round trip", test_round_trip},
