@@ -190,7 +190,8 @@ static ssched_status_t read_link(stream_t *s, ssched_platform_t *p, mpq_srcptr u
 /* Everything after the hosts: links and routes until 'Z'. */
 static ssched_status_t read_routes(stream_t *s, ssched_platform_t *p, mpq_srcptr unit)
 {
-    size_t n = p->n_nodes, i = 0, j = n > 1 ? 1 : 0, cap = 0;
+    /* (i, j): the pair the next route is for, in host order, i != j */
+    size_t n = p->n_nodes, i = n < 2 ? n : 0, j = 1, cap = 0;
     size_t *links = NULL;
     uint32_t *raw = NULL;
     mpq_t c, lat;
@@ -222,13 +223,12 @@ static ssched_status_t read_routes(stream_t *s, ssched_platform_t *p, mpq_srcptr
                 if (st != SSCHED_OK)
                     st = with_path(s->err, st, s->path);
             }
-            /* next ordered pair, skipping i == j */
-            if (++j == i)
-                j++;
-            if (j >= n) {
-                i++;
-                j = i == 0 ? 1 : 0;
-            }
+            do { /* the next ordered pair, skipping i == j */
+                if (++j >= n) {
+                    i++;
+                    j = 0;
+                }
+            } while (i < n && j == i);
         } else if (tag == 'Z' && i >= n) {
             break;
         } else {
