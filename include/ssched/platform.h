@@ -189,7 +189,8 @@ typedef enum {
  * every routing SimGrid supports works.  The result is a routed platform:
  *   nodes  = SimGrid's hosts, in SimGrid's order (sg_host_list(), sorted
  *            by name in 3.32): the hostfile order, rank i on host i;
- *            w = flops_per_task / speed (a host of speed 0 has no w);
+ *            w = flops_per_task / speed (one core at the current
+ *            pstate: extra cores are not used; a host of speed 0 has no w);
  *   links  = every link some route crosses, in order of first appearance
  *            (a SPLITDUPLEX link is its two halves NAME_UP, NAME_DOWN),
  *            link_c = unit_bytes / bandwidth, latency in seconds, FATPIPE
