@@ -37,6 +37,10 @@
 
 #include "src/platform/simgrid_wire.h"
 
+#ifndef SSCHED_SIMGRID_SONAME // the library CMake found, else its 3.32 soname
+#define SSCHED_SIMGRID_SONAME "libsimgrid.so.3.32"
+#endif
+
 namespace {
 
 // The C API, resolved in libsimgrid at run time (types from its headers).
