@@ -104,6 +104,7 @@ static void test_bad(void)
         {"matrix,a,b\nc,-,-\n", "row 'c'"},
         {"matrix,a,b\na,-,fast\nb,-,-\n", ":2: cell a -> b: expected"},
         {"matrix,a,a\n", ":1: host 'a' twice in the header"},
+        {"matrix,s 1ms,,\nz,4MBps 2us,-,9 9\n", ":1: empty host name"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char name[32];

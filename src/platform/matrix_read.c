@@ -355,7 +355,7 @@ static ssched_status_t read_lines(matrix_t *m, FILE *f)
         if (first && !strcmp(field[0], "matrix")) {
             square = 1;
             hosts = n - 1;
-            header = ssched_i_alloc(hosts, sizeof *header);
+            header = ssched_i_calloc(hosts, sizeof *header); /* freed up to hosts */
             if (!header) {
                 st = ssched_error_set(m->err, SSCHED_ENOMEM, "out of memory");
                 break;
