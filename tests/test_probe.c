@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ssched/platform.h"
 #include "test_util.h"
@@ -107,6 +108,14 @@ static void test_probe_smpi(void)
 
 int main(void)
 {
+    /* Open MPI under ASan: its own allocations are reported as leaks */
+    setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+    /* Open MPI's session directories in this suite's scratch directory
+     * (as test_mpi_exec: a concurrent mpirun may clean the shared /tmp) */
+    char ompi_tmp[512];
+    snprintf(ompi_tmp, sizeof ompi_tmp, "%s", tu_tmp_path("ompi"));
+    if (mkdir(ompi_tmp, 0700) == 0)
+        setenv("OMPI_MCA_orte_tmpdir_base", ompi_tmp, 1);
     const tu_test_t tests[] = {{"probe under SMPI matches the routes", test_probe_smpi},
                                {"probe under mpirun writes a matrix", test_probe_mpirun},
                                {NULL, NULL}};
