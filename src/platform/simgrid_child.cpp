@@ -136,7 +136,7 @@ void put_error(FILE* out, const char* what)
 
 } // namespace
 
-extern "C" int ssched_i_simgrid_child(const char* path, int fd)
+extern "C" int ssched_i_simgrid_child(const char* path, int fd, volatile uint64_t* at)
 {
     FILE* out = fdopen(fd, "wb");
     if (!out)
@@ -182,6 +182,8 @@ extern "C" int ssched_i_simgrid_child(const char* path, int fd)
                 if (i == j)
                     continue;
                 sg.dynar_reset(route);
+                at[0] = i + 1;
+                at[1] = j;
                 try {
                     sg.host_route(hosts[i], hosts[j], route);
                 } catch (const std::exception&) {

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -348,6 +349,10 @@ ssched_status_t ssched_i_simgrid_read(ssched_platform_t *p, const char *path,
     return ssched_error_set(err, SSCHED_EINPUT, "%s: this ssched was built without libsimgrid: "
                             "SimGrid platforms cannot be read", path);
 #else
+    /* where the child is in the routes, shared with it */
+    volatile uint64_t *at = mmap(NULL, 2 * sizeof *at, PROT_READ | PROT_WRITE,
+                                 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    static uint64_t no_at[2];
     fflush(NULL); /* the child must not write this process's buffers again */
     pid_t pid = fork();
     if (pid == 0) {
@@ -358,12 +363,14 @@ ssched_status_t ssched_i_simgrid_read(ssched_platform_t *p, const char *path,
         dup2(fileno(log), 1);
         dup2(fileno(log), 2);
         signal(SIGPIPE, SIG_DFL);
-        _exit(ssched_i_simgrid_child(path, fds[1]));
+        _exit(ssched_i_simgrid_child(path, fds[1], at != MAP_FAILED ? at : no_at));
     }
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
         fclose(log);
+        if (at != MAP_FAILED)
+            munmap((void *)at, 2 * sizeof *at);
         mpq_clear(one);
         return ssched_error_set(err, SSCHED_EINPUT, "%s: cannot start SimGrid's loader: %s", path,
                                 strerror(errno));
@@ -383,14 +390,18 @@ ssched_status_t ssched_i_simgrid_read(ssched_platform_t *p, const char *path,
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (st == TRUNCATED) {
-        char msg[600];
+        char msg[600], where[300] = "";
         child_message(log, msg, sizeof msg);
+        if (at != MAP_FAILED && at[0] > 0 && at[0] <= tmp.n_nodes && at[1] < tmp.n_nodes)
+            snprintf(where, sizeof where, " at the route from %.120s to %.120s",
+                     tmp.names[at[0] - 1], tmp.names[at[1]]);
         if (WIFSIGNALED(status))
-            st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: SimGrid aborted loading the platform "
-                                  "(signal %d): %s", path, WTERMSIG(status), msg);
+            st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: SimGrid crashed loading the "
+                                  "platform%s (signal %d): %s", path, where, WTERMSIG(status), msg);
         else
-            st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: SimGrid's loader stopped (exit %d): "
-                                  "%s", path, WIFEXITED(status) ? WEXITSTATUS(status) : -1, msg);
+            st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: SimGrid's loader stopped%s (exit %d): "
+                                  "%s", path, where, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                                  msg);
     }
     if (st == SSCHED_OK && tmp.n_nodes == 0)
         st = ssched_error_set(s.err, SSCHED_EINPUT, "%s: the platform has no host", path);
@@ -407,6 +418,8 @@ ssched_status_t ssched_i_simgrid_read(ssched_platform_t *p, const char *path,
     }
     free(s.text);
     fclose(log);
+    if (at != MAP_FAILED)
+        munmap((void *)at, 2 * sizeof *at);
     mpq_clear(one);
     return st;
 #endif

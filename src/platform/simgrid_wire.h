@@ -13,9 +13,11 @@ extern "C" {
 
 /* Load `path` with SimGrid and stream its hosts and routes to fd.  Runs in
  * a forked child only (it creates SimGrid's engine, one per process).
- * Returns the child's exit status: 0 done, 1 an error streamed ('E'),
- * 3 the pipe failed. */
-SSCHED_INTERNAL int ssched_i_simgrid_child(const char *path, int fd);
+ * Before asking SimGrid for the route i -> j it stores i + 1 and j in
+ * at[0], at[1] (memory shared with the parent, which so names the route
+ * SimGrid died on).  Returns the child's exit status: 0 done, 1 an error
+ * streamed ('E'), 3 the pipe failed. */
+SSCHED_INTERNAL int ssched_i_simgrid_child(const char *path, int fd, volatile uint64_t *at);
 
 #ifdef __cplusplus
 }
