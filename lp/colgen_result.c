@@ -169,7 +169,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
             mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], q);
         if (!cg_is_switch(p, p->to[f->edge]))
             mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
-        if (m->link_row[f->edge] != SIZE_MAX)
+        if (ssched_i_edge_tracks_load(p, f->edge))
             mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], q);
     }
     if (out->flows)
@@ -182,9 +182,9 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
         if (m->reduce && m->cpu_row[i] != SIZE_MAX)
             mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
     }
-    for (size_t e = 0; e < ne; e++)
-        if (m->link_row[e] != SIZE_MAX)
-            mpq_set(out->link_price[e], sol->y[m->link_row[e]]);
+    for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
+        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     ssched_i_mpq_vec_free(rate, ne * nt);
     mpq_clear(q);
     return st;

@@ -30,7 +30,7 @@ enum { HELP_COLUMN = 28, HELP_WIDTH = 79 - HELP_COLUMN };
 static void print_entry(FILE *out, const cli_opt_t *o)
 {
     char head[96];
-    int len = snprintf(head, sizeof head, "  %s--%s%s%s", o->opt.val == 'o' ? "-o, " : "",
+    int len = snprintf(head, sizeof head, "  %s--%s%s%s", !strcmp(o->opt.name, "output") ? "-o, " : "",
                        o->opt.name, o->arg ? " " : "", o->arg ? o->arg : "");
     fputs(head, out);
     const char *h = o->help ? o->help : "";

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 typedef struct {
-    struct option opt; /* as getopt_long takes it; opt.val 'o' is also -o  */
+    struct option opt; /* as getopt_long takes it ("output" is shown as -o) */
     const char *arg;   /* the argument's name in the help ("FILE"), or NULL */
     const char *help;  /* what it does (wrapped to the terminal's 80 columns) */
 } cli_opt_t;

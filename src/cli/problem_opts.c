@@ -33,6 +33,13 @@ const cli_opt_t cli_problem_table[] = {
      "switch: every node without w that the problem does not name forwards\n"
      "on all its links at once; one-port: RR-4872's model for every node;\n"
      "default: the file's `ports`"},
+    {{"model", required_argument, NULL, OPT_MODEL}, "graph|routed",
+     "routed: hosts are the nodes with w or named by the problem, each\n"
+     "directed edge a shared link resource, each host pair routed on a\n"
+     "shortest path by c (docs/model.md, \"Routed model\"); default: graph\n"
+     "(a routed platform file stays routed)"},
+    {{"hosts", required_argument, NULL, OPT_HOSTS}, "multi-port|one-port",
+     "a routed platform's hosts (default multi-port, as SimGrid's)"},
     {{"format", required_argument, NULL, OPT_FORMAT}, "graphml|gml|simgrid|matrix",
      "the platform file's format (default: <platform> root element: SimGrid;\n"
      ".csv: matrix; else by extension, else by content)"},
@@ -81,6 +88,8 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_FLOPS_PER_TASK: set_once(o, &o->flops_per_task, arg, "--flops-per-task"); return 1;
     case OPT_FORMAT: set_once(o, &o->format, arg, "--format"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
+    case OPT_MODEL: set_once(o, &o->model, arg, "--model"); return 1;
+    case OPT_HOSTS: set_once(o, &o->hosts, arg, "--hosts"); return 1;
     default: return 0;
     }
 }
@@ -198,7 +207,8 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
         } else if (st == SSCHED_OK) {
             /* default targets: every other node that is not a switch, once
              * --routers switch has made the routers (no w) switches */
-            if (o->routers && !strcmp(o->routers, "switch"))
+            if ((o->routers && !strcmp(o->routers, "switch")) ||
+                (o->model && !strcmp(o->model, "routed")))
                 for (size_t i = 0; i < p->n_nodes; i++)
                     if (!p->has_w[i] && i != pb->sources[0])
                         p->multiport[i] = 1;
@@ -278,6 +288,48 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     return rc;
 }
 
+/* Node index i of graph g as the index of the host of the same name in r. */
+static int remap(const ssched_platform_t *g, const ssched_platform_t *r, size_t *i)
+{
+    return ssched_platform_find_node(r, g->names[*i], i, NULL) == SSCHED_OK;
+}
+
+/* --model routed: replace p (whose switches are the routers) by its routed
+ * platform and the problem's nodes by the hosts of the same names (every
+ * node the problem names is a host). */
+static int route_platform(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
+                          ssched_problem_t *pb)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_platform_t r;
+    if (ssched_platform_route(p, NULL, &r, &err) != SSCHED_OK) {
+        ssched_error_prefix(&err, "%s: --model routed: ", o->platform_path);
+        return cli_report(cmd, &err);
+    }
+    int ok = 1;
+    for (size_t k = 0; k < pb->n_sources; k++)
+        ok &= remap(p, &r, &pb->sources[k]);
+    for (size_t k = 0; k < pb->n_targets; k++)
+        ok &= remap(p, &r, &pb->targets[k]);
+    for (size_t k = 0; k < pb->n_participants; k++)
+        ok &= remap(p, &r, &pb->participants[k]);
+    if (pb->target != SIZE_MAX && (pb->kind == SSCHED_PROBLEM_REDUCE ||
+                                   pb->kind == SSCHED_PROBLEM_ALLREDUCE))
+        ok &= remap(p, &r, &pb->target);
+    ssched_platform_free(p);
+    *p = r;
+    if (!ok) { /* cannot happen: the problem's nodes are hosts */
+        fprintf(stderr, "ssched %s: --model routed: a node of the problem is a router\n", cmd);
+        return CLI_EXIT_FAILURE;
+    }
+    if (ssched_problem_validate(pb, p, &err) != SSCHED_OK) {
+        ssched_error_prefix(&err, "%s: --model routed: ", o->platform_path);
+        return cli_report(cmd, &err);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb)
 {
@@ -301,15 +353,30 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         return cli_bad_input(cmd, "--root: applies to allreduce only (reduce takes --target)");
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
         return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
+    if (o->model && strcmp(o->model, "graph") && strcmp(o->model, "routed"))
+        return cli_bad_input(cmd, "--model: unknown model '%s' (graph or routed)", o->model);
+    if (o->hosts && strcmp(o->hosts, "one-port") && strcmp(o->hosts, "multi-port"))
+        return cli_bad_input(cmd, "--hosts: unknown host model '%s' (one-port or multi-port)",
+                             o->hosts);
+    int to_route = o->model && !strcmp(o->model, "routed");
+    if (to_route && o->routers && strcmp(o->routers, "switch"))
+        return cli_bad_input(cmd, "--model routed: its routers are the nodes without w the "
+                             "problem does not name; --routers %s does not apply", o->routers);
     int rc = load_platform(cmd, o, p, &err);
     if (rc != CLI_EXIT_OK)
         return rc;
-    /* Until the routed LP lands (helper "routed"), a routed platform must not
-     * reach a solver of the graph model: its TP would ignore the links. */
-    if (p->routes)
-        return cli_bad_input(cmd, "%s: a routed platform (SimGrid or matrix file): the routed "
-                             "model needs its own LP, not in this build yet (ssched export "
-                             "hostfile and export simgrid accept it)", o->platform_path);
+    if (p->routes) {
+        if (o->model && !strcmp(o->model, "graph"))
+            return cli_bad_input(cmd, "--model graph: %s is a routed platform (hosts and "
+                                 "routes)", o->platform_path);
+        if (o->routers)
+            return cli_bad_input(cmd, "--routers: %s is a routed platform, its nodes are "
+                                 "hosts only", o->platform_path);
+        to_route = 0;
+    } else if (o->hosts && !to_route) {
+        return cli_bad_input(cmd, "--hosts applies to routed platforms (--model routed or a "
+                             "SimGrid platform)");
+    }
     if (o->routers && !strcmp(o->routers, "one-port"))
         for (size_t i = 0; i < p->n_nodes; i++)
             p->multiport[i] = 0;
@@ -362,7 +429,7 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         ssched_error_prefix(&err, "%s: ", o->platform_path);
         return cli_report(cmd, &err);
     }
-    if (o->routers && !strcmp(o->routers, "switch")) {
+    if ((o->routers && !strcmp(o->routers, "switch")) || to_route) {
         unsigned char *named = ssched_i_calloc(p->n_nodes, 1);
         if (!named) {
             fprintf(stderr, "ssched %s: out of memory\n", cmd);
@@ -382,6 +449,10 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
                 p->multiport[i] = 1;
         free(named);
     }
+    if (to_route && (rc = route_platform(cmd, o, p, pb)) != CLI_EXIT_OK)
+        return rc;
+    if (p->routes)
+        p->routes->hosts_one_port = o->hosts && !strcmp(o->hosts, "one-port");
     return CLI_EXIT_OK;
 }
 
