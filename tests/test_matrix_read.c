@@ -47,6 +47,7 @@ static void test_rows(void)
         "a,c,2KiBps,1/3\n"
         "c,1Gf\n", &err), SSCHED_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p.routes);
+    CU_ASSERT(p.seconds);
     CU_ASSERT_EQUAL(p.n_nodes, 3);
     CU_ASSERT_EQUAL(p.n_edges, 3);
     CU_ASSERT_EQUAL(p.routes->n_links, 3);

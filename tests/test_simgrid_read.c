@@ -55,6 +55,7 @@ static void test_small_platform(void)
     CU_ASSERT_EQUAL_FATAL(load(&p, SSCHED_DATA_DIR "/simgrid/small_platform.xml", "1000000",
                                &err), SSCHED_OK);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p.routes);
+    CU_ASSERT(p.seconds);
     CU_ASSERT_EQUAL(p.n_nodes, 7);
     CU_ASSERT_EQUAL(p.n_edges, 42); /* Full routing: every ordered pair */
     /* SimGrid's host order (by name in 3.32) */

@@ -45,9 +45,13 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
             return ssched_error_set(err, SSCHED_EINPUT, "%s: --cost-from and --speed-from name "
                                     "GraphML or GML attributes; a %s file gives bandwidths and "
                                     "speeds itself", path, ssched_platform_format_name(format));
-        return format == SSCHED_PLATFORM_SIMGRID
-                   ? ssched_i_simgrid_read(p, path, opt->unit_bytes, opt->flops_per_task, err)
-                   : ssched_i_matrix_read(p, path, opt->unit_bytes, opt->flops_per_task, err);
+        ssched_status_t st =
+            format == SSCHED_PLATFORM_SIMGRID
+                ? ssched_i_simgrid_read(p, path, opt->unit_bytes, opt->flops_per_task, err)
+                : ssched_i_matrix_read(p, path, opt->unit_bytes, opt->flops_per_task, err);
+        if (st == SSCHED_OK)
+            p->seconds = 1; /* bandwidths in bytes per second, latencies in seconds */
+        return st;
     }
     ssched_platform_t tmp;
     ssched_platform_init(&tmp);
