@@ -274,6 +274,13 @@ typedef struct {
     const char *speed_from;     /* NULL: node attribute w is the time     */
     mpq_srcptr flops_per_task;  /* with speed_from, SimGrid and matrix
                                    files; NULL = 1                        */
+    mpq_srcptr speed;           /* non-NULL: every node computes, at this
+                                   speed: w = flops_per_task / speed (for
+                                   platforms without speeds; not with
+                                   speed_from)                            */
+    int skip_missing_cost;      /* 1: an edge without the cost attribute is
+                                   left out (Topology Zoo files leave some
+                                   links unlabelled); 0: it is an error   */
     const char *latency_from;   /* NULL: edge attribute l is the latency
                                    (in c's time unit, absent = 0); else
                                    edge attribute ATTR, in seconds: only

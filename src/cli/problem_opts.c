@@ -53,6 +53,11 @@ const cli_opt_t cli_problem_table[] = {
      "(with --flops-per-task F)"},
     {{"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK}, "F",
      "flops of one reduction task (default 1; also for SimGrid and matrix files)"},
+    {{"speed", required_argument, NULL, OPT_SPEED}, "S",
+     "every node computes, at speed S: w = F / S (with --flops-per-task F; for a platform "
+     "without speeds, e.g. a reduce on a Topology Zoo file)"},
+    {{"missing-cost", required_argument, NULL, OPT_MISSING_COST}, "skip|error",
+     "an edge without the cost attribute: left out, or refused (the default)"},
     {{"latency-from", required_argument, NULL, OPT_LATENCY_FROM}, "ATTR",
      "edge attribute ATTR is a latency in seconds (with --cost-from; an edge\n"
      "without it has none); without: edge attribute l, in the unit of c"},
@@ -90,6 +95,8 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_SPEED_FROM: set_once(o, &o->speed_from, arg, "--speed-from"); return 1;
     case OPT_FLOPS_PER_TASK: set_once(o, &o->flops_per_task, arg, "--flops-per-task"); return 1;
     case OPT_LATENCY_FROM: set_once(o, &o->latency_from, arg, "--latency-from"); return 1;
+    case OPT_SPEED: set_once(o, &o->speed, arg, "--speed"); return 1;
+    case OPT_MISSING_COST: set_once(o, &o->missing_cost, arg, "--missing-cost"); return 1;
     case OPT_FORMAT: set_once(o, &o->format, arg, "--format"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
     case OPT_MODEL: set_once(o, &o->model, arg, "--model"); return 1;
@@ -269,9 +276,15 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     if (o->unit_bytes && !o->cost_from && !own_rates)
         return cli_bad_input(cmd, "--unit-bytes is used with --cost-from ATTR (or a SimGrid or "
                              "matrix platform)");
-    if (o->flops_per_task && !o->speed_from && !own_rates)
-        return cli_bad_input(cmd, "--flops-per-task is used with --speed-from ATTR (or a SimGrid "
-                             "or matrix platform)");
+    if (o->flops_per_task && !o->speed_from && !o->speed && !own_rates)
+        return cli_bad_input(cmd, "--flops-per-task is used with --speed-from ATTR or --speed S "
+                             "(or a SimGrid or matrix platform)");
+    if (o->speed && (o->speed_from || own_rates))
+        return cli_bad_input(cmd, "--speed gives every node one speed: not with --speed-from or "
+                             "a SimGrid or matrix platform");
+    if (o->missing_cost && strcmp(o->missing_cost, "skip") && strcmp(o->missing_cost, "error"))
+        return cli_bad_input(cmd, "--missing-cost: '%s' is not skip or error", o->missing_cost);
+    ro.skip_missing_cost = o->missing_cost && !strcmp(o->missing_cost, "skip");
     if (o->latency_from && !o->cost_from)
         return cli_bad_input(cmd, "--latency-from ATTR reads latencies in seconds: it is used "
                              "with --cost-from ATTR --unit-bytes B (times in seconds); without "
@@ -279,10 +292,14 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     ro.cost_from = o->cost_from;
     ro.speed_from = o->speed_from;
     ro.latency_from = o->latency_from;
-    mpq_t bytes, flops;
-    mpq_inits(bytes, flops, NULL);
+    mpq_t bytes, flops, speed;
+    mpq_inits(bytes, flops, speed, NULL);
     int rc = CLI_EXIT_OK;
     if (o->unit_bytes && !cli_parse_rational(cmd, "--unit-bytes", o->unit_bytes, bytes))
+        rc = CLI_EXIT_BADINPUT;
+    else if (o->speed && (!cli_parse_rational(cmd, "--speed", o->speed, speed) ||
+                          (mpq_sgn(speed) <= 0 &&
+                           cli_bad_input(cmd, "--speed must be positive"))))
         rc = CLI_EXIT_BADINPUT;
     else if (o->flops_per_task &&
              !cli_parse_rational(cmd, "--flops-per-task", o->flops_per_task, flops))
@@ -290,10 +307,11 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     if (rc == CLI_EXIT_OK) {
         ro.unit_bytes = o->unit_bytes ? bytes : NULL;
         ro.flops_per_task = o->flops_per_task ? flops : NULL;
+        ro.speed = o->speed ? speed : NULL;
         if (ssched_platform_load(p, o->platform_path, &ro, err) != SSCHED_OK)
             rc = cli_report(cmd, err);
     }
-    mpq_clears(bytes, flops, NULL);
+    mpq_clears(bytes, flops, speed, NULL);
     return rc;
 }
 

@@ -15,7 +15,8 @@ enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
     OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
-    OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_LATENCY_FROM, OPT_PROBLEM_LAST
+    OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_LATENCY_FROM, OPT_SPEED, OPT_MISSING_COST,
+    OPT_PROBLEM_LAST
 };
 
 /* The problem options' table (the help of solve, schedule, lp, report):
@@ -32,6 +33,8 @@ typedef struct {
      * with --cost-from) (ssched_platform_load) */
     const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;
     const char *latency_from;
+    const char *speed;         /* --speed S: every node computes at speed S */
+    const char *missing_cost;  /* --missing-cost skip|error                 */
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
     const char *model;    /* --model graph|routed, or NULL (the file's)     */

@@ -235,9 +235,17 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
                         p->names[pb->participants[k]]);
                 any = 1;
             }
-        if (!any && mpq_sgn(s->throughput) == 0)
+        if (!any && mpq_sgn(s->throughput) == 0) {
             fputs("note: no reduction tree exists (the values can never meet on a node with w "
                   "to be merged), so TP = 0\n", out);
+            size_t computing = 0;
+            for (size_t i = 0; i < p->n_nodes; i++)
+                computing += p->has_w[i] != 0;
+            if (computing == 0) /* a platform without speeds: one option away */
+                fputs("note: no node of this platform computes (no w): give every node a speed "
+                      "with --speed S [--flops-per-task F], or read speeds with --speed-from "
+                      "ATTR\n", out);
+        }
     }
 
     fputs("saturated resources (busy = 1; price > 0 marks those that bound TP, "

@@ -374,8 +374,14 @@ static ssched_status_t read_arcs(const ssched_platform_t *p, const igraph_t *g, 
         int have = value_of(g, 1, c_t, at->c, e, x->c, err);
         if (have < 0)
             return value_error(err, pos, item, at->c);
+        if (!have && at->skip_missing_c) { /* --missing-cost skip: left out */
+            mpq_clears(x->c, x->l, NULL);
+            (*n)--;
+            continue;
+        }
         if (!have)
-            return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: missing %s", pos, item, at->c);
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: missing %s (--missing-cost skip "
+                                    "leaves such edges out)", pos, item, at->c);
         if (mpq_sgn(x->c) <= 0)
             return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: %s must be positive", pos, item,
                                     at->c);

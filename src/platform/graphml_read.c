@@ -85,6 +85,7 @@ typedef struct {
     const char **key_ids;          /* views of keys[k].id, for the index */
     ssched_name_index_t key_index;
     const char *w_name, *c_name;   /* attr.names read as w and c      */
+    int skip_missing_c;            /* --missing-cost skip              */
     const char *l_name;            /* attr.name read as the latency    */
     int w_required, l_required;    /* named by --speed-from / --latency-from */
     size_t w_key, c_key, l_key;    /* indices into keys, or NO_INDEX */
@@ -630,8 +631,11 @@ static ssched_status_t read_edge(reader_t *r, ssched_platform_t *p, xmlNodePtr e
     int have = item_value(r, r->c_key, data, line, where, q);
     if (have < 0)
         return r->err ? r->err->status : SSCHED_EINPUT;
+    if (!have && r->skip_missing_c)
+        return SSCHED_OK; /* --missing-cost skip: the link is left out */
     if (!have)
-        return fail(r, line, "%s: missing %s", where, r->c_name);
+        return fail(r, line, "%s: missing %s (--missing-cost skip leaves such edges out)", where,
+                    r->c_name);
     if (mpq_sgn(q) <= 0)
         return fail(r, data ? line_of(data) : line, "%s: %s must be positive", where, r->c_name);
     st = add_edge(r, p, a, b, q, line);
@@ -978,7 +982,7 @@ ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
                                        const char *c_name, int c_is_bandwidth,
                                        ssched_error_t *err)
 {
-    ssched_i_attrs_t a = {w_name, c_name, "l", c_is_bandwidth, 0, 0};
+    ssched_i_attrs_t a = {w_name, c_name, "l", c_is_bandwidth, 0, 0, 0};
     return ssched_i_platform_read_attrs(p, path, format, &a, err);
 }
 
@@ -993,6 +997,7 @@ ssched_status_t ssched_i_platform_read_attrs(ssched_platform_t *p, const char *p
     r.l_name = a->l;
     r.w_required = a->w_required;
     r.l_required = a->l_required;
+    r.skip_missing_c = a->skip_missing_c;
     r.path = strcmp(path, "-") ? path : "<stdin>";
     r.err = err ? err : &local;
     r.w_key = r.c_key = r.ports_key = r.l_key = NO_INDEX;

@@ -31,6 +31,7 @@ SSCHED_INTERNAL ssched_status_t ssched_i_platform_read(ssched_platform_t *p, con
 typedef struct {
     const char *w, *c, *l;
     int c_is_bandwidth, w_required, l_required;
+    int skip_missing_c; /* an edge without c is left out, not refused */
 } ssched_i_attrs_t;
 
 /* ssched_i_platform_read with every attribute named (above). */

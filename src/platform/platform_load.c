@@ -54,6 +54,10 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
             p->seconds = 1; /* bandwidths in bytes per second, latencies in seconds */
         return st;
     }
+    if (opt->speed && (opt->speed_from || mpq_sgn(opt->speed) <= 0))
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "%s: a uniform speed (--speed) must be positive and replaces "
+                                "--speed-from", path);
     /* a latency in seconds needs times in seconds: those of --cost-from */
     if (opt->latency_from && !opt->cost_from)
         return ssched_error_set(err, SSCHED_EINPUT,
@@ -64,7 +68,7 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
                           opt->cost_from ? opt->cost_from : "c",
                           opt->latency_from ? opt->latency_from : "l",
                           opt->cost_from != NULL, opt->speed_from != NULL,
-                          opt->latency_from != NULL};
+                          opt->latency_from != NULL, opt->skip_missing_cost};
     ssched_platform_t tmp;
     ssched_platform_init(&tmp);
     ssched_status_t st = ssched_i_platform_read_attrs(&tmp, path, opt->format, &a, err);
@@ -75,6 +79,13 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
         }
         if (opt->speed_from)
             invert(tmp.w, tmp.n_nodes, tmp.has_w, opt->flops_per_task);
+        if (opt->speed) /* every node computes a task in F / S */
+            for (size_t i = 0; i < tmp.n_nodes; i++) {
+                tmp.has_w[i] = 1;
+                mpq_inv(tmp.w[i], opt->speed);
+                if (opt->flops_per_task)
+                    mpq_mul(tmp.w[i], tmp.w[i], opt->flops_per_task);
+            }
         ssched_platform_free(p);
         *p = tmp;
     } else {
