@@ -9,10 +9,44 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary file being written, removed if the process is stopped by
+ * a signal (^C during a long report must not leave a hidden empty file
+ * behind).  At most one output is open at a time. */
+static char *volatile pending;
+
+static void on_signal(int sig)
+{
+    char *p = pending;
+    if (p)
+        unlink(p); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch(char *tmp)
+{
+    static int installed;
+    pending = tmp;
+    if (tmp && !installed) {
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGXCPU};
+        for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+            struct sigaction sa, old;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            /* a signal the caller ignores stays ignored */
+            if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+                sigaction(sigs[k], &sa, NULL);
+        }
+        installed = 1;
+    }
+}
 
 static int is_stdout(const char *path)
 {
@@ -57,6 +91,7 @@ static FILE *open_temp(cli_out_t *o)
         free(o->tmp);
         o->tmp = NULL;
     }
+    watch(o->tmp);
     return f;
 }
 
@@ -109,6 +144,7 @@ int cli_out_open(cli_out_t *o, const char *cmd, const char *option, const char *
 
 static void drop(cli_out_t *o)
 {
+    watch(NULL);
     if (o->tmp)
         unlink(o->tmp); /* our own mkstemp file: always a regular file */
     else if (o->in_place)
@@ -139,6 +175,8 @@ int cli_out_finish(cli_out_t *o, const char *cmd, ssched_status_t ws, const ssch
         }
     }
     int rc = CLI_EXIT_OK;
+    if (!to_stdout)
+        watch(NULL); /* before o->tmp is renamed or freed */
     if (failed) {
         const char *why = e ? strerror(e) : "the stream failed";
         rc = to_stdout ? cli_bad_input(cmd, "write error on standard output: %s", why)
