@@ -83,8 +83,9 @@ static ssched_status_t read_list_file(const ssched_platform_t *p, const char *pa
         }
         size_t idx;
         if (ssched_platform_find_node(p, line, &idx, err) != SSCHED_OK) {
+            char shown[160]; /* a control character cannot forge a line */
             st = ssched_error_set(err, SSCHED_EINPUT, "%s @%s:%ld: unknown node '%s'", what,
-                                  path, lineno, line);
+                                  path, lineno, ssched_i_name_shown(line, shown, sizeof shown));
             break;
         }
         if (listed[idx]) {
