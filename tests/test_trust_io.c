@@ -232,6 +232,7 @@ static void test_dot_escaped(void)
             tu_run_free(&r);
             CU_ASSERT_NOT_EQUAL(tu_sh(&r, "dot -Tplain '%s' | grep -E '^node (x|y) '", files[k]),
                                 0);
+            tu_run_free(&r);
             CU_ASSERT_EQUAL(tu_sh(&r, "dot -Tcanon '%s' | grep -c 'URL=\"'", files[k]), 1);
         }
         tu_run_free(&r);
