@@ -111,9 +111,9 @@ ssched_status_t ssched_i_car_build_edge_lp(const ssched_platform_t *p, const ssc
         if (mb.in_row[i] != SSCHED_NO_ROW)
             rmap[mb.in_row[i]] = mr.in_row[i];
     }
-    for (size_t e = 0; e < p->n_edges && st == SSCHED_OK; e++)
-        if (mb.link_row[e] != SSCHED_NO_ROW)
-            rmap[mb.link_row[e]] = mr.link_row[e];
+    for (size_t k = 0; k < ssched_i_res_count(p) && st == SSCHED_OK; k++)
+        if (mb.link_row[k] != SSCHED_NO_ROW)
+            rmap[mb.link_row[k]] = mr.link_row[k];
     if (st == SSCHED_OK)
         st = merge_lp(lp, &mb.lp, rmap, cmap, err);
     free(rmap);

@@ -10,7 +10,11 @@
  * Switches (p->multiport[i] = 1) have no port rows: every edge e = (i,j) with
  * a switch at either end gets its own link row
  *   link      sum_t size*c(e)*send(e,t) <= 1
- * (a host end keeps its port row as well).
+ * (a host end keeps its port row as well).  On a routed platform
+ * (p->routes) hosts have no port rows unless hosts_one_port, and every
+ * SHARED link r gets  sum_{e through r} sum_t size*link_c(r)*send(e,t) <= 1,
+ * every edge whose route has a FATPIPE not implied otherwise its FATPIPE
+ * row (lp/resources.c).
  *
  * Corrections to the report's laws (design.md): the report writes the
  * conservation law for every node but the destination, so read literally it
@@ -81,32 +85,47 @@ ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p, ss
                                                 ssched_error_t *err);
 
 /* The resource coefficients of send column `col` on edge e = (i,j) (coef =
- * size*c(e)): i's out-port and j's in-port when they are one-port nodes, and
- * the link row of e when either end is a switch. */
+ * size*c(e)): i's out-port and j's in-port when they have ports, and
+ * coef*time(k)/c(e) on every other resource k of e (lp/resources.c): the
+ * link row of e when either end is a switch, the route's SHARED links and
+ * FATPIPE row on a routed platform.  Rows are created on first use. */
 ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p, ssched_model_t *m,
                                                 size_t e, size_t col, const mpq_t coef,
                                                 ssched_error_t *err)
 {
     size_t i = p->from[e], j = p->to[e];
-    int si = p->multiport && p->multiport[i], sj = p->multiport && p->multiport[j];
+    int pi = ssched_i_has_ports(p, i), pj = ssched_i_has_ports(p, j);
     ssched_status_t st = SSCHED_OK;
-    if (!si && (st = port_row_of(m, i, 1, err)) == SSCHED_OK)
+    if (pi && (st = port_row_of(m, i, 1, err)) == SSCHED_OK)
         st = ssched_lp_add_coef(&m->lp, m->out_row[i], col, coef, err);
-    if (st == SSCHED_OK && !sj && (st = port_row_of(m, j, 0, err)) == SSCHED_OK)
+    if (st == SSCHED_OK && pj && (st = port_row_of(m, j, 0, err)) == SSCHED_OK)
         st = ssched_lp_add_coef(&m->lp, m->in_row[j], col, coef, err);
-    if (st == SSCHED_OK && (si || sj)) {
-        if (m->link_row[e] == SSCHED_NO_ROW) {
+    ssched_i_res_iter_t it;
+    size_t k;
+    ssched_i_res_begin(&it, p, e);
+    mpq_t q;
+    mpq_init(q);
+    while (st == SSCHED_OK && ssched_i_res_next(&it, &k)) {
+        if (m->link_row[k] == SSCHED_NO_ROW) {
             char name[64];
             mpq_t one;
             mpq_init(one);
             mpq_set_ui(one, 1, 1);
-            snprintf(name, sizeof name, "link_e%zu", e);
-            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->link_row[e], err);
+            ssched_i_res_name(p, k, name, sizeof name);
+            st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &m->link_row[k], err);
             mpq_clear(one);
         }
-        if (st == SSCHED_OK)
-            st = ssched_lp_add_coef(&m->lp, m->link_row[e], col, coef, err);
+        if (st != SSCHED_OK)
+            break;
+        if (p->routes) { /* coef * time(k) / c(e): size * time(k) */
+            mpq_div(q, coef, p->c[e]);
+            mpq_mul(q, q, ssched_i_res_time(p, k));
+            st = ssched_lp_add_coef(&m->lp, m->link_row[k], col, q, err);
+        } else {
+            st = ssched_lp_add_coef(&m->lp, m->link_row[k], col, coef, err);
+        }
     }
+    mpq_clear(q);
     return st;
 }
 
@@ -223,11 +242,12 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     ssched_status_t st = ssched_problem_validate(pb, p, err);
     if (st != SSCHED_OK)
         return st;
-    m->link_row = ssched_i_alloc(p->n_edges, sizeof *m->link_row);
+    size_t nres = ssched_i_res_count(p); /* lp/resources.c */
+    m->link_row = ssched_i_alloc(nres, sizeof *m->link_row);
     if (!m->link_row)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t e = 0; e < p->n_edges; e++)
-        m->link_row[e] = SSCHED_NO_ROW;
+    for (size_t k = 0; k < nres; k++)
+        m->link_row[k] = SSCHED_NO_ROW;
     if (pb->kind == SSCHED_PROBLEM_REDUCE && pb->commutative) /* lp/build_commutative.c */
         return ssched_i_model_build_commutative(p, pb, m, err);
     if (pb->kind == SSCHED_PROBLEM_REDUCE)

@@ -54,7 +54,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
     if (!y)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     cg_prices_d pr = {y, y + m->n, NULL, NULL};
-    size_t ne = m->p->n_edges;
+    size_t ne = m->nres;
     double *cpu = ssched_i_calloc(m->n, sizeof *cpu);
     double *link = ssched_i_calloc(ne, sizeof *link);
     if (!cpu || !link) {
@@ -149,7 +149,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
 static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t *opt,
                                    ssched_lp_t *lp, ssched_steady_t *out, ssched_error_t *err)
 {
-    size_t n = m->n, ne = m->p->n_edges;
+    size_t n = m->n, ne = m->nres;
     cg_prices_q pr;
     pr.out = ssched_i_alloc(n, sizeof(mpq_t));
     pr.in = ssched_i_alloc(n, sizeof(mpq_t));
@@ -313,26 +313,30 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         }
         memcpy(out->commodities, m.types, m.n_types * sizeof *m.types);
     }
-    /* link rows: one per edge with a switch at either end, after the
+    /* link rows: one per link resource some edge charges (an edge with a
+     * switch at either end; routed: SHARED links, FATPIPE rows), after the
      * cpu / delivery rows */
-    size_t ne = p->n_edges;
+    size_t ne = m.nres = ssched_i_res_count(p);
     m.link0 = m.n_rows;
     m.link_row = ssched_i_alloc(ne, sizeof *m.link_row);
     m.link_edge = ssched_i_alloc(ne, sizeof *m.link_edge);
-    if (!m.link_row || !m.link_edge) {
+    unsigned char *used = ssched_i_res_used_flags(p);
+    if (!m.link_row || !m.link_edge || !used) {
         free(m.link_row);
         free(m.link_edge);
+        free(used);
         free(m.types);
         free(m.cpu_row);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t e = 0; e < ne; e++) {
         m.link_row[e] = SIZE_MAX;
-        if (cg_has_link(p, e)) {
+        if (used[e]) {
             m.link_edge[m.n_rows - m.link0] = e;
             m.link_row[e] = m.n_rows++;
         }
     }
+    free(used);
     /* reachability: a type or participant that cannot get through means
      * TP = 0, with nothing to generate */
     size_t n_unreach = m.reduce ? N : m.n_types;

@@ -25,30 +25,30 @@ typedef struct {
     cg_prices_q q;
 } car_work_t;
 
-static void work_free(car_work_t *w, size_t n, size_t ne)
+static void work_free(car_work_t *w, size_t n, size_t ne, size_t nres)
 {
     free(w->y);
     free(w->cpu);
     free(w->link);
     free(w->cd);
     mpq_t *v[] = {w->cost, w->q.out, w->q.in, w->q.cpu, w->q.link};
-    size_t len[] = {ne, n, n, n, ne};
+    size_t len[] = {ne, n, n, n, nres};
     for (int k = 0; k < 5; k++)
         ssched_i_mpq_vec_free(v[k], len[k]);
 }
 
-static int work_init(car_work_t *w, size_t n, size_t ne, size_t rows)
+static int work_init(car_work_t *w, size_t n, size_t ne, size_t nres, size_t rows)
 {
     memset(w, 0, sizeof *w);
     w->y = malloc((rows + 1) * sizeof *w->y);
     w->cpu = calloc(n + 1, sizeof *w->cpu);
-    w->link = calloc(ne + 1, sizeof *w->link);
+    w->link = calloc(nres + 1, sizeof *w->link); /* per link resource */
     w->cd = calloc(ne + 1, sizeof *w->cd);
     w->cost = ssched_i_mpq_vec_new(ne);
     w->q.out = ssched_i_mpq_vec_new(n);
     w->q.in = ssched_i_mpq_vec_new(n);
     w->q.cpu = ssched_i_mpq_vec_new(n);
-    w->q.link = ssched_i_mpq_vec_new(ne);
+    w->q.link = ssched_i_mpq_vec_new(nres);
     return w->y && w->cpu && w->link && w->cd && w->cost && w->q.out && w->q.in && w->q.cpu &&
            w->q.link;
 }
@@ -72,7 +72,7 @@ static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_
             break; /* leave it to the exact phase */
         for (size_t i = 0; i < n; i++)
             w->cpu[i] = m->r.cpu_row[i] == SIZE_MAX ? 0.0 : w->y[m->r.cpu_row[i]];
-        for (size_t e = 0; e < ne; e++)
+        for (size_t e = 0; e < m->r.nres; e++)
             w->link[e] = m->r.link_row[e] == SIZE_MAX ? 0.0 : w->y[m->r.link_row[e]];
         double sr = w->y[m->row_r], sb = w->y[m->row_b];
         int added = 0;
@@ -163,12 +163,13 @@ static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_
                 if (m->r.cpu_row[i] != SIZE_MAX)
                     mpq_set(w->q.cpu[i], y[m->r.cpu_row[i]]);
             }
-            for (size_t e = 0; e < ne; e++) {
-                mpq_set_ui(w->q.link[e], 0, 1);
-                if (m->r.link_row[e] != SIZE_MAX)
-                    mpq_set(w->q.link[e], y[m->r.link_row[e]]);
-                ssched_i_car_edge_price_q(m, y, e, w->cost[e]);
+            for (size_t k = 0; k < m->r.nres; k++) {
+                mpq_set_ui(w->q.link[k], 0, 1);
+                if (m->r.link_row[k] != SIZE_MAX)
+                    mpq_set(w->q.link[k], y[m->r.link_row[k]]);
             }
+            for (size_t e = 0; e < ne; e++)
+                ssched_i_car_edge_price_q(m, y, e, w->cost[e]);
             out->cg_exact_passes++;
             double t = ssched_i_wall_now();
             cg_column_t c;
@@ -276,8 +277,9 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     m->b.g.ne = 0; /* set once g.w is initialised */
     m->b.g.root = R;
     m->r.cpu_row = malloc(n * sizeof *m->r.cpu_row);
-    m->r.link_row = ssched_i_alloc(ne, sizeof *m->r.link_row);
-    m->r.link_edge = ssched_i_alloc(ne, sizeof *m->r.link_edge);
+    m->r.nres = m->b.nres = ssched_i_res_count(p);
+    m->r.link_row = ssched_i_alloc(m->r.nres, sizeof *m->r.link_row);
+    m->r.link_edge = ssched_i_alloc(m->r.nres, sizeof *m->r.link_edge);
     m->b.out_row = malloc(n * sizeof *m->b.out_row);
     m->b.in_row = malloc(n * sizeof *m->b.in_row);
     m->b.g.target = calloc(n, 1);
@@ -312,13 +314,19 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
         m->b.in_row[i] = cg_is_switch(p, i) ? SIZE_MAX : n + i;
     }
     m->r.link0 = m->r.n_rows;
-    for (size_t e = 0; e < ne; e++) {
+    unsigned char *used = ssched_i_res_used_flags(p);
+    if (!used) {
+        free(to_root);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    for (size_t e = 0; e < m->r.nres; e++) { /* link resources (resources.c) */
         m->r.link_row[e] = SIZE_MAX;
-        if (cg_has_link(p, e)) {
+        if (used[e]) {
             m->r.link_edge[m->r.n_rows - m->r.link0] = e;
             m->r.link_row[e] = m->r.n_rows++;
         }
     }
+    free(used);
     m->b.link_row = m->r.link_row;
     m->row_r = m->r.n_rows;
     m->row_b = m->r.n_rows + 1;
@@ -369,7 +377,7 @@ static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt
         return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot add TP");
     if (*blocked)
         return SSCHED_OK;
-    size_t n = m->r.n, ne = m->r.p->n_edges;
+    size_t n = m->r.n, ne = m->r.nres;
     double *zero = calloc(3 * n + ne + 1, sizeof *zero);
     if (!zero)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -420,7 +428,8 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     if (st == SSCHED_OK)
         st = start(&m, opt, &blocked, err);
     car_work_t w;
-    if (!work_init(&w, p->n_nodes, p->n_edges, m.n_rows) && st == SSCHED_OK)
+    if (!work_init(&w, p->n_nodes, p->n_edges, ssched_i_res_count(p), m.n_rows) &&
+        st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK && !blocked) {
         cg_clock_t c_float = cg_clock();
@@ -437,7 +446,7 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     out->cg_columns = (long)(m.r.n_cols + m.b.n_cols);
     if (st == SSCHED_OK)
         st = ssched_i_car_interpret(&m, out, err);
-    work_free(&w, p->n_nodes, p->n_edges);
+    work_free(&w, p->n_nodes, p->n_edges, ssched_i_res_count(p));
     master_free(&m);
     return st;
 }

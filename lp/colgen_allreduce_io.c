@@ -82,11 +82,33 @@ static void add_vec(mpq_t *to, const mpq_t *from, size_t n)
         mpq_add(to[k], to[k], from[k]);
 }
 
+/* Scale x[0..k) so that it sums to tp when it sums to more (the linking
+ * rows only ask TP <= sum): capacity rows only get less busy, the linking
+ * row becomes tight, the objective and the exact duals are unchanged, so
+ * the point stays certified (as lp/colgen_result.c for the reduce alone). */
+static void at_most_tp(mpq_t *x, size_t k, mpq_srcptr tp)
+{
+    mpq_t sum;
+    mpq_init(sum);
+    for (size_t i = 0; i < k; i++)
+        mpq_add(sum, sum, x[i]);
+    if (mpq_cmp(sum, tp) > 0) {
+        mpq_div(sum, tp, sum);
+        for (size_t i = 0; i < k; i++)
+            mpq_mul(x[i], x[i], sum);
+    }
+    mpq_clear(sum);
+}
+
 ssched_status_t ssched_i_car_interpret(car_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->r.p;
     size_t n = p->n_nodes, ne = p->n_edges, nt = m->r.n_cols;
     ssched_lp_solution_t *sol = &out->lp;
+    /* both parts deliver exactly TP operations per time unit: as many
+     * results reduced as broadcast (a schedule holds no surplus) */
+    at_most_tp(sol->x, nt, sol->objective);
+    at_most_tp(sol->x + nt, m->b.n_cols, sol->objective);
     /* reduce part: trees (x[0..nt)), tasks, interval rates, prices; it sets
      * throughput to the objective, the certified TP */
     ssched_status_t st = m->comm ? ssched_i_cgc_interpret(&m->cg, &m->r, m->ctrees, out, err)

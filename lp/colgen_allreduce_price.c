@@ -103,6 +103,16 @@ double ssched_i_car_edge_price_d(const car_master_t *m, const double *y, size_t 
 {
     const ssched_platform_t *p = m->r.p;
     size_t i = p->from[e], j = p->to[e];
+    if (p->routes) { /* each resource of the route at its own time */
+        double s = cg_is_switch(p, i) ? 0.0 : y[i] * mpq_get_d(p->c[e]);
+        s += cg_is_switch(p, j) ? 0.0 : y[m->r.n + j] * mpq_get_d(p->c[e]);
+        ssched_i_res_iter_t it;
+        size_t k;
+        ssched_i_res_begin(&it, p, e);
+        while (ssched_i_res_next(&it, &k))
+            s += y[m->r.link_row[k]] * mpq_get_d(ssched_i_res_time(p, k));
+        return s * mpq_get_d(m->r.pb->size);
+    }
     double s = (cg_is_switch(p, i) ? 0.0 : y[i]) + (cg_is_switch(p, j) ? 0.0 : y[m->r.n + j]);
     if (m->r.link_row[e] != SIZE_MAX)
         s += y[m->r.link_row[e]];
@@ -114,6 +124,25 @@ void ssched_i_car_edge_price_q(const car_master_t *m, const mpq_t *y, size_t e, 
     const ssched_platform_t *p = m->r.p;
     size_t i = p->from[e], j = p->to[e];
     mpq_set_ui(out, 0, 1);
+    if (p->routes) { /* each resource of the route at its own time */
+        mpq_t q;
+        mpq_init(q);
+        if (!cg_is_switch(p, i))
+            mpq_add(out, out, y[i]);
+        if (!cg_is_switch(p, j))
+            mpq_add(out, out, y[m->r.n + j]);
+        mpq_mul(out, out, p->c[e]);
+        ssched_i_res_iter_t it;
+        size_t k;
+        ssched_i_res_begin(&it, p, e);
+        while (ssched_i_res_next(&it, &k)) {
+            mpq_mul(q, y[m->r.link_row[k]], ssched_i_res_time(p, k));
+            mpq_add(out, out, q);
+        }
+        mpq_mul(out, out, m->r.pb->size);
+        mpq_clear(q);
+        return;
+    }
     if (!cg_is_switch(p, i))
         mpq_add(out, out, y[i]);
     if (!cg_is_switch(p, j))

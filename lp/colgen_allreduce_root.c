@@ -12,10 +12,11 @@
  * found so far: that candidate cannot raise the maximum's bound.
  *
  * Best root: every node that is not a switch may be the root (it need not
- * be a participant).  The maximum over candidates is certified because
+ * be a participant; on a routed platform every host).  The maximum over candidates is certified because
  * every candidate is either solved (its TP certified feasible, and its
  * bound certified) or pruned by a bound that cannot beat a TP already
- * found: a one-port root sends at least one copy per operation (TP <=
+ * found: a one-port root (not a multi-port routed host) sends at least one
+ * copy per operation (TP <=
  * 1 / (size * its cheapest out-edge)), and a root that is not a
  * participant receives at least one message per operation (the result or
  * inputs to it: TP <= 1 / (size * its cheapest in-edge)), and, once those
@@ -135,7 +136,9 @@ static void cheap_bound(const ssched_platform_t *p, const ssched_problem_t *pb, 
         mpq_set_ui(c->bound, 0, 1);
     }
     mpq_t *lim[2] = {&best_out, &best_in};
-    for (int k = 0; k < 2 && !c->bounded; k++) {
+    /* a host without ports (routed, multi-port) sends over several links
+     * at once: only the TP = 0 bound holds */
+    for (int k = 0; k < 2 && !c->bounded && ssched_i_has_ports(p, r); k++) {
         if (k == 0 ? !have_out : (c->participant || !have_in))
             continue;
         mpq_mul(t, *lim[k], pb->size);
@@ -187,7 +190,7 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
-        if (!cg_is_switch(p, i)) {
+        if (p->routes || !cg_is_switch(p, i)) { /* routed: every node is a host */
             cand[nc].node = i;
             mpq_init(cand[nc].bound);
             cheap_bound(p, pb, &cand[nc++]);

@@ -67,8 +67,13 @@ SSCHED_INTERNAL void ssched_i_cgb_column_cost(const cgb_column_t *c, const mpq_t
 typedef struct {
     cgb_graph_t g;
     size_t n_rows;
-    size_t *out_row, *in_row, *link_row; /* SIZE_MAX: no such row           */
-    size_t *row_what;                    /* row -> node or edge (for names) */
+    size_t *out_row, *in_row, *link_row; /* SIZE_MAX: no such row; link_row
+                                            per link resource (resources.c) */
+    size_t nres;                         /* link resources                  */
+    mpq_t *res_w;                        /* routed: size*time(k) per resource
+                                            (NULL for a graph platform)     */
+    size_t arc_rows;                     /* most rows one arc charges       */
+    size_t *row_what;                    /* row -> node or resource (names) */
     unsigned char *row_kind;             /* 0 out-port, 1 in-port, 2 link   */
     size_t n_cols, cap;
     cgb_column_t *cols;

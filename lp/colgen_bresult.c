@@ -70,7 +70,7 @@ ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *o
             mpq_add(out->out_busy[i], out->out_busy[i], busy);
         if (m->in_row[j] != SIZE_MAX)
             mpq_add(out->in_busy[j], out->in_busy[j], busy);
-        if (m->link_row[e] != SIZE_MAX)
+        if (ssched_i_edge_tracks_load(p, e))
             mpq_add(out->link_busy[e], out->link_busy[e], busy);
     }
     mpq_clear(busy);
@@ -80,11 +80,11 @@ ssched_status_t ssched_i_cgb_interpret(const cgb_master_t *m, ssched_steady_t *o
         if (m->in_row[i] != SIZE_MAX)
             mpq_set(out->in_price[i], sol->y[m->in_row[i]]);
     }
-    for (size_t e = 0; e < ne; e++) {
-        if (m->link_row[e] != SIZE_MAX)
-            mpq_set(out->link_price[e], sol->y[m->link_row[e]]);
+    for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
+        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t e = 0; e < ne; e++)
         mpq_clear(copies[e]);
-    }
     free(copies);
     return st;
 }

@@ -26,19 +26,36 @@ static void column_free(cgb_column_t *c)
     c->n_arcs = 0;
 }
 
+/* The coefficient behind index `at` of column_rows: size*c(e) for an edge
+ * e < ne (ports; links of the graph model), size*time(k) for resource
+ * at - ne of a routed platform. */
+static mpq_srcptr row_coef(const cgb_master_t *m, size_t at)
+{
+    return at < m->g.ne ? m->g.w[at] : m->res_w[at - m->g.ne];
+}
+
 /* Rows (sparse, in arc order; a row may repeat) and coefficients of a
- * column: size*c(e) on each row arc e uses. */
+ * column (row_coef(arc[k])): size*c(e) on each port row arc e uses and on
+ * its link row (graph model), size*time on each of its route's link
+ * resources (routed). */
 static size_t column_rows(const cgb_master_t *m, const cgb_column_t *c, size_t *rows, size_t *arc)
 {
     const ssched_platform_t *p = m->g.p;
     size_t k = 0;
     for (size_t a = 0; a < c->n_arcs; a++) {
-        size_t e = c->arcs[a], r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
-        for (int j = 0; j < 3; j++)
+        size_t e = c->arcs[a], r[2] = {m->out_row[p->from[e]], m->in_row[p->to[e]]};
+        for (int j = 0; j < 2; j++)
             if (r[j] != SIZE_MAX) {
                 rows[k] = r[j];
                 arc[k++] = e;
             }
+        ssched_i_res_iter_t it;
+        size_t res;
+        ssched_i_res_begin(&it, p, e);
+        while (ssched_i_res_next(&it, &res)) {
+            rows[k] = m->link_row[res];
+            arc[k++] = p->routes ? m->g.ne + res : e;
+        }
     }
     return k;
 }
@@ -63,7 +80,7 @@ static int master_add(cgb_master_t *m, cgb_column_t *c)
         m->cols = cols;
         m->cap = cap;
     }
-    size_t mx = 3 * c->n_arcs + 1;
+    size_t mx = m->arc_rows * c->n_arcs + 1;
     size_t *rows = malloc(2 * mx * sizeof *rows);
     REAL *dense = calloc(m->n_rows + 1, sizeof *dense), *val = malloc(mx * sizeof *val);
     int *idx = malloc(mx * sizeof *idx);
@@ -71,7 +88,7 @@ static int master_add(cgb_master_t *m, cgb_column_t *c)
     if (ok) {
         size_t k = column_rows(m, c, rows, rows + mx), cnt = 0;
         for (size_t j = 0; j < k; j++)
-            dense[rows[j] + 1] += mpq_get_d(m->g.w[rows[mx + j]]);
+            dense[rows[j] + 1] += mpq_get_d(row_coef(m, rows[mx + j]));
         val[cnt] = 1.0; /* objective: one broadcast per arborescence */
         idx[cnt++] = 0;
         for (size_t j = 0; j < k; j++)
@@ -102,13 +119,16 @@ static ssched_status_t exact_master(const cgb_master_t *m, ssched_lp_t *lp, ssch
     char name[64];
     for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++) {
         static const char *const kind[] = {"out_n", "in_n", "link_e"};
-        snprintf(name, sizeof name, "%s%zu", kind[m->row_kind[r]], m->row_what[r]);
+        if (m->row_kind[r] == 2)
+            ssched_i_res_name(m->g.p, m->row_what[r], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s%zu", kind[m->row_kind[r]], m->row_what[r]);
         st = ssched_lp_add_row(lp, name, SSCHED_ROW_LE, one, NULL, err);
     }
     size_t mx = 1;
     for (size_t k = 0; k < m->n_cols; k++)
-        if (3 * m->cols[k].n_arcs + 1 > mx)
-            mx = 3 * m->cols[k].n_arcs + 1;
+        if (m->arc_rows * m->cols[k].n_arcs + 1 > mx)
+            mx = m->arc_rows * m->cols[k].n_arcs + 1;
     size_t *rows = malloc(2 * mx * sizeof *rows);
     if (!rows && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -118,7 +138,7 @@ static ssched_status_t exact_master(const cgb_master_t *m, ssched_lp_t *lp, ssch
         st = ssched_lp_add_col(lp, name, one, &col, err);
         size_t cnt = st == SSCHED_OK ? column_rows(m, &m->cols[k], rows, rows + mx) : 0;
         for (size_t j = 0; j < cnt && st == SSCHED_OK; j++) /* add_coef accumulates */
-            st = ssched_lp_add_coef(lp, rows[j], col, m->g.w[rows[mx + j]], err);
+            st = ssched_lp_add_coef(lp, rows[j], col, row_coef(m, rows[mx + j]), err);
     }
     free(rows);
     mpq_clear(one);
@@ -130,6 +150,24 @@ static void edge_costs_q(const cgb_master_t *m, const mpq_t *y, mpq_t *cost)
 {
     const ssched_platform_t *p = m->g.p;
     for (size_t e = 0; e < m->g.ne; e++) {
+        if (p->routes) { /* ports at size*c(e), each resource at its own */
+            size_t r[2] = {m->out_row[p->from[e]], m->in_row[p->to[e]]}, k;
+            mpq_t q;
+            mpq_init(q);
+            mpq_set_ui(cost[e], 0, 1);
+            for (int j = 0; j < 2; j++)
+                if (r[j] != SIZE_MAX)
+                    mpq_add(cost[e], cost[e], y[r[j]]);
+            mpq_mul(cost[e], cost[e], m->g.w[e]);
+            ssched_i_res_iter_t it;
+            ssched_i_res_begin(&it, p, e);
+            while (ssched_i_res_next(&it, &k)) {
+                mpq_mul(q, y[m->link_row[k]], m->res_w[k]);
+                mpq_add(cost[e], cost[e], q);
+            }
+            mpq_clear(q);
+            continue;
+        }
         size_t r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
         mpq_set_ui(cost[e], 0, 1);
         for (int j = 0; j < 3; j++)
@@ -143,12 +181,25 @@ static void edge_costs_d(const cgb_master_t *m, const double *y, double *cd, mpq
 {
     const ssched_platform_t *p = m->g.p;
     for (size_t e = 0; e < m->g.ne; e++) {
-        size_t r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
         double s = 0;
-        for (int j = 0; j < 3; j++)
-            if (r[j] != SIZE_MAX)
-                s += y[r[j]];
-        cd[e] = s * mpq_get_d(m->g.w[e]);
+        if (p->routes) { /* ports at size*c(e), each resource at its own */
+            size_t r[2] = {m->out_row[p->from[e]], m->in_row[p->to[e]]}, k;
+            for (int j = 0; j < 2; j++)
+                if (r[j] != SIZE_MAX)
+                    s += y[r[j]];
+            s *= mpq_get_d(m->g.w[e]);
+            ssched_i_res_iter_t it;
+            ssched_i_res_begin(&it, p, e);
+            while (ssched_i_res_next(&it, &k))
+                s += y[m->link_row[k]] * mpq_get_d(m->res_w[k]);
+            cd[e] = s;
+        } else {
+            size_t r[3] = {m->out_row[p->from[e]], m->in_row[p->to[e]], m->link_row[e]};
+            for (int j = 0; j < 3; j++)
+                if (r[j] != SIZE_MAX)
+                    s += y[r[j]];
+            cd[e] = s * mpq_get_d(m->g.w[e]);
+        }
         /* integers (2^-40 units): exact small-number arithmetic in the
          * pricing, whose column is only a candidate here */
         mpq_set_d(cost[e], nearbyint(ldexp(cd[e], 40)));
@@ -278,6 +329,7 @@ static void master_free(cgb_master_t *m)
     free(m->out_row);
     free(m->in_row);
     free(m->link_row);
+    ssched_i_mpq_vec_free(m->res_w, m->nres);
     free(m->row_what);
     free(m->row_kind);
     free(m->g.target);
@@ -287,6 +339,13 @@ static void master_free(cgb_master_t *m)
         for (size_t e = 0; e < m->g.ne; e++)
             mpq_clear(m->g.w[e]);
     free(m->g.w);
+}
+
+/* Does resource k have a time (a FATPIPE row that does not exist has no
+ * link)? */
+static int used_time(const ssched_platform_t *p, size_t k)
+{
+    return ssched_i_res_link(p, k) != SIZE_MAX;
 }
 
 /* Graph, rows (those of lp/build_flow.c) and the solution's types. */
@@ -305,9 +364,10 @@ static ssched_status_t setup(cgb_master_t *m, ssched_steady_t *out, ssched_error
     m->g.w = ssched_i_alloc(ne, sizeof *m->g.w);
     m->out_row = malloc(n * sizeof *m->out_row);
     m->in_row = malloc(n * sizeof *m->in_row);
-    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
-    m->row_what = malloc((2 * n + ne) * sizeof *m->row_what);
-    m->row_kind = malloc(2 * n + ne);
+    size_t nres = m->nres = ssched_i_res_count(p); /* link resources (resources.c) */
+    m->link_row = ssched_i_alloc(nres, sizeof *m->link_row);
+    m->row_what = malloc((2 * n + nres) * sizeof *m->row_what);
+    m->row_kind = malloc(2 * n + nres);
     out->n_commodities = pb->n_targets;
     out->commodities = malloc(pb->n_targets * sizeof *out->commodities);
     out->unreachable = calloc(pb->n_targets, 1);
@@ -343,13 +403,31 @@ static ssched_status_t setup(cgb_master_t *m, ssched_steady_t *out, ssched_error
                 row[i] = m->n_rows++;
             }
         }
-    for (size_t e = 0; e < ne; e++) {
+    unsigned char *used = ssched_i_res_used_flags(p);
+    if (!used)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t e = 0; e < nres; e++) {
         m->link_row[e] = SIZE_MAX;
-        if (cg_has_link(p, e)) {
+        if (used[e]) {
             m->row_what[m->n_rows] = e;
             m->row_kind[m->n_rows] = 2;
             m->link_row[e] = m->n_rows++;
         }
+    }
+    free(used);
+    m->arc_rows = 3;
+    if (p->routes) { /* ports, the route's SHARED links, a FATPIPE row */
+        for (size_t e = 0; e < ne; e++) {
+            size_t len = p->routes->route_start[e + 1] - p->routes->route_start[e];
+            if (len + 3 > m->arc_rows)
+                m->arc_rows = len + 3;
+        }
+        m->res_w = ssched_i_mpq_vec_new(nres);
+        if (!m->res_w)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        for (size_t k = 0; k < nres; k++)
+            if (used_time(p, k))
+                mpq_mul(m->res_w[k], ssched_i_res_time(p, k), pb->size);
     }
     return SSCHED_OK;
 }

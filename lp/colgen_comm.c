@@ -186,7 +186,7 @@ static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t
                                    ssched_steady_t *out, ssched_error_t *err)
 {
     cg_master_t *m = &s->m;
-    size_t n = m->n, ne = s->g.ne;
+    size_t n = m->n, ne = m->nres;
     double *y = malloc((m->n_rows + 1) * sizeof *y), *cpu = calloc(n + 1, sizeof *cpu);
     double *link = calloc(ne + 1, sizeof *link);
     if (!y || !cpu || !link) {
@@ -250,7 +250,7 @@ static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t
                                    ssched_error_t *err)
 {
     cg_master_t *m = &s->m;
-    size_t n = m->n, ne = s->g.ne;
+    size_t n = m->n, ne = m->nres;
     cg_prices_q pr = {ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(ne)};
     ssched_status_t st = SSCHED_OK;
     if (!pr.out || !pr.in || !pr.cpu || !pr.link)
@@ -321,23 +321,27 @@ static ssched_status_t master_setup(cg_master_t *m, const ssched_steady_options_
                                     ssched_error_t *err)
 {
     const ssched_platform_t *p = m->p;
-    size_t n = m->n, ne = p->n_edges;
+    size_t n = m->n, ne = m->nres = ssched_i_res_count(p); /* link resources */
     m->cpu_row = ssched_i_alloc(n, sizeof *m->cpu_row);
     m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
     m->link_edge = ssched_i_alloc(ne, sizeof *m->link_edge);
-    if (!m->cpu_row || !m->link_row || !m->link_edge)
+    unsigned char *used = ssched_i_res_used_flags(p);
+    if (!m->cpu_row || !m->link_row || !m->link_edge || !used) {
+        free(used);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
     m->n_rows = 2 * n;
     for (size_t i = 0; i < n; i++)
         m->cpu_row[i] = p->has_w[i] ? m->n_rows++ : SIZE_MAX;
     m->link0 = m->n_rows;
     for (size_t e = 0; e < ne; e++) {
         m->link_row[e] = SIZE_MAX;
-        if (cg_has_link(p, e)) {
+        if (used[e]) {
             m->link_edge[m->n_rows - m->link0] = e;
             m->link_row[e] = m->n_rows++;
         }
     }
+    free(used);
     m->lp = make_lp((int)m->n_rows, 0);
     if (!m->lp)
         return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
@@ -421,10 +425,10 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
      * transfer times), so that it is short */
     if (st == SSCHED_OK && !blocked) {
         size_t n = p->n_nodes;
-        double *one = malloc((3 * n + p->n_edges + 1) * sizeof *one);
+        double *one = malloc((3 * n + s.m.nres + 1) * sizeof *one);
         if (!one)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        for (size_t k = 0; one && k < 3 * n + p->n_edges; k++)
+        for (size_t k = 0; one && k < 3 * n + s.m.nres; k++)
             one[k] = k < 2 * n ? 1.0 : 0.0;
         cg_prices_d pr = {one, one + n, one + 2 * n, one + 3 * n};
         cgc_tree_t tr;

@@ -161,8 +161,12 @@ int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mc
 static double edge_price_d(const cgc_graph_t *g, const cg_prices_d *y, size_t e)
 {
     size_t i = g->p->from[e], j = g->p->to[e];
+    if (g->p->routes) /* every resource of the route at its own time (the
+                       * caller multiplies by sc[e] = size*c(e)) */
+        return ssched_i_edge_price_d(g->p, e, g->pb->size, y->out, y->in, y->link) /
+               mpq_get_d(g->sc[e]);
     return (cg_is_switch(g->p, i) ? 0.0 : y->out[i]) + (cg_is_switch(g->p, j) ? 0.0 : y->in[j]) +
-           (cg_has_link(g->p, e) ? y->link[e] : 0.0);
+           (cg_is_switch(g->p, i) || cg_is_switch(g->p, j) ? y->link[e] : 0.0);
 }
 
 int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, cgc_tree_t *tree,
@@ -197,11 +201,16 @@ int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, 
     if (eq && mq) {
         for (size_t e = 0; e < ne; e++) {
             size_t i = g->p->from[e], j = g->p->to[e];
+            if (g->p->routes) {
+                ssched_i_edge_price_q(g->p, e, g->pb->size, (const mpq_t *)y->out,
+                                      (const mpq_t *)y->in, (const mpq_t *)y->link, eq[e]);
+                continue;
+            }
             if (!cg_is_switch(g->p, i))
                 mpq_add(eq[e], eq[e], y->out[i]);
             if (!cg_is_switch(g->p, j))
                 mpq_add(eq[e], eq[e], y->in[j]);
-            if (cg_has_link(g->p, e))
+            if (cg_is_switch(g->p, i) || cg_is_switch(g->p, j))
                 mpq_add(eq[e], eq[e], y->link[e]);
             mpq_mul(eq[e], eq[e], g->sc[e]);
         }

@@ -198,7 +198,7 @@ ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *
             mpq_add(out->out_busy[p->from[e]], out->out_busy[p->from[e]], q);
         if (!cg_is_switch(p, p->to[e]))
             mpq_add(out->in_busy[p->to[e]], out->in_busy[p->to[e]], q);
-        if (m->link_row[e] != SIZE_MAX)
+        if (ssched_i_edge_tracks_load(p, e))
             mpq_add(out->link_busy[e], out->link_busy[e], q);
     }
     for (size_t i = 0; i < n && st == SSCHED_OK; i++) {
@@ -209,9 +209,9 @@ ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *
         if (m->cpu_row[i] != SIZE_MAX)
             mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
     }
-    for (size_t e = 0; e < ne && st == SSCHED_OK; e++)
-        if (m->link_row[e] != SIZE_MAX)
-            mpq_set(out->link_price[e], sol->y[m->link_row[e]]);
+    for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
+        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     mpq_clear(q);
     for (size_t e = 0; rate && e < ne; e++)
         mpq_clear(rate[e]);

@@ -9,7 +9,9 @@
  * Switches (platform multiport) have no port rows: every edge with a switch
  * at either end has its own link row instead (time of the columns on that
  * edge <= 1), as in the edge LPs (lp/build_flow.c); a host end keeps its
- * port row.
+ * port row.  Routed platforms: the link rows are the SHARED links' and the
+ * FATPIPE rows (lp/resources.c), an edge charging each resource of its
+ * route with that resource's time.
  * Pricing, with the master's duals as prices on ports, links and processors, is an
  * interval dynamic program with a shortest-path closure (reduce) or a
  * shortest path per type (scatter/gossip).  It runs in doubles during the
@@ -36,7 +38,9 @@ typedef struct {
 SSCHED_INTERNAL void ssched_i_cg_column_free(cg_column_t *c);
 
 /* Prices: out-port, in-port and compute price per node, and the price of
- * each edge's link row (0 for an edge with no switch end).  A switch's
+ * each link resource's row (lp/resources.c: per edge with a switch end in
+ * the graph model, per SHARED link / FATPIPE row when routed; 0 where the
+ * row does not exist).  A switch's
  * port prices are never read: a switch has no port rule. */
 typedef struct {
     double *out, *in, *cpu, *link;
@@ -46,15 +50,11 @@ typedef struct {
     mpq_t *out, *in, *cpu, *link;
 } cg_prices_q;
 
-/* Is node i a switch (no port rows; its links are their own resources)? */
+/* Is node i without port rows (a switch; a multi-port host of a routed
+ * platform)?  Its transfers charge their link resources instead. */
 static inline int cg_is_switch(const ssched_platform_t *p, size_t i)
 {
-    return p->multiport && p->multiport[i];
-}
-/* Does edge e have a link row (a switch at either end)? */
-static inline int cg_has_link(const ssched_platform_t *p, size_t e)
-{
-    return cg_is_switch(p, p->from[e]) || cg_is_switch(p, p->to[e]);
+    return !ssched_i_has_ports(p, i);
 }
 
 /* Reduce pricing: the cheapest reduction tree of v[0,N-1] on the target,
@@ -95,8 +95,9 @@ typedef struct {
                                           then the link rows              */
     size_t *cpu_row;                   /* reduce: node -> row or SIZE_MAX */
     size_t link0;                      /* first link row                */
-    size_t *link_row;                  /* edge -> link row or SIZE_MAX  */
-    size_t *link_edge;                 /* link row - link0 -> edge      */
+    size_t nres;                       /* link resources (resources.c)  */
+    size_t *link_row;                  /* resource -> row or SIZE_MAX   */
+    size_t *link_edge;                 /* link row - link0 -> resource  */
     size_t n_cols, cap;
     cg_column_t *cols;
     lprec *lp;                         /* the floating-point master     */

@@ -24,8 +24,14 @@ void ssched_i_cg_column_coefs(const cg_master_t *m, const cg_column_t *c, mpq_t 
             mpq_add(coef[i], coef[i], q);
         if (!cg_is_switch(m->p, j))
             mpq_add(coef[m->n + j], coef[m->n + j], q);
-        if (m->link_row[e] != SIZE_MAX)
-            mpq_add(coef[m->link_row[e]], coef[m->link_row[e]], q);
+        ssched_i_res_iter_t it;
+        size_t res;
+        ssched_i_res_begin(&it, m->p, e);
+        while (ssched_i_res_next(&it, &res)) {
+            if (m->p->routes) /* a routed link's own time per unit */
+                mpq_mul(q, ssched_i_res_time(m->p, res), m->pb->size);
+            mpq_add(coef[m->link_row[res]], coef[m->link_row[res]], q);
+        }
     }
     for (size_t k = 0; k < c->n_merges; k++) {
         size_t i = c->merge_node[k];
@@ -108,7 +114,7 @@ ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, 
     for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++) {
         int deliver = !cg_capacity_row(m, r);
         if (r >= m->link0)
-            snprintf(name, sizeof name, "link_e%zu", m->link_edge[r - m->link0]);
+            ssched_i_res_name(m->p, m->link_edge[r - m->link0], name, sizeof name);
         else if (r < m->n)
             snprintf(name, sizeof name, "out_n%zu", r);
         else if (r < 2 * m->n)

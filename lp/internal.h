@@ -99,4 +99,52 @@ SSCHED_INTERNAL ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_p
                                                                   size_t col, const mpq_t coef,
                                                                   ssched_error_t *err);
 
+/* ---- Capacity resources beside the ports (lp/resources.c) ----
+ * Graph model: resource k = edge k (a link row when an end is a switch).
+ * Routed model: k < n_links a SHARED link's row, n_links + e edge e's
+ * FATPIPE row.  A transfer of one unit message over e keeps resource k
+ * busy ssched_i_res_time(p, k) (times the problem's size); it keeps a
+ * port of a node with ports busy c(e). */
+SSCHED_INTERNAL size_t ssched_i_res_count(const ssched_platform_t *p);
+/* Does node i have out- and in-port rows? */
+SSCHED_INTERNAL int ssched_i_has_ports(const ssched_platform_t *p, size_t i);
+SSCHED_INTERNAL mpq_srcptr ssched_i_res_time(const ssched_platform_t *p, size_t k);
+/* The routed link a resource reports to (graph: the edge); SIZE_MAX for
+ * a FATPIPE resource whose row does not exist. */
+SSCHED_INTERNAL size_t ssched_i_res_link(const ssched_platform_t *p, size_t k);
+typedef struct {
+    const ssched_platform_t *p;
+    size_t e, pos;
+    int done;
+} ssched_i_res_iter_t;
+/* The resources of edge e, each once: begin, then next until it returns 0. */
+SSCHED_INTERNAL void ssched_i_res_begin(ssched_i_res_iter_t *it, const ssched_platform_t *p,
+                                        size_t e);
+SSCHED_INTERNAL int ssched_i_res_next(ssched_i_res_iter_t *it, size_t *k);
+/* Flags over the resources: charged by some edge (calloc'ed; NULL: ENOMEM). */
+SSCHED_INTERNAL unsigned char *ssched_i_res_used_flags(const ssched_platform_t *p);
+/* A row name for resource k ("link_e3", "link_r3", "fatpipe_e3"). */
+SSCHED_INTERNAL void ssched_i_res_name(const ssched_platform_t *p, size_t k, char *buf,
+                                       size_t len);
+/* Dual cost of one unit message over e: size * (c(e) * (out[from] + in[to],
+ * ends with ports) + sum over e's resources of time(k) * link[k]). */
+SSCHED_INTERNAL void ssched_i_edge_price_q(const ssched_platform_t *p, size_t e, mpq_srcptr size,
+                                           const mpq_t *out, const mpq_t *in, const mpq_t *link,
+                                           mpq_ptr price);
+SSCHED_INTERNAL double ssched_i_edge_price_d(const ssched_platform_t *p, size_t e,
+                                             mpq_srcptr size, const double *out,
+                                             const double *in, const double *link);
+/* Does the solution keep edge e's load in link_busy[e] (routed: every
+ * edge, amount * size * c(e); graph: edges with a switch end)? */
+SSCHED_INTERNAL int ssched_i_edge_tracks_load(const ssched_platform_t *p, size_t e);
+/* Record resource k's dual y: graph link_price[k]; routed: added to its
+ * link's route_link_price (allocated on first use).  0 on ENOMEM. */
+SSCHED_INTERNAL int ssched_i_res_set_price(const ssched_platform_t *p, struct ssched_steady_s *out,
+                                           size_t k, mpq_srcptr y);
+/* Routed platforms: n_links and the link resources' busy fractions from
+ * the edges' loads (after a solve). */
+SSCHED_INTERNAL ssched_status_t ssched_i_steady_routed_finish(const ssched_platform_t *p,
+                                                              struct ssched_steady_s *out,
+                                                              ssched_error_t *err);
+
 #endif

@@ -48,6 +48,8 @@ void ssched_steady_free(ssched_steady_t *s)
     ssched_i_mpq_vec_free(s->in_price, s->n_nodes);
     ssched_i_mpq_vec_free(s->link_busy, s->n_edges);
     ssched_i_mpq_vec_free(s->link_price, s->n_edges);
+    ssched_i_mpq_vec_free(s->route_link_busy, s->n_links);
+    ssched_i_mpq_vec_free(s->route_link_price, s->n_links);
     for (size_t k = 0; k < s->n_arborescences; k++)
         ssched_arborescence_free(&s->arborescences[k]);
     free(s->arborescences);
@@ -130,6 +132,10 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
     return ssched_steady_solve_opts(p, pb, &opt, out, err);
 }
 
+static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                const ssched_steady_options_t *opt, ssched_steady_t *out,
+                                ssched_error_t *err);
+
 ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssched_problem_t *pb,
                                          const ssched_steady_options_t *opt,
                                          ssched_steady_t *out, ssched_error_t *err)
@@ -142,8 +148,17 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
     ssched_steady_free(out);
     ssched_steady_init(out);
     ssched_status_t st = ssched_problem_validate(pb, p, err);
-    if (st != SSCHED_OK)
-        return st;
+    if (st == SSCHED_OK)
+        st = dispatch(p, pb, opt, out, err);
+    if (st == SSCHED_OK) /* routed platforms: the link resources' loads */
+        st = ssched_i_steady_routed_finish(p, out, err);
+    return st;
+}
+
+static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                const ssched_steady_options_t *opt, ssched_steady_t *out,
+                                ssched_error_t *err)
+{
     /* all-reduce: column generation over trees and arborescences in one
      * master (lp/colgen_allreduce.h); its edge LP only bounds the TP (the
      * broadcast part is a multicast), so --method lp is refused there */
@@ -296,7 +311,7 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
                 mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], busy);
             if (m.in_row[p->to[f->edge]] != SSCHED_NO_ROW)
                 mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], busy);
-            if (m.link_row[f->edge] != SSCHED_NO_ROW)
+            if (ssched_i_edge_tracks_load(p, f->edge))
                 mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], busy);
         }
         mpq_clear(busy);
@@ -307,9 +322,10 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             if (m.in_row[i] != SSCHED_NO_ROW)
                 mpq_set(out->in_price[i], out->lp.y[m.in_row[i]]);
         }
-        for (size_t e = 0; e < p->n_edges; e++)
-            if (m.link_row[e] != SSCHED_NO_ROW)
-                mpq_set(out->link_price[e], out->lp.y[m.link_row[e]]);
+        for (size_t k = 0; k < ssched_i_res_count(p) && st == SSCHED_OK; k++)
+            if (m.link_row[k] != SSCHED_NO_ROW &&
+                !ssched_i_res_set_price(p, out, k, out->lp.y[m.link_row[k]]))
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     ssched_model_free(&m);
     return st;

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,16 +269,41 @@ ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const char *where, si
     return SSCHED_OK;
 }
 
+/* How many operations an unrolled file may state, up front, by one rule
+ * for every kind: a simulation that keeps state per operation (broadcast:
+ * who holds each message; reduce and all-reduce: every partial result)
+ * checks at most 2^26 of them, one that keeps only what is in flight
+ * (scatter, gossip) at most 2^40 (operation, type) pairs.  Above it the
+ * file is refused naming the bound, before any allocation (a broadcast
+ * stating 10^9 operations used to end in "out of memory"). */
+static ssched_status_t operations_limit(chk_t *c, json_t *root)
+{
+    json_t *kj = json_object_get(root, "operations");
+    if (!json_is_integer(kj) || json_integer_value(kj) < 1)
+        return SSCHED_OK; /* each kind's checker names the field */
+    uint64_t K = (uint64_t)json_integer_value(kj), max;
+    if (c->bcast || c->reduce)
+        max = (uint64_t)1 << 26;
+    else
+        max = ((uint64_t)1 << 40) / (c->n_types ? c->n_types : 1);
+    if (K > max)
+        return ssched_i_chk_bad(c, "too many operations to check (%" PRIu64 "; at most %" PRIu64
+                                " for this problem)", K, max);
+    return SSCHED_OK;
+}
+
 /* Unrolled files are read as a stream (check_stream.c): a header object,
  * then the event arrays one element at a time. */
 static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
-                                           const chk_extent_t *co, ssched_check_report_t *report,
-                                           ssched_error_t *err)
+                                           const chk_extent_t *co,
+                                           const ssched_check_options_t *opt,
+                                           ssched_check_report_t *report, ssched_error_t *err)
 {
     chk_t c;
     ssched_i_chk_init(&c);
     c.report = report;
     c.err = err;
+    c.opt = opt;
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = !strcmp(format, "ssched-unrolled/2");
     report->unrolled = 1;
@@ -286,7 +312,9 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
         (st = ssched_i_chk_read_problem(&c, root, strict)) == SSCHED_OK &&
         (st = ssched_i_chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
         ssched_i_chk_index(&c);
-        if (!tr->present)
+        if ((st = operations_limit(&c, root)) != SSCHED_OK)
+            ;
+        else if (!tr->present)
             st = ssched_i_chk_bad(&c, "missing \"transfers\" array");
         else if (c.bcast)
             st = co->present ? ssched_i_chk_bad(&c, "\"computations\" in a broadcast schedule")
@@ -298,6 +326,9 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
             st = ssched_i_chk_bad(&c, "\"computations\" in a scatter or gossip schedule");
         else
             st = ssched_i_chk_unrolled(&c, root, tr);
+        /* last: the events are valid, now what they are claimed to reach */
+        if (st == SSCHED_OK && report->valid)
+            st = ssched_i_chk_throughput_claims(&c, root);
     }
     ssched_i_chk_free(&c);
     return st;
@@ -312,48 +343,105 @@ ssched_status_t ssched_check_schedule_text(const char *text, ssched_check_report
 ssched_status_t ssched_check_schedule_buffer(const char *text, size_t len,
                                              ssched_check_report_t *report, ssched_error_t *err)
 {
-    return ssched_i_chk_check_buffer(text, len, 0, report, err);
+    return ssched_i_chk_check_buffer(text, len, 0, NULL, report, err);
+}
+
+void ssched_check_options_default(ssched_check_options_t *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->max_solve_size = SSCHED_CHECK_MAX_SOLVE_SIZE;
+}
+
+ssched_status_t ssched_check_schedule_buffer_opts(const char *text, size_t len,
+                                                  const ssched_check_options_t *opt,
+                                                  ssched_check_report_t *report,
+                                                  ssched_error_t *err)
+{
+    return ssched_i_chk_check_buffer(text, len, 0, opt, report, err);
 }
 
 ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapped,
-                                 ssched_check_report_t *report, ssched_error_t *err)
+                                          const ssched_check_options_t *opt_in,
+                                          ssched_check_report_t *report, ssched_error_t *err)
 {
+    ssched_check_options_t defaults;
+    ssched_check_options_default(&defaults);
+    const ssched_check_options_t *opt = opt_in ? opt_in : &defaults;
     memset(report, 0, sizeof *report);
     report->valid = 1;
     size_t nul = ssched_i_chk_find_nul(text, len, mapped);
     if (nul != SIZE_MAX)
         return ssched_error_set(err, SSCHED_EINPUT, "schedule file: NUL byte at offset %zu", nul);
+    /* unrolled files are never loaded whole: split the top level first.  A
+     * periodic file comes out of the split parsed whole (each key once,
+     * every value with duplicate keys refused), so it is not parsed again:
+     * one copy in memory.  Out of memory is reported as such (a periodic
+     * file costs jansson some 30 bytes per byte), never as a syntax error. */
+    json_t *root = NULL;
+    json_error_t jerr;
     {
-        /* unrolled files are never loaded whole: split the top level first */
         json_t *top;
         chk_extent_t tr, co;
-        if (ssched_i_chk_split_top(text, len, mapped, &top, &tr, &co, NULL) == SSCHED_OK) {
+        ssched_error_t why;
+        ssched_error_clear(&why);
+        ssched_status_t sst = ssched_i_chk_split_top(text, len, mapped, &top, &tr, &co, &why);
+        if (sst == SSCHED_ENOMEM)
+            return ssched_error_set(err, SSCHED_ENOMEM, "schedule file: %s (the file has %zu "
+                                    "bytes; a periodic schedule is held whole in memory)",
+                                    why.message, len);
+        if (sst == SSCHED_OK) {
             const char *f = json_string_value(json_object_get(top, "format"));
-            ssched_status_t st = SSCHED_OK;
             int unrolled = f && (!strcmp(f, "ssched-unrolled/1") || !strcmp(f, "ssched-unrolled/2"));
-            if (unrolled)
-                st = check_unrolled_text(top, &tr, &co, report, err);
-            json_decref(top);
-            if (unrolled)
+            if (unrolled) {
+                ssched_status_t st = check_unrolled_text(top, &tr, &co, opt, report, err);
+                json_decref(top);
                 return st;
+            }
+            /* the split keeps the event arrays apart: a periodic reduce's
+             * "computations" (and a stray "transfers", refused by name
+             * later) go back into the object */
+            chk_extent_t *x[2] = {&tr, &co};
+            const char *key[2] = {"transfers", "computations"};
+            for (int k = 0; k < 2 && top; k++) {
+                if (!x[k]->present)
+                    continue;
+                json_t *v = json_loadb(text + x[k]->begin, x[k]->end - x[k]->begin,
+                                       JSON_REJECT_DUPLICATES, &jerr);
+                if (!v && chk_json_oom(&jerr)) {
+                    json_decref(top);
+                    return ssched_error_set(err, SSCHED_ENOMEM, "schedule file: out of memory "
+                                            "(the file has %zu bytes; a periodic schedule is "
+                                            "held whole in memory)", len);
+                }
+                if (!v || json_object_set_new(top, key[k], v) != 0) {
+                    json_decref(top); /* malformed: parsed as plain JSON below */
+                    top = NULL;
+                }
+            }
+            root = top;
         }
     }
-    json_error_t jerr;
-    json_t *root = json_loadb(text, len, 0, &jerr);
-    if (!root)
+    int whole = root == NULL; /* the split refused it: parse as plain JSON */
+    if (whole && !(root = json_loadb(text, len, 0, &jerr))) {
+        if (chk_json_oom(&jerr))
+            return ssched_error_set(err, SSCHED_ENOMEM, "schedule file: out of memory (the file "
+                                    "has %zu bytes; a periodic schedule is held whole in memory)",
+                                    len);
         return ssched_error_set(err, SSCHED_EINPUT, "schedule file: invalid JSON at line %d: %s",
                                 jerr.line, jerr.text);
+    }
     chk_t c;
     ssched_i_chk_init(&c);
     c.report = report;
     c.err = err;
+    c.opt = opt;
     ssched_status_t st;
     const char *format = json_string_value(json_object_get(root, "format"));
     /* strict reading (every key interpreted, no duplicates) for the
      * current formats; "ssched-unrolled/1" files predate it */
     int periodic = format && (!strcmp(format, "ssched-schedule/1") ||
                               !strcmp(format, "ssched-unrolled/2"));
-    if (periodic) {
+    if (periodic && whole) {
         /* a key given twice would let a file show one value and be read
          * with the other: refused, like every field the checker cannot
          * interpret */
@@ -361,6 +449,8 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
         if (!strict) {
             ssched_i_chk_free(&c);
             json_decref(root);
+            if (chk_json_oom(&jerr))
+                return ssched_error_set(err, SSCHED_ENOMEM, "schedule file: out of memory");
             return ssched_error_set(err, SSCHED_EINPUT, "schedule file: line %d: %s", jerr.line,
                                     jerr.text);
         }
@@ -378,6 +468,8 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
             st = c.allreduce ? ssched_i_chk_allreduce(&c, root)
                  : c.bcast   ? ssched_i_chk_broadcast(&c, root)
                              : ssched_i_chk_periodic(&c, root);
+            if (st == SSCHED_OK && report->valid)
+                st = ssched_i_chk_throughput_claims(&c, root);
         } else {
             /* an unrolled format the stream reader did not take: malformed */
             st = ssched_i_chk_bad(&c, "unrolled file that is not a well-formed JSON object");

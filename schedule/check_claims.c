@@ -68,9 +68,9 @@ static int is_integer(const mpq_t q)
  * depends on its internal padding, so only matchings <= bound is checked;
  * decompose_seconds is a measurement of the run, only its form is checked.
  *
- * optimal_throughput (fixed period) is the LP optimum, which cannot be
- * recomputed without solving the LP: the checker verifies only what it
- * implies.  The file's schedule is feasible, so optimal_throughput >=
+ * optimal_throughput (fixed period) is the LP optimum: check_solve.c
+ * compares it with the problem solved again, once the file is otherwise
+ * valid; here, what it implies.  The file's schedule is feasible, so optimal_throughput >=
  * throughput; optimal_throughput * lcm_period = sum_T w(T) is an integer;
  * the floors r(T) = floor(w(T) TF / T) add up to TF * floor_throughput =
  * ops - extra_instances (per period TF); report_bound = optimal_throughput

@@ -11,6 +11,14 @@
 ssched_status_t ssched_check_schedule_file(const char *path, ssched_check_report_t *report,
                                            ssched_error_t *err)
 {
+    return ssched_check_schedule_file_opts(path, NULL, report, err);
+}
+
+ssched_status_t ssched_check_schedule_file_opts(const char *path,
+                                                const ssched_check_options_t *opt,
+                                                ssched_check_report_t *report,
+                                                ssched_error_t *err)
+{
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return ssched_error_set(err, SSCHED_EINPUT, "%s: cannot read the file", path);
@@ -29,7 +37,7 @@ ssched_status_t ssched_check_schedule_file(const char *path, ssched_check_report
     if (text == MAP_FAILED)
         return ssched_error_set(err, SSCHED_EINPUT, "%s: cannot map the file", path);
     madvise((void *)text, len, MADV_SEQUENTIAL);
-    ssched_status_t st = ssched_i_chk_check_buffer(text, len, 1, report, err);
+    ssched_status_t st = ssched_i_chk_check_buffer(text, len, 1, opt, report, err);
     munmap((void *)text, len);
     return st;
 }

@@ -41,7 +41,17 @@ typedef struct {
     size_t *by_name, *edge_at, *type_at;
     ssched_check_report_t *report;
     ssched_error_t *err;
+    const ssched_check_options_t *opt; /* never NULL once checking       */
 } chk_t;
+
+/* Did a failed json_loadb run out of memory?  jansson says so with
+ * json_error_out_of_memory in some places and, in others (a container it
+ * cannot allocate), returns NULL leaving the error as initialised: no
+ * text, line -1.  Every syntax error has a text. */
+static inline int chk_json_oom(const json_error_t *e)
+{
+    return json_error_code(e) == json_error_out_of_memory || (e->text[0] == 0 && e->line < 0);
+}
 
 /* The type ssched_i_chk_transfer gives an all-reduce's copies. */
 #define CHK_COPY ((size_t)-2)
@@ -125,7 +135,9 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_split_top(const char *buf, size_t l
 SSCHED_INTERNAL size_t ssched_i_chk_find_nul(const char *buf, size_t len, int mapped);
 /* ssched_check_schedule_buffer, told whether buf is a file mapping. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_check_buffer(const char *buf, size_t len, int mapped,
-                                 ssched_check_report_t *report, ssched_error_t *err);
+                                                          const ssched_check_options_t *opt,
+                                                          ssched_check_report_t *report,
+                                                          ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *x,
                                             const char *name);
 /* The next element (an object the caller decrefs), or NULL at the end. */
@@ -141,6 +153,10 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root);
  * computations and trees (check_claims.c; integral: amounts are integers). */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_claims(chk_t *c, json_t *root, const mpq_t period,
                                                     const mpq_t ops, int integral);
+/* The throughput claims of a checked, otherwise valid file (periodic or
+ * unrolled: c->report->unrolled) against the problem solved again
+ * (check_solve.c; schedule.h: ssched_check_options_t states the rule). */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_throughput_claims(chk_t *c, json_t *root);
 /* One slot's port rules (one-port hosts, one use per link at switches) and
  * its links' busy times within [start, end); sends_to, recv_from (all
  * SIZE_MAX) and busy (all 0) are scratch, restored on return; 0 after a

@@ -180,6 +180,10 @@ ssched_status_t ssched_i_chk_split_top(const char *b, size_t n, int mapped, json
         size_t ke = i < n && b[i] == '"' ? value_end(b, n, i) : 0;
         json_error_t jerr;
         json_t *key = ke ? json_loadb(b + i, ke - i, JSON_DECODE_ANY, &jerr) : NULL;
+        if (!key && ke && chk_json_oom(&jerr)) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+            break;
+        }
         if (!json_is_string(key)) {
             json_decref(key);
             st = ssched_error_set(err, SSCHED_EINPUT, "schedule file: line %zu: expected a key",
@@ -218,7 +222,11 @@ ssched_status_t ssched_i_chk_split_top(const char *b, size_t n, int mapped, json
                                       k);
         } else {
             json_t *v = json_loadb(b + i, ve - i, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
-            if (!v)
+            /* a periodic file is read whole here: out of memory is that,
+             * not a syntax error */
+            if (!v && chk_json_oom(&jerr))
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory reading \"%s\"", k);
+            else if (!v)
                 st = ssched_error_set(err, SSCHED_EINPUT, "schedule file: line %zu: %s",
                                       line_of(b, i) + (size_t)(jerr.line > 0 ? jerr.line - 1 : 0),
                                       jerr.text);

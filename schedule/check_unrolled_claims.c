@@ -10,12 +10,13 @@
  *  - lower_bound = max(steady_time, lb1), ratio = makespan / lower_bound;
  *  - pattern: pattern_throughput = operations_per_period / period, at most
  *    the throughput;
- *  - throughput: it cannot be re-derived without solving the LP, but two
- *    facts bound it: K / TP <= makespan (a finite schedule of K operations
- *    never beats the optimal steady state), and port cuts (an origin's
- *    out-port sends one message per destination, a destination's in-port
- *    receives one per origin, each taking at least size times the cheapest
- *    link) give TP <= 1 / (messages x size x cheapest c) per port.
+ *  - throughput: first two facts that need no solve: K / TP <= makespan (a
+ *    finite schedule of K operations never beats the optimal steady
+ *    state), and port cuts (an origin's out-port sends one message per
+ *    destination, a destination's in-port receives one per origin, each
+ *    taking at least size times the cheapest link) give TP <= 1 /
+ *    (messages x size x cheapest c) per port; then, once the events are
+ *    valid, the problem solved again (check_solve.c) must give exactly it.
  *  - split: false means every transfer moves a whole message;
  *  - buffer_peak, buffer_node (optional): the most messages a node holds
  *    for others at once and the first node (in the file's order) holding

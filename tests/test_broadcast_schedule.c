@@ -228,11 +228,12 @@ static void test_broken_files(void)
     broken(text, two_in, 0, "node a has two in-arcs");
     broken(text, no_edge, -1, "no platform edge a->s");
     broken(text, tp_wrong, 0, "throughput differs");
-    /* the same file to the target a alone is a valid multicast (b relays,
-     * or is a useless leaf): the schedule still delivers to a at TP 3/4;
-     * only the claimed bound, not re-derivable without the LP, is then
-     * wrong.  Without its bound a multicast file is malformed. */
-    broken(text, multicast, 1, NULL);
+    /* the same file to the target a alone is a multicast (b relays, or is
+     * a useless leaf): the schedule still delivers to a at TP 3/4, but the
+     * claimed bound is then wrong, as solving the problem again shows (the
+     * bound to a alone is 1).  Without its bound a multicast file is
+     * malformed. */
+    broken(text, multicast, 0, "upper_bound 3/4 (0.75) is not the certified upper bound 1");
     broken(text, multicast_unbounded, -1, "a multicast schedule states \"upper_bound\"");
     broken(text, bound_low, 0, "upper_bound is below the throughput");
     broken(text, no_arbs, -1, "missing \"arborescences\"");

@@ -373,13 +373,15 @@ static const char *PROBLEM =
     "\"problem\": {\"kind\": \"scatter\", \"source\": \"a\", \"targets\": [\"b\", \"c\"], "
     "\"size\": \"1\"}";
 
-/* An unrolled file (format /1: no figures needed) with the given events. */
+/* An unrolled file (format /1: no figures needed) with the given events;
+ * its throughput is the certified optimum (a's out-port: 2 messages per
+ * operation), which the checker verifies by solving the problem again. */
 static char *unrolled(const char *platform, const char *events)
 {
     size_t cap = strlen(platform) + strlen(events) + 1024;
     char *t = malloc(cap);
     snprintf(t, cap,
-             "{\"format\": \"ssched-unrolled/1\", %s, %s, \"throughput\": \"1/4\", "
+             "{\"format\": \"ssched-unrolled/1\", %s, %s, \"throughput\": \"1/2\", "
              "\"operations\": 1, \"transfers\": [%s]}",
              PROBLEM, platform, events);
     return t;

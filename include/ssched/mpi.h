@@ -96,7 +96,8 @@ typedef struct {
 
 /* The payloads.  Every callback returns 0, or nonzero for an error (the
  * run then stops on every rank with SSCHED_EINPUT naming the callback, the
- * code and the rank).  x is the executor of the calling rank. */
+ * code and the rank; ENOMEM from errno.h with SSCHED_ENOMEM, "out of
+ * memory in the ... callback").  x is the executor of the calling rank. */
 typedef struct {
     /* scatter, gossip, broadcast: at the origin, before message `type` of
      * operation `op` first leaves; buf has bytes bytes */

@@ -122,6 +122,21 @@ ssched_status_t ssched_platform_add_routed_edge(ssched_platform_t *p, size_t fro
                                                 const size_t *links, size_t n,
                                                 ssched_error_t *err);
 
+/* The graph platform g (finalized, not routed) as a routed platform r
+ * (initialised here; finalized on success, empty on failure): the model
+ * behind `--model routed` (src/platform/routed.c, docs/model.md).
+ * router[i] = 1 marks graph node i a router (NULL: the nodes g->multiport
+ * marks); the other nodes are r's hosts, in graph order, with their names
+ * and w.  Link resource k is graph edge k, SHARED, named "FROM->TO",
+ * link_c = c(k), latency l(k).  Host a's route to host b is a shortest
+ * path by total c through the whole graph (routers and hosts alike), the
+ * fewest hops among those, ties then broken by settling nodes in (distance,
+ * hops, index) order and keeping an arc only when strictly better; a pair
+ * without a path gets no edge.  hosts_one_port = 0.  EINPUT if every node
+ * is a router. */
+ssched_status_t ssched_platform_route(const ssched_platform_t *g, const unsigned char *router,
+                                      ssched_platform_t *r, ssched_error_t *err);
+
 /* Build the adjacency lists. Must be called after the last add_*. */
 ssched_status_t ssched_platform_finalize(ssched_platform_t *p,
                                          ssched_error_t *err);

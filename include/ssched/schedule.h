@@ -424,6 +424,50 @@ ssched_status_t ssched_check_schedule_buffer(const char *json_text, size_t len,
 ssched_status_t ssched_check_schedule_file(const char *path, ssched_check_report_t *report,
                                            ssched_error_t *err);
 
+/* The throughput a file claims.  The file holds its platform and its
+ * problem, so the checker solves that problem again, as `solve` does
+ * (default options: column generation, certified exactly), and holds the
+ * file to the result (schedule/check_solve.c states the rule):
+ *  - scatter, gossip, ordered reduce, broadcast to every other node (TP is
+ *    the certified optimum, unique): an unrolled file's "throughput" and a
+ *    fixed-period file's "optimal_throughput" must equal it; a periodic
+ *    file's throughput (operations_per_period / period, reached by its
+ *    slots) must not exceed it, its "upper_bound" must equal it and
+ *    "optimal" say whether the throughput reaches it;
+ *  - multicast, commutative reduce, all-reduce (column generation gives an
+ *    achievable TP and a certified upper bound, both deterministic): an
+ *    unrolled file's "throughput" (and a fixed period's
+ *    "optimal_throughput") must equal the achievable TP solved again; a
+ *    periodic file's throughput is what its own slots, trees and
+ *    arborescences reach and must not exceed the bound; "upper_bound" must
+ *    equal the bound solved again, and "optimal" is true exactly when the
+ *    throughput reaches the bound or equals the achievable TP that the
+ *    solve proved optimal.
+ * lower_bound, steady_time and ratio follow from the verified throughput.
+ * The re-solve is bounded: a problem whose size (message types x edges,
+ * times the candidate roots of a best-root all-reduce) is above
+ * max_solve_size is refused with SSCHED_ELIMIT naming the limit, never
+ * accepted unverified. */
+#define SSCHED_CHECK_MAX_SOLVE_SIZE 2000000u
+typedef struct {
+    size_t max_solve_size;     /* 0: SSCHED_CHECK_MAX_SOLVE_SIZE              */
+    int trust_throughput;      /* 1: take the throughput claims as stated (no
+                                  solve).  Only for the self-checks of what
+                                  ssched built from a solution it certified
+                                  itself; never for a file of unknown origin */
+} ssched_check_options_t;
+
+void ssched_check_options_default(ssched_check_options_t *opt);
+/* ssched_check_schedule_buffer / _file with options (NULL: defaults). */
+ssched_status_t ssched_check_schedule_buffer_opts(const char *json_text, size_t len,
+                                                  const ssched_check_options_t *opt,
+                                                  ssched_check_report_t *report,
+                                                  ssched_error_t *err);
+ssched_status_t ssched_check_schedule_file_opts(const char *path,
+                                                const ssched_check_options_t *opt,
+                                                ssched_check_report_t *report,
+                                                ssched_error_t *err);
+
 /* Self-checks of what ssched itself emits: the schedule s as
  * ssched_write_schedule_json writes it, the unrolled schedule u as
  * ssched_write_unrolled_json writes it, or a file ssched wrote, passed

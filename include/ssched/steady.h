@@ -91,7 +91,9 @@ typedef struct {
     size_t *compute_row;               /* reduce: per node, or SSCHED_NO_ROW */
     size_t *link_row;                  /* per edge: the link row when either end
                                           is a switch (p->multiport), else
-                                          SSCHED_NO_ROW                      */
+                                          SSCHED_NO_ROW; routed platforms: per
+                                          resource (n_links SHARED link rows,
+                                          then n_edges FATPIPE rows)          */
     size_t *copy_col;                  /* broadcast, per edge: the copies(e)
                                           column, or SSCHED_NO_ROW (no target's
                                           flow can use e); NULL otherwise.  The
@@ -171,6 +173,16 @@ typedef struct ssched_steady_s {
     mpq_t *link_busy, *link_price;     /* per edge: occupation and dual price
                                           of a switch link (an edge with a
                                           switch at either end); 0 otherwise */
+    /* Routed platforms (platform.h): per edge, link_busy[e] is the
+     * edge's load amount(e)*size*c(e) (its bottleneck's time) and
+     * link_price[e] is 0; the link resources are reported per routed link
+     * (n_links = routes->n_links; 0 and NULL for a graph platform):
+     * SHARED: busy = sum over the edges through it of amount*size*link_c,
+     * price = its row's dual; FATPIPE: busy = the largest one edge's
+     * amount*size*link_c, price = the sum of the duals of the per-edge rows
+     * it stands for.  TP = sum of the port, processor and link prices. */
+    size_t n_links;
+    mpq_t *route_link_busy, *route_link_price;
     size_t lp_rows, lp_cols;
     ssched_lp_solution_t lp;           /* exact solution and solver figures */
     /* how it was solved */

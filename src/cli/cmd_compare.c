@@ -6,16 +6,13 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/cli_options.h"
 #include "ssched/compare.h"
 #include "ssched/export.h"
 #include "ssched/platform.h"
 
-static const char *usage_text =
-    "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I\n"
-    "                      [--operation reduce|broadcast] [--algorithm snf|fnf|optimal]\n"
-    "                      [--ops M1,M2,...] [--max-crossover N] [--plot FILE.svg] [--json]\n"
-    "                      [--max-ops N (default 100000)] [--max-memory MB (default 4096)]\n"
-    "                      [--quiet | --verbose]  (progress after a second / from the start)\n"
+static const char *synopsis =
+    "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I [options]\n"
     "  The time for M reduces (or broadcasts) done one after another with the SNF/FNF\n"
     "  or optimal one-shot schedule, against the pipelined steady state on the complete\n"
     "  graph with c(i,j) = t(i): exact TP from the LP plus the measured initialization\n"
@@ -23,6 +20,30 @@ static const char *usage_text =
     "  spanning arborescences at its certified TP).  A PLATFORM must be complete with\n"
     "  sender-determined costs (every edge leaving i costs t(i)); --root is then a node\n"
     "  name, else a processor index.  Prints a table over M and the crossover M.\n";
+
+enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_QUIET,
+       O_VERBOSE, O_JSON };
+static const cli_opt_t compare_table[] = {
+    {{"times", required_argument, NULL, O_TIMES}, "t0,t1,..",
+     "processor times of a cluster (instead of PLATFORM)"},
+    {{"root", required_argument, NULL, O_ROOT}, "I", "the root: an index, or a node of PLATFORM"},
+    {{"operation", required_argument, NULL, O_OP}, "reduce|broadcast", "default reduce"},
+    {{"algorithm", required_argument, NULL, O_ALG}, "snf|fnf|optimal",
+     "the one-shot schedule repeated M times"},
+    {{"ops", required_argument, NULL, O_OPS}, "M1,M2,..", "the values of M in the table"},
+    {{"max-crossover", required_argument, NULL, O_MAX}, "N",
+     "search the crossover M up to N (default 2000)"},
+    {{"plot", required_argument, NULL, O_PLOT}, "FILE.svg", "time per operation against M"},
+    {{"json", no_argument, NULL, O_JSON}, NULL, "the table as JSON"},
+    {{"max-ops", required_argument, NULL, O_MAXOPS}, "N", "limit on M (default 100000)"},
+    {{"max-memory", required_argument, NULL, O_MAXMEM}, "MB",
+     "limit on the estimated memory (default 4096)"},
+    {{"quiet", no_argument, NULL, O_QUIET}, NULL, "no progress lines"},
+    {{"verbose", no_argument, NULL, O_VERBOSE}, NULL, "progress from the start"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const compare_tables[] = {compare_table, NULL};
+static const char *const compare_titles[] = {"options:", NULL};
 
 /* A complete platform whose edges leaving i all cost the same t(i). */
 static int platform_cluster(const char *path, const char *root_name, ssched_mk_cluster_t *c,
@@ -82,17 +103,8 @@ static void progress_line(void *ctx, size_t M)
 
 int cli_cmd_compare(int argc, char **argv)
 {
-    enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_QUIET,
-           O_VERBOSE, O_JSON };
-    static const struct option longopts[] = {
-        {"times", required_argument, NULL, O_TIMES}, {"root", required_argument, NULL, O_ROOT},
-        {"operation", required_argument, NULL, O_OP}, {"algorithm", required_argument, NULL, O_ALG},
-        {"ops", required_argument, NULL, O_OPS}, {"max-crossover", required_argument, NULL, O_MAX},
-        {"plot", required_argument, NULL, O_PLOT}, {"json", no_argument, NULL, O_JSON},
-        {"max-ops", required_argument, NULL, O_MAXOPS},
-        {"max-memory", required_argument, NULL, O_MAXMEM},
-        {"quiet", no_argument, NULL, O_QUIET}, {"verbose", no_argument, NULL, O_VERBOSE},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(compare_tables, longopts);
     const char *times = NULL, *root_text = NULL, *alg = NULL, *ops_text = NULL, *plot = NULL;
     int json = 0, c, progress = 1;
     long max_cross = 2000;
@@ -140,7 +152,7 @@ int cli_cmd_compare(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_QUIET: progress = 0; break;
         case O_VERBOSE: progress = 2; break;
-        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, compare_tables, compare_titles); return CLI_EXIT_OK;
         default: return cli_bad_input("compare", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }

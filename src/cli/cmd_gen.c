@@ -3,6 +3,7 @@
  * ssched_gen_tiers_params_t, generate, write.  Every bad option is reported
  * on exactly one stderr line with exit status 2. */
 #include "src/cli/cli.h"
+#include "src/cli/cli_options.h"
 #include "ssched/export.h"
 
 #include <errno.h>
@@ -17,36 +18,15 @@
 
 #define CMD "gen tiers"
 
-static void usage(FILE *out)
-{
-    fputs("usage: ssched gen tiers [options] [-o FILE]\n"
-          "\n"
-          "Seeded Tiers-like platform (Calvert, Doar, Zegura 1997): a WAN of routers\n"
-          "wan<a>, one MAN of routers man<a>_<b> per WAN router, LANs lan<a>_<b>_<c>\n"
-          "attached to MAN routers, each a star of hosts h<a>_<b>_<c>_<d>.  Only hosts\n"
-          "have a task time w.  Each link is two directed edges with independent costs.\n"
-          "\n"
-          "options:\n"
-          "  --seed S             PRNG seed, unsigned 64-bit (default 1)\n"
-          "  --nodes N            pick --wan/--man-per-wan/--lan-per-man/--hosts-per-lan\n"
-          "                       for about N nodes (balanced shape, see gen.h)\n"
-          "  --wan W              WAN routers (default 4)\n"
-          "  --man-per-wan M      MAN routers per WAN router (default 2)\n"
-          "  --lan-per-man L      LANs per MAN router (default 2)\n"
-          "  --hosts-per-lan H    hosts per LAN (default 3)\n"
-          "  --wan-redundancy R   WAN links beyond the spanning tree (default 2)\n"
-          "  --man-redundancy R   links per MAN beyond its spanning tree (default 1)\n"
-          "  --c-wan LO:HI        WAN and MAN-to-WAN link costs (default 2:10)\n"
-          "  --c-man LO:HI        MAN and LAN-to-MAN link costs (default 1:4)\n"
-          "  --c-lan LO:HI        host link costs (default 1/10:1)\n"
-          "  --w-range LO:HI      host task times (default 1/2:5)\n"
-          "  --max-den D          values are p/q with q <= D, plus LO and HI (default 10)\n"
-          "  --counts             print \"nodes N edges E\" instead of the platform\n"
-          "  -o, --output FILE    write there instead of stdout\n"
-          "  -h, --help           this help\n"
-          "Numbers are exact: 3, 1/3, 0.25, 2.5e-1.  LO:HI may be a single value.\n",
-          out);
-}
+static const char *synopsis =
+    "usage: ssched gen tiers [options] [-o FILE]\n"
+    "\n"
+    "Seeded Tiers-like platform (Calvert, Doar, Zegura 1997): a WAN of routers\n"
+    "wan<a>, one MAN of routers man<a>_<b> per WAN router, LANs lan<a>_<b>_<c>\n"
+    "attached to MAN routers, each a star of hosts h<a>_<b>_<c>_<d>.  Only hosts\n"
+    "have a task time w.  Each link is two directed edges with independent costs.\n"
+    "Numbers are exact: 3, 1/3, 0.25, 2.5e-1.  LO:HI may be a single value.\n"
+    "\n";
 
 static void gen_usage(FILE *out)
 {
@@ -99,24 +79,35 @@ enum {
     OPT_MAN_RED, OPT_C_WAN, OPT_C_MAN, OPT_C_LAN, OPT_W, OPT_MAX_DEN, OPT_COUNTS
 };
 
-static const struct option long_options[] = {
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"nodes", required_argument, NULL, OPT_NODES},
-    {"wan", required_argument, NULL, OPT_WAN},
-    {"man-per-wan", required_argument, NULL, OPT_MAN},
-    {"lan-per-man", required_argument, NULL, OPT_LAN},
-    {"hosts-per-lan", required_argument, NULL, OPT_HOSTS},
-    {"wan-redundancy", required_argument, NULL, OPT_WAN_RED},
-    {"man-redundancy", required_argument, NULL, OPT_MAN_RED},
-    {"c-wan", required_argument, NULL, OPT_C_WAN},
-    {"c-man", required_argument, NULL, OPT_C_MAN},
-    {"c-lan", required_argument, NULL, OPT_C_LAN},
-    {"w-range", required_argument, NULL, OPT_W},
-    {"max-den", required_argument, NULL, OPT_MAX_DEN},
-    {"counts", no_argument, NULL, OPT_COUNTS},
-    {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
+static const cli_opt_t gen_table[] = {
+    {{"seed", required_argument, NULL, OPT_SEED}, "S", "PRNG seed, unsigned 64-bit (default 1)"},
+    {{"nodes", required_argument, NULL, OPT_NODES}, "N",
+     "pick --wan/--man-per-wan/--lan-per-man/--hosts-per-lan for about N nodes (balanced "
+     "shape, see gen.h)"},
+    {{"wan", required_argument, NULL, OPT_WAN}, "W", "WAN routers (default 4)"},
+    {{"man-per-wan", required_argument, NULL, OPT_MAN}, "M", "MAN routers per WAN router (default 2)"},
+    {{"lan-per-man", required_argument, NULL, OPT_LAN}, "L", "LANs per MAN router (default 2)"},
+    {{"hosts-per-lan", required_argument, NULL, OPT_HOSTS}, "H", "hosts per LAN (default 3)"},
+    {{"wan-redundancy", required_argument, NULL, OPT_WAN_RED}, "R",
+     "WAN links beyond the spanning tree (default 2)"},
+    {{"man-redundancy", required_argument, NULL, OPT_MAN_RED}, "R",
+     "links per MAN beyond its spanning tree (default 1)"},
+    {{"c-wan", required_argument, NULL, OPT_C_WAN}, "LO:HI",
+     "WAN and MAN-to-WAN link costs (default 2:10)"},
+    {{"c-man", required_argument, NULL, OPT_C_MAN}, "LO:HI",
+     "MAN and LAN-to-MAN link costs (default 1:4)"},
+    {{"c-lan", required_argument, NULL, OPT_C_LAN}, "LO:HI", "host link costs (default 1/10:1)"},
+    {{"w-range", required_argument, NULL, OPT_W}, "LO:HI", "host task times (default 1/2:5)"},
+    {{"max-den", required_argument, NULL, OPT_MAX_DEN}, "D",
+     "values are p/q with q <= D, plus LO and HI (default 10)"},
+    {{"counts", no_argument, NULL, OPT_COUNTS}, NULL,
+     "print \"nodes N edges E\" instead of the platform"},
+    {{"output", required_argument, NULL, 'o'}, "FILE", "write there instead of stdout"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const gen_tables[] = {gen_table, NULL};
+static const char *const gen_titles[] = {"options:", NULL};
+
 
 /* Parse argv (argv[0] == "tiers") into params.  Returns -1 to go on,
  * otherwise the exit status (help printed, or one error line printed). */
@@ -125,6 +116,8 @@ static int parse_options(int argc, char **argv, ssched_gen_tiers_params_t *P,
 {
     long nodes = 0;
     int shape_set = 0, seen[OPT_COUNTS - OPT_SEED + 2] = {0};
+    struct option long_options[CLI_MAX_OPTIONS];
+    cli_longopts(gen_tables, long_options);
     opterr = 0;
     optind = 1;
     for (;;) {
@@ -134,7 +127,7 @@ static int parse_options(int argc, char **argv, ssched_gen_tiers_params_t *P,
         /* a single-value option given twice is an error, not last-wins */
         if (opt >= OPT_SEED && opt < OPT_COUNTS) {
             char name[40];
-            snprintf(name, sizeof name, "--%s", long_options[opt - OPT_SEED].name);
+            snprintf(name, sizeof name, "--%s", cli_option_name(gen_tables, opt));
             if (!cli_once(CMD, name, &seen[opt - OPT_SEED]))
                 return CLI_EXIT_BADINPUT;
         }
@@ -163,7 +156,7 @@ static int parse_options(int argc, char **argv, ssched_gen_tiers_params_t *P,
         }
         case OPT_COUNTS: *counts_only = 1; break;
         case 'o': *output = optarg; break;
-        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, gen_tables, gen_titles); return CLI_EXIT_OK;
         case ':':
             return cli_bad_input(CMD, "option '%s' needs a value", argv[optind - 1]);
         default:

@@ -8,28 +8,32 @@
 #include "ssched/export.h"
 #include "ssched/steady.h"
 
-static const char *usage_text =
-    "usage: ssched lp PLATFORM <problem options as for solve> -o MODEL.lp|MODEL.mps\n"
+static const char *synopsis =
+    "usage: ssched lp PLATFORM <problem options> -o MODEL.lp|MODEL.mps\n"
     "  writes the LP with integer coefficients (each row scaled by the LCM of its\n"
     "  denominators): glpsol --exact --lp MODEL.lp, or esolver -L MODEL.lp\n"
     "  MODEL.mps is FREE-format MPS (names may exceed 8 characters): read it with\n"
     "  glpsol --freemps MODEL.mps (plain --mps expects fixed columns); -o - writes\n"
     "  the LP format to standard output\n"
-    "  --routers one-port|switch: the node model, as for solve (switch links get\n"
-    "  their own rows link_eE)\n"
+    "  switch links (--routers switch) get their own rows link_eE\n"
     "  broadcast: columns copies_eE (copies per time unit over edge E, which carry\n"
     "  the ports) and x_eE_tT (target T's flow), rows copy_eE_tT: x_eE_tT <= copies_eE\n"
     "  reduce --commutative: the relaxation LP (an upper bound on the commutative TP;\n"
     "  lp/build_commutative.c): x_eE messages, m_nV merges, f_pK_eE participant K's\n"
     "  flow, rows msg_nV, flow_pK_nV, deliver_pK, carry_pK_eE, ports, cpu\n";
 
+static const cli_opt_t lp_table[] = {
+    {{"output", required_argument, NULL, 'o'}, "FILE",
+     "MODEL.lp (CPLEX LP), MODEL.mps (free MPS), or - (LP on stdout)"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const lp_tables[] = {cli_problem_table, lp_table, NULL};
+static const char *const lp_titles[] = {"problem and platform options:", "options:", NULL};
+
 int cli_cmd_lp(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_PROBLEM_LONGOPTS,
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(lp_tables, longopts);
     cli_problem_opts_t po = {0};
     const char *output = NULL;
     int c, seen_output = 0;
@@ -45,7 +49,7 @@ int cli_cmd_lp(int argc, char **argv)
                 return CLI_EXIT_BADINPUT;
             output = optarg;
             break;
-        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, lp_tables, lp_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("lp", "unknown or incomplete option '%s'", argv[optind - 1]);
         }

@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/cli_options.h"
 #include "ssched/export.h"
 #include "ssched/makespan.h"
 
 #define CMD "makespan"
 
-static const char *usage_text =
+static const char *synopsis =
     "usage: ssched makespan reduce|broadcast|allreduce --times T0,T1,... --algorithm ALG\n"
-    "                       [--root I] [--json] [--max-memory MB] [--max-work STEPS]\n"
-    "                       [--quiet | --verbose]\n"
+    "                       [options]\n"
     "  Model: processor p sends one message to anyone in time t(p); a processor takes\n"
     "  part in one transfer at a time.  Times are exact numbers (3, 1/3, 0.25, 2.5e-1).\n"
     "  reduce     every processor's data is combined at processor I (--root, required)\n"
@@ -42,6 +42,22 @@ static const char *usage_text =
     "  Searches longer than a second report progress on stderr (--quiet: never;\n"
     "  --verbose: from the start).\n"
     "  Exit status: 0 ok, 2 bad input (one line on stderr), 1 failure.\n";
+
+static const cli_opt_t makespan_table[] = {
+    {{"times", required_argument, NULL, 't'}, "T0,T1,..", "the processors' send times t(p)"},
+    {{"root", required_argument, NULL, 'r'}, "I", "the root (hub of an all-reduce)"},
+    {{"algorithm", required_argument, NULL, 'a'}, "snf|fnf|optimal", "as above"},
+    {{"json", no_argument, NULL, 'j'}, NULL, "the schedule as JSON"},
+    {{"max-memory", required_argument, NULL, 'M'}, "MB",
+     "limit on optimal's estimated memory (default 4096)"},
+    {{"max-work", required_argument, NULL, 'W'}, "STEPS",
+     "limit on branch-and-bound steps (default 10000000000; 0 = none)"},
+    {{"quiet", no_argument, NULL, 'q'}, NULL, "no progress lines"},
+    {{"verbose", no_argument, NULL, 'v'}, NULL, "progress from the start"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const makespan_tables[] = {makespan_table, NULL};
+static const char *const makespan_titles[] = {"options:", NULL};
 
 #define DEFAULT_MAX_WORK 10000000000L
 
@@ -91,23 +107,15 @@ int cli_cmd_makespan(int argc, char **argv)
     if (argc < 2)
         return cli_bad_input(CMD, "missing operation (reduce, broadcast or allreduce)");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(usage_text, stdout);
+        cli_print_help(stdout, synopsis, makespan_tables, makespan_titles);
         return CLI_EXIT_OK;
     }
     ssched_mk_op_t op;
     if (ssched_mk_op_parse(argv[1], &op, NULL) != SSCHED_OK)
         return cli_bad_input(CMD, "unknown operation '%s' (reduce, broadcast or allreduce)", argv[1]);
 
-    static const struct option longopts[] = {{"times", required_argument, NULL, 't'},
-                                             {"root", required_argument, NULL, 'r'},
-                                             {"algorithm", required_argument, NULL, 'a'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"max-memory", required_argument, NULL, 'M'},
-                                             {"max-work", required_argument, NULL, 'W'},
-                                             {"quiet", no_argument, NULL, 'q'},
-                                             {"verbose", no_argument, NULL, 'v'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(makespan_tables, longopts);
     const char *times = NULL, *root_text = NULL, *alg_text = NULL;
     int json = 0, c, progress = 1;
     long max_memory = CLI_DEFAULT_MAX_MEMORY_MB, max_work = DEFAULT_MAX_WORK;
@@ -147,7 +155,7 @@ int cli_cmd_makespan(int argc, char **argv)
                 return CLI_EXIT_BADINPUT;
             break;
         case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, makespan_tables, makespan_titles); return CLI_EXIT_OK;
         case ':': return cli_bad_input(CMD, "option '%s' needs a value", sub_argv[optind - 1]);
         default: {
             /* long options are reported as written ("--json=3", "--bogus"),

@@ -7,15 +7,15 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/cli_options.h"
 #include "ssched/export.h"
 #include "ssched/rational.h"
 #include "ssched/redistribution.h"
 
-static const char *usage_text =
+static const char *synopsis =
     "usage: ssched redistribute --P P --K K --N N [--x X]\n"
     "           (--bw-min A --bw-max B [--seed S] | --matrix FILE) [--startup T]\n"
-    "           --algorithm direct|greedy|preemptive [--json]\n"
-    "           [--max-memory MB] [--max-work STEPS] [--quiet | --verbose]\n"
+    "           --algorithm direct|greedy|preemptive [options]\n"
     "  Redistributes N elements from cyclic(X) to cyclic(K*X) on P processors (X\n"
     "  divides N; X defaults to 1).  A message of m elements from i to j takes\n"
     "  T + m / B(i,j) time units (T defaults to 0).  Bandwidths are drawn in\n"
@@ -52,25 +52,34 @@ enum {
     OPT_VERBOSE
 };
 
+static const cli_opt_t redistribute_table[] = {
+    {{"P", required_argument, NULL, OPT_P}, "P", "processors"},
+    {{"K", required_argument, NULL, OPT_K}, "K", "from cyclic(X) to cyclic(K*X)"},
+    {{"N", required_argument, NULL, OPT_N}, "N", "elements"},
+    {{"x", required_argument, NULL, OPT_X}, "X", "block size before (divides N; default 1)"},
+    {{"bw-min", required_argument, NULL, OPT_BWMIN}, "A", "bandwidths drawn in [A, B]"},
+    {{"bw-max", required_argument, NULL, OPT_BWMAX}, "B", "(with --bw-min)"},
+    {{"seed", required_argument, NULL, OPT_SEED}, "S", "of the drawn bandwidths (default 1)"},
+    {{"matrix", required_argument, NULL, OPT_MATRIX}, "FILE",
+     "P lines of P exact bandwidths instead of drawn ones"},
+    {{"startup", required_argument, NULL, OPT_STARTUP}, "T", "start-up time per message (default 0)"},
+    {{"algorithm", required_argument, NULL, OPT_ALGO}, "direct|greedy|preemptive", "the algorithm"},
+    {{"json", no_argument, NULL, OPT_JSON}, NULL, "the schedule as JSON"},
+    {{"max-memory", required_argument, NULL, OPT_MAX_MEMORY}, "MB",
+     "limit on the estimated memory (default 4096; 0 = none)"},
+    {{"max-work", required_argument, NULL, OPT_MAX_WORK}, "STEPS",
+     "limit on the estimated work (default 200000000; 0 = none)"},
+    {{"quiet", no_argument, NULL, OPT_QUIET}, NULL, "no progress lines"},
+    {{"verbose", no_argument, NULL, OPT_VERBOSE}, NULL, "progress with the estimate and the time"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const redistribute_tables[] = {redistribute_table, NULL};
+static const char *const redistribute_titles[] = {"options:", NULL};
+
 int cli_cmd_redistribute(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"P", required_argument, NULL, OPT_P},
-                                             {"K", required_argument, NULL, OPT_K},
-                                             {"N", required_argument, NULL, OPT_N},
-                                             {"x", required_argument, NULL, OPT_X},
-                                             {"bw-min", required_argument, NULL, OPT_BWMIN},
-                                             {"bw-max", required_argument, NULL, OPT_BWMAX},
-                                             {"seed", required_argument, NULL, OPT_SEED},
-                                             {"matrix", required_argument, NULL, OPT_MATRIX},
-                                             {"startup", required_argument, NULL, OPT_STARTUP},
-                                             {"algorithm", required_argument, NULL, OPT_ALGO},
-                                             {"json", no_argument, NULL, OPT_JSON},
-                                             {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-                                             {"max-work", required_argument, NULL, OPT_MAX_WORK},
-                                             {"quiet", no_argument, NULL, OPT_QUIET},
-                                             {"verbose", no_argument, NULL, OPT_VERBOSE},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(redistribute_tables, longopts);
     long P = 0, K = 0, N = 0, x = 1, seed = 1;
     long max_memory = CLI_DEFAULT_MAX_MEMORY_MB, max_work = DEFAULT_MAX_WORK;
     /* single-value options: given twice is an error, not last-wins */
@@ -136,7 +145,7 @@ int cli_cmd_redistribute(int argc, char **argv)
             break;
         case OPT_MAX_WORK: ok = cli_parse_long(CMD, "--max-work", optarg, 0, LONG_MAX, &max_work); break;
         case 'h':
-            fputs(usage_text, stdout);
+            cli_print_help(stdout, synopsis, redistribute_tables, redistribute_titles);
             rc = CLI_EXIT_OK;
             goto out;
         default:

@@ -9,16 +9,23 @@
 #include "src/cli/problem_opts.h"
 #include "ssched/report.h"
 
-static const char *usage_text =
+static const char *synopsis =
     "usage: ssched report PLATFORM <problem options> [--operations K] -o report.html\n"
     "  One HTML file, with no external resource, holding: the problem and the certified TP\n"
     "  with its certificate; the platform with link loads and bottlenecks (positive dual\n"
     "  prices); the trees, flows or arborescences; one period's Gantt chart; K unrolled\n"
     "  operations (start-up and clean-up shaded); makespan against K/TP and LB(K); and\n"
     "  both schedule files to download.  Every schedule shown passed `ssched check`.\n"
-    "problem options: as for `ssched solve` (--problem, --source, --targets, --participants,\n"
-    "  --target, --commutative, --root, --size, --method, --routers, --quiet)\n"
-    "options: --operations K (1..10000, default 100)  -o FILE (- for standard output)\n";
+    ;
+
+static const cli_opt_t report_table[] = {
+    {{"operations", required_argument, NULL, 'K'}, "K",
+     "operations unrolled in the page (1..10000, default 100)"},
+    {{"output", required_argument, NULL, 'o'}, "FILE", "the HTML page (- for standard output)"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const report_tables[] = {cli_problem_table, report_table, NULL};
+static const char *const report_titles[] = {"problem and platform options:", "options:", NULL};
 
 /* A line as each stage of a report starts, once the report has run a
  * second (from the start with --verbose; none with --quiet). */
@@ -32,12 +39,8 @@ static void report_stage(void *ctx, const char *what)
 
 int cli_cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_PROBLEM_LONGOPTS,
-        {"operations", required_argument, NULL, 'K'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(report_tables, longopts);
     cli_problem_opts_t po = {0};
     const char *output = NULL, *ops = NULL;
     int c, seen_ops = 0, seen_output = 0;
@@ -57,7 +60,7 @@ int cli_cmd_report(int argc, char **argv)
                 return CLI_EXIT_BADINPUT;
             output = optarg;
             break;
-        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, report_tables, report_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("report", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -81,6 +84,8 @@ int cli_cmd_report(int argc, char **argv)
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     int rc = cli_problem_load("report", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK && p.routes)
+        rc = cli_bad_input("report", CLI_ROUTED_NO_SCHEDULE);
     if (rc == CLI_EXIT_OK)
         rc = cli_steady_options("report", &po, &opt.steady);
     if (rc == CLI_EXIT_OK) {

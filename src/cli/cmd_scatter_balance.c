@@ -7,17 +7,14 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/cli_options.h"
 #include "ssched/export.h"
 #include "ssched/scatter_balance.h"
 
 #define CMD "scatter-balance"
 
-static const char *usage_text =
-    "usage: ssched scatter-balance FILE.csv --items N [--algorithm ALG] [--order ORDER]\n"
-    "                              [--root NAME | --choose-root] [--holder NAME]\n"
-    "                              [--json] [--plot FILE.svg]\n"
-    "                              [--max-memory MB] [--max-work EVALUATIONS]\n"
-    "                              [--quiet | --verbose]\n"
+static const char *synopsis =
+    "usage: ssched scatter-balance FILE.csv --items N [options]\n"
     "  ALG:   exact (default; exact integer optimum, fast), dp (Algorithm 1), dp-fast\n"
     "         (Algorithm 2), lp (LP (3) + rounding), closed-form (Theorems 1-2 +\n"
     "         rounding), uniform (MPI_Scatter)\n"
@@ -33,6 +30,26 @@ static const char *usage_text =
     "  would exceed --max-memory MB (default 4096).  Progress after a second\n"
     "  (--quiet: never; --verbose: from the start).\n";
 
+static const cli_opt_t sb_table[] = {
+    {{"items", required_argument, NULL, 'n'}, "N", "the items to scatter"},
+    {{"algorithm", required_argument, NULL, 'a'}, "ALG", "as above (default exact)"},
+    {{"order", required_argument, NULL, 'o'}, "ORDER", "as above (default given)"},
+    {{"root", required_argument, NULL, 'r'}, "NAME", "the processor that scatters"},
+    {{"choose-root", no_argument, NULL, 'c'}, NULL, "try every processor as the root"},
+    {{"holder", required_argument, NULL, 'H'}, "NAME",
+     "the processor holding the data, if not the root"},
+    {{"json", no_argument, NULL, 'j'}, NULL, "the distribution as JSON"},
+    {{"plot", required_argument, NULL, 'p'}, "FILE.svg", "a chart of the distribution"},
+    {{"max-memory", required_argument, NULL, 'M'}, "MB", "limit on the tables (default 4096)"},
+    {{"max-work", required_argument, NULL, 'W'}, "EVALUATIONS",
+     "limit on dp's evaluations (default 10000000000; 0 = none)"},
+    {{"quiet", no_argument, NULL, 'q'}, NULL, "no progress lines"},
+    {{"verbose", no_argument, NULL, 'v'}, NULL, "progress from the start"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const sb_tables[] = {sb_table, NULL};
+static const char *const sb_titles[] = {"options:", NULL};
+
 #define DEFAULT_MAX_WORK 10000000000LL
 
 typedef struct {
@@ -47,15 +64,8 @@ typedef struct {
 
 static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
 {
-    static const struct option longopts[] = {
-        {"items", required_argument, NULL, 'n'},   {"algorithm", required_argument, NULL, 'a'},
-        {"order", required_argument, NULL, 'o'},   {"root", required_argument, NULL, 'r'},
-        {"holder", required_argument, NULL, 'H'},  {"choose-root", no_argument, NULL, 'c'},
-        {"json", no_argument, NULL, 'j'},          {"plot", required_argument, NULL, 'p'},
-        {"max-memory", required_argument, NULL, 'M'},
-        {"max-work", required_argument, NULL, 'W'},
-        {"quiet", no_argument, NULL, 'q'},         {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(sb_tables, longopts);
     memset(o, 0, sizeof *o);
     o->alg = SSCHED_SB_EXACT;
     o->order = SSCHED_SB_ORDER_GIVEN;
@@ -120,7 +130,7 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
             o->plot = optarg;
             break;
         case 'h':
-            fputs(usage_text, stdout);
+            cli_print_help(stdout, synopsis, sb_tables, sb_titles);
             *exit_now = 1;
             return CLI_EXIT_OK;
         default:

@@ -14,32 +14,12 @@
 #include "ssched/export.h"
 #include "ssched/schedule.h"
 
-static const char *usage_text =
-    "usage: ssched schedule PLATFORM <problem options as for solve> [options]\n"
-    "  --routers one-port|switch  the router model, as for solve (switches: one\n"
-    "                      bipartite vertex per link, per-link exclusivity)\n"
-    "  --no-split          whole messages in every slot (period x LCM of amounts)\n"
-    "  --json              ssched-schedule/1 JSON instead of the table\n"
-    "  -o FILE             write the schedule (JSON) to FILE\n"
-    "  --operations K --unroll -o FILE\n"
-    "                      explicit timed transfers for K operations (init, steady\n"
-    "                      state, clean-up), ssched-unrolled/2 JSON streamed to FILE;\n"
-    "                      messages move in pieces unless --no-split.  The period is\n"
-    "                      chosen to minimise the time for K (or --fixed-period TF)\n"
-    "  --max-period TF     with --unroll: only patterns of period <= TF\n"
-    "  --max-operations N  limit on K (default 10000000)\n"
-    "  --max-events N      limit on the events written (default 500000000)\n"
-    "  --no-check          with --unroll: skip the self-check of the written file\n"
-    "                      (check it later with `ssched check FILE`)\n"
-    "  --gantt FILE.svg    Gantt chart of one period, one row per port (with --unroll:\n"
-    "                      of the K operations, K <= 10000)\n"
-    "  --dot FILE          per-period message counts on the platform (Graphviz)\n"
-    "  --matching bottleneck|arbitrary   matching rule (default bottleneck)\n"
-    "  --fixed-period TF   a schedule of period TF: reduce, RR-4872 4.6 floors plus a\n"
-    "                      greedy fill; scatter, gossip: floor(TP TF) operations in a\n"
-    "                      period of that many 1/TP (pieces of messages)\n"
-    "  --trees-dot FILE    reduce: the weighted reduction trees as Graphviz, one\n"
-    "                      cluster each (with --unroll: the pattern's trees)\n";
+static const char *synopsis =
+    "usage: ssched schedule PLATFORM <problem options> [options]\n"
+    "       ssched schedule PLATFORM <problem options> --operations K --unroll \\\n"
+    "           -o FILE\n"
+    "  One period of a schedule at the certified TP (checked before it is written),\n"
+    "  or, with --unroll, the explicit timed transfers of K operations.\n";
 
 /* Write the schedule's JSON to the file at path. */
 static int write_json_file(const char *path, const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -248,24 +228,43 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
        O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK };
-static const struct option longopts[] = {
-    CLI_PROBLEM_LONGOPTS,
-    {"no-split", no_argument, NULL, O_NOSPLIT},
-    {"json", no_argument, NULL, O_JSON},
-    {"operations", required_argument, NULL, O_OPS},
-    {"unroll", no_argument, NULL, O_UNROLL},
-    {"gantt", required_argument, NULL, O_GANTT},
-    {"dot", required_argument, NULL, O_DOT},
-    {"matching", required_argument, NULL, O_MATCH},
-    {"fixed-period", required_argument, NULL, O_FIXED},
-    {"trees-dot", required_argument, NULL, O_TREES_DOT},
-    {"max-period", required_argument, NULL, O_MAXP},
-    {"max-operations", required_argument, NULL, O_MAXOPS},
-    {"max-events", required_argument, NULL, O_MAXEV},
-    {"no-check", no_argument, NULL, O_NOCHECK},
-    {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
+static const cli_opt_t schedule_table[] = {
+    {{"json", no_argument, NULL, O_JSON}, NULL, "ssched-schedule/1 JSON instead of the table"},
+    {{"output", required_argument, NULL, 'o'}, "FILE", "write the schedule (JSON) to FILE"},
+    {{"no-split", no_argument, NULL, O_NOSPLIT}, NULL,
+     "whole messages in every slot (period x LCM of amounts)"},
+    {{"fixed-period", required_argument, NULL, O_FIXED}, "TF",
+     "a schedule of period TF: reduce, RR-4872 4.6 floors plus a greedy fill;\n"
+     "scatter, gossip: floor(TP TF) operations in a period of that many 1/TP"},
+    {{"matching", required_argument, NULL, O_MATCH}, "bottleneck|arbitrary",
+     "matching rule of the edge colouring (default bottleneck)"},
+    {{"operations", required_argument, NULL, O_OPS}, "K",
+     "with --unroll: the number of operations"},
+    {{"unroll", no_argument, NULL, O_UNROLL}, NULL,
+     "explicit timed transfers for K operations (start-up, steady state,\n"
+     "clean-up), ssched-unrolled/2 JSON streamed to -o FILE, then checked;\n"
+     "the pattern is chosen to minimise the time for K"},
+    {{"max-period", required_argument, NULL, O_MAXP}, "TF",
+     "with --unroll: only patterns of period <= TF"},
+    {{"max-operations", required_argument, NULL, O_MAXOPS}, "N",
+     "limit on K (default 10000000)"},
+    {{"max-events", required_argument, NULL, O_MAXEV}, "N",
+     "limit on the events written (default 500000000)"},
+    {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
+     "with --unroll: skip the self-check of the written file\n"
+     "(check it later with `ssched check FILE`)"},
+    {{"gantt", required_argument, NULL, O_GANTT}, "FILE.svg",
+     "Gantt chart of one period, one row per port (with --unroll: of the\n"
+     "K operations, K <= 10000)"},
+    {{"dot", required_argument, NULL, O_DOT}, "FILE",
+     "per-period message counts on the platform (Graphviz)"},
+    {{"trees-dot", required_argument, NULL, O_TREES_DOT}, "FILE",
+     "reduce: the weighted reduction trees as Graphviz, one cluster each\n"
+     "(with --unroll: the pattern's trees)"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const schedule_tables[] = {cli_problem_table, schedule_table, NULL};
+static const char *const schedule_titles[] = {"problem and platform options:", "options:", NULL};
 
 static int run_schedule(int argc, char **argv, sched_opts_t *o);
 
@@ -285,6 +284,8 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     int c;
     opterr = 0;
     optind = 1;
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(schedule_tables, longopts);
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         if (cli_problem_option(&po, c, optarg))
             continue;
@@ -340,7 +341,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                 return cli_bad_input("schedule", "option -o given twice");
             o->output = optarg;
             break;
-        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, schedule_tables, schedule_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("schedule", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -377,6 +378,8 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     int rc = cli_problem_load("schedule", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK && p.routes)
+        rc = cli_bad_input("schedule", CLI_ROUTED_NO_SCHEDULE);
     /* an unrolled all-reduce replays its own pattern (the LCM of the
      * trees' and arborescences' rates): no fixed or bounded period */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->unroll && o->fixed)

@@ -8,7 +8,7 @@
 #include "ssched/export.h"
 #include "ssched/steady.h"
 
-static const char *usage_text =
+static const char *synopsis =
     "usage: ssched solve PLATFORM --problem scatter --source S --targets A,B,... [--json]\n"
     "       ssched solve PLATFORM --problem gossip --sources A,B,.. --targets C,D,.. [--json]\n"
     "       ssched solve PLATFORM --problem reduce --participants P0,P1,.. --target T [--json]\n"
@@ -20,23 +20,20 @@ static const char *usage_text =
     "         best root over every node that is not a switch)\n"
     "         (default targets: every other node that is not a switch; to a strict subset\n"
     "         of the other nodes the LP value is only an upper bound, printed as such;\n"
-    "         --method colgen adds an achievable TP packing Steiner arborescences)\n"
-    "options: --size Z (message size, default 1)  -o FILE (- : stdout)\n"
-    "         --verbose (progress from the start, lp_solve log)\n"
-    "         --method lp|colgen|auto (edge LP, or column generation over trees/paths/\n"
-    "         arborescences, both certified exactly; auto = colgen, the faster on\n"
-    "         every class measured)  --quiet (no progress lines)\n"
-    "         --routers one-port|switch (switch: every node without w not named in the\n"
-    "         problem forwards on all its links at once; default: the file's ports)\n";
+    "         --method colgen adds an achievable TP packing Steiner arborescences)\n";
+
+static const cli_opt_t solve_table[] = {
+    {{"json", no_argument, NULL, 'j'}, NULL, "the result as JSON (README: solve --json)"},
+    {{"output", required_argument, NULL, 'o'}, "FILE", "write the result to FILE (- : stdout)"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const solve_tables[] = {cli_problem_table, solve_table, NULL};
+static const char *const solve_titles[] = {"problem and platform options:", "options:", NULL};
 
 int cli_cmd_solve(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        CLI_PROBLEM_LONGOPTS,
-        {"json", no_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(solve_tables, longopts);
     cli_problem_opts_t po = {0};
     int json = 0, c, seen_output = 0;
     const char *output = NULL;
@@ -52,7 +49,7 @@ int cli_cmd_solve(int argc, char **argv)
                 return CLI_EXIT_BADINPUT;
             output = optarg;
             break;
-        case 'h': fputs(usage_text, stdout); return CLI_EXIT_OK;
+        case 'h': cli_print_help(stdout, synopsis, solve_tables, solve_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("solve", "unknown or incomplete option '%s'", argv[optind - 1]);
         }

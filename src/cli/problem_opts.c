@@ -10,6 +10,53 @@
 
 #include "src/cli/cli.h"
 
+const cli_opt_t cli_problem_table[] = {
+    {{"problem", required_argument, NULL, OPT_PROBLEM}, "KIND",
+     "scatter | gossip | reduce | broadcast | allreduce"},
+    {{"source", required_argument, NULL, OPT_SOURCE}, "S", "scatter, broadcast: the source node"},
+    {{"sources", required_argument, NULL, OPT_SOURCES}, "A,B,..", "gossip: the sources"},
+    {{"targets", required_argument, NULL, OPT_TARGETS}, "A,B,..",
+     "scatter, gossip: the targets; broadcast: a multicast's targets (default:\n"
+     "every other node that is not a switch)"},
+    {{"participants", required_argument, NULL, OPT_PARTICIPANTS}, "P0,P1,..",
+     "reduce, allreduce: the participants, in the operator's order"},
+    {{"target", required_argument, NULL, OPT_TARGET}, "T", "reduce: the node that gets the result"},
+    {{"root", required_argument, NULL, OPT_ROOT}, "R",
+     "allreduce: the root (default: the best node that is not a switch)"},
+    {{"commutative", no_argument, NULL, OPT_COMMUTATIVE}, NULL,
+     "reduce, allreduce: the operator is also commutative (e.g. MPI_SUM)"},
+    {{"size", required_argument, NULL, OPT_SIZE}, "Z", "message size in unit messages (default 1)"},
+    {{"method", required_argument, NULL, OPT_METHOD}, "lp|colgen|auto",
+     "the edge LP, or column generation over trees/paths/arborescences;\n"
+     "both certified exactly (auto = colgen)"},
+    {{"routers", required_argument, NULL, OPT_ROUTERS}, "one-port|switch",
+     "switch: every node without w that the problem does not name forwards\n"
+     "on all its links at once; one-port: RR-4872's model for every node;\n"
+     "default: the file's `ports`"},
+    {{"model", required_argument, NULL, OPT_MODEL}, "graph|routed",
+     "routed: hosts are the nodes with w or named by the problem, each\n"
+     "directed edge a shared link resource, each host pair routed on a\n"
+     "shortest path by c (docs/model.md, \"Routed model\"); default: graph\n"
+     "(a routed platform file stays routed)"},
+    {{"hosts", required_argument, NULL, OPT_HOSTS}, "multi-port|one-port",
+     "a routed platform's hosts (default multi-port, as SimGrid's)"},
+    {{"format", required_argument, NULL, OPT_FORMAT}, "graphml|gml",
+     "the platform file's format (default: by extension, else by content)"},
+    {{"cost-from", required_argument, NULL, OPT_COST_FROM}, "ATTR",
+     "edge attribute ATTR is a bandwidth in bytes per second: c = B / ATTR\n"
+     "(with --unit-bytes B); the time unit is then the second"},
+    {{"unit-bytes", required_argument, NULL, OPT_UNIT_BYTES}, "B",
+     "bytes of one unit message (default 1)"},
+    {{"speed-from", required_argument, NULL, OPT_SPEED_FROM}, "ATTR",
+     "node attribute ATTR is a speed in flops per second: w = F / ATTR\n"
+     "(with --flops-per-task F)"},
+    {{"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK}, "F",
+     "flops of one reduction task (default 1)"},
+    {{"quiet", no_argument, NULL, OPT_QUIET}, NULL, "no progress lines"},
+    {{"verbose", no_argument, NULL, OPT_VERBOSE}, NULL,
+     "progress from the start, and lp_solve's log (stderr)"},
+    CLI_OPT_END};
+
 /* Keep the first value of a single-value option; remember a repetition. */
 static void set_once(cli_problem_opts_t *o, const char **slot, const char *arg, const char *name)
 {
@@ -40,6 +87,8 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_FLOPS_PER_TASK: set_once(o, &o->flops_per_task, arg, "--flops-per-task"); return 1;
     case OPT_FORMAT: set_once(o, &o->format, arg, "--format"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
+    case OPT_MODEL: set_once(o, &o->model, arg, "--model"); return 1;
+    case OPT_HOSTS: set_once(o, &o->hosts, arg, "--hosts"); return 1;
     default: return 0;
     }
 }
@@ -166,7 +215,8 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
         } else if (st == SSCHED_OK) {
             /* default targets: every other node that is not a switch, once
              * --routers switch has made the routers (no w) switches */
-            if (o->routers && !strcmp(o->routers, "switch"))
+            if ((o->routers && !strcmp(o->routers, "switch")) ||
+                (o->model && !strcmp(o->model, "routed")))
                 for (size_t i = 0; i < p->n_nodes; i++)
                     if (!p->has_w[i] && i != pb->sources[0])
                         p->multiport[i] = 1;
@@ -241,6 +291,48 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     return rc;
 }
 
+/* Node index i of graph g as the index of the host of the same name in r. */
+static int remap(const ssched_platform_t *g, const ssched_platform_t *r, size_t *i)
+{
+    return ssched_platform_find_node(r, g->names[*i], i, NULL) == SSCHED_OK;
+}
+
+/* --model routed: replace p (whose switches are the routers) by its routed
+ * platform and the problem's nodes by the hosts of the same names (every
+ * node the problem names is a host). */
+static int route_platform(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
+                          ssched_problem_t *pb)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_platform_t r;
+    if (ssched_platform_route(p, NULL, &r, &err) != SSCHED_OK) {
+        ssched_error_prefix(&err, "%s: --model routed: ", o->platform_path);
+        return cli_report(cmd, &err);
+    }
+    int ok = 1;
+    for (size_t k = 0; k < pb->n_sources; k++)
+        ok &= remap(p, &r, &pb->sources[k]);
+    for (size_t k = 0; k < pb->n_targets; k++)
+        ok &= remap(p, &r, &pb->targets[k]);
+    for (size_t k = 0; k < pb->n_participants; k++)
+        ok &= remap(p, &r, &pb->participants[k]);
+    if (pb->target != SIZE_MAX && (pb->kind == SSCHED_PROBLEM_REDUCE ||
+                                   pb->kind == SSCHED_PROBLEM_ALLREDUCE))
+        ok &= remap(p, &r, &pb->target);
+    ssched_platform_free(p);
+    *p = r;
+    if (!ok) { /* cannot happen: the problem's nodes are hosts */
+        fprintf(stderr, "ssched %s: --model routed: a node of the problem is a router\n", cmd);
+        return CLI_EXIT_FAILURE;
+    }
+    if (ssched_problem_validate(pb, p, &err) != SSCHED_OK) {
+        ssched_error_prefix(&err, "%s: --model routed: ", o->platform_path);
+        return cli_report(cmd, &err);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb)
 {
@@ -264,9 +356,30 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         return cli_bad_input(cmd, "--root: applies to allreduce only (reduce takes --target)");
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
         return cli_bad_input(cmd, "--routers: unknown model '%s' (one-port or switch)", o->routers);
+    if (o->model && strcmp(o->model, "graph") && strcmp(o->model, "routed"))
+        return cli_bad_input(cmd, "--model: unknown model '%s' (graph or routed)", o->model);
+    if (o->hosts && strcmp(o->hosts, "one-port") && strcmp(o->hosts, "multi-port"))
+        return cli_bad_input(cmd, "--hosts: unknown host model '%s' (one-port or multi-port)",
+                             o->hosts);
+    int to_route = o->model && !strcmp(o->model, "routed");
+    if (to_route && o->routers && strcmp(o->routers, "switch"))
+        return cli_bad_input(cmd, "--model routed: its routers are the nodes without w the "
+                             "problem does not name; --routers %s does not apply", o->routers);
     int rc = load_platform(cmd, o, p, &err);
     if (rc != CLI_EXIT_OK)
         return rc;
+    if (p->routes) {
+        if (o->model && !strcmp(o->model, "graph"))
+            return cli_bad_input(cmd, "--model graph: %s is a routed platform (hosts and "
+                                 "routes)", o->platform_path);
+        if (o->routers)
+            return cli_bad_input(cmd, "--routers: %s is a routed platform, its nodes are "
+                                 "hosts only", o->platform_path);
+        to_route = 0;
+    } else if (o->hosts && !to_route) {
+        return cli_bad_input(cmd, "--hosts applies to routed platforms (--model routed or a "
+                             "SimGrid platform)");
+    }
     if (o->routers && !strcmp(o->routers, "one-port"))
         for (size_t i = 0; i < p->n_nodes; i++)
             p->multiport[i] = 0;
@@ -319,7 +432,7 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         ssched_error_prefix(&err, "%s: ", o->platform_path);
         return cli_report(cmd, &err);
     }
-    if (o->routers && !strcmp(o->routers, "switch")) {
+    if ((o->routers && !strcmp(o->routers, "switch")) || to_route) {
         unsigned char *named = ssched_i_calloc(p->n_nodes, 1);
         if (!named) {
             fprintf(stderr, "ssched %s: out of memory\n", cmd);
@@ -339,6 +452,10 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
                 p->multiport[i] = 1;
         free(named);
     }
+    if (to_route && (rc = route_platform(cmd, o, p, pb)) != CLI_EXIT_OK)
+        return rc;
+    if (p->routes)
+        p->routes->hosts_one_port = o->hosts && !strcmp(o->hosts, "one-port");
     return CLI_EXIT_OK;
 }
 

@@ -5,6 +5,8 @@
 
 #include <getopt.h>
 
+#include "src/cli/cli_options.h"
+
 #include "ssched/platform.h"
 #include "ssched/problem.h"
 #include "ssched/steady.h"
@@ -13,28 +15,12 @@ enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
     OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
-    OPT_VERBOSE, OPT_PROBLEM_LAST
+    OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_PROBLEM_LAST
 };
 
-#define CLI_PROBLEM_LONGOPTS                                          \
-    {"problem", required_argument, NULL, OPT_PROBLEM},                \
-    {"source", required_argument, NULL, OPT_SOURCE},                  \
-    {"sources", required_argument, NULL, OPT_SOURCES},                \
-    {"targets", required_argument, NULL, OPT_TARGETS},                \
-    {"participants", required_argument, NULL, OPT_PARTICIPANTS},      \
-    {"target", required_argument, NULL, OPT_TARGET},                  \
-    {"size", required_argument, NULL, OPT_SIZE},                      \
-    {"method", required_argument, NULL, OPT_METHOD},                  \
-    {"quiet", no_argument, NULL, OPT_QUIET},                          \
-    {"verbose", no_argument, NULL, OPT_VERBOSE},                      \
-    {"routers", required_argument, NULL, OPT_ROUTERS},                \
-    {"commutative", no_argument, NULL, OPT_COMMUTATIVE},              \
-    {"root", required_argument, NULL, OPT_ROOT},                      \
-    {"cost-from", required_argument, NULL, OPT_COST_FROM},            \
-    {"unit-bytes", required_argument, NULL, OPT_UNIT_BYTES},          \
-    {"speed-from", required_argument, NULL, OPT_SPEED_FROM},          \
-    {"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK},  \
-    {"format", required_argument, NULL, OPT_FORMAT}
+/* The problem options' table (the help of solve, schedule, lp, report):
+ * give it to cli_longopts/cli_print_help beside the command's own. */
+extern const cli_opt_t cli_problem_table[];
 
 typedef struct {
     const char *platform_path;
@@ -46,6 +32,8 @@ typedef struct {
     const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
+    const char *model;    /* --model graph|routed, or NULL (the file's)     */
+    const char *hosts;    /* --hosts one-port|multi-port (routed platforms) */
     int quiet, verbose;   /* --quiet: no progress; --verbose: progress from the
                              start and lp_solve's log */
     const char *repeated; /* first single-value option given twice, or NULL */
@@ -64,7 +52,17 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
  * "@FILE" (one node name per line, blank lines ignored), so that names
  * containing commas can be given; --source and --target take one whole name.
  * The platform is GraphML or GML (--format, else by extension or content),
- * with times from bandwidths/speeds when --cost-from/--speed-from are given. */
+ * with times from bandwidths/speeds when --cost-from/--speed-from are given.
+ * --model routed turns a graph platform into a routed one
+ * (ssched_platform_route): hosts are the nodes with w or named by the
+ * problem, routers the others (the nodes --routers switch would make
+ * switches); the problem is rebuilt on the hosts by name.  --hosts
+ * one-port|multi-port applies to routed platforms (default multi-port). */
+/* schedule, report (and --unroll) on a routed platform: one line, exit 2. */
+#define CLI_ROUTED_NO_SCHEDULE                                                         \
+    "schedules for the routed model are not implemented yet; `solve` gives its "       \
+    "certified TP"
+
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb);
 

@@ -147,6 +147,12 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
         if (p->multiport && p->multiport[i])
             json_array_append_new(switches, json_string(p->names[i]));
     json_object_set_new(model, "switches", switches);
+    if (p->routes) { /* routed: hosts only, link resources on routes */
+        json_object_set_new(model, "routed", json_true());
+        json_object_set_new(model, "hosts",
+                            json_string(p->routes->hosts_one_port ? "one-port" : "multi-port"));
+        json_object_set_new(model, "link_resources", json_integer((json_int_t)p->routes->n_links));
+    }
     json_object_set_new(root, "model", model);
     /* a multicast's edge-LP value bounds TP from above; it is not a
      * throughput.  By column generation a multicast also has an achievable
@@ -276,8 +282,23 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
             json_object_set_new(r, "binding", json_boolean(mpq_sgn(price) > 0));
             json_array_append_new(sat, r);
         }
+    /* routed: the link resources, SHARED (busy = their load) or FATPIPE
+     * (busy = the largest one flow's, price = its per-flow rows') */
+    for (size_t l = 0; p->routes && s->route_link_busy && l < s->n_links; l++) {
+        if (mpq_cmp_ui(s->route_link_busy[l], 1, 1) != 0 && mpq_sgn(s->route_link_price[l]) == 0)
+            continue;
+        json_t *r = json_object();
+        json_object_set_new(r, "link_resource", json_string(p->routes->link_names[l]));
+        json_object_set_new(r, "sharing", json_string(p->routes->sharing[l] == SSCHED_LINK_FATPIPE
+                                                          ? "fatpipe" : "shared"));
+        json_object_set_new(r, "busy", ssched_i_json_mpq(s->route_link_busy[l]));
+        json_object_set_new(r, "price", ssched_i_json_mpq(s->route_link_price[l]));
+        json_object_set_new(r, "binding", json_boolean(mpq_sgn(s->route_link_price[l]) > 0));
+        json_array_append_new(sat, r);
+    }
     /* switch links: each edge with a switch at either end is its own resource */
-    for (size_t e = 0; s->link_busy && s->link_price && e < s->n_edges && e < p->n_edges; e++) {
+    for (size_t e = 0; !p->routes && s->link_busy && s->link_price && e < s->n_edges &&
+                       e < p->n_edges; e++) {
         if (mpq_cmp_ui(s->link_busy[e], 1, 1) != 0 && mpq_sgn(s->link_price[e]) == 0)
             continue;
         json_t *r = json_object();

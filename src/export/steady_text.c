@@ -133,9 +133,14 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
             p->n_edges);
     ssched_write_problem_text(out, p, pb, NULL);
     size_t n_switches = 0;
-    for (size_t i = 0; i < p->n_nodes; i++)
+    for (size_t i = 0; i < p->n_nodes && !p->routes; i++)
         n_switches += p->multiport && p->multiport[i];
-    if (n_switches) {
+    if (p->routes) {
+        fprintf(out, "\nmodel: routed, hosts %s (%zu hosts, %zu link resources; a message "
+                     "follows its route's links)",
+                p->routes->hosts_one_port ? "one-port" : "multi-port", p->n_nodes,
+                p->routes->n_links);
+    } else if (n_switches) {
         fprintf(out, "\nmodel: %zu switch%s (no port rule; each incident link is its own resource): ",
                 n_switches, n_switches == 1 ? "" : "es");
         for (size_t i = 0, k = 0; i < p->n_nodes; i++)
@@ -228,7 +233,20 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
             fputc('\n', out);
             any = 1;
         }
-    for (size_t e = 0; s->link_busy && s->link_price && e < s->n_edges && e < p->n_edges; e++) {
+    /* routed: the link resources (per edge, link_busy is the edge's load) */
+    for (size_t l = 0; p->routes && s->route_link_busy && l < s->n_links; l++) {
+        if (mpq_cmp_ui(s->route_link_busy[l], 1, 1) != 0 && mpq_sgn(s->route_link_price[l]) == 0)
+            continue;
+        fprintf(out, "  %-8s %s (%s)  busy ", "link", p->routes->link_names[l],
+                p->routes->sharing[l] == SSCHED_LINK_FATPIPE ? "fatpipe: largest flow" : "shared");
+        print_q(out, s->route_link_busy[l]);
+        fputs("  price ", out);
+        print_q(out, s->route_link_price[l]);
+        fputc('\n', out);
+        any = 1;
+    }
+    for (size_t e = 0; !p->routes && s->link_busy && s->link_price && e < s->n_edges &&
+                       e < p->n_edges; e++) {
         if (mpq_cmp_ui(s->link_busy[e], 1, 1) != 0 && mpq_sgn(s->link_price[e]) == 0)
             continue;
         fprintf(out, "  %-8s %s -> %s  busy ", "link", p->names[p->from[e]], p->names[p->to[e]]);

@@ -101,7 +101,7 @@ static int deliver(const ssched_mpi_t *x, size_t type, size_t op, const void *bu
         return 0;
     unsigned char *want = malloc(bytes ? bytes : 1);
     if (!want)
-        return 1;
+        return ENOMEM; /* reported as out of memory */
     message_bytes(type, op, want, bytes);
     /* broadcast: one message per op, the types list its targets */
     int ok = x->kind == SSCHED_PROBLEM_BROADCAST ? type == 0 && is_dest(x) && !v->got[op]++
@@ -138,7 +138,7 @@ static int value(const ssched_mpi_t *x, size_t k, size_t op, void *buf, size_t b
         size_t nw = bytes / 8;
         uint64_t *w = malloc((nw + 1) * sizeof *w);
         if (!w)
-            return 1;
+            return ENOMEM; /* reported as out of memory */
         leaf_sum(k, op, w, nw, x->n_participants);
         for (size_t q = 0; (long)k == v->scale_k && q < nw; q++)
             w[q] = w[q] * (uint64_t)v->scale_m % PRIME;
@@ -149,7 +149,7 @@ static int value(const ssched_mpi_t *x, size_t k, size_t op, void *buf, size_t b
     size_t nmat = bytes / 32;
     uint64_t *m = malloc((4 * nmat + 1) * sizeof *m);
     if (!m)
-        return 1;
+        return ENOMEM; /* reported as out of memory */
     leaf(k, op, m, nmat);
     memcpy(buf, m, nmat * 32);
     free(m);
@@ -186,7 +186,7 @@ static int combine(const void *left, const void *right, void *out, size_t bytes,
     size_t nmat = bytes / 32;
     uint64_t *t = malloc((12 * nmat + 1) * sizeof *t);
     if (!t)
-        return 1;
+        return ENOMEM; /* reported as out of memory */
     memcpy(t, left, nmat * 32);
     memcpy(t + 4 * nmat, right, nmat * 32);
     product(t, t + 4 * nmat, t + 8 * nmat, nmat);
@@ -207,7 +207,7 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         size_t nw = bytes / 8;
         uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w = acc + nw;
         if (!acc)
-            return 1;
+            return ENOMEM; /* reported as out of memory */
         leaf_sum(0, op, acc, nw, v->N);
         for (size_t k = 1; k < v->N; k++) {
             leaf_sum(k, op, w, nw, v->N);
@@ -221,7 +221,7 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
     size_t nmat = bytes / 32;
     uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m = acc + 4 * nmat;
     if (!acc)
-        return 1;
+        return ENOMEM; /* reported as out of memory */
     leaf(0, op, acc, nmat);
     for (size_t k = 1; k < v->N; k++) { /* the ordered reduction v_0 ... v_{N-1} */
         leaf(k, op, m, nmat);
