@@ -72,6 +72,26 @@ static ssched_status_t build_flow(const ssched_platform_t *p, const ssched_probl
     for (size_t t = 0; t < nt && status == SSCHED_OK; t++)
         if (!ssched_platform_cancel_cycles(p, flow + t * ne))
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    /* a solution may deliver more than TP of a type (path columns over-
+     * cover a commodity at no cost to TP): the acyclic flow scaled by
+     * TP / delivered still conserves, and delivers exactly TP */
+    mpq_t got, f;
+    mpq_inits(got, f, NULL);
+    for (size_t t = 0; t < nt && status == SSCHED_OK; t++) {
+        mpq_set_ui(got, 0, 1);
+        for (size_t e = 0; e < ne; e++) {
+            if (p->to[e] == st->commodities[t].dest)
+                mpq_add(got, got, flow[t * ne + e]);
+            if (p->from[e] == st->commodities[t].dest)
+                mpq_sub(got, got, flow[t * ne + e]);
+        }
+        if (mpq_cmp(got, st->throughput) <= 0)
+            continue;
+        mpq_div(f, st->throughput, got);
+        for (size_t e = 0; e < ne; e++)
+            mpq_mul(flow[t * ne + e], flow[t * ne + e], f);
+    }
+    mpq_clears(got, f, NULL);
 
     /* Period: every count rate*T, every busy time rate*size*c*T and TP*T
      * must be integers (ssched_steady_period's terms, but on the flows left

@@ -35,11 +35,16 @@ typedef struct {
     ssched_unrolled_t *u;
 } memory_sink_t;
 
-static void ticks(const sched_scale_t *sc, int64_t t, mpq_t out)
+/* An event's times: exact ones when the scale is rounded, else ticks. */
+static void times(const sched_scale_t *sc, const sched_event_t *ev, mpq_t start, mpq_t end)
 {
-    mpz_set_si(mpq_numref(out), (long)t);
-    mpz_set(mpq_denref(out), sc->Q);
-    mpq_canonicalize(out);
+    if (ev->xstart) {
+        mpq_set(start, ev->xstart);
+        mpq_set(end, ev->xend);
+        return;
+    }
+    ssched_i_sched_ticks_to_q(sc, ev->start, start);
+    ssched_i_sched_ticks_to_q(sc, ev->end, end);
 }
 
 static ssched_status_t memory_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
@@ -57,8 +62,7 @@ static ssched_status_t memory_emit(sched_sink_t *sk, const sched_event_t *ev, ss
         }
         ssched_timed_computation_t *c = &u->computations[u->n_computations++];
         mpq_inits(c->start, c->end, NULL);
-        ticks(sk->sc, ev->start, c->start);
-        ticks(sk->sc, ev->end, c->end);
+        times(sk->sc, ev, c->start, c->end);
         c->node = ev->node;
         c->k = ev->k;
         c->l = ev->l;
@@ -76,8 +80,7 @@ static ssched_status_t memory_emit(sched_sink_t *sk, const sched_event_t *ev, ss
     }
     ssched_timed_transfer_t *t = &u->transfers[u->n_transfers++];
     mpq_inits(t->start, t->end, t->piece_offset, t->piece_length, NULL);
-    ticks(sk->sc, ev->start, t->start);
-    ticks(sk->sc, ev->end, t->end);
+    times(sk->sc, ev, t->start, t->end);
     if (ev->piece_json) {
         mpq_set(t->piece_offset, ev->piece_off);
         mpq_set(t->piece_length, ev->piece_len);

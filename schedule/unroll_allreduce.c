@@ -43,8 +43,7 @@ ssched_status_t ssched_i_sched_replay_allreduce(sched_engine_t *e, const ssched_
         size_t reduce_periods = ssched_i_sched_reduce_batches(r) + D - 1;
         periods = reduce_periods + H;
         ssched_i_sched_reduce_hook(r, ssched_schedule_copy_type(s), copies, b);
-        mpq_set_z(e->period_ticks, e->sc.Q);
-        mpq_mul(e->period_ticks, e->period_ticks, s->period);
+        ssched_i_sched_period_ticks(&e->sc, s->period, e->period_ticks);
         /* an event of period P belongs to a batch at most D + H - 1 periods
          * older: the release time lets it move that far earlier */
         e->window = D + H;

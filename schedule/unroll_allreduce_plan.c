@@ -1,4 +1,4 @@
-/* Short all-reduce patterns for unrolling (ssched_unroll_plan).
+/* Short all-reduce and broadcast patterns for unrolling (ssched_unroll_plan).
  *
  * The all-reduce pattern of the certified solution has a period T, the LCM
  * of every tree's and arborescence's rate denominators: on a Tiers platform
@@ -14,7 +14,9 @@
  * round exactly).  The schedule itself is made by the all-reduce builder
  * from a solution whose rates are these counts over T' (the same trees
  * and arborescences, the certified TP kept as the optimum the figures
- * compare with). */
+ * compare with).  A broadcast or multicast is the same without trees:
+ * its own pattern holds the least whole counts in the ratio of the rates,
+ * which with 30-digit costs are 30-digit numbers of operations. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,16 +89,18 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
                                         const ssched_steady_t *st, size_t n,
                                         ssched_schedule_t *out, ssched_error_t *err)
 {
-    size_t mt = st->n_rated_trees, ma = st->n_arborescences, nr = 3 * p->n_nodes + p->n_edges;
-    if (!mt || !ma || n == 0)
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
+    size_t mt = all ? st->n_rated_trees : 0, ma = st->n_arborescences;
+    size_t nr = 3 * p->n_nodes + p->n_edges;
+    if ((all && !mt) || !ma || n == 0)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "allreduce: the solution carries no rated trees and arborescences");
     mpq_t *use = malloc((mt + ma) * nr * sizeof *use), *load = malloc(nr * sizeof *load);
     mpq_t *arate = malloc(ma * sizeof *arate);
     size_t *c = calloc(mt + ma, sizeof *c);
-    ssched_tree_t *trees = calloc(mt, sizeof *trees);
+    ssched_tree_t *trees = calloc(mt + 1, sizeof *trees);
     ssched_arborescence_t *arbs = calloc(ma, sizeof *arbs);
-    mpq_t *trate = malloc(mt * sizeof *trate);
+    mpq_t *trate = malloc((mt + 1) * sizeof *trate);
     if (!use || !load || !arate || !c || !trees || !arbs || !trate) {
         free(use); free(load); free(arate); free(c); free(trees); free(arbs); free(trate);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -158,6 +162,10 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
                                  : ssched_error_set(err, SSCHED_EINTERNAL, "an empty pattern");
     if (status == SSCHED_OK) /* the figures compare with the certified optimum */
         mpq_set(out->optimal_throughput, st->throughput);
+    /* the builder's period is the LCM of the rates' denominators, c / T':
+     * back to the counts chosen here (a gcd apart), whatever the unit */
+    if (status == SSCHED_OK)
+        ssched_i_sched_shortest_pattern(out);
     for (size_t t = 0; t < syn.n_rated_trees; t++)
         mpq_clear(trate[t]);
     for (size_t a = 0; a < syn.n_arborescences; a++)

@@ -110,54 +110,51 @@ static int arb_make(const ssched_platform_t *p, const ssched_arborescence_t *a, 
 
 /* Scale: Q makes size * c a whole number of ticks on every arc used, and
  * every time (at most the sum of all durations plus the release times)
- * fits 62 bits. */
+ * fits 62 bits; else the rounded grid (unroll_internal.h). */
 static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, size_t n,
                              size_t periods, int64_t *wt, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
     const ssched_arborescences_t *A = &e->s->arborescences;
-    mpq_t q;
-    mpz_t busy, t, mx;
-    mpq_init(q);
-    mpz_inits(busy, t, mx, NULL);
+    mpq_t q, mq;
+    mpz_t busy, t;
+    mpq_inits(q, mq, NULL);
+    mpz_inits(busy, t, NULL);
     mpz_set_ui(e->sc.Q, 1);
     for (size_t i = 0; i < A->count; i++)
         for (size_t k = 0; k < A->items[i].n_arcs; k++) {
             mpq_mul(q, p->c[A->items[i].arcs[k]], pb->size);
             mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(q));
+            ssched_i_sched_lcm_latency(p, A->items[i].arcs[k], e->sc.Q);
+            if (mpq_cmp(q, mq) > 0)
+                mpq_set(mq, q);
         }
+    /* per period: n messages over n_nodes - 1 arcs each, plus the period */
+    unsigned long long events = (unsigned long long)n * (p->n_nodes ? p->n_nodes : 1);
+    mpz_set_ui(t, events);
+    mpq_set_z(q, t);
+    mpq_mul(mq, mq, q); /* one period's busy time, a bound */
+    mpq_add(q, mq, e->s->period);
+    mpz_mul(busy, e->sc.Q, mpq_numref(q));
+    mpz_cdiv_q(busy, busy, mpq_denref(q));
+    mpz_mul_ui(busy, busy, (unsigned long)periods + 1);
     ssched_status_t st = SSCHED_OK;
-    if (mpz_sizeinbase(e->sc.Q, 2) > 62)
-        st = ssched_error_set(err, SSCHED_EINPUT,
-                              "the unrolled schedule's times need more than 62 bits of ticks");
+    if (mpz_sizeinbase(e->sc.Q, 2) <= 62 && mpz_sizeinbase(busy, 2) <= 62)
+        ssched_i_sched_scale_exact(&e->sc);
+    else
+        st = ssched_i_sched_scale_round(&e->sc, e->s->period, mq, events, periods, err);
     for (size_t i = 0; i < A->count && st == SSCHED_OK; i++)
         for (size_t k = 0; k < A->items[i].n_arcs; k++) {
             size_t x = A->items[i].arcs[k];
             mpq_mul(q, p->c[x], pb->size);
-            mpz_mul(t, mpq_numref(q), e->sc.Q);
-            mpz_divexact(t, t, mpq_denref(q));
-            if (mpz_cmp(t, mx) > 0)
-                mpz_set(mx, t);
-            wt[x] = mpz_sizeinbase(t, 2) <= 62 ? mpz_get_si(t) : 0;
+            int64_t d = ssched_i_sched_dur_ticks(&e->sc, q);
+            wt[x] = d < 0 ? 0 : d; /* fits: busy bounds it */
         }
-    /* per period: n messages over n_nodes - 1 arcs each, plus the period */
-    mpz_mul_ui(busy, mx, n);
-    mpz_mul_ui(busy, busy, (unsigned long)(p->n_nodes ? p->n_nodes : 1));
-    mpz_mul(t, e->sc.Q, mpq_numref(e->s->period));
-    mpz_cdiv_q(t, t, mpq_denref(e->s->period));
-    mpz_add(busy, busy, t);
-    mpz_mul_ui(busy, busy, (unsigned long)periods + 1);
-    if (st == SSCHED_OK && mpz_sizeinbase(busy, 2) > 62)
-        st = ssched_error_set(err, SSCHED_EINPUT,
-                              "the unrolled schedule's times need more than 62 bits of ticks; "
-                              "use fewer operations");
-    e->sc.q = st == SSCHED_OK ? (int64_t)mpz_get_ui(e->sc.Q) : 1;
-    mpq_set_z(e->period_ticks, e->sc.Q);
-    mpq_mul(e->period_ticks, e->period_ticks, e->s->period);
+    ssched_i_sched_period_ticks(&e->sc, e->s->period, e->period_ticks);
     e->sc.a = 1;
     e->buf.bu = 1;
-    mpq_clear(q);
-    mpz_clears(busy, t, mx, NULL);
+    mpq_clears(q, mq, NULL);
+    mpz_clears(busy, t, NULL);
     return st;
 }
 

@@ -17,6 +17,12 @@ void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn)
     }
     free(b->wheld);
     free(b->wpeak);
+    if (b->wide) {
+        for (size_t k = 0; k < b->n_wamt; k++)
+            mpz_clear(b->wamt[k]);
+        mpz_clear(b->wbu);
+    }
+    free(b->wamt);
     free(b->excl);
     free(b->held);
     free(b->peak);
@@ -116,6 +122,39 @@ static int buffers_add(sched_buffers_t *b, size_t nn, size_t v, int64_t d)
     return 1;
 }
 
+/* held(v) += sign * amount of an event (wide: wamt[amount]). */
+static int buffers_add_amount(sched_buffers_t *b, size_t nn, size_t v, int64_t amount, int sign)
+{
+    if (!b->wide)
+        return buffers_add(b, nn, v, sign * amount);
+    if (sign > 0)
+        mpz_add(b->wheld[v], b->wheld[v], b->wamt[amount]);
+    else
+        mpz_sub(b->wheld[v], b->wheld[v], b->wamt[amount]);
+    return 1;
+}
+
+int ssched_i_sched_buffers_wide(sched_buffers_t *b, size_t nn, const mpq_t *lens, size_t n)
+{
+    if (!b->wheld && !buffers_widen(b, nn))
+        return 0;
+    b->wamt = ssched_i_alloc(n ? n : 1, sizeof *b->wamt);
+    if (!b->wamt)
+        return 0;
+    b->wide = 1;
+    b->n_wamt = n;
+    mpz_init_set_ui(b->wbu, 1);
+    for (size_t k = 0; k < n; k++)
+        mpz_lcm(b->wbu, b->wbu, mpq_denref(lens[k]));
+    for (size_t k = 0; k < n; k++) {
+        mpz_init(b->wamt[k]);
+        mpz_divexact(b->wamt[k], b->wbu, mpq_denref(lens[k]));
+        mpz_mul(b->wamt[k], b->wamt[k], mpq_numref(lens[k]));
+    }
+    b->bu = 1; /* unused while wide */
+    return 1;
+}
+
 static int buffers_touch(sched_buffers_t *b, size_t v)
 {
     if (b->n_touched == b->cap_touched) {
@@ -171,7 +210,7 @@ static int buffers_settle(sched_buffers_t *b, size_t nn)
         }
         if (n)
             b->rel[k] = last;
-        if (!buffers_add(b, nn, top.node, -top.amount))
+        if (!buffers_add_amount(b, nn, top.node, top.amount, -1))
             return 0;
     }
     for (size_t k = 0; k < b->n_touched; k++) {
@@ -230,7 +269,8 @@ int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
     }
     const size_t *x = &b->excl[2 * ev->type];
     size_t u = e->p->from[ev->edge], v = e->p->to[ev->edge];
-    if (v != x[0] && v != x[1] && !buffers_acquire(b, nn, v, ev->bamt))
+    if (v != x[0] && v != x[1] &&
+        !(buffers_add_amount(b, nn, v, ev->bamt, 1) && buffers_touch(b, v)))
         return 0;
     return u == x[0] || u == x[1] || buffers_push(b, ev->end, u, ev->bamt);
 }
@@ -253,7 +293,10 @@ int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn, ssched_unroll_f
         mpz_set(mpq_numref(fig->buffer_peak), b->wpeak[best]);
     else
         mpz_set_si(mpq_numref(fig->buffer_peak), (long)b->peak[best]);
-    mpz_set_si(mpq_denref(fig->buffer_peak), (long)b->bu);
+    if (b->wide)
+        mpz_set(mpq_denref(fig->buffer_peak), b->wbu);
+    else
+        mpz_set_si(mpq_denref(fig->buffer_peak), (long)b->bu);
     mpq_canonicalize(fig->buffer_peak);
     return 1;
 }

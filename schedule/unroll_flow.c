@@ -386,73 +386,100 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     ssched_status_t st = make_routes(p, s, &pt, err);
     if (st == SSCHED_OK)
         st = make_pieces(p, pb, s, &pt, err);
-    /* the tick: every piece's duration is a whole number of ticks, and the
-     * largest time (all durations of all periods) fits in 62 bits */
     size_t batches = (K + n - 1) / n;
     size_t periods = (size_t)batches + (pt.max_hops ? pt.max_hops - 1 : 0);
     mpz_t busy, t;
     mpz_inits(busy, t, NULL);
-    mpz_set_ui(e->sc.Q, 1);
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++)
-        mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(pt.pieces[k].dur));
-    /* whole messages last size * c */
-    int64_t *whole_ticks = ssched_i_calloc(p->n_edges, sizeof *whole_ticks);
-    mpq_t wq;
-    mpq_init(wq);
-    if (!whole_ticks && st == SSCHED_OK)
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && s->unroll_whole; k++) {
-        mpq_mul(wq, p->c[pt.pieces[k].edge], pb->size);
-        mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(wq));
-    }
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
-        mpz_mul(t, mpq_numref(pt.pieces[k].dur), e->sc.Q);
-        mpz_divexact(t, t, mpq_denref(pt.pieces[k].dur));
-        mpz_add(busy, busy, t);
-        pt.pieces[k].ticks = mpz_fits_slong_p(t) ? mpz_get_si(t) : 0;
-    }
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && s->unroll_whole; k++) {
-        /* a whole message on each piece's edge: a bound on the period's busy time */
-        mpq_mul(wq, p->c[pt.pieces[k].edge], pb->size);
-        mpz_mul(t, mpq_numref(wq), e->sc.Q);
-        mpz_divexact(t, t, mpq_denref(wq));
-        whole_ticks[pt.pieces[k].edge] = mpz_fits_slong_p(t) ? mpz_get_si(t) : 0;
-        mpz_mul_ui(t, t, n);
-        mpz_add(busy, busy, t);
-    }
-    mpq_clear(wq);
-    mpz_mul_ui(busy, busy, (unsigned long)periods + 1);
-    if (st == SSCHED_OK && (mpz_sizeinbase(e->sc.Q, 2) > 62 || mpz_sizeinbase(busy, 2) > 62))
-        st = ssched_error_set(err, SSCHED_EINPUT,
-                              "the unrolled schedule's times need more than 62 bits of ticks; "
-                              "use fewer operations or a shorter period (max_period)");
-    e->sc.q = st == SSCHED_OK ? (int64_t)mpz_get_ui(e->sc.Q) : 1;
-    mpq_set_z(e->period_ticks, e->sc.Q);
-    mpq_mul(e->period_ticks, e->period_ticks, s->period);
-    e->window = pt.max_hops ? pt.max_hops : 1;
-    e->sc.a = 1;
-    /* buffer units: every piece length is a whole number of 1/bu message */
+    /* buffer units: every piece length is a whole number of 1/bu message;
+     * when that needs more than 62 bits, the buffers count exact amounts
+     * (GMP) and a piece's bamt is its index among the pattern's pieces */
+    int whole = s->unroll_whole;
     mpz_set_ui(t, 1);
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++)
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && !whole; k++)
         mpz_lcm(t, t, mpq_denref(pt.pieces[k].len));
-    if (st == SSCHED_OK && mpz_sizeinbase(t, 2) > 62)
-        st = ssched_error_set(err, SSCHED_EINPUT,
-                              "the pattern's pieces need more than 62 bits of resolution; "
-                              "choose a shorter period (max_period) or options.no_split");
-    e->buf.bu = st == SSCHED_OK ? (int64_t)mpz_get_ui(t) : 1;
-    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+    int wide = !whole && mpz_sizeinbase(t, 2) > 62;
+    e->buf.bu = whole || wide ? 1 : (int64_t)mpz_get_ui(t);
+    if (wide && st == SSCHED_OK) {
+        mpq_t *lens = ssched_i_mpq_vec_new(pt.n_pieces);
+        for (size_t k = 0; lens && k < pt.n_pieces; k++) {
+            mpq_set(lens[k], pt.pieces[k].len);
+            pt.pieces[k].bamt = (int64_t)k;
+        }
+        if (!lens || !ssched_i_sched_buffers_wide(&e->buf, p->n_nodes, lens, pt.n_pieces))
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        ssched_i_mpq_vec_free(lens, pt.n_pieces);
+    }
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK && !whole && !wide; k++) {
         /* len <= 1 message, so len * bu <= bu < 2^62 */
         mpz_divexact(busy, t, mpq_denref(pt.pieces[k].len));
         mpz_mul(busy, busy, mpq_numref(pt.pieces[k].len));
         pt.pieces[k].bamt = (int64_t)mpz_get_ui(busy);
     }
+    /* the tick: every duration is a whole number of ticks (pieces, or
+     * whole messages lasting size * c), and the largest time (all
+     * durations of all periods) fits in 62 bits; else the rounded grid */
+    int64_t *whole_ticks = ssched_i_calloc(p->n_edges, sizeof *whole_ticks);
+    mpq_t wq, bt;
+    mpq_inits(wq, bt, NULL);
+    if (!whole_ticks && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpz_set_ui(e->sc.Q, 1);
+    mpz_set_ui(busy, 0);
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+        const ppiece_t *x = &pt.pieces[k];
+        if (whole) {
+            mpq_mul(wq, p->c[x->edge], pb->size);
+            mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(wq));
+        } else {
+            mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(x->dur));
+        }
+        ssched_i_sched_lcm_latency(p, x->edge, e->sc.Q);
+    }
+    /* one period: the pieces, or n whole messages per piece (a bound) */
+    mpq_set_ui(bt, 0, 1);
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+        const ppiece_t *x = &pt.pieces[k];
+        if (whole) {
+            mpq_mul(wq, p->c[x->edge], pb->size);
+            mpz_set_ui(t, n);
+            mpz_mul(mpq_numref(wq), mpq_numref(wq), t);
+            mpq_canonicalize(wq);
+            mpq_add(bt, bt, wq);
+        } else {
+            mpq_add(bt, bt, x->dur);
+        }
+    }
+    unsigned long long events = (unsigned long long)pt.n_pieces * (whole ? n : 1);
+    mpq_set_z(wq, e->sc.Q);
+    mpq_mul(wq, wq, bt);
+    mpz_cdiv_q(busy, mpq_numref(wq), mpq_denref(wq));
+    mpz_mul_ui(busy, busy, (unsigned long)periods + 1);
+    if (st == SSCHED_OK && mpz_sizeinbase(e->sc.Q, 2) <= 62 && mpz_sizeinbase(busy, 2) <= 62)
+        ssched_i_sched_scale_exact(&e->sc);
+    else if (st == SSCHED_OK)
+        st = ssched_i_sched_scale_round(&e->sc, s->period, bt, events, periods, err);
+    for (size_t k = 0; k < pt.n_pieces && st == SSCHED_OK; k++) {
+        ppiece_t *x = &pt.pieces[k];
+        mpq_mul(wq, p->c[x->edge], pb->size);
+        int64_t d = ssched_i_sched_dur_ticks(&e->sc, whole ? wq : x->dur);
+        if (d < 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "a transfer time overflows 62 bits");
+        else if (whole)
+            whole_ticks[x->edge] = d;
+        else
+            x->ticks = d;
+    }
+    mpq_clears(wq, bt, NULL);
+    ssched_i_sched_period_ticks(&e->sc, s->period, e->period_ticks);
+    e->window = pt.max_hops ? pt.max_hops : 1;
+    e->sc.a = 1;
     mpz_clears(busy, t, NULL);
     /* done[(batch % (H+1)) * R * H + r * H + h]: end of route r's hop h */
     size_t H = pt.max_hops ? pt.max_hops : 1, R = pt.n_routes ? pt.n_routes : 1;
     int64_t *donet = st == SSCHED_OK ? calloc((H + 1) * R * H, sizeof *donet) : NULL;
     if (st == SSCHED_OK && !donet)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    if (st == SSCHED_OK && s->unroll_whole) {
+    if (st == SSCHED_OK && whole) {
         st = replay_whole(e, &pt, K, n, periods, batches, whole_ticks, err);
         periods = 0; /* done: skip the piece replay */
     }

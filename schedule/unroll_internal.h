@@ -7,7 +7,24 @@
  * every computing node).  The left shift only adds durations and takes
  * maxima, so every time stays a multiple of 1/Q: int64 arithmetic is exact
  * once the largest possible time (the sum of every duration) is known to
- * fit, which ssched_i_sched_scale_init checks. */
+ * fit, which ssched_i_sched_scale_init checks.
+ *
+ * When exact ticks would need more than 62 bits (30-digit costs, LP
+ * amounts with large denominators), the scale is a rounded grid instead
+ * (`rounded`): a tick is period / M (M a power of two, as large as the
+ * times allow), so the grid follows the pattern, not the unit of time.  A
+ * duration d holds its resources for ceil(d / tick) ticks, and the event
+ * is written with its exact end, start + d (ssched_i_sched_exact_end): the
+ * reserved interval contains the real one, data is used no earlier than
+ * the reserved end, so the schedule stays valid; the loss is under one
+ * tick per event.  Starts are whole ticks, so `end <= start` compares the
+ * same on the exact and the reserved ends (buffer releases, ties).  A
+ * rounded scale moves whole messages (A = 1) except scatter and gossip
+ * pieces, whose ends are ceilings of exact ends too.  Latency (l(e) > 0,
+ * not yet added by the engine): an exact scale already divides every l(e)
+ * (ssched_i_sched_lcm_latency); on the rounded grid the bandwidth phase
+ * must be reserved from floor((start + l) / tick) to the ceiling of the
+ * exact end, so that the reserved interval still contains the real one. */
 #ifndef SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 #define SSCHED_SCHEDULE_UNROLL_INTERNAL_H
 
@@ -24,6 +41,8 @@ typedef struct {
                                    slot; the left shift keeps it valid     */
     int64_t *unit_ticks;        /* per edge: ticks of one unit (size*c*Q/A) */
     int64_t *task_ticks;        /* per node: ticks of one task (w*Q)        */
+    int rounded;                /* the rounded grid (above): tick = period/M */
+    mpq_t tick;                 /* time units per tick (1/Q when exact)     */
 } sched_scale_t;
 
 /* One event, as generated (times already left-shifted). */
@@ -42,6 +61,9 @@ typedef struct {
     unsigned char bacq, brel;   /* broadcast: the receiver holds the message
                                    (it forwards it); the last forward from
                                    the sender (its copy is released at end) */
+    /* the exact times when the scale is rounded (set by the driver just
+     * before the sink gets the event; NULL otherwise: start, end in ticks) */
+    mpq_srcptr xstart, xend;
 } sched_event_t;
 
 /* Events waiting for the sink: those generated since the last flush
@@ -82,6 +104,13 @@ typedef struct {
     size_t n_touched, cap_touched;
     int64_t now;
     int any;                    /* an event was seen                        */
+    /* scatter, gossip pieces whose 1/bu would need more than 62 bits:
+     * amounts are exact (GMP, units of 1/wbu) and an event's bamt is the
+     * index of its amount in wamt (ssched_i_sched_buffers_wide) */
+    int wide;
+    mpz_t wbu;
+    mpz_t *wamt;
+    size_t n_wamt;
 } sched_buffers_t;
 
 /* Where events go: into memory or a JSON stream. */
@@ -155,6 +184,32 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc,
                                                           unsigned long long max_periods,
                                                           ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_sched_scale_free(sched_scale_t *sc);
+/* Ticks of an exact duration d: d * Q (exact scale, an integer by
+ * construction) or ceil(d / tick) (rounded); -1 if above 62 bits. */
+SSCHED_INTERNAL int64_t ssched_i_sched_dur_ticks(const sched_scale_t *sc, const mpq_t d);
+/* Make sc the rounded grid for a pattern of this period, whose events of
+ * one period last `busy` time units in all and number `events`, replayed
+ * over `periods` periods: tick = period / M, M = 2^k the largest with every
+ * time below 2^61 ticks.  EINPUT only if not even M = 1 fits. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_round(sched_scale_t *sc, const mpq_t period,
+                                                           const mpq_t busy,
+                                                           unsigned long long events,
+                                                           unsigned long long periods,
+                                                           ssched_error_t *err);
+/* Q := lcm(Q, the denominator of edge e's latency): an exact scale admits
+ * l(e) (0 today; the latency work adds it to durations). */
+SSCHED_INTERNAL void ssched_i_sched_lcm_latency(const ssched_platform_t *p, size_t e, mpz_t Q);
+/* The exact scale of Q ticks per time unit: tick = 1/Q, q = Q. */
+SSCHED_INTERNAL void ssched_i_sched_scale_exact(sched_scale_t *sc);
+/* The engine's period in ticks (period / tick). */
+SSCHED_INTERNAL void ssched_i_sched_period_ticks(const sched_scale_t *sc, const mpq_t period,
+                                                 mpq_t out);
+/* The exact duration of an event (w of its node, or length * size * c of
+ * its edge; the latency is to be added here when the engine adds it). */
+SSCHED_INTERNAL void ssched_i_sched_exact_dur(const ssched_platform_t *p,
+                                              const ssched_problem_t *pb,
+                                              const sched_scale_t *sc, const sched_event_t *ev,
+                                              mpq_t out);
 /* Units of an exact amount (amount * A, an integer by construction). */
 SSCHED_INTERNAL int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount);
 SSCHED_INTERNAL void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out);
@@ -255,9 +310,9 @@ SSCHED_INTERNAL void ssched_i_sched_bcast_end(sched_bcast_replay_t *r);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_replay_allreduce(
         sched_engine_t *e, const ssched_problem_t *pb, size_t K, size_t *periods,
         ssched_error_t *err);
-/* A short all-reduce pattern of n operations per period: trees and
- * arborescences apportioned by rate, the period the busiest resource's
- * time (unroll_allreduce_plan.c). */
+/* A short all-reduce (or broadcast, multicast) pattern of n operations
+ * per period: trees and arborescences apportioned by rate, the period the
+ * busiest resource's time (unroll_allreduce_plan.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_allreduce_pattern(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
         size_t n, ssched_schedule_t *out, ssched_error_t *err);
@@ -270,6 +325,16 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
 /* Upper bounds used by the limits: periods replayed, events per period. */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
         const ssched_platform_t *p, const ssched_schedule_t *s, size_t K);
+
+/* A broadcast, all-reduce or reduce pattern built at the solution's LCM
+ * period, made the shortest with the same rates: its counts, slots and
+ * period divided by the gcd of the counts (unroll_shortest.c). */
+SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
+
+/* Events written for K operations (a bound: each slot transfer's ceiling
+ * per period, the tasks). */
+SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
+                                                                  size_t K);
 
 /* Run the engine on s for K operations into sink; fills fig. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,
@@ -285,6 +350,10 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_
 SSCHED_INTERNAL int ssched_i_sched_buffers_init(sched_buffers_t *b, const ssched_platform_t *p,
                        const ssched_problem_t *pb, const ssched_schedule_t *s);
 SSCHED_INTERNAL void ssched_i_sched_buffers_free(sched_buffers_t *b, size_t nn);
+/* Exact amounts for pieces of these lengths (messages): wbu = the LCM of
+ * their denominators, wamt[k] = lens[k] * wbu; 0 on allocation failure. */
+SSCHED_INTERNAL int ssched_i_sched_buffers_wide(sched_buffers_t *b, size_t nn, const mpq_t *lens,
+                                               size_t n);
 /* Account one event, in start order. */
 SSCHED_INTERNAL int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev);
 /* buffer_peak and buffer_node of fig (pending releases applied first). */

@@ -366,8 +366,7 @@ ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_pro
     if (st != SSCHED_OK)
         return st;
     size_t periods = (size_t)r->batches + r->max_level;
-    mpq_set_z(e->period_ticks, e->sc.Q);
-    mpq_mul(e->period_ticks, e->period_ticks, e->s->period);
+    ssched_i_sched_period_ticks(&e->sc, e->s->period, e->period_ticks);
     e->window = r->max_level + 1;
     for (size_t period = 0; period < periods && st == SSCHED_OK; period++) {
         ssched_i_sched_engine_period(e, period);

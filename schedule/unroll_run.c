@@ -26,7 +26,7 @@ unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, con
 
 /* Events written for K operations: K x (transfers and computations of one
  * operation, counting each slot of a message as one piece). */
-static unsigned long long estimate_events(const ssched_schedule_t *s, size_t K)
+unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s, size_t K)
 {
     mpz_t n;
     mpz_init(n);
@@ -49,6 +49,33 @@ static unsigned long long estimate_events(const ssched_schedule_t *s, size_t K)
     return r;
 }
 
+/* The driver's sink in front of the caller's: on a rounded scale it gives
+ * each event its exact times (start on the grid, end = start + the exact
+ * duration) and keeps the exact makespan, the latest exact end. */
+typedef struct {
+    sched_sink_t base;
+    sched_sink_t *inner;
+    const ssched_platform_t *p;
+    const ssched_problem_t *pb;
+    mpq_t xs, xe, d, makespan;
+} exact_sink_t;
+
+static ssched_status_t exact_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
+{
+    exact_sink_t *w = (exact_sink_t *)sk;
+    if (!sk->sc->rounded)
+        return w->inner->emit(w->inner, ev, err);
+    sched_event_t x = *ev;
+    ssched_i_sched_ticks_to_q(sk->sc, ev->start, w->xs);
+    ssched_i_sched_exact_dur(w->p, w->pb, sk->sc, ev, w->d);
+    mpq_add(w->xe, w->xs, w->d);
+    if (mpq_cmp(w->xe, w->makespan) > 0)
+        mpq_set(w->makespan, w->xe);
+    x.xstart = w->xs;
+    x.xend = w->xe;
+    return w->inner->emit(w->inner, &x, err);
+}
+
 ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
                                  const ssched_schedule_t *s, size_t K,
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
@@ -66,13 +93,13 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     if (mpq_sgn(s->throughput) == 0 || mpz_sgn(s->ops_per_period) == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "throughput is 0: no operation can complete");
     /* the pattern itself is walked every period: it must be short */
-    unsigned long long per_period = estimate_events(s, mpz_fits_ulong_p(s->ops_per_period)
+    unsigned long long per_period = ssched_i_sched_estimate_events(s, mpz_fits_ulong_p(s->ops_per_period)
                                                           ? mpz_get_ui(s->ops_per_period) : ~0UL);
     if (per_period > 10000000ULL)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "the periodic pattern has about %llu events per period; unroll "
                                 "a shorter one (ssched_unroll_plan, max_period)", per_period);
-    unsigned long long events = estimate_events(s, K);
+    unsigned long long events = ssched_i_sched_estimate_events(s, K);
     if (events > max_events)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "about %llu events for %zu operations, above the limit %llu "
@@ -104,7 +131,15 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     e.p = p;
     e.s = s;
     e.pb = pb;
-    e.sink = sink;
+    exact_sink_t xs;
+    memset(&xs, 0, sizeof xs);
+    xs.base.emit = exact_emit;
+    xs.base.no_buffers = sink->no_buffers;
+    xs.inner = sink;
+    xs.p = p;
+    xs.pb = pb;
+    mpq_inits(xs.xs, xs.xe, xs.d, xs.makespan, NULL);
+    e.sink = &xs.base;
     size_t nn = p->n_nodes;
     ssched_status_t st =
         ssched_i_sched_scale_init(&e.sc, p, pb, s, ssched_i_sched_replay_periods(p, s, K), err);
@@ -133,7 +168,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
         e.computes[s->computations[k].node] = 1;
     size_t periods = 0;
     mpq_init(e.period_ticks);
-    sink->sc = &e.sc;
+    sink->sc = xs.base.sc = &e.sc;
     e.limits = limits;
     e.started = e.reported = ssched_i_wall_now();
     e.periods_total = (size_t)ssched_i_sched_replay_periods(p, s, K) - 2 * p->n_nodes - 4;
@@ -144,7 +179,10 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
                                                    : ssched_i_sched_replay_flow(&e, pb, K, &periods, err);
     if (st == SSCHED_OK) {
         fig->operations = K;
-        ssched_i_sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);
+        if (e.sc.rounded)
+            mpq_set(fig->makespan, xs.makespan);
+        else
+            ssched_i_sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);
         mpq_set(fig->throughput, s->optimal_throughput);
         if (mpq_sgn(fig->throughput) == 0)
             mpq_set(fig->throughput, s->throughput);
@@ -174,6 +212,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     ssched_i_sched_engine_free_runs(&e);
     ssched_i_sched_scale_free(&e.sc);
     mpq_clear(e.period_ticks);
+    mpq_clears(xs.xs, xs.xe, xs.d, xs.makespan, NULL);
     free(e.sends);
     free(e.computes);
     free(e.link_free);

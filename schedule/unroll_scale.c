@@ -38,6 +38,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     size_t ne = p->n_edges, nn = p->n_nodes;
     memset(sc, 0, sizeof *sc);
     mpz_inits(sc->Q, sc->A, NULL);
+    mpq_init(sc->tick);
     sc->unit_ticks = ssched_i_calloc(ne, sizeof *sc->unit_ticks);
     sc->task_ticks = ssched_i_calloc(nn, sizeof *sc->task_ticks);
     if (!sc->unit_ticks || !sc->task_ticks)
@@ -57,6 +58,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
     if (!sched_reduce_like(s)) {
         /* scatter, gossip, broadcast: the replay sets its own scale */
         sc->q = sc->a = 1;
+        mpq_set_ui(sc->tick, 1, 1);
         mpq_clear(q);
         free(used);
         return SSCHED_OK;
@@ -70,6 +72,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
             mpz_mul(mpq_denref(q), mpq_denref(q), sc->A);
             mpq_canonicalize(q);
             mpz_lcm(sc->Q, sc->Q, mpq_denref(q));
+            ssched_i_sched_lcm_latency(p, e, sc->Q);
         }
         if (fits63(sc->A) && fits63(sc->Q) && !s->unroll_whole && !force_whole)
             break;
@@ -130,10 +133,71 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
                                   "ticks; use fewer operations or a shorter period (max_period)");
     }
     sc->a = fits63(sc->A) ? (int64_t)mpz_get_ui(sc->A) : 1;
-    sc->q = fits63(sc->Q) ? (int64_t)mpz_get_ui(sc->Q) : 1;
+    if (fits63(sc->Q))
+        ssched_i_sched_scale_exact(sc);
+    else
+        sc->q = 1;
     mpz_clears(busy, t, NULL);
     mpq_clear(q);
     free(used);
+    return st;
+}
+
+/* Reduce, all-reduce on the rounded grid: whole values (A = 1); one
+ * period's events are at most ceil(amount) values per slot transfer and
+ * the tasks. */
+static ssched_status_t scale_round_reduce(sched_scale_t *sc, const ssched_platform_t *p,
+                                          const ssched_problem_t *pb, const ssched_schedule_t *s,
+                                          unsigned long long max_periods, ssched_error_t *err)
+{
+    size_t ne = p->n_edges, nn = p->n_nodes;
+    memset(sc, 0, sizeof *sc);
+    mpz_inits(sc->Q, sc->A, NULL);
+    mpq_init(sc->tick);
+    mpz_set_ui(sc->A, 1);
+    mpz_set_ui(sc->Q, 1);
+    sc->a = 1;
+    sc->whole = 1;
+    sc->unit_ticks = ssched_i_calloc(ne, sizeof *sc->unit_ticks);
+    sc->task_ticks = ssched_i_calloc(nn, sizeof *sc->task_ticks);
+    if (!sc->unit_ticks || !sc->task_ticks)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpq_t busy, d;
+    mpz_t n;
+    mpq_inits(busy, d, NULL);
+    mpz_init(n);
+    unsigned long long events = 0;
+    for (size_t k = 0; k < s->n_slots; k++)
+        for (size_t x = 0; x < s->slots[k].n_transfers; x++) {
+            const ssched_transfer_t *tr = &s->slots[k].transfers[x];
+            mpz_cdiv_q(n, mpq_numref(tr->amount), mpq_denref(tr->amount));
+            mpq_mul(d, p->c[tr->edge], pb->size);
+            mpz_mul(mpq_numref(d), mpq_numref(d), n);
+            mpq_canonicalize(d);
+            mpq_add(busy, busy, d);
+            events += mpz_fits_ulong_p(n) ? mpz_get_ui(n) : 1ULL << 40;
+        }
+    for (size_t k = 0; k < s->n_computations; k++) {
+        const ssched_computation_t *c = &s->computations[k];
+        if (!p->has_w[c->node])
+            continue;
+        mpq_set_z(d, c->count);
+        mpq_mul(d, d, p->w[c->node]);
+        mpq_add(busy, busy, d);
+        events += mpz_fits_ulong_p(c->count) ? mpz_get_ui(c->count) : 1ULL << 40;
+    }
+    ssched_status_t st = ssched_i_sched_scale_round(sc, s->period, busy, events, max_periods, err);
+    for (size_t e = 0; e < ne && st == SSCHED_OK; e++) {
+        mpq_mul(d, p->c[e], pb->size);
+        int64_t t = ssched_i_sched_dur_ticks(sc, d);
+        sc->unit_ticks[e] = t < 0 ? 0 : t; /* an edge the pattern uses fits (busy) */
+    }
+    for (size_t i = 0; i < nn && st == SSCHED_OK; i++) {
+        int64_t t = p->has_w[i] ? ssched_i_sched_dur_ticks(sc, p->w[i]) : 0;
+        sc->task_ticks[i] = t < 0 ? 0 : t;
+    }
+    mpq_clears(busy, d, NULL);
+    mpz_clear(n);
     return st;
 }
 
@@ -148,11 +212,111 @@ ssched_status_t ssched_i_sched_scale_init(sched_scale_t *sc, const ssched_platfo
         ssched_i_sched_scale_free(sc);
         st = scale_init(sc, p, pb, s, max_periods, 1, err);
     }
+    if (st == SSCHED_EINPUT && sched_reduce_like(s)) {
+        /* not even whole values fit exact ticks: the rounded grid */
+        ssched_i_sched_scale_free(sc);
+        st = scale_round_reduce(sc, p, pb, s, max_periods, err);
+    }
     return st;
+}
+
+void ssched_i_sched_lcm_latency(const ssched_platform_t *p, size_t e, mpz_t Q)
+{
+    if (p->l)
+        mpz_lcm(Q, Q, mpq_denref(p->l[e]));
+}
+
+void ssched_i_sched_scale_exact(sched_scale_t *sc)
+{
+    sc->rounded = 0;
+    mpq_set_z(sc->tick, sc->Q);
+    mpq_inv(sc->tick, sc->tick);
+    sc->q = fits63(sc->Q) ? (int64_t)mpz_get_ui(sc->Q) : 1;
+}
+
+ssched_status_t ssched_i_sched_scale_round(sched_scale_t *sc, const mpq_t period,
+                                           const mpq_t busy, unsigned long long events,
+                                           unsigned long long periods, ssched_error_t *err)
+{
+    /* every time <= (periods + 1) (busy M / period + events + M): the sum
+     * of every rounded duration (each under d / tick + 1) and the release
+     * times (at most periods x M) */
+    mpq_t r;
+    mpz_t bound, m;
+    mpq_init(r);
+    mpz_inits(bound, m, NULL);
+    mpq_div(r, busy, period);
+    int k = 61;
+    for (; k >= 0; k--) {
+        mpz_set_ui(m, 1);
+        mpz_mul_2exp(m, m, (mp_bitcnt_t)k);
+        mpz_mul(bound, mpq_numref(r), m);
+        mpz_cdiv_q(bound, bound, mpq_denref(r));
+        mpz_add_ui(bound, bound, events);
+        mpz_add(bound, bound, m);
+        mpz_mul_ui(bound, bound, (unsigned long)periods + 1);
+        if (mpz_sizeinbase(bound, 2) <= 61)
+            break;
+    }
+    ssched_status_t st = SSCHED_OK;
+    if (k < 0)
+        st = ssched_error_set(err, SSCHED_EINPUT,
+                              "the unrolled schedule has too many events for 62-bit times");
+    sc->rounded = 1;
+    sc->q = 1;
+    mpq_set(sc->tick, period);
+    mpz_mul_2exp(mpq_denref(sc->tick), mpq_denref(sc->tick), (mp_bitcnt_t)(k < 0 ? 0 : k));
+    mpq_canonicalize(sc->tick);
+    mpq_clear(r);
+    mpz_clears(bound, m, NULL);
+    return st;
+}
+
+int64_t ssched_i_sched_dur_ticks(const sched_scale_t *sc, const mpq_t d)
+{
+    mpz_t t;
+    mpz_init(t);
+    if (sc->rounded) { /* ceil(d / tick) */
+        mpz_mul(t, mpq_numref(d), mpq_denref(sc->tick));
+        mpz_t u;
+        mpz_init(u);
+        mpz_mul(u, mpq_denref(d), mpq_numref(sc->tick));
+        mpz_cdiv_q(t, t, u);
+        mpz_clear(u);
+    } else {
+        mpz_mul(t, mpq_numref(d), sc->Q);
+        mpz_divexact(t, t, mpq_denref(d));
+    }
+    int64_t r = fits63(t) ? (int64_t)mpz_get_ui(t) : -1;
+    mpz_clear(t);
+    return r;
+}
+
+void ssched_i_sched_period_ticks(const sched_scale_t *sc, const mpq_t period, mpq_t out)
+{
+    mpq_div(out, period, sc->tick);
+}
+
+void ssched_i_sched_exact_dur(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const sched_scale_t *sc, const sched_event_t *ev, mpq_t out)
+{
+    if (ev->is_comp) {
+        mpq_set(out, p->w[ev->node]);
+        return;
+    }
+    if (ev->piece_len) {
+        mpq_set(out, ev->piece_len);
+    } else {
+        mpq_set_si(out, (long)ev->len, (unsigned long)sc->a);
+        mpq_canonicalize(out);
+    }
+    mpq_mul(out, out, p->c[ev->edge]);
+    mpq_mul(out, out, pb->size);
 }
 
 void ssched_i_sched_scale_free(sched_scale_t *sc)
 {
+    mpq_clear(sc->tick);
     mpz_clears(sc->Q, sc->A, NULL);
     free(sc->unit_ticks);
     free(sc->task_ticks);
@@ -172,6 +336,11 @@ int64_t ssched_i_sched_units(const sched_scale_t *sc, const mpq_t amount)
 
 void ssched_i_sched_ticks_to_q(const sched_scale_t *sc, int64_t ticks, mpq_t out)
 {
+    if (sc->rounded) {
+        mpq_set_si(out, (long)ticks, 1);
+        mpq_mul(out, out, sc->tick);
+        return;
+    }
     mpz_set_si(mpq_numref(out), (long)ticks);
     mpz_set(mpq_denref(out), sc->Q);
     mpq_canonicalize(out);

@@ -34,6 +34,9 @@ typedef struct {
                           as c: a transfer of z over e started at t ends at
                           t + l(e) + z*c(e); the latency is propagation and
                           keeps no port or link busy (docs/model.md)        */
+    int seconds;       /* 1: the time unit is the second (costs derived from
+                          bandwidths: --cost-from, SimGrid files, measured
+                          matrices); 0: the file's own unit. Output only. */
     struct ssched_routes *routes; /* NULL: the graph model of RR-4872; else
                           the routed model (below) and every node is a host */
     /* Adjacency, rebuilt by ssched_platform_finalize(): the edges leaving

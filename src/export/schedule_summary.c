@@ -110,7 +110,7 @@ ssched_status_t ssched_write_unrolled_summary(FILE *out, const ssched_platform_t
     fprintf(out, " with ");
     mpz_out_str(out, 10, fig->ops_per_period);
     print_q(out, " operations, throughput ", fig->pattern_throughput, "\n");
-    print_q(out, "time for K operations: ", fig->makespan, "");
+    print_q(out, "time for K operations: ", fig->makespan, p->seconds ? " seconds" : "");
     mpq_t achieved; /* the emitted schedule's own throughput */
     mpq_init(achieved);
     if (mpq_sgn(fig->makespan) > 0) {

@@ -163,6 +163,8 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
     int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || allreduce || comm;
     const char *tp_key = s->multicast && !achieved ? "upper_bound" : "throughput";
     json_object_set_new(root, tp_key, ssched_i_json_mpq(s->throughput));
+    /* rates are per second when the costs came from bandwidths */
+    json_object_set_new(root, "time_unit", json_string(p->seconds ? "second" : "unit"));
     json_object_set_new(root, s->multicast && !achieved ? "upper_bound_approx" : "throughput_approx",
                         json_real(mpq_get_d(s->throughput)));
     if (achieved) {

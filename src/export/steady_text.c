@@ -2,6 +2,7 @@
  * (ssched/export.h): what `ssched solve` prints. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/export/export_internal.h"
 #include "ssched/rational.h"
@@ -53,11 +54,32 @@ ssched_status_t ssched_write_problem_text(FILE *out, const ssched_platform_t *p,
     return ssched_i_write_status(out, err);
 }
 
+/* p/q, and beside it its decimal when the fraction is long enough to be
+ * hard to read (times in seconds give fractions of many digits). */
 static void print_q(FILE *out, const mpq_t q)
 {
     char *s = ssched_rational_to_string(q);
     fputs(s, out);
     free(s);
+}
+
+static void print_qd(FILE *out, const mpq_t q)
+{
+    char *s = ssched_rational_to_string(q);
+    fputs(s, out);
+    if (s && strlen(s) > 9 && mpz_cmp_ui(mpq_denref(q), 1) != 0) {
+        char *d = ssched_rational_to_decimal(q, 6, SSCHED_DECIMAL_SIGNIFICANT);
+        fprintf(out, " (%s)", d ? d : "?");
+        free(d);
+    }
+    free(s);
+}
+
+/* The time unit's name in "per time unit" (a second when the costs came
+ * from bandwidths). */
+static const char *unit_of(const ssched_platform_t *p)
+{
+    return p->seconds ? "second" : "time unit";
 }
 
 /* All-reduce: the achievable TP, its bound, the root (and, for a best-root
@@ -67,7 +89,7 @@ static void print_allreduce(FILE *out, const ssched_platform_t *p, const ssched_
 {
     fputs("\nthroughput (achievable, certified feasible) TP = ", out);
     print_q(out, s->throughput);
-    fprintf(out, " (%s) all-reduces per time unit%s, root %s\n", dec,
+    fprintf(out, " (%s) all-reduces per %s%s, root %s\n", dec, unit_of(p),
             s->optimal ? ", optimal" : "", p->names[s->allreduce_root]);
     fputs("upper bound (certified) = ", out);
     print_q(out, s->upper_bound);
@@ -75,7 +97,7 @@ static void print_allreduce(FILE *out, const ssched_platform_t *p, const ssched_
     mpq_init(gap);
     mpq_sub(gap, s->upper_bound, s->throughput);
     fputs("; gap = ", out);
-    print_q(out, gap);
+    print_qd(out, gap);
     mpq_clear(gap);
     fprintf(out, "\nnote: reduction trees to the root and arborescences from it in one steady "
                  "state;\n      pricing %s\n",
@@ -103,11 +125,12 @@ static void print_allreduce(FILE *out, const ssched_platform_t *p, const ssched_
 
 /* Commutative reduce: the achievable TP and, unless it is proven optimal,
  * its certified upper bound and the gap. */
-static void print_commutative(FILE *out, const ssched_steady_t *s, const char *dec)
+static void print_commutative(FILE *out, const ssched_platform_t *p, const ssched_steady_t *s,
+                              const char *dec)
 {
     fputs("\nthroughput (achievable, certified feasible) TP = ", out);
     print_q(out, s->throughput);
-    fprintf(out, " (%s) operations per time unit%s\n", dec,
+    fprintf(out, " (%s) operations per %s%s\n", dec, unit_of(p),
             s->optimal ? ", certified optimal" : "");
     if (!s->optimal) {
         mpq_t gap;
@@ -116,7 +139,7 @@ static void print_commutative(FILE *out, const ssched_steady_t *s, const char *d
         fputs("upper bound (certified) = ", out);
         print_q(out, s->upper_bound);
         fputs("; gap = ", out);
-        print_q(out, gap);
+        print_qd(out, gap);
         mpq_clear(gap);
         fputs("\nnote: optional merge points (nodes with w outside the problem) make pricing\n"
               "      Steiner-like and not proven exact: the optimal TP lies between the two\n", out);
@@ -157,11 +180,11 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
     if (allreduce) {
         print_allreduce(out, p, s, dec);
     } else if (comm) {
-        print_commutative(out, s, dec);
+        print_commutative(out, p, s, dec);
     } else if (achieved) {
         fputs("\nthroughput (achievable, certified feasible) TP = ", out);
         print_q(out, s->throughput);
-        fprintf(out, " (%s) operations per time unit%s\n", dec,
+        fprintf(out, " (%s) operations per %s%s\n", dec, unit_of(p),
                 s->optimal ? ", optimal" : "");
         char *ub = ssched_rational_to_decimal(s->upper_bound, 10, SSCHED_DECIMAL_SIGNIFICANT);
         fputs("upper bound (broadcast edge LP, certified optimum) = ", out);
@@ -170,7 +193,7 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         mpq_init(gap);
         mpq_sub(gap, s->upper_bound, s->throughput);
         fprintf(out, " (%s); gap = ", ub);
-        print_q(out, gap);
+        print_qd(out, gap);
         mpq_clear(gap);
         free(ub);
         fprintf(out, "\nnote: multicast (the targets are not every other node): TP packs Steiner "
@@ -186,12 +209,12 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
     if (allreduce || comm)
         ; /* printed above */
     else if (s->multicast && !achieved)
-        fprintf(out, " (%s) operations per time unit: certified optimum of the broadcast LP\n"
+        fprintf(out, " (%s) operations per %s: certified optimum of the broadcast LP\n"
                      "note: the targets are not every other node (a multicast), so this LP value\n"
                      "      is an upper bound only; the achievable TP is not computed yet by\n"
-                     "      --method lp (--method colgen computes it)\n", dec);
+                     "      --method lp (--method colgen computes it)\n", dec, unit_of(p));
     else if (!achieved)
-        fprintf(out, " (%s) operations per time unit, certified optimal%s\n", dec,
+        fprintf(out, " (%s) operations per %s, certified optimal%s\n", dec, unit_of(p),
                 pb->kind == SSCHED_PROBLEM_BROADCAST
                     ? "\n(broadcast to every other node: the copies decompose into weighted "
                       "spanning arborescences, Edmonds)" : "");
@@ -229,7 +252,7 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
             fprintf(out, "  %-8s %-12s busy ", what[dir], p->names[i]);
             print_q(out, busy);
             fputs("  price ", out);
-            print_q(out, price);
+            print_qd(out, price);
             fputc('\n', out);
             any = 1;
         }
@@ -241,7 +264,7 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
                 p->routes->sharing[l] == SSCHED_LINK_FATPIPE ? "fatpipe: largest flow" : "shared");
         print_q(out, s->route_link_busy[l]);
         fputs("  price ", out);
-        print_q(out, s->route_link_price[l]);
+        print_qd(out, s->route_link_price[l]);
         fputc('\n', out);
         any = 1;
     }
@@ -252,14 +275,14 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         fprintf(out, "  %-8s %s -> %s  busy ", "link", p->names[p->from[e]], p->names[p->to[e]]);
         print_q(out, s->link_busy[e]);
         fputs("  price ", out);
-        print_q(out, s->link_price[e]);
+        print_qd(out, s->link_price[e]);
         fputc('\n', out);
         any = 1;
     }
     if (!any)
         fputs("  (none)\n", out);
-    fputs(pb->kind == SSCHED_PROBLEM_BROADCAST ? "rates (copies of the message per time unit):\n"
-                                               : "rates (messages per time unit):\n", out);
+    fprintf(out, "rates (%s per %s):\n",
+            pb->kind == SSCHED_PROBLEM_BROADCAST ? "copies of the message" : "messages", unit_of(p));
     for (size_t k = 0; k < s->n_flows; k++) {
         const ssched_flow_t *f = &s->flows[k];
         fprintf(out, "  %s -> %s  ", p->names[p->from[f->edge]], p->names[p->to[f->edge]]);
@@ -274,43 +297,43 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         else
             fprintf(out, "[%s->%s]  ", p->names[s->commodities[f->type].origin],
                     p->names[s->commodities[f->type].dest]);
-        print_q(out, f->rate);
+        print_qd(out, f->rate);
         fputc('\n', out);
     }
     if (comm || (allreduce && pb->commutative)) {
         /* a merge's operands are sets of participants, per tree */
-        fputs("merges (per time unit):\n", out);
+        fprintf(out, "merges (per %s):\n", unit_of(p));
         mpq_t q;
         mpq_init(q);
         for (size_t i = 0; i < p->n_nodes; i++)
             if (p->has_w[i] && mpq_sgn(s->compute_busy[i])) {
                 mpq_div(q, s->compute_busy[i], p->w[i]);
                 fprintf(out, "  %s  ", p->names[i]);
-                print_q(out, q);
+                print_qd(out, q);
                 fputc('\n', out);
             }
         mpq_clear(q);
         fprintf(out, "reduction trees: %zu, rates", s->n_rated_trees);
         for (size_t k = 0; k < s->n_rated_trees; k++) {
             fputc(' ', out);
-            print_q(out, s->tree_rates[k]);
+            print_qd(out, s->tree_rates[k]);
         }
         fputc('\n', out);
     } else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
-        fputs("tasks (per time unit):\n", out);
+        fprintf(out, "tasks (per %s):\n", unit_of(p));
         for (size_t k = 0; k < s->n_tasks; k++) {
             const ssched_task_t *t = &s->tasks[k];
             fprintf(out, "  %s computes T[%zu,%zu,%zu]  ", p->names[t->node], t->k, t->l, t->m);
-            print_q(out, t->rate);
+            print_qd(out, t->rate);
             fputc('\n', out);
         }
     }
     if (s->n_arborescences) {
-        fprintf(out, "arborescences (rate per time unit: arcs):\n");
+        fprintf(out, "arborescences (rate per %s: arcs):\n", unit_of(p));
         for (size_t k = 0; k < s->n_arborescences; k++) {
             const ssched_arborescence_t *a = &s->arborescences[k];
             fputs("  ", out);
-            print_q(out, a->weight);
+            print_qd(out, a->weight);
             fputc(':', out);
             for (size_t j = 0; j < a->n_arcs; j++)
                 fprintf(out, " %s->%s", p->names[p->from[a->arcs[j]]], p->names[p->to[a->arcs[j]]]);

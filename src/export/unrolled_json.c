@@ -175,19 +175,37 @@ static int stream_scale(stream_t *w, int table)
     return ssched_i_frac_init(&w->tq, q, table) && ssched_i_frac_init(&w->ta, a, table);
 }
 
+/* Room for an event's exact times (a rounded scale: unroll_internal.h). */
+static size_t exact_room(const sched_event_t *ev)
+{
+    if (!ev->xstart)
+        return 0;
+    return mpz_sizeinbase(mpq_numref(ev->xstart), 10) + mpz_sizeinbase(mpq_denref(ev->xstart), 10) +
+           mpz_sizeinbase(mpq_numref(ev->xend), 10) + mpz_sizeinbase(mpq_denref(ev->xend), 10) + 8;
+}
+
+/* A time: exact (ev->xstart, xend) or ticks of the stream's scale. */
+static char *put_time(char *p, stream_t *w, int64_t ticks, mpq_srcptr exact)
+{
+    if (!exact)
+        return ssched_i_put_frac(p, &w->tq, ticks);
+    mpq_get_str(p, 10, exact);
+    return p + strlen(p);
+}
+
 static int write_transfer(stream_t *w, const sched_event_t *ev)
 {
     const text_t *et = &w->edge_txt[ev->edge], *tt = &w->type_txt[ev->type];
     size_t pj = ev->piece_json ? strlen(ev->piece_json) : 0;
-    char *b = ssched_i_obuf_room(&w->out, 512 + et->n + tt->n + pj), *p = b;
+    char *b = ssched_i_obuf_room(&w->out, 512 + et->n + tt->n + pj + exact_room(ev)), *p = b;
     if (!b)
         return 0;
     if (w->n_transfers)
         p = PUT_LIT(p, ",\n");
     p = PUT_LIT(p, "  {\"start\": \"");
-    p = ssched_i_put_frac(p, &w->tq, ev->start);
+    p = put_time(p, w, ev->start, ev->xstart);
     p = PUT_LIT(p, "\", \"end\": \"");
-    p = ssched_i_put_frac(p, &w->tq, ev->end);
+    p = put_time(p, w, ev->end, ev->xend);
     p = PUT_LIT(p, "\", ");
     p = ssched_i_put_str(p, et->s, et->n);
     p = ssched_i_put_str(p, tt->s, tt->n);
@@ -215,15 +233,15 @@ static int write_computation(stream_t *w, obuf_t *o, const sched_event_t *ev)
     size_t nl = strlen(name);
     const text_t *a = w->set_txt ? &w->set_txt[ev->k] : NULL; /* commutative: sets */
     const text_t *c = w->set_txt ? &w->set_txt[ev->l] : NULL;
-    char *b = ssched_i_obuf_room(o, 512 + nl + (a ? a->n + c->n : 0)), *p = b;
+    char *b = ssched_i_obuf_room(o, 512 + nl + (a ? a->n + c->n : 0) + exact_room(ev)), *p = b;
     if (!b)
         return 0;
     if (w->n_comps)
         p = PUT_LIT(p, ",\n");
     p = PUT_LIT(p, "  {\"start\": \"");
-    p = ssched_i_put_frac(p, &w->tq, ev->start);
+    p = put_time(p, w, ev->start, ev->xstart);
     p = PUT_LIT(p, "\", \"end\": \"");
-    p = ssched_i_put_frac(p, &w->tq, ev->end);
+    p = put_time(p, w, ev->end, ev->xend);
     p = PUT_LIT(p, "\", \"node\": ");
     p = ssched_i_put_str(p, name, nl);
     if (a) { /* commutative: the two input sets */
@@ -434,10 +452,14 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         mpz_lcm(Q, Q, mpq_denref(u->computations[k].end));
     }
     int ok = stream_init(&w, p, s) && ssched_i_obuf_init(&w.out, out) && ssched_i_obuf_init(&w.comps, NULL) &&
-             mpz_fits_slong_p(Q) && mpz_fits_slong_p(A) &&
              write_header(out, p, pb, s, u->operations, NULL) == SSCHED_OK;
-    w.q = ok ? mpz_get_si(Q) : 1;
-    w.a = ok ? mpz_get_si(A) : 1;
+    /* pieces too (exact buffer amounts, unroll_internal.h): as text */
+    int exact_a = !mpz_fits_slong_p(A);
+    /* times of a rounded scale (unroll_internal.h) may need more than a
+     * long as one denominator: then each is written as it is */
+    int exact = !mpz_fits_slong_p(Q);
+    w.q = ok && !exact ? mpz_get_si(Q) : 1;
+    w.a = ok && !exact_a ? mpz_get_si(A) : 1;
     /* a table pays only for many events */
     ok = ok && stream_scale(&w, u->n_transfers + u->n_computations > 100000);
     for (size_t k = 0; ok && k < u->n_transfers; k++) {
@@ -446,11 +468,43 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         ev.edge = x->edge;
         ev.type = x->type;
         ev.op = x->op;
-        ev.start = over(Q, x->start);
-        ev.end = over(Q, x->end);
-        ev.off = over(A, x->piece_offset);
-        ev.len = over(A, x->piece_length);
-        ok = write_transfer(&w, &ev);
+        if (exact) {
+            ev.xstart = x->start;
+            ev.xend = x->end;
+        } else {
+            ev.start = over(Q, x->start);
+            ev.end = over(Q, x->end);
+        }
+        char *json = NULL;
+        if (exact_a) {
+            ev.off = 0;
+            ev.len = 1; /* = w.a: whole unless piece_json */
+            if (mpq_sgn(x->piece_offset) != 0 || mpq_cmp_ui(x->piece_length, 1, 1) != 0) {
+                size_t n = mpz_sizeinbase(mpq_numref(x->piece_offset), 10) +
+                           mpz_sizeinbase(mpq_denref(x->piece_offset), 10) +
+                           mpz_sizeinbase(mpq_numref(x->piece_length), 10) +
+                           mpz_sizeinbase(mpq_denref(x->piece_length), 10) + 16;
+                json = malloc(n);
+                ok = json != NULL;
+                if (json) {
+                    char *q = json;
+                    q = PUT_LIT(q, "[\"");
+                    mpq_get_str(q, 10, x->piece_offset);
+                    q += strlen(q);
+                    q = PUT_LIT(q, "\", \"");
+                    mpq_get_str(q, 10, x->piece_length);
+                    q += strlen(q);
+                    q = PUT_LIT(q, "\"]");
+                    *q = '\0';
+                    ev.piece_json = json;
+                }
+            }
+        } else {
+            ev.off = over(A, x->piece_offset);
+            ev.len = over(A, x->piece_length);
+        }
+        ok = ok && write_transfer(&w, &ev);
+        free(json);
     }
     ssched_i_obuf_flush(&w.out);
     if (ok && sched_reduce_like(s)) {
@@ -464,8 +518,13 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
             ev.l = x->l;
             ev.m = x->m;
             ev.op = x->op;
-            ev.start = over(Q, x->start);
-            ev.end = over(Q, x->end);
+            if (exact) {
+                ev.xstart = x->start;
+                ev.xend = x->end;
+            } else {
+                ev.start = over(Q, x->start);
+                ev.end = over(Q, x->end);
+            }
             ok = write_computation(&w, &w.out, &ev);
         }
         ssched_i_obuf_flush(&w.out);

@@ -44,8 +44,10 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
                                                 opt->cost_from ? opt->cost_from : "c",
                                                 opt->cost_from != NULL, err);
     if (st == SSCHED_OK) {
-        if (opt->cost_from)
+        if (opt->cost_from) {
             invert(tmp.c, tmp.n_edges, NULL, opt->unit_bytes);
+            tmp.seconds = 1; /* bytes per second in, seconds out */
+        }
         if (opt->speed_from)
             invert(tmp.w, tmp.n_nodes, tmp.has_w, opt->flops_per_task);
         ssched_platform_free(p);
