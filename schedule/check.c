@@ -30,8 +30,11 @@ void ssched_i_chk_free(chk_t *c)
         if (c->w)
             mpq_clear(c->w[i]);
     }
-    for (size_t e = 0; e < c->n_edges; e++)
+    for (size_t e = 0; e < c->n_edges; e++) {
         mpq_clear(c->cost[e]);
+        if (c->lat)
+            mpq_clear(c->lat[e]);
+    }
     free(c->has_w);
     free(c->multi);
     free(c->w);
@@ -43,6 +46,7 @@ void ssched_i_chk_free(chk_t *c)
     free(c->from);
     free(c->to);
     free(c->cost);
+    free(c->lat);
     free(c->type_origin);
     free(c->type_dest);
     ssched_sets_free(&c->sets);

@@ -44,14 +44,24 @@ typedef struct {
     size_t node;
 } rel_t;
 
+/* The bandwidth phases of a port (link) that a later one may meet. */
+typedef struct {
+    chk_q64_t lo, hi;
+} iv_t;
+typedef struct {
+    iv_t *iv;
+    size_t n, cap;
+} busy_t;
+
 typedef struct {
     const chk_t *c;
     size_t K;
     size_t cap, nmsg;
     msg_t *map;
     unsigned char *done;
-    chk_q64_t *send_end, *recv_end, *link_end, *w, *held, *peak;
-    unsigned char *sent, *received, *link_used, *w_ok;
+    chk_q64_t *w, *lat, *held, *peak;
+    busy_t *busy;           /* send ports, receive ports (per node), links */
+    unsigned char *w_ok;
     rel_t *heap;
     size_t nheap, capheap;
     chk_names_t names;
@@ -191,14 +201,58 @@ static int push_release(fast_t *F, rel_t r)
     return 1;
 }
 
-/* Does end - start equal w * len exactly?  (128 bits; 0 also when the
- * products would not fit: the exact checker then decides.) */
-static int lasts(chk_q64_t start, chk_q64_t end, chk_q64_t w, chk_q64_t len)
+/* Does end - start equal l + batch * w * len exactly?  (128 bits; 0 also
+ * when the products would not fit: the exact checker then decides.) */
+static int lasts(chk_q64_t start, chk_q64_t end, chk_q64_t l, chk_q64_t w, chk_q64_t len,
+                 uint64_t batch)
 {
     chk_i128 a = (chk_i128)end.n * start.d - (chk_i128)start.n * end.d, d = (chk_i128)end.d * start.d;
-    chk_i128 rn = (chk_i128)w.n * len.n, rd = (chk_i128)w.d * len.d, x, y;
+    chk_i128 rn = (chk_i128)w.n * len.n, rd = (chk_i128)w.d * len.d, x, y, t;
+    if (l.n) { /* a/d - l: (a l.d - l.n d) / (d l.d) */
+        if (__builtin_mul_overflow(a, (chk_i128)l.d, &x) ||
+            __builtin_mul_overflow((chk_i128)l.n, d, &t) || __builtin_sub_overflow(x, t, &a) ||
+            __builtin_mul_overflow(d, (chk_i128)l.d, &d))
+            return 0;
+    }
+    if (batch > 1 && __builtin_mul_overflow(rn, (chk_i128)batch, &rn))
+        return 0;
     return !__builtin_mul_overflow(a, rd, &x) && !__builtin_mul_overflow(rn, d, &y) && x == y;
 }
+
+/* Does [lo, hi) meet a phase kept on the port (pruning those ending by
+ * now)?  The rule of check_ports.c. */
+static int meets(busy_t *B, chk_q64_t now, chk_q64_t lo, chk_q64_t hi)
+{
+    size_t w = 0;
+    int hit = 0;
+    for (size_t k = 0; k < B->n; k++) {
+        iv_t x = B->iv[k];
+        if (chk_q64_cmp(x.hi, now) <= 0)
+            continue;
+        if (chk_q64_cmp(x.hi, lo) > 0 && (chk_q64_cmp(x.lo, hi) < 0 || chk_q64_cmp(x.lo, lo) <= 0))
+            hit = 1;
+        B->iv[w++] = x;
+    }
+    B->n = w;
+    return hit;
+}
+
+static int keep(busy_t *B, chk_q64_t lo, chk_q64_t hi)
+{
+    if (B->n == B->cap) {
+        size_t cap = B->cap ? 2 * B->cap : 2;
+        iv_t *iv = realloc(B->iv, cap * sizeof *iv);
+        if (!iv)
+            return 0;
+        B->iv = iv;
+        B->cap = cap;
+    }
+    B->iv[B->n++] = (iv_t){lo, hi};
+    return 1;
+}
+
+static int move_op(fast_t *F, size_t type, uint64_t op, size_t i, size_t j, chk_q64_t start,
+                   chk_q64_t end, chk_q64_t off, chk_q64_t hi, chk_q64_t len);
 
 /* One transfer: 1 fine, 0 give up, -1 out of memory. */
 static int one(fast_t *F, const chk_ev_t *ev, int whole_only, chk_q64_t *prev, int first,
@@ -224,27 +278,46 @@ static int one(fast_t *F, const chk_ev_t *ev, int whole_only, chk_q64_t *prev, i
         (!ssched_i_chk_q64_parse(ev->s[CHK_F_PIECE], ev->len[CHK_F_PIECE], &off) ||
          !ssched_i_chk_q64_parse(ev->s[CHK_F_PIECE_LEN], ev->len[CHK_F_PIECE_LEN], &len)))
         return 0;
-    /* in start order, a positive piece within [0, 1), lasting len*size*c */
-    if ((!first && chk_q64_cmp(start, *prev) < 0) || ev->op >= F->K || len.n == 0 ||
-        !ssched_i_chk_q64_add(off, len, &hi) || chk_q64_cmp(hi, ONE) > 0 ||
-        (whole_only && (off.n != 0 || len.n != len.d)) || !lasts(start, end, F->w[edge], len))
+    uint64_t batch = ev->present >> CHK_F_BATCH & 1 ? ev->batch : 1;
+    /* in start order, a positive piece within [0, 1), lasting
+     * l + batch*len*size*c, a batch of operations all below K */
+    if ((!first && chk_q64_cmp(start, *prev) < 0) || ev->op >= F->K || batch == 0 ||
+        batch > F->K - ev->op || len.n == 0 || !ssched_i_chk_q64_add(off, len, &hi) ||
+        chk_q64_cmp(hi, ONE) > 0 || (whole_only && (off.n != 0 || len.n != len.d)) ||
+        !lasts(start, end, F->lat[edge], F->w[edge], len, batch))
         return 0;
     *prev = start;
-    int si = chk_multi(c, i), sj = chk_multi(c, j);
-    if ((!si && F->sent[i] && chk_q64_cmp(start, F->send_end[i]) < 0) ||
-        (!sj && F->received[j] && chk_q64_cmp(start, F->recv_end[j]) < 0) ||
-        ((si || sj) && F->link_used[edge] && chk_q64_cmp(start, F->link_end[edge]) < 0))
+    /* the ports (links at a switch) in the bandwidth phase [start + l, end) */
+    chk_q64_t lo = start;
+    if (F->lat[edge].n && !ssched_i_chk_q64_add(start, F->lat[edge], &lo))
         return 0;
-    if (!si)
-        F->sent[i] = 1, F->send_end[i] = end;
-    if (!sj)
-        F->received[j] = 1, F->recv_end[j] = end;
-    if (si || sj)
-        F->link_used[edge] = 1, F->link_end[edge] = end;
+    int si = chk_multi(c, i), sj = chk_multi(c, j);
+    busy_t *res[3] = {si ? NULL : &F->busy[i], sj ? NULL : &F->busy[nn + j],
+                      si || sj ? &F->busy[2 * nn + edge] : NULL};
+    for (int r = 0; r < 3; r++)
+        if (res[r] && meets(res[r], start, lo, end))
+            return 0;
+    for (int r = 0; r < 3; r++)
+        if (res[r] && !keep(res[r], lo, end))
+            return -1;
     if (chk_q64_cmp(end, *makespan) > 0)
         *makespan = end;
+    /* a batch: each operation's range moves as if alone */
+    for (uint64_t b = 0; b < batch; b++) {
+        int r = move_op(F, type, ev->op + b, i, j, start, end, off, hi, len);
+        if (r != 1)
+            return r;
+    }
+    return 1;
+}
+
+/* Operation op's range [off, hi) of message type from i to j. */
+static int move_op(fast_t *F, size_t type, uint64_t op, size_t i, size_t j, chk_q64_t start,
+                   chk_q64_t end, chk_q64_t off, chk_q64_t hi, chk_q64_t len)
+{
+    const chk_t *c = F->c;
     size_t origin = c->type_origin[type], dest = c->type_dest[type];
-    uint64_t id = (uint64_t)type * F->K + ev->op;
+    uint64_t id = (uint64_t)type * F->K + op;
     if ((F->done[id / 8] >> (id % 8) & 1) || i == dest)
         return 0;
     msg_t *m = get_msg(F, id + 1, origin);
@@ -299,8 +372,11 @@ static void fast_free(fast_t *F)
         if (F->map[k].key && F->map[k].cap > 2)
             free(F->map[k].more);
     free(F->map);
-    free(F->done); free(F->send_end); free(F->recv_end); free(F->link_end); free(F->w);
-    free(F->held); free(F->peak); free(F->sent); free(F->received); free(F->link_used);
+    for (size_t r = 0; F->busy && r < 2 * F->c->n_nodes + F->c->n_edges; r++)
+        free(F->busy[r].iv);
+    free(F->busy);
+    free(F->done); free(F->w); free(F->lat);
+    free(F->held); free(F->peak);
     free(F->w_ok); free(F->heap);
     ssched_i_chk_names_free(&F->names);
 }
@@ -354,19 +430,15 @@ int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K, int w
     F.c = c;
     F.K = K;
     F.done = calloc(((uint64_t)nt * K + 7) / 8 + 1, 1);
-    F.send_end = calloc(nn, sizeof *F.send_end);
-    F.recv_end = calloc(nn, sizeof *F.recv_end);
     F.held = calloc(nn, sizeof *F.held);
     F.peak = calloc(nn, sizeof *F.peak);
-    F.sent = calloc(nn, 1);
-    F.received = calloc(nn, 1);
-    F.link_end = calloc(ne + 1, sizeof *F.link_end);
+    F.busy = calloc(2 * nn + ne, sizeof *F.busy);
     F.w = calloc(ne + 1, sizeof *F.w);
-    F.link_used = calloc(ne + 1, 1);
+    F.lat = calloc(ne + 1, sizeof *F.lat);
     F.w_ok = calloc(ne + 1, 1);
     int r = 1;
-    if (!F.done || !F.send_end || !F.recv_end || !F.held || !F.peak || !F.sent || !F.received ||
-        !F.link_end || !F.w || !F.link_used || !F.w_ok || !ssched_i_chk_names_build(&F.names, c))
+    if (!F.done || !F.held || !F.peak || !F.busy || !F.w || !F.lat || !F.w_ok ||
+        !ssched_i_chk_names_build(&F.names, c))
         r = -1;
     for (size_t v = 0; v < nn && r == 1; v++)
         F.held[v] = F.peak[v] = ZERO;
@@ -379,6 +451,14 @@ int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K, int w
         F.w_ok[e] = mpz_fits_slong_p(mpq_numref(q)) && mpz_fits_slong_p(mpq_denref(q));
         if (F.w_ok[e])
             F.w[e] = (chk_q64_t){mpz_get_si(mpq_numref(q)), mpz_get_si(mpq_denref(q))};
+        /* the latency too (0 without) */
+        F.lat[e] = ZERO;
+        mpq_srcptr l = c->lat ? c->lat[e] : NULL;
+        if (l && mpq_sgn(l)) {
+            F.w_ok[e] &= mpz_fits_slong_p(mpq_numref(l)) && mpz_fits_slong_p(mpq_denref(l));
+            if (F.w_ok[e])
+                F.lat[e] = (chk_q64_t){mpz_get_si(mpq_numref(l)), mpz_get_si(mpq_denref(l))};
+        }
     }
     chk_q64_t makespan = ZERO;
     size_t count = 0;

@@ -13,7 +13,7 @@ ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
 {
     static const char *const pl_keys[] = {"nodes", "edges", NULL};
     static const char *const node_keys[] = {"id", "w", "ports", NULL};
-    static const char *const edge_keys[] = {"from", "to", "c", NULL};
+    static const char *const edge_keys[] = {"from", "to", "c", "l", NULL};
     json_t *pl = json_object_get(root, "platform");
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
     if (!json_is_array(nodes) || !json_is_array(edges))
@@ -80,13 +80,14 @@ ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
     c->from = ssched_i_alloc(m, sizeof *c->from);
     c->to = ssched_i_alloc(m, sizeof *c->to);
     c->cost = ssched_i_alloc(m, sizeof *c->cost);
-    if (!c->from || !c->to || !c->cost)
+    c->lat = ssched_i_alloc(m, sizeof *c->lat);
+    if (!c->from || !c->to || !c->cost || !c->lat)
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     char where[64];
     for (size_t e = 0; e < m; e++) {
         json_t *o = json_array_get(edges, e);
         snprintf(where, sizeof where, "platform.edges[%zu]", e);
-        mpq_init(c->cost[e]);
+        mpq_inits(c->cost[e], c->lat[e], NULL);
         c->n_edges++;
         ssched_status_t st;
         if (strict && (st = ssched_i_chk_keys(c, o, where, edge_keys)) != SSCHED_OK)
@@ -97,6 +98,14 @@ ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
             return st;
         if (mpq_sgn(c->cost[e]) <= 0)
             return ssched_i_chk_bad(c, "%s: c must be positive", where);
+        /* the latency (docs/model.md "Latency"): optional, >= 0 */
+        if (json_object_get(o, "l")) {
+            if ((st = ssched_i_chk_get_q(c, o, "l", where, c->lat[e])) != SSCHED_OK)
+                return st;
+            if (mpq_sgn(c->lat[e]) < 0)
+                return ssched_i_chk_bad(c, "%s: l must not be negative", where);
+            c->has_lat |= mpq_sgn(c->lat[e]) > 0;
+        }
         if (ssched_i_chk_edge(c, c->from[e], c->to[e]) != e)
             return ssched_i_chk_bad(c, "%s: parallel edge", where);
     }

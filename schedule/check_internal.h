@@ -13,6 +13,11 @@ typedef struct {
     char **names;
     size_t *from, *to;
     mpq_t *cost;
+    mpq_t *lat;                    /* per edge: latency l(e) >= 0 ("l",
+                                      0 when absent): a transfer lasts
+                                      l + batch*length*size*c and holds its
+                                      ports only in [start + l, end)    */
+    int has_lat;                   /* some l(e) > 0                      */
     int *has_w;
     unsigned char *multi;          /* per node: 1 = switch ("ports":
                                       "multi": each incident link is its own
@@ -221,6 +226,16 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_allreduce_copy(chk_t *c, chk_bsim_t
  * [0, 1) with a positive length; and every figure the file states. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where,
                                                    mpq_t off, mpq_t len);
+/* A transfer's optional "batch" (check_unrolled.c): it carries operations
+ * op .. op+batch-1, the same range of each one's message, as one message
+ * of batch * length (1 when absent; EINPUT unless a positive integer). */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_batch(chk_t *c, json_t *x, const char *where,
+                                                   size_t *batch);
+/* end - start == l(e) + batch * len * size * c(e)?  1, or 0 with the
+ * violation recorded; d is scratch. */
+SSCHED_INTERNAL int ssched_i_chk_duration(chk_t *c, size_t edge, size_t batch, const mpq_t len,
+                                          const mpq_t start, const mpq_t end, const char *where,
+                                          mpq_t d);
 /* buf_peak, buf_node: the buffer figures the events give (below). */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_claims(
         chk_t *c, json_t *root, size_t K, const mpq_t makespan, const mpq_t buf_peak,
@@ -269,12 +284,12 @@ SSCHED_INTERNAL int ssched_i_chk_q64_add(chk_q64_t a, chk_q64_t b, chk_q64_t *ou
 
 /* One event object scanned (check_scan.c): its string fields, decoded. */
 enum { CHK_F_START, CHK_F_END, CHK_F_FROM, CHK_F_TO, CHK_F_ORIGIN, CHK_F_DEST, CHK_F_OP,
-       CHK_F_PIECE, CHK_F_PIECE_LEN, CHK_F_N };
+       CHK_F_PIECE, CHK_F_PIECE_LEN, CHK_F_BATCH, CHK_F_N };
 typedef struct {
     unsigned present;              /* bit per CHK_F_* */
     const char *s[CHK_F_N];        /* CHK_F_PIECE: offset, _LEN: length */
     size_t len[CHK_F_N];
-    uint64_t op;
+    uint64_t op, batch;            /* batch: when CHK_F_BATCH is present */
     size_t used;                   /* of scratch (decoded escapes)       */
     char scratch[2048];
 } chk_ev_t;
@@ -304,19 +319,39 @@ SSCHED_INTERNAL int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr,
                                                int whole_only, mpq_t buf_peak, size_t *buf_node,
                                                size_t *n_transfers);
 
-/* Port occupancy of an unrolled file's transfers, in start order
- * (check_ports.c): one-port at hosts, per link at a switch. */
+/* Port occupancy of an unrolled file's events, in start order
+ * (check_ports.c): one-port at hosts, per link at a switch, one task at a
+ * time per processor; a transfer holds its resources during its bandwidth
+ * phase [start + l(e), end) only (docs/model.md, "Latency"). */
 typedef struct {
-    size_t n_nodes, n_edges;
-    mpq_t *send_end, *recv_end, *link_end;  /* the last end per port / link */
-    unsigned char *sent, *received, *link_used;
+    mpq_t lo, hi;
+} chk_iv_t;
+typedef struct {
+    chk_iv_t *iv;                  /* intervals that may meet a later one */
+    size_t n, cap;                 /* cap entries initialised             */
+} chk_res_t;
+typedef struct {
+    size_t n_nodes, n_edges, n_res;
+    chk_res_t *res;                /* send ports, receive ports (per node),
+                                      links (per edge), processors (per node) */
+    mpq_t lo;                      /* scratch                             */
+    int ready;                     /* init was called (free is then due)  */
 } chk_ports_t;
-SSCHED_INTERNAL int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes,
-                                            size_t n_edges); /* 0: ENOMEM */ SSCHED_INTERNAL void ssched_i_chk_ports_free(chk_ports_t *P);
-/* Take the ports of a transfer on edge over [start, end): 1, or 0 with the
- * violation recorded (two sends, two receives or two uses of a link at
- * once). */
+/* 0: ENOMEM */
+SSCHED_INTERNAL int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges);
+SSCHED_INTERNAL void ssched_i_chk_ports_free(chk_ports_t *P);
+/* Take the ports of a transfer on edge started at `start` and ending at
+ * `end` (events in start order): 1, 0 with the violation recorded (two
+ * sends, two receives or two uses of a link at once), -1 out of memory
+ * (c->err set).  _thing: the same, worded as the reduce checker words it. */
 SSCHED_INTERNAL int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge,
                                             const mpq_t start, const mpq_t end, const char *where);
+SSCHED_INTERNAL int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge,
+                                                  const mpq_t start, const mpq_t end,
+                                                  const char *where);
+/* A computation on node over [start, end): the same results. */
+SSCHED_INTERNAL int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node,
+                                               const mpq_t start, const mpq_t end,
+                                               const char *where);
 
 #endif

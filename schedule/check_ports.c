@@ -1,8 +1,23 @@
-/* Checker: who is busy in an unrolled file whose transfers come in start
+/* Checker: who is busy in an unrolled file whose events come in start
  * order.  One-port at hosts (a node's sends never overlap, nor its
  * receives); at a switch ("ports": "multi") each incident link is the
- * resource instead.  Since starts never decrease, the last end per port
- * (per link) is all that must be remembered. */
+ * resource instead; a processor runs one task at a time.
+ *
+ * Latency (docs/model.md, "Latency"): a transfer over e started at s holds
+ * its ports (or link) only during its bandwidth phase [s + l(e), end); the
+ * latency phase [s, s + l(e)) keeps nothing busy, so a port may have
+ * several messages in flight as long as their bandwidth phases are
+ * disjoint.  Events come in start order, but bandwidth phases do not
+ * (l differs per edge), so each resource keeps the intervals that may
+ * still meet a later one: every later event starts at or after `now` (the
+ * current event's start) and its phase too, so an interval ending by `now`
+ * is forgotten.  With l = 0 at most one interval stays per resource and
+ * the rule is the old one, "start before the last end".
+ *
+ * Overlap: [lo, hi) meets a kept [a, b) iff b > lo and (a < hi or a <= lo):
+ * the intervals intersect, and an empty [t, t) (a free merge, w = 0) counts
+ * as the point t, busy if some kept interval covers t (as "t before the
+ * last end" said). */
 #include <stdlib.h>
 
 #include "schedule/check_internal.h"
@@ -12,65 +27,146 @@ int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges)
 {
     P->n_nodes = n_nodes;
     P->n_edges = n_edges;
-    P->send_end = ssched_i_alloc(n_nodes, sizeof *P->send_end);
-    P->recv_end = ssched_i_alloc(n_nodes, sizeof *P->recv_end);
-    P->link_end = ssched_i_alloc(n_edges, sizeof *P->link_end);
-    P->sent = ssched_i_calloc(n_nodes, 1);
-    P->received = ssched_i_calloc(n_nodes, 1);
-    P->link_used = ssched_i_calloc(n_edges, 1);
-    if (!P->send_end || !P->recv_end || !P->link_end || !P->sent || !P->received ||
-        !P->link_used) {
-        free(P->send_end); free(P->recv_end); free(P->link_end);
-        free(P->sent); free(P->received); free(P->link_used);
-        P->send_end = P->recv_end = P->link_end = NULL;
-        P->sent = P->received = P->link_used = NULL;
-        return 0;
-    }
-    for (size_t i = 0; i < n_nodes; i++)
-        mpq_inits(P->send_end[i], P->recv_end[i], NULL);
-    for (size_t e = 0; e < n_edges; e++)
-        mpq_init(P->link_end[e]);
-    return 1;
+    P->n_res = 3 * n_nodes + n_edges;
+    P->res = ssched_i_calloc(P->n_res, sizeof *P->res);
+    mpq_init(P->lo);
+    P->ready = 1;
+    return P->res != NULL;
 }
 
 void ssched_i_chk_ports_free(chk_ports_t *P)
 {
-    if (!P->send_end)
+    if (!P->ready)
         return;
-    for (size_t i = 0; i < P->n_nodes; i++)
-        mpq_clears(P->send_end[i], P->recv_end[i], NULL);
-    for (size_t e = 0; e < P->n_edges; e++)
-        mpq_clear(P->link_end[e]);
-    free(P->send_end); free(P->recv_end); free(P->link_end);
-    free(P->sent); free(P->received); free(P->link_used);
-    P->send_end = NULL;
+    for (size_t r = 0; P->res && r < P->n_res; r++) {
+        for (size_t k = 0; k < P->res[r].cap; k++)
+            mpq_clears(P->res[r].iv[k].lo, P->res[r].iv[k].hi, NULL);
+        free(P->res[r].iv);
+    }
+    free(P->res);
+    mpq_clear(P->lo);
+    P->res = NULL;
+    P->ready = 0;
 }
 
-int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end,
-                   const char *where)
+/* Does [lo, hi) meet a kept interval of resource r?  Prunes what ends by
+ * now.  1 yes, 0 no. */
+static int meets(chk_res_t *R, const mpq_t now, const mpq_t lo, const mpq_t hi)
 {
-    size_t i = c->from[edge], j = c->to[edge];
-    int si = chk_multi(c, i), sj = chk_multi(c, j);
-    if (!si && P->sent[i] && mpq_cmp(start, P->send_end[i]) < 0)
-        return ssched_i_chk_violation(c, "node %s sends two messages at once (%s overlaps an earlier one)",
-                             c->names[i], where);
-    if (!sj && P->received[j] && mpq_cmp(start, P->recv_end[j]) < 0)
-        return ssched_i_chk_violation(c, "node %s receives two messages at once (%s overlaps an earlier "
-                             "one)", c->names[j], where);
-    if ((si || sj) && P->link_used[edge] && mpq_cmp(start, P->link_end[edge]) < 0)
-        return ssched_i_chk_violation(c, "link %s->%s carries two messages at once (%s overlaps an "
-                             "earlier one)", c->names[i], c->names[j], where);
-    if (!si) {
-        P->sent[i] = 1;
-        mpq_set(P->send_end[i], end);
+    size_t w = 0;
+    int hit = 0;
+    for (size_t k = 0; k < R->n; k++) {
+        chk_iv_t *x = &R->iv[k];
+        if (mpq_cmp(x->hi, now) <= 0)
+            continue; /* no later event reaches it */
+        if (!hit && mpq_cmp(x->hi, lo) > 0 && (mpq_cmp(x->lo, hi) < 0 || mpq_cmp(x->lo, lo) <= 0))
+            hit = 1;
+        if (w != k) {
+            mpq_swap(R->iv[w].lo, x->lo);
+            mpq_swap(R->iv[w].hi, x->hi);
+        }
+        w++;
     }
-    if (!sj) {
-        P->received[j] = 1;
-        mpq_set(P->recv_end[j], end);
+    R->n = w;
+    return hit;
+}
+
+/* Keep [lo, hi) on resource r; 0 on ENOMEM. */
+static int keep(chk_res_t *R, const mpq_t lo, const mpq_t hi)
+{
+    if (R->n == R->cap) {
+        size_t cap = R->cap ? 2 * R->cap : 2;
+        chk_iv_t *iv = realloc(R->iv, cap * sizeof *iv);
+        if (!iv)
+            return 0;
+        R->iv = iv;
+        for (size_t k = R->cap; k < cap; k++)
+            mpq_inits(iv[k].lo, iv[k].hi, NULL);
+        R->cap = cap;
     }
-    if (si || sj) {
-        P->link_used[edge] = 1;
-        mpq_set(P->link_end[edge], end);
-    }
+    mpq_set(R->iv[R->n].lo, lo);
+    mpq_set(R->iv[R->n].hi, hi);
+    R->n++;
     return 1;
+}
+
+static int nomem(chk_t *c)
+{
+    ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    return -1;
+}
+
+/* Take the resources of a transfer: 0 fine, 1 the sender's port, 2 the
+ * receiver's, 3 the link is busy, -1 out of memory. */
+static int take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end)
+{
+    size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
+    int si = chk_multi(c, i), sj = chk_multi(c, j);
+    /* the bandwidth phase */
+    if (c->lat)
+        mpq_add(P->lo, start, c->lat[edge]);
+    else
+        mpq_set(P->lo, start);
+    chk_res_t *snd = si ? NULL : &P->res[i], *rcv = sj ? NULL : &P->res[nn + j];
+    chk_res_t *link = si || sj ? &P->res[2 * nn + edge] : NULL;
+    if (snd && meets(snd, start, P->lo, end))
+        return 1;
+    if (rcv && meets(rcv, start, P->lo, end))
+        return 2;
+    if (link && meets(link, start, P->lo, end))
+        return 3;
+    if ((snd && !keep(snd, P->lo, end)) || (rcv && !keep(rcv, P->lo, end)) ||
+        (link && !keep(link, P->lo, end)))
+        return -1;
+    return 0;
+}
+
+int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
+                            const mpq_t end, const char *where)
+{
+    const char *i = c->names[c->from[edge]], *j = c->names[c->to[edge]];
+    switch (take(c, P, edge, start, end)) {
+    case 0:
+        return 1;
+    case 1:
+        return ssched_i_chk_violation(c, "node %s sends two messages at once (%s overlaps an "
+                                      "earlier one)", i, where);
+    case 2:
+        return ssched_i_chk_violation(c, "node %s receives two messages at once (%s overlaps an "
+                                      "earlier one)", j, where);
+    case 3:
+        return ssched_i_chk_violation(c, "link %s->%s carries two messages at once (%s overlaps "
+                                      "an earlier one)", i, j, where);
+    default:
+        return nomem(c);
+    }
+}
+
+int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
+                                  const mpq_t end, const char *where)
+{
+    const char *i = c->names[c->from[edge]], *j = c->names[c->to[edge]];
+    switch (take(c, P, edge, start, end)) {
+    case 0:
+        return 1;
+    case 1:
+        return ssched_i_chk_violation(c, "node %s sends two things at once (at %s)", i, where);
+    case 2:
+        return ssched_i_chk_violation(c, "node %s receives two things at once (at %s)", j, where);
+    case 3:
+        return ssched_i_chk_violation(c, "link %s->%s carries two things at once (at %s)", i, j,
+                                      where);
+    default:
+        return nomem(c);
+    }
+}
+
+int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node, const mpq_t start,
+                               const mpq_t end, const char *where)
+{
+    chk_res_t *cpu = &P->res[2 * P->n_nodes + P->n_edges + node];
+    if (meets(cpu, start, start, end))
+        return ssched_i_chk_violation(c, "node %s computes two things at once (at %s)",
+                                      c->names[node], where);
+    return keep(cpu, start, end) ? 1 : nomem(c);
 }

@@ -254,13 +254,13 @@ static int key_of(const char *k, size_t len)
 {
     /* by length and first byte: this runs for every key of every event */
     static const char *const keys[] = {"start", "end", "from", "to", "origin", "dest", "op",
-                                       "piece"};
+                                       "piece", "", "batch"};
     int f = -1;
     switch (len) {
     case 2: f = k[0] == 't' ? CHK_F_TO : CHK_F_OP; break;
     case 3: f = CHK_F_END; break;
     case 4: f = k[0] == 'f' ? CHK_F_FROM : CHK_F_DEST; break;
-    case 5: f = k[0] == 's' ? CHK_F_START : CHK_F_PIECE; break;
+    case 5: f = k[0] == 's' ? CHK_F_START : k[0] == 'b' ? CHK_F_BATCH : CHK_F_PIECE; break;
     case 6: f = CHK_F_ORIGIN; break;
     default: return -1;
     }
@@ -306,8 +306,8 @@ int ssched_i_chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *e
         i = ssched_i_chk_skip_ws(b, n, i + 1);
         if (i >= n)
             return 0;
-        if (f == CHK_F_OP) {
-            if (!(i = scan_op(b, n, i, &ev->op)))
+        if (f == CHK_F_OP || f == CHK_F_BATCH) {
+            if (!(i = scan_op(b, n, i, f == CHK_F_OP ? &ev->op : &ev->batch)))
                 return 0;
         } else if (f == CHK_F_PIECE) { /* [offset, length] */
             if (b[i] != '[')

@@ -4,10 +4,15 @@
  * Simulates the messages as ranges: message (type, op) is the range
  * [0, 1) at its origin at time 0.  A transfer moves the range "piece":
  * [offset, length] (the whole message when absent); that whole range must
- * be at the sending node, arrived by the transfer's start, and the sender
- * must not be its destination.  It lasts length * size * c.  Transfers are
- * listed in start order, so one-port is the last end per port (per link at
- * a switch, "ports": "multi").  A message
+ * be at the sending node, arrived by the transfer's start (the end of the
+ * transfer that brought it: store-and-forward), and the sender must not be
+ * its destination.  A transfer with "batch": n carries operations op ..
+ * op+n-1, the same range of each one's message, as one message: each of
+ * them is moved as above (and must be valid alone), and it lasts
+ * l(e) + n * length * size * c(e), l the edge's latency (0 when the
+ * platform gives none).  Ports (links at a switch, "ports": "multi") are
+ * busy only in the bandwidth phase [start + l(e), end) (check_ports.c);
+ * the data is at the receiver at the end.  A message
  * entirely at its destination is done and forgotten (a bit remembers it):
  * memory is the messages in flight.  At the end every message must be
  * done.
@@ -17,7 +22,7 @@
  * gives up at anything unusual, and this exact simulation reads the file
  * instead.  Both measure the buffers ("buffer_peak"): a relay node holds a
  * range from the start of the transfer bringing it until the end of the
- * one sending it on. */
+ * one sending it on (a batch: each operation's range). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,50 +220,55 @@ typedef struct {
     mpq_t prev_start, start, end, off, len, hi, q, d;
 } sim_t;
 
-static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int strict,
-                                    int whole_only)
+/* Read "batch" (absent: 1): the transfer carries operations op ..
+ * op+batch-1.  Shared by the unrolled checkers. */
+ssched_status_t ssched_i_chk_batch(chk_t *c, json_t *x, const char *where, size_t *batch)
 {
-    static const char *const keys[] = {"start", "end", "from", "to", "origin", "dest", "op",
-                                       "piece", NULL};
-    char where[64];
-    snprintf(where, sizeof where, "transfers[%zu]", k);
-    ssched_status_t st;
-    size_t edge, type;
-    if ((strict && (st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK) ||
-        (st = ssched_i_chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
-        (st = ssched_i_chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
-        (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
-        (st = ssched_i_chk_piece(c, x, where, S->off, S->len)) != SSCHED_OK)
-        return st;
-    json_t *opj = json_object_get(x, "op");
-    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
-        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    size_t op = (size_t)json_integer_value(opj);
-    if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
-        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
-    mpq_set(S->prev_start, S->start);
-    if (!c->report->valid)
+    json_t *bj = json_object_get(x, "batch");
+    *batch = 1;
+    if (!bj)
         return SSCHED_OK;
+    if (!json_is_integer(bj) || json_integer_value(bj) < 1)
+        return ssched_i_chk_bad(c, "%s: \"batch\" must be a positive integer", where);
+    *batch = (size_t)json_integer_value(bj);
+    return SSCHED_OK;
+}
+
+/* Is end - start = l(e) + batch * len * size * c(e)?  Sets the violation
+ * (naming `what`) when not; d is scratch. */
+int ssched_i_chk_duration(chk_t *c, size_t edge, size_t batch, const mpq_t len,
+                          const mpq_t start, const mpq_t end, const char *where, mpq_t d)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_sub(q, end, start);
+    mpq_mul(d, c->cost[edge], c->size);
+    mpq_mul(d, d, len);
+    if (batch > 1) {
+        mpq_t b;
+        mpq_init(b);
+        mpq_set_ui(b, (unsigned long)batch, 1);
+        mpq_mul(d, d, b);
+        mpq_clear(b);
+    }
+    if (c->lat)
+        mpq_add(d, d, c->lat[edge]);
+    int ok = mpq_equal(q, d);
+    if (!ok)
+        ssched_i_chk_violation(c, "%s: lasts %s time units than %s", where,
+                               mpq_cmp(q, d) < 0 ? "fewer" : "more",
+                               c->has_lat ? "l + batch*length*size*c" : "length*size*c");
+    mpq_clear(q);
+    return ok;
+}
+
+/* One operation's range [off, off+len) of message type moved by a transfer
+ * whose ports and duration are checked. */
+static ssched_status_t move_op(chk_t *c, sim_t *S, size_t edge, size_t type, size_t op,
+                               const char *where)
+{
     size_t i = c->from[edge], j = c->to[edge];
     const char *on = c->names[c->type_origin[type]], *dn = c->names[c->type_dest[type]];
-    if (op >= S->K)
-        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where, op, S->K - 1),
-               SSCHED_OK;
-    if (mpq_sgn(S->start) < 0)
-        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
-    mpq_sub(S->q, S->end, S->start);
-    mpq_mul(S->d, c->cost[edge], c->size);
-    mpq_mul(S->d, S->d, S->len);
-    if (!mpq_equal(S->q, S->d))
-        return ssched_i_chk_violation(c, "%s: lasts %s time units than length*size*c", where,
-                             mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
-    if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))
-        return ssched_i_chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
-               SSCHED_OK;
-    if (!ssched_i_chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
-        return SSCHED_OK;
-    if (mpq_cmp(S->end, c->makespan) > 0)
-        mpq_set(c->makespan, S->end);
     uint64_t id = (uint64_t)type * S->K + op;
     if (S->done[id / 8] & (1u << (id % 8)))
         return ssched_i_chk_violation(c, "message %s->%s of operation %zu moves after it was delivered (%s)",
@@ -299,6 +309,53 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
         erase(&S->map, m);
     }
     return SSCHED_OK;
+}
+
+static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int strict,
+                                    int whole_only)
+{
+    static const char *const keys[] = {"start", "end", "from", "to", "origin", "dest", "op",
+                                       "batch", "piece", NULL};
+    char where[64];
+    snprintf(where, sizeof where, "transfers[%zu]", k);
+    ssched_status_t st;
+    size_t edge, type, batch;
+    if ((strict && (st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK) ||
+        (st = ssched_i_chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
+        (st = ssched_i_chk_piece(c, x, where, S->off, S->len)) != SSCHED_OK ||
+        (st = ssched_i_chk_batch(c, x, where, &batch)) != SSCHED_OK)
+        return st;
+    json_t *opj = json_object_get(x, "op");
+    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
+        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+    size_t op = (size_t)json_integer_value(opj);
+    if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
+        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
+    mpq_set(S->prev_start, S->start);
+    if (!c->report->valid)
+        return SSCHED_OK;
+    if (op >= S->K || batch > S->K - op)
+        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where,
+                                      op >= S->K ? op : op + batch - 1, S->K - 1), SSCHED_OK;
+    if (mpq_sgn(S->start) < 0)
+        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+    if (!ssched_i_chk_duration(c, edge, batch, S->len, S->start, S->end, where, S->d))
+        return SSCHED_OK;
+    if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))
+        return ssched_i_chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
+               SSCHED_OK;
+    int taken = ssched_i_chk_ports_take(c, &S->ports, edge, S->start, S->end, where);
+    if (taken <= 0)
+        return taken < 0 ? SSCHED_ENOMEM : SSCHED_OK;
+    if (mpq_cmp(S->end, c->makespan) > 0)
+        mpq_set(c->makespan, S->end);
+    /* a batch moves the same range of each operation's message: each
+     * counts, as if it had moved alone over the same times */
+    for (size_t b = 0; b < batch && st == SSCHED_OK && c->report->valid; b++)
+        st = move_op(c, S, edge, type, op + b, where);
+    return st;
 }
 
 ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root, const chk_extent_t *tr)

@@ -3,7 +3,11 @@
  * generator.
  *
  * Every transfer moves the whole message of operation "op" over a platform
- * edge in exactly size * c.  The source holds every message from time 0; a
+ * edge in exactly l + size * c (l the edge's latency, 0 when the platform
+ * gives none); with "batch": n it moves the messages of operations op ..
+ * op+n-1 as one message, in l + n * size * c, each of them checked as if
+ * it moved alone.  Ports are busy in the bandwidth phase [start + l, end)
+ * only (check_ports.c).  The source holds every message from time 0; a
  * node u other than the source may send op t only if it has received it,
  * and no earlier than the end of the transfer that brought it; a node
  * receives each operation at most once (a second arrival, or any arrival
@@ -137,15 +141,16 @@ static int op_done(bsim_t *S, size_t op)
 
 static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
 {
-    static const char *const keys[] = {"start", "end", "from", "to", "op", NULL};
+    static const char *const keys[] = {"start", "end", "from", "to", "op", "batch", NULL};
     char where[64];
     snprintf(where, sizeof where, "transfers[%zu]", k);
     ssched_status_t st;
-    size_t edge, type;
+    size_t edge, type, batch;
     if ((st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK ||
         (st = ssched_i_chk_transfer(c, x, where, &edge, &type)) != SSCHED_OK ||
         (st = ssched_i_chk_get_q(c, x, "start", where, S->start)) != SSCHED_OK ||
-        (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK)
+        (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
+        (st = ssched_i_chk_batch(c, x, where, &batch)) != SSCHED_OK)
         return st;
     json_t *opj = json_object_get(x, "op");
     if (!json_is_integer(opj) || json_integer_value(opj) < 0)
@@ -156,21 +161,23 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
     mpq_set(S->prev, S->start);
     if (!c->report->valid)
         return SSCHED_OK;
-    if (op >= S->K)
-        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where, op, S->K - 1),
-               SSCHED_OK;
+    if (op >= S->K || batch > S->K - op)
+        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where,
+                                      op >= S->K ? op : op + batch - 1, S->K - 1), SSCHED_OK;
     if (mpq_sgn(S->start) < 0)
         return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
-    mpq_sub(S->q, S->end, S->start);
-    mpq_mul(S->d, c->cost[edge], c->size);
-    if (!mpq_equal(S->q, S->d))
-        return ssched_i_chk_violation(c, "%s: lasts %s time units than size*c", where,
-                             mpq_cmp(S->q, S->d) < 0 ? "fewer" : "more"), SSCHED_OK;
-    if (!ssched_i_chk_ports_take(c, &S->ports, edge, S->start, S->end, where))
+    mpq_set_ui(S->q, 1, 1);
+    if (!ssched_i_chk_duration(c, edge, batch, S->q, S->start, S->end, where, S->d))
         return SSCHED_OK;
+    int taken = ssched_i_chk_ports_take(c, &S->ports, edge, S->start, S->end, where);
+    if (taken <= 0)
+        return taken < 0 ? SSCHED_ENOMEM : SSCHED_OK;
     if (mpq_cmp(S->end, c->makespan) > 0)
         mpq_set(c->makespan, S->end);
-    return ssched_i_chk_bsim_move(c, S, edge, op, S->start, S->end, where);
+    /* a batch: each operation's message moves as if alone */
+    for (size_t b = 0; b < batch && st == SSCHED_OK && c->report->valid; b++)
+        st = ssched_i_chk_bsim_move(c, S, edge, op + b, S->start, S->end, where);
+    return st;
 }
 
 ssched_status_t ssched_i_chk_bsim_move(chk_t *c, bsim_t *S, size_t edge, size_t op,

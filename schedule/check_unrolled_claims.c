@@ -4,7 +4,9 @@
  * problem, independently of the builder:
  *  - makespan: the end of the last event;
  *  - steady_time = K / throughput, overhead = makespan - steady_time;
- *  - lb1: recomputed here (shortest paths, the same definition as
+ *  - lb1: recomputed here (shortest paths, each hop l + size * c; for
+ *    scatter and gossip, whose pieces may pipeline, latency-only paths plus
+ *    the cheapest port time; the same definition as
  *    schedule.h documents, by this file's own code; an all-reduce adds
  *    the root's farthest participant to its reduce bound);
  *  - lower_bound = max(steady_time, lb1), ratio = makespan / lower_bound;
@@ -56,10 +58,11 @@ ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const char *where, mpq_t
     return SSCHED_OK;
 }
 
-/* Exact shortest transfer times (size * c) from src, or to src when
- * reverse; unreachable: -1.  Bellman-Ford: independent of the builder's
- * Dijkstra, and platforms are small. */
-static void distances(const chk_t *c, size_t src, int reverse, mpq_t *d)
+/* Exact shortest transfer times (l + size * c per hop; l alone when
+ * latency_only) from src, or to src when reverse; unreachable: -1.
+ * Bellman-Ford: independent of the builder's Dijkstra, and platforms are
+ * small. */
+static void distances(const chk_t *c, size_t src, int reverse, int latency_only, mpq_t *d)
 {
     mpq_t q;
     mpq_init(q);
@@ -72,7 +75,12 @@ static void distances(const chk_t *c, size_t src, int reverse, mpq_t *d)
             size_t a = reverse ? c->to[e] : c->from[e], b = reverse ? c->from[e] : c->to[e];
             if (mpq_sgn(d[a]) < 0)
                 continue;
-            mpq_mul(q, c->cost[e], c->size);
+            if (latency_only)
+                mpq_set_ui(q, 0, 1);
+            else
+                mpq_mul(q, c->cost[e], c->size);
+            if (c->lat)
+                mpq_add(q, q, c->lat[e]); /* each hop pays its latency */
             mpq_add(q, q, d[a]);
             if (mpq_sgn(d[b]) < 0 || mpq_cmp(q, d[b]) < 0) {
                 mpq_set(d[b], q);
@@ -85,39 +93,75 @@ static void distances(const chk_t *c, size_t src, int reverse, mpq_t *d)
     mpq_clear(q);
 }
 
-static void cheapest(const chk_t *c, size_t node, int out, mpq_t best, int *any)
+/* The cheapest c and the cheapest latency of a node's out (in) edges. */
+static void cheapest(const chk_t *c, size_t node, int out, mpq_t best, mpq_t lat, int *any)
 {
     *any = 0;
-    for (size_t e = 0; e < c->n_edges; e++)
-        if ((out ? c->from[e] : c->to[e]) == node && (!*any || mpq_cmp(c->cost[e], best) < 0)) {
+    for (size_t e = 0; e < c->n_edges; e++) {
+        if ((out ? c->from[e] : c->to[e]) != node)
+            continue;
+        if (!*any || mpq_cmp(c->cost[e], best) < 0)
             mpq_set(best, c->cost[e]);
-            *any = 1;
-        }
+        if (c->lat && (!*any || mpq_cmp(c->lat[e], lat) < 0))
+            mpq_set(lat, c->lat[e]);
+        else if (!c->lat)
+            mpq_set_ui(lat, 0, 1);
+        *any = 1;
+    }
 }
 
-/* lb = max(lb, count * size * cheapest c of the port); tp_cut likewise for
- * 1 / that (the throughput bound of the port). */
+/* lb = max(lb, cheapest latency + count * size * cheapest c of the port);
+ * tp_cut likewise for 1 / (count * size * cheapest c), the throughput
+ * bound of the port (latency keeps no port busy). */
 static void port(const chk_t *c, size_t node, int out, size_t count, mpq_t lb, mpq_t tp_cut,
                  int *have_cut)
 {
-    mpq_t best, q;
-    mpq_inits(best, q, NULL);
+    mpq_t best, lat, q;
+    mpq_inits(best, lat, q, NULL);
     int any;
-    cheapest(c, node, out, best, &any);
+    cheapest(c, node, out, best, lat, &any);
     if (any && count > 0) {
         mpq_set_ui(q, count, 1);
         mpq_mul(q, q, best);
         mpq_mul(q, q, c->size);
+        if (mpq_sgn(q) > 0) {
+            mpq_t r;
+            mpq_init(r);
+            mpq_inv(r, q);
+            if (!*have_cut || mpq_cmp(r, tp_cut) < 0)
+                mpq_set(tp_cut, r);
+            *have_cut = 1;
+            mpq_clear(r);
+        }
+        mpq_add(q, q, lat);
         if (mpq_cmp(q, lb) > 0)
             mpq_set(lb, q);
-        if (mpq_sgn(q) > 0) {
-            mpq_inv(q, q);
-            if (!*have_cut || mpq_cmp(q, tp_cut) < 0)
-                mpq_set(tp_cut, q);
-            *have_cut = 1;
-        }
     }
-    mpq_clears(best, q, NULL);
+    mpq_clears(best, lat, q, NULL);
+}
+
+/* A scatter or gossip message o -> d whose pieces may pipeline along a
+ * path: dl(o, d) (latencies only) + size * the larger of the cheapest c out
+ * of o and into d (schedule/unroll_lb.c has the proof). */
+static void piece(const chk_t *c, size_t o, size_t d, const mpq_t dl, mpq_t lb)
+{
+    if (mpq_sgn(dl) < 0)
+        return;
+    mpq_t co, ci, lat, q;
+    mpq_inits(co, ci, lat, q, NULL);
+    int ho, hi;
+    cheapest(c, o, 1, co, lat, &ho);
+    cheapest(c, d, 0, ci, lat, &hi);
+    mpq_set_ui(q, 0, 1);
+    if (ho)
+        mpq_set(q, co);
+    if (hi && mpq_cmp(ci, q) > 0)
+        mpq_set(q, ci);
+    mpq_mul(q, q, c->size);
+    mpq_add(q, q, dl);
+    if (mpq_cmp(q, lb) > 0)
+        mpq_set(lb, q);
+    mpq_clears(co, ci, lat, q, NULL);
 }
 
 /* LB1 and the port cut on TP. */
@@ -132,7 +176,7 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
          * each message leaves the source once and enters every target once
          * (the targets are c->participants; a multicast's relays need not
          * receive it) */
-        distances(c, c->source, 0, a);
+        distances(c, c->source, 0, 0, a);
         for (size_t t = 0; t < c->N; t++)
             if (mpq_cmp(a[c->participants[t]], lb) > 0)
                 mpq_set(lb, a[c->participants[t]]);
@@ -151,17 +195,17 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
                 as_dest += c->type_dest[t] == v;
             }
             if (as_origin) {
-                distances(c, v, 0, a);
+                distances(c, v, 0, 1, a);
                 for (size_t t = 0; t < c->n_types; t++)
-                    if (c->type_origin[t] == v && mpq_cmp(a[c->type_dest[t]], lb) > 0)
-                        mpq_set(lb, a[c->type_dest[t]]);
+                    if (c->type_origin[t] == v)
+                        piece(c, v, c->type_dest[t], a[c->type_dest[t]], lb);
                 port(c, v, 1, as_origin, lb, cut, have_cut);
             }
             if (as_dest)
                 port(c, v, 0, as_dest, lb, cut, have_cut);
         }
     } else {
-        distances(c, c->target, 1, b);
+        distances(c, c->target, 1, 0, b);
         for (size_t k = 0; k < c->N; k++) {
             size_t pk = c->participants[k];
             if (c->N == 1) {
@@ -169,7 +213,7 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
                     mpq_set(lb, b[pk]);
                 continue;
             }
-            distances(c, pk, 0, a);
+            distances(c, pk, 0, 0, a);
             int any = 0;
             for (size_t x = 0; x < c->n_nodes; x++) {
                 if (!c->has_w[x] || mpq_sgn(a[x]) < 0 || mpq_sgn(b[x]) < 0)
@@ -194,7 +238,7 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
         if (c->allreduce) {
             /* then the result leaves the root, complete, and reaches the
              * farthest participant */
-            distances(c, c->target, 0, a);
+            distances(c, c->target, 0, 0, a);
             mpq_set_ui(best, 0, 1);
             for (size_t k = 0; k < c->N; k++)
                 if (mpq_cmp(a[c->participants[k]], best) > 0)

@@ -13,6 +13,13 @@
  * order.  Every value must exist where and when it is used; at the end the
  * target must hold, for every time-stamp t, exactly "0.t;1.t;...(N-1).t;".
  *
+ * Latency and batches (docs/model.md, "Latency"): a transfer over e lasts
+ * l(e) + batch * length * size * c(e) and holds its ports (or link) only in
+ * [start + l(e), end) (check_ports.c); with "batch": n it carries the same
+ * range of the values of time-stamps op .. op+n-1, each moved as if alone.
+ * A value is usable at the receiver only once whole (its last piece ended):
+ * relays and merges never use part of a value.
+ *
  * Buffers ("buffer_peak", check_buffer.c): a value is held at a node from
  * the start of the transfer bringing it (by its length) or of the
  * computation making it (by 1) until the end of the transfer sending it
@@ -101,6 +108,7 @@ typedef struct {
     int compute;
     size_t node_or_edge, interval, t[3]; /* compute: result, inputs (types) */
     size_t op;
+    size_t batch;                        /* transfer: operations op .. op+batch-1 */
     size_t index;
 } ev_t;
 
@@ -162,17 +170,17 @@ static int put(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
 static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t index, int strict,
                                    size_t K, ev_t *e)
 {
-    static const char *const tkeys[] = {"start", "end", "from", "to", "interval", "op", "piece",
-                                        NULL};
+    static const char *const tkeys[] = {"start", "end", "from", "to", "interval", "op", "batch",
+                                        "piece", NULL};
     static const char *const ckeys[] = {"start", "end", "node", "task", "op", NULL};
-    static const char *const comm_tkeys[] = {"start", "end", "from", "to", "set", "op", "piece",
-                                             NULL};
+    static const char *const comm_tkeys[] = {"start", "end", "from", "to", "set", "op", "batch",
+                                             "piece", NULL};
     static const char *const comm_ckeys[] = {"start", "end", "node", "merge", "op", NULL};
     /* an all-reduce's transfers may be copies of the result instead */
     static const char *const all_tkeys[] = {"start", "end", "from", "to", "interval", "copy",
-                                            "op", "piece", NULL};
+                                            "op", "batch", "piece", NULL};
     static const char *const all_comm_tkeys[] = {"start", "end", "from", "to", "set", "copy",
-                                                 "op", "piece", NULL};
+                                                 "op", "batch", "piece", NULL};
     const char *const *keys = compute     ? (c->comm ? comm_ckeys : ckeys)
                               : c->allreduce ? (c->comm ? all_comm_tkeys : all_tkeys)
                                              : (c->comm ? comm_tkeys : tkeys);
@@ -206,21 +214,21 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
             ssched_i_chk_violation(c, "%s: a task lasts w of its node", where);
     } else {
         if ((st = ssched_i_chk_transfer(c, x, where, &e->node_or_edge, &e->interval)) != SSCHED_OK ||
-            (st = ssched_i_chk_piece(c, x, where, e->off, e->len)) != SSCHED_OK) {
+            (st = ssched_i_chk_piece(c, x, where, e->off, e->len)) != SSCHED_OK ||
+            (st = ssched_i_chk_batch(c, x, where, &e->batch)) != SSCHED_OK) {
             mpq_clear(q);
             return st;
         }
-        mpq_t d;
-        mpq_init(d);
-        mpq_mul(d, c->cost[e->node_or_edge], c->size);
-        mpq_mul(d, d, e->len);
-        if (c->report->valid && !mpq_equal(q, d))
-            ssched_i_chk_violation(c, "%s: a piece lasts length*size*c of its edge", where);
-        mpq_clear(d);
+        /* l + batch * length * size * c of its edge */
+        if (c->report->valid)
+            ssched_i_chk_duration(c, e->node_or_edge, e->batch, e->len, e->start, e->end, where, q);
     }
     mpq_clear(q);
-    if (e->op >= K && c->report->valid)
-        ssched_i_chk_violation(c, "%s: time-stamp %zu is outside 0..%zu", where, e->op, K - 1);
+    if (compute)
+        e->batch = 1;
+    if ((e->op >= K || e->batch > K - e->op) && c->report->valid)
+        ssched_i_chk_violation(c, "%s: time-stamp %zu is outside 0..%zu", where,
+                               e->op >= K ? e->op : e->op + e->batch - 1, K - 1);
     if (mpq_sgn(e->start) < 0 && c->report->valid)
         ssched_i_chk_violation(c, "%s: starts before time 0", where);
     if (mpq_cmp(e->end, c->makespan) > 0)
@@ -274,50 +282,83 @@ static const char *root_result(chk_t *c, table_t *t, size_t op, const mpq_t at, 
     return x && x->value && !x->partial && mpq_cmp(x->since, at) <= 0 ? x->value : NULL;
 }
 
+/* A transfer's move of one operation's range (ports and duration checked):
+ * the whole value (or the first piece) must be at the sender by the start,
+ * so a relay forwards a value only after it fully arrived; pieces of one
+ * value over one edge follow in order and the value is usable at the
+ * receiver when the last one ends. */
+static ssched_status_t move_value(chk_t *c, table_t *table, ev_t *e, size_t op, int whole_only,
+                                  chk_buf_t *buf, chk_bsim_t *copies, const char *where)
+{
+    if (e->interval == CHK_COPY) { /* only an all-reduce's transfers have it */
+        int nomem = 0;
+        const char *v = c->from[e->node_or_edge] == c->target
+                            ? root_result(c, table, op, e->start, &nomem) : NULL;
+        if (nomem)
+            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        return ssched_i_chk_allreduce_copy(c, copies, e->node_or_edge, op, e->off, e->len, e->start,
+                                  e->end, v, where);
+    }
+    size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge], km = e->interval;
+    if (whole_only && (mpq_sgn(e->off) != 0 || mpq_cmp_ui(e->len, 1, 1) != 0))
+        return ssched_i_chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
+               SSCHED_OK;
+    if (ssched_i_chk_type_full(c, km) && i == c->target)
+        return ssched_i_chk_violation(c, "%s: the result leaves the target", where), SSCHED_OK;
+    if (mpq_sgn(e->off) == 0) {
+        /* the first piece (or the whole value) takes it from i; it is
+         * usable at j once [0, 1) has arrived there */
+        char *v = take(c, table, i, km, op, e->start, where);
+        if (v && put(c, table, j, km, op, e->end, v) < 0)
+            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+        if (v)
+            buffers_move(c, buf, e, km, i, j);
+        slot_t *y = v ? lookup(table, j, km, op, 0) : NULL;
+        if (y && mpq_cmp_ui(e->len, 1, 1) != 0) {
+            y->partial = 1;
+            y->from = i;
+            mpq_set(y->got, e->len);
+        }
+        return SSCHED_OK;
+    }
+    /* later pieces follow in order, from the same node */
+    slot_t *y = lookup(table, j, km, op, 0);
+    if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off)) {
+        char name[96];
+        ssched_i_chk_type_name(c, km, name, sizeof name);
+        return ssched_i_chk_violation(c, "%s: piece of %s of time-stamp %zu does not continue the "
+                             "pieces %s->%s sent before", where, name, op, c->names[i],
+                             c->names[j]), SSCHED_OK;
+    }
+    buffers_move(c, buf, e, km, i, j);
+    mpq_add(y->got, y->got, e->len);
+    mpq_set(y->since, e->end);
+    if (mpq_cmp_ui(y->got, 1, 1) == 0)
+        y->partial = 0;
+    return SSCHED_OK;
+}
+
 /* One event in start order: the port (or processor) is free, then the
- * values move or merge (copies: ssched_i_chk_allreduce_copy). */
-static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last, unsigned char *seen,
+ * values move or merge (copies: ssched_i_chk_allreduce_copy); a batch
+ * moves the same range of each of its operations' values. */
+static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, chk_ports_t *ports,
                                  int whole_only, chk_buf_t *buf, chk_bsim_t *copies)
 {
-    size_t nn = c->n_nodes;
     char where[64];
     snprintf(where, sizeof where, "%s %zu", e->compute ? "computation" : "transfer", e->index);
-    /* roles: 0 send, 1 receive, 2 compute; last[role * nn + node]; at a
-     * switch ("ports": "multi") the link is the resource: last[3 nn + edge],
-     * checked once when both ends are switches */
-    size_t roles[2], nodes[2], nr = 0;
-    int link = 0;
+    /* one-port per host, per link at a switch ("ports": "multi"), one task
+     * per processor; a transfer's bandwidth phase only (check_ports.c) */
+    int taken;
     if (e->compute) {
         if (chk_multi(c, e->node_or_edge))
             return ssched_i_chk_violation(c, "switch %s computes (at %s)", c->names[e->node_or_edge],
                                  where), SSCHED_OK;
-        roles[nr] = 2, nodes[nr++] = e->node_or_edge;
+        taken = ssched_i_chk_ports_compute(c, ports, e->node_or_edge, e->start, e->end, where);
     } else {
-        size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge];
-        if (!chk_multi(c, i))
-            roles[nr] = 0, nodes[nr++] = i;
-        if (!chk_multi(c, j))
-            roles[nr] = 1, nodes[nr++] = j;
-        link = chk_multi(c, i) || chk_multi(c, j);
+        taken = ssched_i_chk_ports_take_thing(c, ports, e->node_or_edge, e->start, e->end, where);
     }
-    static const char *what[] = {"sends", "receives", "computes"};
-    for (size_t r = 0; r < nr; r++) {
-        size_t at = roles[r] * nn + nodes[r];
-        if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
-            return ssched_i_chk_violation(c, "node %s %s two things at once (at %s)", c->names[nodes[r]],
-                                 what[roles[r]], where), SSCHED_OK;
-        seen[at] = 1;
-        mpq_set(last[at], e->end);
-    }
-    if (link) {
-        size_t at = 3 * nn + e->node_or_edge;
-        if (seen[at] && mpq_cmp(e->start, last[at]) < 0)
-            return ssched_i_chk_violation(c, "link %s->%s carries two things at once (at %s)",
-                                 c->names[c->from[e->node_or_edge]],
-                                 c->names[c->to[e->node_or_edge]], where), SSCHED_OK;
-        seen[at] = 1;
-        mpq_set(last[at], e->end);
-    }
+    if (taken <= 0)
+        return taken < 0 ? SSCHED_ENOMEM : SSCHED_OK;
     if (e->compute) {
         size_t node = e->node_or_edge;
         char *a = take(c, table, node, e->t[1], e->op, e->start, where);
@@ -345,52 +386,10 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, mpq_t *last,
         free(b);
         return st;
     }
-    if (e->interval == CHK_COPY) { /* only an all-reduce's transfers have it */
-        int nomem = 0;
-        const char *v = c->from[e->node_or_edge] == c->target
-                            ? root_result(c, table, e->op, e->start, &nomem) : NULL;
-        if (nomem)
-            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-        return ssched_i_chk_allreduce_copy(c, copies, e->node_or_edge, e->op, e->off, e->len, e->start,
-                                  e->end, v, where);
-    }
-    size_t i = c->from[e->node_or_edge], j = c->to[e->node_or_edge], km = e->interval;
-    if (whole_only && (mpq_sgn(e->off) != 0 || mpq_cmp_ui(e->len, 1, 1) != 0))
-        return ssched_i_chk_violation(c, "%s moves a piece but the file says \"split\": false", where),
-               SSCHED_OK;
-    if (ssched_i_chk_type_full(c, km) && i == c->target)
-        return ssched_i_chk_violation(c, "%s: the result leaves the target", where), SSCHED_OK;
-    if (mpq_sgn(e->off) == 0) {
-        /* the first piece (or the whole value) takes it from i; it is
-         * usable at j once [0, 1) has arrived there */
-        char *v = take(c, table, i, km, e->op, e->start, where);
-        if (v && put(c, table, j, km, e->op, e->end, v) < 0)
-            return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-        if (v)
-            buffers_move(c, buf, e, km, i, j);
-        slot_t *y = v ? lookup(table, j, km, e->op, 0) : NULL;
-        if (y && mpq_cmp_ui(e->len, 1, 1) != 0) {
-            y->partial = 1;
-            y->from = i;
-            mpq_set(y->got, e->len);
-        }
-        return SSCHED_OK;
-    }
-    /* later pieces follow in order, from the same node */
-    slot_t *y = lookup(table, j, km, e->op, 0);
-    if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off)) {
-        char name[96];
-        ssched_i_chk_type_name(c, km, name, sizeof name);
-        return ssched_i_chk_violation(c, "%s: piece of %s of time-stamp %zu does not continue the "
-                             "pieces %s->%s sent before", where, name, e->op, c->names[i],
-                             c->names[j]), SSCHED_OK;
-    }
-    buffers_move(c, buf, e, km, i, j);
-    mpq_add(y->got, y->got, e->len);
-    mpq_set(y->since, e->end);
-    if (mpq_cmp_ui(y->got, 1, 1) == 0)
-        y->partial = 0;
-    return SSCHED_OK;
+    ssched_status_t st = SSCHED_OK;
+    for (size_t b = 0; b < e->batch && st == SSCHED_OK && c->report->valid; b++)
+        st = move_value(c, table, e, e->op + b, whole_only, buf, copies, where);
+    return st;
 }
 
 /* The next event of one array, parsed, with its start order checked. */
@@ -433,22 +432,19 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     const char *format = json_string_value(json_object_get(root, "format"));
     int strict = format && !strcmp(format, "ssched-unrolled/2");
     int whole_only = json_is_false(json_object_get(root, "split"));
-    size_t nn = c->n_nodes, nr = 3 * nn + c->n_edges; /* resources */
-    mpq_t *last = ssched_i_alloc(nr, sizeof *last);
-    unsigned char *seen = ssched_i_calloc(nr, 1);
+    size_t nn = c->n_nodes;
+    chk_ports_t ports;
+    int ports_ok = ssched_i_chk_ports_init(&ports, nn, c->n_edges);
     /* an all-reduce's copies are held where forwarded: known only once
      * every target has the op, so its buffer events are sorted at the end */
     chk_buf_t *buf = c->allreduce ? ssched_i_chk_buf_new_deferred(nn) : ssched_i_chk_buf_new(nn);
     chk_bsim_t *copies = c->allreduce && buf ? ssched_i_chk_bsim_new(c, K, c->target, buf) : NULL;
-    if (!last || !seen || !buf || (c->allreduce && !copies)) {
-        free(last);
-        free(seen);
+    if (!ports_ok || !buf || (c->allreduce && !copies)) {
+        ssched_i_chk_ports_free(&ports);
         ssched_i_chk_buf_free(buf);
         ssched_i_chk_bsim_free(copies);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     }
-    for (size_t k = 0; k < nr; k++)
-        mpq_init(last[k]);
     stream_t s[2];
     for (int k = 0; k < 2; k++) {
         memset(&s[k], 0, sizeof s[k]);
@@ -468,7 +464,7 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
         int k = !s[0].has ? 1 : !s[1].has ? 0 : mpq_cmp(s[1].ev.start, s[0].ev.start) <= 0;
         counts[k]++;
         if (c->report->valid)
-            st = run_event(c, &table, &s[k].ev, last, seen, whole_only, buf, copies);
+            st = run_event(c, &table, &s[k].ev, &ports, whole_only, buf, copies);
         if (st == SSCHED_OK)
             st = advance(c, &s[k], strict, K);
     }
@@ -513,9 +509,6 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     free(table.s);
     for (int k = 0; k < 2; k++)
         mpq_clears(s[k].ev.start, s[k].ev.end, s[k].ev.off, s[k].ev.len, s[k].prev, NULL);
-    for (size_t k = 0; k < nr; k++)
-        mpq_clear(last[k]);
-    free(last);
-    free(seen);
+    ssched_i_chk_ports_free(&ports);
     return st;
 }

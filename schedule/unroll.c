@@ -95,7 +95,7 @@ static ssched_status_t memory_emit(sched_sink_t *sk, const sched_event_t *ev, ss
     t->edge = ev->edge;
     t->type = ev->type;
     t->op = ev->op;
-    t->batch = 1;
+    t->batch = ev->batch > 1 ? ev->batch : 1;
     return SSCHED_OK;
 }
 

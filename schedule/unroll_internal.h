@@ -51,6 +51,8 @@ typedef struct {
     size_t edge, type;          /* transfer                                  */
     size_t node, k, l, m;       /* computation                               */
     size_t op;
+    size_t batch;               /* transfer: operations op .. op+batch-1 in
+                                   one message (JSON "batch"); 0 or 1: one  */
     int64_t start, end;         /* ticks                                     */
     int64_t off, len;           /* units; whole message: 0, A                */
     /* scatter, gossip: the piece as exact fractions and as JSON text

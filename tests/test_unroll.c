@@ -420,14 +420,14 @@ static void shortest(const ssched_platform_t *p, size_t src, double *d, size_t *
             break;
         done[u] = 1;
         for (size_t e = 0; e < p->n_edges; e++)
-            if (p->from[e] == u && d[u] + mpq_get_d(p->c[e]) < d[p->to[e]]) {
-                d[p->to[e]] = d[u] + mpq_get_d(p->c[e]);
+            if (p->from[e] == u && d[u] + mpq_get_d(p->l[e]) + mpq_get_d(p->c[e]) < d[p->to[e]]) {
+                d[p->to[e]] = d[u] + mpq_get_d(p->l[e]) + mpq_get_d(p->c[e]);
                 pred[p->to[e]] = e;
             }
     }
 }
 
-/* Send along the shortest path from src to dst starting no earlier than
+/* Send along the shortest path (l + c per hop) from src to dst starting no earlier than
  * `ready`, list-scheduled on the one-port free times; returns arrival. */
 static double route(const ssched_platform_t *p, size_t src, size_t dst, double ready,
                     double *sfree, double *rfree)
@@ -443,7 +443,8 @@ static double route(const ssched_platform_t *p, size_t src, size_t dst, double r
         double s = t > sfree[i] ? t : sfree[i];
         if (rfree[j] > s)
             s = rfree[j];
-        t = s + mpq_get_d(p->c[e]);
+        /* a latency keeps the ports too here: a valid, if slower, schedule */
+        t = s + mpq_get_d(p->l[e]) + mpq_get_d(p->c[e]);
         sfree[i] = rfree[j] = t;
     }
     return t;
@@ -477,6 +478,15 @@ static void test_lb1_brute_force(void)
         unsigned n = 3 + tu_pick(3);
         ssched_platform_t p;
         tu_random_platform(&p, n); /* strongly connected ring plus chords */
+        if (inst % 4 >= 2) /* latencies (LB1 adds them per hop) */
+            for (size_t e = 0; e < p.n_edges; e++) {
+                mpq_t l;
+                mpq_init(l);
+                mpq_set_ui(l, tu_pick(3), tu_pick(4) + 1);
+                mpq_canonicalize(l);
+                ssched_platform_set_latency(&p, e, l, NULL);
+                mpq_clear(l);
+            }
         for (size_t i = 0; i < n; i++) {
             p.has_w[i] = 1;
             mpq_set_ui(p.w[i], tu_pick(4) + 1, tu_pick(3) + 1);

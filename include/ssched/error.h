@@ -36,7 +36,9 @@ typedef struct {
 void ssched_error_clear(ssched_error_t *err);
 
 /* Record status and a printf-style message; returns status so callers can
- * write `return ssched_error_set(err, SSCHED_EINPUT, "...")`.  err may be NULL. */
+ * write `return ssched_error_set(err, SSCHED_EINPUT, "...")`.  err may be NULL.
+ * The message is always one line: control characters (a quoted value's
+ * newline, say) are stored as '?'. */
 ssched_status_t ssched_error_set(ssched_error_t *err, ssched_status_t status,
                                  const char *fmt, ...)
 #if defined(__GNUC__)

@@ -164,7 +164,8 @@ ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
 
 /* Load a GraphML file ("-" reads stdin).  Node names are the GraphML node
  * ids.  Node attribute `w` (optional), `ports` (optional string "one" | "multi": multi marks a
- * switch, multiport[i] = 1; refused with w), edge attribute `c` (required), found
+ * switch, multiport[i] = 1; refused with w), edge attributes `c` (required)
+ * and `l` (optional latency >= 0 in c's time unit, absent = 0), found
  * by attr.name; their text is read exactly as the rational it denotes
  * (attr.type string also takes fractions "1/3"; int/long need an integer;
  * float/double a decimal literal, never rounded through a double; NaN/INF
@@ -181,7 +182,9 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
 /* ---- Platforms users already have ----------------------------------------
  * ssched_platform_load() reads GraphML (as above) or GML (through igraph's
  * GML reader; node names from the `label` attribute, else `name`, else the
- * GML id, a repeated name getting " (id N)"; `directed 1` keeps edges
+ * GML id, a repeated name getting " (id N)" (refused when that is taken
+ * too); attributes w, c, l as in GraphML, `ports` a string (a number is
+ * refused); messages name the file and the node's or edge's line; `directed 1` keeps edges
  * directed, otherwise each edge is a link usable both ways; parallel links
  * keep the cheapest; a quoted value is exact, a bare number is the simplest
  * rational rounding to the double igraph read).  Real topologies (Internet
@@ -189,7 +192,16 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
  *   cost_from  = ATTR: edge attribute ATTR is a bandwidth b > 0 (bytes per
  *                time unit) and c = unit_bytes / b;
  *   speed_from = ATTR: node attribute ATTR is a speed s > 0 (flops per time
- *                unit) and w = flops_per_task / s (nodes without it route).
+ *                unit) and w = flops_per_task / s (nodes without it route);
+ *                ATTR must be a node attribute that some node carries
+ *                (EINPUT naming it otherwise, as for cost_from);
+ *   latency_from = ATTR: edge attribute ATTR is the latency in seconds (a
+ *                SimGrid-style propagation delay), l = ATTR; only with
+ *                cost_from, whose bandwidths in bytes per second make the
+ *                time unit the second (EINPUT otherwise).  ATTR must be
+ *                declared for edges; an edge without a value has l = 0.
+ * Without latency_from the edge attribute `l` (optional, >= 0, exact, in
+ * the time unit of c; absent = 0) is the latency, in GraphML as in GML.
  * Every value stays exact.  igraph's error handler and attribute table are
  * swapped during a GML read and restored: not thread-safe. */
 typedef enum {
@@ -211,6 +223,10 @@ typedef struct {
     mpq_srcptr unit_bytes;      /* with cost_from; NULL = 1               */
     const char *speed_from;     /* NULL: node attribute w is the time     */
     mpq_srcptr flops_per_task;  /* with speed_from; NULL = 1              */
+    const char *latency_from;   /* NULL: edge attribute l is the latency
+                                   (in c's time unit, absent = 0); else
+                                   edge attribute ATTR, in seconds: only
+                                   with cost_from (times in seconds)      */
 } ssched_platform_read_options_t;
 
 void ssched_platform_read_options_default(ssched_platform_read_options_t *opt);

@@ -327,20 +327,29 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
 /* The same streamed to a file while it is generated:
  * ssched_write_unrolled_stream (ssched/export.h). */
 
-/* LB1: a lower bound on the time of one operation, from shortest paths with
- * transfer times size * c (exact):
- *  - scatter, gossip: the largest shortest-path time from an origin to its
- *    destination, and the time an origin's out-port needs for one message
- *    per destination at its cheapest out-link (and the same for in-ports);
+/* LB1: a lower bound on the time of one operation, from exact shortest
+ * paths where a hop over e costs l(e) + size * c(e) (its latency, then its
+ * transfer time; data moves store-and-forward):
+ *  - scatter, gossip: a message may travel in pieces that relays forward
+ *    as soon as each arrives (pipelining along a path), so only what every
+ *    piece pays is counted: for each (origin o, destination d) the
+ *    latency-only shortest path dl(o, d) plus size * the larger of the
+ *    cheapest c out of o and into d (all of the message crosses o's
+ *    out-port and d's in-port); and the time an origin's out-port needs
+ *    for one message per destination, count * size * cheapest c plus the
+ *    port's cheapest latency (the same for in-ports);
  *  - reduce, N >= 2: every participant's value is merged at least once, on
  *    some node x with a processor, and the result reaches the target:
- *    max_k min_x (d(P_k, x) + w(x) + d(x, target)); N = 1: d(P_0, target);
+ *    max_k min_x (d(P_k, x) + w(x) + d(x, target)); N = 1: d(P_0, target)
+ *    (values move whole between merges, even when cut in pieces over one
+ *    edge);
  *  - all-reduce (pb->target = the root R): the reduce bound to R plus
  *    max_j d(R, P_j) (the result leaves R complete, then reaches each
  *    participant);
  *  - broadcast: the message reaches every target k along some path, so
- *    max_k d(S, k), d the shortest-path time sum of size * c from the
- *    source S. */
+ *    max_k d(S, k) from the source S.
+ * With latencies LB(K) = max(K / TP, LB1) stays a lower bound on the
+ * makespan of K operations (proof: schedule/unroll_lb.c). */
 ssched_status_t ssched_unroll_lb1(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   mpq_t lb1, ssched_error_t *err);
 

@@ -52,6 +52,9 @@ const cli_opt_t cli_problem_table[] = {
      "(with --flops-per-task F)"},
     {{"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK}, "F",
      "flops of one reduction task (default 1)"},
+    {{"latency-from", required_argument, NULL, OPT_LATENCY_FROM}, "ATTR",
+     "edge attribute ATTR is a latency in seconds (with --cost-from; an edge\n"
+     "without it has none); without: edge attribute l, in the unit of c"},
     {{"quiet", no_argument, NULL, OPT_QUIET}, NULL, "no progress lines"},
     {{"verbose", no_argument, NULL, OPT_VERBOSE}, NULL,
      "progress from the start, and lp_solve's log (stderr)"},
@@ -85,6 +88,7 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_UNIT_BYTES: set_once(o, &o->unit_bytes, arg, "--unit-bytes"); return 1;
     case OPT_SPEED_FROM: set_once(o, &o->speed_from, arg, "--speed-from"); return 1;
     case OPT_FLOPS_PER_TASK: set_once(o, &o->flops_per_task, arg, "--flops-per-task"); return 1;
+    case OPT_LATENCY_FROM: set_once(o, &o->latency_from, arg, "--latency-from"); return 1;
     case OPT_FORMAT: set_once(o, &o->format, arg, "--format"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
     case OPT_MODEL: set_once(o, &o->model, arg, "--model"); return 1;
@@ -255,8 +259,8 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
-/* The platform file with --format, --cost-from/--unit-bytes and
- * --speed-from/--flops-per-task. */
+/* The platform file with --format, --cost-from/--unit-bytes,
+ * --speed-from/--flops-per-task and --latency-from. */
 static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                          ssched_error_t *err)
 {
@@ -271,8 +275,13 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
         return cli_bad_input(cmd, "--unit-bytes is used with --cost-from ATTR");
     if (o->flops_per_task && !o->speed_from)
         return cli_bad_input(cmd, "--flops-per-task is used with --speed-from ATTR");
+    if (o->latency_from && !o->cost_from)
+        return cli_bad_input(cmd, "--latency-from ATTR reads latencies in seconds: it is used "
+                             "with --cost-from ATTR --unit-bytes B (times in seconds); without "
+                             "them, give the latency as edge attribute l in the unit of c");
     ro.cost_from = o->cost_from;
     ro.speed_from = o->speed_from;
+    ro.latency_from = o->latency_from;
     mpq_t bytes, flops;
     mpq_inits(bytes, flops, NULL);
     int rc = CLI_EXIT_OK;

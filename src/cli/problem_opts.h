@@ -15,7 +15,7 @@ enum {
     OPT_PROBLEM = 1000, OPT_SOURCE, OPT_SOURCES, OPT_TARGETS, OPT_PARTICIPANTS,
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
     OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
-    OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_PROBLEM_LAST
+    OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_LATENCY_FROM, OPT_PROBLEM_LAST
 };
 
 /* The problem options' table (the help of solve, schedule, lp, report):
@@ -28,8 +28,10 @@ typedef struct {
     const char *root;     /* allreduce: --root, or NULL for the best root   */
     int commutative;      /* --commutative (reduce, allreduce)              */
     /* platform file: --format graphml|gml, --cost-from ATTR --unit-bytes B,
-     * --speed-from ATTR --flops-per-task F (ssched_platform_load) */
+     * --speed-from ATTR --flops-per-task F, --latency-from ATTR (seconds,
+     * with --cost-from) (ssched_platform_load) */
     const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;
+    const char *latency_from;
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
     const char *model;    /* --model graph|routed, or NULL (the file's)     */
@@ -52,7 +54,8 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
  * "@FILE" (one node name per line, blank lines ignored), so that names
  * containing commas can be given; --source and --target take one whole name.
  * The platform is GraphML or GML (--format, else by extension or content),
- * with times from bandwidths/speeds when --cost-from/--speed-from are given.
+ * with times from bandwidths/speeds when --cost-from/--speed-from are given
+ * and latencies in seconds from --latency-from (with --cost-from only).
  * --model routed turns a graph platform into a routed one
  * (ssched_platform_route): hosts are the nodes with w or named by the
  * problem, routers the others (the nodes --routers switch would make

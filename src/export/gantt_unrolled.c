@@ -1,7 +1,9 @@
 /* Gantt chart of K unrolled operations as SVG (ssched/schedule.h): a row
  * per used out-port, in-port, processor and switch link; bars coloured by
  * operation and labelled sender->receiver where they have room; start-up
- * and clean-up shaded. */
+ * and clean-up shaded.  A transfer's bar is its bandwidth phase, when its
+ * ports are busy; its latency before it is a thin line (a batch's title
+ * names its operations). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +52,15 @@ static void bar(gantt_t *g, int row, double t0, double t1, size_t op, const char
         ssched_i_svg_escape(g->out, label);
         fputs("</text>\n", g->out);
     }
+}
+
+/* A transfer's latency phase [t0, t1): it keeps the port free (the bar
+ * is the bandwidth phase), drawn as a thin line before the bar. */
+static void latency_line(gantt_t *g, int row, double t0, double t1)
+{
+    double x = LEFT + t0 * g->scale, w = (t1 - t0) * g->scale, y = TOP + row * ROW_H + ROW_H / 2;
+    fprintf(g->out, "<rect class=\"latency\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"1\" "
+                    "fill=\"#888\"/>\n", x, y - 0.5, w > 0.3 ? w : 0.3);
 }
 
 static int drawn(const ssched_unrolled_t *u, size_t op)
@@ -175,24 +186,37 @@ ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *
     shade(out, 0, first_done, g.scale, rows, "#A1CAF1", "start-up");
     if (last_start > first_done)
         shade(out, last_start, span, g.scale, rows, "#F99379", "clean-up");
-    char label[96], type[160], title[400], t0[64], t1[64];
+    char label[96], type[160], title[600], t0[64], t1[64];
     for (size_t k = 0; k < u->n_transfers; k++) {
         const ssched_timed_transfer_t *t = &u->transfers[k];
         if (!drawn(u, t->op))
             continue;
         size_t e = t->edge;
         double a = mpq_get_d(t->start), b = mpq_get_d(t->end);
+        /* the ports are busy from a + l on (docs/model.md, "Latency") */
+        double l = p->l ? mpq_get_d(p->l[e]) : 0, bw = a + l < b ? a + l : b;
         ssched_i_sched_type_label(p, s, t->type, type, sizeof type);
         snprintf(label, sizeof label, "%s\xe2\x86\x92%s", p->names[p->from[e]], p->names[p->to[e]]);
         snprintf(t0, sizeof t0, "%.6g", a);
         snprintf(t1, sizeof t1, "%.6g", b);
-        snprintf(title, sizeof title, "op %zu: %s, %s, [%s, %s)", t->op, label, type, t0, t1);
-        if (!is_switch(p, p->from[e]))
-            bar(&g, g.row[3 * p->from[e]], a, b, t->op, label, title);
-        if (!is_switch(p, p->to[e]))
-            bar(&g, g.row[3 * p->to[e] + 1], a, b, t->op, label, title);
-        if (is_switch(p, p->from[e]) || is_switch(p, p->to[e]))
-            bar(&g, g.row[3 * nn + e], a, b, t->op, label, title);
+        char ops[64], lat[64] = "";
+        if (t->batch > 1)
+            snprintf(ops, sizeof ops, "ops %zu-%zu", t->op, t->op + t->batch - 1);
+        else
+            snprintf(ops, sizeof ops, "op %zu", t->op);
+        if (l > 0)
+            snprintf(lat, sizeof lat, ", latency %.6g", l);
+        snprintf(title, sizeof title, "%s: %s, %s, [%s, %s)%s", ops, label, type, t0, t1, lat);
+        int rr[3] = {is_switch(p, p->from[e]) ? -1 : g.row[3 * p->from[e]],
+                     is_switch(p, p->to[e]) ? -1 : g.row[3 * p->to[e] + 1],
+                     is_switch(p, p->from[e]) || is_switch(p, p->to[e]) ? g.row[3 * nn + e] : -1};
+        for (int r = 0; r < 3; r++) {
+            if (rr[r] < 0)
+                continue;
+            if (bw > a)
+                latency_line(&g, rr[r], a, bw);
+            bar(&g, rr[r], bw, b, t->op, label, title);
+        }
     }
     for (size_t k = 0; k < u->n_computations; k++) {
         const ssched_timed_computation_t *c = &u->computations[k];

@@ -39,6 +39,9 @@ json_t *ssched_i_platform_json(const ssched_platform_t *p)
         json_object_set_new(o, "from", json_string(p->names[p->from[e]]));
         json_object_set_new(o, "to", json_string(p->names[p->to[e]]));
         json_object_set_new(o, "c", ssched_i_json_mpq(p->c[e]));
+        /* the latency only when there is one: files without stay as they were */
+        if (p->l && mpq_sgn(p->l[e]) > 0)
+            json_object_set_new(o, "l", ssched_i_json_mpq(p->l[e]));
         json_array_append_new(edges, o);
     }
     json_t *o = json_object();

@@ -3,7 +3,10 @@
  * (ssched_write_unrolled_json).  One event per line; transfers first, then (reduce)
  * computations, then the figures, so a file of any size is written in
  * memory independent of K.  Transfers that move part of a message carry
- * "piece": [offset, length] as fractions of one message. */
+ * "piece": [offset, length] as fractions of one message; a transfer
+ * carrying several operations' messages at once (a batch) carries
+ * "batch": n, operations op .. op+n-1, absent when n = 1.  Platform edges
+ * carry their latency "l" when it is positive. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -211,6 +214,10 @@ static int write_transfer(stream_t *w, const sched_event_t *ev)
     p = ssched_i_put_str(p, tt->s, tt->n);
     p = PUT_LIT(p, ", \"op\": ");
     p = ssched_i_put_u64(p, ev->op);
+    if (ev->batch > 1) { /* operations op .. op+batch-1 in one message */
+        p = PUT_LIT(p, ", \"batch\": ");
+        p = ssched_i_put_u64(p, ev->batch);
+    }
     if (ev->piece_json) {
         p = PUT_LIT(p, ", \"piece\": ");
         p = ssched_i_put_str(p, ev->piece_json, pj);
@@ -468,6 +475,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         ev.edge = x->edge;
         ev.type = x->type;
         ev.op = x->op;
+        ev.batch = x->batch;
         if (exact) {
             ev.xstart = x->start;
             ev.xend = x->end;

@@ -87,9 +87,14 @@ static ssched_status_t read_platform(reader_t *r, json_t *pl)
         if ((st = node_of(r, json_object_get(x, "from"), "a platform edge's \"from\"", &a)) ||
             (st = node_of(r, json_object_get(x, "to"), "a platform edge's \"to\"", &b)))
             break;
+        json_t *l = json_object_get(x, "l");
         if (!get_q(json_object_get(x, "c"), q))
             st = bad(r, "platform edge from %s: \"c\" must be a rational", r->p->names[a]);
         else if (ssched_platform_add_edge(r->p, a, b, q, r->err) != SSCHED_OK)
+            st = (ssched_error_prefix(r->err, "%s: ", r->path), r->err->status);
+        else if (l && !get_q(l, q))
+            st = bad(r, "platform edge from %s: \"l\" must be a rational", r->p->names[a]);
+        else if (l && ssched_platform_set_latency(r->p, r->p->n_edges - 1, q, r->err) != SSCHED_OK)
             st = (ssched_error_prefix(r->err, "%s: ", r->path), r->err->status);
     }
     mpq_clear(q);
@@ -243,6 +248,12 @@ static ssched_status_t read_transfer(reader_t *r, json_t *x, size_t index,
     if (!json_is_integer(json_object_get(x, "op")) || op < 0)
         return bad(r, "%s: \"op\" must be a non-negative integer", where);
     t->op = (unsigned long)op;
+    /* a batch: operations op .. op+batch-1 in one message (absent: 1) */
+    json_t *bj = json_object_get(x, "batch");
+    if (bj && (!json_is_integer(bj) || json_integer_value(bj) < 1 ||
+               (unsigned long long)json_integer_value(bj) > (unsigned long long)SIZE_MAX - t->op))
+        return bad(r, "%s: \"batch\" must be a positive integer", where);
+    t->batch = bj ? (size_t)json_integer_value(bj) : 1;
     if ((st = node_of(r, json_object_get(x, "from"), where, &a)) ||
         (st = node_of(r, json_object_get(x, "to"), where, &b)))
         return st;
@@ -379,15 +390,21 @@ static ssched_status_t read_figures(reader_t *r, json_t *root, ssched_unrolled_t
 {
     static const char *const keys[] = {"makespan", "throughput", "steady_time", "overhead",
                                        "lb1", "lower_bound", "ratio", "period",
-                                       "pattern_throughput"};
+                                       "pattern_throughput", "buffer_peak"};
     ssched_unroll_figures_t *f = &u->fig;
     mpq_ptr dst[] = {f->makespan, f->throughput, f->steady_time, f->overhead, f->lb1,
-                     f->lower_bound, f->ratio, f->period, f->pattern_throughput};
+                     f->lower_bound, f->ratio, f->period, f->pattern_throughput, f->buffer_peak};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         json_t *v = json_object_get(root, keys[k]);
         if ((v || k == 0) && !get_q(v, dst[k]))
             return bad(r, "\"%s\" must be a rational", keys[k]);
     }
+    /* the node holding buffer_peak (null or absent: none named) */
+    json_t *bn = json_object_get(root, "buffer_node");
+    f->buffer_node = SIZE_MAX;
+    if (bn && !json_is_null(bn) &&
+        node_of(r, bn, "\"buffer_node\"", &f->buffer_node) != SSCHED_OK)
+        return r->err->status;
     const char *opp = json_string_value(json_object_get(root, "operations_per_period"));
     if (opp && mpz_set_str(f->ops_per_period, opp, 10) != 0)
         return bad(r, "%s must be an integer", "\"operations_per_period\"");

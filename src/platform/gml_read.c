@@ -5,15 +5,19 @@
  * (Internet Topology Zoo files label nodes with city names).  A name given
  * twice gets " (id N)" appended to its later copies so every name stays
  * unique and the file still loads; the GML id is always unique.
- * Values: the node attribute w_name (default `w`, absent = a router), the
- * edge attribute c_name (default `c`, required), the node attribute
- * `ports` ("one" | "multi").  A quoted string value is parsed exactly
+ * Values: the node attribute a->w (default `w`, absent = a router), the
+ * edge attribute a->c (default `c`, required), the edge attribute a->l
+ * (default `l`: the latency, absent = 0, never negative), the node
+ * attribute `ports` ("one" | "multi", a string: a number is refused).  A quoted string value is parsed exactly
  * ("1/3", "0.1"); a bare number went through igraph as a double, and is
  * taken as the simplest rational rounding to that double
  * (ssched_rational_from_double: 0.1 -> 1/10), which is the number written
  * whenever it has at most 15 significant digits.  `directed 1` keeps edges
  * directed; otherwise (the GML default) every edge is a link usable both
  * ways, as GraphML's undirected edges.
+ *
+ * Messages name the file and the line of the node or edge (igraph keeps no
+ * positions: gml_lines() finds the n-th node and edge block in the text).
  *
  * igraph reports errors through a process-wide handler and attributes
  * through a process-wide table: both are swapped for the call and restored,
@@ -25,6 +29,7 @@
 
 #include "src/util/internal.h"
 #include "ssched/rational.h"
+#include "src/platform/name_index.h"
 #include "src/platform/platform_internal.h"
 
 static char gml_error[256];
@@ -43,6 +48,102 @@ static void ignore_warning(const char *reason, const char *file, int line)
     (void)reason;
     (void)file;
     (void)line;
+}
+
+/* Lines of the node and edge blocks, in file order (igraph numbers
+ * vertices and edges in that order): a GML scanner of its own, keys and
+ * values separated by blanks, strings in double quotes, '#' comments to the
+ * end of the line, lists in [ ].  A "node" or "edge" key followed by a list
+ * directly inside the top-level "graph" list is a block.  Best effort: a
+ * line 0 (unknown) only drops the line from messages. */
+typedef struct {
+    long *node, *edge;
+    size_t n_node, n_edge;
+} gml_lines_t;
+
+static void gml_lines(const char *t, size_t len, gml_lines_t *L)
+{
+    size_t cap_n = 64, cap_e = 64;
+    L->node = malloc(cap_n * sizeof *L->node);
+    L->edge = malloc(cap_e * sizeof *L->edge);
+    L->n_node = L->n_edge = 0;
+    if (!L->node || !L->edge)
+        return;
+    long line = 1, key_line = 0;
+    int depth = 0, in_graph = 0, expect_value = 0, key_kind = 0; /* 1 node, 2 edge, 3 graph */
+    for (size_t i = 0; i < len;) {
+        char ch = t[i];
+        if (ch == '\n') {
+            line++;
+            i++;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r') {
+            i++;
+        } else if (ch == '#') {
+            while (i < len && t[i] != '\n')
+                i++;
+        } else if (ch == '"') {
+            for (i++; i < len && t[i] != '"'; i++)
+                line += t[i] == '\n';
+            i++;
+            expect_value = 0;
+        } else if (ch == '[') {
+            if (expect_value && key_kind == 3 && depth == 0)
+                in_graph = 1;
+            else if (expect_value && in_graph && depth == 1 && (key_kind == 1 || key_kind == 2)) {
+                long **a = key_kind == 1 ? &L->node : &L->edge;
+                size_t *n = key_kind == 1 ? &L->n_node : &L->n_edge;
+                size_t *cap = key_kind == 1 ? &cap_n : &cap_e;
+                if (*n == *cap) {
+                    long *b = realloc(*a, 2 * *cap * sizeof **a);
+                    if (!b)
+                        return;
+                    *a = b;
+                    *cap *= 2;
+                }
+                (*a)[(*n)++] = key_line;
+            }
+            depth++;
+            expect_value = 0;
+            i++;
+        } else if (ch == ']') {
+            if (depth > 0 && --depth == 0)
+                in_graph = 0;
+            expect_value = 0;
+            i++;
+        } else {
+            size_t b = i;
+            while (i < len && t[i] != ' ' && t[i] != '\t' && t[i] != '\r' && t[i] != '\n' &&
+                   t[i] != '[' && t[i] != ']' && t[i] != '"' && t[i] != '#')
+                i++;
+            if (expect_value) { /* a bare value */
+                expect_value = 0;
+            } else {
+                size_t n = i - b;
+                key_kind = n == 4 && !strncmp(t + b, "node", 4)   ? 1
+                           : n == 4 && !strncmp(t + b, "edge", 4) ? 2
+                           : n == 5 && !strncmp(t + b, "graph", 5) ? 3 : 0;
+                key_line = line;
+                expect_value = 1;
+            }
+        }
+    }
+}
+
+static void gml_lines_free(gml_lines_t *L)
+{
+    free(L->node);
+    free(L->edge);
+}
+
+/* "FILE:LINE" or "FILE" when the line is unknown. */
+static const char *where_at(char *buf, size_t cap, const char *shown, const long *lines,
+                            size_t n, size_t k)
+{
+    if (lines && k < n && lines[k] > 0)
+        snprintf(buf, cap, "%s:%ld", shown, lines[k]);
+    else
+        snprintf(buf, cap, "%s", shown);
+    return buf;
 }
 
 /* Type of attribute `name` on vertices (is_edge 0) or edges, or -1. */
@@ -111,65 +212,118 @@ static char *node_name(const igraph_t *g, igraph_integer_t v, int label_t, int n
     return strdup(s);
 }
 
+/* The message of err (a value's parse error) prefixed with the item and
+ * the attribute: the old message is not its own format argument. */
+static ssched_status_t value_error(ssched_error_t *err, const char *at, const char *item,
+                                   const char *attr)
+{
+    ssched_error_prefix(err, "%s: %s: %s: ", at, item, attr);
+    if (err)
+        err->status = SSCHED_EINPUT;
+    return SSCHED_EINPUT;
+}
+
 static ssched_status_t add_nodes(ssched_platform_t *p, const igraph_t *g, const char *shown,
-                                 const char *w_name, ssched_error_t *err)
+                                 const ssched_i_attrs_t *at, const gml_lines_t *L,
+                                 ssched_error_t *err)
 {
     int label_t = attr_type(g, 0, "label"), name_t = attr_type(g, 0, "name");
-    int id_t = attr_type(g, 0, "id"), w_t = attr_type(g, 0, w_name);
+    int id_t = attr_type(g, 0, "id"), w_t = attr_type(g, 0, at->w);
     int ports_t = attr_type(g, 0, "ports");
+    /* --speed-from ATTR: checked as --cost-from is (the attribute exists,
+     * on nodes), else every node would silently only route */
+    if (at->w_required && w_t < 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: --speed-from %s: %s", shown, at->w,
+                                attr_type(g, 1, at->w) >= 0
+                                    ? "it is an edge attribute, not a node attribute"
+                                    : "no node has this attribute");
+    ssched_name_index_t index;
+    ssched_i_name_index_init(&index);
     mpq_t w;
     mpq_init(w);
     ssched_status_t st = SSCHED_OK;
+    size_t with_w = 0;
+    char pos[512], item[300];
     for (igraph_integer_t v = 0; st == SSCHED_OK && v < igraph_vcount(g); v++) {
         char *name = node_name(g, v, label_t, name_t, id_t);
         if (!name) {
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             break;
         }
-        size_t dup;
-        if (ssched_platform_find_node(p, name, &dup, NULL) == SSCHED_OK) {
+        where_at(pos, sizeof pos, shown, L->node, L->n_node, (size_t)v);
+        const char *const *names = (const char *const *)p->names;
+        if (p->n_nodes && ssched_i_name_index_find(&index, names, name) != (size_t)-1) {
             char *longer = malloc(strlen(name) + 48);
             if (longer)
                 sprintf(longer, "%s (id %.0f)", name,
                         id_t == IGRAPH_ATTRIBUTE_NUMERIC ? VAN(g, "id", v) : (double)v);
-            free(name);
-            if (!(name = longer)) {
+            if (!longer) {
+                free(name);
                 st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
                 break;
             }
+            /* the longer name taken too (a label "a (id 3)"): refuse */
+            if (ssched_i_name_index_find(&index, names, longer) != (size_t)-1) {
+                st = ssched_error_set(err, SSCHED_EINPUT, "%s: node '%.200s': its name and '%.200s' "
+                                      "are both taken by earlier nodes", pos, name, longer);
+                free(longer);
+                free(name);
+                break;
+            }
+            free(name);
+            name = longer;
         }
-        int have = w_t < 0 ? 0 : value_of(g, 0, w_t, w_name, v, w, err);
+        snprintf(item, sizeof item, "node '%.200s'", name);
+        int have = w_t < 0 ? 0 : value_of(g, 0, w_t, at->w, v, w, err);
         if (have < 0)
-            st = ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s': %s: %s", shown, name, w_name,
-                                  err ? err->message : "not a number");
+            st = value_error(err, pos, item, at->w);
         else if (have && mpq_sgn(w) <= 0)
-            st = ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s': %s must be positive", shown,
-                                  name, w_name);
-        size_t index;
-        if (st == SSCHED_OK)
-            st = ssched_platform_add_node(p, name, have ? w : NULL, &index, err);
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s: %s: %s must be positive", pos, item,
+                                  at->w);
+        with_w += have > 0;
+        size_t ix = 0;
+        if (st == SSCHED_OK &&
+            (st = ssched_i_platform_add_node_new(p, name, have ? w : NULL, &ix, err)) != SSCHED_OK &&
+            st == SSCHED_EINPUT)
+            ssched_error_prefix(err, "%s: %s: ", pos, item);
+        if (st == SSCHED_OK) {
+            size_t first;
+            if (ssched_i_name_index_add(&index, (const char *const *)p->names, ix, &first) < 0)
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        /* ports: "one" or "multi", a string; a number (ports 2) would
+         * otherwise be ignored without a word */
         if (st == SSCHED_OK && ports_t == IGRAPH_ATTRIBUTE_STRING) {
             const char *ports = VAS(g, "ports", v);
             if (!strcmp(ports, "multi"))
-                p->multiport[index] = 1;
+                p->multiport[ix] = 1;
             else if (*ports && strcmp(ports, "one"))
                 st = ssched_error_set(err, SSCHED_EINPUT,
-                                      "%s: node '%s': ports must be \"one\" or \"multi\", not "
-                                      "\"%s\"", shown, name, ports);
-            else if (p->multiport[index] && have)
+                                      "%s: %s: ports must be \"one\" or \"multi\", not "
+                                      "\"%.64s\"", pos, item, ports);
+            else if (p->multiport[ix] && have)
                 st = ssched_error_set(err, SSCHED_EINPUT,
-                                      "%s: node '%s': a switch (ports \"multi\") has no w", shown,
-                                      name);
+                                      "%s: %s: a switch (ports \"multi\") has no w", pos, item);
+        } else if (st == SSCHED_OK && ports_t >= 0) {
+            double d = ports_t == IGRAPH_ATTRIBUTE_NUMERIC ? VAN(g, "ports", v) : 0;
+            if (d == d) /* NaN: the node has no ports */
+                st = ssched_error_set(err, SSCHED_EINPUT,
+                                      "%s: %s: ports must be the string \"one\" or \"multi\" "
+                                      "(quoted), not a number", pos, item);
         }
         free(name);
     }
+    if (st == SSCHED_OK && at->w_required && with_w == 0)
+        st = ssched_error_set(err, SSCHED_EINPUT, "%s: --speed-from %s: no node has a value for "
+                              "this attribute", shown, at->w);
     mpq_clear(w);
+    ssched_i_name_index_free(&index);
     return st;
 }
 
 typedef struct {
     size_t a, b;
-    mpq_t c;
+    mpq_t c, l;
 } arc_t;
 
 static int cmp_arc(const void *x, const void *y)
@@ -179,7 +333,8 @@ static int cmp_arc(const void *x, const void *y)
         return u->a < v->a ? -1 : 1;
     if (u->b != v->b)
         return u->b < v->b ? -1 : 1;
-    return mpq_cmp(u->c, v->c);
+    int r = mpq_cmp(u->c, v->c);
+    return r ? r : mpq_cmp(u->l, v->l); /* equal costs: the shorter latency */
 }
 
 /* the same, largest value first (bandwidths: the largest is the fastest) */
@@ -188,42 +343,57 @@ static int cmp_arc_desc(const void *x, const void *y)
     const arc_t *u = x, *v = y;
     if (u->a != v->a || u->b != v->b)
         return cmp_arc(x, y);
-    return mpq_cmp(v->c, u->c);
+    int r = mpq_cmp(v->c, u->c);
+    return r ? r : mpq_cmp(u->l, v->l);
 }
 
-/* The GML edges as arcs (both ways when undirected), exact costs. */
+/* The GML edges as arcs (both ways when undirected), exact costs and
+ * latencies.  Every arc's values are initialised, even on error. */
 static ssched_status_t read_arcs(const ssched_platform_t *p, const igraph_t *g, const char *shown,
-                                 const char *c_name, arc_t *arcs, size_t *n, ssched_error_t *err)
+                                 const ssched_i_attrs_t *at, const gml_lines_t *L, arc_t *arcs,
+                                 size_t *n, ssched_error_t *err)
 {
-    int c_t = attr_type(g, 1, c_name), directed = igraph_is_directed(g);
+    int c_t = attr_type(g, 1, at->c), l_t = attr_type(g, 1, at->l), directed = igraph_is_directed(g);
     if (igraph_ecount(g) > 0 && c_t < 0)
-        return ssched_error_set(err, SSCHED_EINPUT, "%s: no edge attribute '%s'", shown, c_name);
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: no edge attribute '%s'", shown, at->c);
+    if (at->l_required && l_t < 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "%s: --latency-from %s: %s", shown, at->l,
+                                attr_type(g, 0, at->l) >= 0
+                                    ? "it is a node attribute, not an edge attribute"
+                                    : "no edge has this attribute");
     const char *sep = directed ? "->" : "--";
+    char pos[512], item[600];
     for (igraph_integer_t e = 0; e < igraph_ecount(g); e++) {
         size_t a = (size_t)IGRAPH_FROM(g, e), b = (size_t)IGRAPH_TO(g, e);
         arc_t *x = &arcs[(*n)++];
         x->a = a;
         x->b = b;
-        mpq_init(x->c);
-        int have = value_of(g, 1, c_t, c_name, e, x->c, err);
+        mpq_inits(x->c, x->l, NULL);
+        where_at(pos, sizeof pos, shown, L->edge, L->n_edge, (size_t)e);
+        snprintf(item, sizeof item, "edge %.200s%s%.200s", p->names[a], sep, p->names[b]);
+        int have = value_of(g, 1, c_t, at->c, e, x->c, err);
         if (have < 0)
-            return ssched_error_set(err, SSCHED_EINPUT, "%s: edge %s%s%s: %s: %s", shown,
-                                    p->names[a], sep, p->names[b], c_name, err->message);
+            return value_error(err, pos, item, at->c);
         if (!have)
-            return ssched_error_set(err, SSCHED_EINPUT, "%s: edge %s%s%s: missing %s", shown,
-                                    p->names[a], sep, p->names[b], c_name);
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: missing %s", pos, item, at->c);
         if (mpq_sgn(x->c) <= 0)
-            return ssched_error_set(err, SSCHED_EINPUT, "%s: edge %s%s%s: %s must be positive",
-                                    shown, p->names[a], sep, p->names[b], c_name);
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: %s must be positive", pos, item,
+                                    at->c);
         if (a == b)
-            return ssched_error_set(err, SSCHED_EINPUT, "%s: edge %s%s%s: a self-loop", shown,
-                                    p->names[a], sep, p->names[b]);
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: a self-loop", pos, item);
+        have = l_t < 0 ? 0 : value_of(g, 1, l_t, at->l, e, x->l, err);
+        if (have < 0)
+            return value_error(err, pos, item, at->l);
+        if (have && mpq_sgn(x->l) < 0)
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: %s: %s (a latency) must not be "
+                                    "negative", pos, item, at->l);
         if (!directed) {
             arc_t *y = &arcs[(*n)++];
             y->a = b;
             y->b = a;
-            mpq_init(y->c);
+            mpq_inits(y->c, y->l, NULL);
             mpq_set(y->c, x->c);
+            mpq_set(y->l, x->l);
         }
     }
     return SSCHED_OK;
@@ -232,29 +402,35 @@ static ssched_status_t read_arcs(const ssched_platform_t *p, const igraph_t *g, 
 /* Parallel links between the same two nodes (common in Topology Zoo
  * files) become the cheapest one: a one-port node uses one link at a time,
  * so the faster link is the only one a schedule would use (the largest
- * value when the attribute is a bandwidth). */
+ * value when the attribute is a bandwidth), with its latency. */
 static ssched_status_t add_edges(ssched_platform_t *p, const igraph_t *g, const char *shown,
-                                 const char *c_name, int c_is_bandwidth, ssched_error_t *err)
+                                 const ssched_i_attrs_t *at, const gml_lines_t *L,
+                                 ssched_error_t *err)
 {
     size_t cap = 2 * (size_t)igraph_ecount(g), n = 0;
     arc_t *arcs = ssched_i_alloc(cap, sizeof *arcs);
     if (!arcs)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    ssched_status_t st = read_arcs(p, g, shown, c_name, arcs, &n, err);
+    ssched_status_t st = read_arcs(p, g, shown, at, L, arcs, &n, err);
     if (st == SSCHED_OK)
-        qsort(arcs, n, sizeof *arcs, c_is_bandwidth ? cmp_arc_desc : cmp_arc);
+        qsort(arcs, n, sizeof *arcs, at->c_is_bandwidth ? cmp_arc_desc : cmp_arc);
     for (size_t k = 0; st == SSCHED_OK && k < n; k++)
-        if (k == 0 || arcs[k].a != arcs[k - 1].a || arcs[k].b != arcs[k - 1].b)
+        if (k == 0 || arcs[k].a != arcs[k - 1].a || arcs[k].b != arcs[k - 1].b) {
             st = ssched_platform_add_edge(p, arcs[k].a, arcs[k].b, arcs[k].c, err);
+            if (st == SSCHED_OK)
+                st = ssched_platform_set_latency(p, p->n_edges - 1, arcs[k].l, err);
+            if (st == SSCHED_EINPUT)
+                ssched_error_prefix(err, "%s: ", shown);
+        }
     for (size_t k = 0; k < n; k++)
-        mpq_clear(arcs[k].c);
+        mpq_clears(arcs[k].c, arcs[k].l, NULL);
     free(arcs);
     return st;
 }
 
 ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text, size_t len,
-                                  const char *shown, const char *w_name, const char *c_name,
-                                  int c_is_bandwidth, ssched_error_t *err)
+                                  const char *shown, const ssched_i_attrs_t *at,
+                                  ssched_error_t *err)
 {
     FILE *f = fmemopen((void *)text, len, "r");
     if (!f)
@@ -272,19 +448,22 @@ ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text, size_t
                               "%s: not a readable GML file: %s", shown,
                               gml_error[0] ? gml_error : "parse error");
     } else {
+        gml_lines_t L;
+        gml_lines(text, len, &L);
         ssched_platform_t tmp;
         ssched_platform_init(&tmp);
-        st = add_nodes(&tmp, &g, shown, w_name, err);
+        st = add_nodes(&tmp, &g, shown, at, &L, err);
         if (st == SSCHED_OK)
-            st = add_edges(&tmp, &g, shown, c_name, c_is_bandwidth, err);
-        if (st == SSCHED_OK)
-            st = ssched_platform_finalize(&tmp, err);
+            st = add_edges(&tmp, &g, shown, at, &L, err);
+        if (st == SSCHED_OK && (st = ssched_platform_finalize(&tmp, err)) == SSCHED_EINPUT)
+            ssched_error_prefix(err, "%s: ", shown);
         if (st == SSCHED_OK) {
             ssched_platform_free(p);
             *p = tmp;
         } else {
             ssched_platform_free(&tmp);
         }
+        gml_lines_free(&L);
         igraph_destroy(&g);
     }
     igraph_set_attribute_table(old_table);

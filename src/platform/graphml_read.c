@@ -21,6 +21,12 @@
  * ports, <locator>, duplicate node or key ids, edges to undeclared nodes,
  * self-loops, parallel edges, entity references in element content.
  *
+ * Edge key `l` (or the --latency-from attribute): the latency of the edge
+ * (>= 0, same time unit as c, absent = 0; an undirected edge has it both
+ * ways).  With --speed-from ATTR, ATTR must be a node key that some node
+ * uses, and with --latency-from ATTR an edge key: otherwise one line names
+ * the attribute (an edge attribute given for a node one says so).
+ *
  * Node key `ports` (attr.type string): "one" (default, the one-port model
  * of RR-4872) or "multi" (a switch: no port rule, each incident link its
  * own resource); a switch with w is refused (a switch never computes).
@@ -79,7 +85,9 @@ typedef struct {
     const char **key_ids;          /* views of keys[k].id, for the index */
     ssched_name_index_t key_index;
     const char *w_name, *c_name;   /* attr.names read as w and c      */
-    size_t w_key, c_key;           /* indices into keys, or NO_INDEX */
+    const char *l_name;            /* attr.name read as the latency    */
+    int w_required, l_required;    /* named by --speed-from / --latency-from */
+    size_t w_key, c_key, l_key;    /* indices into keys, or NO_INDEX */
     size_t ports_key;              /* node key 'ports' (one|multi), or NO_INDEX */
     char **node_ids;               /* xmlFree each */
     long *node_line;
@@ -267,15 +275,15 @@ static ssched_status_t read_key(reader_t *r, xmlNodePtr el)
                     k.id, r->keys[first].line);
     /* The platform attributes, found by attr.name as igraph did. */
     const struct { const char *name; int domain; } wanted[] = {
-        {r->w_name, D_NODE}, {r->c_name, D_EDGE}, {"ports", D_NODE}};
-    for (size_t a = 0; a < 3; a++) {
-        size_t *slot = a == 0 ? &r->w_key : a == 1 ? &r->c_key : &r->ports_key;
+        {r->w_name, D_NODE}, {r->c_name, D_EDGE}, {"ports", D_NODE}, {r->l_name, D_EDGE}};
+    for (size_t a = 0; a < 4; a++) {
+        size_t *slot = a == 0 ? &r->w_key : a == 1 ? &r->c_key : a == 2 ? &r->ports_key : &r->l_key;
         if (strcmp(k.name, wanted[a].name) || !(k.domain & wanted[a].domain))
             continue;
         if (*slot != NO_INDEX)
             return fail(r, line, "<key id=\"%s\">: a second key for %s attribute '%s' "
                         "(first: <key id=\"%s\"> on line %ld)", k.id,
-                        a == 1 ? "edge" : "node", k.name, r->keys[*slot].id, r->keys[*slot].line);
+                        a % 2 ? "edge" : "node", k.name, r->keys[*slot].id, r->keys[*slot].line);
         if (a == 2 && k.type != T_STRING)
             return fail(r, line, "<key id=\"%s\">: attribute 'ports' (one|multi) needs "
                         "attr.type=\"string\"", k.id);
@@ -630,6 +638,23 @@ static ssched_status_t read_edge(reader_t *r, ssched_platform_t *p, xmlNodePtr e
     /* An undirected edge is one link usable both ways at cost c. */
     if (st == SSCHED_OK && !directed)
         st = add_edge(r, p, b, a, q, line);
+    if (st != SSCHED_OK || r->l_key == NO_INDEX)
+        return st;
+    /* the latency (absent: 0), the same both ways */
+    xmlNodePtr ldata;
+    if ((st = scan_item_children(r, el, D_EDGE, where, r->l_key, &ldata)) != SSCHED_OK)
+        return st;
+    have = item_value(r, r->l_key, ldata, line, where, q);
+    if (have < 0)
+        return r->err ? r->err->status : SSCHED_EINPUT;
+    if (!have)
+        return SSCHED_OK;
+    if (mpq_sgn(q) < 0)
+        return fail(r, ldata ? line_of(ldata) : line, "%s: %s (a latency) must not be negative",
+                    where, r->l_name);
+    size_t last = p->n_edges - 1;
+    if ((st = ssched_platform_set_latency(p, last, q, r->err)) == SSCHED_OK && !directed)
+        st = ssched_platform_set_latency(p, last - 1, q, r->err);
     return st;
 }
 
@@ -721,9 +746,34 @@ static ssched_status_t read_graph(reader_t *r, ssched_platform_t *p, xmlNodePtr 
     mpq_clear(q);
     if (st == SSCHED_OK && p->n_nodes == 0)
         st = fail(r, line, "<graph>: the graph has no nodes");
+    /* --speed-from ATTR: a speed nowhere would make every node a router */
+    size_t with_w = 0;
+    for (size_t i = 0; st == SSCHED_OK && r->w_required && i < p->n_nodes; i++)
+        with_w += p->has_w[i] != 0;
+    if (st == SSCHED_OK && r->w_required && with_w == 0)
+        st = fail(r, r->keys[r->w_key].line, "<key id=\"%s\">: no node has a value for "
+                  "attribute '%s' (--speed-from)", r->keys[r->w_key].id, r->w_name);
     if (st == SSCHED_OK)
         st = check_parallel(r, p);
     return st;
+}
+
+/* An attribute named by an option is not declared for its domain: say
+ * whether it exists for the other one (an edge attribute given to
+ * --speed-from, say). */
+static ssched_status_t missing_attribute(reader_t *r, xmlNodePtr root, const char *name,
+                                         int domain, const char *option)
+{
+    const char *what = domain == D_NODE ? "node" : "edge";
+    for (size_t k = 0; k < r->n_keys; k++)
+        if (!strcmp(r->keys[k].name, name))
+            return fail(r, r->keys[k].line, "<key id=\"%s\">: %s %s: '%s' is not %s attribute "
+                        "(for=\"%s\")", r->keys[k].id, option, name, name,
+                        domain == D_NODE ? "a node" : "an edge",
+                        r->keys[k].domain == D_EDGE ? "edge" : r->keys[k].domain == D_NODE
+                                                                   ? "node" : "graph");
+    return fail(r, line_of(root), "<graphml>: %s %s: no %s attribute '%s' (a <key for=\"%s\" "
+                "attr.name=\"%s\"> is required)", option, name, what, name, what, name);
 }
 
 static ssched_status_t read_document(reader_t *r, ssched_platform_t *p, xmlDocPtr doc)
@@ -745,6 +795,10 @@ static ssched_status_t read_document(reader_t *r, ssched_platform_t *p, xmlDocPt
         if (st == SSCHED_OK && is_el(c, "key"))
             st = read_key(r, c);
     }
+    if (st == SSCHED_OK && r->w_required && r->w_key == NO_INDEX)
+        st = missing_attribute(r, root, r->w_name, D_NODE, "--speed-from");
+    if (st == SSCHED_OK && r->l_required && r->l_key == NO_INDEX)
+        st = missing_attribute(r, root, r->l_name, D_EDGE, "--latency-from");
     xmlNodePtr graph = NULL;
     for (xmlNodePtr c = root->children; c && st == SSCHED_OK; c = c->next) {
         if (c->type != XML_ELEMENT_NODE || is_el(c, "key") || is_el(c, "desc"))
@@ -924,13 +978,24 @@ ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
                                        const char *c_name, int c_is_bandwidth,
                                        ssched_error_t *err)
 {
+    ssched_i_attrs_t a = {w_name, c_name, "l", c_is_bandwidth, 0, 0};
+    return ssched_i_platform_read_attrs(p, path, format, &a, err);
+}
+
+ssched_status_t ssched_i_platform_read_attrs(ssched_platform_t *p, const char *path,
+                                             ssched_platform_format_t format,
+                                             const ssched_i_attrs_t *a, ssched_error_t *err)
+{
     ssched_error_t local;
     reader_t r = {0};
-    r.w_name = w_name;
-    r.c_name = c_name;
+    r.w_name = a->w;
+    r.c_name = a->c;
+    r.l_name = a->l;
+    r.w_required = a->w_required;
+    r.l_required = a->l_required;
     r.path = strcmp(path, "-") ? path : "<stdin>";
     r.err = err ? err : &local;
-    r.w_key = r.c_key = r.ports_key = NO_INDEX;
+    r.w_key = r.c_key = r.ports_key = r.l_key = NO_INDEX;
     ssched_i_name_index_init(&r.key_index);
     ssched_i_name_index_init(&r.node_index);
     ssched_error_clear(r.err);
@@ -949,7 +1014,7 @@ ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
               (format == SSCHED_PLATFORM_AUTO &&
                (named_gml || (!named_xml && looks_like_gml(text, len))));
     if (gml) {
-        st = ssched_i_gml_read(p, text, len, r.path, w_name, c_name, c_is_bandwidth, r.err);
+        st = ssched_i_gml_read(p, text, len, r.path, a, r.err);
         free(text);
         return st;
     }

@@ -21,11 +21,28 @@ SSCHED_INTERNAL ssched_status_t ssched_i_platform_read(ssched_platform_t *p, con
                                        const char *c_name, int c_is_bandwidth,
                                        ssched_error_t *err);
 
+/* The attributes a GraphML or GML reader takes the platform's numbers
+ * from: node attribute w (a task time, or a speed with --speed-from), edge
+ * attribute c (a time, or a bandwidth when c_is_bandwidth), edge attribute
+ * l (a latency, same unit as the times; absent = 0).  w_required: the
+ * attribute was named by the user (--speed-from): it must be declared for
+ * nodes and some node must carry it; l_required: likewise declared for
+ * edges (--latency-from), an edge without it has latency 0. */
+typedef struct {
+    const char *w, *c, *l;
+    int c_is_bandwidth, w_required, l_required;
+} ssched_i_attrs_t;
+
+/* ssched_i_platform_read with every attribute named (above). */
+SSCHED_INTERNAL ssched_status_t ssched_i_platform_read_attrs(ssched_platform_t *p, const char *path,
+                                                             ssched_platform_format_t format,
+                                                             const ssched_i_attrs_t *a,
+                                                             ssched_error_t *err);
+
 /* The GML reader (igraph's); src/platform/gml_read.c.  text is the whole
  * file, `shown` its name in messages. */
 SSCHED_INTERNAL ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const char *text,
-                                                  size_t len, const char *shown, const char *w_name,
-                                                  const char *c_name, int c_is_bandwidth,
-                                                  ssched_error_t *err);
+                                                  size_t len, const char *shown,
+                                                  const ssched_i_attrs_t *a, ssched_error_t *err);
 
 #endif

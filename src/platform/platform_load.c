@@ -37,12 +37,20 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "%s: the unit message size and the work per task must be positive",
                                 path);
+    /* a latency in seconds needs times in seconds: those of --cost-from */
+    if (opt->latency_from && !opt->cost_from)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "%s: a latency attribute (--latency-from %s) is in seconds and "
+                                "needs the costs from bandwidths (--cost-from ATTR), whose time "
+                                "unit is the second", path, opt->latency_from);
+    ssched_i_attrs_t a = {opt->speed_from ? opt->speed_from : "w",
+                          opt->cost_from ? opt->cost_from : "c",
+                          opt->latency_from ? opt->latency_from : "l",
+                          opt->cost_from != NULL, opt->speed_from != NULL,
+                          opt->latency_from != NULL};
     ssched_platform_t tmp;
     ssched_platform_init(&tmp);
-    ssched_status_t st = ssched_i_platform_read(&tmp, path, opt->format,
-                                                opt->speed_from ? opt->speed_from : "w",
-                                                opt->cost_from ? opt->cost_from : "c",
-                                                opt->cost_from != NULL, err);
+    ssched_status_t st = ssched_i_platform_read_attrs(&tmp, path, opt->format, &a, err);
     if (st == SSCHED_OK) {
         if (opt->cost_from) {
             invert(tmp.c, tmp.n_edges, NULL, opt->unit_bytes);

@@ -12,6 +12,16 @@ void ssched_error_clear(ssched_error_t *err)
     err->message[0] = '\0';
 }
 
+/* A message is one line whatever it quotes (a file's value, a node name):
+ * control characters become '?', so input can never forge a line of the
+ * caller's output or stderr. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
 ssched_status_t ssched_error_set(ssched_error_t *err, ssched_status_t status,
                                  const char *fmt, ...)
 {
@@ -20,6 +30,7 @@ ssched_status_t ssched_error_set(ssched_error_t *err, ssched_status_t status,
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
+        one_line(err->message);
         err->status = status;
     }
     return status;
@@ -42,6 +53,7 @@ void ssched_error_prefix(ssched_error_t *err, const char *fmt, ...)
     memmove(err->message + plen, err->message, mlen);
     memcpy(err->message, prefix, plen);
     err->message[plen + mlen] = '\0';
+    one_line(err->message);
 }
 
 void ssched_error_rename(ssched_error_t *err, const char *from, const char *to)
@@ -62,6 +74,7 @@ void ssched_error_rename(ssched_error_t *err, const char *from, const char *to)
         }
     }
     out[len] = '\0';
+    one_line(out);
     memcpy(err->message, out, len + 1);
 }
 
