@@ -212,6 +212,10 @@ static void test_exec_tiers(void)
     CU_ASSERT(run_verified(unroll("tiers-small", "reduce", 100, 0), 20, NULL));
     CU_ASSERT(run_verified(unroll("tiers-small", "scatter", 100, 1), 20, NULL));
     CU_ASSERT(run_verified(unroll("tiers-small", "gossip", 1, 1), 20, NULL));
+    /* more transfers in flight per port than the schedule overlaps */
+    CU_ASSERT(run_verified(unroll("tiers-small", "scatter", 100, 1), 20, "--window 8"));
+    CU_ASSERT(run_verified(unroll("tiers-small", "reduce", 100, 0), 20, "--window 3"));
+    CU_ASSERT(run_verified(unroll_bcast("tiers-small", 100), 20, "--window 100000"));
 }
 
 /* Another node-to-rank map: reversed. */
@@ -296,6 +300,10 @@ static void test_exec_bad_input(void)
     expect_bad(3, args, "mapped twice", 2);
     snprintf(args, sizeof args, "'%s' --unit-bytes zero", good);
     expect_bad(3, args, "--unit-bytes", 2);
+    snprintf(args, sizeof args, "'%s' --window -3", good);
+    expect_bad(3, args, "--window", 2);
+    snprintf(args, sizeof args, "'%s' --pace 0", good);
+    expect_bad(3, args, "--pace", 2);
 }
 
 /* A delivery callback fails mid-run: every rank stops, one line, no hang. */
@@ -439,6 +447,201 @@ static void test_lib_mpi_op(void)
         }
 }
 
+/* mpi_lat_prog (schedules with latencies and batches built in memory)
+ * under mpirun: every payload checked at its destination.  Batches of 1,
+ * 3 and 5 operations; one rank per node (5) and one per node used (4: the
+ * router X carries nothing); as soon as possible and paced (1 ms per
+ * schedule time unit). */
+static void test_exec_batches(void)
+{
+    const char *kinds[] = {"bcast", "scatter"};
+    const char *batch[] = {"1", "3", "5"};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t b = 0; b < 3; b++)
+            for (int np = 4; np <= 5; np++) {
+                const char *pace = b == 1 && np == 4 ? "0.001" : "0";
+                tu_run_t r;
+                tu_sh(&r, MPIRUN " -np %d '%s' %s 15 %s 1/100 %s", np, SSCHED_MPI_LAT_PROG,
+                      kinds[k], batch[b], pace);
+                int ok = r.status == 0 && r.out && strstr(r.out, "mpi_lat_prog: ok");
+                if (!ok)
+                    fprintf(stderr, "\n  mpi_lat_prog %s batch %s np %d: status %d\n%s\n%s",
+                            kinds[k], batch[b], np, r.status, r.out ? r.out : "",
+                            r.err ? r.err : "");
+                CU_ASSERT(ok);
+                tu_run_free(&r);
+            }
+}
+
+/* The number in "... uses N of ..." of an error line, or 0. */
+static int used_count(const char *err)
+{
+    const char *m = err ? strstr(err, "uses ") : NULL;
+    return m ? atoi(m + 5) : 0;
+}
+
+/* Hosts-only execution: routers no transfer crosses need no rank.  A
+ * reduce of two hosts of one LAN on tiers-small uses a few of the 20
+ * nodes: 20 ranks run it, so does one rank per node used (node order, or
+ * a map); any other count is refused (exit 2, one line naming both). */
+static void test_exec_hosts_only(void)
+{
+    const char *path = tu_tmp_path("ts-reduce-lan.json");
+    tu_run_t r;
+    tu_run(&r, "schedule '%s/examples/tiers-small.graphml' --problem reduce --participants "
+           "h0_0_0_0,h0_0_0_1,h0_0_0_2 --target h0_0_0_1 --operations 7 --unroll -o '%s'",
+           SSCHED_SOURCE_DIR, path);
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    tu_run_free(&r);
+    CU_ASSERT(run_verified(path, 20, NULL));
+    char args[700];
+    snprintf(args, sizeof args, "'%s'", path);
+    tu_sh(&r, MPIRUN " -np 2 '%s' %s", SSCHED_EXEC, args);
+    int n = used_count(r.err);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT(n > 2 && n < 20);
+    CU_ASSERT_PTR_NOT_NULL(r.err ? strstr(r.err, "one rank per node used") : NULL);
+    tu_run_free(&r);
+    if (n <= 2 || n >= 20)
+        return;
+    CU_ASSERT(run_verified(path, n, NULL));
+    expect_bad(n + 1, args, "of the platform's 20 nodes", 2);
+    /* a map of the used nodes in reverse order; then one missing a node */
+    const char *map = tu_tmp_path("hosts-only.map");
+    CU_ASSERT_EQUAL_FATAL(tu_write_file(map, "h0_0_0_2\nh0_0_0_1\nh0_0_0_0\nlan0_0_0\n"), 0);
+    snprintf(args, sizeof args, "--map '%s'", map);
+    if (n == 4) /* the three hosts and their LAN router */
+        CU_ASSERT(run_verified(path, 4, args));
+    CU_ASSERT_EQUAL_FATAL(tu_write_file(map, "h0_0_0_2\nh0_0_0_1\nh0_0_0_0\n"), 0);
+    snprintf(args, sizeof args, "'%s' --map '%s'", path, map);
+    expect_bad(3, args, "no rank runs it", 2);
+}
+
+/* --json: the measured time against the schedule's own time scale. */
+static void test_exec_json_units(void)
+{
+    tu_run_t r;
+    tu_sh(&r, MPIRUN " -np 3 '%s' '%s' --json --unit-bytes 640 --pace 0.0001", SSCHED_EXEC,
+          unroll("fig6", "reduce", 7, 0));
+    const char *j = r.out ? strrchr(r.out, '{') : NULL;
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    const char *ms = strstr(j, "\"measured_seconds\": "), *us = strstr(j, "\"unit_seconds\": ");
+    const char *mu = strstr(j, "\"measured_units\": "), *ra = strstr(j, "\"ratio\": ");
+    const char *sm = strstr(j, "\"schedule_makespan_approx\": ");
+    CU_ASSERT(ms && us && mu && ra && sm && strstr(j, "\"paced\": true"));
+    if (ms && us && mu && ra && sm) {
+        double s = atof(ms + 20), u = atof(us + 16), m = atof(mu + 18), q = atof(ra + 9);
+        double mk = atof(sm + 28);
+        CU_ASSERT(u == 0.0001);
+        CU_ASSERT(m > 0 && m == s / u);
+        CU_ASSERT(q > 0 && q < m / mk * (1 + 1e-12) && q > m / mk * (1 - 1e-12));
+    }
+    tu_run_free(&r);
+}
+
+/* A callback out of memory says so (not "returned 1"). */
+static void test_exec_out_of_memory(void)
+{
+#ifndef SSCHED_SANITIZED /* ASan's shadow memory cannot start under ulimit -v */
+    /* 2^30-byte values under a 1.5 GB address-space limit per rank: the
+     * value callback's scratch cannot be had */
+    tu_run_t r;
+    tu_sh(&r, MPIRUN " -np 3 sh -c 'ulimit -v 1500000 && exec \"$0\" \"$@\"' '%s' '%s' "
+          "--unit-bytes 1073741824", SSCHED_EXEC, unroll("fig6", "reduce", 1, 1));
+    int ours = 0;
+    for (const char *x = r.err; x && (x = strstr(x, "ssched-exec:")); x++)
+        ours++;
+    if (r.status != 1 || !strstr(r.err, "out of memory") || strstr(r.err, "returned"))
+        fprintf(stderr, "\n  out of memory: status %d, err: %s", r.status, r.err);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT_EQUAL(ours, 1);
+    CU_ASSERT_PTR_NOT_NULL(r.err ? strstr(r.err, "out of memory") : NULL);
+    CU_ASSERT_PTR_NULL(r.err ? strstr(r.err, "returned") : NULL);
+    tu_run_free(&r);
+#endif
+}
+
+/* SMPI with latencies (mpi_lat_prog_smpi, exact configuration): paced by
+ * default, the simulated makespan is the schedule's (asked: 1 %; measured:
+ * 1 + 4e-16 at worst), with batches and the router X without a rank (4
+ * ranks).  As soon as possible instead (unit_seconds 0) the payloads are
+ * still right, and the time is not the schedule's: 0.65-0.71 here (SMPI's
+ * hosts are not one-port: R feeds A and B at once) up to 1.16-1.31 (the
+ * transfers the schedule spreads over a latency share the link). */
+static void test_smpi_latency(void)
+{
+#if defined(SSCHED_MPI_LAT_PROG_SMPI) && defined(SSCHED_SMPIRUN)
+    const char *xml = tu_tmp_path("lat.xml"), *hosts = tu_tmp_path("lat.hosts");
+    const char *runs[][4] = {{"bcast", "40", "1", "1/10"}, {"bcast", "40", "4", "1/10"},
+                             {"scatter", "20", "1", "1"}, {"scatter", "20", "5", "1/100"}};
+    for (size_t k = 0; k < 4; k++)
+        for (int asap = 0; asap < 2; asap++) {
+            tu_run_t r;
+            tu_sh(&r, SSCHED_MPIRUN " --allow-run-as-root -q -np 1 '%s' %s %s %s %s -1 '%s' '%s'",
+                  SSCHED_MPI_LAT_PROG, runs[k][0], runs[k][1], runs[k][2], runs[k][3], xml, hosts);
+            CU_ASSERT_EQUAL_FATAL(r.status, 0);
+            tu_run_free(&r);
+            tu_sh(&r, SSCHED_SMPIRUN " -np 4 -platform '%s' -hostfile '%s' "
+                  "$(sh '%s/bench/smpi_exact.sh' --print-cfg B) --log=root.thres:warning '%s' "
+                  "%s %s %s %s %s", xml, hosts, SSCHED_SOURCE_DIR, SSCHED_MPI_LAT_PROG_SMPI,
+                  runs[k][0], runs[k][1], runs[k][2], runs[k][3], asap ? "0" : "-1");
+            const char *m = r.out ? strstr(r.out, "ok ratio ") : NULL;
+            double ratio = m ? atof(m + 9) : 0;
+            int ok = asap ? ratio > 0 : ratio > 1 - 0.01 && ratio < 1 + 0.01;
+            if (!ok || (!asap && (ratio < 1 - 1e-9 || ratio > 1 + 1e-9)))
+                fprintf(stderr, "\n  smpi %s K %s batch %s lat %s %s: status %d ratio %.17g"
+                        "\n%s\n%s",
+                        runs[k][0], runs[k][1], runs[k][2], runs[k][3], asap ? "asap" : "paced",
+                        r.status, ratio, r.out ? r.out : "", r.err ? r.err : "");
+            CU_ASSERT(ok);
+            tu_run_free(&r);
+        }
+#endif
+}
+
+/* ssched-exec-smpi warns (one line) outside the exact configuration; the
+ * wrapper ssched-exec-smpirun adds it (the same options as
+ * bench/smpi_exact.sh --print-cfg B) and finds the program by its path. */
+static void test_smpi_config(void)
+{
+#if defined(SSCHED_EXEC_SMPI) && defined(SSCHED_SMPIRUN)
+    const char *xml = tu_tmp_path("f6.xml"), *hosts = tu_tmp_path("f6.hosts");
+    tu_run_t r;
+    tu_run(&r, "export simgrid '%s/examples/fig6.graphml' -o '%s' --hostfile '%s'",
+           SSCHED_SOURCE_DIR, xml, hosts);
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    tu_run_free(&r);
+    const char *path = unroll("fig6", "reduce", 7, 0);
+    const char *wrapper = SSCHED_EXEC_SMPIRUN;
+    tu_sh(&r, "'%s' --print-cfg; sh '%s/bench/smpi_exact.sh' --print-cfg B", wrapper,
+          SSCHED_SOURCE_DIR);
+    char *nl = r.out ? strchr(r.out, '\n') : NULL;
+    CU_ASSERT(r.status == 0 && nl && !strncmp(r.out, nl + 1, (size_t)(nl - r.out)));
+    tu_run_free(&r);
+    for (int how = 0; how < 3; how++) { /* default cfg, exact cfg, wrapper */
+        if (how < 2)
+            tu_sh(&r, SSCHED_SMPIRUN " -np 3 -platform '%s' -hostfile '%s' %s "
+                  "--log=root.thres:warning '%s' '%s' --json --verify", xml, hosts,
+                  how ? "$(sh '" SSCHED_SOURCE_DIR "/bench/smpi_exact.sh' --print-cfg B)" : "",
+                  SSCHED_EXEC_SMPI, path);
+        else
+            tu_sh(&r, "'%s' -np 3 -platform '%s' -hostfile '%s' --log=root.thres:warning '%s' "
+                  "--json --verify", wrapper, xml, hosts, path);
+        int warned = r.err && strstr(r.err, "warning: not SMPI's exact configuration");
+        const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
+        double ratio = m ? atof(m + 9) : 0;
+        int ok = r.status == 0 && strstr(r.out, "\"verified\": true") &&
+                 (how ? !warned && ratio > 1 - 1e-9 && ratio < 1 + 1e-9 : warned);
+        if (!ok)
+            fprintf(stderr, "\n  smpi config %d: status %d ratio %.17g\n%s\n%s", how, r.status,
+                    ratio, r.out ? r.out : "", r.err ? r.err : "");
+        CU_ASSERT(ok);
+        tu_run_free(&r);
+    }
+#endif
+}
+
 int main(void)
 {
     /* Open MPI under ASan: its own allocations are reported as leaks */
@@ -467,6 +670,12 @@ int main(void)
         {"plans shipped in chunks", test_exec_plan_chunks},
         {"library: in-memory setup, MPI_Op combine, errors", test_lib_mpi_op},
         {"SMPI makespan = the schedule's (1e-9)", test_smpi_makespan},
+        {"latencies and batches (in memory): payloads under mpirun", test_exec_batches},
+        {"hosts-only: one rank per node the schedule uses", test_exec_hosts_only},
+        {"--json: measured time in the schedule's time unit", test_exec_json_units},
+        {"a callback out of memory says so", test_exec_out_of_memory},
+        {"SMPI with latencies and batches: paced = the schedule's", test_smpi_latency},
+        {"SMPI: a warning outside the exact configuration; the wrapper", test_smpi_config},
         {NULL, NULL}};
     return tu_main("mpi_exec", tests);
 }

@@ -1,5 +1,6 @@
 /* ssched/mpi.h — run an unrolled schedule ("ssched-unrolled/2") inside an
- * MPI program: one rank per platform node, real payloads (libssched_mpi).
+ * MPI program: one rank per platform node the schedule uses, real payloads
+ * (libssched_mpi).
  *
  * Rank 0 of the communicator reads and checks the schedule once, builds
  * every rank's plan and sends it; each rank then executes its part:
@@ -20,17 +21,27 @@
  *    a one-port node, in start order), the in-port (all its receives), the
  *    processor (its computations); at a switch ("ports": "multi") each
  *    incident link is its own resource instead;
- *  - execution is as soon as possible: a send (MPI_Issend) is posted once
- *    the previous send of its resource has completed and its byte range is
- *    entirely at the node; a receive (MPI_Irecv) once the previous receive
- *    of its resource has completed; a computation once the previous one is
- *    done and both inputs are whole; besides, an operation waits for the
- *    operations of its node that, in the schedule, ended strictly before it
- *    started (so a node never runs ahead on its fast links and holds no
- *    more messages than the schedule's peak, plus one per resource).  A
- *    transfer so starts at max(sender ready, receiver ready), no later than
- *    in the schedule; everything is nonblocking, so no valid schedule
- *    deadlocks.
+ *  - a transfer of batch n (ssched_timed_transfer_t.batch) is one MPI
+ *    message: the same byte range of each of the n operations' buffers,
+ *    packed in order, unpacked by the receiver;
+ *  - execution is as soon as possible: a send (MPI_Isend: no rendezvous
+ *    beyond MPI's own for messages above its eager limit) is posted once
+ *    the previous send of its resource has been posted, the sends of its
+ *    resource that ended (in the schedule) by its start have completed and
+ *    its byte range is entirely at the node; a receive (MPI_Irecv) alike;
+ *    a computation once the previous one is done and both inputs are
+ *    whole; besides, an operation waits for the operations of its node
+ *    that, in the schedule, ended strictly before it started (so a node
+ *    never runs ahead on its fast links and holds no more messages than the
+ *    schedule's peak, plus one per resource).  With latencies a port has
+ *    several transfers in flight, as the schedule overlaps them (a port is
+ *    busy for [start + l, end) only).  Paced runs (unit_seconds below) also
+ *    post each event no earlier than its scheduled start: under SMPI's
+ *    exact configuration they reproduce the schedule's times.  Everything
+ *    is nonblocking, so no valid schedule deadlocks;
+ *  - ranks: rank i runs node i when the job has one rank per node; when it
+ *    has one rank per node the schedule uses (routers no transfer crosses
+ *    need none), rank i runs the i-th of those in node order; or a map.
  * Under SMPI (the library compiled with SSCHED_SMPI) a task of size z costs
  * flops_per_task x z flops (= w x z seconds on the hosts of
  * `ssched export simgrid`), computed by a second actor of the rank so the
@@ -65,7 +76,22 @@ typedef struct {
                                   comment, blank lines skipped); NULL:
                                   rank i runs node i (file order)          */
     const int *node_of_rank;   /* rank 0 only, instead of map_file: comm
-                                  size entries (a permutation), or NULL     */
+                                  size entries (distinct nodes, covering
+                                  every node the schedule uses), or NULL    */
+    double unit_seconds;       /* pacing: seconds per schedule time unit;
+                                  every event is then posted no earlier
+                                  than its scheduled start (t0 + start x
+                                  unit_seconds); 0: as soon as possible;
+                                  < 0 (the default): 1 under SMPI when the
+                                  platform has latencies (the time unit of
+                                  `ssched export simgrid` and --unit-bytes
+                                  platforms is the second), else 0         */
+    size_t window;             /* rank 0 only: transfers a port (or link,
+                                  or processor) may have in flight beyond
+                                  those the schedule overlaps (0, the
+                                  default: exactly the schedule's); for a
+                                  schedule planned without the network's
+                                  latency                                  */
 } ssched_mpi_options_t;
 
 /* What every rank knows after setup. */
@@ -73,6 +99,8 @@ typedef struct {
     ssched_problem_kind_t kind;
     size_t operations;         /* K                                         */
     size_t n_nodes, node;      /* node = the node this rank runs            */
+    size_t n_ranks;            /* the communicator's size                   */
+    double unit_seconds;       /* the pacing in force (0: none)             */
     size_t n_types;            /* scatter, gossip: messages per operation;
                                   broadcast: its targets (one message,
                                   type 0, per operation)                    */
@@ -139,7 +167,8 @@ void ssched_mpi_options_default(ssched_mpi_options_t *opt);
 void ssched_mpi_init(ssched_mpi_t *x);
 void ssched_mpi_free(ssched_mpi_t *x);
 
-/* Collective over comm (which must have one rank per platform node).  Rank
+/* Collective over comm (one rank per platform node, or per node the
+ * schedule uses, or as many as the map names).  Rank
  * 0 checks the file (ssched_check_schedule_file) and reads it; an invalid
  * schedule, a wrong number of ranks or a bad map is SSCHED_EINPUT with one
  * line, on every rank.  opt may be NULL (defaults). */

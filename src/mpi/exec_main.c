@@ -1,8 +1,16 @@
-/* ssched-exec: run an unrolled schedule with MPI (one rank per node).
+/* ssched-exec: run an unrolled schedule with MPI (one rank per node, or
+ * per node the schedule uses: routers no transfer crosses need none).
  *
  *   mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]
- *                            [--verify] [--json] [--map FILE]
+ *                            [--verify] [--json] [--map FILE] [--pace S | --no-pace]
+ *                            [--window W]
  *
+ * --pace S posts every event no earlier than its scheduled start, one
+ * schedule time unit lasting S seconds (ssched_mpi_options_t.unit_seconds);
+ * the default is S = 1 under SMPI when the platform has latencies (exact
+ * there), else as soon as possible.  --window W lets each port have W
+ * more transfers in flight than the schedule overlaps (a schedule planned
+ * without the network's latency pays it once per transfer otherwise).
  * Payloads are deterministic, so --verify can check them where they end:
  * scatter/gossip messages are bytes derived from (type, op, byte index),
  * compared at the destination (each exactly once); a broadcast's message
@@ -25,8 +33,13 @@
  * bench/smpi_exact.sh --print-cfg B, simulated times are the schedule's.
  * --json: the last stdout line is one object; "verified" is true only when
  * --verify was given and passed ("verify" says whether it was asked);
- * "buffer_peak" is the most message buffers one rank held at once (compare
- * with the schedule's "buffer_peak").
+ * "measured_seconds" (also "makespan"), "unit_seconds" (one schedule time
+ * unit in seconds: the pacing's, else 1, the unit of `ssched export
+ * simgrid` and of --unit-bytes platforms), "measured_units" (measured in
+ * schedule time units), "ratio" (measured_units / the schedule's
+ * makespan); "buffer_peak" is the most message buffers one rank held at
+ * once (compare with the schedule's "buffer_peak").  Under SMPI a
+ * configuration other than the exact one gets a one-line warning.
  * Open MPI adds its own banner on stderr when a rank exits non-zero:
  * `mpirun -q` keeps stderr to ssched-exec's one line. */
 #include <errno.h>
@@ -38,8 +51,10 @@
 #include "ssched/mpi.h"
 
 #ifdef SSCHED_SMPI
-/* src/mpi/smpi_envelope.cpp: cancel SMPI's 16-byte message envelope */
+/* src/mpi/smpi_envelope.cpp: cancel SMPI's 16-byte message envelope;
+ * is the configuration the exact one (0), else why not */
 int ssched_smpi_exact_envelope(void);
+int ssched_smpi_config_check(char *why, size_t len);
 #endif
 
 #define PRIME 2147483647ULL /* 2^31 - 1 */
@@ -205,9 +220,10 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return 0;
     if (v->commutative) { /* the sum over every participant, each once */
         size_t nw = bytes / 8;
-        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w = acc + nw;
+        uint64_t *acc = malloc((2 * nw + 1) * sizeof *acc), *w;
         if (!acc)
             return ENOMEM; /* reported as out of memory */
+        w = acc + nw;
         leaf_sum(0, op, acc, nw, v->N);
         for (size_t k = 1; k < v->N; k++) {
             leaf_sum(k, op, w, nw, v->N);
@@ -219,9 +235,10 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return 0;
     }
     size_t nmat = bytes / 32;
-    uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m = acc + 4 * nmat;
+    uint64_t *acc = malloc((8 * nmat + 1) * sizeof *acc), *m;
     if (!acc)
         return ENOMEM; /* reported as out of memory */
+    m = acc + 4 * nmat;
     leaf(0, op, acc, nmat);
     for (size_t k = 1; k < v->N; k++) { /* the ordered reduction v_0 ... v_{N-1} */
         leaf(k, op, m, nmat);
@@ -258,7 +275,14 @@ static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 
 static const char usage[] =
     "usage: mpirun -np N ssched-exec SCHEDULE.json [--unit-bytes B] [--flops-per-task F]\n"
-    "                                [--verify] [--json] [--map FILE]\n";
+    "                                [--verify] [--json] [--map FILE] [--pace S | --no-pace]\n"
+    "                                [--window W]\n"
+    "  N: one rank per node of the platform, or per node the schedule uses\n"
+    "  --pace S: post every event no earlier than its scheduled start, one schedule\n"
+    "            time unit = S seconds (default: S = 1 in SMPI when the platform\n"
+    "            has latencies, otherwise --no-pace: as soon as possible)\n"
+    "  --window W: W more transfers in flight per port than the schedule overlaps\n"
+    "            (for a schedule planned without the network's latency; default 0)\n";
 
 /* Every rank parses the same argv: the same verdict everywhere. */
 static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t *opt,
@@ -275,6 +299,20 @@ static int parse(int argc, char **argv, const char **path, ssched_mpi_options_t 
             *json = 1;
         } else if (!strcmp(a, "--map") && has) {
             opt->map_file = argv[++k];
+        } else if (!strcmp(a, "--window") && has) {
+            unsigned long long w = strtoull(argv[++k], &end, 10);
+            if (errno || *end || argv[k][0] == '-' || !argv[k][0] || w > 1000000000ULL)
+                return snprintf(why, wlen, "--window needs a count of transfers, not '%s'",
+                                argv[k]), 0;
+            opt->window = (size_t)w;
+        } else if (!strcmp(a, "--no-pace")) {
+            opt->unit_seconds = 0;
+        } else if (!strcmp(a, "--pace") && has) {
+            double f = strtod(argv[++k], &end);
+            if (errno || *end || !(f > 0) || f > 1e300)
+                return snprintf(why, wlen, "--pace needs a positive number of seconds, not '%s'",
+                                argv[k]), 0;
+            opt->unit_seconds = f;
         } else if (!strcmp(a, "--unit-bytes") && has) {
             unsigned long long b = strtoull(argv[++k], &end, 10);
             if (errno || *end || b == 0 || argv[k][0] == '-')
@@ -313,6 +351,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "ssched-exec: warning: SimGrid refused the envelope bandwidth factor "
                 "(network/bandwidth-factor or smpi/bw-factor set?): times include SMPI's "
                 "16-byte envelope\n");
+    char cfgwhy[160];
+    if (rank == 0 && ssched_smpi_config_check(cfgwhy, sizeof cfgwhy))
+        fprintf(stderr, "ssched-exec: warning: not SMPI's exact configuration (%s): simulated "
+                "times will differ from the schedule's; use ssched-exec-smpirun or the options "
+                "of bench/smpi_exact.sh --print-cfg B\n", cfgwhy);
 #endif
     ssched_mpi_options_t opt;
     ssched_mpi_options_default(&opt);
@@ -385,19 +428,28 @@ int main(int argc, char **argv)
     }
     if (rank == 0 && rs == SSCHED_OK) {
         double tp = st.makespan > 0 ? (double)x.operations / st.makespan : 0;
+        /* the schedule's time unit in seconds: the pacing's, else 1 (the
+         * unit of `ssched export simgrid` and --cost-from/--unit-bytes
+         * platforms is the second) */
+        double unit = x.unit_seconds > 0 ? x.unit_seconds : 1, units = st.makespan / unit;
+        double ratio = x.makespan_d > 0 ? units / x.makespan_d : 0;
         if (json)
             printf("{\"verified\": %s, \"verify\": %s, \"makespan\": %.17g, "
+                   "\"measured_seconds\": %.17g, \"unit_seconds\": %.17g, "
+                   "\"measured_units\": %.17g, \"paced\": %s, "
                    "\"schedule_makespan\": \"%s\", \"schedule_makespan_approx\": %.9g, "
                    "\"operations\": %zu, \"throughput\": %.9g, \"ratio\": %.17g, "
                    "\"unit_bytes\": %llu, \"ranks\": %zu, \"buffer_peak\": %zu}\n",
                    verified ? "true" : "false", verify ? "true" : "false", st.makespan,
-                   x.makespan, x.makespan_d, x.operations, tp,
-                   x.makespan_d > 0 ? st.makespan / x.makespan_d : 0,
-                   (unsigned long long)opt.unit_bytes, x.n_nodes, peak_all);
+                   st.makespan, unit, units, x.unit_seconds > 0 ? "true" : "false", x.makespan,
+                   x.makespan_d, x.operations, tp, ratio, (unsigned long long)opt.unit_bytes,
+                   x.n_ranks, peak_all);
         else
-            printf("schedule makespan: %s (%.9g) time units\n"
-                   "measured makespan: %.9g s\nthroughput: %.9g operations/s (K = %zu)\n"
-                   "verified: %s\n", x.makespan, x.makespan_d, st.makespan, tp, x.operations,
+            printf("schedule makespan: %s (%.9g) time units of %.9g s\n"
+                   "measured makespan: %.9g s = %.9g time units (ratio %.9g)%s\n"
+                   "throughput: %.9g operations/s (K = %zu)\nverified: %s\n", x.makespan,
+                   x.makespan_d, unit, st.makespan, units, ratio,
+                   x.unit_seconds > 0 ? ", paced" : "", tp, x.operations,
                    !verify ? "not requested (--verify)" : verified ? "yes" : "NO");
         fflush(stdout);
     }

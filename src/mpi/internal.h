@@ -22,8 +22,13 @@ enum { OP_SEND, OP_RECV, OP_COMP, OP_DELIVER };
 enum { BUF_NONE, BUF_FILL, BUF_VALUE };   /* how a buffer is first filled  */
 
 /* int64 fields of one operation / buffer in the packed arrays */
+/* O_START: the scheduled start (a double's bits, schedule time units);
+ * O_AFTER: the previous operation on the same resource, which must have
+ * been posted (not completed) first, -1 if none; O_NEXT: the operation
+ * whose O_AFTER this one is; O_XB0, O_NXB: a batch's buffers after O_BUF
+ * (xbufs[O_XB0 .. O_XB0 + O_NXB)), one per further operation carried. */
 enum { O_KIND, O_PEER, O_BUF, O_LEFT, O_RIGHT, O_LO, O_HI, O_NDEPS, O_SUCC0, O_NSUCC, O_ID,
-       O_WIDTH };
+       O_START, O_AFTER, O_NEXT, O_XB0, O_NXB, O_WIDTH };
 enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
 
 #define TAG_DATA 11   /* every transfer (matching per source rank)         */
@@ -31,12 +36,14 @@ enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
 #define TAG_COMP 13   /* SMPI: a computation's actor has finished          */
 #define TAG_IDLE 14   /* end barrier: a rank has nothing left under way    */
 #define TAG_RELEASE 15 /* end barrier: rank 0 lets everyone go             */
+#define TAG_TIMER 16  /* SMPI, paced runs: an event's scheduled start    */
 
 typedef struct {
-    int64_t n_ops, n_bufs, n_succ;
+    int64_t n_ops, n_bufs, n_succ, n_xbufs;
     int64_t *ops;      /* n_ops x O_WIDTH                                   */
     int64_t *bufs;     /* n_bufs x B_WIDTH                                  */
     int64_t *succ;     /* successor lists (O_SUCC0, O_NSUCC)                */
+    int64_t *xbufs;    /* batches' further buffers (O_XB0, O_NXB)           */
 } mpi_plan_t;
 
 struct ssched_mpi_impl {
@@ -44,17 +51,21 @@ struct ssched_mpi_impl {
     int rank, size;
     mpi_plan_t plan;
     double flops;      /* per task: flops_per_task x size                   */
+    double pace;       /* seconds per schedule time unit; 0: as soon as
+                          possible (ssched_mpi_options_t.unit_seconds)     */
 };
 
 /* Rank 0: the plans of every node (plans[n_nodes]) from a valid unrolled
- * schedule; rank_of_node maps nodes to peers.  EINPUT for a transfer above
- * INT_MAX bytes. */
+ * schedule; rank_of_node maps nodes to peers; window: transfers a resource
+ * may have in flight beyond the schedule's overlap
+ * (ssched_mpi_options_t.window).  EINPUT for a transfer above INT_MAX
+ * bytes. */
 SSCHED_INTERNAL ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p,
                                                          const ssched_problem_t *pb,
                                                          const ssched_unrolled_t *u,
                                                          uint64_t msg_bytes,
-                                                         const int *rank_of_node, mpi_plan_t *plans,
-                                                         ssched_error_t *err);
+                                                         const int *rank_of_node, size_t window,
+                                                         mpi_plan_t *plans, ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_mpi_plan_free(mpi_plan_t *pl);
 
 #endif

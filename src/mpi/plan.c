@@ -44,10 +44,23 @@ int64_t ssched_i_plan_add_buf(bld_t *b, size_t node, int64_t init, int64_t a, in
 int64_t ssched_i_plan_add_op(bld_t *b, size_t node, int64_t kind, int64_t peer, int64_t buf,
                       int64_t left, int64_t right, int64_t lo, int64_t hi, int64_t id)
 {
+    node_t *n = &b->nodes[node];
+    /* a batch: the first operation it carries makes the send and the
+     * receive, the others add their buffer (same byte range) to them */
+    int64_t *cur = kind == OP_SEND ? &b->bsend : kind == OP_RECV ? &b->brecv : NULL;
+    if (cur && *cur >= 0) {
+        int64_t *o = &n->ops.v[*cur * O_WIDTH];
+        if (o[O_NXB] == 0)
+            o[O_XB0] = (int64_t)n->xbufs.n;
+        if (buf < 0 || !ssched_i_plan_push(&n->xbufs, &buf, 1))
+            return b->nomem = 1, -1;
+        o[O_NXB]++;
+        n->bufs.v[buf * B_WIDTH + B_REFS]++;
+        return *cur;
+    }
     int64_t o[O_WIDTH] = {0};
     o[O_KIND] = kind, o[O_PEER] = peer, o[O_BUF] = buf, o[O_LEFT] = left, o[O_RIGHT] = right;
-    o[O_LO] = lo, o[O_HI] = hi, o[O_ID] = id;
-    node_t *n = &b->nodes[node];
+    o[O_LO] = lo, o[O_HI] = hi, o[O_ID] = id, o[O_AFTER] = -1, o[O_NEXT] = -1;
     if (!ssched_i_plan_push(&n->ops, o, O_WIDTH))
         return b->nomem = 1, -1;
     /* a buffer lives until every operation using it has completed */
@@ -55,7 +68,10 @@ int64_t ssched_i_plan_add_op(bld_t *b, size_t node, int64_t kind, int64_t peer, 
     for (int k = 0; k < 3; k++)
         if (use[k] >= 0)
             n->bufs.v[use[k] * B_WIDTH + B_REFS]++;
-    return (int64_t)(n->ops.n / O_WIDTH) - 1;
+    int64_t at = (int64_t)(n->ops.n / O_WIDTH) - 1;
+    if (cur && b->batching)
+        *cur = at;
+    return at;
 }
 
 void ssched_i_plan_add_dep(bld_t *b, size_t node, int64_t pred, int64_t succ)
@@ -69,39 +85,66 @@ void ssched_i_plan_add_dep(bld_t *b, size_t node, int64_t pred, int64_t succ)
         b->nodes[node].ops.v[succ * O_WIDTH + O_NDEPS]++;
 }
 
-/* The resource's order: op follows the previous operation on it.  And the
- * node's local order across its resources: op, starting at `start` in the
- * schedule, also follows every operation of the node that ended strictly
- * before on another resource (through the last of them on each: ends
- * increase along a resource).  Without it an intermediate node runs ahead
- * of the schedule on its non-bottleneck links and holds O(K) messages (a
- * scatter on tiers-46 with K = 1000 needed tens of GB); with it, buffers
- * live at once in the run are live at once in the schedule, up to the one
- * operation per resource ending exactly at `start`: a node holds at most
- * its schedule peak plus a few.  Those exact ties are left out on purpose:
- * a piece moves whole bytes, [floor(off B), floor((off + len) B)), up to
- * one byte (c / B s) more than len B, and a tight edge would pass that
- * delay on (measured: 8e-8 relative on the tiers-small reduce, B = 1e6).
- * Every edge goes from an operation ending before the other starts, so the
- * schedule satisfies them all: no deadlock, and the run ends no later. */
+/* The resource's order: op is posted after the previous operation on it
+ * (O_AFTER: MPI's non-overtaking rule then matches each edge's sends and
+ * receives in the schedule's order) and waits for the completion of the
+ * last one that ended, in the schedule, no later than op starts (with
+ * latencies a transfer ends after the next one on its port has started:
+ * the port is busy only for the bandwidth phase [start + l, end), so
+ * several transfers of one port are in flight at once).  And the node's
+ * local order across its resources: op, starting at `start` in the
+ * schedule, also waits for every operation of the node that ended strictly
+ * before on another resource (through the last of them on each).  Without
+ * it an intermediate node runs ahead of the schedule on its
+ * non-bottleneck links and holds O(K) messages (a scatter on tiers-46 with
+ * K = 1000 needed tens of GB); with it, buffers live at once in the run
+ * are live at once in the schedule, up to the one operation per resource
+ * ending exactly at `start`: a node holds at most its schedule peak plus a
+ * few.  Those exact ties on other resources are left out on purpose: a
+ * piece moves whole bytes, [floor(off B), floor((off + len) B)), up to one
+ * byte (c / B s) more than len B, and a tight edge would pass that delay
+ * on (measured: 8e-8 relative on the tiers-small reduce, B = 1e6).  Every
+ * edge goes from an operation ending no later than the other starts, so
+ * the schedule satisfies them all: no deadlock, and the run ends no
+ * later.  With a window W (an option) the waits are for the operations W
+ * further back, on its own resource (W more transfers in flight than the
+ * schedule has) and on the others (a node runs up to W operations per
+ * resource ahead): for networks whose latency the schedule ignores, at the
+ * price of up to W more buffers per resource.  (Ends
+ * need not increase along a resource when latencies differ
+ * between edges; the scan then stops early and adds fewer edges, which is
+ * safe.) */
 void ssched_i_plan_chain(bld_t *b, size_t node, int64_t *last, int64_t op, mpq_srcptr start,
                   mpq_srcptr end)
 {
-    if (op < 0)
+    if (op < 0 || *last == op) /* a batch's later operations: chained once */
         return;
-    ssched_i_plan_add_dep(b, node, *last, op);
+    int64_t prev = *last, *ops = b->nodes[node].ops.v;
     *last = op;
+    double s = mpq_get_d(start);
+    memcpy(&ops[op * O_WIDTH + O_START], &s, sizeof s);
+    if (prev >= 0) {
+        ops[op * O_WIDTH + O_AFTER] = prev;
+        ops[prev * O_WIDTH + O_NEXT] = op;
+    }
     size_t own = (size_t)(last - b->last), n0 = b->slot0[node], lr = b->slot0[node + 1] - n0;
     int64_t *seen = &b->seen[b->seen0[node] + b->lidx[own] * lr];
     for (size_t k = n0; k < n0 + lr; k++) {
         size_t r = b->slots[k];
-        if (r == own)
+        size_t *ptr = r == own ? &b->q_own[r] : &b->q_ptr[r];
+        int tie = r == own; /* on its own resource, an end at `start` counts */
+        while (*ptr < b->q_n[r] && mpq_cmp(b->q_end[r][*ptr], start) < tie)
+            (*ptr)++;
+        /* a window W: W more in flight on its own resource, and the wait
+         * on the others is for the operation W further back */
+        size_t at = *ptr, lim = b->q_n[r] > b->window ? b->q_n[r] - b->window : 0;
+        if (r != own)
+            lim = at > b->window ? at - b->window : 0;
+        if (at > lim)
+            at = lim;
+        if (at == 0)
             continue;
-        while (b->q_ptr[r] < b->q_n[r] && mpq_cmp(b->q_end[r][b->q_ptr[r]], start) < 0)
-            b->q_ptr[r]++;
-        if (b->q_ptr[r] == 0)
-            continue;
-        int64_t d = b->q_op[r][b->q_ptr[r] - 1];
+        int64_t d = b->q_op[r][at - 1];
         if (seen[k - n0] != d) /* else an earlier op on `own` waits for it already */
             ssched_i_plan_add_dep(b, node, d, op), seen[k - n0] = d;
     }
@@ -132,32 +175,53 @@ static int local_order_init(bld_t *b)
     b->q_n = calloc(ns + 1, sizeof *b->q_n);
     b->q_cap = calloc(ns + 1, sizeof *b->q_cap);
     b->q_ptr = calloc(ns + 1, sizeof *b->q_ptr);
+    b->q_own = calloc(ns + 1, sizeof *b->q_own);
     b->slot0 = calloc(n + 1, sizeof *b->slot0);
     b->slots = malloc((ns + 1) * sizeof *b->slots);
     b->lidx = malloc((ns + 1) * sizeof *b->lidx);
     b->seen0 = malloc((n + 1) * sizeof *b->seen0);
-    if (!b->q_end || !b->q_op || !b->q_n || !b->q_cap || !b->q_ptr || !b->slot0 || !b->slots ||
+    if (!b->q_end || !b->q_op || !b->q_n || !b->q_cap || !b->q_ptr || !b->q_own || !b->slot0 ||
+        !b->slots ||
         !b->lidx || !b->seen0)
         return 0;
+    /* a multi-port node's slots: the link ends the schedule uses only (a
+     * routed platform has an edge per host pair: n^2 slots otherwise),
+     * placed after the node's own three in one pass over the edges */
+    unsigned char *used = calloc(p->n_edges + 1, 1);
+    size_t *pos = calloc(n + 1, sizeof *pos);
+    if (!used || !pos)
+        return free(used), free(pos), 0;
+    for (size_t t = 0; t < b->u->n_transfers; t++)
+        used[b->u->transfers[t].edge] = 1;
+    const unsigned char *mp = p->multiport;
+    for (size_t e = 0; mp && e < p->n_edges; e++)
+        if (used[e]) {
+            pos[p->from[e]] += mp[p->from[e]] != 0;
+            pos[p->to[e]] += mp[p->to[e]] != 0;
+        }
     size_t at = 0, nseen = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++) { /* pos: first the count, then the fill point */
+        size_t lr = 3 + pos[k];
         b->slot0[k] = at;
-        size_t own[3] = {k, n + k, 2 * n + k};
-        for (int r = 0; r < 3; r++)
-            b->slots[at++] = own[r];
-        if (p->multiport && p->multiport[k])
-            for (size_t e = 0; e < p->n_edges; e++) {
-                if (p->from[e] == k)
-                    b->slots[at++] = 3 * n + 2 * e;
-                if (p->to[e] == k)
-                    b->slots[at++] = 3 * n + 2 * e + 1;
-            }
-        for (size_t s = b->slot0[k]; s < at; s++)
-            b->lidx[b->slots[s]] = s - b->slot0[k];
+        b->slots[at] = k, b->slots[at + 1] = n + k, b->slots[at + 2] = 2 * n + k;
+        pos[k] = at + 3;
+        at += lr;
         b->seen0[k] = nseen;
-        nseen += (at - b->slot0[k]) * (at - b->slot0[k]);
+        nseen += lr * lr;
     }
+    for (size_t e = 0; mp && e < p->n_edges; e++)
+        if (used[e]) {
+            if (mp[p->from[e]])
+                b->slots[pos[p->from[e]]++] = 3 * n + 2 * e;
+            if (mp[p->to[e]])
+                b->slots[pos[p->to[e]]++] = 3 * n + 2 * e + 1;
+        }
+    for (size_t k = 0; k < n; k++)
+        for (size_t x = b->slot0[k]; x < (k + 1 < n ? b->slot0[k + 1] : at); x++)
+            b->lidx[b->slots[x]] = x - b->slot0[k];
+    free(pos);
     b->slot0[n] = at;
+    free(used);
     if (!(b->seen = malloc((nseen + 1) * sizeof *b->seen)))
         return 0;
     for (size_t k = 0; k < nseen; k++)
@@ -174,7 +238,7 @@ static void local_order_free(bld_t *b)
         if (b->q_op)
             free(b->q_op[k]);
     }
-    free(b->q_end), free(b->q_op), free(b->q_n), free(b->q_cap), free(b->q_ptr);
+    free(b->q_end), free(b->q_op), free(b->q_n), free(b->q_cap), free(b->q_ptr), free(b->q_own);
     free(b->slot0), free(b->slots), free(b->lidx), free(b->seen0), free(b->seen);
 }
 
@@ -216,8 +280,10 @@ static int finish(node_t *n, mpi_plan_t *out)
     out->ops = n->ops.v ? n->ops.v : malloc(sizeof(int64_t));
     out->bufs = n->bufs.v ? n->bufs.v : malloc(sizeof(int64_t));
     out->succ = ssched_i_alloc(ne, sizeof *out->succ);
-    n->ops.v = n->bufs.v = NULL;
-    if (!out->ops || !out->bufs || !out->succ)
+    out->n_xbufs = (int64_t)n->xbufs.n;
+    out->xbufs = n->xbufs.v ? n->xbufs.v : malloc(sizeof(int64_t));
+    n->ops.v = n->bufs.v = n->xbufs.v = NULL;
+    if (!out->ops || !out->bufs || !out->succ || !out->xbufs)
         return 0;
     for (size_t k = 0; k < ne; k++) /* counts, then offsets, then fill */
         out->ops[n->edges.v[2 * k] * O_WIDTH + O_NSUCC]++;
@@ -239,12 +305,14 @@ void ssched_i_mpi_plan_free(mpi_plan_t *pl)
     free(pl->ops);
     free(pl->bufs);
     free(pl->succ);
+    free(pl->xbufs);
     memset(pl, 0, sizeof *pl);
 }
 
 ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 const ssched_unrolled_t *u, uint64_t msg_bytes,
-                                const int *rank_of_node, mpi_plan_t *plans, ssched_error_t *err)
+                                const int *rank_of_node, size_t window, mpi_plan_t *plans,
+                                ssched_error_t *err)
 {
     if (msg_bytes > INT_MAX)
         return ssched_error_set(err, SSCHED_EINPUT, "a message of %llu bytes is above MPI's "
@@ -253,6 +321,8 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
     bld_t b;
     memset(&b, 0, sizeof b);
     b.p = p, b.pb = pb, b.u = u, b.B = (int64_t)msg_bytes, b.rank_of = rank_of_node;
+    b.bsend = b.brecv = -1;
+    b.window = window;
     size_t n = p->n_nodes, K = u->operations, N = pb->n_participants;
     /* an all-reduce is both: its reduce values, then copies of the results */
     int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
@@ -286,14 +356,30 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
         int comp = ic < u->n_computations &&
                    (it == u->n_transfers ||
                     mpq_cmp(u->computations[ic].start, u->transfers[it].start) <= 0);
-        if (comp)
+        if (comp) {
             ssched_i_plan_reduce_computation(&b, &u->computations[ic++]);
-        else if (bcast && (!all || u->transfers[it].type == copy))
-            ssched_i_plan_bcast_transfer(&b, &u->transfers[it++]);
-        else if (reduce)
-            ssched_i_plan_reduce_transfer(&b, &u->transfers[it++]);
-        else
-            ssched_i_plan_flow_transfer(&b, &u->transfers[it++]);
+            continue;
+        }
+        /* a batch of n operations is replayed as n transfers, each for one
+         * of them, that share one send and one receive (add_op) */
+        const ssched_timed_transfer_t *t = &u->transfers[it++];
+        size_t nb = t->batch ? t->batch : 1;
+        if (t->op + nb > K) {
+            b.broken = 1;
+            break;
+        }
+        b.batching = nb > 1;
+        for (b.bk = 0; b.bk < nb && !b.nomem && !b.broken; b.bk++) {
+            if (bcast && (!all || t->type == copy))
+                ssched_i_plan_bcast_transfer(&b, t);
+            else if (reduce)
+                ssched_i_plan_reduce_transfer(&b, t);
+            else
+                ssched_i_plan_flow_transfer(&b, t);
+        }
+        b.batching = 0;
+        b.bk = 0;
+        b.bsend = b.brecv = -1;
     }
     if (!b.nomem && !b.broken) {
         /* an all-reduce's root delivers only if it is a participant (else
@@ -320,6 +406,7 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
         free(b.nodes[k].ops.v);
         free(b.nodes[k].bufs.v);
         free(b.nodes[k].edges.v);
+        free(b.nodes[k].xbufs.v);
     }
     for (size_t k = 0; b.msgs && k < b.n_types * K; k++) {
         free(b.msgs[k].s);

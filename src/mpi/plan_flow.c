@@ -43,7 +43,7 @@ void ssched_i_plan_flow_transfer(bld_t *b, const ssched_timed_transfer_t *t)
 {
     const ssched_problem_t *pb = b->pb;
     size_t n = b->p->n_nodes, i = b->p->from[t->edge], j = b->p->to[t->edge];
-    int64_t id = (int64_t)(t->type * b->u->operations + t->op), lo, hi, *snd, *rcv;
+    int64_t id = (int64_t)(t->type * b->u->operations + (t->op + b->bk)), lo, hi, *snd, *rcv;
     msg_t *m = &b->msgs[id];
     size_t origin = b->origin[t->type];
     (void)n;
@@ -57,8 +57,8 @@ void ssched_i_plan_flow_transfer(bld_t *b, const ssched_timed_transfer_t *t)
     }
     ssched_i_plan_frame(b, t, &lo, &hi, &snd, &rcv);
     int64_t bi = msg_buffer(b, m, i, i == origin ? BUF_FILL : BUF_NONE, (int64_t)t->type,
-                            (int64_t)t->op);
-    int64_t bj = msg_buffer(b, m, j, BUF_NONE, (int64_t)t->type, (int64_t)t->op);
+                            (int64_t)(t->op + b->bk));
+    int64_t bj = msg_buffer(b, m, j, BUF_NONE, (int64_t)t->type, (int64_t)(t->op + b->bk));
     if (bi < 0 || bj < 0 || !split(m, lo) || !split(m, hi))
         return (void)(b->nomem = 1);
     int64_t send = ssched_i_plan_add_op(b, i, OP_SEND, b->rank_of[j], bi, -1, -1, lo, hi, id);
@@ -118,12 +118,12 @@ static size_t bcast_source(const bld_t *b)
 void ssched_i_plan_bcast_transfer(bld_t *b, const ssched_timed_transfer_t *t)
 {
     size_t n = b->p->n_nodes, i = b->p->from[t->edge], j = b->p->to[t->edge];
-    size_t src = bcast_source(b), ki = t->op * n + i, kj = t->op * n + j;
-    int64_t lo, hi, *snd, *rcv, op = (int64_t)t->op;
+    size_t src = bcast_source(b), ki = (t->op + b->bk) * n + i, kj = (t->op + b->bk) * n + j;
+    int64_t lo, hi, *snd, *rcv, op = (int64_t)(t->op + b->bk);
     ssched_i_plan_frame(b, t, &lo, &hi, &snd, &rcv);
     val_t *res = NULL; /* all-reduce: the result the root's copies send */
     if (i == src && b->pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
-        if (!(res = ssched_i_plan_root_result(b, t->op)))
+        if (!(res = ssched_i_plan_root_result(b, (t->op + b->bk))))
             return (void)(b->broken = 1);
         b->bbuf[ki] = res->buf;
         b->bprod[ki] = -1;

@@ -12,6 +12,7 @@ typedef struct {
 } vec_t;
 typedef struct {
     vec_t ops, bufs, edges;    /* edges: (pred, succ) pairs                 */
+    vec_t xbufs;               /* batches' further buffers                  */
 } node_t;
 
 /* scatter, gossip: a byte range of a message at a node since `prod` (-1:
@@ -45,11 +46,18 @@ typedef struct {
      * operations' ends in start order, and how many ended so far */
     mpq_srcptr **q_end;
     int64_t **q_op;
-    size_t *q_n, *q_cap, *q_ptr;
+    size_t *q_n, *q_cap, *q_ptr, *q_own; /* q_own: as q_ptr, ties included */
     size_t *slot0, *slots;     /* node k's slots: slots[slot0[k] .. slot0[k+1]) */
     size_t *lidx, *seen0;      /* a slot's index among its node's; node's seen */
     int64_t *seen;             /* [node][own slot][other slot]: last dep added */
     int nomem, broken;
+    size_t window;             /* extra transfers in flight per resource    */
+    int batching;              /* replaying a transfer of batch > 1         */
+    size_t bk;                 /* its operation replayed: t->op + bk (the
+                                  transfer itself is passed: chain keeps
+                                  pointers to its start and end)          */
+    int64_t bsend, brecv;      /* a batch: its send / receive once made,
+                                  later operations add their buffers      */
     msg_t *msgs;
     size_t n_types, *origin;   /* scatter, gossip: canonical type -> origin */
     val_t *vals;               /* open addressing on key                    */

@@ -126,18 +126,18 @@ void ssched_i_plan_reduce_transfer(bld_t *b, const ssched_timed_transfer_t *t)
     val_t *v;
     if (mpq_sgn(t->piece_offset) == 0) { /* the first piece takes it from i */
         vec_t deps = {0};
-        int64_t sbuf = take(b, i, I, t->op, &deps);
-        if (!(v = put(b, j, I, t->op))) {
+        int64_t sbuf = take(b, i, I, (t->op + b->bk), &deps);
+        if (!(v = put(b, j, I, (t->op + b->bk)))) {
             free(deps.v);
             return;
         }
         free(v->sprod.v);
         v->sprod = deps;
         v->sbuf = sbuf;
-    } else if (!(v = val(b, j, I, t->op, 0))) {
+    } else if (!(v = val(b, j, I, (t->op + b->bk), 0))) {
         return (void)(b->broken = 1);
     }
-    int64_t id = (int64_t)t->op;
+    int64_t id = (int64_t)(t->op + b->bk);
     int64_t send = ssched_i_plan_add_op(b, i, OP_SEND, b->rank_of[j], v->sbuf, -1, -1, lo, hi, id);
     ssched_i_plan_chain(b, i, snd, send, t->start, t->end);
     for (size_t d = 0; d < v->sprod.n; d++)

@@ -15,6 +15,7 @@ void ssched_mpi_options_default(ssched_mpi_options_t *opt)
     memset(opt, 0, sizeof *opt);
     opt->unit_bytes = 1000000;       /* = `ssched export simgrid` defaults */
     opt->flops_per_task = 1e9;
+    opt->unit_seconds = -1;          /* paced under SMPI with latencies */
 }
 
 void ssched_mpi_init(ssched_mpi_t *x)
@@ -106,35 +107,74 @@ static ssched_status_t read_map(const char *path, const ssched_platform_t *p, in
 static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_t *pb,
                                const ssched_unrolled_t *u, int size,
                                const ssched_mpi_options_t *opt, int64_t **hdr, size_t *hlen,
-                               char **makespan, double dbl[2], mpi_plan_t **plans,
+                               char **makespan, double dbl[3], mpi_plan_t **plans,
                                ssched_error_t *err)
 {
-    size_t n = p->n_nodes, nt = 0, N = pb->n_participants;
-    if ((size_t)size != n)
-        return ssched_error_set(err, SSCHED_EINPUT, "the schedule has %zu nodes but the job has "
-                                "%d ranks (one rank per node: mpirun -np %zu)", n, size, n);
+    size_t n = p->n_nodes, nt = 0, N = pb->n_participants, nused = 0;
     if (opt->unit_bytes == 0 || !(opt->flops_per_task > 0))
         return ssched_error_set(err, SSCHED_EINPUT, "options.unit_bytes and options.flops_per_task "
                                 "must be positive");
     for (size_t a = 0; a < pb->n_sources; a++)
         for (size_t c = 0; c < pb->n_targets; c++)
             nt += pb->sources[a] != pb->targets[c];
-    *hlen = 8 + 2 * nt + N + n;
+    *hlen = 8 + 2 * nt + N + (size_t)size;
     if (*hlen > INT_MAX) /* broadcast with an int count */
         return ssched_error_set(err, SSCHED_EINPUT, "%zu message types: too many for one MPI "
                                 "broadcast", nt);
     int64_t *h = *hdr = calloc(*hlen, sizeof *h);
-    int *node_of = malloc(n * sizeof *node_of), *rank_of = malloc(n * sizeof *rank_of);
+    int *node_of = malloc(((size_t)size + 1) * sizeof *node_of);
+    int *rank_of = malloc(n * sizeof *rank_of);
+    unsigned char *used = calloc(n + 1, 1);
     ssched_status_t st = SSCHED_OK;
-    if (!h || !node_of || !rank_of)
+    if (!h || !node_of || !rank_of || !used)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t r = 0; st == SSCHED_OK && r < n; r++)
-        node_of[r] = opt->node_of_rank ? opt->node_of_rank[r] : (int)r;
+    /* the nodes the schedule uses: an end of a transfer, a computation, or
+     * where the problem's data starts or ends; the others (a router no
+     * transfer crosses) need no rank */
+    for (size_t k = 0; st == SSCHED_OK && k < u->n_transfers; k++)
+        used[p->from[u->transfers[k].edge]] = used[p->to[u->transfers[k].edge]] = 1;
+    for (size_t k = 0; st == SSCHED_OK && k < u->n_computations; k++)
+        used[u->computations[k].node] = 1;
+    for (size_t k = 0; st == SSCHED_OK && k < pb->n_sources; k++)
+        used[pb->sources[k]] = 1;
+    for (size_t k = 0; st == SSCHED_OK && k < pb->n_targets; k++)
+        used[pb->targets[k]] = 1;
+    for (size_t k = 0; st == SSCHED_OK && k < N; k++)
+        used[pb->participants[k]] = 1;
+    if (st == SSCHED_OK && (pb->kind == SSCHED_PROBLEM_REDUCE ||
+                            pb->kind == SSCHED_PROBLEM_ALLREDUCE))
+        used[pb->target] = 1;
+    for (size_t k = 0; k < n; k++)
+        nused += used ? used[k] : 0;
+    /* ranks: one per node (rank i = node i), or one per node used (in node
+     * order), or as the map says */
+    if (st == SSCHED_OK && !opt->map_file && !opt->node_of_rank && (size_t)size != n &&
+        (size_t)size != nused) {
+        if (nused == n)
+            st = ssched_error_set(err, SSCHED_EINPUT, "the schedule has %zu nodes but the job has "
+                                  "%d ranks (one rank per node: mpirun -np %zu)", n, size, n);
+        else
+            st = ssched_error_set(err, SSCHED_EINPUT, "the schedule uses %zu of the platform's %zu "
+                                  "nodes but the job has %d ranks (one rank per node used: mpirun "
+                                  "-np %zu, or per node: -np %zu, or --map)", nused, n, size,
+                                  nused, n);
+    }
+    for (size_t r = 0, at = 0; st == SSCHED_OK && r < (size_t)size; r++) {
+        if (opt->node_of_rank)
+            node_of[r] = opt->node_of_rank[r];
+        else if ((size_t)size == n)
+            node_of[r] = (int)r;
+        else {
+            while (!used[at])
+                at++;
+            node_of[r] = (int)at++;
+        }
+    }
     if (st == SSCHED_OK && opt->map_file)
-        st = read_map(opt->map_file, p, node_of, n, err);
+        st = read_map(opt->map_file, p, node_of, (size_t)size, err);
     for (size_t k = 0; st == SSCHED_OK && k < n; k++)
         rank_of[k] = -1;
-    for (size_t r = 0; st == SSCHED_OK && r < n; r++) {
+    for (size_t r = 0; st == SSCHED_OK && r < (size_t)size; r++) {
         if (node_of[r] < 0 || (size_t)node_of[r] >= n)
             st = ssched_error_set(err, SSCHED_EINPUT, "map: rank %zu has no node", r);
         else if (rank_of[node_of[r]] >= 0)
@@ -143,6 +183,10 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
         else
             rank_of[node_of[r]] = (int)r;
     }
+    for (size_t k = 0; st == SSCHED_OK && k < n; k++)
+        if (used[k] && rank_of[k] < 0)
+            st = ssched_error_set(err, SSCHED_EINPUT, "map: node '%s' takes part in the schedule "
+                                  "but no rank runs it", p->names[k]);
     mpz_t bytes;
     mpz_init(bytes);
     if (st == SSCHED_OK) {
@@ -156,7 +200,8 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
     if (st == SSCHED_OK && !(*plans = calloc(n, sizeof **plans)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK)
-        st = ssched_i_mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, *plans, err);
+        st = ssched_i_mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, opt->window,
+                                      *plans, err);
     if (st == SSCHED_OK) {
         int64_t head[8] = {pb->kind, (int64_t)u->operations, (int64_t)n, (int64_t)nt, (int64_t)N,
                            (int64_t)pb->target, mpz_get_si(bytes), pb->commutative};
@@ -172,7 +217,7 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
         at += nt;
         for (size_t k = 0; k < N; k++)
             h[at++] = (int64_t)pb->participants[k];
-        for (size_t r = 0; r < n; r++)
+        for (size_t r = 0; r < (size_t)size; r++)
             h[at++] = node_of[r];
         char *g = mpq_get_str(NULL, 10, u->fig.makespan);
         *makespan = g ? strdup(g) : NULL;
@@ -182,12 +227,23 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
             freefunc(g, strlen(g) + 1);
         dbl[0] = mpq_get_d(pb->size);
         dbl[1] = mpq_get_d(u->fig.makespan);
+        /* paced by default only where the schedule is a timetable the
+         * network reproduces: SMPI (time unit = second, as `ssched export
+         * simgrid` and --unit-bytes make it) with latencies */
+#ifdef SSCHED_SMPI
+        int smpi = 1;
+#else
+        int smpi = 0;
+#endif
+        dbl[2] = opt->unit_seconds >= 0 ? opt->unit_seconds
+                                        : smpi && ssched_platform_has_latency(p) ? 1 : 0;
         if (!*makespan)
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     mpz_clear(bytes);
     free(node_of);
     free(rank_of);
+    free(used);
     return st;
 }
 
@@ -237,7 +293,7 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
     int64_t *hdr = NULL;
     size_t hlen = 0;
     char *mk = NULL;
-    double dbl[2] = {0, 0};
+    double dbl[3] = {0, 0, 0};
     mpi_plan_t *plans = NULL;
     ssched_platform_t p;
     ssched_problem_t pb;
@@ -294,7 +350,7 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         } else {
             MPI_Bcast(hdr, (int)lens[0], MPI_INT64_T, 0, comm);
             MPI_Bcast(mk, (int)lens[1], MPI_CHAR, 0, comm);
-            MPI_Bcast(dbl, 2, MPI_DOUBLE, 0, comm);
+            MPI_Bcast(dbl, 3, MPI_DOUBLE, 0, comm);
         }
     }
     x->impl = st == SSCHED_OK ? calloc(1, sizeof *x->impl) : NULL;
@@ -307,33 +363,37 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         for (int r = 1; r < size; r++) {
             mpi_plan_t *pl = &plans[node_of[r]];
             if (rank == 0) {
-                int64_t c[4] = {pl->n_ops, pl->n_bufs, pl->n_succ, plan_chunk()}, room = 0;
-                MPI_Send(c, 4, MPI_INT64_T, r, 1, comm);
+                int64_t c[5] = {pl->n_ops, pl->n_bufs, pl->n_succ, plan_chunk(), pl->n_xbufs};
+                int64_t room = 0;
+                MPI_Send(c, 5, MPI_INT64_T, r, 1, comm);
                 MPI_Recv(&room, 1, MPI_INT64_T, r, 5, comm, MPI_STATUS_IGNORE);
                 if (room) {
                     send_i64(pl->ops, c[0] * O_WIDTH, c[3], r, 2, comm);
                     send_i64(pl->bufs, c[1] * B_WIDTH, c[3], r, 3, comm);
                     send_i64(pl->succ, c[2], c[3], r, 4, comm);
+                    send_i64(pl->xbufs, c[4], c[3], r, 6, comm);
                 }
             } else if (rank == r) {
-                int64_t c[4];
-                MPI_Recv(c, 4, MPI_INT64_T, 0, 1, comm, MPI_STATUS_IGNORE);
-                int64_t *v[3] = {malloc((size_t)(c[0] * O_WIDTH + 1) * sizeof(int64_t)),
+                int64_t c[5];
+                MPI_Recv(c, 5, MPI_INT64_T, 0, 1, comm, MPI_STATUS_IGNORE);
+                int64_t *v[4] = {malloc((size_t)(c[0] * O_WIDTH + 1) * sizeof(int64_t)),
                                  malloc((size_t)(c[1] * B_WIDTH + 1) * sizeof(int64_t)),
-                                 malloc((size_t)(c[2] + 1) * sizeof(int64_t))};
-                int64_t room = v[0] && v[1] && v[2];
+                                 malloc((size_t)(c[2] + 1) * sizeof(int64_t)),
+                                 malloc((size_t)(c[4] + 1) * sizeof(int64_t))};
+                int64_t room = v[0] && v[1] && v[2] && v[3];
                 MPI_Send(&room, 1, MPI_INT64_T, 0, 5, comm);
                 if (room) {
                     recv_i64(v[0], c[0] * O_WIDTH, c[3], 2, comm);
                     recv_i64(v[1], c[1] * B_WIDTH, c[3], 3, comm);
                     recv_i64(v[2], c[2], c[3], 4, comm);
+                    recv_i64(v[3], c[4], c[3], 6, comm);
                 } else {
                     ok = 0;
                 }
                 if (mine && room) {
-                    *mine = (mpi_plan_t){c[0], c[1], c[2], v[0], v[1], v[2]};
+                    *mine = (mpi_plan_t){c[0], c[1], c[2], c[4], v[0], v[1], v[2], v[3]};
                 } else {
-                    free(v[0]), free(v[1]), free(v[2]);
+                    free(v[0]), free(v[1]), free(v[2]), free(v[3]);
                 }
             }
         }
@@ -353,12 +413,15 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         x->impl->rank = rank;
         x->impl->size = size;
         x->impl->flops = opt->flops_per_task * x->size;
+        x->impl->pace = dbl[2];
+        x->unit_seconds = dbl[2];
+        x->n_ranks = (size_t)size;
         MPI_Comm_dup(comm, &x->impl->comm);
     } else {
         ssched_mpi_free(x);
         ssched_error_set(err, st, "%s", e.message);
     }
-    for (size_t k = 0; plans && rank == 0 && k < (size_t)size; k++)
+    for (size_t k = 0; plans && rank == 0 && p0 && k < p0->n_nodes; k++)
         ssched_i_mpi_plan_free(&plans[k]);
     free(plans);
     free(hdr);

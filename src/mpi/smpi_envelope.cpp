@@ -30,3 +30,61 @@ extern "C" int ssched_smpi_exact_envelope(void)
     }
     return 0;
 }
+
+// Is the simulation run under the exact configuration (bench/smpi_exact.sh
+// --print-cfg B)?  0 if so; else 1 and `why` names the first option that
+// differs.  Read through SimGrid's own configuration (xbt/config.hpp), so
+// it sees --cfg options and the platform file's <config> alike.
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <xbt/config.hpp>
+
+namespace {
+template <class T> std::string show(const T& v)
+{
+    std::ostringstream o;
+    o << std::boolalpha << v;
+    return o.str();
+}
+
+template <class T> bool differs(const char* name, const T& want, std::string& why)
+{
+    try {
+        const T& got = simgrid::config::get_value<T>(name);
+        if (got == want)
+            return false;
+        why = std::string(name) + " is " + show(got) + ", not " + show(want);
+    } catch (const std::exception&) {
+        why = std::string(name) + " cannot be read";
+    }
+    return true;
+}
+} // namespace
+
+extern "C" int ssched_smpi_config_check(char* why, size_t len)
+{
+    std::string w;
+    bool bad = differs<std::string>("network/model", "CM02", w) ||
+               differs<bool>("network/crosstraffic", false, w) ||
+               differs<double>("network/weight-S", 0.0, w) ||
+               differs<bool>("smpi/simulate-computation", false, w) ||
+               differs<double>("smpi/wtime", 0.0, w) || differs<double>("smpi/test", 0.0, w) ||
+               differs<double>("smpi/iprobe", 0.0, w) ||
+               differs<int>("smpi/send-is-detached-thresh", 0, w) ||
+               differs<int>("smpi/async-small-thresh", 0, w) ||
+               differs<double>("network/latency-factor", 1.0, w) ||
+               differs<double>("network/bandwidth-factor", 1.0, w);
+    if (!bad) { // the TCP window bound gamma / (2 latency) must never bind
+        try {
+            double g = simgrid::config::get_value<double>("network/TCP-gamma");
+            if (g < 1e20)
+                bad = true, w = "network/TCP-gamma is " + show(g) + ", not 1e30";
+        } catch (const std::exception&) {
+            bad = true, w = "network/TCP-gamma cannot be read";
+        }
+    }
+    if (bad && why && len)
+        std::snprintf(why, len, "%s", w.c_str());
+    return bad ? 1 : 0;
+}

@@ -1,0 +1,68 @@
+/* Private to src/mpi/run*.c: one rank's run of its plan (run.c says how;
+ * run_ops.c starts and completes operations, run_pace.c holds back a paced
+ * run's operations until their time). */
+#ifndef SSCHED_MPI_RUN_INTERNAL_H
+#define SSCHED_MPI_RUN_INTERNAL_H
+
+#include "src/mpi/internal.h"
+#include "src/util/internal.h"
+
+enum { R_ABORT = -1, R_COMP = -2, R_RELEASE = -3, R_ABORT_SEND = -4, R_DRAIN = -5,
+       R_IDLE = -6, R_IDLE_SEND = -7, R_RELEASE_SEND = -8, R_TIMER = -9 };
+
+typedef struct {
+    ssched_mpi_t *x;
+    const ssched_mpi_callbacks_t *cb;
+    struct ssched_mpi_impl *im;
+    mpi_plan_t *pl;
+    int64_t *cnt, *refs;       /* per op: predecessors left; per buffer: uses left */
+    unsigned char **mem;       /* per buffer, allocated at its first use    */
+    unsigned char *posted;     /* per op                                    */
+    int64_t *ready;
+    size_t nready, done;
+    size_t live;               /* buffers held now                          */
+    MPI_Request *req;
+    int64_t *what;             /* per request: its op, or one of R_*        */
+    int *peer;                 /* per request: a data receive's source, or -1 */
+    int *idx;
+    size_t nreq, cap;
+    unsigned char **stage;     /* per op: a batch's packed message          */
+    int64_t *sent, *got;       /* per rank: data messages sent / received
+                                  (sent: then as many entries for settle)  */
+    double t0;                 /* the run's start (MPI_Wtime)               */
+    int64_t *wait;             /* paced: ready ops before their time, a heap */
+    size_t nwait;
+    double *timers;            /* SMPI: times of the armed timers, sorted   */
+    size_t ntimers;
+    int failed, aborting, nomem;
+    size_t pending_sends;      /* Issends under way (data and abort)        */
+    int comp_pending;          /* SMPI: a computation's actor is running    */
+    int idle_sent, released, idle_pending; /* the end barrier (loop)        */
+    size_t idle_count, release_left;
+    int64_t comp_op;
+    unsigned char *scratch;    /* the receives posted while draining        */
+    ssched_error_t e;
+    ssched_mpi_stats_t st;
+} run_t;
+
+/* A new request slot doing `what` (an op, or one of R_*). */
+SSCHED_INTERNAL MPI_Request *ssched_i_mpi_add_req(run_t *R, int64_t what);
+/* A local error: remember the first, tell every other rank, stop. */
+SSCHED_INTERNAL void ssched_i_mpi_fail(run_t *R, const char *fmt, ...);
+/* Post operation k now. */
+SSCHED_INTERNAL void ssched_i_mpi_start(run_t *R, int64_t k);
+/* Push n on the ready list if it may start (predecessors done, its
+ * resource's previous operation posted). */
+SSCHED_INTERNAL void ssched_i_mpi_maybe_ready(run_t *R, int64_t n);
+/* A request doing `what` completed (peer: a data receive's source or -1). */
+SSCHED_INTERNAL void ssched_i_mpi_finished(run_t *R, int64_t what, int peer);
+/* Start the ready operations (a paced run's only once their time came). */
+SSCHED_INTERNAL void ssched_i_mpi_start_ready(run_t *R);
+/* Paced: the time (MPI_Wtime) operation k may start. */
+SSCHED_INTERNAL double ssched_i_mpi_due(const run_t *R, int64_t k);
+#ifdef SSCHED_SMPI
+/* SMPI: wake the rank at `at`, earlier than every armed timer. */
+SSCHED_INTERNAL void ssched_i_mpi_arm_timer(run_t *R, double at);
+#endif
+
+#endif
