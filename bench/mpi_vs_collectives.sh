@@ -26,9 +26,38 @@
 # is no "broadcast-sw": with switches a broadcast is a multicast (the
 # switches receive nothing), which --unroll refuses.
 #
+# Message sizes, latencies, SMPI models (issue 22): every row is one
+# (message size, latency setting, SMPI model).  A message of SIZE bytes is
+# the platform's unit message: every c and w of the GraphML is multiplied
+# by SIZE / BASE_UNIT_BYTES (exact fractions; the platform's own unit is
+# BASE_UNIT_BYTES = 10^8 bytes, 10^9 flops a task), so the network and the
+# hosts stay the same and only the messages change.  Latency "tiers": 10 us
+# on links with a host end, 100 us LAN-MAN, 1 ms on links with a WAN end,
+# written as the edge key "l" (seconds, the unit of the scaled c) for ssched
+# and as each exported link's latency for SimGrid; "0": none.  SMPI model
+# "exact": bench/smpi_exact.sh --print-cfg B; "default": SMPI's own network
+# model (network/model:SMPI, its default bandwidth and latency factors,
+# eager/rendezvous threshold and TCP-gamma) with only the exact
+# configuration's non-network options (simulate-computation:no, wtime:0,
+# test:0, iprobe:0: with the host's CPU time simulated, router ranks of speed
+# 1 flop/s turn every executor loop into seconds).  Both programs still
+# cancel the 16-byte envelope, the shim being linked into them.  The ratio printed is best verified MPI time
+# / ssched-exec's simulated time (above 1: ssched faster), and gap =
+# ssched-exec's simulated time / the planned makespan - 1 (prediction
+# error).  The "default" rows are planned on the platform SMPI's default
+# model simulates: every latency times SMPI's latency factor for the message
+# size (latfactor below); ssched-exec runs the schedule planned for each
+# model.
+#
 # usage: bench/mpi_vs_collectives.sh
-# env:   KS="100 1000"  PLATFORMS="tiers-small tiers-46" (names in examples/ or
-#        paths)  UNIT_BYTES=1000000  FLOPS=1e9  SSCHED=path/to/ssched
+# env:   QUICK=1: a quick subset (tiers-small, K = 20, 1 KB and 64 KB,
+#        latency tiers, exact model; scatter, broadcast, reduce, scatter-sw)
+#        SIZES="1024 65536 1048576 16777216" (bytes; "unit" = the historical
+#        UNIT_BYTES run with unscaled costs)  LATENCIES="0 tiers"
+#        MODELS="exact default"  BASE_UNIT_BYTES=100000000
+#        KS="100 1000"  PLATFORMS="tiers-small tiers-46" (names in examples/ or
+#        paths)  UNIT_BYTES=1000000 (SIZES=unit only)  FLOPS=1e9
+#        SSCHED=path/to/ssched
 #        SSCHED_EXEC_SMPI=path (default build/release/ssched-exec-smpi)
 #        REDUCE_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, BCAST_ALGS, ALLREDUCE_ALGS
 #        (space-separated)
@@ -37,9 +66,21 @@
 #        RUN_TIMEOUT=900 (s per smpirun)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${QUICK:-0}" = 1 ]; then
+    KS=${KS:-20}
+    PLATFORMS=${PLATFORMS:-tiers-small}
+    PROBLEMS=${PROBLEMS:-"scatter broadcast reduce scatter-sw"}
+    SIZES=${SIZES:-"1024 65536"}
+    LATENCIES=${LATENCIES:-tiers}
+    MODELS=${MODELS:-exact}
+fi
 KS=${KS:-"100 1000"}
 PLATFORMS=${PLATFORMS:-"tiers-small tiers-46"}
-PROBLEMS=${PROBLEMS:-"reduce scatter gossip reduce-sw scatter-sw gossip-sw"}
+PROBLEMS=${PROBLEMS:-"reduce broadcast scatter gossip allreduce reduce-sw scatter-sw gossip-sw"}
+SIZES=${SIZES:-"1024 65536 1048576 16777216"}
+LATENCIES=${LATENCIES:-"0 tiers"}
+MODELS=${MODELS:-"exact default"}
+BASE=${BASE_UNIT_BYTES:-100000000}
 UNIT=${UNIT_BYTES:-1000000}
 FLOPS=${FLOPS:-1e9}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
@@ -69,9 +110,68 @@ trap 'rm -rf "$W"' EXIT
 g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
 smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
     { cat "$W/cc.log" >&2; exit 1; }
-CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
+EXACT_CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
+DEFAULT_CFG="--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0 --cfg=smpi/iprobe:0"
 RES=$W/results
 : >"$RES"
+
+# scale.py IN.graphml OUT.graphml FACTOR LAT [LATMULT]: c, w times FACTOR
+# (exact), and with LAT=tiers an edge key "l" of latencies in seconds, times
+# LATMULT (default 1)
+cat >"$W/scale.py" <<'PY'
+import re, sys
+from fractions import Fraction
+src, dst, f, lat = sys.argv[1], sys.argv[2], Fraction(sys.argv[3]), sys.argv[4]
+mult = Fraction(sys.argv[5]) if len(sys.argv) > 5 else 1
+t = open(src).read()
+def tier(n):
+    return 0 if n.startswith("h") else 3 if n.startswith("wan") else 1 if n.startswith("lan") else 2
+def times(m):
+    return '<data key="%s">%s</data>' % (m.group(1), Fraction(m.group(2)) * f)
+t = re.sub(r'<data key="(c|w)">([^<]+)</data>', times, t)
+if lat == "tiers":
+    def edge(m):
+        a, b = tier(m.group(1)), tier(m.group(2))
+        l = Fraction(1, 1000) if 3 in (a, b) else Fraction(1, 100000) if 0 in (a, b) else Fraction(1, 10000)
+        return m.group(0).replace("</edge>", '<data key="l">%s</data></edge>' % (l * mult))
+    t = re.sub(r'<edge source="([^"]+)" target="([^"]+)">.*?</edge>', edge, t)
+    t = t.replace('<key id="c" for="edge"', '<key id="l" for="edge" attr.name="l" '
+                  'attr.type="string"/>\n  <key id="c" for="edge"', 1)
+open(dst, "w").write(t)
+PY
+# SMPI's default smpi/lat-factor (SimGrid 3.32) for a message of S bytes
+# (looked up on the simulated size S + 16): under network/model:SMPI a
+# message over a route of latency L takes latfactor x L + S / B (the
+# bandwidth factor being the envelope shim's), so the "default" rows are
+# planned with every latency times this factor (measured exact: README)
+latfactor() {
+    python3 -c "
+s = $1 + 16
+for t, f in ((65472, '11.6436'), (15424, '3.48845'), (9376, '2.59299'), (5776, '2.18796'),
+             (3484, '1.88101'), (1426, '1.61075'), (732, '1.9503'), (257, '1.95341'), (0, '2.01467')):
+    if s >= t:
+        print(f)
+        break"
+}
+# setlat.py XML: each link of a one-link route gets the tier latency (when
+# the export left it 0)
+cat >"$W/setlat.py" <<'PY'
+import re, sys
+p = sys.argv[1]
+t = open(p).read()
+def tier(n):
+    return 0 if n.startswith("h") else 3 if n.startswith("wan") else 1 if n.startswith("lan") else 2
+lat = {}
+for m in re.finditer(r'<route src="([^"]+)" dst="([^"]+)"[^>]*>\s*<link_ctn id="([^"]+)"/>\s*</route>', t):
+    a, b = tier(m.group(1)), tier(m.group(2))
+    lat[m.group(3)] = "0.001" if 3 in (a, b) else "0.00001" if 0 in (a, b) else "0.0001"
+def sub(m):
+    if m.group(3) not in ("0", "0s", "0.0s"):
+        return m.group(0)
+    return '<link id="%s" bandwidth="%s" latency="%ss"' % (m.group(1), m.group(2), lat.get(m.group(1), "0"))
+t = re.sub(r'<link id="([^"]+)" bandwidth="([^"]+)" latency="([^"]*)"', sub, t)
+open(p, "w").write(t)
+PY
 
 hosts() { grep -o 'node id="h[^"]*"' "$1" | sed 's/node id="//;s/"//' | paste -sd, -; }
 first() { echo "$1" | cut -d, -f1; }
@@ -97,107 +197,126 @@ smpi() { # label extra-cfg program args...  -> appends "label time verified" to 
 }
 
 for plat in $PLATFORMS; do
-    case $plat in */*) P=$plat ;; *) P=$ROOT/examples/$plat.graphml ;; esac
-    pname=$(basename "$P" .graphml)
-    "$SSCHED" export simgrid "$P" -o "$W/plat.xml" --hostfile "$W/hosts.txt" --unit-bytes "$UNIT" \
-        --flops-per-task "$FLOPS" >/dev/null
-    NP=$(wc -l <"$W/hosts.txt")
-    H=$(hosts "$P")
-    for prob in $PROBLEMS; do
-        ROUTERS=""
-        case $prob in *-sw) ROUTERS="--routers switch" ;; esac
-        case ${prob%-sw} in
-        reduce)
-            if [ "$pname" = tiers-small ]; then
-                PART=h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_0,h0_0_0_1,h1_0_0_1
-            else
-                PART=$(pick "$H" 6 2)
-            fi
-            TGT=$(first "$PART")
-            set -- --problem reduce --participants "$PART" --target "$TGT"
-            L1=$(ranks "$PART"); L2=$(ranks "$TGT") ;;
-        scatter)
-            set -- --problem scatter --source "$(first "$H")" --targets "$(rest "$H")"
-            L1=$(ranks "$(first "$H")"); L2=$(ranks "$(rest "$H")") ;;
-        allreduce)
-            if [ "$pname" = tiers-small ]; then
-                PART=h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2
-            else
-                PART=$(pick "$H" 4 2)
-            fi
-            set -- --problem allreduce --participants "$PART"
-            L1=$(ranks "$PART"); L2="" ;;
-        broadcast)
-            OTHERS=$(grep -vx "$(first "$H")" "$W/hosts.txt" | paste -sd, -)
-            set -- --problem broadcast --source "$(first "$H")"
-            L1=$(ranks "$(first "$H")"); L2=$(ranks "$OTHERS") ;;
-        gossip)
-            G=$(pick "$H" 6 2)
-            set -- --problem gossip --sources "$G" --targets "$G"
-            L1=$(ranks "$G"); L2="" ;;
-        esac
-        # shellcheck disable=SC2086
-        set -- "$@" $ROUTERS
-        "$SSCHED" solve "$P" "$@" --quiet --json >"$W/solve.json"
-        TP=$(frac "$W/solve.json" throughput)
-        for K in $KS; do
-            : >"$W/row"
-            if "$SSCHED" schedule "$P" "$@" --operations "$K" --unroll -o "$W/u.json" >"$W/sched.log" 2>&1; then
-                PLAN=$(frac "$W/u.json" makespan)
-            else
-                PLAN=fail
-            fi
-            SIM=n/a
-            if [ -x "$EXEC" ] && [ "$PLAN" != fail ]; then
-                # shellcheck disable=SC2086
-                if timeout "$RUN_TIMEOUT" smpirun -np "$NP" -platform "$W/plat.xml" -hostfile "$W/hosts.txt" \
-                    $CFG "$EXEC" "$W/u.json" --unit-bytes "$UNIT" --flops-per-task "$FLOPS" --json \
-                    >"$W/exec.out" 2>"$W/exec.err"; then
-                    SIM=$(tail -n 1 "$W/exec.out" | python3 -c \
-                        "import json,sys; print(json.loads(sys.stdin.read())['makespan'])" 2>/dev/null || echo fail)
-                else
-                    SIM=fail
-                fi
-            fi
-            CACHE="$W/base_${pname}_${prob%-sw}_$K"
-            if [ -n "$ROUTERS" ] && [ -f "$CACHE" ]; then
-                cp "$CACHE" "$W/row"
-                echo "$prob $pname $K $TP $PLAN $SIM $(awk '{ printf "%s=%s=%s ", $1, $2, $3 }' "$W/row")" >>"$RES"
-                tail -n 1 "$RES" >&2
-                continue
-            fi
+    case $plat in */*) P0=$plat ;; *) P0=$ROOT/examples/$plat.graphml ;; esac
+    pname=$(basename "$P0" .graphml)
+    for size in $SIZES; do
+    for lat in $LATENCIES; do
+        P=$W/scaled.graphml
+        if [ "$size" = unit ]; then U=$UNIT; SF=1; else U=$size; SF=$size/$BASE; fi
+        python3 "$W/scale.py" "$P0" "$P" "$SF" "$lat"
+        # the platform as SMPI's default model sees it: latencies x its factor
+        python3 "$W/scale.py" "$P0" "$W/scaled_default.graphml" "$SF" "$lat" "$(latfactor "$U")"
+        "$SSCHED" export simgrid "$P" -o "$W/plat.xml" --hostfile "$W/hosts.txt" --unit-bytes "$U" \
+            --flops-per-task "$FLOPS" >/dev/null
+        [ "$lat" = 0 ] || python3 "$W/setlat.py" "$W/plat.xml"
+        NP=$(wc -l <"$W/hosts.txt")
+        H=$(hosts "$P")
+        for prob in $PROBLEMS; do
+            ROUTERS=""
+            case $prob in *-sw) ROUTERS="--routers switch" ;; esac
             case ${prob%-sw} in
             reduce)
-                for a in $REDUCE_ALGS; do
-                    smpi "$a" "--cfg=smpi/reduce:$a" "$W/mc" reduce blocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2"
-                done
-                smpi "Ireduce" "" "$W/mc" reduce nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2" ;;
+                if [ "$pname" = tiers-small ]; then
+                    PART=h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_0,h0_0_0_1,h1_0_0_1
+                else
+                    PART=$(pick "$H" 6 2)
+                fi
+                TGT=$(first "$PART")
+                set -- --problem reduce --participants "$PART" --target "$TGT"
+                L1=$(ranks "$PART"); L2=$(ranks "$TGT") ;;
             scatter)
-                smpi "Scatterv" "" "$W/mc" scatterv blocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2"
-                for a in $SCATTER_ALGS; do
-                    smpi "Scatter:$a" "--cfg=smpi/scatter:$a" "$W/mc" scatter blocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2"
-                done
-                smpi "Iscatterv" "" "$W/mc" scatterv nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2" ;;
-            gossip)
-                for a in $ALLTOALLV_ALGS; do
-                    smpi "$a" "--cfg=smpi/alltoallv:$a" "$W/mc" gossip blocking "$K" "$UNIT" "$FLOPS" 1 "$L1"
-                done
-                smpi "Ialltoallv" "" "$W/mc" gossip nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" ;;
+                set -- --problem scatter --source "$(first "$H")" --targets "$(rest "$H")"
+                L1=$(ranks "$(first "$H")"); L2=$(ranks "$(rest "$H")") ;;
             allreduce)
-                for a in $ALLREDUCE_ALGS; do
-                    smpi "Allreduce:$a" "--cfg=smpi/allreduce:$a" "$W/mc" allreduce blocking "$K" "$UNIT" "$FLOPS" 1 "$L1"
-                done
-                smpi "Iallreduce" "" "$W/mc" allreduce nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" ;;
+                if [ "$pname" = tiers-small ]; then
+                    PART=h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2
+                else
+                    PART=$(pick "$H" 4 2)
+                fi
+                set -- --problem allreduce --participants "$PART"
+                L1=$(ranks "$PART"); L2="" ;;
             broadcast)
-                for a in $BCAST_ALGS; do
-                    smpi "Bcast:$a" "--cfg=smpi/bcast:$a" "$W/mc" bcast blocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2"
-                done
-                smpi "Ibcast" "" "$W/mc" bcast nonblocking "$K" "$UNIT" "$FLOPS" 1 "$L1" "$L2" ;;
+                OTHERS=$(grep -vx "$(first "$H")" "$W/hosts.txt" | paste -sd, -)
+                set -- --problem broadcast --source "$(first "$H")"
+                L1=$(ranks "$(first "$H")"); L2=$(ranks "$OTHERS") ;;
+            gossip)
+                G=$(pick "$H" 6 2)
+                set -- --problem gossip --sources "$G" --targets "$G"
+                L1=$(ranks "$G"); L2="" ;;
             esac
-            cp "$W/row" "$CACHE"
-            echo "$prob $pname $K $TP $PLAN $SIM $(awk '{ printf "%s=%s=%s ", $1, $2, $3 }' "$W/row")" >>"$RES"
-            tail -n 1 "$RES" >&2
+            # shellcheck disable=SC2086
+            set -- "$@" $ROUTERS
+            "$SSCHED" solve "$P" "$@" --quiet --json >"$W/solve.json"
+            TP=$(frac "$W/solve.json" throughput)
+            for K in $KS; do
+                for model in $MODELS; do
+                if [ "$model" = exact ]; then
+                    CFG=$EXACT_CFG; PP=$P
+                else
+                    CFG=$DEFAULT_CFG; PP=$W/scaled_default.graphml
+                fi
+                if "$SSCHED" schedule "$PP" "$@" --operations "$K" --unroll -o "$W/u.json" >"$W/sched.log" 2>&1; then
+                    PLAN=$(frac "$W/u.json" makespan)
+                else
+                    PLAN=fail
+                    sed 's/^/    plan: /' "$W/sched.log" | head -3 >&2
+                fi
+                : >"$W/row"
+                SIM=n/a
+                if [ -x "$EXEC" ] && [ "$PLAN" != fail ]; then
+                    # shellcheck disable=SC2086
+                    if timeout "$RUN_TIMEOUT" smpirun -np "$NP" -platform "$W/plat.xml" -hostfile "$W/hosts.txt" \
+                        $CFG "$EXEC" "$W/u.json" --unit-bytes "$U" --flops-per-task "$FLOPS" --json \
+                        >"$W/exec.out" 2>"$W/exec.err"; then
+                        SIM=$(tail -n 1 "$W/exec.out" | python3 -c \
+                            "import json,sys; print(json.loads(sys.stdin.read())['makespan'])" 2>/dev/null || echo fail)
+                    else
+                        SIM=fail
+                    fi
+                fi
+                TAG="$prob $pname $size $lat $model $K $TP $PLAN $SIM"
+                CACHE="$W/base_${pname}_${size}_${lat}_${model}_${prob%-sw}_$K"
+                if [ -n "$ROUTERS" ] && [ -f "$CACHE" ]; then
+                    cp "$CACHE" "$W/row"
+                    echo "$TAG $(awk '{ printf "%s=%s=%s ", $1, $2, $3 }' "$W/row")" >>"$RES"
+                    tail -n 1 "$RES" >&2
+                    continue
+                fi
+                case ${prob%-sw} in
+                reduce)
+                    for a in $REDUCE_ALGS; do
+                        smpi "$a" "--cfg=smpi/reduce:$a" "$W/mc" reduce blocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2"
+                    done
+                    smpi "Ireduce" "" "$W/mc" reduce nonblocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2" ;;
+                scatter)
+                    smpi "Scatterv" "" "$W/mc" scatterv blocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2"
+                    for a in $SCATTER_ALGS; do
+                        smpi "Scatter:$a" "--cfg=smpi/scatter:$a" "$W/mc" scatter blocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2"
+                    done
+                    smpi "Iscatterv" "" "$W/mc" scatterv nonblocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2" ;;
+                gossip)
+                    for a in $ALLTOALLV_ALGS; do
+                        smpi "$a" "--cfg=smpi/alltoallv:$a" "$W/mc" gossip blocking "$K" "$U" "$FLOPS" 1 "$L1"
+                    done
+                    smpi "Ialltoallv" "" "$W/mc" gossip nonblocking "$K" "$U" "$FLOPS" 1 "$L1" ;;
+                allreduce)
+                    for a in $ALLREDUCE_ALGS; do
+                        smpi "Allreduce:$a" "--cfg=smpi/allreduce:$a" "$W/mc" allreduce blocking "$K" "$U" "$FLOPS" 1 "$L1"
+                    done
+                    smpi "Iallreduce" "" "$W/mc" allreduce nonblocking "$K" "$U" "$FLOPS" 1 "$L1" ;;
+                broadcast)
+                    for a in $BCAST_ALGS; do
+                        smpi "Bcast:$a" "--cfg=smpi/bcast:$a" "$W/mc" bcast blocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2"
+                    done
+                    smpi "Ibcast" "" "$W/mc" bcast nonblocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2" ;;
+                esac
+                cp "$W/row" "$CACHE"
+                echo "$TAG $(awk '{ printf "%s=%s=%s ", $1, $2, $3 }' "$W/row")" >>"$RES"
+                tail -n 1 "$RES" >&2
+                done
+            done
         done
+    done
     done
 done
 
@@ -209,25 +328,32 @@ def num(s):
         return float(F(s))
     except (ValueError, ZeroDivisionError):
         return None
-print(f"{'problem':<10} {'platform':<11} {'K':>5} {'K/TP':>10} {'planned':>10} {'simulated':>10} "
-      f"{'best baseline':>24} {'best/ssched':>11}  baselines (SMPI s; ! = wrong result)")
+def size(s):
+    if s == "unit":
+        return s
+    b = int(s)
+    return f"{b >> 20} MB" if b >= 1 << 20 else f"{b >> 10} KB" if b >= 1024 else f"{b} B"
+fmt = lambda x: f"{x:.4g}" if x is not None else "n/a"
+print(f"{'problem':<10} {'platform':<11} {'size':>6} {'lat':>5} {'model':>7} {'K':>5} {'K/TP':>9} "
+      f"{'planned':>9} {'simulated':>9} {'gap':>7} {'best baseline':>24} {'best/ssched':>11}  "
+      "baselines (SMPI s; ! = wrong result)")
 for line in open(sys.argv[1]):
     f = line.split()
-    prob, plat, K, tp, plan, sim = f[:6]
+    prob, plat, sz, lat, model, K, tp, plan, sim = f[:9]
     kt = int(K) / float(F(tp))
     base = []
-    for b in f[6:]:
+    for b in f[9:]:
         name, t, v = b.rsplit("=", 2)
         base.append((name, num(t), v))
     ok = [(t, n) for n, t, v in base if t is not None and v == "yes"]
     best = min(ok) if ok else None
     ref, mark = (num(sim), "") if num(sim) is not None else (num(plan), "p")
     ratio = f"{best[0] / ref:.3f}{mark}" if best and ref else "n/a"
-    fmt = lambda x: f"{x:.1f}" if x is not None else "n/a"
+    gap = f"{num(sim) / num(plan) - 1:+.2%}" if num(sim) and num(plan) else "n/a"
     bl = "  ".join(f"{n}={fmt(t)}{'' if v == 'yes' else '!'}" for n, t, v in base)
-    bs = f"{best[1]} {best[0]:.1f}" if best else "n/a"
-    print(f"{prob:<10} {plat:<11} {K:>5} {kt:>10.1f} {fmt(num(plan)):>10} {fmt(num(sim)) if sim != 'fail' else 'fail':>10} "
-          f"{bs:>24} {ratio:>11}  {bl}")
+    bs = f"{best[1]} {fmt(best[0])}" if best else "n/a"
+    print(f"{prob:<10} {plat:<11} {size(sz):>6} {lat:>5} {model:>7} {K:>5} {kt:>9.4g} {fmt(num(plan)):>9} "
+          f"{fmt(num(sim)) if sim != 'fail' else 'fail':>9} {gap:>7} {bs:>24} {ratio:>11}  {bl}")
 print("best/ssched: best verified baseline / ssched simulated (suffix p: / planned makespan, "
-      "the executor being absent)")
+      "the executor being absent); gap: simulated / planned - 1")
 PY

@@ -263,16 +263,24 @@ int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_event_t *ev)
         /* a broadcast's message, or an all-reduce's copy of the result:
          * held from the start of the transfer bringing it (if forwarded)
          * to the end of the last forward */
-        if (ev->bacq && !buffers_acquire(b, nn, e->p->to[ev->edge], b->bu))
+        int64_t amt = b->bu; /* a batch holds its operations' copies */
+        if (ev->batch > 1 && __builtin_mul_overflow(amt, (int64_t)ev->batch, &amt))
             return 0;
-        return !ev->brel || buffers_push(b, ev->end, e->p->from[ev->edge], b->bu);
+        if (ev->bacq && !buffers_acquire(b, nn, e->p->to[ev->edge], amt))
+            return 0;
+        return !ev->brel || buffers_push(b, ev->end, e->p->from[ev->edge], amt);
     }
     const size_t *x = &b->excl[2 * ev->type];
     size_t u = e->p->from[ev->edge], v = e->p->to[ev->edge];
-    if (v != x[0] && v != x[1] &&
-        !(buffers_add_amount(b, nn, v, ev->bamt, 1) && buffers_touch(b, v)))
+    /* a batch holds its operations' ranges (the batching sink's tracker,
+     * never wide: unroll_batch.c refuses wide buffer units) */
+    int64_t amt = ev->bamt;
+    if (ev->batch > 1 && (b->wide || __builtin_mul_overflow(amt, (int64_t)ev->batch, &amt)))
         return 0;
-    return u == x[0] || u == x[1] || buffers_push(b, ev->end, u, ev->bamt);
+    if (v != x[0] && v != x[1] &&
+        !(buffers_add_amount(b, nn, v, amt, 1) && buffers_touch(b, v)))
+        return 0;
+    return u == x[0] || u == x[1] || buffers_push(b, ev->end, u, amt);
 }
 
 /* buffer_peak, buffer_node of the figures. */

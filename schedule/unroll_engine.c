@@ -178,6 +178,8 @@ void ssched_i_sched_engine_free_runs(sched_engine_t *e)
     free(e->fresh);
     free(e->keys);
     free(e->keys2);
+    free(e->lat_ticks);
+    free(e->lat_hi);
 }
 
 void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)
@@ -214,8 +216,11 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
     for (size_t x = 0; x < e->p->n_edges && !final; x++)
         if (e->link_sends[x] && e->link_free[x] < mark)
             mark = e->link_free[x];
+    if (!final && mark != INT64_MAX)
+        mark -= e->lat_max; /* a transfer starts up to its latency before */
     ssched_status_t st = make_run(e, err);
     int track = !e->sink->no_buffers;
+    e->sink->bu = e->buf.wide ? 0 : e->buf.bu; /* 0: amounts are indices (wide) */
     while (st == SSCHED_OK && e->n_runs > 0 && (final || e->runs[0].head <= mark)) {
         /* the first run's events up to the next run's head (or the mark) */
         sched_run_t *r = &e->runs[0];
@@ -264,36 +269,102 @@ static int64_t *receiver_res(sched_engine_t *e, size_t edge)
     return e->p->multiport && e->p->multiport[j] ? &e->link_free[edge] : &e->recv_free[j];
 }
 
-/* Place a transfer of `dur` ticks over `edge`: as early as its input
- * (`ready`), the release time and both resources allow; returns the event
- * with start and end set. */
-static sched_event_t place_transfer(sched_engine_t *e, size_t edge, size_t type,
-                                    size_t op, int64_t dur, int64_t ready)
+/* Each edge's latency in ticks of the scale the replay has fixed: exact
+ * (Q a multiple of the denominator of every used edge's latency,
+ * ssched_i_sched_lcm_latency) or the floor and ceiling on a rounded grid. */
+static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
 {
+    const ssched_platform_t *p = e->p;
+    const sched_scale_t *sc = &e->sc;
+    e->lat_ticks = ssched_i_calloc(p->n_edges, sizeof *e->lat_ticks);
+    e->lat_hi = ssched_i_calloc(p->n_edges, sizeof *e->lat_hi);
+    if (!e->lat_ticks || !e->lat_hi)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    mpz_t t, u;
+    mpz_inits(t, u, NULL);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t x = 0; p->l && x < p->n_edges && st == SSCHED_OK; x++) {
+        if (mpq_sgn(p->l[x]) <= 0)
+            continue;
+        if (sc->rounded) { /* l / tick */
+            mpz_mul(t, mpq_numref(p->l[x]), mpq_denref(sc->tick));
+            mpz_mul(u, mpq_denref(p->l[x]), mpq_numref(sc->tick));
+        } else {
+            mpz_mul(t, mpq_numref(p->l[x]), sc->Q);
+            mpz_set(u, mpq_denref(p->l[x]));
+        }
+        int whole = mpz_divisible_p(t, u);
+        mpz_fdiv_q(t, t, u);
+        if (mpz_sizeinbase(t, 2) > 60) {
+            st = ssched_error_set(err, SSCHED_EINPUT,
+                                  "a latency overflows 60 bits of ticks; use fewer operations "
+                                  "or a shorter period (max_period)");
+            break;
+        }
+        e->lat_ticks[x] = (int64_t)mpz_get_ui(t);
+        e->lat_hi[x] = sc->rounded ? e->lat_ticks[x] + !whole : whole ? e->lat_ticks[x] : -1;
+        if (e->lat_ticks[x] > e->lat_max)
+            e->lat_max = e->lat_ticks[x];
+    }
+    mpz_clears(t, u, NULL);
+    return st;
+}
+
+/* Place a transfer of `dur` ticks (its bandwidth phase) over `edge`: as
+ * early as its input (`ready`), the release time and both resources
+ * allow.  With latency l it starts at s, holds its resources in
+ * [s + l, s + l + dur) only (SEMANTICS.md), so s + l must be no earlier
+ * than each resource's free time: a port starts its next message while the
+ * previous one is in its latency phase.  Each resource still serves its
+ * bandwidth phases one at a time, in placement order.  Returns the event
+ * with start and end set, or an error (a time beyond 2^62 ticks). */
+static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t type, size_t op,
+                                      int64_t dur, int64_t ready, sched_event_t *out,
+                                      ssched_error_t *err)
+{
+    if (!e->lat_ticks) {
+        ssched_status_t st = lat_init(e, err);
+        if (st != SSCHED_OK)
+            return st;
+    }
+    int64_t lat = e->lat_ticks[edge], hi = e->lat_hi[edge];
+    if (hi < 0)
+        return ssched_error_set(err, SSCHED_EINTERNAL,
+                                "unroll: the time scale does not hold edge %zu's latency", edge);
     int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
     int64_t start = ready > e->release ? ready : e->release;
-    if (*snd > start)
-        start = *snd;
-    if (*rcv > start)
-        start = *rcv;
+    if (*snd - lat > start)
+        start = *snd - lat;
+    if (*rcv - lat > start)
+        start = *rcv - lat;
     sched_event_t ev = {0};
     ev.edge = edge;
     ev.type = type;
     ev.op = op;
     ev.start = start;
-    ev.end = start + dur;
+    ev.lat = hi;
+    if (__builtin_add_overflow(start, hi, &ev.end) ||
+        __builtin_add_overflow(ev.end, dur, &ev.end) || ev.end > INT64_MAX / 4)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "the unrolled schedule's times need more than 62 bits of "
+                                "ticks; use fewer operations or a shorter period (max_period)");
     *snd = *rcv = ev.end;
     if (ev.end > e->makespan)
         e->makespan = ev.end;
     e->transfers++;
-    return ev;
+    *out = ev;
+    return SSCHED_OK;
 }
 
 ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, size_t type,
                                     size_t op, int64_t off, int64_t len, int64_t ready,
                                     int64_t *end, ssched_error_t *err)
 {
-    sched_event_t ev = place_transfer(e, edge, type, op, len * e->sc.unit_ticks[edge], ready);
+    sched_event_t ev;
+    ssched_status_t st = place_transfer(e, edge, type, op, len * e->sc.unit_ticks[edge], ready,
+                                        &ev, err);
+    if (st != SSCHED_OK)
+        return st;
     ev.off = off;
     ev.len = len;
     ev.bamt = len;
@@ -307,7 +378,10 @@ ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t
                                  int64_t dur, mpq_srcptr off, mpq_srcptr len, const char *json,
                                  int64_t bamt, int64_t ready, int64_t *end, ssched_error_t *err)
 {
-    sched_event_t ev = place_transfer(e, edge, type, op, dur, ready);
+    sched_event_t ev;
+    ssched_status_t st = place_transfer(e, edge, type, op, dur, ready, &ev, err);
+    if (st != SSCHED_OK)
+        return st;
     ev.bamt = bamt;
     ev.piece_off = off;
     ev.piece_len = len;

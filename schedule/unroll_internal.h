@@ -63,6 +63,8 @@ typedef struct {
     unsigned char bacq, brel;   /* broadcast: the receiver holds the message
                                    (it forwards it); the last forward from
                                    the sender (its copy is released at end) */
+    int64_t lat;                /* transfer: its edge's latency in ticks: the
+                                   bandwidth phase is [start + lat, end)    */
     /* the exact times when the scale is rounded (set by the driver just
      * before the sink gets the event; NULL otherwise: start, end in ticks) */
     mpq_srcptr xstart, xend;
@@ -121,6 +123,8 @@ typedef struct sched_sink_s {
     ssched_status_t (*emit)(struct sched_sink_s *sk, const sched_event_t *ev,
                             ssched_error_t *err);
     int no_buffers;             /* skip the buffer needs (planning replays) */
+    int64_t bu;                 /* set by the engine with sc: buffer units
+                                   per message of the events' bamt          */
 } sched_sink_t;
 
 /* The engine's running state, shared by the scatter and reduce loops. */
@@ -159,6 +163,19 @@ typedef struct {
     size_t periods_done, periods_total;
     double started, reported;
     const ssched_unroll_limits_t *limits;
+    /* latencies (SEMANTICS: a transfer ends l + z c after its start and
+     * holds its ports only in [start + l, end)): ticks per edge, set at
+     * the first transfer, once the replay has fixed the scale; lat_max
+     * lowers the flush watermark (a later transfer may start l before its
+     * ports are free).  On a rounded scale the reserved interval
+     * [start + floor(l), start + ceil(l) + ceil(d)) holds the real
+     * [start + l, start + l + d). */
+    int64_t *lat_ticks;         /* NULL until set; per edge floor(l / tick):
+                                   the bandwidth phase starts no earlier   */
+    int64_t *lat_hi;            /* per edge ceil(l / tick) (the same on an
+                                   exact scale; -1: not a whole number of
+                                   ticks, an edge the scale did not see)   */
+    int64_t lat_max;
 } sched_engine_t;
 
 /* Start replaying period b (window: the pattern's depth): sets the
@@ -206,8 +223,8 @@ SSCHED_INTERNAL void ssched_i_sched_scale_exact(sched_scale_t *sc);
 /* The engine's period in ticks (period / tick). */
 SSCHED_INTERNAL void ssched_i_sched_period_ticks(const sched_scale_t *sc, const mpq_t period,
                                                  mpq_t out);
-/* The exact duration of an event (w of its node, or length * size * c of
- * its edge; the latency is to be added here when the engine adds it). */
+/* The exact duration of an event (w of its node, or l + length * size * c
+ * of its edge). */
 SSCHED_INTERNAL void ssched_i_sched_exact_dur(const ssched_platform_t *p,
                                               const ssched_problem_t *pb,
                                               const sched_scale_t *sc, const sched_event_t *ev,
@@ -327,6 +344,22 @@ static inline int sched_reduce_like(const ssched_schedule_t *s)
 /* Upper bounds used by the limits: periods replayed, events per period. */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_replay_periods(
         const ssched_platform_t *p, const ssched_schedule_t *s, size_t K);
+
+/* Batches (unroll_batch.c): s->unroll_batch = n > 1 unrolls ceil(K/n)
+ * operations of n times the size (n times w), each event of operation b
+ * becoming a transfer of operations bn .. bn+n-1 (fewer for the last) or
+ * their n computations one after the other. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_batched(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_schedule_t *s,
+        size_t K, const ssched_unroll_limits_t *limits, sched_sink_t *sink,
+        ssched_unroll_figures_t *fig, ssched_error_t *err);
+/* The batch (and, scatter and gossip, whole messages or pieces) of the
+ * least exact makespan for K on the pattern s, when some edge has a
+ * latency: sets s->unroll_batch (and s->unroll_whole). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_choose_batch(const ssched_platform_t *p,
+                                                            const ssched_problem_t *pb,
+                                                            ssched_schedule_t *s, size_t K,
+                                                            int no_split, ssched_error_t *err);
 
 /* A broadcast, all-reduce or reduce pattern built at the solution's LCM
  * period, made the shortest with the same rates: its counts, slots and

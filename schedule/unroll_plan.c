@@ -92,7 +92,7 @@ static int replay_time(const ssched_platform_t *p, const ssched_problem_t *pb,
                        const ssched_schedule_t *s, size_t K, unsigned long long budget, mpq_t out)
 {
     ssched_unroll_limits_t lim = {0, budget, 0, NULL, NULL};
-    sched_sink_t sink = {NULL, null_emit, 1};
+    sched_sink_t sink = {NULL, null_emit, 1, 0};
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
     int ok = ssched_i_sched_unroll_run(p, pb, s, K, &lim, &sink, &fig, NULL) == SSCHED_OK;
@@ -361,10 +361,10 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     return st;
 }
 
-ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                   const ssched_steady_t *steady, size_t K,
-                                   mpq_srcptr max_period, int no_split,
-                                   ssched_schedule_t *out, ssched_error_t *err)
+static ssched_status_t plan_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                    const ssched_steady_t *steady, size_t K,
+                                    mpq_srcptr max_period, int no_split,
+                                    ssched_schedule_t *out, ssched_error_t *err)
 {
     static const size_t mult[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
                                          192, 256, 384, 512, 1024};
@@ -469,5 +469,18 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
     mpq_clears(tf, est, best, NULL);
     for (size_t k = 0; k < CAND; k++)
         mpq_clear(cands[k]);
+    return st;
+}
+
+/* The pattern, then (with latencies) the batch and the pieces of the least
+ * exact makespan on it (unroll_batch.c). */
+ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_t *steady, size_t K,
+                                   mpq_srcptr max_period, int no_split,
+                                   ssched_schedule_t *out, ssched_error_t *err)
+{
+    ssched_status_t st = plan_pattern(p, pb, steady, K, max_period, no_split, out, err);
+    if (st == SSCHED_OK)
+        st = ssched_i_sched_choose_batch(p, pb, out, K, no_split, err);
     return st;
 }

@@ -63,6 +63,7 @@ typedef struct {
 static ssched_status_t exact_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
 {
     exact_sink_t *w = (exact_sink_t *)sk;
+    w->inner->bu = sk->bu; /* the engine's buffer units (the batching sink) */
     if (!sk->sc->rounded)
         return w->inner->emit(w->inner, ev, err);
     sched_event_t x = *ev;
@@ -81,6 +82,8 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
                                  const ssched_unroll_limits_t *limits, sched_sink_t *sink,
                                  ssched_unroll_figures_t *fig, ssched_error_t *err)
 {
+    if (s->unroll_batch > 1) /* operations in batches (unroll_batch.c) */
+        return ssched_i_sched_unroll_batched(p, pb, s, K, limits, sink, fig, err);
     size_t max_ops = limits && limits->max_operations ? limits->max_operations : 10000000UL;
     unsigned long long max_events =
         limits && limits->max_events ? limits->max_events : 500000000ULL;

@@ -312,6 +312,8 @@ void ssched_i_sched_exact_dur(const ssched_platform_t *p, const ssched_problem_t
     }
     mpq_mul(out, out, p->c[ev->edge]);
     mpq_mul(out, out, pb->size);
+    if (p->l) /* the latency phase, then the bandwidth phase (SEMANTICS.md) */
+        mpq_add(out, out, p->l[ev->edge]);
 }
 
 void ssched_i_sched_scale_free(sched_scale_t *sc)

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${JOBS:-2}
 BUILD=build/fuzz
-HARNESSES="fuzz_graphml fuzz_gml fuzz_schedule_check fuzz_number fuzz_sb_csv fuzz_redist_matrix"
+HARNESSES="fuzz_graphml fuzz_gml fuzz_schedule_check fuzz_number fuzz_sb_csv fuzz_redist_matrix fuzz_matrix"
 [ $# -gt 0 ] && HARNESSES="$*"
 
 CC_FUZZ=${CC_FUZZ:-clang}

@@ -51,7 +51,7 @@ static void test_round_trips(void)
     CHECK_ENUM(mk_bnb_preset, ssched_mk_bnb_preset_t, 3);
     CHECK_ENUM(mk_allreduce_alg, ssched_mk_allreduce_alg_t, 2);
     CHECK_ENUM(matching_rule, ssched_matching_rule_t, 2);
-    CHECK_ENUM(platform_format, ssched_platform_format_t, 3);
+    CHECK_ENUM(platform_format, ssched_platform_format_t, 5);
     CHECK_ENUM(problem_kind, ssched_problem_kind_t, 5);
     CHECK_ENUM(redist_algorithm, ssched_redist_algorithm_t, 3);
     CHECK_ENUM(sb_cost_kind, ssched_sb_cost_kind_t, 2);
@@ -72,7 +72,7 @@ static void test_counts(void)
     CU_ASSERT_EQUAL(SSCHED_MK_BNB_FULL, 2);
     CU_ASSERT_EQUAL(SSCHED_MK_ALLREDUCE_OPTIMAL, 1);
     CU_ASSERT_EQUAL(SSCHED_MATCHING_ARBITRARY, 1);
-    CU_ASSERT_EQUAL(SSCHED_PLATFORM_GML, 2);
+    CU_ASSERT_EQUAL(SSCHED_PLATFORM_MATRIX, 4);
     CU_ASSERT_EQUAL(SSCHED_PROBLEM_ALLREDUCE, 4);
     CU_ASSERT_EQUAL(SSCHED_REDIST_PREEMPTIVE, 2);
     CU_ASSERT_EQUAL(SSCHED_SB_COST_TABLE, 1);

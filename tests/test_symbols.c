@@ -22,12 +22,14 @@ static char *archive_query(const char *archive, const char *script)
 }
 
 /* The defined global names of an archive not starting with ssched_, one
- * per line ("" when there is none); NULL if nm failed. */
+ * per line ("" when there is none); NULL if nm failed.  DW.ref.* are the
+ * hidden COMDAT personality references g++ emits for a try block in PIC
+ * code (src/platform/simgrid_child.cpp): no name a program can clash with. */
 static char *foreign_symbols(const char *archive)
 {
     return archive_query(archive, "test -f \"$a\" && nm -g --defined-only \"$a\" | "
                                   "awk 'NF == 3 && $2 ~ /[TDBRCVW]/ {print $3}' | sort -u | "
-                                  "grep -v '^ssched_' || true");
+                                  "grep -v '^ssched_' | grep -v '^DW\\.ref\\.' || true");
 }
 
 /* The defined GLOBAL symbols of an archive whose visibility contradicts

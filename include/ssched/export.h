@@ -59,19 +59,35 @@ ssched_status_t ssched_write_platform_graphml(FILE *out, const ssched_platform_t
                                               ssched_error_t *err);
 
 /* The platform for SimGrid 3.32 (platform version 4.1) to `out` and the
- * matching MPI hostfile (rank i on node i, in node order) to `hostfile`:
- * every node a host, of speed flops_per_task / w flop/s (1 flop/s for a
- * node without w, which never computes); every directed edge its own link
- * of bandwidth unit_bytes / c B/s and latency 0; one route per edge (Floyd
- * routing composes longer ones).  Under the CM02 network model with
- * bandwidth and latency factors 1 and cross-traffic off, a message of
- * unit_bytes x size bytes over edge e then takes size x c(e), as in the
- * model (bandwidths are printed with 17 significant digits: SimGrid reads
- * doubles).  EINPUT for non-positive unit_bytes or flops_per_task. */
+ * matching MPI hostfile (ssched_write_platform_hostfile) to `hostfile`
+ * (NULL: none).  A switch (multiport[i], GraphML ports=multi) is a SimGrid
+ * router; every other node is a host, of speed flops_per_task / w flop/s
+ * (1 flop/s for a node without w, which never computes).  Graph model:
+ * every directed edge its own link of bandwidth unit_bytes / c B/s and
+ * latency l(e) seconds (the time unit of c), one route per edge, Floyd
+ * routing (it composes longer ones).  Routed platform: its link resources
+ * (bandwidth unit_bytes / link_c, latency, FATPIPE or SHARED) and one route
+ * per edge, Full routing.  Under the CM02 network model with bandwidth and
+ * latency factors 1 and cross-traffic off, a message of unit_bytes x size
+ * bytes over edge e then takes l(e) + size x c(e), as in the model (numbers
+ * are printed as the shortest decimal that reads back as the same double:
+ * SimGrid reads doubles).  Every
+ * number is checked before anything is written: EINPUT for non-positive
+ * unit_bytes or flops_per_task, a bandwidth or speed that is zero or not
+ * finite as a double, a host name with white space.  The XML is
+ * well-formed (its comment holds no "--"). */
 ssched_status_t ssched_write_platform_simgrid(FILE *out, FILE *hostfile,
                                               const ssched_platform_t *p,
                                               const mpq_t unit_bytes, const mpq_t flops_per_task,
                                               ssched_error_t *err);
+
+/* The MPI hostfile of p: its hosts (every node but the switches of a
+ * graph platform), one name a line, in node order: rank i runs on the i-th
+ * host.  For a platform read from a SimGrid file, that is SimGrid's host
+ * order, so `smpirun -platform THE_FILE.xml -hostfile hosts.txt` places
+ * rank i on node i.  EINPUT for a host name with white space. */
+ssched_status_t ssched_write_platform_hostfile(FILE *out, const ssched_platform_t *p,
+                                               ssched_error_t *err);
 
 /* ---- steady state and schedules ------------------------------------------ */
 

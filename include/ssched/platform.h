@@ -205,24 +205,77 @@ ssched_status_t ssched_platform_load_graphml(ssched_platform_t *p,
  * Every value stays exact.  igraph's error handler and attribute table are
  * swapped during a GML read and restored: not thread-safe. */
 typedef enum {
-    SSCHED_PLATFORM_AUTO = 0, /* by extension (.gml, .graphml/.xml), else
-                                 by content                               */
+    SSCHED_PLATFORM_AUTO = 0, /* a file whose root element is <platform> is
+                                 SimGrid's, a ".csv" one a matrix; else by
+                                 extension (.gml, .graphml/.xml), else by
+                                 content                                  */
     SSCHED_PLATFORM_GRAPHML,
-    SSCHED_PLATFORM_GML
+    SSCHED_PLATFORM_GML,
+    SSCHED_PLATFORM_SIMGRID,  /* SimGrid platform XML (below)              */
+    SSCHED_PLATFORM_MATRIX    /* measured bandwidth/latency matrix (below) */
 } ssched_platform_format_t;
 
-/* "auto", "graphml", "gml" ("unknown" for any other value); parse:
+/* SimGrid platform files (SSCHED_PLATFORM_SIMGRID) are loaded by
+ * libsimgrid 3.32 itself, in a forked child process (SimGrid keeps one
+ * engine per process and aborts on some errors; its log is silenced), so
+ * every routing SimGrid supports works.  The result is a routed platform:
+ *   nodes  = SimGrid's hosts, in SimGrid's order (sg_host_list(), sorted
+ *            by name in 3.32): the hostfile order, rank i on host i;
+ *            w = flops_per_task / speed (one core at the current
+ *            pstate: extra cores are not used; a host of speed 0 has no w);
+ *   links  = every link some route crosses, in order of first appearance
+ *            (a SPLITDUPLEX link is its two halves NAME_UP, NAME_DOWN),
+ *            link_c = unit_bytes / bandwidth, latency in seconds, FATPIPE
+ *            or SHARED (every other policy);
+ *   edges  = every ordered pair of distinct hosts with a non-empty route
+ *            (a pair SimGrid has no route for gets no edge).
+ * The time unit is the second.  SimGrid hands numbers over as doubles; each
+ * is taken as the exact rational of the decimal of at most 15 significant
+ * digits nearest to it when that decimal is within 4 units in the last
+ * place (this recovers the file's own "98.095Mf" or "59.904us", which
+ * SimGrid scaled with one or two roundings), else of its shortest decimal
+ * that reads back to the same double.  A bandwidth that is 0 or not finite,
+ * a speed or latency that is negative or not finite, is refused.
+ *
+ * Matrices (SSCHED_PLATFORM_MATRIX, seed 003's model T_ij + m / B_ij: every
+ * ordered pair its own SHARED link "FROM->TO"), a text file of lines:
+ *   # comment, or a blank line                  (ignored)
+ *   from,to,bandwidth,latency                   (an optional header)
+ *   FROM,TO,BANDWIDTH,LATENCY                   (the pair FROM -> TO)
+ *   NAME,SPEED                                  (optional: host NAME's speed)
+ * or, when the first line starts with the word "matrix", a square matrix:
+ *   matrix,H1,H2,...,Hn
+ *   Hi,CELL,...,CELL     (n cells: "BANDWIDTH LATENCY" for Hi -> Hj, or
+ *                         empty or "-": no link; the diagonal is ignored)
+ * Fields are trimmed of blanks.  Numbers are exact (integer, decimal,
+ * scientific, fraction) with SimGrid's units: bandwidth B/s by default or
+ * Bps / bps (bits) with a prefix k M G T P E (powers of 1000) or Ki Mi Gi Ti
+ * Pi Ei (powers of 1024); latency seconds by default or w d h m s ms us ns
+ * ps; speed flop/s by default or f / flops with the same prefixes.  Hosts
+ * are numbered in order of first appearance; link_c = unit_bytes /
+ * bandwidth; a host without a SPEED line has no w.  Errors name FILE:LINE. */
+
+/* "auto", "graphml", "gml", "simgrid", "matrix" ("unknown" for any other value); parse:
  * SSCHED_EINPUT naming the text and the accepted names. */
 const char *ssched_platform_format_name(ssched_platform_format_t v);
 ssched_status_t ssched_platform_format_parse(const char *text, ssched_platform_format_t *out,
                                              ssched_error_t *err);
 
+/* The format ssched_platform_load reads `path` as when asked for `format`:
+ * SIMGRID for a file whose root element is <platform>, MATRIX for a
+ * ".csv" name (when format is AUTO), else `format` (AUTO: GraphML or GML,
+ * decided while reading). */
+ssched_platform_format_t ssched_platform_format_of(const char *path,
+                                                   ssched_platform_format_t format);
+
 typedef struct {
     ssched_platform_format_t format;
     const char *cost_from;      /* NULL: edge attribute c is the time     */
-    mpq_srcptr unit_bytes;      /* with cost_from; NULL = 1               */
+    mpq_srcptr unit_bytes;      /* with cost_from, and the unit message of
+                                   SimGrid and matrix files; NULL = 1     */
     const char *speed_from;     /* NULL: node attribute w is the time     */
-    mpq_srcptr flops_per_task;  /* with speed_from; NULL = 1              */
+    mpq_srcptr flops_per_task;  /* with speed_from, SimGrid and matrix
+                                   files; NULL = 1                        */
     const char *latency_from;   /* NULL: edge attribute l is the latency
                                    (in c's time unit, absent = 0); else
                                    edge attribute ATTR, in seconds: only

@@ -126,6 +126,11 @@ typedef struct {
     int unroll_whole;          /* unrolling moves every message whole, each
                                   on one route (ssched_unroll_plan with
                                   no_split); the pattern only orders them  */
+    size_t unroll_batch;       /* unrolling: operations each transfer
+                                  carries (a batch: op .. op+n-1, one
+                                  message of n times the range, one latency);
+                                  0 or 1: one.  ssched_unroll_plan chooses it
+                                  from the latencies, K and the size          */
     size_t n_slots;
     ssched_slot_t *slots;      /* consecutive, starting at 0                */
     /* matching figures */

@@ -1,105 +1,280 @@
-/* ssched export simgrid: the platform as a SimGrid platform file and an MPI
- * hostfile, to run planned schedules (and MPI's own collectives) in SMPI on
- * the platform they were planned for. */
+/* ssched export simgrid | hostfile: the platform as a SimGrid platform file
+ * and an MPI hostfile, to run planned schedules (and MPI's own collectives)
+ * in SMPI on the platform they were planned for; or only the hostfile of a
+ * platform, e.g. to run on the user's own SimGrid file.
+ *
+ * Nothing is created before everything is known to be right: the options
+ * are checked, the platform is read and both documents are written to
+ * memory first; each file is then written to a temporary file in its own
+ * folder and renamed over PATH only once complete (issue 24 item 2). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/cli/cli.h"
 #include "ssched/export.h"
 #include "ssched/platform.h"
 
 static const char *usage_text =
-    "usage: ssched export simgrid PLATFORM -o platform.xml --hostfile hosts.txt\n"
-    "                     [--unit-bytes B (default 1000000)] [--flops-per-task F (default 1e9)]\n"
-    "  every node a host of speed F / w, every directed edge its own link of\n"
-    "  bandwidth B / c B/s and latency 0, Floyd routing; the hostfile puts rank i\n"
-    "  on node i.  Simulate with smpirun --cfg=network/model:CM02\n"
-    "  --cfg=network/crosstraffic:0 --cfg=network/weight-S:0\n"
-    "  --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0\n"
-    "  --cfg=smpi/iprobe:0 --cfg=smpi/send-is-detached-thresh:0 (bench/smpi_exact.sh\n"
-    "  --print-cfg B): with SMPI's 16-byte envelope cancelled, as ssched-exec-smpi\n"
-    "  does, B bytes over an edge take exactly c seconds and a task w seconds.\n";
+    "usage: ssched export simgrid PLATFORM -o platform.xml --hostfile hosts.txt [options]\n"
+    "       ssched export hostfile PLATFORM -o hosts.txt [options]\n"
+    "options: --unit-bytes B (default 1000000)  --flops-per-task F (default 1e9)\n"
+    "         --format graphml|gml|simgrid|matrix  --cost-from ATTR  --speed-from ATTR\n"
+    "  simgrid: every node a host of speed F / w (a switch, ports=multi, a router),\n"
+    "  every directed edge its own link of bandwidth B / c B/s and latency l(e) s,\n"
+    "  Floyd routing; a SimGrid or matrix PLATFORM keeps its links and routes (Full\n"
+    "  routing).  hostfile: the hosts in node order, rank i on the i-th host; for a\n"
+    "  SimGrid file, SimGrid's own host order, so that\n"
+    "    smpirun -platform PLATFORM.xml -hostfile hosts.txt ssched-exec-smpi plan.json\n"
+    "  runs on the original file.  Simulate with the exact configuration\n"
+    "  (bench/smpi_exact.sh --print-cfg B): with SMPI's 16-byte envelope cancelled,\n"
+    "  as ssched-exec-smpi does, B bytes over an edge take exactly l + c seconds and\n"
+    "  a task w seconds.  --cost-from/--speed-from read GraphML/GML bandwidths and\n"
+    "  speeds with the same B and F.\n";
+
+/* The same file? (names equal, or both existing with one inode) */
+static int same_file(const char *a, const char *b)
+{
+    if (!strcmp(a, b))
+        return 1;
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* data[0..len) into a new temporary file beside path; its name in *tmp
+ * (malloc'ed).  0 on success; on failure nothing is left behind. */
+static int write_temp(const char *path, const char *data, size_t len, char **tmp)
+{
+    size_t n = strlen(path);
+    *tmp = malloc(n + 16);
+    if (!*tmp)
+        return -1;
+    snprintf(*tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    int ok = fchmod(fd, 0666 & ~mask) == 0;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        ok = 0;
+    } else {
+        ok = ok && fwrite(data, 1, len, f) == len;
+        ok = fclose(f) == 0 && ok;
+    }
+    if (!ok) {
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* An existing path that is not a regular file (/dev/null, a pipe): written
+ * in place, never replaced by a rename. */
+static int special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* The documents to their paths ("-": stdout), all or nothing as far as a
+ * rename allows. */
+static int write_outputs(size_t k, const char *const *paths, char *const *data,
+                         const size_t *len)
+{
+    char *tmp[2] = {NULL, NULL};
+    int rc = CLI_EXIT_OK;
+    for (size_t i = 0; i < k && rc == CLI_EXIT_OK; i++) {
+        if (!strcmp(paths[i], "-") || special(paths[i]))
+            continue;
+        if (write_temp(paths[i], data[i], len[i], &tmp[i]) != 0)
+            rc = cli_bad_input("export", "%s: cannot write the file (%s)", paths[i],
+                               strerror(errno));
+    }
+    for (size_t i = 0; i < k && rc == CLI_EXIT_OK; i++) {
+        if (!strcmp(paths[i], "-")) {
+            if (fwrite(data[i], 1, len[i], stdout) != len[i] || fflush(stdout) != 0)
+                rc = cli_bad_input("export", "standard output: write error");
+        } else if (special(paths[i])) {
+            FILE *f = fopen(paths[i], "w");
+            int ok = f && fwrite(data[i], 1, len[i], f) == len[i];
+            if (f)
+                ok = fclose(f) == 0 && ok;
+            if (!ok)
+                rc = cli_bad_input("export", "%s: write error", paths[i]);
+        } else if (rename(tmp[i], paths[i]) != 0) {
+            rc = cli_bad_input("export", "%s: cannot write the file (%s)", paths[i],
+                               strerror(errno));
+        } else {
+            free(tmp[i]);
+            tmp[i] = NULL;
+        }
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (tmp[i])
+            unlink(tmp[i]);
+        free(tmp[i]);
+    }
+    return rc;
+}
+
+typedef struct {
+    const char *output, *hostfile, *format, *cost_from, *speed_from, *path;
+    int unit_given, flops_given;
+} export_opts_t;
+
+static int parse(int argc, char **argv, export_opts_t *o, mpq_t unit, mpq_t flops)
+{
+    enum { O_HOSTFILE = 1, O_UNIT, O_FLOPS, O_FORMAT, O_COST, O_SPEED };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, O_HOSTFILE},
+        {"unit-bytes", required_argument, NULL, O_UNIT},
+        {"flops-per-task", required_argument, NULL, O_FLOPS},
+        {"format", required_argument, NULL, O_FORMAT},
+        {"cost-from", required_argument, NULL, O_COST},
+        {"speed-from", required_argument, NULL, O_SPEED},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int seen[7] = {0}, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        int slot = c == 'o' ? 0 : (c >= O_HOSTFILE && c <= O_SPEED) ? c : -1;
+        if (slot >= 0 && seen[slot]++)
+            return cli_bad_input("export", "option %s given twice", argv[optind - 1]);
+        switch (c) {
+        case 'o': o->output = optarg; break;
+        case O_HOSTFILE: o->hostfile = optarg; break;
+        case O_FORMAT: o->format = optarg; break;
+        case O_COST: o->cost_from = optarg; break;
+        case O_SPEED: o->speed_from = optarg; break;
+        case O_UNIT:
+            o->unit_given = 1;
+            if (!cli_parse_rational("export", "--unit-bytes", optarg, unit))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_FLOPS:
+            o->flops_given = 1;
+            if (!cli_parse_rational("export", "--flops-per-task", optarg, flops))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default:
+            return cli_bad_input("export", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    o->path = optind < argc ? argv[optind++] : NULL;
+    if (optind < argc)
+        return cli_bad_input("export", "unexpected argument '%s'", argv[optind]);
+    if (!o->path)
+        return cli_bad_input("export", "missing PLATFORM");
+    if (mpq_sgn(unit) <= 0 || mpq_sgn(flops) <= 0)
+        return cli_bad_input("export", "%s must be positive",
+                             mpq_sgn(unit) <= 0 ? "--unit-bytes" : "--flops-per-task");
+    return CLI_EXIT_OK;
+}
+
+static int check_paths(int simgrid, const export_opts_t *o)
+{
+    if (simgrid && (!o->output || !o->hostfile))
+        return cli_bad_input("export", "missing -o platform.xml or --hostfile hosts.txt");
+    if (!simgrid && !o->output)
+        return cli_bad_input("export", "missing -o hosts.txt");
+    if (!simgrid && o->hostfile)
+        return cli_bad_input("export", "export hostfile writes only -o hosts.txt (--hostfile "
+                             "belongs to export simgrid)");
+    if (simgrid && same_file(o->output, o->hostfile))
+        return cli_bad_input("export", "-o and --hostfile name the same file '%s'",
+                             !strcmp(o->output, "-") ? "-" : o->output);
+    return CLI_EXIT_OK;
+}
 
 int cli_cmd_export(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "simgrid")) {
+    int simgrid = argc >= 2 && !strcmp(argv[1], "simgrid");
+    if (!simgrid && !(argc >= 2 && !strcmp(argv[1], "hostfile"))) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             fputs(usage_text, stdout);
             return CLI_EXIT_OK;
         }
         return cli_bad_input("export", "expected the format 'simgrid' (ssched export simgrid "
-                             "PLATFORM -o platform.xml --hostfile hosts.txt)");
+                             "PLATFORM -o platform.xml --hostfile hosts.txt) or 'hostfile'");
     }
-    enum { O_HOSTFILE = 1, O_UNIT, O_FLOPS };
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, O_HOSTFILE},
-        {"unit-bytes", required_argument, NULL, O_UNIT},
-        {"flops-per-task", required_argument, NULL, O_FLOPS},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    const char *output = NULL, *hostfile = NULL;
-    int seen[4] = {0}, c, rc = CLI_EXIT_OK;
+    export_opts_t o = {0};
     mpq_t unit, flops;
     mpq_inits(unit, flops, NULL);
     mpq_set_ui(unit, 1000000, 1);
     mpq_set_ui(flops, 1000000000, 1);
-    opterr = 0;
-    optind = 1;
-    argc--;
-    argv++;
-    while (rc == CLI_EXIT_OK && (c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        int slot = c == 'o' ? 0 : c == O_HOSTFILE ? 1 : c == O_UNIT ? 2 : c == O_FLOPS ? 3 : -1;
-        if (slot >= 0 && seen[slot]++) {
-            rc = cli_bad_input("export", "option %s given twice", argv[optind - 1]);
-            break;
-        }
-        switch (c) {
-        case 'o': output = optarg; break;
-        case O_HOSTFILE: hostfile = optarg; break;
-        case O_UNIT:
-            if (!cli_parse_rational("export", "--unit-bytes", optarg, unit))
-                rc = CLI_EXIT_BADINPUT;
-            break;
-        case O_FLOPS:
-            if (!cli_parse_rational("export", "--flops-per-task", optarg, flops))
-                rc = CLI_EXIT_BADINPUT;
-            break;
-        case 'h': fputs(usage_text, stdout); mpq_clears(unit, flops, NULL); return CLI_EXIT_OK;
-        default:
-            rc = cli_bad_input("export", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
+    int rc = parse(argc - 1, argv + 1, &o, unit, flops);
+    if (rc < 0) { /* --help */
+        mpq_clears(unit, flops, NULL);
+        return CLI_EXIT_OK;
     }
-    const char *path = rc == CLI_EXIT_OK && optind < argc ? argv[optind++] : NULL;
-    if (rc == CLI_EXIT_OK && optind < argc)
-        rc = cli_bad_input("export", "unexpected argument '%s'", argv[optind]);
-    else if (rc == CLI_EXIT_OK && !path)
-        rc = cli_bad_input("export", "missing PLATFORM");
-    else if (rc == CLI_EXIT_OK && (!output || !hostfile))
-        rc = cli_bad_input("export", "missing -o platform.xml or --hostfile hosts.txt");
-    else if (rc == CLI_EXIT_OK && !strcmp(output, "-") && !strcmp(hostfile, "-"))
-        rc = cli_bad_input("export", "-o - and --hostfile -: only one of them can be stdout");
+    if (rc == CLI_EXIT_OK)
+        rc = check_paths(simgrid, &o);
+    ssched_platform_read_options_t ro;
+    ssched_platform_read_options_default(&ro);
+    if (rc == CLI_EXIT_OK && o.format &&
+        (ssched_platform_format_parse(o.format, &ro.format, NULL) != SSCHED_OK ||
+         ro.format == SSCHED_PLATFORM_AUTO))
+        rc = cli_bad_input("export", "--format: unknown platform format '%s' (graphml, gml, "
+                           "simgrid or matrix)", o.format);
+    ro.cost_from = o.cost_from;
+    ro.speed_from = o.speed_from;
+    ro.unit_bytes = unit;
+    ro.flops_per_task = flops;
     ssched_platform_t p;
     ssched_platform_init(&p);
     ssched_error_t err;
     ssched_error_clear(&err);
-    if (rc == CLI_EXIT_OK && ssched_platform_load(&p, path, NULL, &err) != SSCHED_OK)
+    if (rc == CLI_EXIT_OK && ssched_platform_load(&p, o.path, &ro, &err) != SSCHED_OK)
         rc = cli_report("export", &err);
+    char *data[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
     if (rc == CLI_EXIT_OK) {
-        FILE *x = cli_open_output(output), *h = x ? cli_open_output(hostfile) : NULL;
-        if (!x || !h) {
-            rc = cli_bad_input("export", "%s: cannot write the file", !x ? output : hostfile);
-        } else if (ssched_write_platform_simgrid(x, h, &p, unit, flops, &err) != SSCHED_OK) {
-            rc = cli_report("export", &err);
+        FILE *m0 = open_memstream(&data[0], &len[0]);
+        FILE *m1 = simgrid && m0 ? open_memstream(&data[1], &len[1]) : NULL;
+        ssched_status_t st = SSCHED_ENOMEM;
+        if (m0 && (m1 || !simgrid)) {
+            ssched_error_set(&err, SSCHED_ENOMEM, "out of memory");
+            st = simgrid ? ssched_write_platform_simgrid(m0, m1, &p, unit, flops, &err)
+                         : ssched_write_platform_hostfile(m0, &p, &err);
         }
-        if (x && cli_close_output(x) != 0 && rc == CLI_EXIT_OK)
-            rc = cli_bad_input("export", "%s: write error", output);
-        if (h && cli_close_output(h) != 0 && rc == CLI_EXIT_OK)
-            rc = cli_bad_input("export", "%s: write error", hostfile);
-        /* the summary line would corrupt a file written to stdout */
-        if (rc == CLI_EXIT_OK && strcmp(output, "-") && strcmp(hostfile, "-"))
-            printf("wrote %s (%zu hosts, %zu links) and %s\n", output, p.n_nodes, p.n_edges,
-                   hostfile);
+        if (m0 && fclose(m0) != 0 && st == SSCHED_OK)
+            st = ssched_error_set(&err, SSCHED_ENOMEM, "out of memory");
+        if (m1 && fclose(m1) != 0 && st == SSCHED_OK)
+            st = ssched_error_set(&err, SSCHED_ENOMEM, "out of memory");
+        if (st != SSCHED_OK)
+            rc = cli_report("export", &err);
     }
+    if (rc == CLI_EXIT_OK) {
+        const char *paths[2] = {o.output, o.hostfile};
+        rc = write_outputs(simgrid ? 2 : 1, paths, data, len);
+    }
+    size_t hosts = 0;
+    for (size_t i = 0; i < p.n_nodes; i++)
+        hosts += p.routes || !p.multiport[i];
+    /* the summary line would corrupt a file written to stdout */
+    if (rc == CLI_EXIT_OK && strcmp(o.output, "-") && (!simgrid || strcmp(o.hostfile, "-"))) {
+        if (simgrid)
+            printf("wrote %s (%zu hosts, %zu routers, %zu links) and %s\n", o.output, hosts,
+                   p.n_nodes - hosts, p.routes ? p.routes->n_links : p.n_edges, o.hostfile);
+        else
+            printf("wrote %s (%zu hosts)\n", o.output, hosts);
+    }
+    free(data[0]);
+    free(data[1]);
     ssched_platform_free(&p);
     mpq_clears(unit, flops, NULL);
     return rc;

@@ -41,6 +41,8 @@ static int write_json_file(const char *path, const ssched_platform_t *p, const s
 typedef struct {
     int json, no_split, unroll, fixed, has_max_period, quiet, no_check;
     long operations, max_operations, max_events;
+    long batch;                 /* --batch N (0: chosen)                     */
+    int pieces;                 /* --pieces: -1 chosen, 0 split, 1 whole     */
     mpq_t max_period;
     const char *output, *gantt, *dot, *trees_dot;
     ssched_matching_rule_t rule;
@@ -227,7 +229,7 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
 }
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
-       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK };
+       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK, O_BATCH, O_PIECES };
 static const cli_opt_t schedule_table[] = {
     {{"json", no_argument, NULL, O_JSON}, NULL, "ssched-schedule/1 JSON instead of the table"},
     {{"output", required_argument, NULL, 'o'}, "FILE", "write the schedule (JSON) to FILE"},
@@ -250,6 +252,13 @@ static const cli_opt_t schedule_table[] = {
      "limit on K (default 10000000)"},
     {{"max-events", required_argument, NULL, O_MAXEV}, "N",
      "limit on the events written (default 500000000)"},
+    {{"batch", required_argument, NULL, O_BATCH}, "N",
+     "with --unroll: every transfer carries N operations' messages (one\n"
+     "latency for N); default: chosen with the pieces for the least makespan\n"
+     "when the platform has latencies, else 1"},
+    {{"pieces", required_argument, NULL, O_PIECES}, "whole|split",
+     "with --unroll: messages (reduce: values) move whole or in the pattern's\n"
+     "pieces; default: chosen (split unless whole messages lose nothing)"},
     {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
      "with --unroll: skip the self-check of the written file\n"
      "(check it later with `ssched check FILE`)"},
@@ -272,6 +281,7 @@ int cli_cmd_schedule(int argc, char **argv)
 {
     sched_opts_t o = {0};
     o.rule = SSCHED_MATCHING_BOTTLENECK;
+    o.pieces = -1;
     mpq_inits(o.fixed_period, o.max_period, NULL);
     int rc = run_schedule(argc, argv, &o);
     mpq_clears(o.fixed_period, o.max_period, NULL);
@@ -299,6 +309,19 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                 return cli_bad_input("schedule", "--operations given twice");
             if (!cli_parse_long("schedule", "--operations", optarg, 1, 1000000000L, &o->operations))
                 return CLI_EXIT_BADINPUT;
+            break;
+        case O_BATCH:
+            if (o->batch)
+                return cli_bad_input("schedule", "--batch given twice");
+            if (!cli_parse_long("schedule", "--batch", optarg, 1, 1000000000L, &o->batch))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_PIECES:
+            if (o->pieces >= 0)
+                return cli_bad_input("schedule", "--pieces given twice");
+            if (strcmp(optarg, "whole") && strcmp(optarg, "split"))
+                return cli_bad_input("schedule", "--pieces: '%s' is not whole or split", optarg);
+            o->pieces = !strcmp(optarg, "whole");
             break;
         case O_MAXOPS:
             if (!cli_parse_long("schedule", "--max-operations", optarg, 1, 1000000000L,
@@ -365,6 +388,11 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->unroll && o->gantt && o->operations > GANTT_MAX_OPERATIONS)
         return cli_bad_input("schedule", "--unroll --gantt draws every event: at most %d "
                              "operations (got %ld)", GANTT_MAX_OPERATIONS, o->operations);
+    if ((o->batch || o->pieces >= 0) && !o->unroll)
+        return cli_bad_input("schedule", "--batch and --pieces are used with --unroll");
+    if (o->batch > o->operations && o->unroll && o->operations)
+        return cli_bad_input("schedule", "--batch %ld is above K = %ld operations", o->batch,
+                             o->operations);
     if (o->no_check && !o->unroll)
         return cli_bad_input("schedule", "--no-check is used with --unroll");
     if ((o->max_operations || o->max_events) && !o->unroll)
@@ -416,8 +444,19 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
-        else
+        else if (o->pieces == 0 && (pb.kind == SSCHED_PROBLEM_BROADCAST ||
+                                    (pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->no_split)))
+            rc = cli_bad_input("schedule", "--pieces split: %s", pb.kind == SSCHED_PROBLEM_BROADCAST
+                                   ? "a broadcast moves whole messages"
+                                   : "--no-split moves the all-reduce's values whole");
+        else {
+            /* the overrides of the planned batch and pieces */
+            if (o->batch)
+                s.unroll_batch = (size_t)o->batch;
+            if (o->pieces >= 0)
+                s.unroll_whole = o->pieces;
             rc = emit(o, &p, &pb, &st, &s);
+        }
         ssched_schedule_free(&s);
         ssched_steady_free(&st);
     }

@@ -40,18 +40,19 @@ const cli_opt_t cli_problem_table[] = {
      "(a routed platform file stays routed)"},
     {{"hosts", required_argument, NULL, OPT_HOSTS}, "multi-port|one-port",
      "a routed platform's hosts (default multi-port, as SimGrid's)"},
-    {{"format", required_argument, NULL, OPT_FORMAT}, "graphml|gml",
-     "the platform file's format (default: by extension, else by content)"},
+    {{"format", required_argument, NULL, OPT_FORMAT}, "graphml|gml|simgrid|matrix",
+     "the platform file's format (default: <platform> root element: SimGrid;\n"
+     ".csv: matrix; else by extension, else by content)"},
     {{"cost-from", required_argument, NULL, OPT_COST_FROM}, "ATTR",
      "edge attribute ATTR is a bandwidth in bytes per second: c = B / ATTR\n"
      "(with --unit-bytes B); the time unit is then the second"},
     {{"unit-bytes", required_argument, NULL, OPT_UNIT_BYTES}, "B",
-     "bytes of one unit message (default 1)"},
+     "bytes of one unit message (default 1; also for SimGrid and matrix files)"},
     {{"speed-from", required_argument, NULL, OPT_SPEED_FROM}, "ATTR",
      "node attribute ATTR is a speed in flops per second: w = F / ATTR\n"
      "(with --flops-per-task F)"},
     {{"flops-per-task", required_argument, NULL, OPT_FLOPS_PER_TASK}, "F",
-     "flops of one reduction task (default 1)"},
+     "flops of one reduction task (default 1; also for SimGrid and matrix files)"},
     {{"latency-from", required_argument, NULL, OPT_LATENCY_FROM}, "ATTR",
      "edge attribute ATTR is a latency in seconds (with --cost-from; an edge\n"
      "without it has none); without: edge attribute l, in the unit of c"},
@@ -269,12 +270,17 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     /* the library's names, but "auto" is the option's absence */
     if (o->format && (ssched_platform_format_parse(o->format, &ro.format, NULL) != SSCHED_OK ||
                       ro.format == SSCHED_PLATFORM_AUTO))
-        return cli_bad_input(cmd, "--format: unknown platform format '%s' (graphml or gml)",
-                             o->format);
-    if (o->unit_bytes && !o->cost_from)
-        return cli_bad_input(cmd, "--unit-bytes is used with --cost-from ATTR");
-    if (o->flops_per_task && !o->speed_from)
-        return cli_bad_input(cmd, "--flops-per-task is used with --speed-from ATTR");
+        return cli_bad_input(cmd, "--format: unknown platform format '%s' (graphml, gml, "
+                             "simgrid or matrix)", o->format);
+    /* SimGrid and matrix files give bandwidths and speeds themselves */
+    ssched_platform_format_t resolved = ssched_platform_format_of(o->platform_path, ro.format);
+    int own_rates = resolved == SSCHED_PLATFORM_SIMGRID || resolved == SSCHED_PLATFORM_MATRIX;
+    if (o->unit_bytes && !o->cost_from && !own_rates)
+        return cli_bad_input(cmd, "--unit-bytes is used with --cost-from ATTR (or a SimGrid or "
+                             "matrix platform)");
+    if (o->flops_per_task && !o->speed_from && !own_rates)
+        return cli_bad_input(cmd, "--flops-per-task is used with --speed-from ATTR (or a SimGrid "
+                             "or matrix platform)");
     if (o->latency_from && !o->cost_from)
         return cli_bad_input(cmd, "--latency-from ATTR reads latencies in seconds: it is used "
                              "with --cost-from ATTR --unit-bytes B (times in seconds); without "

@@ -27,7 +27,7 @@ typedef struct {
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
     const char *root;     /* allreduce: --root, or NULL for the best root   */
     int commutative;      /* --commutative (reduce, allreduce)              */
-    /* platform file: --format graphml|gml, --cost-from ATTR --unit-bytes B,
+    /* platform file: --format graphml|gml|simgrid|matrix, --cost-from ATTR --unit-bytes B,
      * --speed-from ATTR --flops-per-task F, --latency-from ATTR (seconds,
      * with --cost-from) (ssched_platform_load) */
     const char *format, *cost_from, *unit_bytes, *speed_from, *flops_per_task;

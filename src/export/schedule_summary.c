@@ -106,6 +106,9 @@ ssched_status_t ssched_write_unrolled_summary(FILE *out, const ssched_platform_t
     if (s->kind == SSCHED_PROBLEM_REDUCE)
         fprintf(out, ", %zu computations", fig->computations);
     fprintf(out, ", %zu periods\n", fig->periods);
+    if (s->unroll_batch > 1) /* one message per batch of operations, one latency */
+        fprintf(out, "batches: each transfer carries %zu operations (the last fewer)\n",
+                s->unroll_batch);
     print_q(out, "pattern: period ", fig->period, "");
     fprintf(out, " with ");
     mpz_out_str(out, 10, fig->ops_per_period);

@@ -45,4 +45,23 @@ SSCHED_INTERNAL ssched_status_t ssched_i_gml_read(ssched_platform_t *p, const ch
                                                   size_t len, const char *shown,
                                                   const ssched_i_attrs_t *a, ssched_error_t *err);
 
+/* SimGrid platform files and measured matrices (ssched/platform.h): the
+ * readers (simgrid_read.c, matrix_read.c; unit_bytes and flops_per_task
+ * NULL = 1), the format AUTO resolves to for a path (SIMGRID for a file
+ * whose root element is <platform>, MATRIX for a ".csv" name, else AUTO
+ * unchanged: GraphML or GML), and the exact rational a double SimGrid
+ * computed from a file's decimal stands for (0 if not finite). */
+SSCHED_INTERNAL ssched_status_t ssched_i_simgrid_read(ssched_platform_t *p, const char *path,
+                                                      mpq_srcptr unit_bytes,
+                                                      mpq_srcptr flops_per_task,
+                                                      ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_matrix_read(ssched_platform_t *p, const char *path,
+                                                     mpq_srcptr unit_bytes,
+                                                     mpq_srcptr flops_per_task,
+                                                     ssched_error_t *err);
+SSCHED_INTERNAL ssched_platform_format_t ssched_i_platform_detect(const char *path,
+                                                  ssched_platform_format_t format);
+SSCHED_INTERNAL int ssched_i_looks_like_simgrid(const char *path);
+SSCHED_INTERNAL int ssched_i_mpq_from_shown_double(mpq_t out, double d);
+
 #endif

@@ -1,6 +1,7 @@
 /* ssched_platform_load(): GraphML or GML, with times read directly or
  * derived from bandwidths and speeds (ssched/platform.h). */
 #include <string.h>
+#include <strings.h>
 
 #include "src/platform/platform_internal.h"
 #include "src/util/enum_names.h"
@@ -37,6 +38,22 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "%s: the unit message size and the work per task must be positive",
                                 path);
+    /* SimGrid and matrix files carry bandwidths and speeds themselves */
+    ssched_platform_format_t format = ssched_i_platform_detect(path, opt->format);
+    if (format == SSCHED_PLATFORM_SIMGRID || format == SSCHED_PLATFORM_MATRIX) {
+        if (opt->cost_from || opt->speed_from || opt->latency_from)
+            return ssched_error_set(err, SSCHED_EINPUT, "%s: --cost-from, --speed-from and "
+                                    "--latency-from name GraphML or GML attributes; a %s file "
+                                    "gives bandwidths, latencies and speeds itself", path,
+                                    ssched_platform_format_name(format));
+        ssched_status_t st =
+            format == SSCHED_PLATFORM_SIMGRID
+                ? ssched_i_simgrid_read(p, path, opt->unit_bytes, opt->flops_per_task, err)
+                : ssched_i_matrix_read(p, path, opt->unit_bytes, opt->flops_per_task, err);
+        if (st == SSCHED_OK)
+            p->seconds = 1; /* bandwidths in bytes per second, latencies in seconds */
+        return st;
+    }
     /* a latency in seconds needs times in seconds: those of --cost-from */
     if (opt->latency_from && !opt->cost_from)
         return ssched_error_set(err, SSCHED_EINPUT,
@@ -66,5 +83,22 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
     return st;
 }
 
+ssched_platform_format_t ssched_i_platform_detect(const char *path,
+                                                  ssched_platform_format_t format)
+{
+    if (format != SSCHED_PLATFORM_AUTO)
+        return format;
+    size_t n = strlen(path);
+    if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
+        return SSCHED_PLATFORM_MATRIX;
+    return ssched_i_looks_like_simgrid(path) ? SSCHED_PLATFORM_SIMGRID : SSCHED_PLATFORM_AUTO;
+}
+
+ssched_platform_format_t ssched_platform_format_of(const char *path,
+                                                   ssched_platform_format_t format)
+{
+    return ssched_i_platform_detect(path, format);
+}
+
 SSCHED_I_ENUM_FUNCTIONS(platform_format, ssched_platform_format_t, "platform format", "auto",
-                        "graphml", "gml")
+                        "graphml", "gml", "simgrid", "matrix")
