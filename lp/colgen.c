@@ -32,6 +32,20 @@ static void report(const cg_master_t *m, const ssched_steady_options_t *opt, dou
     opt->progress(opt->progress_ctx, &info);
 }
 
+/* Progress inside a long step (one pricing per message type: 10^4 types
+ * took minutes without a line, issue 24 item 5); rate-limited as report(). */
+static void tick(const cg_master_t *m, const ssched_steady_options_t *opt, double *last,
+                 const char *stage, size_t done, size_t total)
+{
+    if (!opt->step)
+        return;
+    double t = ssched_i_wall_now();
+    if (t - *last < opt->progress_interval)
+        return;
+    *last = t;
+    opt->step(opt->progress_ctx, stage, done, total, t - m->t0);
+}
+
 /* Float phase: add the cheapest column(s) while they improve the master. */
 static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t *opt,
                                    ssched_steady_t *out, ssched_error_t *err)
@@ -96,6 +110,7 @@ static ssched_status_t float_phase(cg_master_t *m, const ssched_steady_options_t
             for (size_t t2 = 0; t2 < m->n_types && st == SSCHED_OK; t2++) {
                 cg_column_t c;
                 double cost = 0, mu = y[2 * m->n + t2];
+                tick(m, opt, &last, "pricing paths", t2, m->n_types);
                 int r = ssched_i_cg_price_path_d(m->p, m->pb, m->types[t2].origin, m->types[t2].dest, &pr,
                                         &c, &cost);
                 if (r < 0) {
@@ -204,6 +219,7 @@ static ssched_status_t exact_phase(cg_master_t *m, const ssched_steady_options_t
         } else {
             for (size_t t2 = 0; t2 < m->n_types && st == SSCHED_OK; t2++) {
                 cg_column_t c;
+                tick(m, opt, &last, "exact pricing of paths", t2, m->n_types);
                 int r = ssched_i_cg_price_path_q(m->p, m->pb, m->types[t2].origin, m->types[t2].dest, &pr,
                                         &c, cost);
                 if (r < 0) {
@@ -334,8 +350,12 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         for (size_t k = 0; k < N && st == SSCHED_OK; k++)
             blocked |= out->unreachable[k] = !reach[pb->participants[k]];
     }
+    double last = ssched_i_wall_now();
     for (size_t t = 0; t < m.n_types && st == SSCHED_OK; t++) {
-        st = ssched_platform_reachable(p, m.types[t].origin, 0, reach, err);
+        /* types are grouped by origin: one search per origin */
+        tick(&m, opt, &last, "reachability", t, m.n_types);
+        if (t == 0 || m.types[t].origin != m.types[t - 1].origin)
+            st = ssched_platform_reachable(p, m.types[t].origin, 0, reach, err);
         blocked |= out->unreachable[t] = !reach[m.types[t].dest];
     }
     free(reach);
@@ -381,6 +401,7 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         for (size_t t = 0; st == SSCHED_OK && !blocked && t < (m.reduce ? 1 : m.n_types); t++) {
             cg_column_t c;
             double cost;
+            tick(&m, opt, &last, "initial paths", t, m.n_types);
             int r = m.reduce ? ssched_i_cg_price_reduce_d(p, pb, &pr, &c, &cost)
                              : ssched_i_cg_price_path_d(p, pb, m.types[t].origin, m.types[t].dest, &pr, &c, &cost);
             if (r < 0)

@@ -41,6 +41,12 @@ ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
             return ssched_i_chk_bad(c, "%s: missing \"w\" (null for a node that only routes)", nwhere);
         if (!json_is_string(id))
             return ssched_i_chk_bad(c, "platform.nodes[%zu]: missing \"id\"", i);
+        if (ssched_i_name_control(json_string_value(id)) >= 0) { /* forged lines (issue 24) */
+            char shown[160];
+            return ssched_i_chk_bad(c, "platform.nodes[%zu]: control character in node '%s'", i,
+                                    ssched_i_name_shown(json_string_value(id), shown,
+                                                        sizeof shown));
+        }
         for (size_t k = 0; k < i; k++)
             if (!strcmp(c->names[k], json_string_value(id)))
                 return ssched_i_chk_bad(c, "platform.nodes: duplicate node '%s'", c->names[k]);

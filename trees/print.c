@@ -33,24 +33,37 @@ ssched_status_t ssched_write_tree_text(FILE *out, const ssched_platform_t *p,
     return ssched_i_write_status(out, err);
 }
 
+/* A node name inside a DOT label: escaped (ssched_i_dot_text), so that a
+ * name cannot close the string and inject attributes (issue 24 item 3). */
+static void dot_name(FILE *out, const ssched_platform_t *p, size_t node)
+{
+    ssched_i_dot_text(out, p->names[node]);
+}
+
 /* The statements of one tree, its Graphviz ids prefixed by `id` so that
- * several trees can share one graph. */
+ * several trees can share one graph (ids are generated, never names). */
 static void tree_statements(const ssched_platform_t *p, const ssched_problem_t *pb,
                             const ssched_tree_t *tree, const char *id, FILE *out)
 {
     fputs("  label=\"weight ", out);
     mpz_out_str(out, 10, tree->weight);
     fputs(" per period\";\n", out);
-    fprintf(out, "  %sroot [shape=doublecircle, label=\"v[0,%zu]\\n%s\"];\n", id,
-            pb->n_participants - 1, p->names[pb->target]);
+    fprintf(out, "  %sroot [shape=doublecircle, label=\"v[0,%zu]\\n", id, pb->n_participants - 1);
+    dot_name(out, p, pb->target);
+    fputs("\"];\n", out);
     for (size_t k = 0; k < tree->n_tasks; k++) {
         const ssched_tree_task_t *t = &tree->tasks[k];
-        if (t->kind == SSCHED_TREE_COMPUTE)
-            fprintf(out, "  %st%zu [shape=box, label=\"T(%zu,%zu,%zu)\\non %s\"];\n", id, k, t->k,
-                    t->l, t->m, p->names[t->node]);
-        else
-            fprintf(out, "  %st%zu [shape=ellipse, label=\"v[%zu,%zu]\\n%s -> %s\"];\n", id, k, t->k,
-                    t->m, p->names[p->from[t->edge]], p->names[p->to[t->edge]]);
+        if (t->kind == SSCHED_TREE_COMPUTE) {
+            fprintf(out, "  %st%zu [shape=box, label=\"T(%zu,%zu,%zu)\\non ", id, k, t->k, t->l,
+                    t->m);
+            dot_name(out, p, t->node);
+        } else {
+            fprintf(out, "  %st%zu [shape=ellipse, label=\"v[%zu,%zu]\\n", id, k, t->k, t->m);
+            dot_name(out, p, p->from[t->edge]);
+            fputs(" -> ", out);
+            dot_name(out, p, p->to[t->edge]);
+        }
+        fputs("\"];\n", out);
         if (t->parent == SIZE_MAX)
             fprintf(out, "  %st%zu -> %sroot;\n", id, k, id);
         else
@@ -63,11 +76,12 @@ static void tree_statements(const ssched_platform_t *p, const ssched_problem_t *
         size_t lo[2] = {t->k, t->l + 1}, hi[2] = {t->kind == SSCHED_TREE_COMPUTE ? t->l : t->m, t->m};
         for (int side = 0; side < (t->kind == SSCHED_TREE_COMPUTE ? 2 : 1); side++)
             if (lo[side] == hi[side] &&
-                pb->participants[tree->order ? tree->order[lo[side]] : lo[side]] == node)
-                fprintf(out, "  %sleaf%zu_%d [shape=plaintext, label=\"v%zu on %s\"];\n"
-                             "  %sleaf%zu_%d -> %st%zu;\n",
-                        id, k, side, tree->order ? tree->order[lo[side]] : lo[side],
-                        p->names[node], id, k, side, id, k);
+                pb->participants[tree->order ? tree->order[lo[side]] : lo[side]] == node) {
+                fprintf(out, "  %sleaf%zu_%d [shape=plaintext, label=\"v%zu on ", id, k, side,
+                        tree->order ? tree->order[lo[side]] : lo[side]);
+                dot_name(out, p, node);
+                fprintf(out, "\"];\n  %sleaf%zu_%d -> %st%zu;\n", id, k, side, id, k);
+            }
     }
 }
 
@@ -75,7 +89,9 @@ ssched_status_t ssched_write_tree_dot(FILE *out, const ssched_platform_t *p,
                                       const ssched_problem_t *pb, const ssched_tree_t *tree,
                                       const char *name, ssched_error_t *err)
 {
-    fprintf(out, "digraph \"%s\" {\n  rankdir=BT;\n", name);
+    fputs("digraph \"", out);
+    ssched_i_dot_text(out, name);
+    fputs("\" {\n  rankdir=BT;\n", out);
     tree_statements(p, pb, tree, "", out);
     fputs("}\n", out);
     return ssched_i_write_status(out, err);

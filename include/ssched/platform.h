@@ -45,6 +45,8 @@ typedef struct {
     size_t *out_start, *out_list;
     size_t *in_start, *in_list;
     size_t node_cap, edge_cap;
+    void *name_index;  /* private: hash index of names, kept by add_node
+                          (find_node and node lists in O(1) per name)      */
 } ssched_platform_t;
 
 /* Empty platform. Always succeeds; pair with ssched_platform_free(). */

@@ -40,6 +40,11 @@ typedef struct {
     ssched_steady_options_t steady; /* how to solve                        */
     const char *title;              /* shown on top (e.g. the platform file
                                        name); NULL: none                   */
+    /* called as each stage starts ("scheduling", "laying out 5000 nodes",
+     * ...) so that a caller can say what a long report is doing; NULL:
+     * none (the solve reports through steady.progress) */
+    void (*stage)(void *ctx, const char *what);
+    void *stage_ctx;
 } ssched_report_options_t;
 
 void ssched_report_options_default(ssched_report_options_t *opt);

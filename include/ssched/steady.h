@@ -276,6 +276,9 @@ typedef struct {
     void (*progress)(void *ctx, const ssched_progress_t *info);
     void *progress_ctx;
     double progress_interval;
+    /* inside a long step (one pricing per message type, ...): `done` of
+     * `total` items of `stage` after `seconds`; same rate (NULL: none) */
+    void (*step)(void *ctx, const char *stage, size_t done, size_t total, double seconds);
 } ssched_steady_options_t;
 
 void ssched_steady_options_default(ssched_steady_options_t *opt);

@@ -70,7 +70,41 @@ void cli_progress_init(cli_progress_t *p, int level);
 /* 1 when a progress line is due now (and the clock is reset). */
 int cli_progress_due(cli_progress_t *p);
 
-/* An output file option: "-" is standard output (closed by flushing). */
+/* Every output of the CLI goes through cli_out_t (issue 24 item 2): a file
+ * is written to a temporary file in its own folder (mkstemp) and renamed
+ * onto the path only once complete, so a failed write never leaves a
+ * truncated file and never touches the old one; "-" is standard output.
+ * A path that exists and is not a regular file (a device such as
+ * /dev/full, a FIFO) is written in place and never removed.  A write
+ * error is bad input's exit status 2 with one line:
+ *   "ssched CMD: write error on standard output: No space left on device"
+ *   "ssched CMD: OPTION PATH: write error: No space left on device". */
+typedef struct {
+    FILE *f;
+    const char *path;   /* as given; "-" is standard output */
+    const char *option; /* "-o", "--gantt", ... for messages */
+    char *tmp;          /* the temporary file, renamed onto `target` */
+    char *target;       /* the file replaced (symbolic links resolved) */
+    int in_place;       /* written directly (not a regular file) */
+} cli_out_t;
+
+/* Open path for writing; CLI_EXIT_OK, or 2 after one line naming option
+ * and path. */
+int cli_out_open(cli_out_t *o, const char *cmd, const char *option, const char *path);
+/* Flush and close (standard output is flushed, closed by main), then
+ * rename the temporary onto the path.  ws and err are the writer's status
+ * (SSCHED_OK and NULL when there is none): a failed stream is reported as
+ * a write error, any other failure with cli_report, and either way the
+ * temporary file is removed.  Returns the exit status, 0 on success. */
+int cli_out_finish(cli_out_t *o, const char *cmd, ssched_status_t ws, const ssched_error_t *err);
+/* Give up an output (the error is already reported): close it and remove
+ * the temporary file. */
+void cli_out_abandon(cli_out_t *o);
+/* main's last step: flush and close standard output; a write error turns
+ * a success into exit status 2 with one line (rc is returned otherwise). */
+int cli_close_stdout(const char *cmd, int rc);
+/* The former plain outputs ("-" is stdout, closed by flushing), still used
+ * by `export simgrid` (its writes move to cli_out_t with its rework). */
 FILE *cli_open_output(const char *path);
 int cli_close_output(FILE *f);
 /* Remove a half-written output file: a regular file only, never a device

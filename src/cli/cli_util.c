@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "ssched/rational.h"
@@ -122,23 +121,6 @@ int cli_refuse(const char *cmd, const char *what, const char *estimate, const ch
 double cli_now(void)
 {
     return ssched_i_wall_now();
-}
-
-FILE *cli_open_output(const char *path)
-{
-    return strcmp(path, "-") ? fopen(path, "w") : stdout;
-}
-
-int cli_close_output(FILE *f)
-{
-    return f == stdout ? fflush(f) : fclose(f);
-}
-
-void cli_remove_partial(const char *path)
-{
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-        remove(path);
 }
 
 void cli_progress_init(cli_progress_t *p, int level)

@@ -220,13 +220,11 @@ int cli_cmd_compare(int argc, char **argv)
         rc = cli_report("compare", &err);
     }
     if (rc == CLI_EXIT_OK && plot) {
-        FILE *f = cli_open_output(plot);
-        if (!f) {
-            rc = cli_bad_input("compare", "--plot %s: cannot write the file", plot);
-        } else {
-            ssched_status_t ws = ssched_write_compare_svg(f, &res, &err);
-            if (cli_close_output(f) != 0 || ws != SSCHED_OK)
-                rc = cli_bad_input("compare", "--plot %s: write error", plot);
+        cli_out_t out;
+        rc = cli_out_open(&out, "compare", "--plot", plot);
+        if (rc == CLI_EXIT_OK) {
+            ssched_status_t ws = ssched_write_compare_svg(out.f, &res, &err);
+            rc = cli_out_finish(&out, "compare", ws, &err);
         }
     }
     ssched_compare_free(&res);

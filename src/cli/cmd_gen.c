@@ -186,16 +186,12 @@ static int write_platform(const ssched_platform_t *p, const char *output)
 {
     ssched_error_t err;
     ssched_error_clear(&err);
-    FILE *out = stdout;
-    if (output && !(out = cli_open_output(output)))
-        return cli_bad_input(CMD, "cannot open output file '%s': %s", output, strerror(errno));
-    ssched_status_t st = ssched_write_platform_graphml(out, p, &err);
-    int closed = cli_close_output(out);
-    if (st != SSCHED_OK || closed != 0) {
-        ssched_error_set(&err, SSCHED_EINTERNAL, "error writing %s", output ? output : "stdout");
-        return cli_report(CMD, &err);
-    }
-    return CLI_EXIT_OK;
+    cli_out_t out;
+    int rc = cli_out_open(&out, CMD, "-o", output);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    ssched_status_t st = ssched_write_platform_graphml(out.f, p, &err);
+    return cli_out_finish(&out, CMD, st, &err);
 }
 
 static int run_tiers(int argc, char **argv)

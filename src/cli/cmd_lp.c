@@ -80,16 +80,12 @@ int cli_cmd_lp(int argc, char **argv)
         if (ssched_model_build(&p, &pb, &m, &err) != SSCHED_OK) {
             rc = cli_report("lp", &err);
         } else {
-            FILE *f = cli_open_output(output);
-            if (!f) {
-                rc = cli_bad_input("lp", "-o %s: cannot write the file", output);
-            } else {
-                ssched_status_t st = mps ? ssched_write_mps(f, &m.lp, &err)
-                                         : ssched_write_lp(f, &m.lp, &err);
-                if (cli_close_output(f) != 0 && st == SSCHED_OK)
-                    st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", output);
-                if (st != SSCHED_OK)
-                    rc = cli_report("lp", &err);
+            cli_out_t out;
+            rc = cli_out_open(&out, "lp", "-o", output);
+            if (rc == CLI_EXIT_OK) {
+                ssched_status_t st = mps ? ssched_write_mps(out.f, &m.lp, &err)
+                                         : ssched_write_lp(out.f, &m.lp, &err);
+                rc = cli_out_finish(&out, "lp", st, &err);
             }
         }
         ssched_model_free(&m);

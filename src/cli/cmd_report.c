@@ -27,6 +27,16 @@ static const cli_opt_t report_table[] = {
 static const cli_opt_t *const report_tables[] = {cli_problem_table, report_table, NULL};
 static const char *const report_titles[] = {"problem and platform options:", "options:", NULL};
 
+/* A line as each stage of a report starts, once the report has run a
+ * second (from the start with --verbose; none with --quiet). */
+static void report_stage(void *ctx, const char *what)
+{
+    cli_progress_t *p = ctx;
+    double t = cli_now() - p->start;
+    if (p->level >= 2 || (p->level == 1 && t >= 1.0))
+        fprintf(stderr, "ssched report: %.1f s, %s\n", t, what);
+}
+
 int cli_cmd_report(int argc, char **argv)
 {
     struct option longopts[CLI_MAX_OPTIONS];
@@ -81,19 +91,18 @@ int cli_cmd_report(int argc, char **argv)
     if (rc == CLI_EXIT_OK) {
         const char *slash = strrchr(po.platform_path, '/');
         opt.title = slash ? slash + 1 : po.platform_path;
-        int to_stdout = !strcmp(output, "-");
-        FILE *f = cli_open_output(output);
+        cli_progress_t prog;
+        cli_progress_init(&prog, po.quiet ? 0 : po.verbose ? 2 : 1);
+        opt.stage = report_stage;
+        opt.stage_ctx = &prog;
+        /* no half-written page: a temporary file, renamed when complete */
+        cli_out_t out;
         ssched_error_t err;
         ssched_error_clear(&err);
-        if (!f) {
-            rc = cli_bad_input("report", "-o %s: cannot open for writing", output);
-        } else {
-            if (ssched_write_report(f, &p, &pb, &opt, &err) != SSCHED_OK)
-                rc = cli_report("report", &err);
-            if (cli_close_output(f) != 0 && rc == CLI_EXIT_OK)
-                rc = cli_bad_input("report", "-o %s: write error", output);
-            if (rc != CLI_EXIT_OK && !to_stdout)
-                cli_remove_partial(output); /* no half-written page */
+        rc = cli_out_open(&out, "report", "-o", output);
+        if (rc == CLI_EXIT_OK) {
+            ssched_status_t ws = ssched_write_report(out.f, &p, &pb, &opt, &err);
+            rc = cli_out_finish(&out, "report", ws, &err);
         }
     }
     ssched_problem_free(&pb);

@@ -152,18 +152,17 @@ static int parse_args(int argc, char **argv, opts_t *o, int *exit_now)
 
 static int write_plot(const opts_t *o, const ssched_sb_report_t *r)
 {
-    FILE *f = cli_open_output(o->plot);
-    if (!f)
-        return cli_bad_input(CMD, "--plot %s: cannot write: %s", o->plot, strerror(errno));
+    cli_out_t out;
+    int rc = cli_out_open(&out, CMD, "--plot", o->plot);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     char title[256];
     snprintf(title, sizeof title, "%s: %ld items, %s, order %s", o->path, r->result->n,
              ssched_sb_algorithm_name(r->result->algorithm), ssched_sb_order_name(o->order));
     ssched_error_t err;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_write_sb_svg(f, r->instance, r->result, title, &err);
-    if (cli_close_output(f) != 0 && st == SSCHED_OK)
-        return cli_bad_input(CMD, "--plot %s: write error", o->plot);
-    return st == SSCHED_OK ? CLI_EXIT_OK : cli_report(CMD, &err);
+    ssched_status_t st = ssched_write_sb_svg(out.f, r->instance, r->result, title, &err);
+    return cli_out_finish(&out, CMD, st, &err);
 }
 
 /* DP progress on stderr (cli_progress_t: --quiet, --verbose). */

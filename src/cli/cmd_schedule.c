@@ -2,6 +2,7 @@
  * unrolled form for K operations.  Every schedule is passed through the
  * independent checker before it is written (an unrolled file after it is
  * written, unless --no-check). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,18 +25,14 @@ static const char *synopsis =
 static int write_json_file(const char *path, const ssched_platform_t *p, const ssched_problem_t *pb,
                            const ssched_schedule_t *s)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return cli_bad_input("schedule", "-o %s: cannot write the file", path);
+    cli_out_t out;
+    int rc = cli_out_open(&out, "schedule", "-o", path);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     ssched_error_t err;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_write_schedule_json(f, p, pb, s, &err);
-    int closed = fclose(f) == 0;
-    if (st != SSCHED_OK && st != SSCHED_EINPUT)
-        return cli_report("schedule", &err);
-    if (st != SSCHED_OK || !closed)
-        return cli_bad_input("schedule", "-o %s: write error", path);
-    return CLI_EXIT_OK;
+    ssched_status_t st = ssched_write_schedule_json(out.f, p, pb, s, &err);
+    return cli_out_finish(&out, "schedule", st, &err);
 }
 
 /* --unroll --gantt keeps every event in memory to draw it */
@@ -86,6 +83,7 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
     sched_opts_t copy = *o_in, *o = &copy;
     int to_stdout = !strcmp(o_in->output, "-");
     FILE *f = NULL;
+    cli_out_t file = {0};
     if (to_stdout) {
         const char *dir = getenv("TMPDIR");
         static char path[4096];
@@ -95,8 +93,10 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
             return cli_bad_input("schedule", "-o -: cannot create a temporary file in %s",
                                  dir && *dir ? dir : "/tmp");
         o->output = path;
-    } else if (!(f = fopen(o->output, "w"))) {
-        return cli_bad_input("schedule", "-o %s: cannot write the file", o->output);
+    } else if (cli_out_open(&file, "schedule", "-o", o->output) != CLI_EXIT_OK) {
+        return CLI_EXIT_BADINPUT;
+    } else {
+        f = file.f;
     }
     ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
                                   (unsigned long long)o->max_events, 0, NULL, NULL};
@@ -107,11 +107,18 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
     ssched_status_t st = ssched_write_unrolled_stream(f, p, pb, s, (unsigned long)o->operations,
                                                       &lim, &fig, &err);
     int rc = CLI_EXIT_OK;
-    if (fclose(f) != 0 && st == SSCHED_OK)
-        st = ssched_error_set(&err, SSCHED_EINPUT, "-o %s: write error", o->output);
-    if (st != SSCHED_OK) {
-        cli_remove_partial(o->output);
-        rc = cli_report("schedule", &err);
+    if (!to_stdout) {
+        /* complete or nothing: the temporary file is renamed onto -o FILE
+         * only once written without error (then checked there) */
+        rc = cli_out_finish(&file, "schedule", st, &err);
+    } else {
+        if (fclose(f) != 0 && st == SSCHED_OK)
+            st = ssched_error_set(&err, SSCHED_EINPUT, "-o -: write error: %s", strerror(errno));
+        if (st != SSCHED_OK)
+            rc = cli_report("schedule", &err);
+    }
+    if (rc != CLI_EXIT_OK) {
+        /* reported; the temporary file is gone */
     } else if (!o->no_check) {
         /* the file as written, checked as a stream (any size) */
         struct stat sb;
@@ -122,7 +129,7 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
             rc = cli_report("schedule", &err);
     }
     if (rc == CLI_EXIT_OK && to_stdout && !copy_to_stdout(o->output))
-        rc = cli_bad_input("schedule", "-o -: write error on standard output");
+        rc = cli_bad_input("schedule", "write error on standard output: %s", strerror(errno));
     if (rc == CLI_EXIT_OK && !(to_stdout && o->quiet)) {
         FILE *out = to_stdout ? stderr : stdout; /* stdout holds the JSON only */
         if (ssched_write_unrolled_summary(out, p, s, &fig, &err) != SSCHED_OK)
@@ -157,11 +164,15 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
     if (o->output && !to_stdout)
         rc = write_json_file(o->output, p, pb, s);
     if (rc == CLI_EXIT_OK && ((o->json && !o->output) || to_stdout)) {
-        if (ssched_write_schedule_json(stdout, p, pb, s, &err) != SSCHED_OK)
-            rc = cli_report("schedule", &err);
+        cli_out_t out;
+        cli_out_open(&out, "schedule", "-o", "-");
+        rc = cli_out_finish(&out, "schedule", ssched_write_schedule_json(stdout, p, pb, s, &err),
+                            &err);
     } else if (rc == CLI_EXIT_OK && !o->json) {
-        if (ssched_write_schedule_summary(stdout, p, pb, st, s, &err) != SSCHED_OK)
-            rc = cli_report("schedule", &err);
+        cli_out_t out;
+        cli_out_open(&out, "schedule", "-o", "-");
+        rc = cli_out_finish(&out, "schedule",
+                            ssched_write_schedule_summary(stdout, p, pb, st, s, &err), &err);
     }
     return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
 }
@@ -190,32 +201,29 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
     ssched_error_t err;
     ssched_error_clear(&err);
     int rc = CLI_EXIT_OK;
-    FILE *f;
+    cli_out_t out; /* each written whole or not at all */
     if (rc == CLI_EXIT_OK && o->gantt) {
-        if (!(f = fopen(o->gantt, "w")))
-            return cli_bad_input("schedule", "--gantt %s: cannot write the file", o->gantt);
-        ssched_status_t ws = o->unroll ? unrolled_gantt(o, p, pb, s, f, &err)
-                                       : ssched_write_schedule_gantt(f, p, s, &err);
-        if (fclose(f) != 0 && ws == SSCHED_OK)
-            return cli_bad_input("schedule", "--gantt %s: write error", o->gantt);
-        if (ws != SSCHED_OK)
-            return cli_report("schedule", &err);
+        if ((rc = cli_out_open(&out, "schedule", "--gantt", o->gantt)) != CLI_EXIT_OK)
+            return rc;
+        ssched_status_t ws = o->unroll ? unrolled_gantt(o, p, pb, s, out.f, &err)
+                                       : ssched_write_schedule_gantt(out.f, p, s, &err);
+        if ((rc = cli_out_finish(&out, "schedule", ws, &err)) != CLI_EXIT_OK)
+            return rc;
     }
     if (rc == CLI_EXIT_OK && o->trees_dot) {
         if (s->kind != SSCHED_PROBLEM_REDUCE)
             return cli_bad_input("schedule", "--trees-dot applies to reduce problems");
-        if (!(f = fopen(o->trees_dot, "w")))
-            return cli_bad_input("schedule", "--trees-dot %s: cannot write the file", o->trees_dot);
-        ssched_status_t ws = ssched_write_trees_dot(f, p, pb, &s->trees, &err);
-        if (fclose(f) != 0 || ws != SSCHED_OK)
-            return cli_bad_input("schedule", "--trees-dot %s: write error", o->trees_dot);
+        if ((rc = cli_out_open(&out, "schedule", "--trees-dot", o->trees_dot)) != CLI_EXIT_OK)
+            return rc;
+        ssched_status_t ws = ssched_write_trees_dot(out.f, p, pb, &s->trees, &err);
+        if ((rc = cli_out_finish(&out, "schedule", ws, &err)) != CLI_EXIT_OK)
+            return rc;
     }
     if (rc == CLI_EXIT_OK && o->dot) {
-        if (!(f = fopen(o->dot, "w")))
-            return cli_bad_input("schedule", "--dot %s: cannot write the file", o->dot);
-        ssched_status_t ws = ssched_write_schedule_dot(f, p, s, &err);
-        if (fclose(f) != 0 || ws != SSCHED_OK)
-            return cli_bad_input("schedule", "--dot %s: write error", o->dot);
+        if ((rc = cli_out_open(&out, "schedule", "--dot", o->dot)) != CLI_EXIT_OK)
+            return rc;
+        ssched_status_t ws = ssched_write_schedule_dot(out.f, p, s, &err);
+        rc = cli_out_finish(&out, "schedule", ws, &err);
     }
     return rc;
 }

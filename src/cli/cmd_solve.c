@@ -77,22 +77,16 @@ int cli_cmd_solve(int argc, char **argv)
             rc = cli_report("solve", &err);
         } else {
             /* -o FILE (- : stdout) takes the text or the JSON */
-            FILE *out = output ? cli_open_output(output) : stdout;
-            if (!out) {
-                rc = cli_bad_input("solve", "-o %s: cannot write the file", output);
-            } else {
+            cli_out_t out;
+            rc = cli_out_open(&out, "solve", "-o", output);
+            if (rc == CLI_EXIT_OK) {
                 ssched_error_t werr;
                 ssched_error_clear(&werr);
-                ssched_status_t ws = json ? ssched_write_steady_json(out, &p, &pb, &s, &werr)
-                                          : ssched_write_steady_text(out, po.platform_path, &p,
+                ssched_status_t ws = json ? ssched_write_steady_json(out.f, &p, &pb, &s, &werr)
+                                          : ssched_write_steady_text(out.f, po.platform_path, &p,
                                                                      &pb, &s, &werr);
-                if (ws == SSCHED_EINPUT)
-                    rc = cli_bad_input("solve", "-o %s: write error", output ? output : "-");
-                else if (ws != SSCHED_OK)
-                    rc = cli_report("solve", &werr);
+                rc = cli_out_finish(&out, "solve", ws, &werr);
             }
-            if (out && output && cli_close_output(out) != 0 && rc == CLI_EXIT_OK)
-                rc = cli_bad_input("solve", "-o %s: write error", output);
         }
         ssched_steady_free(&s);
     }

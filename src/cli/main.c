@@ -43,15 +43,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return CLI_EXIT_OK;
+        return cli_close_stdout("", CLI_EXIT_OK);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("ssched 0.1.0\n");
-        return CLI_EXIT_OK;
+        return cli_close_stdout("", CLI_EXIT_OK);
     }
     for (const command_t *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
-            return c->run(argc - 1, argv + 1);
+            return cli_close_stdout(c->name, c->run(argc - 1, argv + 1));
     fprintf(stderr, "ssched: unknown command '%s' (try ssched --help)\n", argv[1]);
     return CLI_EXIT_BADINPUT;
 }

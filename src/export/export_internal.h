@@ -11,6 +11,12 @@
  * the last statement of a writer. */
 SSCHED_INTERNAL ssched_status_t ssched_i_write_status(FILE *out, ssched_error_t *err);
 
+/* Text inside a DOT double-quoted string (an id or a label): '"' and '\\'
+ * escaped, so that a node name cannot close the string and inject
+ * attributes (issue 24 item 3); control characters never reach here (the
+ * loaders refuse them). */
+SSCHED_INTERNAL void ssched_i_dot_text(FILE *out, const char *text);
+
 /* Whether resource dir of node i (0 its out-port, 1 its in-port, 2 its
  * processor, a resource for reduce-like problems only) is one the
  * solution's writers report as saturated: busy = 1, or a positive dual

@@ -12,6 +12,15 @@ ssched_status_t ssched_i_write_status(FILE *out, ssched_error_t *err)
     return SSCHED_OK;
 }
 
+void ssched_i_dot_text(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        if (*text == '"' || *text == '\\')
+            fputc('\\', out);
+        fputc(*text, out);
+    }
+}
+
 ssched_status_t ssched_i_write_json(FILE *out, json_t *root, size_t flags, ssched_error_t *err)
 {
     char *text = root ? json_dumps(root, flags) : NULL;

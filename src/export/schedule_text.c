@@ -117,13 +117,20 @@ ssched_status_t ssched_write_schedule_dot(FILE *out, const ssched_platform_t *p,
     fputs("digraph ssched {\n  rankdir=LR;\n  label=\"messages per period = ", out);
     mpq_out_str(out, 10, s->period);
     fputs(" time units\";\n", out);
-    for (size_t i = 0; i < p->n_nodes; i++)
-        fprintf(out, "  \"%s\" [shape=%s];\n", p->names[i], p->has_w[i] ? "box" : "ellipse");
+    for (size_t i = 0; i < p->n_nodes; i++) {
+        fputs("  \"", out);
+        ssched_i_dot_text(out, p->names[i]);
+        fprintf(out, "\" [shape=%s];\n", p->has_w[i] ? "box" : "ellipse");
+    }
     for (size_t e = 0; e < ne; e++) {
         int used = 0;
         for (size_t t = 0; t < nt; t++)
             used |= mpq_sgn(count[t * ne + e]) != 0;
-        fprintf(out, "  \"%s\" -> \"%s\" [", p->names[p->from[e]], p->names[p->to[e]]);
+        fputs("  \"", out);
+        ssched_i_dot_text(out, p->names[p->from[e]]);
+        fputs("\" -> \"", out);
+        ssched_i_dot_text(out, p->names[p->to[e]]);
+        fputs("\" [", out);
         if (!used) {
             fputs("style=dotted, color=gray];\n", out);
             continue;
@@ -135,7 +142,9 @@ ssched_status_t ssched_write_schedule_dot(FILE *out, const ssched_platform_t *p,
                 continue;
             char label[128];
             ssched_i_sched_type_label(p, s, t, label, sizeof label);
-            fprintf(out, "%s%s: ", first ? "" : "\\n", label);
+            fputs(first ? "" : "\\n", out);
+            ssched_i_dot_text(out, label);
+            fputs(": ", out);
             fq(out, count[t * ne + e]);
             first = 0;
         }

@@ -1,6 +1,7 @@
 /* Platform graph construction, lookup and reachability (platform.h). */
 #include "src/util/internal.h"
 #include "ssched/platform.h"
+#include "src/platform/name_index.h"
 #include "src/platform/platform_internal.h"
 
 #include <stdint.h>
@@ -50,6 +51,10 @@ void ssched_platform_free(ssched_platform_t *p)
         mpq_clear(p->l[e]);
     }
     free(p->l);
+    if (p->name_index) {
+        ssched_i_name_index_free(p->name_index);
+        free(p->name_index);
+    }
     routes_free(p->routes);
     free(p->names);
     free(p->has_w);
@@ -66,15 +71,29 @@ void ssched_platform_free(ssched_platform_t *p)
 }
 
 
+/* A name that reaches text output must not hold a control character (it
+ * could forge a line of a table or a message): every reader adds its nodes
+ * through ssched_i_platform_add_node_new, so this one check covers them. */
+static ssched_status_t check_name(const char *kind, const char *name, ssched_error_t *err)
+{
+    long bad = ssched_i_name_control(name);
+    if (bad < 0)
+        return SSCHED_OK;
+    char shown[160];
+    return ssched_error_set(err, SSCHED_EINPUT,
+                            "%s '%s': control character 0x%02x in the name (at byte %ld)", kind,
+                            ssched_i_name_shown(name, shown, sizeof shown),
+                            (unsigned)(unsigned char)name[bad], bad);
+}
+
 ssched_status_t ssched_platform_add_node(ssched_platform_t *p, const char *name,
                                          mpq_srcptr w, size_t *index,
                                          ssched_error_t *err)
 {
     if (!name || !*name)
         return ssched_error_set(err, SSCHED_EINPUT, "node with an empty name");
-    for (size_t i = 0; i < p->n_nodes; i++)
-        if (!strcmp(p->names[i], name))
-            return ssched_error_set(err, SSCHED_EINPUT, "duplicate node '%s'", name);
+    /* the name index makes the duplicate check O(1) (add_node_new refuses
+     * a duplicate) */
     return ssched_i_platform_add_node_new(p, name, w, index, err);
 }
 
@@ -82,9 +101,17 @@ ssched_status_t ssched_i_platform_add_node_new(ssched_platform_t *p, const char 
                                              mpq_srcptr w, size_t *index,
                                              ssched_error_t *err)
 {
+    ssched_status_t st = check_name("node", name, err);
+    if (st != SSCHED_OK)
+        return st;
     if (w && mpq_sgn(w) <= 0)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "node '%s': w must be positive", name);
+    if (!p->name_index && !(p->name_index = ssched_i_calloc(1, sizeof(ssched_name_index_t))))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (ssched_i_name_index_find(p->name_index, (const char *const *)p->names, name) !=
+        (size_t)-1)
+        return ssched_error_set(err, SSCHED_EINPUT, "duplicate node '%s'", name);
     if (p->n_nodes == p->node_cap) {
         size_t cap = p->node_cap ? 2 * p->node_cap : 16;
         if (!grow((void **)&p->names, sizeof *p->names, cap) ||
@@ -98,6 +125,10 @@ ssched_status_t ssched_i_platform_add_node_new(ssched_platform_t *p, const char 
     p->names[i] = strdup(name);
     if (!p->names[i])
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (ssched_i_name_index_add(p->name_index, (const char *const *)p->names, i, NULL) < 0) {
+        free(p->names[i]);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
     mpq_init(p->w[i]);
     p->has_w[i] = w != NULL;
     p->multiport[i] = 0; /* one-port (RR-4872) until marked a switch */
@@ -200,6 +231,8 @@ ssched_status_t ssched_platform_add_link(ssched_platform_t *p, const char *name,
         return ssched_error_set(err, SSCHED_EINPUT, "links need a routed platform");
     if (!name || !*name)
         return ssched_error_set(err, SSCHED_EINPUT, "link with an empty name");
+    if (check_name("link", name, err) != SSCHED_OK)
+        return SSCHED_EINPUT;
     if (mpq_sgn(link_c) <= 0)
         return ssched_error_set(err, SSCHED_EINPUT, "link '%s': bandwidth must be positive",
                                 name);
@@ -356,18 +389,33 @@ size_t ssched_platform_edge_index(const ssched_platform_t *p, size_t from, size_
     return (size_t)-1;
 }
 
+/* The name index answers in O(1) expected time; a platform whose nodes
+ * were all added by ssched_platform_add_node has one (an empty platform
+ * has none and no node). */
+static size_t lookup(const ssched_platform_t *p, const char *name)
+{
+    if (!p->name_index)
+        return (size_t)-1;
+    return ssched_i_name_index_find(p->name_index, (const char *const *)p->names, name);
+}
+
 ssched_status_t ssched_platform_find_node(const ssched_platform_t *p,
                                           const char *name, size_t *index,
                                           ssched_error_t *err)
 {
-    for (size_t i = 0; i < p->n_nodes; i++)
-        if (!strcmp(p->names[i], name)) {
-            *index = i;
-            return SSCHED_OK;
-        }
-    return ssched_error_set(err, SSCHED_EINPUT, "unknown node '%s'", name);
+    size_t i = lookup(p, name);
+    if (i == (size_t)-1) {
+        char shown[160];
+        return ssched_error_set(err, SSCHED_EINPUT, "unknown node '%s'",
+                                ssched_i_name_shown(name, shown, sizeof shown));
+    }
+    *index = i;
+    return SSCHED_OK;
 }
 
+/* O(length + n_nodes): one index lookup per item, duplicates by a mark per
+ * node (the old linear search per name and pairwise duplicate check took
+ * minutes for 10^4 targets, issue 24 item 5). */
 ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
                                                 const char *text, const char *what,
                                                 size_t **list, size_t *count,
@@ -381,40 +429,46 @@ ssched_status_t ssched_platform_parse_node_list(const ssched_platform_t *p,
     size_t cap = 1;
     for (const char *s = text; *s; s++)
         cap += *s == ',';
-    size_t *out = malloc(cap * sizeof *out);
-    if (!copy || !out) {
+    size_t *out = ssched_i_alloc(cap, sizeof *out);
+    unsigned char *listed = ssched_i_calloc(p->n_nodes, 1);
+    if (!copy || !out || !listed) {
         free(copy);
         free(out);
+        free(listed);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     size_t n = 0;
     ssched_status_t st = SSCHED_OK;
     char *item = copy;
+    char shown[160];
     for (;;) {
         char *comma = strchr(item, ',');
         if (comma)
             *comma = '\0';
         if (!*item) {
-            st = ssched_error_set(err, SSCHED_EINPUT, "%s: empty item in '%s'", what, text);
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s: empty item in '%s'", what,
+                                  ssched_i_name_shown(text, shown, sizeof shown));
             break;
         }
-        size_t idx = 0;
-        if (ssched_platform_find_node(p, item, &idx, err) != SSCHED_OK) {
-            st = ssched_error_set(err, SSCHED_EINPUT, "%s: unknown node '%s'", what, item);
+        size_t idx = lookup(p, item);
+        if (idx == (size_t)-1) {
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s: unknown node '%s'", what,
+                                  ssched_i_name_shown(item, shown, sizeof shown));
             break;
         }
-        for (size_t k = 0; k < n && st == SSCHED_OK; k++)
-            if (out[k] == idx)
-                st = ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s' listed twice",
-                                      what, item);
-        if (st != SSCHED_OK)
+        if (listed[idx]) {
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s' listed twice", what,
+                                  ssched_i_name_shown(item, shown, sizeof shown));
             break;
+        }
+        listed[idx] = 1;
         out[n++] = idx;
         if (!comma)
             break;
         item = comma + 1;
     }
     free(copy);
+    free(listed);
     if (st != SSCHED_OK) {
         free(out);
         return st;

@@ -5,9 +5,9 @@
 #include "ssched/platform.h"
 #include "src/util/internal.h"
 
-/* ssched_platform_add_node() without its O(n) duplicate-name search: the
- * caller guarantees `name` is non-empty and not yet in p (the GraphML
- * reader checks this with a hash index, keeping loading near-linear). */
+/* ssched_platform_add_node() for a non-empty name: refuses a name with a
+ * control character (every reader goes through here) and a duplicate (the
+ * platform's name index: O(1) expected). */
 SSCHED_INTERNAL ssched_status_t ssched_i_platform_add_node_new(
         ssched_platform_t *p, const char *name, mpq_srcptr w, size_t *index, ssched_error_t *err);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/util/enum_names.h"
+#include "src/util/internal.h"
 
 void ssched_problem_init(ssched_problem_t *pb)
 {
@@ -28,21 +29,28 @@ static ssched_status_t check_list(const ssched_platform_t *p, const size_t *list
 {
     if (n == 0)
         return ssched_error_set(err, SSCHED_EINPUT, "%s: empty node list", what);
-    for (size_t k = 0; k < n; k++) {
+    /* duplicates by a mark per node: linear (issue 24 item 5) */
+    unsigned char *listed = ssched_i_calloc(p->n_nodes, 1);
+    if (!listed)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
         if (list[k] >= p->n_nodes)
-            return ssched_error_set(err, SSCHED_EINPUT, "%s: node index %zu out of range",
-                                    what, list[k]);
-        for (size_t l = 0; l < k; l++)
-            if (list[l] == list[k])
-                return ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s' listed twice", what,
-                                        p->names[list[k]]);
-        if (p->multiport && p->multiport[list[k]])
-            return ssched_error_set(err, SSCHED_EINPUT,
-                                    "%s: node '%s' is a switch (ports=multi or platform.multiport);"
-                                    " a switch is never a source, target or participant",
-                                    what, p->names[list[k]]);
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s: node index %zu out of range", what,
+                                  list[k]);
+        else if (listed[list[k]])
+            st = ssched_error_set(err, SSCHED_EINPUT, "%s: node '%s' listed twice", what,
+                                  p->names[list[k]]);
+        else if (p->multiport && p->multiport[list[k]])
+            st = ssched_error_set(err, SSCHED_EINPUT,
+                                  "%s: node '%s' is a switch (ports=multi or platform.multiport);"
+                                  " a switch is never a source, target or participant",
+                                  what, p->names[list[k]]);
+        else
+            listed[list[k]] = 1;
     }
-    return SSCHED_OK;
+    free(listed);
+    return st;
 }
 
 ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched_platform_t *p,

@@ -172,6 +172,15 @@ static ssched_status_t write_page(FILE *out, report_t *r, ssched_error_t *err)
     return ferror(out) ? ssched_error_set(err, SSCHED_EINPUT, "report: write error") : SSCHED_OK;
 }
 
+static void stage(const ssched_report_options_t *opt, const char *fmt, size_t n)
+{
+    if (!opt->stage)
+        return;
+    char what[128];
+    snprintf(what, sizeof what, fmt, n);
+    opt->stage(opt->stage_ctx, what);
+}
+
 ssched_status_t ssched_write_report(FILE *out, const ssched_platform_t *p,
                                     const ssched_problem_t *pb,
                                     const ssched_report_options_t *opt, ssched_error_t *err)
@@ -201,20 +210,28 @@ ssched_status_t ssched_write_report(FILE *out, const ssched_platform_t *p,
     if (st == SSCHED_OK && mpq_sgn(r.st.throughput) == 0)
         st = ssched_error_set(err, SSCHED_EINPUT,
                               "report: TP = 0 (a target is unreachable): nothing to schedule");
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        stage(opt, "building the periodic schedule (%zu edges)", p->n_edges);
         st = ssched_schedule_build(p, pb, &r.st, &so, &r.period, err);
+    }
     if (st == SSCHED_OK) {
         r.period_json = ssched_i_schedule_json_text(p, pb, &r.period);
         st = checked(r.period_json, &r.period_check, "periodic schedule", err);
     }
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        stage(opt, "unrolling %zu operations", opt->operations);
         st = unroll(&r, err);
+    }
     if (st == SSCHED_OK && r.unrolled_ok)
         st = k_series(&r, err);
-    if (st == SSCHED_OK)
+    if (st == SSCHED_OK) {
+        stage(opt, "laying out the platform (%zu nodes)", p->n_nodes);
         st = ssched_i_report_layout(p, &r.x, &r.y, err);
-    if (st == SSCHED_OK)
+    }
+    if (st == SSCHED_OK) {
+        stage(opt, "writing the page (%zu nodes)", p->n_nodes);
         st = write_page(out, &r, err);
+    }
     report_free(&r);
     return st;
 }

@@ -22,6 +22,15 @@ void ssched_i_report_base64(FILE *out, const unsigned char *d, size_t len)
     }
 }
 
+/* Scale the seed circle to radius r: the grid of the Fruchterman-Reingold
+ * layout has cells of a fixed size, so a unit circle would put every node
+ * in one cell (quadratic again); FR's own area is about n. */
+static int spread(igraph_matrix_t *pos, double r)
+{
+    igraph_matrix_scale(pos, r);
+    return 1;
+}
+
 ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x, double **y,
                                        ssched_error_t *err)
 {
@@ -59,10 +68,16 @@ ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x, d
         ok = igraph_matrix_init(&pos, 0, 0) == IGRAPH_SUCCESS;
         /* the default of igraph's documentation: kkconst = vcount, 50 vcount
          * iterations, from a circle (use_seed = false) */
-        if (ok)
+        if (ok && n <= SSCHED_I_REPORT_KK_MAX_NODES)
             ok = igraph_layout_kamada_kawai(&g, &pos, 0, (igraph_integer_t)(50 * n), 0,
                                             (igraph_real_t)n, NULL, NULL, NULL, NULL,
                                             NULL) == IGRAPH_SUCCESS;
+        else if (ok) /* seeded from a circle: deterministic, no RNG */
+            ok = igraph_layout_circle(&g, &pos, igraph_vss_all()) == IGRAPH_SUCCESS &&
+                 spread(&pos, sqrt((double)n)) &&
+                 igraph_layout_fruchterman_reingold(
+                         &g, &pos, 1, SSCHED_I_REPORT_FR_ITERATIONS, sqrt((double)n),
+                         IGRAPH_LAYOUT_GRID, NULL, NULL, NULL, NULL, NULL) == IGRAPH_SUCCESS;
         igraph_destroy(&g);
     }
     igraph_set_error_handler(old);

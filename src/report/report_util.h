@@ -15,8 +15,14 @@
 SSCHED_INTERNAL void ssched_i_report_base64(FILE *out, const unsigned char *data, size_t len);
 
 /* Node positions for drawings, in [0,1]^2: Kamada–Kawai on the undirected
- * platform graph (igraph, started from a circle: deterministic).  x and y
- * are malloc'ed arrays of p->n_nodes entries. */
+ * platform graph (igraph, started from a circle: deterministic) up to
+ * SSCHED_I_REPORT_KK_MAX_NODES nodes; above, Fruchterman–Reingold on
+ * igraph's grid with SSCHED_I_REPORT_FR_ITERATIONS iterations from the same
+ * circle (Kamada–Kawai is quadratic in time and memory: 20 s on 2000
+ * nodes, past 120 s on 5000, issue 24 item 5; the grid variant is linear
+ * per iteration).  x and y are malloc'ed arrays of p->n_nodes entries. */
+#define SSCHED_I_REPORT_KK_MAX_NODES 400
+#define SSCHED_I_REPORT_FR_ITERATIONS 300
 SSCHED_INTERNAL ssched_status_t ssched_i_report_layout(const ssched_platform_t *p, double **x,
                                                        double **y, ssched_error_t *err);
 

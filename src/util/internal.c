@@ -2,6 +2,8 @@
 #include "src/util/internal.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -87,4 +89,40 @@ mpz_t *ssched_i_mpz_vec_new(size_t n)
 void ssched_i_mpz_vec_free(mpz_t *v, size_t n)
 {
     gmp_vec_free(v, n, sizeof(mpz_t), z_clear);
+}
+
+long ssched_i_name_control(const char *name)
+{
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return (long)(c - (const unsigned char *)name);
+    return -1;
+}
+
+const char *ssched_i_name_shown(const char *name, char *buf, size_t size)
+{
+    size_t o = 0;
+    if (!size)
+        return buf;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        char piece[8];
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            snprintf(piece, sizeof piece, "\\%c", *c == '\n' ? 'n' : *c == '\r' ? 'r' : 't');
+        else if (*c < 0x20 || *c == 0x7f)
+            snprintf(piece, sizeof piece, "\\x%02x", *c);
+        else
+            piece[0] = (char)*c, piece[1] = '\0';
+        size_t len = strlen(piece);
+        if (o + len + 4 > size) { /* room for "..." and the NUL */
+            if (size >= 4) {
+                memcpy(buf + (o < size - 4 ? o : size - 4), "...", 4);
+                return buf;
+            }
+            break;
+        }
+        memcpy(buf + o, piece, len);
+        o += len;
+    }
+    buf[o < size ? o : size - 1] = '\0';
+    return buf;
 }

@@ -40,6 +40,15 @@ SSCHED_INTERNAL double ssched_i_cpu_now(void);
  * numbers on every machine and libc, which rand() does not promise. */
 SSCHED_INTERNAL uint64_t ssched_i_splitmix64(uint64_t *state);
 
+/* Names that reach text output (node and link names): a control character
+ * (below 0x20, or 0x7f) could forge lines or terminal escapes, so loaders
+ * refuse it.  ssched_i_name_control returns the first such byte's offset,
+ * or -1; ssched_i_name_shown writes name into buf (NUL-terminated, cut
+ * with "..." if longer) with each control byte as \n, \r, \t or \xHH, so
+ * the refusal can name the node on one line; it returns buf. */
+SSCHED_INTERNAL long ssched_i_name_control(const char *name);
+SSCHED_INTERNAL const char *ssched_i_name_shown(const char *name, char *buf, size_t size);
+
 /* n initialised (zero) rationals / integers, at least one allocated; NULL
  * when out of memory.  Free with the matching _free and the same n (a NULL
  * array is accepted). */
