@@ -90,10 +90,48 @@ static void test_uniform_speed(void)
     tu_run_free(&r);
 }
 
+/* --names-from label: the Zoo's node labels as names; a repeated label
+ * gets its id; a node without one keeps its id; ids still join edges. */
+static void test_names_from(void)
+{
+    const char *path = tu_tmp_path("labels.graphml");
+    CU_ASSERT_EQUAL_FATAL(
+        tu_write_file(path,
+                      "<?xml version=\"1.0\"?>\n"
+                      "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+                      "<key id=\"d0\" for=\"node\" attr.name=\"label\" attr.type=\"string\"/>\n"
+                      "<key id=\"c\" for=\"edge\" attr.name=\"c\" attr.type=\"string\"/>\n"
+                      "<graph edgedefault=\"directed\">\n"
+                      "<node id=\"0\"><data key=\"d0\">Paris</data></node>\n"
+                      "<node id=\"1\"><data key=\"d0\">Lyon</data></node>\n"
+                      "<node id=\"2\"><data key=\"d0\">Lyon</data></node>\n"
+                      "<node id=\"3\"/>\n"
+                      "<edge source=\"0\" target=\"1\"><data key=\"c\">1</data></edge>\n"
+                      "<edge source=\"0\" target=\"2\"><data key=\"c\">2</data></edge>\n"
+                      "<edge source=\"0\" target=\"3\"><data key=\"c\">4</data></edge>\n"
+                      "</graph></graphml>\n"),
+        0);
+    tu_run_t r;
+    CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --names-from label --problem scatter --source Paris "
+                               "--targets 'Lyon,Lyon (id 2),3' --json", path), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"throughput\": \"1/7\""));
+    tu_run_free(&r);
+    /* without the option the ids are the names */
+    CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --problem scatter --source 0 --targets 1,2,3", path),
+                    0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "TP = 1/7"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --names-from lable --problem scatter --source 0 "
+                               "--targets 1", path), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--names-from lable"));
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {{"--missing-cost", test_missing_cost},
                                       {"--speed", test_uniform_speed},
+                                      {"--names-from", test_names_from},
                                       {NULL, NULL}};
     return tu_main("zoo_options", tests);
 }

@@ -280,6 +280,10 @@ typedef struct {
                                    speed: w = flops_per_task / speed (for
                                    platforms without speeds; not with
                                    speed_from)                            */
+    const char *names_from;     /* GraphML: node attribute ATTR (e.g. the
+                                   Topology Zoo's label) names the nodes
+                                   that carry it; a taken name becomes
+                                   "NAME (id ID)"; NULL: the node ids     */
     int skip_missing_cost;      /* 1: an edge without the cost attribute is
                                    left out (Topology Zoo files leave some
                                    links unlabelled); 0: it is an error   */

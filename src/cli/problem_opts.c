@@ -56,6 +56,9 @@ const cli_opt_t cli_problem_table[] = {
     {{"speed", required_argument, NULL, OPT_SPEED}, "S",
      "every node computes, at speed S: w = F / S (with --flops-per-task F; for a platform "
      "without speeds, e.g. a reduce on a Topology Zoo file)"},
+    {{"names-from", required_argument, NULL, OPT_NAMES_FROM}, "ATTR",
+     "GraphML: node attribute ATTR (e.g. label) names the nodes that carry it (a name already "
+     "taken becomes \"NAME (id ID)\"); default: the node ids"},
     {{"missing-cost", required_argument, NULL, OPT_MISSING_COST}, "skip|error",
      "an edge without the cost attribute: left out, or refused (the default)"},
     {{"latency-from", required_argument, NULL, OPT_LATENCY_FROM}, "ATTR",
@@ -97,6 +100,7 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_LATENCY_FROM: set_once(o, &o->latency_from, arg, "--latency-from"); return 1;
     case OPT_SPEED: set_once(o, &o->speed, arg, "--speed"); return 1;
     case OPT_MISSING_COST: set_once(o, &o->missing_cost, arg, "--missing-cost"); return 1;
+    case OPT_NAMES_FROM: set_once(o, &o->names_from, arg, "--names-from"); return 1;
     case OPT_FORMAT: set_once(o, &o->format, arg, "--format"); return 1;
     case OPT_ROUTERS: set_once(o, &o->routers, arg, "--routers"); return 1;
     case OPT_MODEL: set_once(o, &o->model, arg, "--model"); return 1;
@@ -294,6 +298,7 @@ static int load_platform(const char *cmd, const cli_problem_opts_t *o, ssched_pl
     if (o->missing_cost && strcmp(o->missing_cost, "skip") && strcmp(o->missing_cost, "error"))
         return cli_bad_input(cmd, "--missing-cost: '%s' is not skip or error", o->missing_cost);
     ro.skip_missing_cost = o->missing_cost && !strcmp(o->missing_cost, "skip");
+    ro.names_from = o->names_from;
     if (o->latency_from && !o->cost_from)
         return cli_bad_input(cmd, "--latency-from ATTR reads latencies in seconds: it is used "
                              "with --cost-from ATTR --unit-bytes B (times in seconds); without "

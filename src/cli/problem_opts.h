@@ -16,6 +16,7 @@ enum {
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
     OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
     OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_LATENCY_FROM, OPT_SPEED, OPT_MISSING_COST,
+    OPT_NAMES_FROM,
     OPT_PROBLEM_LAST
 };
 
@@ -35,6 +36,7 @@ typedef struct {
     const char *latency_from;
     const char *speed;         /* --speed S: every node computes at speed S */
     const char *missing_cost;  /* --missing-cost skip|error                 */
+    const char *names_from;    /* --names-from ATTR (GraphML node names)    */
     const char *method;
     const char *routers;  /* --routers one-port|switch, or NULL (the file's) */
     const char *model;    /* --model graph|routed, or NULL (the file's)     */

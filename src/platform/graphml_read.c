@@ -90,6 +90,8 @@ typedef struct {
     int w_required, l_required;    /* named by --speed-from / --latency-from */
     size_t w_key, c_key, l_key;    /* indices into keys, or NO_INDEX */
     size_t ports_key;              /* node key 'ports' (one|multi), or NO_INDEX */
+    const char *names_name;        /* --names-from: node attr. giving names, or NULL */
+    size_t names_key;              /* its key, or NO_INDEX                */
     char **node_ids;               /* xmlFree each */
     long *node_line;
     size_t n_nodes, node_cap;
@@ -292,6 +294,14 @@ static ssched_status_t read_key(reader_t *r, xmlNodePtr el)
             return fail(r, line, "<key id=\"%s\">: attribute '%s' is a number; attr.type=\"boolean\" "
                         "is not allowed", k.id, k.name);
         *slot = pos;
+    }
+    /* --names-from: a node attribute (e.g. Topology Zoo's label) names the
+     * nodes that carry it; ids still connect the edges */
+    if (r->names_name && !strcmp(k.name, r->names_name) && (k.domain & D_NODE)) {
+        if (r->names_key != NO_INDEX)
+            return fail(r, line, "<key id=\"%s\">: a second key for node attribute '%s'", k.id,
+                        k.name);
+        r->names_key = pos;
     }
     return SSCHED_OK;
 }
@@ -504,6 +514,37 @@ static ssched_status_t ports_value(reader_t *r, xmlNodePtr data, long line, cons
 
 /* ---- nodes and edges ---------------------------------------------------- */
 
+/* The name --names-from gives node `id` (*out = NULL: the node has no
+ * such value, or an empty one, and keeps its id).  A name already taken
+ * (two Zoo nodes called "Lyon", or a label equal to another node's id)
+ * becomes "NAME (id ID)", as the GML reader does. */
+static ssched_status_t node_label(reader_t *r, const ssched_platform_t *p, xmlNodePtr el,
+                                  const char *where, const char *id, char **out)
+{
+    *out = NULL;
+    xmlNodePtr data;
+    ssched_status_t st = scan_item_children(r, el, D_NODE, where, r->names_key, &data);
+    if (st != SSCHED_OK)
+        return st;
+    const char *def = r->keys[r->names_key].def;
+    char *text = data ? (char *)xmlNodeGetContent(data) : NULL;
+    const char *name = data ? text : def;
+    if (name && *name) {
+        size_t len = strlen(name) + strlen(id) + 8;
+        *out = malloc(len);
+        size_t other;
+        if (*out && ssched_platform_find_node(p, name, &other, NULL) == SSCHED_OK)
+            snprintf(*out, len, "%s (id %s)", name, id);
+        else if (*out)
+            snprintf(*out, len, "%s", name);
+    }
+    if (text)
+        xmlFree(text);
+    if (name && *name && !*out)
+        return nomem(r);
+    return SSCHED_OK;
+}
+
 static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr el, mpq_t q)
 {
     long line = line_of(el);
@@ -558,8 +599,12 @@ static ssched_status_t read_node(reader_t *r, ssched_platform_t *p, xmlNodePtr e
     if (multi && have)
         return fail(r, ports_data ? line_of(ports_data) : line,
                     "%s: ports=\"multi\" with w: a switch never computes", where);
+    char *label = NULL;
+    if (r->names_key != NO_INDEX && (st = node_label(r, p, el, where, id, &label)) != SSCHED_OK)
+        return st;
     size_t index = 0;
-    st = ssched_i_platform_add_node_new(p, id, have ? q : NULL, &index, r->err);
+    st = ssched_i_platform_add_node_new(p, label ? label : id, have ? q : NULL, &index, r->err);
+    free(label);
     if (st != SSCHED_OK)
         return st == SSCHED_EINPUT ? fail(r, line, "%s: %s", where, r->err->message) : st;
     p->multiport[index] = (unsigned char)multi;
@@ -803,6 +848,8 @@ static ssched_status_t read_document(reader_t *r, ssched_platform_t *p, xmlDocPt
         st = missing_attribute(r, root, r->w_name, D_NODE, "--speed-from");
     if (st == SSCHED_OK && r->l_required && r->l_key == NO_INDEX)
         st = missing_attribute(r, root, r->l_name, D_EDGE, "--latency-from");
+    if (st == SSCHED_OK && r->names_name && r->names_key == NO_INDEX)
+        st = missing_attribute(r, root, r->names_name, D_NODE, "--names-from");
     xmlNodePtr graph = NULL;
     for (xmlNodePtr c = root->children; c && st == SSCHED_OK; c = c->next) {
         if (c->type != XML_ELEMENT_NODE || is_el(c, "key") || is_el(c, "desc"))
@@ -982,7 +1029,7 @@ ssched_status_t ssched_i_platform_read(ssched_platform_t *p, const char *path,
                                        const char *c_name, int c_is_bandwidth,
                                        ssched_error_t *err)
 {
-    ssched_i_attrs_t a = {w_name, c_name, "l", c_is_bandwidth, 0, 0, 0};
+    ssched_i_attrs_t a = {w_name, c_name, "l", c_is_bandwidth, 0, 0, 0, NULL};
     return ssched_i_platform_read_attrs(p, path, format, &a, err);
 }
 
@@ -1000,7 +1047,8 @@ ssched_status_t ssched_i_platform_read_attrs(ssched_platform_t *p, const char *p
     r.skip_missing_c = a->skip_missing_c;
     r.path = strcmp(path, "-") ? path : "<stdin>";
     r.err = err ? err : &local;
-    r.w_key = r.c_key = r.ports_key = r.l_key = NO_INDEX;
+    r.w_key = r.c_key = r.ports_key = r.l_key = r.names_key = NO_INDEX;
+    r.names_name = a->names;
     ssched_i_name_index_init(&r.key_index);
     ssched_i_name_index_init(&r.node_index);
     ssched_error_clear(r.err);

@@ -32,6 +32,7 @@ typedef struct {
     const char *w, *c, *l;
     int c_is_bandwidth, w_required, l_required;
     int skip_missing_c; /* an edge without c is left out, not refused */
+    const char *names;  /* GraphML: node attribute giving names, or NULL */
 } ssched_i_attrs_t;
 
 /* ssched_i_platform_read with every attribute named (above). */

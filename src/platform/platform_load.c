@@ -68,7 +68,7 @@ ssched_status_t ssched_platform_load(ssched_platform_t *p, const char *path,
                           opt->cost_from ? opt->cost_from : "c",
                           opt->latency_from ? opt->latency_from : "l",
                           opt->cost_from != NULL, opt->speed_from != NULL,
-                          opt->latency_from != NULL, opt->skip_missing_cost};
+                          opt->latency_from != NULL, opt->skip_missing_cost, opt->names_from};
     ssched_platform_t tmp;
     ssched_platform_init(&tmp);
     ssched_status_t st = ssched_i_platform_read_attrs(&tmp, path, opt->format, &a, err);
