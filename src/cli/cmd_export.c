@@ -16,14 +16,13 @@
 #include <unistd.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/cli_options.h"
 #include "ssched/export.h"
 #include "ssched/platform.h"
 
-static const char *usage_text =
+static const char *synopsis =
     "usage: ssched export simgrid PLATFORM -o platform.xml --hostfile hosts.txt [options]\n"
     "       ssched export hostfile PLATFORM -o hosts.txt [options]\n"
-    "options: --unit-bytes B (default 1000000)  --flops-per-task F (default 1e9)\n"
-    "         --format graphml|gml|simgrid|matrix  --cost-from ATTR  --speed-from ATTR\n"
     "  simgrid: every node a host of speed F / w (a switch, ports=multi, a router),\n"
     "  every directed edge its own link of bandwidth B / c B/s and latency l(e) s,\n"
     "  Floyd routing; a SimGrid or matrix PLATFORM keeps its links and routes (Full\n"
@@ -35,6 +34,26 @@ static const char *usage_text =
     "  as ssched-exec-smpi does, B bytes over an edge take exactly l + c seconds and\n"
     "  a task w seconds.  --cost-from/--speed-from read GraphML/GML bandwidths and\n"
     "  speeds with the same B and F.\n";
+
+enum { O_HOSTFILE = 1, O_UNIT, O_FLOPS, O_FORMAT, O_COST, O_SPEED };
+static const cli_opt_t export_table[] = {
+    {{"output", required_argument, NULL, 'o'}, "FILE",
+     "simgrid: the platform file; hostfile: the hostfile"},
+    {{"hostfile", required_argument, NULL, O_HOSTFILE}, "FILE", "simgrid: the hostfile too"},
+    {{"unit-bytes", required_argument, NULL, O_UNIT}, "B",
+     "bytes of a unit message (default 1000000)"},
+    {{"flops-per-task", required_argument, NULL, O_FLOPS}, "F",
+     "flops of a reduction task (default 1e9)"},
+    {{"format", required_argument, NULL, O_FORMAT}, "graphml|gml|simgrid|matrix",
+     "the platform file's format (default: by extension, else by content)"},
+    {{"cost-from", required_argument, NULL, O_COST}, "ATTR",
+     "edge attribute ATTR is a bandwidth in bytes per second"},
+    {{"speed-from", required_argument, NULL, O_SPEED}, "ATTR",
+     "node attribute ATTR is a speed in flops per second"},
+    {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
+    CLI_OPT_END};
+static const cli_opt_t *const export_tables[] = {export_table, NULL};
+static const char *const export_titles[] = {"options:", NULL};
 
 /* The same file? (names equal, or both existing with one inode) */
 static int same_file(const char *a, const char *b)
@@ -137,15 +156,8 @@ typedef struct {
 
 static int parse(int argc, char **argv, export_opts_t *o, mpq_t unit, mpq_t flops)
 {
-    enum { O_HOSTFILE = 1, O_UNIT, O_FLOPS, O_FORMAT, O_COST, O_SPEED };
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, O_HOSTFILE},
-        {"unit-bytes", required_argument, NULL, O_UNIT},
-        {"flops-per-task", required_argument, NULL, O_FLOPS},
-        {"format", required_argument, NULL, O_FORMAT},
-        {"cost-from", required_argument, NULL, O_COST},
-        {"speed-from", required_argument, NULL, O_SPEED},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    struct option longopts[CLI_MAX_OPTIONS];
+    cli_longopts(export_tables, longopts);
     int seen[7] = {0}, c;
     opterr = 0;
     optind = 1;
@@ -169,7 +181,7 @@ static int parse(int argc, char **argv, export_opts_t *o, mpq_t unit, mpq_t flop
             if (!cli_parse_rational("export", "--flops-per-task", optarg, flops))
                 return CLI_EXIT_BADINPUT;
             break;
-        case 'h': fputs(usage_text, stdout); return -1;
+        case 'h': cli_print_help(stdout, synopsis, export_tables, export_titles); return -1;
         default:
             return cli_bad_input("export", "unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -205,7 +217,7 @@ int cli_cmd_export(int argc, char **argv)
     int simgrid = argc >= 2 && !strcmp(argv[1], "simgrid");
     if (!simgrid && !(argc >= 2 && !strcmp(argv[1], "hostfile"))) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            fputs(usage_text, stdout);
+            cli_print_help(stdout, synopsis, export_tables, export_titles);
             return CLI_EXIT_OK;
         }
         return cli_bad_input("export", "expected the format 'simgrid' (ssched export simgrid "
