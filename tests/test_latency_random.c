@@ -218,7 +218,7 @@ static void chain(ssched_platform_t *p, size_t n)
     mpq_t q;
     mpq_init(q);
     for (size_t i = 0; i < n; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "P%zu", i);
         mpq_set_ui(q, 1, 1);
         CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(p, name, q, NULL, NULL), SSCHED_OK);

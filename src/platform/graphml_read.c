@@ -529,7 +529,8 @@ static ssched_status_t node_label(reader_t *r, const ssched_platform_t *p, xmlNo
     const char *def = r->keys[r->names_key].def;
     char *text = data ? (char *)xmlNodeGetContent(data) : NULL;
     const char *name = data ? text : def;
-    if (name && *name) {
+    int named = name && *name;
+    if (named) {
         size_t len = strlen(name) + strlen(id) + 8;
         *out = malloc(len);
         size_t other;
@@ -540,7 +541,7 @@ static ssched_status_t node_label(reader_t *r, const ssched_platform_t *p, xmlNo
     }
     if (text)
         xmlFree(text);
-    if (name && *name && !*out)
+    if (named && !*out)
         return nomem(r);
     return SSCHED_OK;
 }
