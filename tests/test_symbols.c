@@ -24,11 +24,16 @@ static char *archive_query(const char *archive, const char *script)
 /* The defined global names of an archive not starting with ssched_, one
  * per line ("" when there is none); NULL if nm failed.  DW.ref.* are the
  * hidden COMDAT personality references g++ emits for a try block in PIC
- * code (src/platform/simgrid_child.cpp): no name a program can clash with. */
+ * code (src/platform/simgrid_child.cpp): no name a program can clash with.
+ * Nor are the weak (vague-linkage) copies of the C++ standard library's
+ * inline functions that an unoptimised build of that file keeps
+ * (std::exception's constructors): every copy is the same definition. */
 static char *foreign_symbols(const char *archive)
 {
     return archive_query(archive, "test -f \"$a\" && nm -g --defined-only \"$a\" | "
-                                  "awk 'NF == 3 && $2 ~ /[TDBRCVW]/ {print $3}' | sort -u | "
+                                  "awk 'NF == 3 && $2 ~ /[TDBRCVW]/ && "
+                                  "!($2 ~ /[VW]/ && $3 ~ /^_Z(N|NK|TV|TI|TS)?St/) {print $3}' | "
+                                  "sort -u | "
                                   "grep -v '^ssched_' | grep -v '^DW\\.ref\\.' || true");
 }
 
