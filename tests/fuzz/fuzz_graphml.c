@@ -21,36 +21,18 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char tmp_path[64];
-
-static void remove_tmp(void)
-{
-    if (tmp_path[0])
-        unlink(tmp_path);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *dir = getenv("TMPDIR");
-    char tmpl[48];
-    snprintf(tmpl, sizeof tmpl, "%s/ssched-fuzz-XXXXXX", dir && strlen(dir) < 24 ? dir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        perror("mkstemp");
-        abort();
-    }
-    close(fd);
-    snprintf(tmp_path, sizeof tmp_path, "%s", tmpl);
-    atexit(remove_tmp);
+    fuzz_tmp_init();
     return 0;
 }
 
-/* Write p as GraphML to tmp_path, load it back and compare. */
+/* Write p as GraphML to fuzz_tmp_path, load it back and compare. */
 static void check_round_trip(const ssched_platform_t *p)
 {
-    FILE *f = fopen(tmp_path, "wb");
+    FILE *f = fopen(fuzz_tmp_path, "wb");
     if (!f)
         abort();
     ssched_error_t err;
@@ -60,7 +42,7 @@ static void check_round_trip(const ssched_platform_t *p)
         abort();
     ssched_platform_t q;
     ssched_platform_init(&q);
-    if (ssched_platform_load_graphml(&q, tmp_path, &err) != SSCHED_OK) {
+    if (ssched_platform_load_graphml(&q, fuzz_tmp_path, &err) != SSCHED_OK) {
         fprintf(stderr, "round trip: reload failed: %s\n", err.message);
         abort();
     }
@@ -84,19 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 64 * 1024)
         return 0;
-    FILE *f = fopen(tmp_path, "wb");
-    if (!f)
-        abort();
-    if (size && fwrite(data, 1, size, f) != size)
-        abort();
-    if (fclose(f) != 0)
-        abort();
+    fuzz_write_tmp(data, size);
 
     ssched_platform_t p;
     ssched_platform_init(&p);
     ssched_error_t err;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_platform_load_graphml(&p, tmp_path, &err);
+    ssched_status_t st = ssched_platform_load_graphml(&p, fuzz_tmp_path, &err);
     if (st == SSCHED_OK) {
         fuzz_check_platform(&p);
         check_round_trip(&p);

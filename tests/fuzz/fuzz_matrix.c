@@ -18,29 +18,11 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char tmp_path[64];
-
-static void remove_tmp(void)
-{
-    if (tmp_path[0])
-        unlink(tmp_path);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *dir = getenv("TMPDIR");
-    char tmpl[48];
-    snprintf(tmpl, sizeof tmpl, "%s/ssched-fuzz-XXXXXX", dir && strlen(dir) < 24 ? dir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        perror("mkstemp");
-        abort();
-    }
-    close(fd);
-    snprintf(tmp_path, sizeof tmp_path, "%s", tmpl);
-    atexit(remove_tmp);
+    fuzz_tmp_init();
     return 0;
 }
 
@@ -48,13 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 64 * 1024)
         return 0;
-    FILE *f = fopen(tmp_path, "wb");
-    if (!f)
-        abort();
-    if (size && fwrite(data, 1, size, f) != size)
-        abort();
-    if (fclose(f) != 0)
-        abort();
+    fuzz_write_tmp(data, size);
 
     ssched_platform_read_options_t opt;
     ssched_platform_read_options_default(&opt);
@@ -63,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ssched_platform_init(&p);
     ssched_error_t err;
     ssched_error_clear(&err);
-    ssched_status_t st = ssched_platform_load(&p, tmp_path, &opt, &err);
+    ssched_status_t st = ssched_platform_load(&p, fuzz_tmp_path, &opt, &err);
     if (st == SSCHED_OK)
         fuzz_check_platform(&p);
     else if (st != SSCHED_EINPUT || err.message[0] == '\0' || strchr(err.message, '\n'))

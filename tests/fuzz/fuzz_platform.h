@@ -34,4 +34,46 @@ static void fuzz_check_platform(const ssched_platform_t *p)
         abort();
 }
 
+/* The readers take a path: each input goes to one private temporary file,
+ * made at start-up (fuzz_tmp_init, from LLVMFuzzerInitialize) and removed
+ * at exit.  fuzz_write_tmp writes data[0..size) there; it aborts on I/O
+ * failure, which is the harness's, not the reader's. */
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static char fuzz_tmp_path[64];
+
+static void fuzz_remove_tmp(void)
+{
+    if (fuzz_tmp_path[0])
+        unlink(fuzz_tmp_path);
+}
+
+static void fuzz_tmp_init(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char tmpl[48];
+    snprintf(tmpl, sizeof tmpl, "%s/ssched-fuzz-XXXXXX", dir && strlen(dir) < 24 ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        perror("mkstemp");
+        abort();
+    }
+    close(fd);
+    snprintf(fuzz_tmp_path, sizeof fuzz_tmp_path, "%s", tmpl);
+    atexit(fuzz_remove_tmp);
+}
+
+static void fuzz_write_tmp(const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(fuzz_tmp_path, "wb");
+    if (!f)
+        abort();
+    if (size && fwrite(data, 1, size, f) != size)
+        abort();
+    if (fclose(f) != 0)
+        abort();
+}
+
 #endif
