@@ -135,6 +135,14 @@ typedef struct {
     int64_t *send_free, *recv_free, *cpu_free; /* per node, ticks           */
     int64_t *link_free;         /* per edge, ticks: the link's own resource
                                    at a switch end (platform multiport)      */
+    /* routed platforms (ROUTED.md, "exclusive links"): a transfer holds
+     * every SHARED link of its route during its bandwidth phase, and the
+     * hosts' ports only when hosts are one-port */
+    int64_t *rlink_free;        /* per link resource, ticks                 */
+    unsigned char *rlink_used;  /* per link: a SHARED link the pattern uses */
+    int unheld;                 /* some used edge holds no resource (a
+                                   FATPIPE-only route between multi-port
+                                   hosts): the flush mark is the release   */
     int64_t makespan;
     size_t transfers, computations, pieces;
     sched_sink_t *sink;
