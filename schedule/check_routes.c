@@ -148,12 +148,12 @@ ssched_status_t ssched_i_chk_read_routes(chk_t *c, json_t *root)
         /* a graph-model file: none of the routed keys */
         for (size_t k = 0; graph_only[k]; k++)
             if (json_object_get(pl, graph_only[k]))
-                return ssched_i_chk_bad(c, "platform: \"%s\" without \"model\": \"routed\"",
-                                        graph_only[k]);
+                return ssched_i_chk_bad(c, "platform: unknown key \"%s\" (a routed file's, "
+                                           "without \"model\": \"routed\")", graph_only[k]);
         for (size_t e = 0; e < json_array_size(edges); e++)
             if (json_object_get(json_array_get(edges, e), "route"))
-                return ssched_i_chk_bad(c, "platform.edges[%zu]: \"route\" without \"model\": "
-                                           "\"routed\"", e);
+                return ssched_i_chk_bad(c, "platform.edges[%zu]: unknown key \"route\" (a routed "
+                                           "file's, without \"model\": \"routed\")", e);
         return SSCHED_OK;
     }
     const char *mv = json_string_value(model);
