@@ -93,10 +93,15 @@ static void distances(const chk_t *c, size_t src, int reverse, int latency_only,
     mpq_clear(q);
 }
 
-/* The cheapest c and the cheapest latency of a node's out (in) edges. */
+/* The cheapest c and the cheapest latency of a node's out (in) edges;
+ * none (*any = 0) for a routed file's multi-port hosts, whose edges are
+ * not one resource (ROUTED.md: they hold only their routes' links), so no
+ * port bound or cut applies to them. */
 static void cheapest(const chk_t *c, size_t node, int out, mpq_t best, mpq_t lat, int *any)
 {
     *any = 0;
+    if (c->routed && !c->hosts_one_port)
+        return;
     for (size_t e = 0; e < c->n_edges; e++) {
         if ((out ? c->from[e] : c->to[e]) != node)
             continue;
@@ -321,9 +326,7 @@ ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, size_t K,
         ssched_i_chk_violation(c, "the events end before K / throughput: the stated throughput is too low");
         goto out;
     }
-    /* a routed file's multi-port hosts have no port to cut (ROUTED.md):
-     * the solve again (check_solve.c) bounds the throughput instead */
-    if (have_cut && (!c->routed || c->hosts_one_port) && mpq_cmp(c->throughput, cut) > 0) {
+    if (have_cut && mpq_cmp(c->throughput, cut) > 0) {
         ssched_i_chk_violation(c, "the stated throughput exceeds a port's capacity");
         goto out;
     }
