@@ -108,13 +108,13 @@ static int dijkstra(const ssched_platform_t *p, const mpq_t size, size_t src, in
 }
 
 /* Does node i keep RR-4872's port rule (one send and one receive at a
- * time)?  Switches do not.  A routed platform's hosts are treated as the
- * checker treats them (check_unrolled_claims.c: the port term for every
- * host, multi-port included), so that both state the same LB1; for
- * multi-port hosts that term is not a proven bound (ROUTED.md: they hold
- * no port) and should go from both sides together. */
+ * time)?  Switches do not; a routed platform's hosts only when one-port
+ * (ROUTED.md: multi-port hosts hold no port, only their routes' links, so
+ * a port term would not bound SimGrid's time). */
 static int one_port(const ssched_platform_t *p, size_t i)
 {
+    if (p->routes)
+        return p->routes->hosts_one_port;
     return !(p->multiport && p->multiport[i]);
 }
 
