@@ -24,7 +24,9 @@
 #                                          two_clusters, two MPI algorithms)
 # env:   K, UNIT_BYTES (1000000), FLOPS (--flops-per-task, 10000000),
 #        PLATFORMS (file names under DATA), DATA (the folder), PROBLEMS,
-#        MPI=0 (no baselines), RUN_TIMEOUT (s per smpirun, 600), BUILD
+#        MPI=0 (no baselines), RUN_TIMEOUT (s per smpirun, 600), PLAN_TIMEOUT
+#        (s per `ssched schedule`, 600: the multicast LP on cluster_backbone's
+#        100 hosts takes minutes), BUILD
 #        (build/release)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +37,7 @@ DATA=${DATA:-$ROOT/../shared/data/simgrid}
 U=${UNIT_BYTES:-1000000}
 FLOPS=${FLOPS:-10000000}
 RUN_TIMEOUT=${RUN_TIMEOUT:-600}
+PLAN_TIMEOUT=${PLAN_TIMEOUT:-600}
 MPI=${MPI:-1}
 REDUCE_ALGS=${REDUCE_ALGS:-"default binomial ompi_in_order_binary mvapich2"}
 SCATTER_ALGS=${SCATTER_ALGS:-"default ompi_binomial ompi_basic_linear"}
@@ -112,7 +115,7 @@ for plat in $PLATFORMS; do
         esac
         OPTS="--unit-bytes $U --flops-per-task $FLOPS"
         # shellcheck disable=SC2086
-        if ! "$SSCHED" schedule "$P" "$@" $OPTS --operations "$K" --unroll --quiet -o "$W/u.json" \
+        if ! timeout "$PLAN_TIMEOUT" "$SSCHED" schedule "$P" "$@" $OPTS --operations "$K" --unroll --quiet -o "$W/u.json" \
             >"$W/plan.log" 2>&1; then
             printf '%-17s %-9s %2s %4s plan failed: %s\n' "$plat" "$prob" "$n" "$K" "$(tail -1 "$W/plan.log")"
             continue
