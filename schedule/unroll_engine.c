@@ -216,15 +216,12 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
     for (size_t x = 0; x < e->p->n_edges && !final; x++)
         if (e->link_sends[x] && e->link_free[x] < mark)
             mark = e->link_free[x];
-    /* routed: every future transfer holds one of the used SHARED links or
-     * one-port ports (free times only grow, and it starts at most its
-     * latency before), else starts no earlier than the release, which
-     * only grows with the period */
+    /* routed: every future transfer holds a used SHARED link, a one-port
+     * host's ports or (FATPIPE-only route) its edge: free times only grow,
+     * and it starts at most its latency before */
     for (size_t k = 0; e->p->routes && k < e->p->routes->n_links && !final; k++)
         if (e->rlink_used[k] && e->rlink_free[k] < mark)
             mark = e->rlink_free[k];
-    if (!final && e->unheld && e->release < mark)
-        mark = e->release;
     if (!final && mark != INT64_MAX)
         mark -= e->lat_max; /* a transfer starts up to its latency before */
     ssched_status_t st = make_run(e, err);
@@ -341,14 +338,20 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
         return ssched_error_set(err, SSCHED_EINTERNAL,
                                 "unroll: the time scale does not hold edge %zu's latency", edge);
     /* the resources held in the bandwidth phase: both ports (graph model),
-     * or every SHARED link of the route and, one-port hosts, the ports */
-    int64_t *held[2], **res = held;
+     * or every SHARED link of the route and, one-port hosts, the ports; a
+     * route of FATPIPE links only, between multi-port hosts, holds the
+     * edge itself: the LP caps the edge's flow, not each message's, so its
+     * messages go one at a time (still exact in SimGrid: each alone) */
+    int64_t *held[2] = {NULL, NULL}, **res = held;
     size_t n_res = 0;
     const ssched_routes_t *rt = e->p->routes;
     if (!rt || rt->hosts_one_port) {
         held[0] = rt ? &e->send_free[e->p->from[edge]] : sender_res(e, edge);
         held[1] = rt ? &e->recv_free[e->p->to[edge]] : receiver_res(e, edge);
         n_res = 2;
+    } else if (!ssched_i_sched_route_shared(e->p, edge)) {
+        held[0] = &e->link_free[edge];
+        n_res = 1;
     }
     int64_t start = ready > e->release ? ready : e->release;
     for (size_t k = 0; k < n_res; k++)

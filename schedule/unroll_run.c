@@ -9,6 +9,15 @@
 #include "schedule/unroll_internal.h"
 #include "src/util/internal.h"
 
+int ssched_i_sched_route_shared(const ssched_platform_t *p, size_t e)
+{
+    const ssched_routes_t *rt = p->routes;
+    for (size_t r = rt->route_start[e]; r < rt->route_start[e + 1]; r++)
+        if (rt->sharing[rt->route_links[r]] == SSCHED_LINK_SHARED)
+            return 1;
+    return 0;
+}
+
 unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         size_t K)
 {
@@ -168,14 +177,13 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
             size_t x = s->slots[k].transfers[t].edge;
             if (p->routes) { /* the resources place_transfer holds */
                 const ssched_routes_t *rt = p->routes;
-                int held = rt->hosts_one_port;
                 for (size_t r = rt->route_start[x]; r < rt->route_start[x + 1]; r++)
                     if (rt->sharing[rt->route_links[r]] == SSCHED_LINK_SHARED)
-                        held = e.rlink_used[rt->route_links[r]] = 1;
+                        e.rlink_used[rt->route_links[r]] = 1;
                 if (rt->hosts_one_port)
                     e.sends[p->from[x]] = 1;
-                if (!held)
-                    e.unheld = 1;
+                else if (!ssched_i_sched_route_shared(p, x))
+                    e.link_sends[x] = 1;
             } else if (p->multiport && p->multiport[p->from[x]])
                 e.link_sends[x] = 1;
             else

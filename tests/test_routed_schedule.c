@@ -66,7 +66,7 @@ static void edge(ssched_platform_t *p, size_t a, size_t b, const size_t *links, 
  *  0 "bus": A -> B over [bus, b], A -> C over [bus, c], bus SHARED c = 1
  *    latency 1/10, b and c SHARED c = 1/2 latency 1/20: the two flows of a
  *    scatter share the bus;
- *  1 the same with the bus FATPIPE;
+ *  1 the same with the bus FATPIPE, and B -> D's only link d FATPIPE;
  *  2 "duplex": a SPLITDUPLEX pair L_UP, L_DOWN (two SHARED links) between
  *    A and B, and B <-> C over their own links; plus a D reached from A
  *    through L_UP then a link of its own (so L_UP carries two routes). */
@@ -80,7 +80,7 @@ static void make(ssched_platform_t *p, int kind, int one_port)
         size_t bus = link(p, "bus", "1", "1/10", kind ? SSCHED_LINK_FATPIPE : SSCHED_LINK_SHARED);
         size_t lb = link(p, "b", "1/2", "1/20", SSCHED_LINK_SHARED);
         size_t lc = link(p, "c", "1/2", "1/20", SSCHED_LINK_SHARED);
-        size_t ld = link(p, "d", "3", "0", SSCHED_LINK_SHARED);
+        size_t ld = link(p, "d", "3", "1/10", kind ? SSCHED_LINK_FATPIPE : SSCHED_LINK_SHARED);
         size_t r1[] = {bus, lb}, r2[] = {bus, lc}, r3[] = {ld};
         edge(p, 0, 1, r1, 2);
         edge(p, 0, 2, r2, 2);
@@ -308,6 +308,16 @@ static void test_bus(void)
         CU_ASSERT_FATAL(ssched_problem_set_scatter(&pb, &p, "A", "B,C", &err) == SSCHED_OK);
         size_t fat = run(&p, &pb, 8, 0, kind ? "1" : "1/2", kind ? m_fat : m_shared);
         CU_ASSERT(kind ? fat > 0 : fat == 0); /* a FATPIPE is not held */
+        ssched_problem_free(&pb);
+        /* B -> D: a route of FATPIPE links only (kind 1).  The LP caps the
+         * edge's flow (TP = 1/3), so its messages must not all run at once:
+         * run() checks K / TP <= makespan */
+        ssched_problem_init(&pb);
+        CU_ASSERT_FATAL(ssched_problem_set_scatter(&pb, &p, "B", "D", &err) == SSCHED_OK);
+        mpq_t m;
+        mpq_init(m);
+        CU_ASSERT(run(&p, &pb, 6, 0, "1/3", m) == 0);
+        mpq_clear(m);
         ssched_problem_free(&pb);
         ssched_platform_free(&p);
     }
