@@ -192,6 +192,56 @@ static size_t check_unrolled(const ssched_platform_t *p, const ssched_problem_t 
     return fat_overlaps;
 }
 
+/* text with the first `from` replaced by `to` (malloc'ed), or NULL. */
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at)
+        return NULL;
+    size_t a = (size_t)(at - text), nf = strlen(from), nt = strlen(to);
+    char *out = malloc(strlen(text) - nf + nt + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, text, a);
+    memcpy(out + a, to, nt);
+    strcpy(out + a + nt, at + nf);
+    return out;
+}
+
+/* The reader refuses malformed routed platforms (EINPUT, no leak). */
+static void bad_reads(const char *text)
+{
+    static const char *const edits[][2] = {
+        {"\"model\": \"routed\"", "\"model\": \"graph\""},
+        {"\"hosts\": \"", "\"hosts\": \"x"},
+        {"\"route\": [", "\"route\": [99, "},
+        {"\"route\": [", "\"route\": [0, 0, "},
+        {"\"sharing\": \"", "\"sharing\": \"x"},
+        {"\"route\": [", "\"c\": \"7/3\", \"route\": ["},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+        char *t = replace(text, edits[k][0], edits[k][1]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        const char *path = tu_tmp_path("routed_bad.json");
+        CU_ASSERT_FATAL(tu_write_file(path, t) == 0);
+        free(t);
+        ssched_platform_t q;
+        ssched_problem_t qb;
+        ssched_unrolled_t qu;
+        ssched_error_t err;
+        ssched_platform_init(&q);
+        ssched_problem_init(&qb);
+        ssched_unrolled_init(&qu);
+        ssched_status_t st = ssched_unrolled_read_file(path, &q, &qb, &qu, &err);
+        if (st != SSCHED_EINPUT)
+            fprintf(stderr, "\n  edit %zu: status %d\n", k, (int)st);
+        CU_ASSERT(st == SSCHED_EINPUT);
+        ssched_unrolled_free(&qu);
+        ssched_problem_free(&qb);
+        ssched_platform_free(&q);
+    }
+}
+
 /* The files: written with the routed keys, read back the same, valid. */
 static void check_files(const ssched_platform_t *p, const ssched_problem_t *pb,
                         const ssched_schedule_t *per, const ssched_schedule_t *s,
@@ -216,6 +266,7 @@ static void check_files(const ssched_platform_t *p, const ssched_problem_t *pb,
         fprintf(stderr, "\n  unrolled: %s\n", why);
     CU_ASSERT(v == 1);
     const char *path = tu_tmp_path("routed_unrolled.json");
+    bad_reads(text);
     CU_ASSERT_FATAL(tu_write_file(path, text) == 0);
     free(text);
     ssched_platform_t q;
