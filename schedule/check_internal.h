@@ -44,8 +44,9 @@ typedef struct {
      * route_start[e] .. route_start[e+1]-1]; c(e) and l(e) were checked to
      * be the route's largest link c and its latency sum.  Periodic files:
      * link loads replace the matching rule; unrolled files: a transfer's
-     * bandwidth phase holds every SHARED link of its route, and the host
-     * ports only when hosts_one_port.  multi[] is all 0 in a routed file. */
+     * bandwidth phase takes the share link_c(L) / c(e) of every SHARED link
+     * L of its route (the shares on L sum to <= 1 at every instant,
+     * check_ports.c), and the host ports only when hosts_one_port.  multi[] is all 0 in a routed file. */
     int routed, hosts_one_port;
     size_t n_links;
     char **link_names;
@@ -352,6 +353,8 @@ SSCHED_INTERNAL int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr,
  * phase [start + l(e), end) only (docs/model.md, "Latency"). */
 typedef struct {
     mpq_t lo, hi;
+    size_t wi;                     /* a routed link's: the route position
+                                      whose share it takes (rw[wi])       */
 } chk_iv_t;
 typedef struct {
     chk_iv_t *iv;                  /* intervals that may meet a later one */
@@ -362,7 +365,12 @@ typedef struct {
     chk_res_t *res;                /* send ports, receive ports (per node),
                                       links (per edge), processors (per node),
                                       a routed file's link resources      */
-    size_t hit_link;               /* the routed link found busy          */
+    size_t hit_link;               /* the routed link found over-used     */
+    mpq_t hit_time, hit_sum;       /* when, and the shares summed there   */
+    mpq_t *rw;                     /* per route position: link_c(L) / c(e),
+                                      the share of L a transfer takes;
+                                      NULL until the first routed take    */
+    size_t n_rw;
     mpq_t lo;                      /* scratch                             */
     int ready;                     /* init was called (free is then due)  */
 } chk_ports_t;

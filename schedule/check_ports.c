@@ -19,6 +19,7 @@
  * as the point t, busy if some kept interval covers t (as "t before the
  * last end" said). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "schedule/check_internal.h"
 #include "src/util/internal.h"
@@ -30,7 +31,9 @@ int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges, size
     P->n_links = n_links;
     P->n_res = 3 * n_nodes + n_edges + n_links;
     P->res = ssched_i_calloc(P->n_res, sizeof *P->res);
-    mpq_init(P->lo);
+    mpq_inits(P->lo, P->hit_time, P->hit_sum, NULL);
+    P->rw = NULL;
+    P->n_rw = 0;
     P->ready = 1;
     return P->res != NULL;
 }
@@ -45,7 +48,10 @@ void ssched_i_chk_ports_free(chk_ports_t *P)
         free(P->res[r].iv);
     }
     free(P->res);
-    mpq_clear(P->lo);
+    for (size_t k = 0; k < P->n_rw; k++)
+        mpq_clear(P->rw[k]);
+    free(P->rw);
+    mpq_clears(P->lo, P->hit_time, P->hit_sum, NULL);
     P->res = NULL;
     P->ready = 0;
 }
@@ -97,14 +103,74 @@ static int nomem(chk_t *c)
     return -1;
 }
 
-/* A routed file (ROUTED.md, "exclusive links"): the bandwidth phase holds
- * every SHARED link of the route (a FATPIPE caps each flow alone, so it is
- * never held) and, when hosts are one-port, the sender's out-port and the
- * receiver's in-port; the graph model's switch rule does not apply.  A
- * flow alone on each SHARED link of its route gets SimGrid's (CM02) rate
- * min over its links of bandwidth = 1/c(e), so the duration formula holds
- * exactly when no two phases meet on a SHARED link.  4: the link
- * P->hit_link is busy. */
+/* A routed file (ROUTED.md, "v2: bottleneck-rate sharing"): a transfer
+ * over e runs at 1/c(e) in its bandwidth phase [lo, end) and takes the
+ * share f = link_c(L) / c(e) <= 1 of every SHARED link L of its route; at
+ * every instant the shares on L sum to at most 1 (a FATPIPE caps each flow
+ * alone: no rule).  At those rates every link's load is <= 1 and each flow
+ * is alone at f = 1 on its own bottleneck link, saturated: that is the
+ * max-min fair (CM02) allocation, so SimGrid gives each flow exactly
+ * 1/c(e) and the duration formula holds.  One-port hosts: the sender's
+ * out-port and the receiver's in-port are exclusive too.  An empty phase
+ * contains no instant: it takes nothing. */
+
+/* The shares, once: 0 on ENOMEM. */
+static int route_shares(chk_t *c, chk_ports_t *P)
+{
+    size_t n = c->route_start[c->n_edges];
+    P->rw = ssched_i_alloc(n + 1, sizeof *P->rw);
+    if (!P->rw)
+        return 0;
+    for (size_t e = 0; e < c->n_edges; e++)
+        for (size_t k = c->route_start[e]; k < c->route_start[e + 1]; k++) {
+            mpq_init(P->rw[k]);
+            mpq_div(P->rw[k], c->link_c[c->route_links[k]], c->cost[e]);
+        }
+    P->n_rw = n;
+    return 1;
+}
+
+/* Does [lo, hi) (lo < hi) with share f exceed link R at some instant?
+ * Prunes what ends by now.  The kept shares' sum is a step function that
+ * only rises at a kept interval's start, so its maximum over [lo, hi) is
+ * at lo or at such a start inside: 1 (P->hit_time, P->hit_sum set) or 0. */
+static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, const mpq_t hi,
+                const mpq_t f)
+{
+    size_t w = 0;
+    for (size_t k = 0; k < R->n; k++) {
+        chk_iv_t *x = &R->iv[k];
+        if (mpq_cmp(x->hi, now) <= 0)
+            continue; /* no later event reaches it */
+        if (w != k) {
+            mpq_swap(R->iv[w].lo, x->lo);
+            mpq_swap(R->iv[w].hi, x->hi);
+            R->iv[w].wi = x->wi;
+        }
+        w++;
+    }
+    R->n = w;
+    for (size_t a = 0; a <= R->n; a++) {
+        /* the instant t: lo, then each kept start inside (lo, hi) */
+        mpq_srcptr t = lo;
+        if (a > 0) {
+            t = R->iv[a - 1].lo;
+            if (mpq_cmp(t, lo) <= 0 || mpq_cmp(t, hi) >= 0)
+                continue;
+        }
+        mpq_set(P->hit_sum, f);
+        for (size_t k = 0; k < R->n; k++)
+            if (mpq_cmp(R->iv[k].lo, t) <= 0 && mpq_cmp(R->iv[k].hi, t) > 0)
+                mpq_add(P->hit_sum, P->hit_sum, P->rw[R->iv[k].wi]);
+        if (mpz_cmp(mpq_numref(P->hit_sum), mpq_denref(P->hit_sum)) > 0) {
+            mpq_set(P->hit_time, t);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* 4: the link P->hit_link is over-used (at P->hit_time). */
 static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
                        const mpq_t end)
 {
@@ -112,15 +178,17 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     chk_res_t *snd = c->hosts_one_port ? &P->res[i] : NULL;
     chk_res_t *rcv = c->hosts_one_port ? &P->res[nn + j] : NULL;
     size_t base = 3 * nn + P->n_edges;
+    if (!P->rw && !route_shares(c, P))
+        return -1;
     mpq_add(P->lo, start, c->lat[edge]); /* the bandwidth phase [lo, end) */
-    int r = 0;
+    int r = 0, phase = mpq_cmp(P->lo, end) < 0;
     if (snd && meets(snd, start, P->lo, end))
         r = 1;
     else if (rcv && meets(rcv, start, P->lo, end))
         r = 2;
-    for (size_t k = c->route_start[edge]; r == 0 && k < c->route_start[edge + 1]; k++) {
+    for (size_t k = c->route_start[edge]; phase && r == 0 && k < c->route_start[edge + 1]; k++) {
         size_t L = c->route_links[k];
-        if (!c->fatpipe[L] && meets(&P->res[base + L], start, P->lo, end)) {
+        if (!c->fatpipe[L] && over(P, &P->res[base + L], start, P->lo, end, P->rw[k])) {
             P->hit_link = L;
             r = 4;
         }
@@ -128,12 +196,36 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     if (r == 0) {
         if ((snd && !keep(snd, P->lo, end)) || (rcv && !keep(rcv, P->lo, end)))
             r = -1;
-        for (size_t k = c->route_start[edge]; r == 0 && k < c->route_start[edge + 1]; k++) {
+        for (size_t k = c->route_start[edge]; phase && r == 0 && k < c->route_start[edge + 1];
+             k++) {
             size_t L = c->route_links[k];
-            if (!c->fatpipe[L] && !keep(&P->res[base + L], P->lo, end))
+            chk_res_t *R = &P->res[base + L];
+            if (c->fatpipe[L])
+                continue;
+            if (!keep(R, P->lo, end))
                 r = -1;
+            else
+                R->iv[R->n - 1].wi = k;
         }
     }
+    return r;
+}
+
+/* The message of an over-used routed link (what: "messages", "things"). */
+static int link_over(chk_t *c, chk_ports_t *P, size_t edge, const char *where)
+{
+    char *t = mpq_get_str(NULL, 10, P->hit_time), *sum = mpq_get_str(NULL, 10, P->hit_sum);
+    int r = ssched_i_chk_violation(c, "SHARED link %s is over its capacity at time %s: the "
+                                   "shares link_c/c(e) of the bandwidth phases there sum to %s "
+                                   "> 1 with %s (%s->%s)",
+                                   c->link_names[P->hit_link], t ? t : "?", sum ? sum : "?",
+                                   where, c->names[c->from[edge]], c->names[c->to[edge]]);
+    void (*gfree)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &gfree);
+    if (t)
+        gfree(t, strlen(t) + 1);
+    if (sum)
+        gfree(sum, strlen(sum) + 1);
     return r;
 }
 
@@ -181,9 +273,7 @@ int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t s
         return ssched_i_chk_violation(c, "link %s->%s carries two messages at once (%s overlaps "
                                       "an earlier one)", i, j, where);
     case 4:
-        return ssched_i_chk_violation(c, "SHARED link %s carries two messages at once (%s, "
-                                      "%s->%s, overlaps an earlier one on it)",
-                                      c->link_names[P->hit_link], where, i, j);
+        return link_over(c, P, edge, where);
     default:
         return nomem(c);
     }
@@ -204,8 +294,7 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
         return ssched_i_chk_violation(c, "link %s->%s carries two things at once (at %s)", i, j,
                                       where);
     case 4:
-        return ssched_i_chk_violation(c, "SHARED link %s carries two things at once (at %s, "
-                                      "%s->%s)", c->link_names[P->hit_link], where, i, j);
+        return link_over(c, P, edge, where);
     default:
         return nomem(c);
     }

@@ -216,14 +216,20 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
     for (size_t x = 0; x < e->p->n_edges && !final; x++)
         if (e->link_sends[x] && e->link_free[x] < mark)
             mark = e->link_free[x];
-    /* routed: every future transfer holds a used SHARED link, a one-port
-     * host's ports or (FATPIPE-only route) its edge: free times only grow,
-     * and it starts at most its latency before */
-    for (size_t k = 0; e->p->routes && k < e->p->routes->n_links && !final; k++)
-        if (e->rlink_used[k] && e->rlink_free[k] < mark)
-            mark = e->rlink_free[k];
     if (!final && mark != INT64_MAX)
         mark -= e->lat_max; /* a transfer starts up to its latency before */
+    /* routed, multi-port hosts: a transfer over a SHARED route holds no
+     * resource whose free time only grows (it may fill a gap of a link's
+     * profile), but it starts no earlier than its period's release time,
+     * which only grows (the periods are replayed in order) */
+    int shared_only = 0;
+    for (size_t k = 0; e->p->routes && !e->p->routes->hosts_one_port &&
+                       k < e->p->routes->n_links; k++)
+        shared_only |= e->rlink_used[k];
+    if (!final && shared_only && e->release < mark)
+        mark = e->release;
+    if (!final && e->p->routes)
+        ssched_i_sched_links_prune(e, mark); /* no later phase starts before */
     ssched_status_t st = make_run(e, err);
     int track = !e->sink->no_buffers;
     e->sink->bu = e->buf.wide ? 0 : e->buf.bu; /* 0: amounts are indices (wide) */
@@ -317,12 +323,13 @@ static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
 }
 
 /* Place a transfer of `dur` ticks (its bandwidth phase) over `edge`: as
- * early as its input (`ready`), the release time and both resources
- * allow.  With latency l it starts at s, holds its resources in
+ * early as its input (`ready`), the release time, both ports and (routed)
+ * the profiles of its SHARED links allow.  With latency l it starts at s, holds its resources in
  * [s + l, s + l + dur) only (SEMANTICS.md), so s + l must be no earlier
  * than each resource's free time: a port starts its next message while the
- * previous one is in its latency phase.  Each resource still serves its
- * bandwidth phases one at a time, in placement order.  Returns the event
+ * previous one is in its latency phase.  Each port still serves its
+ * bandwidth phases one at a time, in placement order; a link's profile
+ * may take a later-placed phase into an earlier gap.  Returns the event
  * with start and end set, or an error (a time beyond 2^62 ticks). */
 static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t type, size_t op,
                                       int64_t dur, int64_t ready, sched_event_t *out,
@@ -338,7 +345,8 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
         return ssched_error_set(err, SSCHED_EINTERNAL,
                                 "unroll: the time scale does not hold edge %zu's latency", edge);
     /* the resources held in the bandwidth phase: both ports (graph model),
-     * or every SHARED link of the route and, one-port hosts, the ports; a
+     * or a share of every SHARED link of the route and, one-port hosts, the
+     * ports; a
      * route of FATPIPE links only, between multi-port hosts, holds the
      * edge itself: the LP caps the edge's flow, not each message's, so its
      * messages go one at a time (still exact in SimGrid: each alone) */
@@ -357,12 +365,15 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
     for (size_t k = 0; k < n_res; k++)
         if (*res[k] - lat > start)
             start = *res[k] - lat;
-    size_t r0 = rt ? rt->route_start[edge] : 0, r1 = rt ? rt->route_start[edge + 1] : 0;
-    for (size_t k = r0; k < r1; k++) {
-        size_t L = rt->route_links[k];
-        if (rt->sharing[L] == SSCHED_LINK_SHARED && e->rlink_free[L] - lat > start)
-            start = e->rlink_free[L] - lat;
-    }
+    /* the reserved phase [start + lat, start + hi + dur) must fit under
+     * every SHARED link's profile (bottleneck-rate sharing) */
+    if (rt && dur > INT64_MAX / 4 - hi)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "the unrolled schedule's times need more than 62 bits of "
+                                "ticks; use fewer operations or a shorter period (max_period)");
+    int64_t len = hi - lat + dur;
+    if (rt)
+        start = ssched_i_sched_links_earliest(e, edge, start + lat, len) - lat;
     sched_event_t ev = {0};
     ev.edge = edge;
     ev.type = type;
@@ -376,9 +387,8 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
                                 "ticks; use fewer operations or a shorter period (max_period)");
     for (size_t k = 0; k < n_res; k++)
         *res[k] = ev.end;
-    for (size_t k = r0; k < r1; k++)
-        if (rt->sharing[rt->route_links[k]] == SSCHED_LINK_SHARED)
-            e->rlink_free[rt->route_links[k]] = ev.end;
+    if (rt && !ssched_i_sched_links_add(e, edge, start + lat, ev.end))
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (ev.end > e->makespan)
         e->makespan = ev.end;
     e->transfers++;

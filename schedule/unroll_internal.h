@@ -127,6 +127,12 @@ typedef struct sched_sink_s {
                                    per message of the events' bamt          */
 } sched_sink_t;
 
+/* A SHARED link's usage: u[k] on [t[k], t[k+1]), u[n-1] = 0 (unroll_links.c). */
+typedef struct {
+    int64_t *t, *u;
+    size_t n, cap;
+} sched_profile_t;
+
 /* The engine's running state, shared by the scatter and reduce loops. */
 typedef struct {
     const ssched_platform_t *p;
@@ -135,10 +141,16 @@ typedef struct {
     int64_t *send_free, *recv_free, *cpu_free; /* per node, ticks           */
     int64_t *link_free;         /* per edge, ticks: the link's own resource
                                    at a switch end (platform multiport)      */
-    /* routed platforms (ROUTED.md, "exclusive links"): a transfer holds
-     * every SHARED link of its route during its bandwidth phase, and the
+    /* routed platforms (ROUTED.md, "v2: bottleneck-rate sharing"): a
+     * transfer over e takes w = link_c(L) / c(e) D_L of every SHARED link
+     * L of its route during its bandwidth phase (unroll_links.c), and the
      * hosts' ports only when hosts are one-port */
-    int64_t *rlink_free;        /* per link resource, ticks                 */
+    sched_profile_t *rprof;     /* per link, then per edge: usage over time */
+    int64_t *rlink_cap;         /* per link, then per edge: D, the whole    */
+    int64_t *rroute_w;          /* per route position: w                    */
+    int64_t *redge_w;           /* per edge, multi-port hosts: its share of
+                                   the edge's own profile rprof[n_links + e]
+                                   (the LP's per-edge FATPIPE row), 0: none */
     unsigned char *rlink_used;  /* per link: a SHARED link the pattern uses */
     int64_t makespan;
     size_t transfers, computations, pieces;
@@ -375,6 +387,18 @@ SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
  * per period, the tasks). */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
                                                                   size_t K);
+
+/* SHARED link profiles (unroll_links.c).  init: the weights, 0 on ENOMEM;
+ * earliest: the least p' >= p at which a bandwidth phase of len ticks over
+ * edge fits every SHARED link of its route; add: take [lo, hi) (0 on
+ * ENOMEM); prune: forget what ends by mark (no later phase starts before). */
+SSCHED_INTERNAL int ssched_i_sched_links_init(sched_engine_t *e);
+SSCHED_INTERNAL void ssched_i_sched_links_free(sched_engine_t *e);
+SSCHED_INTERNAL int64_t ssched_i_sched_links_earliest(const sched_engine_t *e, size_t edge,
+                                                      int64_t p, int64_t len);
+SSCHED_INTERNAL int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo,
+                                             int64_t hi);
+SSCHED_INTERNAL void ssched_i_sched_links_prune(sched_engine_t *e, int64_t mark);
 
 /* 1 iff routed edge e's route crosses a SHARED link. */
 SSCHED_INTERNAL int ssched_i_sched_route_shared(const ssched_platform_t *p, size_t e);

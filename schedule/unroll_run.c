@@ -162,7 +162,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     e.link_free = ssched_i_calloc(p->n_edges, sizeof *e.link_free);
     e.link_sends = ssched_i_calloc(p->n_edges, 1);
     size_t nl = p->routes ? p->routes->n_links : 0;
-    e.rlink_free = ssched_i_calloc(nl + 1, sizeof *e.rlink_free);
+    int links_ok = ssched_i_sched_links_init(&e);
     e.rlink_used = ssched_i_calloc(nl + 1, 1);
     e.computes = ssched_i_calloc(nn, 1);
     int buffers_ok = ssched_i_sched_buffers_init(&e.buf, p, pb, s);
@@ -170,7 +170,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     e.buf.bu = sched_reduce_like(s) ? e.sc.a : 1;
     if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends ||
                             !e.computes || !e.link_free || !e.link_sends || !buffers_ok ||
-                            !e.rlink_free || !e.rlink_used))
+                            !links_ok || !e.rlink_used))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t k = 0; k < s->n_slots && e.sends && e.link_sends && e.rlink_used; k++)
         for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
@@ -242,7 +242,7 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     free(e.computes);
     free(e.link_free);
     free(e.link_sends);
-    free(e.rlink_free);
+    ssched_i_sched_links_free(&e);
     free(e.rlink_used);
     free(e.send_free);
     free(e.recv_free);

@@ -266,15 +266,16 @@ static void test_periodic_hosts(void)
     }
 }
 
-/* Unrolled: two bandwidth phases on one SHARED link; none on a FATPIPE. */
+/* Unrolled: two bandwidth phases on one SHARED link, each its bottleneck
+ * (share 1): over capacity; none on a FATPIPE. */
 static void test_unrolled_links(void)
 {
     EXPECT(routed(SCATTER, 1, "one-port", "shared"), 0,
-           "SHARED link bus carries two messages at once");
-    EXPECT(routed(SCATTER, 1, "multi-port", "shared"), 0, "SHARED link bus carries two");
-    EXPECT(routed(REDUCE, 1, "one-port", "shared"), 0, "SHARED link bus carries two");
+           "SHARED link bus is over its capacity at time");
+    EXPECT(routed(SCATTER, 1, "multi-port", "shared"), 0, "SHARED link bus is over its capacity");
+    EXPECT(routed(REDUCE, 1, "one-port", "shared"), 0, "SHARED link bus is over its capacity");
     for (int kind = BROADCAST; kind < N_KINDS; kind++)
-        EXPECT(routed(kind, 1, "one-port", "shared"), 0, "SHARED link bus carries two");
+        EXPECT(routed(kind, 1, "one-port", "shared"), 0, "SHARED link bus is over its capacity");
     /* latency phases take no link: with l = 0 on the bus only the private
      * links' latencies separate them, and the FATPIPE holds nothing */
     EXPECT(routed(SCATTER, 1, "one-port", "fatpipe"), 1, "");
@@ -360,7 +361,7 @@ static void test_cli(void)
     free(text);
     tu_run(&run, "check %s", inv);
     CU_ASSERT(run.status == 1);
-    CU_ASSERT(strstr(run.out, "INVALID: SHARED link bus carries two messages at once") != NULL);
+    CU_ASSERT(strstr(run.out, "INVALID: SHARED link bus is over its capacity at time") != NULL);
     tu_run_free(&run);
     r = routed(REDUCE, 1, "one-port", NULL);
     text = json_dumps(r, 0);
