@@ -8,8 +8,12 @@
  *    loads (sum of amount * size * link_c over the transfers crossing the
  *    link) and FATPIPE per-transfer loads fit the period;
  *  - every unrolled transfer lasts l(e) + batch * length * size * c(e);
- *  - no two bandwidth phases [start + l(e), end) overlap on a SHARED link
- *    (a FATPIPE is never held: two flows through one do overlap);
+ *  - bottleneck-rate sharing (ROUTED.md v2): at every instant, on every
+ *    SHARED link L, the transfers whose bandwidth phase [start + l(e), end)
+ *    holds the instant take link_c(L) / c(e) each, at most 1 in all (a
+ *    FATPIPE is never held: two flows through one do overlap); flows do
+ *    share a link 4 times faster than their bottleneck, and the checker
+ *    refuses a file forged so that the shares sum to 2;
  *  - with one-port hosts, no two bandwidth phases overlap on a host's
  *    out-port or in-port;
  *  - the JSON writers' "model", "hosts", "links" and edge "route" keys, read
@@ -69,7 +73,10 @@ static void edge(ssched_platform_t *p, size_t a, size_t b, const size_t *links, 
  *  1 the same with the bus FATPIPE, and B -> D's only link d FATPIPE;
  *  2 "duplex": a SPLITDUPLEX pair L_UP, L_DOWN (two SHARED links) between
  *    A and B, and B <-> C over their own links; plus a D reached from A
- *    through L_UP then a link of its own (so L_UP carries two routes). */
+ *    through L_UP then a link of its own (so L_UP carries two routes);
+ *  3 "backbone": X -> C over [xu, bb, cd], X -> D over [xu, bb, dd] for X
+ *    = A, B, private links c = 1, the backbone bb SHARED c = 1/4: each flow
+ *    takes 1/4 of bb, so up to 4 cross it at once. */
 static void make(ssched_platform_t *p, int kind, int one_port)
 {
     ssched_error_t err;
@@ -85,6 +92,17 @@ static void make(ssched_platform_t *p, int kind, int one_port)
         edge(p, 0, 1, r1, 2);
         edge(p, 0, 2, r2, 2);
         edge(p, 1, 3, r3, 1);
+    } else if (kind == 3) {
+        size_t bb = link(p, "bb", "1/4", "1/100", SSCHED_LINK_SHARED);
+        size_t au = link(p, "au", "1", "1/50", SSCHED_LINK_SHARED);
+        size_t bu = link(p, "bu", "1", "1/50", SSCHED_LINK_SHARED);
+        size_t cd = link(p, "cd", "1", "1/50", SSCHED_LINK_SHARED);
+        size_t dd = link(p, "dd", "1", "1/50", SSCHED_LINK_SHARED);
+        size_t ac[] = {au, bb, cd}, ad[] = {au, bb, dd}, bc[] = {bu, bb, cd}, bd[] = {bu, bb, dd};
+        edge(p, 0, 2, ac, 3);
+        edge(p, 0, 3, ad, 3);
+        edge(p, 1, 2, bc, 3);
+        edge(p, 1, 3, bd, 3);
     } else {
         size_t up = link(p, "L_UP", "1", "1/100", SSCHED_LINK_SHARED);
         size_t down = link(p, "L_DOWN", "1", "1/100", SSCHED_LINK_SHARED);
@@ -145,6 +163,10 @@ static int overlap(const phase_t *x, const phase_t *y)
     return mpq_cmp(x->a, y->b) < 0 && mpq_cmp(y->a, x->b) < 0;
 }
 
+/* Pairs of bandwidth phases overlapping on a SHARED link (allowed while
+ * the shares fit), counted by check_unrolled. */
+static size_t g_shared_overlaps;
+
 /* Returns how many pairs of transfers overlap on FATPIPE links (allowed). */
 static size_t check_unrolled(const ssched_platform_t *p, const ssched_problem_t *pb,
                              const ssched_unrolled_t *u)
@@ -175,16 +197,40 @@ static size_t check_unrolled(const ssched_platform_t *p, const ssched_problem_t 
             size_t ex = u->transfers[x].edge, ey = u->transfers[y].edge;
             for (size_t L = 0; L < rt->n_links; L++)
                 if (crosses(p, ex, L) && crosses(p, ey, L)) {
-                    if (rt->sharing[L] == SSCHED_LINK_SHARED) {
-                        CU_FAIL("two bandwidth phases overlap on a SHARED link");
-                    } else {
+                    if (rt->sharing[L] == SSCHED_LINK_SHARED)
+                        g_shared_overlaps++;
+                    else
                         fat_overlaps++;
-                    }
                 }
             if (rt->hosts_one_port && (p->from[ex] == p->from[ey] || p->to[ex] == p->to[ey])) {
                 CU_FAIL("two bandwidth phases overlap on a one-port host's port");
             }
         }
+    /* the shares on each SHARED link, at each phase start (the sum only
+     * rises at a start, so its maximum is at one of them) */
+    mpq_t sum, f;
+    mpq_inits(sum, f, NULL);
+    for (size_t L = 0; L < rt->n_links; L++) {
+        if (rt->sharing[L] != SSCHED_LINK_SHARED)
+            continue;
+        for (size_t x = 0; x < n; x++) {
+            if (!crosses(p, u->transfers[x].edge, L) || mpq_cmp(ph[x].a, ph[x].b) >= 0)
+                continue;
+            mpq_set_ui(sum, 0, 1);
+            for (size_t y = 0; y < n; y++) {
+                size_t ey = u->transfers[y].edge;
+                if (!crosses(p, ey, L) || mpq_cmp(ph[y].a, ph[x].a) > 0 ||
+                    mpq_cmp(ph[y].b, ph[x].a) <= 0)
+                    continue;
+                mpq_div(f, rt->link_c[L], p->c[ey]);
+                mpq_add(sum, sum, f);
+            }
+            if (mpq_cmp_ui(sum, 1, 1) > 0) {
+                CU_FAIL("the shares on a SHARED link sum to more than 1");
+            }
+        }
+    }
+    mpq_clears(sum, f, NULL);
     for (size_t k = 0; k < n; k++)
         mpq_clears(ph[k].a, ph[k].b, NULL);
     mpq_clear(d);
@@ -427,12 +473,63 @@ static void test_duplex(void)
     ssched_platform_free(&p);
 }
 
+/* A backbone 4 times faster than the private links: the gossip's flows
+ * share it (concurrent phases on bb), the plan reaches the fluid bound
+ * K / TP closer than exclusive links would; a file forged with bb as slow
+ * as the private links (c = 1: edge c unchanged, every share 1) is
+ * refused, naming bb. */
+static void test_backbone(void)
+{
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_error_t err;
+    make(&p, 3, 0);
+    ssched_problem_init(&pb);
+    CU_ASSERT_FATAL(ssched_problem_set_gossip(&pb, &p, "A,B", "C,D", &err) == SSCHED_OK);
+    mpq_t m;
+    mpq_init(m);
+    g_shared_overlaps = 0;
+    run(&p, &pb, 8, 0, NULL, m);
+    CU_ASSERT(g_shared_overlaps > 0);
+    /* forged: the same unrolled file with bb's c = 1 */
+    ssched_steady_t st;
+    ssched_schedule_t s;
+    ssched_unrolled_t u;
+    ssched_steady_init(&st);
+    ssched_schedule_init(&s);
+    ssched_unrolled_init(&u);
+    CU_ASSERT_FATAL(ssched_steady_solve(&p, &pb, NULL, &st, &err) == SSCHED_OK);
+    CU_ASSERT_FATAL(ssched_unroll_plan(&p, &pb, &st, 8, NULL, 0, &s, &err) == SSCHED_OK);
+    CU_ASSERT_FATAL(ssched_unroll(&p, &pb, &s, 8, &u, &err) == SSCHED_OK);
+    char *text = tu_unrolled_json(&p, &pb, &s, &u);
+    CU_ASSERT_FATAL(text != NULL);
+    char why[512];
+    CU_ASSERT(tu_check_text(text, why, sizeof why) == 1);
+    /* bb is the only link or edge of c = 1/4 */
+    char *forged = replace(text, "\"c\": \"1/4\"", "\"c\": \"1\"");
+    CU_ASSERT_FATAL(forged != NULL);
+    int v = tu_check_text(forged, why, sizeof why);
+    CU_ASSERT(v == 0);
+    if (v != 0 || !strstr(why, "SHARED link bb is over its capacity at time"))
+        fprintf(stderr, "\n  forged: %d %s\n", v, why);
+    CU_ASSERT(strstr(why, "SHARED link bb is over its capacity at time") != NULL);
+    free(forged);
+    free(text);
+    ssched_unrolled_free(&u);
+    ssched_schedule_free(&s);
+    ssched_steady_free(&st);
+    mpq_clear(m);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"two flows on a SHARED bus, then a FATPIPE", test_bus},
         {"one-port hosts", test_one_port},
         {"SPLITDUPLEX pair, broadcast, reduce", test_duplex},
+        {"flows sharing a fast backbone; a forged file refused", test_backbone},
         {NULL, NULL},
     };
     return tu_main("routed schedules", tests);
