@@ -133,12 +133,56 @@ static void test_cluster_backbone(void)
     }
 }
 
+/* two_clusters.xml's 4 hosts, an all-reduce of K = 7: its flows share the
+ * cluster and inter-cluster backbones, and some operations become ready
+ * less than one loopback latency (600 us: a cluster host's loopback
+ * crosses its private links and the backbone) before their time, after a
+ * computation.  The executor then sleeps to that time instead of arming a
+ * timer whose wake-up would land late (was: simulated / plan 1.0020). */
+static void test_two_clusters(void)
+{
+    char runner[1024];
+    snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
+    tu_run_t r;
+    tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
+    int have = r.status == 0;
+    tu_run_free(&r);
+    if (!have) {
+        fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
+        return;
+    }
+    const char *xml = SSCHED_DATA_DIR "/simgrid/two_clusters.xml";
+    const char *hosts = tu_tmp_path("rs_hosts2.txt"), *plan = tu_tmp_path("rs_plan2.json");
+    tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
+    CU_ASSERT_FATAL(r.status == 0);
+    tu_run_free(&r);
+    const char *units = "--unit-bytes 1000000 --flops-per-task 10000000";
+    tu_run(&r, "schedule '%s' --problem allreduce --participants alice0.crepe.fr,"
+           "alice1.crepe.fr,bob0.hamburger.edu,bob1.hamburger.edu %s --operations 7 --unroll "
+           "-o '%s'", xml, units, plan);
+    CU_ASSERT_FATAL(r.status == 0);
+    tu_run_free(&r);
+    tu_sh(&r, "'%s' -np 4 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
+          "--verify --json", runner, xml, hosts, plan, units);
+    const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
+    double ratio = m ? atof(m + 9) : 0;
+    int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
+             ratio > 1 - 1e-6 && ratio < 1 + 1e-6;
+    if (!ok)
+        fprintf(stderr, "\n  two_clusters: status %d ratio %.17g\n%s\n%s", r.status, ratio,
+                r.out ? r.out : "", r.err ? r.err : "");
+    CU_ASSERT(ok);
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"small_platform.xml: simulated makespan = schedule's", test_small_platform},
         {"4-host cluster, flows sharing its backbone: simulated = schedule's",
          test_cluster_backbone},
+        {"two_clusters.xml all-reduce: operations ready just before their time",
+         test_two_clusters},
         {NULL, NULL},
     };
     return tu_main("routed schedules under SMPI", tests);
