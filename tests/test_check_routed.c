@@ -266,6 +266,35 @@ static void test_periodic_hosts(void)
     }
 }
 
+/* A broadcast from A at TP 3/2 with multi-port hosts: A sends on both of
+ * its links at once (A->B 2 and A->C 1 x c 2 in a period of 2), which the
+ * graph model's whole-period port rule would refuse; one-port hosts may
+ * not. */
+static void test_periodic_multiport_broadcast(void)
+{
+    for (int one = 0; one <= 1; one++) {
+        json_t *r = routed(BROADCAST, 0, one ? "one-port" : "multi-port", NULL);
+        json_t *upd = json_pack(
+                "{s:s,s:s,s:s,s:[{s:s,s:s,s:[{s:s,s:s,s:s},{s:s,s:s,s:s},{s:s,s:s,s:s},"
+                "{s:s,s:s,s:s}]}],s:[{s:s,s:[[s,s],[s,s]]},{s:s,s:[[s,s],[s,s]]}],s:s,s:b,"
+                "s:{s:i,s:i,s:i,s:f,s:s,s:s}}",
+                "throughput", "3/2", "period", "2", "operations_per_period", "3", "slots",
+                "start", "0", "end", "2", "transfers", "from", "A", "to", "B", "amount", "2",
+                "from", "B", "to", "C", "amount", "2", "from", "A", "to", "C", "amount", "1",
+                "from", "C", "to", "B", "amount", "1", "arborescences", "count", "2", "arcs", "A",
+                "B", "B", "C", "count", "1", "arcs", "A", "C", "C", "B", "upper_bound", "3/2",
+                "optimal", 1, "figures", "matchings", 1, "bound", 1, "bipartite_edges", 4,
+                "decompose_seconds", 0.0, "lcm_period", "2", "nosplit_factor", "1");
+        CU_ASSERT_FATAL(upd != NULL);
+        json_object_update(r, upd);
+        json_decref(upd);
+        if (one)
+            EXPECT(r, 0, "slot 0: one-port host A sends longer than the slot");
+        else
+            EXPECT(r, 1, "");
+    }
+}
+
 /* Unrolled: two bandwidth phases on one SHARED link; none on a FATPIPE. */
 static void test_unrolled_links(void)
 {
@@ -379,6 +408,7 @@ int main(void)
         {"malformed routed headers", test_header},
         {"periodic link loads", test_periodic_links},
         {"periodic one-port hosts", test_periodic_hosts},
+        {"periodic multi-port broadcast", test_periodic_multiport_broadcast},
         {"unrolled exclusive SHARED links", test_unrolled_links},
         {"unrolled one-port hosts", test_unrolled_hosts},
         {"throughput solved on the routed platform", test_throughput},
