@@ -331,6 +331,35 @@ static void test_unrolled_hosts(void)
     }
 }
 
+/* Multi-port hosts hold no port: A sends op 0 to B and to C at once, on
+ * private links (K = 1; every figure for the routed optimum 3/4, LB1 = the
+ * latency to C).  Valid (the fast path and the exact one alike); with
+ * one-port hosts A sends two messages at once. */
+static void test_unrolled_concurrent_sends(void)
+{
+    for (int one = 0; one <= 1; one++) {
+        json_t *r = routed(SCATTER, 1, one ? "one-port" : "multi-port", NULL);
+        json_t *upd = json_pack(
+                "{s:i,s:[{s:s,s:s,s:s,s:s,s:s,s:s,s:i},{s:s,s:s,s:s,s:s,s:s,s:s,s:i}],"
+                "s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+                "operations", 1, "transfers", "start", "0", "end", "11/10", "from", "A", "to",
+                "B", "origin", "A", "dest", "B", "op", 0, "start", "0", "end", "11/5", "from",
+                "A", "to", "C", "origin", "A", "dest", "C", "op", 0, "throughput", "3/4",
+                "operations_per_period", "1", "period", "4/3", "pattern_throughput", "3/4",
+                "makespan", "11/5", "steady_time", "4/3", "overhead", "13/15", "lb1", "1/5",
+                "lower_bound", "4/3", "ratio", "33/20", "buffer_peak", "0");
+        CU_ASSERT_FATAL(upd != NULL);
+        json_object_update(r, upd);
+        json_decref(upd);
+        json_object_del(r, "periods");
+        json_object_del(r, "buffer_node");
+        if (one)
+            EXPECT(r, 0, "node A sends two messages at once");
+        else
+            EXPECT(r, 1, "");
+    }
+}
+
 /* The throughput of a routed file is the routed platform's: the same
  * events with multi-port hosts claim less than the routed optimum. */
 static json_t *multi_scatter(void)
@@ -411,6 +440,7 @@ int main(void)
         {"periodic multi-port broadcast", test_periodic_multiport_broadcast},
         {"unrolled exclusive SHARED links", test_unrolled_links},
         {"unrolled one-port hosts", test_unrolled_hosts},
+        {"unrolled concurrent sends of multi-port hosts", test_unrolled_concurrent_sends},
         {"throughput solved on the routed platform", test_throughput},
         {"ssched check on routed files", test_cli},
         {NULL, NULL},
