@@ -430,6 +430,40 @@ static void test_cli(void)
     tu_run_free(&run);
 }
 
+/* The routed keys are in the JSON Schemas (schemas/, as test_schemas.c
+ * validates): routed files of both formats validate; the routed keys
+ * come together. */
+static int schema_valid(json_t *root, const char *schema)
+{
+    char *text = json_dumps(root, JSON_INDENT(1));
+    json_decref(root);
+    const char *doc = tu_tmp_path("schema_doc.json");
+    CU_ASSERT_FATAL(text && tu_write_file(doc, text) == 0);
+    free(text);
+    tu_run_t r;
+    int st = tu_sh(&r, "/usr/bin/python3 '%s/tests/validate_json.py' "
+                       "'%s/schemas/ssched-%s.schema.json' '%s'",
+                   SSCHED_SOURCE_DIR, SSCHED_SOURCE_DIR, schema, doc);
+    if (st != 0)
+        fprintf(stderr, "\n  %s: %s", schema, r.err ? r.err : "");
+    tu_run_free(&r);
+    return st == 0;
+}
+
+static void test_schemas(void)
+{
+    for (int kind = SCATTER; kind < N_KINDS; kind++) {
+        CU_ASSERT(schema_valid(routed(kind, 0, "one-port", "fatpipe"), "schedule-1"));
+        CU_ASSERT(schema_valid(routed(kind, 1, "multi-port", NULL), "unrolled-2"));
+    }
+    json_t *r = routed(SCATTER, 0, "one-port", NULL);
+    json_object_del(json_object_get(r, "platform"), "model");
+    CU_ASSERT(!schema_valid(r, "schedule-1"));
+    r = routed(SCATTER, 1, "one-port", NULL);
+    json_object_set_new(link_(r, 0), "sharing", json_string("splitduplex"));
+    CU_ASSERT(!schema_valid(r, "unrolled-2"));
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -443,6 +477,7 @@ int main(void)
         {"unrolled concurrent sends of multi-port hosts", test_unrolled_concurrent_sends},
         {"throughput solved on the routed platform", test_throughput},
         {"ssched check on routed files", test_cli},
+        {"routed keys in the JSON Schemas", test_schemas},
         {NULL, NULL},
     };
     return tu_main("check_routed", tests);
