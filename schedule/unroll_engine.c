@@ -193,6 +193,15 @@ void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)
     mpz_fdiv_q(t, t, mpq_denref(e->period_ticks));
     /* a later release only delays: clamp to what int64 holds */
     e->release = mpz_fits_slong_p(t) ? mpz_get_si(t) : INT64_MAX / 4;
+    /* routed: a phase may fill a gap of a link's profile, but none more
+     * than window + 1 periods before the link's front (its latest phase
+     * start), so the profile keeps only that much (unroll_links.c): when
+     * the run falls behind the pattern (non-preemptive transfers do not
+     * pack like the fluid LP) memory and search time would else grow */
+    mpz_set_ui(t, (unsigned long)(e->window + 1));
+    mpz_mul(t, t, mpq_numref(e->period_ticks));
+    mpz_cdiv_q(t, t, mpq_denref(e->period_ticks));
+    e->rlag = mpz_fits_slong_p(t) && mpz_sgn(t) > 0 ? mpz_get_si(t) : 0;
     mpz_clear(t);
 }
 
@@ -220,8 +229,8 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
         mark -= e->lat_max; /* a transfer starts up to its latency before */
     /* routed, multi-port hosts: a transfer over a SHARED route holds no
      * resource whose free time only grows (it may fill a gap of a link's
-     * profile), but it starts no earlier than its period's release time,
-     * which only grows (the periods are replayed in order) */
+     * profile); every later event starts no earlier than its period's
+     * release time, which only grows (ssched_i_sched_engine_period) */
     int shared_only = 0;
     for (size_t k = 0; e->p->routes && !e->p->routes->hosts_one_port &&
                        k < e->p->routes->n_links; k++)

@@ -131,6 +131,8 @@ typedef struct sched_sink_s {
 typedef struct {
     int64_t *t, *u;
     size_t n, cap;
+    int64_t front;              /* the latest phase start placed (only
+                                   grows): see rlag                       */
 } sched_profile_t;
 
 /* The engine's running state, shared by the scatter and reduce loops. */
@@ -152,6 +154,9 @@ typedef struct {
                                    the edge's own profile rprof[n_links + e]
                                    (the LP's per-edge FATPIPE row), 0: none */
     unsigned char *rlink_used;  /* per link: a SHARED link the pattern uses */
+    int64_t rlag;               /* a phase starts no earlier than its links'
+                                   fronts less rlag ticks (0: no such rule;
+                                   set with the release)                   */
     int64_t makespan;
     size_t transfers, computations, pieces;
     sched_sink_t *sink;

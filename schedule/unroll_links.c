@@ -21,7 +21,10 @@
  * A profile is a step function: breakpoints t[0] < ... < t[n-1], usage
  * u[k] on [t[k], t[k+1]), u[n-1] = 0 (free from the last breakpoint on),
  * and 0 before t[0] as far as any future query goes: prune drops only the
- * segments ending by the flush mark, before which no future phase starts. */
+ * segments ending by the flush mark, before which no future phase starts,
+ * or by the profile's front less rlag (no phase fills a gap further back:
+ * unroll_internal.h, so the profile and its searches stay bounded when
+ * the run falls behind the pattern). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +138,11 @@ static ptrdiff_t seg_of(const sched_profile_t *P, int64_t x)
 
 /* The earliest p' >= p such that [p', p' + len) (a point when len = 0)
  * takes w more of the profile without exceeding cap. */
-static int64_t earliest(const sched_profile_t *P, int64_t w, int64_t cap, int64_t p, int64_t len)
+static int64_t earliest(const sched_profile_t *P, int64_t w, int64_t cap, int64_t p, int64_t len,
+                        int64_t lag)
 {
+    if (lag > 0 && P->front - lag > p)
+        p = P->front - lag; /* no gap further back than lag */
     ptrdiff_t k = seg_of(P, p);
     if (k < 0)
         k = 0; /* before t[0]: free, the next segment to look at is 0 */
@@ -168,7 +174,7 @@ int64_t ssched_i_sched_links_earliest(const sched_engine_t *e, size_t edge, int6
             size_t L = rt->route_links[k];
             if (rt->sharing[L] != SSCHED_LINK_SHARED)
                 continue;
-            int64_t q = earliest(&e->rprof[L], e->rroute_w[k], e->rlink_cap[L], p, len);
+            int64_t q = earliest(&e->rprof[L], e->rroute_w[k], e->rlink_cap[L], p, len, e->rlag);
             if (q > p) {
                 p = q;
                 moved = 1;
@@ -176,7 +182,7 @@ int64_t ssched_i_sched_links_earliest(const sched_engine_t *e, size_t edge, int6
         }
         size_t x = rt->n_links + edge;
         if (e->redge_w[edge] > 0) {
-            int64_t q = earliest(&e->rprof[x], e->redge_w[edge], e->rlink_cap[x], p, len);
+            int64_t q = earliest(&e->rprof[x], e->redge_w[edge], e->rlink_cap[x], p, len, e->rlag);
             if (q > p) {
                 p = q;
                 moved = 1;
@@ -213,6 +219,18 @@ static ptrdiff_t breakpoint(sched_profile_t *P, int64_t x)
     return (ptrdiff_t)at;
 }
 
+/* Remove breakpoint k when it separates equal usages (or, k = 0, starts
+ * a free segment: usage is 0 before it too), so a link busy without a
+ * break is one segment and a search crosses it in one step. */
+static void merge_at(sched_profile_t *P, size_t k)
+{
+    if (k >= P->n || (k > 0 ? P->u[k - 1] != P->u[k] : P->u[0] != 0))
+        return;
+    memmove(P->t + k, P->t + k + 1, (P->n - k - 1) * sizeof *P->t);
+    memmove(P->u + k, P->u + k + 1, (P->n - k - 1) * sizeof *P->u);
+    P->n--;
+}
+
 int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo, int64_t hi)
 {
     if (hi <= lo)
@@ -226,12 +244,16 @@ int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo, int64_t
         if ((k < r1 && rt->sharing[L] != SSCHED_LINK_SHARED) || w == 0)
             continue;
         sched_profile_t *P = &e->rprof[L];
+        if (lo > P->front)
+            P->front = lo;
         ptrdiff_t a = breakpoint(P, lo), b = a < 0 ? -1 : breakpoint(P, hi);
         if (a < 0 || b < 0)
             return 0;
         a = seg_of(P, lo); /* inserting hi may not move lo (hi > lo) */
         for (ptrdiff_t j = a; j < b; j++)
             P->u[j] += w;
+        merge_at(P, (size_t)b); /* the later one first: a's index stays */
+        merge_at(P, (size_t)a);
     }
     return 1;
 }
@@ -241,8 +263,9 @@ void ssched_i_sched_links_prune(sched_engine_t *e, int64_t mark)
     size_t nl = e->p->routes ? e->p->routes->n_links + e->p->n_edges : 0;
     for (size_t L = 0; L < nl; L++) {
         sched_profile_t *P = &e->rprof[L];
-        size_t drop = 0; /* the segments [t[k], t[k+1]) with t[k+1] <= mark */
-        while (drop + 1 < P->n && P->t[drop + 1] <= mark)
+        int64_t cut = e->rlag > 0 && P->front - e->rlag > mark ? P->front - e->rlag : mark;
+        size_t drop = 0; /* the segments [t[k], t[k+1]) with t[k+1] <= cut */
+        while (drop + 1 < P->n && P->t[drop + 1] <= cut)
             drop++;
         if (drop == 0)
             continue;
