@@ -19,12 +19,11 @@
 # several smpi/<collective> algorithms, and K nonblocking calls + MPI_Waitall.
 # A baseline whose last result is wrong (SMPI algorithms that reorder a
 # non-commutative reduce) is shown with '!' and never counted as the best.
-# The problems "reduce-sw", "scatter-sw", "gossip-sw" are the same instances
-# planned with `--routers switch` (SimGrid's routers forward on every link at
-# once, as a switch does); they reuse the baselines measured for the plain
-# problem (same communicator, same platform), so list them after it.  There
-# is no "broadcast-sw": with switches a broadcast is a multicast (the
-# switches receive nothing), which --unroll refuses.
+# The problems "reduce-sw", "scatter-sw", "gossip-sw", "broadcast-sw",
+# "allreduce-sw" are the same instances planned with `--routers switch`
+# (SimGrid's routers forward on every link at once, as a switch does); they
+# reuse the baselines measured for the plain problem (same communicator,
+# same platform), so list them after it (alone, they measure them).
 #
 # Message sizes, latencies, SMPI models (issue 22): every row is one
 # (message size, latency setting, SMPI model).  A message of SIZE bytes is
@@ -61,9 +60,12 @@
 #        SSCHED_EXEC_SMPI=path (default build/release/ssched-exec-smpi)
 #        REDUCE_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, BCAST_ALGS, ALLREDUCE_ALGS
 #        (space-separated)
-#        PROBLEMS="reduce scatter gossip reduce-sw scatter-sw gossip-sw" (also
-#        "broadcast", "allreduce")
+#        PROBLEMS="reduce broadcast scatter gossip allreduce reduce-sw
+#        scatter-sw gossip-sw broadcast-sw allreduce-sw"
 #        RUN_TIMEOUT=900 (s per smpirun)
+#        BASELINES=0: ssched's plan and executor only (no MPI baseline)
+# One cell: e.g. PLATFORMS=tiers-small PROBLEMS=gossip-sw SIZES=1024
+#        LATENCIES=tiers MODELS=exact KS=100 BASELINES=0
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${QUICK:-0}" = 1 ]; then
@@ -76,7 +78,8 @@ if [ "${QUICK:-0}" = 1 ]; then
 fi
 KS=${KS:-"100 1000"}
 PLATFORMS=${PLATFORMS:-"tiers-small tiers-46"}
-PROBLEMS=${PROBLEMS:-"reduce broadcast scatter gossip allreduce reduce-sw scatter-sw gossip-sw"}
+PROBLEMS=${PROBLEMS:-"reduce broadcast scatter gossip allreduce reduce-sw scatter-sw gossip-sw broadcast-sw allreduce-sw"}
+BASELINES=${BASELINES:-1}
 SIZES=${SIZES:-"1024 65536 1048576 16777216"}
 LATENCIES=${LATENCIES:-"0 tiers"}
 MODELS=${MODELS:-"exact default"}
@@ -276,8 +279,8 @@ for plat in $PLATFORMS; do
                 fi
                 TAG="$prob $pname $size $lat $model $K $TP $PLAN $SIM"
                 CACHE="$W/base_${pname}_${size}_${lat}_${model}_${prob%-sw}_$K"
-                if [ -n "$ROUTERS" ] && [ -f "$CACHE" ]; then
-                    cp "$CACHE" "$W/row"
+                if [ "$BASELINES" = 0 ] || { [ -n "$ROUTERS" ] && [ -f "$CACHE" ]; }; then
+                    [ "$BASELINES" = 0 ] || cp "$CACHE" "$W/row"
                     echo "$TAG $(awk '{ printf "%s=%s=%s ", $1, $2, $3 }' "$W/row")" >>"$RES"
                     tail -n 1 "$RES" >&2
                     continue
