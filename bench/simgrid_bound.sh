@@ -54,7 +54,9 @@
 #        PLATFORMS="small_platform two_clusters ..." (names in
 #        ../shared/data/simgrid or paths), PROBLEMS="reduce creduce broadcast
 #        scatter gossip allreduce callreduce", MAXHOSTS=16, RUN_TIMEOUT=120 (s
-#        per smpirun), NALGS=n (only the first n algorithms), KEEP=dir (keep
+#        per smpirun), SOLVE_TIMEOUT=300 (s per
+#        ssched solve; a problem not solved in time is shown n/a and its MPI
+#        runs are skipped), NALGS=n (only the first n algorithms), KEEP=dir (keep
 #        the raw results: DIR/results)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,10 +70,10 @@ fi
 K=${K:-100}
 UNIT=${UNIT:-1000000}
 FLOPS=${FLOPS:-1e7}
-PLATFORMS=${PLATFORMS:-$(cd "$DATA" && ls ./*.xml | sed 's|^\./||;s|\.xml$||' | tr '\n' ' ')}
 PROBLEMS=${PROBLEMS:-"reduce creduce broadcast scatter gossip allreduce callreduce"}
 MAXHOSTS=${MAXHOSTS:-16}
 RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+SOLVE_TIMEOUT=${SOLVE_TIMEOUT:-300}
 NALGS=${NALGS:-1000}
 SSCHED=${SSCHED:-$ROOT/build/release/ssched}
 if [ ! -x "$SSCHED" ]; then
@@ -85,6 +87,13 @@ g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
 smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
     { cat "$W/cc.log" >&2; exit 1; }
 CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
+# default platforms: every shipped file, fewest hosts first
+if [ -z "${PLATFORMS:-}" ]; then
+    PLATFORMS=$(for f in "$DATA"/*.xml; do
+        "$SSCHED" export hostfile "$f" -o "$W/count.txt" >/dev/null
+        echo "$(wc -l <"$W/count.txt") $(basename "$f" .xml)"
+    done | sort -n | cut -d' ' -f2 | tr '\n' ' ')
+fi
 RES=${KEEP:+$KEEP/results}
 RES=${RES:-$W/results}
 [ -z "${KEEP:-}" ] || mkdir -p "$KEEP"
@@ -147,10 +156,15 @@ for plat in $PLATFORMS; do
         callreduce) set -- --problem allreduce --participants "$S" --commutative ;;
         *) echo "unknown problem $prob" >&2; exit 2 ;;
         esac
-        "$SSCHED" solve "$P" --unit-bytes "$UNIT" --flops-per-task "$FLOPS" "$@" --quiet --json \
-            >"$W/solve.json"
-        TP=$(frac "$W/solve.json")
         : >"$W/row"
+        if ! timeout "$SOLVE_TIMEOUT" "$SSCHED" solve "$P" --unit-bytes "$UNIT" --flops-per-task "$FLOPS" \
+            "$@" --quiet --json >"$W/solve.json"; then
+            # no certified bound in time: nothing to compare the MPI runs with
+            echo "$pname $NP $prob $K n/a" >>"$RES"
+            tail -n 1 "$RES" >&2
+            continue
+        fi
+        TP=$(frac "$W/solve.json")
         case $prob in
         reduce | creduce)
             mp=$prob
@@ -180,12 +194,16 @@ python3 - "$RES" <<'PY'
 import sys
 from fractions import Fraction as F
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-bound = {(r[0], r[2]): int(r[3]) / F(r[4]) for r in rows}
+bound = {(r[0], r[2]): int(r[3]) / F(r[4]) for r in rows if r[4] != "n/a"}
 bad = 0
 print(f"{'platform':<18} {'hosts':>5} {'problem':<10} {'K/TP':>10} {'best correct MPI':>34} "
       f"{'ratio':>7}  algorithms faster than K/TP")
 for r in rows:
     plat, np_, prob, K, tp = r[:5]
+    if tp == "n/a":
+        print(f"{plat:<18} {np_:>5} {prob:<10} {'n/a':>10}  (ssched solve not done within SOLVE_TIMEOUT: "
+              "no bound, MPI not run)")
+        continue
     kt = bound[(plat, prob)]
     runs = []
     for b in r[5:]:
