@@ -23,36 +23,73 @@ static int cmp_entry(const void *x, const void *y)
     return p->d < q->d ? -1 : p->d > q->d;
 }
 
-/* Resource usage of one instance of a tree: out-port, in-port and compute
- * time per node (3 values per node), then one value per link: a transfer
- * uses the out-port of its sender if that is a one-port host, else (a
- * switch) its link; likewise the in-port of its receiver or the link (once
- * when both ends are switches). */
+size_t ssched_i_sched_n_resources(const ssched_platform_t *p)
+{
+    return 3 * p->n_nodes + p->n_edges + (p->routes ? p->routes->n_links : 0);
+}
+
+/* One message over edge e.  Graph model: the out-port of its sender if
+ * that is a one-port host, else (a switch) its link; likewise the in-port
+ * of its receiver or the link (once when both ends are switches).  Routed
+ * model (ROUTED.md): every SHARED link of the route, the edge's own FATPIPE
+ * cap (its largest FATPIPE link_c: each flow alone), and the hosts' ports
+ * only when hosts are one-port. */
+void ssched_i_sched_edge_usage(const ssched_platform_t *p, size_t e, mpq_srcptr size, mpq_t *use)
+{
+    size_t n = p->n_nodes, i = p->from[e], j = p->to[e];
+    mpq_t q;
+    mpq_init(q);
+    if (p->routes) {
+        const ssched_routes_t *rt = p->routes;
+        mpq_t fat;
+        mpq_init(fat);
+        for (size_t k = rt->route_start[e]; k < rt->route_start[e + 1]; k++) {
+            size_t L = rt->route_links[k];
+            if (rt->sharing[L] == SSCHED_LINK_FATPIPE) {
+                if (mpq_cmp(rt->link_c[L], fat) > 0)
+                    mpq_set(fat, rt->link_c[L]);
+                continue;
+            }
+            mpq_mul(q, rt->link_c[L], size);
+            mpq_add(use[3 * n + p->n_edges + L], use[3 * n + p->n_edges + L], q);
+        }
+        mpq_mul(q, fat, size);
+        mpq_add(use[3 * n + e], use[3 * n + e], q);
+        mpq_clear(fat);
+        if (rt->hosts_one_port) {
+            mpq_mul(q, p->c[e], size);
+            mpq_add(use[i], use[i], q);
+            mpq_add(use[n + j], use[n + j], q);
+        }
+        mpq_clear(q);
+        return;
+    }
+    int si = p->multiport && p->multiport[i], sj = p->multiport && p->multiport[j];
+    mpq_mul(q, p->c[e], size);
+    if (!si)
+        mpq_add(use[i], use[i], q);
+    if (!sj)
+        mpq_add(use[n + j], use[n + j], q);
+    if (si || sj)
+        mpq_add(use[3 * n + e], use[3 * n + e], q);
+    mpq_clear(q);
+}
+
+/* Resource usage of one instance of a tree (ssched_i_sched_n_resources
+ * values): its transfers (ssched_i_sched_edge_usage) and computations. */
 void ssched_i_sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
                       mpq_t *use)
 {
     size_t n = p->n_nodes;
-    mpq_t q;
-    mpq_init(q);
-    for (size_t i = 0; i < 3 * n + p->n_edges; i++)
+    for (size_t i = 0; i < ssched_i_sched_n_resources(p); i++)
         mpq_set_ui(use[i], 0, 1);
     for (size_t k = 0; k < t->n_tasks; k++) {
         const ssched_tree_task_t *x = &t->tasks[k];
-        if (x->kind == SSCHED_TREE_SEND) {
-            size_t e = x->edge, i = p->from[e], j = p->to[e];
-            int si = p->multiport && p->multiport[i], sj = p->multiport && p->multiport[j];
-            mpq_mul(q, p->c[e], size);
-            if (!si)
-                mpq_add(use[i], use[i], q);
-            if (!sj)
-                mpq_add(use[n + j], use[n + j], q);
-            if (si || sj)
-                mpq_add(use[3 * n + e], use[3 * n + e], q);
-        } else {
+        if (x->kind == SSCHED_TREE_SEND)
+            ssched_i_sched_edge_usage(p, x->edge, size, use);
+        else
             mpq_add(use[2 * n + x->node], use[2 * n + x->node], p->w[x->node]);
-        }
     }
-    mpq_clear(q);
 }
 
 /* RR-4872 §4.6, then better: r(T) = floor(w(T) TF / T); then, tree by tree
@@ -63,7 +100,7 @@ void ssched_i_sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *
 static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t *out,
                                   mpq_srcptr TF, ssched_error_t *err)
 {
-    size_t n = p->n_nodes, nt = out->trees.n_trees, nr = 3 * n + p->n_edges;
+    size_t nt = out->trees.n_trees, nr = ssched_i_sched_n_resources(p);
     mpq_t *cap = malloc(nr * sizeof *cap), *use = malloc(nr * sizeof *use);
     size_t *order = ssched_i_alloc(nt, sizeof *order);
     if (!cap || !use || !order) {

@@ -25,6 +25,7 @@ void ssched_i_chk_init(chk_t *c)
 
 void ssched_i_chk_free(chk_t *c)
 {
+    ssched_i_chk_routes_free(c);
     for (size_t i = 0; i < c->n_nodes; i++) {
         free(c->names[i]);
         if (c->w)

@@ -422,7 +422,8 @@ int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K, int w
 {
     size_t nn = c->n_nodes, ne = c->n_edges, nt = c->n_types;
     /* reduces, commutative ones (sets) included, take the exact path */
-    if (c->reduce || c->comm || !c->edge_at || !c->type_at || !tr->present || nn == 0 ||
+    /* routed files too: their links are resources the fast path has not */
+    if (c->reduce || c->comm || c->routed || !c->edge_at || !c->type_at || !tr->present || nn == 0 ||
         (nt && K > ((uint64_t)1 << 40) / nt))
         return 0;
     fast_t F;

@@ -11,9 +11,9 @@
  * a node states "w" explicitly (null when it only routes). */
 ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
 {
-    static const char *const pl_keys[] = {"nodes", "edges", NULL};
+    static const char *const pl_keys[] = {"nodes", "edges", "model", "hosts", "links", NULL};
     static const char *const node_keys[] = {"id", "w", "ports", NULL};
-    static const char *const edge_keys[] = {"from", "to", "c", "l", NULL};
+    static const char *const edge_keys[] = {"from", "to", "c", "l", "route", NULL};
     json_t *pl = json_object_get(root, "platform");
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
     if (!json_is_array(nodes) || !json_is_array(edges))
@@ -109,7 +109,8 @@ ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
         if (ssched_i_chk_edge(c, c->from[e], c->to[e]) != e)
             return ssched_i_chk_bad(c, "%s: parallel edge", where);
     }
-    return SSCHED_OK;
+    /* the routed model's keys (ROUTED.md), or none of them */
+    return ssched_i_chk_read_routes(c, root);
 }
 
 /* strict: a node listed twice is refused (it would claim two types that

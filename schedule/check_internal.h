@@ -39,6 +39,21 @@ typedef struct {
     int bcast;                     /* broadcast: one type (type 0), no
                                       origin/dest in transfers            */
     size_t source;                 /* broadcast                          */
+    /* The routed model (ROUTED.md; check_routes.c): "model": "routed" in
+     * the platform object.  Edge e crosses the links route_links[
+     * route_start[e] .. route_start[e+1]-1]; c(e) and l(e) were checked to
+     * be the route's largest link c and its latency sum.  Periodic files:
+     * link loads replace the matching rule; unrolled files: a transfer's
+     * bandwidth phase holds every SHARED link of its route, and the host
+     * ports only when hosts_one_port.  multi[] is all 0 in a routed file. */
+    int routed, hosts_one_port;
+    size_t n_links;
+    char **link_names;
+    mpq_t *link_c, *link_lat;
+    unsigned char *fatpipe;        /* per link: 1 FATPIPE, 0 SHARED       */
+    size_t *route_start, *route_links;
+    mpq_t *link_busy;              /* periodic scratch: n_links + 2 n_nodes,
+                                      all 0 between slots                  */
     mpq_t size, throughput;
     mpq_t makespan;                /* unrolled: end of the last event     */
     /* lookups for files with many events (ssched_i_chk_index): names sorted, and
@@ -153,6 +168,18 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **
  * (periodic files): only the keys the format defines, "w" explicit. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_problem(chk_t *c, json_t *root, int strict);
+/* The routed keys of the platform object (check_routes.c): "model",
+ * "hosts", "links" and every edge's "route"; after the nodes and edges
+ * were read.  A graph file has none of them (SSCHED_OK, c->routed = 0). */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_read_routes(chk_t *c, json_t *root);
+SSCHED_INTERNAL void ssched_i_chk_routes_free(chk_t *c);
+/* A periodic slot of a routed file (check_routes.c): every SHARED link's
+ * load, every FATPIPE link per edge, one-port hosts' send and receive
+ * times, each at most the slot's length.  busy[e] (per edge, all 0) is
+ * scratch; 0 after a violation (recorded). */
+SSCHED_INTERNAL int ssched_i_chk_routed_slot(chk_t *c, size_t k, const mpq_t len,
+                                             const size_t *edge, mpq_t *const amount, size_t n,
+                                             mpq_t *busy);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root);
 /* The file's "figures" and "fixed_period" recomputed from its slots,
  * computations and trees (check_claims.c; integral: amounts are integers). */
@@ -331,14 +358,17 @@ typedef struct {
     size_t n, cap;                 /* cap entries initialised             */
 } chk_res_t;
 typedef struct {
-    size_t n_nodes, n_edges, n_res;
+    size_t n_nodes, n_edges, n_links, n_res;
     chk_res_t *res;                /* send ports, receive ports (per node),
-                                      links (per edge), processors (per node) */
+                                      links (per edge), processors (per node),
+                                      a routed file's link resources      */
+    size_t hit_link;               /* the routed link found busy          */
     mpq_t lo;                      /* scratch                             */
     int ready;                     /* init was called (free is then due)  */
 } chk_ports_t;
 /* 0: ENOMEM */
-SSCHED_INTERNAL int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges);
+SSCHED_INTERNAL int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges,
+                                             size_t n_links);
 SSCHED_INTERNAL void ssched_i_chk_ports_free(chk_ports_t *P);
 /* Take the ports of a transfer on edge started at `start` and ending at
  * `end` (events in start order): 1, 0 with the violation recorded (two

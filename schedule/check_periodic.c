@@ -13,6 +13,15 @@ int ssched_i_chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
                       const size_t *edge, mpq_t *const amount, size_t n, size_t *sends_to,
                       size_t *recv_from, mpq_t *busy)
 {
+    if (c->routed) {
+        /* the routed LP's link and host rows replace the matchings */
+        mpq_t len;
+        mpq_init(len);
+        mpq_sub(len, end, start);
+        int ok = ssched_i_chk_routed_slot(c, k, len, edge, amount, n, busy);
+        mpq_clear(len);
+        return ok;
+    }
     int ok = 1;
     for (size_t t = 0; t < n && ok; t++) {
         size_t e = edge[t], i = c->from[e], j = c->to[e];

@@ -23,11 +23,12 @@
 #include "schedule/check_internal.h"
 #include "src/util/internal.h"
 
-int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges)
+int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges, size_t n_links)
 {
     P->n_nodes = n_nodes;
     P->n_edges = n_edges;
-    P->n_res = 3 * n_nodes + n_edges;
+    P->n_links = n_links;
+    P->n_res = 3 * n_nodes + n_edges + n_links;
     P->res = ssched_i_calloc(P->n_res, sizeof *P->res);
     mpq_init(P->lo);
     P->ready = 1;
@@ -96,10 +97,52 @@ static int nomem(chk_t *c)
     return -1;
 }
 
+/* A routed file (ROUTED.md, "exclusive links"): the bandwidth phase holds
+ * every SHARED link of the route (a FATPIPE caps each flow alone, so it is
+ * never held) and, when hosts are one-port, the sender's out-port and the
+ * receiver's in-port; the graph model's switch rule does not apply.  A
+ * flow alone on each SHARED link of its route gets SimGrid's (CM02) rate
+ * min over its links of bandwidth = 1/c(e), so the duration formula holds
+ * exactly when no two phases meet on a SHARED link.  4: the link
+ * P->hit_link is busy. */
+static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
+                       const mpq_t end)
+{
+    size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
+    chk_res_t *snd = c->hosts_one_port ? &P->res[i] : NULL;
+    chk_res_t *rcv = c->hosts_one_port ? &P->res[nn + j] : NULL;
+    size_t base = 3 * nn + P->n_edges;
+    mpq_add(P->lo, start, c->lat[edge]); /* the bandwidth phase [lo, end) */
+    int r = 0;
+    if (snd && meets(snd, start, P->lo, end))
+        r = 1;
+    else if (rcv && meets(rcv, start, P->lo, end))
+        r = 2;
+    for (size_t k = c->route_start[edge]; r == 0 && k < c->route_start[edge + 1]; k++) {
+        size_t L = c->route_links[k];
+        if (!c->fatpipe[L] && meets(&P->res[base + L], start, P->lo, end)) {
+            P->hit_link = L;
+            r = 4;
+        }
+    }
+    if (r == 0) {
+        if ((snd && !keep(snd, P->lo, end)) || (rcv && !keep(rcv, P->lo, end)))
+            r = -1;
+        for (size_t k = c->route_start[edge]; r == 0 && k < c->route_start[edge + 1]; k++) {
+            size_t L = c->route_links[k];
+            if (!c->fatpipe[L] && !keep(&P->res[base + L], P->lo, end))
+                r = -1;
+        }
+    }
+    return r;
+}
+
 /* Take the resources of a transfer: 0 fine, 1 the sender's port, 2 the
- * receiver's, 3 the link is busy, -1 out of memory. */
+ * receiver's, 3 the link is busy, 4 a routed link is, -1 out of memory. */
 static int take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end)
 {
+    if (c->routed)
+        return take_routed(c, P, edge, start, end);
     size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
     int si = chk_multi(c, i), sj = chk_multi(c, j);
     /* the bandwidth phase */
@@ -137,6 +180,10 @@ int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t s
     case 3:
         return ssched_i_chk_violation(c, "link %s->%s carries two messages at once (%s overlaps "
                                       "an earlier one)", i, j, where);
+    case 4:
+        return ssched_i_chk_violation(c, "SHARED link %s carries two messages at once (%s, "
+                                      "%s->%s, overlaps an earlier one on it)",
+                                      c->link_names[P->hit_link], where, i, j);
     default:
         return nomem(c);
     }
@@ -156,6 +203,9 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
     case 3:
         return ssched_i_chk_violation(c, "link %s->%s carries two things at once (at %s)", i, j,
                                       where);
+    case 4:
+        return ssched_i_chk_violation(c, "SHARED link %s carries two things at once (at %s, "
+                                      "%s->%s)", c->link_names[P->hit_link], where, i, j);
     default:
         return nomem(c);
     }
@@ -164,7 +214,7 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
 int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node, const mpq_t start,
                                const mpq_t end, const char *where)
 {
-    chk_res_t *cpu = &P->res[2 * P->n_nodes + P->n_edges + node];
+    chk_res_t *cpu = &P->res[2 * P->n_nodes + P->n_edges + node]; /* links come after */
     if (meets(cpu, start, start, end))
         return ssched_i_chk_violation(c, "node %s computes two things at once (at %s)",
                                       c->names[node], where);

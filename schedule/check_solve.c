@@ -53,8 +53,24 @@ static ssched_status_t make_platform(chk_t *c, ssched_platform_t *p)
         if (st == SSCHED_OK && chk_multi(c, i))
             p->multiport[index] = 1;
     }
-    for (size_t k = 0; k < c->n_edges && st == SSCHED_OK; k++)
-        st = ssched_platform_add_edge(p, c->from[k], c->to[k], c->cost[k], &e);
+    /* a routed file: its links and routes, from which the library derives
+     * c(e) and l(e) again (the checker verified the file states those) */
+    if (st == SSCHED_OK && c->routed)
+        st = ssched_platform_make_routed(p, &e);
+    for (size_t k = 0; k < c->n_links && st == SSCHED_OK; k++)
+        st = ssched_platform_add_link(p, c->link_names[k], c->link_c[k], c->link_lat[k],
+                                      c->fatpipe[k] ? SSCHED_LINK_FATPIPE : SSCHED_LINK_SHARED,
+                                      NULL, &e);
+    if (st == SSCHED_OK && c->routed)
+        p->routes->hosts_one_port = c->hosts_one_port;
+    for (size_t k = 0; k < c->n_edges && st == SSCHED_OK; k++) {
+        if (c->routed)
+            st = ssched_platform_add_routed_edge(p, c->from[k], c->to[k],
+                                                 c->route_links + c->route_start[k],
+                                                 c->route_start[k + 1] - c->route_start[k], &e);
+        else
+            st = ssched_platform_add_edge(p, c->from[k], c->to[k], c->cost[k], &e);
+    }
     if (st == SSCHED_OK)
         st = ssched_platform_finalize(p, &e);
     if (st == SSCHED_ENOMEM)

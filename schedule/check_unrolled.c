@@ -389,7 +389,7 @@ ssched_status_t ssched_i_chk_unrolled(chk_t *c, json_t *root, const chk_extent_t
     }
     S.buf = ssched_i_chk_buf_new(nn);
     S.done = calloc((nt * S.K + 7) / 8 + 1, 1);
-    int ports_ok = ssched_i_chk_ports_init(&S.ports, nn, c->n_edges);
+    int ports_ok = ssched_i_chk_ports_init(&S.ports, nn, c->n_edges, c->n_links);
     if (!S.done || !ports_ok || !S.buf) {
         free(S.done); ssched_i_chk_ports_free(&S.ports); ssched_i_chk_buf_free(S.buf); mpq_clear(peak);
         return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");

@@ -267,7 +267,7 @@ chk_bsim_t *ssched_i_chk_bsim_new(const chk_t *c, size_t K, size_t source, chk_b
     S->ops = ssched_i_calloc(K, sizeof *S->ops);
     S->complete = ssched_i_calloc(K, 1);
     S->target = ssched_i_calloc(S->nn, 1);
-    int ports_ok = ssched_i_chk_ports_init(&S->ports, S->nn, c->n_edges);
+    int ports_ok = ssched_i_chk_ports_init(&S->ports, S->nn, c->n_edges, c->n_links);
     mpq_inits(S->prev, S->start, S->end, S->d, S->q, NULL);
     if (!S->ops || !S->complete || !S->target || !ports_ok) {
         ssched_i_chk_bsim_free(S);

@@ -434,7 +434,7 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     int whole_only = json_is_false(json_object_get(root, "split"));
     size_t nn = c->n_nodes;
     chk_ports_t ports;
-    int ports_ok = ssched_i_chk_ports_init(&ports, nn, c->n_edges);
+    int ports_ok = ssched_i_chk_ports_init(&ports, nn, c->n_edges, c->n_links);
     /* an all-reduce's copies are held where forwarded: known only once
      * every target has the op, so its buffer events are sorted at the end */
     chk_buf_t *buf = c->allreduce ? ssched_i_chk_buf_new_deferred(nn) : ssched_i_chk_buf_new(nn);

@@ -27,8 +27,13 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_make_slots(const ssched_platform_
 SSCHED_INTERNAL void ssched_i_sched_scale_no_split(ssched_schedule_t *s);
 
 /* Resources one instance of tree t uses: use[0..n) out-ports, [n..2n)
- * in-ports, [2n..3n) processors, then one per edge (links at switches);
- * 3n + n_edges values. */
+ * in-ports, [2n..3n) processors, then one per edge (links at switches; a
+ * routed edge's FATPIPE cap), then, routed, one per link resource:
+ * ssched_i_sched_n_resources(p) values. */
+SSCHED_INTERNAL size_t ssched_i_sched_n_resources(const ssched_platform_t *p);
+/* Add what `count` messages of this size over edge e use to use[]. */
+SSCHED_INTERNAL void ssched_i_sched_edge_usage(const ssched_platform_t *p, size_t e,
+                                               mpq_srcptr size, mpq_t *use);
 SSCHED_INTERNAL void ssched_i_sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t,
                                                mpq_srcptr size, mpq_t *use);
 

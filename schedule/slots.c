@@ -43,10 +43,46 @@ static int push_transfer(ssched_slot_t *sl, size_t *cap, size_t edge, size_t typ
     return 1;
 }
 
+/* The routed model (ROUTED.md): one slot [0, period] holds every load.
+ * The LP's link rows (sum over the edges crossing a SHARED link of
+ * rate * size * link_c <= 1, each edge alone <= 1 on a FATPIPE) and, for
+ * one-port hosts, its port rows, times the period, are exactly the
+ * checker's slot conditions: no matching decomposition is needed (hosts
+ * are multi-port, and a link's capacity is shared fluidly). */
+static ssched_status_t routed_slot(const ssched_platform_t *p, const sched_load_t *loads,
+                                   size_t n_loads, ssched_schedule_t *out, ssched_error_t *err)
+{
+    out->slots = ssched_i_calloc(1, sizeof *out->slots);
+    if (!out->slots)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    ssched_slot_t *sl = &out->slots[0];
+    out->n_slots = 1;
+    out->n_matchings = out->matching_bound = 1; /* figures: the one slot */
+    mpq_inits(sl->start, sl->end, NULL);
+    mpq_set(sl->end, out->period);
+    size_t cap = 0;
+    for (size_t k = 0; k < n_loads; k++)
+        if (mpq_sgn(loads[k].count) > 0 &&
+            !push_transfer(sl, &cap, loads[k].edge, loads[k].type, loads[k].count))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    /* figures.bipartite_edges: the number of edges the slot uses */
+    unsigned char *used = ssched_i_calloc(p->n_edges + 1, 1);
+    if (!used)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    out->bipartite_edges = 0;
+    for (size_t k = 0; k < sl->n_transfers; k++)
+        if (!used[sl->transfers[k].edge]++)
+            out->bipartite_edges++;
+    free(used);
+    return SSCHED_OK;
+}
+
 ssched_status_t ssched_i_sched_make_slots(const ssched_platform_t *p, const sched_load_t *loads,
                                  size_t n_loads, ssched_matching_rule_t rule,
                                  ssched_schedule_t *out, ssched_error_t *err)
 {
+    if (p->routes)
+        return routed_slot(p, loads, n_loads, out, err);
     size_t ne = p->n_edges;
     /* first load of each edge (loads are sorted by edge) and its busy time */
     size_t *first = malloc((ne + 1) * sizeof *first);

@@ -26,23 +26,10 @@
 static void arb_usage(const ssched_platform_t *p, const ssched_arborescence_t *a,
                       mpq_srcptr size, mpq_t *use)
 {
-    size_t n = p->n_nodes;
-    mpq_t q;
-    mpq_init(q);
-    for (size_t i = 0; i < 3 * n + p->n_edges; i++)
+    for (size_t i = 0; i < ssched_i_sched_n_resources(p); i++)
         mpq_set_ui(use[i], 0, 1);
-    for (size_t k = 0; k < a->n_arcs; k++) {
-        size_t e = a->arcs[k], i = p->from[e], j = p->to[e];
-        int si = p->multiport && p->multiport[i], sj = p->multiport && p->multiport[j];
-        mpq_mul(q, p->c[e], size);
-        if (!si)
-            mpq_add(use[i], use[i], q);
-        if (!sj)
-            mpq_add(use[n + j], use[n + j], q);
-        if (si || sj)
-            mpq_add(use[3 * n + e], use[3 * n + e], q);
-    }
-    mpq_clear(q);
+    for (size_t k = 0; k < a->n_arcs; k++)
+        ssched_i_sched_edge_usage(p, a->arcs[k], size, use);
 }
 
 /* n instances over m items of rates rate[] (sum TP) into c[], loads into
@@ -91,7 +78,7 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
 {
     int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     size_t mt = all ? st->n_rated_trees : 0, ma = st->n_arborescences;
-    size_t nr = 3 * p->n_nodes + p->n_edges;
+    size_t nr = ssched_i_sched_n_resources(p);
     if ((all && !mt) || !ma || n == 0)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "allreduce: the solution carries no rated trees and arborescences");

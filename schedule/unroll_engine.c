@@ -216,6 +216,12 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
     for (size_t x = 0; x < e->p->n_edges && !final; x++)
         if (e->link_sends[x] && e->link_free[x] < mark)
             mark = e->link_free[x];
+    /* routed: every future transfer holds a used SHARED link, a one-port
+     * host's ports or (FATPIPE-only route) its edge: free times only grow,
+     * and it starts at most its latency before */
+    for (size_t k = 0; e->p->routes && k < e->p->routes->n_links && !final; k++)
+        if (e->rlink_used[k] && e->rlink_free[k] < mark)
+            mark = e->rlink_free[k];
     if (!final && mark != INT64_MAX)
         mark -= e->lat_max; /* a transfer starts up to its latency before */
     ssched_status_t st = make_run(e, err);
@@ -331,12 +337,32 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
     if (hi < 0)
         return ssched_error_set(err, SSCHED_EINTERNAL,
                                 "unroll: the time scale does not hold edge %zu's latency", edge);
-    int64_t *snd = sender_res(e, edge), *rcv = receiver_res(e, edge);
+    /* the resources held in the bandwidth phase: both ports (graph model),
+     * or every SHARED link of the route and, one-port hosts, the ports; a
+     * route of FATPIPE links only, between multi-port hosts, holds the
+     * edge itself: the LP caps the edge's flow, not each message's, so its
+     * messages go one at a time (still exact in SimGrid: each alone) */
+    int64_t *held[2] = {NULL, NULL}, **res = held;
+    size_t n_res = 0;
+    const ssched_routes_t *rt = e->p->routes;
+    if (!rt || rt->hosts_one_port) {
+        held[0] = rt ? &e->send_free[e->p->from[edge]] : sender_res(e, edge);
+        held[1] = rt ? &e->recv_free[e->p->to[edge]] : receiver_res(e, edge);
+        n_res = 2;
+    } else if (!ssched_i_sched_route_shared(e->p, edge)) {
+        held[0] = &e->link_free[edge];
+        n_res = 1;
+    }
     int64_t start = ready > e->release ? ready : e->release;
-    if (*snd - lat > start)
-        start = *snd - lat;
-    if (*rcv - lat > start)
-        start = *rcv - lat;
+    for (size_t k = 0; k < n_res; k++)
+        if (*res[k] - lat > start)
+            start = *res[k] - lat;
+    size_t r0 = rt ? rt->route_start[edge] : 0, r1 = rt ? rt->route_start[edge + 1] : 0;
+    for (size_t k = r0; k < r1; k++) {
+        size_t L = rt->route_links[k];
+        if (rt->sharing[L] == SSCHED_LINK_SHARED && e->rlink_free[L] - lat > start)
+            start = e->rlink_free[L] - lat;
+    }
     sched_event_t ev = {0};
     ev.edge = edge;
     ev.type = type;
@@ -348,7 +374,11 @@ static ssched_status_t place_transfer(sched_engine_t *e, size_t edge, size_t typ
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "the unrolled schedule's times need more than 62 bits of "
                                 "ticks; use fewer operations or a shorter period (max_period)");
-    *snd = *rcv = ev.end;
+    for (size_t k = 0; k < n_res; k++)
+        *res[k] = ev.end;
+    for (size_t k = r0; k < r1; k++)
+        if (rt->sharing[rt->route_links[k]] == SSCHED_LINK_SHARED)
+            e->rlink_free[rt->route_links[k]] = ev.end;
     if (ev.end > e->makespan)
         e->makespan = ev.end;
     e->transfers++;

@@ -135,6 +135,11 @@ typedef struct {
     int64_t *send_free, *recv_free, *cpu_free; /* per node, ticks           */
     int64_t *link_free;         /* per edge, ticks: the link's own resource
                                    at a switch end (platform multiport)      */
+    /* routed platforms (ROUTED.md, "exclusive links"): a transfer holds
+     * every SHARED link of its route during its bandwidth phase, and the
+     * hosts' ports only when hosts are one-port */
+    int64_t *rlink_free;        /* per link resource, ticks                 */
+    unsigned char *rlink_used;  /* per link: a SHARED link the pattern uses */
     int64_t makespan;
     size_t transfers, computations, pieces;
     sched_sink_t *sink;
@@ -370,6 +375,9 @@ SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
  * per period, the tasks). */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
                                                                   size_t K);
+
+/* 1 iff routed edge e's route crosses a SHARED link. */
+SSCHED_INTERNAL int ssched_i_sched_route_shared(const ssched_platform_t *p, size_t e);
 
 /* Run the engine on s for K operations into sink; fills fig. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p,

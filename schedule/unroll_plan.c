@@ -175,7 +175,7 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
         ssched_trees_free(&trees);
         return 0;
     }
-    size_t nt = trees.n_trees, nr = 3 * p->n_nodes + p->n_edges;
+    size_t nt = trees.n_trees, nr = ssched_i_sched_n_resources(p);
     mpq_t *use = malloc(nt * nr * sizeof *use), *load = malloc(nr * sizeof *load);
     size_t *c = malloc(nt * sizeof *c);
     if (!use || !load || !c) {

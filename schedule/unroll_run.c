@@ -9,6 +9,15 @@
 #include "schedule/unroll_internal.h"
 #include "src/util/internal.h"
 
+int ssched_i_sched_route_shared(const ssched_platform_t *p, size_t e)
+{
+    const ssched_routes_t *rt = p->routes;
+    for (size_t r = rt->route_start[e]; r < rt->route_start[e + 1]; r++)
+        if (rt->sharing[rt->route_links[r]] == SSCHED_LINK_SHARED)
+            return 1;
+    return 0;
+}
+
 unsigned long long ssched_i_sched_replay_periods(const ssched_platform_t *p, const ssched_schedule_t *s,
                                         size_t K)
 {
@@ -152,17 +161,30 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     e.sends = ssched_i_calloc(nn, 1);
     e.link_free = ssched_i_calloc(p->n_edges, sizeof *e.link_free);
     e.link_sends = ssched_i_calloc(p->n_edges, 1);
+    size_t nl = p->routes ? p->routes->n_links : 0;
+    e.rlink_free = ssched_i_calloc(nl + 1, sizeof *e.rlink_free);
+    e.rlink_used = ssched_i_calloc(nl + 1, 1);
     e.computes = ssched_i_calloc(nn, 1);
     int buffers_ok = ssched_i_sched_buffers_init(&e.buf, p, pb, s);
     /* reduce: whole numbers of 1/A; scatter, gossip: set by the replay */
     e.buf.bu = sched_reduce_like(s) ? e.sc.a : 1;
     if (st == SSCHED_OK && (!e.send_free || !e.recv_free || !e.cpu_free || !e.sends ||
-                            !e.computes || !e.link_free || !e.link_sends || !buffers_ok))
+                            !e.computes || !e.link_free || !e.link_sends || !buffers_ok ||
+                            !e.rlink_free || !e.rlink_used))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0; k < s->n_slots && e.sends && e.link_sends; k++)
+    for (size_t k = 0; k < s->n_slots && e.sends && e.link_sends && e.rlink_used; k++)
         for (size_t t = 0; t < s->slots[k].n_transfers; t++) {
             size_t x = s->slots[k].transfers[t].edge;
-            if (p->multiport && p->multiport[p->from[x]])
+            if (p->routes) { /* the resources place_transfer holds */
+                const ssched_routes_t *rt = p->routes;
+                for (size_t r = rt->route_start[x]; r < rt->route_start[x + 1]; r++)
+                    if (rt->sharing[rt->route_links[r]] == SSCHED_LINK_SHARED)
+                        e.rlink_used[rt->route_links[r]] = 1;
+                if (rt->hosts_one_port)
+                    e.sends[p->from[x]] = 1;
+                else if (!ssched_i_sched_route_shared(p, x))
+                    e.link_sends[x] = 1;
+            } else if (p->multiport && p->multiport[p->from[x]])
                 e.link_sends[x] = 1;
             else
                 e.sends[p->from[x]] = 1;
@@ -220,6 +242,8 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     free(e.computes);
     free(e.link_free);
     free(e.link_sends);
+    free(e.rlink_free);
+    free(e.rlink_used);
     free(e.send_free);
     free(e.recv_free);
     free(e.cpu_free);

@@ -103,10 +103,6 @@ void cli_out_abandon(cli_out_t *o);
 /* main's last step: flush and close standard output; a write error turns
  * a success into exit status 2 with one line (rc is returned otherwise). */
 int cli_close_stdout(const char *cmd, int rc);
-/* The former plain outputs ("-" is stdout, closed by flushing), still used
- * by `export simgrid` (its writes move to cli_out_t with its rework). */
-FILE *cli_open_output(const char *path);
-int cli_close_output(FILE *f);
 /* Remove a half-written output file: a regular file only, never a device
  * such as /dev/full (which root could otherwise delete). */
 void cli_remove_partial(const char *path);

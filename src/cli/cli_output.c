@@ -234,16 +234,6 @@ int cli_close_stdout(const char *cmd, int rc)
     return rc;
 }
 
-FILE *cli_open_output(const char *path)
-{
-    return strcmp(path, "-") ? fopen(path, "w") : stdout;
-}
-
-int cli_close_output(FILE *f)
-{
-    return f == stdout ? fflush(f) : fclose(f);
-}
-
 void cli_remove_partial(const char *path)
 {
     struct stat sb;

@@ -6,14 +6,13 @@
  * Nothing is created before everything is known to be right: the options
  * are checked, the platform is read and both documents are written to
  * memory first; each file is then written to a temporary file in its own
- * folder and renamed over PATH only once complete (issue 24 item 2). */
-#include <errno.h>
+ * folder (cli_out_t) and renamed over PATH only once both are complete
+ * (issue 24 item 2). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "src/cli/cli.h"
 #include "src/cli/cli_options.h"
@@ -65,86 +64,27 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-/* data[0..len) into a new temporary file beside path; its name in *tmp
- * (malloc'ed).  0 on success; on failure nothing is left behind. */
-static int write_temp(const char *path, const char *data, size_t len, char **tmp)
-{
-    size_t n = strlen(path);
-    *tmp = malloc(n + 16);
-    if (!*tmp)
-        return -1;
-    snprintf(*tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(*tmp);
-    if (fd < 0) {
-        free(*tmp);
-        *tmp = NULL;
-        return -1;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    int ok = fchmod(fd, 0666 & ~mask) == 0;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        ok = 0;
-    } else {
-        ok = ok && fwrite(data, 1, len, f) == len;
-        ok = fclose(f) == 0 && ok;
-    }
-    if (!ok) {
-        unlink(*tmp);
-        free(*tmp);
-        *tmp = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-/* An existing path that is not a regular file (/dev/null, a pipe): written
- * in place, never replaced by a rename. */
-static int special(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-}
-
 /* The documents to their paths ("-": stdout), all or nothing as far as a
- * rename allows. */
+ * rename allows: every output is opened (a temporary file beside its path,
+ * cli_out_t) and written before the first is renamed into place. */
 static int write_outputs(size_t k, const char *const *paths, char *const *data,
                          const size_t *len)
 {
-    char *tmp[2] = {NULL, NULL};
+    static const char *const option[2] = {"-o", "--hostfile"};
+    cli_out_t out[2];
+    size_t opened = 0;
     int rc = CLI_EXIT_OK;
-    for (size_t i = 0; i < k && rc == CLI_EXIT_OK; i++) {
-        if (!strcmp(paths[i], "-") || special(paths[i]))
-            continue;
-        if (write_temp(paths[i], data[i], len[i], &tmp[i]) != 0)
-            rc = cli_bad_input("export", "%s: cannot write the file (%s)", paths[i],
-                               strerror(errno));
+    for (; opened < k && rc == CLI_EXIT_OK; opened++) {
+        rc = cli_out_open(&out[opened], "export", option[opened], paths[opened]);
+        if (rc != CLI_EXIT_OK)
+            break;
+        fwrite(data[opened], 1, len[opened], out[opened].f); /* errors: at finish */
     }
-    for (size_t i = 0; i < k && rc == CLI_EXIT_OK; i++) {
-        if (!strcmp(paths[i], "-")) {
-            if (fwrite(data[i], 1, len[i], stdout) != len[i] || fflush(stdout) != 0)
-                rc = cli_bad_input("export", "standard output: write error");
-        } else if (special(paths[i])) {
-            FILE *f = fopen(paths[i], "w");
-            int ok = f && fwrite(data[i], 1, len[i], f) == len[i];
-            if (f)
-                ok = fclose(f) == 0 && ok;
-            if (!ok)
-                rc = cli_bad_input("export", "%s: write error", paths[i]);
-        } else if (rename(tmp[i], paths[i]) != 0) {
-            rc = cli_bad_input("export", "%s: cannot write the file (%s)", paths[i],
-                               strerror(errno));
-        } else {
-            free(tmp[i]);
-            tmp[i] = NULL;
-        }
-    }
-    for (size_t i = 0; i < k; i++) {
-        if (tmp[i])
-            unlink(tmp[i]);
-        free(tmp[i]);
+    for (size_t i = 0; i < opened; i++) {
+        if (rc != CLI_EXIT_OK)
+            cli_out_abandon(&out[i]);
+        else
+            rc = cli_out_finish(&out[i], "export", SSCHED_OK, NULL);
     }
     return rc;
 }

@@ -406,8 +406,6 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     int rc = cli_problem_load("schedule", &po, &p, &pb);
-    if (rc == CLI_EXIT_OK && p.routes)
-        rc = cli_bad_input("schedule", CLI_ROUTED_NO_SCHEDULE);
     /* an unrolled all-reduce replays its own pattern (the LCM of the
      * trees' and arborescences' rates): no fixed or bounded period */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->unroll && o->fixed)

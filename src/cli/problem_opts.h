@@ -66,10 +66,11 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
  * problem, routers the others (the nodes --routers switch would make
  * switches); the problem is rebuilt on the hosts by name.  --hosts
  * one-port|multi-port applies to routed platforms (default multi-port). */
-/* schedule, report (and --unroll) on a routed platform: one line, exit 2. */
-#define CLI_ROUTED_NO_SCHEDULE                                                         \
-    "schedules for the routed model are not implemented yet; `solve` gives its "       \
-    "certified TP"
+/* report on a routed platform: one line, exit 2 (`schedule` makes routed
+ * schedules, ROUTED.md). */
+#define CLI_ROUTED_NO_REPORT                                                           \
+    "the report does not cover the routed model; `solve` gives its certified TP and "  \
+    "`schedule` (--unroll) its schedules"
 
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb);

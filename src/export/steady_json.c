@@ -42,9 +42,31 @@ json_t *ssched_i_platform_json(const ssched_platform_t *p)
         /* the latency only when there is one: files without stay as they were */
         if (p->l && mpq_sgn(p->l[e]) > 0)
             json_object_set_new(o, "l", ssched_i_json_mpq(p->l[e]));
+        if (p->routes) { /* ROUTED.md: the route's link indices, in order */
+            json_t *r = json_array();
+            for (size_t k = p->routes->route_start[e]; k < p->routes->route_start[e + 1]; k++)
+                json_array_append_new(r, json_integer((json_int_t)p->routes->route_links[k]));
+            json_object_set_new(o, "route", r);
+        }
         json_array_append_new(edges, o);
     }
     json_t *o = json_object();
+    if (p->routes) { /* the routed model (ROUTED.md); graph files have none of these keys */
+        const ssched_routes_t *rt = p->routes;
+        json_t *links = json_array();
+        for (size_t k = 0; k < rt->n_links; k++) {
+            json_t *l = json_object();
+            json_object_set_new(l, "name", json_string(rt->link_names[k]));
+            json_object_set_new(l, "c", ssched_i_json_mpq(rt->link_c[k]));
+            json_object_set_new(l, "latency", ssched_i_json_mpq(rt->link_latency[k]));
+            json_object_set_new(l, "sharing", json_string(rt->sharing[k] == SSCHED_LINK_FATPIPE
+                                                              ? "fatpipe" : "shared"));
+            json_array_append_new(links, l);
+        }
+        json_object_set_new(o, "model", json_string("routed"));
+        json_object_set_new(o, "hosts", json_string(rt->hosts_one_port ? "one-port" : "multi-port"));
+        json_object_set_new(o, "links", links);
+    }
     json_object_set_new(o, "nodes", nodes);
     json_object_set_new(o, "edges", edges);
     return o;

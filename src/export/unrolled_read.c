@@ -59,6 +59,87 @@ static ssched_status_t node_of(reader_t *r, json_t *v, const char *where, size_t
     return SSCHED_OK;
 }
 
+/* A routed platform (ROUTED.md): "model": "routed", "hosts" and the
+ * "links" resources; made routed before the first edge. */
+static ssched_status_t read_links(reader_t *r, json_t *pl)
+{
+    json_t *model = json_object_get(pl, "model"), *links = json_object_get(pl, "links");
+    const char *hosts = json_string_value(json_object_get(pl, "hosts"));
+    if (!model)
+        return links || hosts ? bad(r, "%s: \"links\" and \"hosts\" need \"model\": \"routed\"",
+                                    "\"platform\"")
+                              : SSCHED_OK;
+    if (!json_is_string(model) || strcmp(json_string_value(model), "routed"))
+        return bad(r, "%s: \"model\" must be \"routed\"", "\"platform\"");
+    if (!json_is_array(links) || json_array_size(links) == 0 || !hosts ||
+        (strcmp(hosts, "one-port") && strcmp(hosts, "multi-port")))
+        return bad(r, "%s: a routed platform needs a non-empty \"links\" array and \"hosts\" "
+                   "\"one-port\" or \"multi-port\"", "\"platform\"");
+    if (ssched_platform_make_routed(r->p, r->err) != SSCHED_OK)
+        return r->err->status;
+    r->p->routes->hosts_one_port = !strcmp(hosts, "one-port");
+    mpq_t c, l;
+    mpq_inits(c, l, NULL);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < json_array_size(links) && st == SSCHED_OK; k++) {
+        json_t *x = json_array_get(links, k);
+        const char *name = json_string_value(json_object_get(x, "name"));
+        const char *sh = json_string_value(json_object_get(x, "sharing"));
+        size_t index;
+        if (!name || !sh || (strcmp(sh, "shared") && strcmp(sh, "fatpipe")) ||
+            !get_q(json_object_get(x, "c"), c) || !get_q(json_object_get(x, "latency"), l))
+            st = bad(r, "platform link %s: needs a string \"name\", rationals \"c\" and "
+                     "\"latency\", \"sharing\" \"shared\" or \"fatpipe\"", name ? name : "(no name)");
+        else if (ssched_platform_add_link(r->p, name, c, l,
+                                          strcmp(sh, "fatpipe") ? SSCHED_LINK_SHARED
+                                                                : SSCHED_LINK_FATPIPE,
+                                          &index, r->err) != SSCHED_OK)
+            st = (ssched_error_prefix(r->err, "%s: ", r->path), r->err->status);
+    }
+    mpq_clears(c, l, NULL);
+    return st;
+}
+
+/* Edge x of a routed platform: its route, then "c" and "l" as the route
+ * gives them (the file's own numbers must agree). */
+static ssched_status_t read_routed_edge(reader_t *r, json_t *x, size_t a, size_t b, mpq_t q)
+{
+    json_t *route = json_object_get(x, "route");
+    size_t n = json_array_size(route), nl = r->p->routes->n_links;
+    if (!json_is_array(route) || n == 0 || n > nl)
+        return bad(r, "platform edge from %s: a routed edge needs a non-empty \"route\"",
+                   r->p->names[a]);
+    size_t *links = ssched_i_alloc(n, sizeof *links);
+    if (!links)
+        return ssched_error_set(r->err, SSCHED_ENOMEM, "out of memory");
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
+        json_t *v = json_array_get(route, k);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            (size_t)json_integer_value(v) >= nl)
+            st = bad(r, "platform edge from %s: \"route\" holds link indices", r->p->names[a]);
+        else
+            links[k] = (size_t)json_integer_value(v);
+    }
+    if (st == SSCHED_OK &&
+        ssched_platform_add_routed_edge(r->p, a, b, links, n, r->err) != SSCHED_OK)
+        st = (ssched_error_prefix(r->err, "%s: ", r->path), r->err->status);
+    free(links);
+    size_t e = r->p->n_edges - 1;
+    json_t *l = json_object_get(x, "l");
+    if (st == SSCHED_OK && (!get_q(json_object_get(x, "c"), q) || mpq_cmp(q, r->p->c[e])))
+        st = bad(r, "platform edge from %s: \"c\" is not its route's largest link c",
+                 r->p->names[a]);
+    if (st == SSCHED_OK && l && !get_q(l, q))
+        st = bad(r, "platform edge from %s: \"l\" must be a rational", r->p->names[a]);
+    else if (st == SSCHED_OK && !l)
+        mpq_set_ui(q, 0, 1);
+    if (st == SSCHED_OK && mpq_cmp(q, r->p->l[e]))
+        st = bad(r, "platform edge from %s: \"l\" is not the sum of its route's latencies",
+                 r->p->names[a]);
+    return st;
+}
+
 static ssched_status_t read_platform(reader_t *r, json_t *pl)
 {
     json_t *nodes = json_object_get(pl, "nodes"), *edges = json_object_get(pl, "edges");
@@ -81,12 +162,18 @@ static ssched_status_t read_platform(reader_t *r, json_t *pl)
         else if (ports && !strcmp(ports, "multi"))
             r->p->multiport[index] = 1;
     }
+    if (st == SSCHED_OK)
+        st = read_links(r, pl);
     for (size_t e = 0; e < json_array_size(edges) && st == SSCHED_OK; e++) {
         json_t *x = json_array_get(edges, e);
         size_t a, b;
         if ((st = node_of(r, json_object_get(x, "from"), "a platform edge's \"from\"", &a)) ||
             (st = node_of(r, json_object_get(x, "to"), "a platform edge's \"to\"", &b)))
             break;
+        if (r->p->routes) {
+            st = read_routed_edge(r, x, a, b, q);
+            continue;
+        }
         json_t *l = json_object_get(x, "l");
         if (!get_q(json_object_get(x, "c"), q))
             st = bad(r, "platform edge from %s: \"c\" must be a rational", r->p->names[a]);

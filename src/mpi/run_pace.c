@@ -71,7 +71,11 @@ static void timer_actor(int argc, char **argv)
     (void)argv;
     timer_job_t *j = sg_actor_self_get_data();
     SMPI_thread_create();
-    sg_actor_sleep_until(j->at);
+    /* the wake-up crosses the host's loopback route (SimGrid files often
+     * have one, e.g. 15 us): send that much earlier, so the rank wakes at
+     * `at` and not one loopback latency late on every paced event */
+    sg_host_t h = sg_host_self();
+    sg_actor_sleep_until(j->at - sg_host_get_route_latency(h, h));
     MPI_Send(NULL, 0, MPI_BYTE, j->rank, TAG_TIMER, j->comm);
     free(j);
 }
