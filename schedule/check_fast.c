@@ -4,7 +4,8 @@
  * Same model as check_unrolled.c: message (type, op) is a set of ranges
  * of [0, 1) at nodes, each there since a time; a transfer moves a range
  * that must be entirely at the sender, arrived by its start; ports (links
- * at a switch) carry one transfer at a time; a message entirely at its
+ * at a switch; a routed file's SHARED links and, one-port, its hosts'
+ * ports) carry one transfer at a time; a message entirely at its
  * destination is done.  The difference is the representation: times and
  * lengths are n/d in 64 bits (the generator's are), compared through
  * 128-bit products, events are scanned without jansson, names are hashed,
@@ -294,11 +295,26 @@ static int one(fast_t *F, const chk_ev_t *ev, int whole_only, chk_q64_t *prev, i
     int si = chk_multi(c, i), sj = chk_multi(c, j);
     busy_t *res[3] = {si ? NULL : &F->busy[i], sj ? NULL : &F->busy[nn + j],
                       si || sj ? &F->busy[2 * nn + edge] : NULL};
+    if (c->routed) {
+        /* ROUTED.md (check_ports.c): the host ports only when one-port, no
+         * link per edge, and every SHARED link of the route (below) */
+        res[0] = c->hosts_one_port ? &F->busy[i] : NULL;
+        res[1] = c->hosts_one_port ? &F->busy[nn + j] : NULL;
+        res[2] = NULL;
+    }
     for (int r = 0; r < 3; r++)
         if (res[r] && meets(res[r], start, lo, end))
             return 0;
+    size_t r0 = c->routed ? c->route_start[edge] : 0, r1 = c->routed ? c->route_start[edge + 1] : 0;
+    busy_t *links = F->busy + 2 * nn + c->n_edges;
+    for (size_t r = r0; r < r1; r++)
+        if (!c->fatpipe[c->route_links[r]] && meets(&links[c->route_links[r]], start, lo, end))
+            return 0;
     for (int r = 0; r < 3; r++)
         if (res[r] && !keep(res[r], lo, end))
+            return -1;
+    for (size_t r = r0; r < r1; r++)
+        if (!c->fatpipe[c->route_links[r]] && !keep(&links[c->route_links[r]], lo, end))
             return -1;
     if (chk_q64_cmp(end, *makespan) > 0)
         *makespan = end;
@@ -372,7 +388,7 @@ static void fast_free(fast_t *F)
         if (F->map[k].key && F->map[k].cap > 2)
             free(F->map[k].more);
     free(F->map);
-    for (size_t r = 0; F->busy && r < 2 * F->c->n_nodes + F->c->n_edges; r++)
+    for (size_t r = 0; F->busy && r < 2 * F->c->n_nodes + F->c->n_edges + F->c->n_links; r++)
         free(F->busy[r].iv);
     free(F->busy);
     free(F->done); free(F->w); free(F->lat);
@@ -422,8 +438,7 @@ int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K, int w
 {
     size_t nn = c->n_nodes, ne = c->n_edges, nt = c->n_types;
     /* reduces, commutative ones (sets) included, take the exact path */
-    /* routed files too: their links are resources the fast path has not */
-    if (c->reduce || c->comm || c->routed || !c->edge_at || !c->type_at || !tr->present || nn == 0 ||
+    if (c->reduce || c->comm || !c->edge_at || !c->type_at || !tr->present || nn == 0 ||
         (nt && K > ((uint64_t)1 << 40) / nt))
         return 0;
     fast_t F;
@@ -433,7 +448,7 @@ int ssched_i_chk_fast_unrolled(chk_t *c, const chk_extent_t *tr, size_t K, int w
     F.done = calloc(((uint64_t)nt * K + 7) / 8 + 1, 1);
     F.held = calloc(nn, sizeof *F.held);
     F.peak = calloc(nn, sizeof *F.peak);
-    F.busy = calloc(2 * nn + ne, sizeof *F.busy);
+    F.busy = calloc(2 * nn + ne + c->n_links, sizeof *F.busy); /* a routed file's links last */
     F.w = calloc(ne + 1, sizeof *F.w);
     F.lat = calloc(ne + 1, sizeof *F.lat);
     F.w_ok = calloc(ne + 1, 1);

@@ -192,7 +192,8 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_throughput_claims(chk_t *c, json_t 
 /* One slot's port rules (one-port hosts, one use per link at switches) and
  * its links' busy times within [start, end); sends_to, recv_from (all
  * SIZE_MAX) and busy (all 0) are scratch, restored on return; 0 after a
- * violation (recorded). */
+ * violation (recorded).  A routed file's slot gets the routed rules
+ * instead (ssched_i_chk_routed_slot). */
 SSCHED_INTERNAL int ssched_i_chk_slot(chk_t *c, size_t k, const mpq_t start, const mpq_t end,
                                       const size_t *edge, mpq_t *const amount, size_t n,
                                       size_t *sends_to, size_t *recv_from, mpq_t *busy);

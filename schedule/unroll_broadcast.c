@@ -126,6 +126,8 @@ static ssched_status_t bscale(sched_engine_t *e, const ssched_problem_t *pb, siz
             mpq_mul(q, p->c[A->items[i].arcs[k]], pb->size);
             mpz_lcm(e->sc.Q, e->sc.Q, mpq_denref(q));
             ssched_i_sched_lcm_latency(p, A->items[i].arcs[k], e->sc.Q);
+            /* a message's time to its end includes its latency */
+            ssched_i_sched_add_latency(p, A->items[i].arcs[k], 1, q);
             if (mpq_cmp(q, mq) > 0)
                 mpq_set(mq, q);
         }

@@ -417,7 +417,8 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
     }
     /* the tick: every duration is a whole number of ticks (pieces, or
      * whole messages lasting size * c), and the largest time (all
-     * durations of all periods) fits in 62 bits; else the rounded grid */
+     * durations and latencies of all periods) fits in 62 bits; else the
+     * rounded grid */
     int64_t *whole_ticks = ssched_i_calloc(p->n_edges, sizeof *whole_ticks);
     mpq_t wq, bt;
     mpq_inits(wq, bt, NULL);
@@ -448,6 +449,9 @@ ssched_status_t ssched_i_sched_replay_flow(sched_engine_t *e, const ssched_probl
         } else {
             mpq_add(bt, bt, x->dur);
         }
+        /* each message also waits its latency (the left shift adds it to
+         * the end, so the largest time counts it once per event) */
+        ssched_i_sched_add_latency(p, x->edge, whole ? n : 1, bt);
     }
     unsigned long long events = (unsigned long long)pt.n_pieces * (whole ? n : 1);
     mpq_set_z(wq, e->sc.Q);

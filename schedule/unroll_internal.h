@@ -223,6 +223,11 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_scale_round(sched_scale_t *sc, co
 /* Q := lcm(Q, the denominator of edge e's latency): an exact scale admits
  * l(e) (0 today; the latency work adds it to durations). */
 SSCHED_INTERNAL void ssched_i_sched_lcm_latency(const ssched_platform_t *p, size_t e, mpz_t Q);
+/* q += count * l(e): the latencies a time bound must count (the largest
+ * time of a replay is at most the sum of every event's latency and
+ * duration, so the scale's 62-bit check counts them too). */
+SSCHED_INTERNAL void ssched_i_sched_add_latency(const ssched_platform_t *p, size_t e,
+                                                unsigned long count, mpq_t q);
 /* The exact scale of Q ticks per time unit: tick = 1/Q, q = Q. */
 SSCHED_INTERNAL void ssched_i_sched_scale_exact(sched_scale_t *sc);
 /* The engine's period in ticks (period / tick). */

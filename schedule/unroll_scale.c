@@ -85,8 +85,8 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
             mpz_lcm(sc->Q, sc->Q, mpq_denref(p->w[i]));
     /* the largest time is at most the sum of every duration: periods x the
      * busy ticks of one period */
-    mpz_t busy, t;
-    mpz_inits(busy, t, NULL);
+    mpz_t busy, t, lt;
+    mpz_inits(busy, t, lt, NULL);
     ssched_status_t st = SSCHED_OK;
     if (!fits63(sc->A) || !fits63(sc->Q))
         st = ssched_error_set(err, SSCHED_EINPUT,
@@ -121,6 +121,16 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
             mpz_mul(t, mpq_numref(tr->amount), sc->A);
             mpz_cdiv_q(t, t, mpq_denref(tr->amount));
             mpz_addmul_ui(busy, t, (unsigned long)sc->unit_ticks[tr->edge]);
+            if (p->l && mpq_sgn(p->l[tr->edge]) > 0) {
+                /* each message waits its latency too: a slot transfer of
+                 * `amount` values is at most ceil(amount) + 1 messages
+                 * (whole values and the pieces at both ends) */
+                mpz_mul(lt, mpq_numref(p->l[tr->edge]), sc->Q);
+                mpz_cdiv_q(lt, lt, mpq_denref(p->l[tr->edge]));
+                mpz_cdiv_q(t, mpq_numref(tr->amount), mpq_denref(tr->amount));
+                mpz_add_ui(t, t, 1);
+                mpz_addmul(busy, lt, t);
+            }
         }
     for (size_t k = 0; k < s->n_computations && st == SSCHED_OK; k++)
         mpz_addmul_ui(busy, s->computations[k].count,
@@ -137,7 +147,7 @@ static ssched_status_t scale_init(sched_scale_t *sc, const ssched_platform_t *p,
         ssched_i_sched_scale_exact(sc);
     else
         sc->q = 1;
-    mpz_clears(busy, t, NULL);
+    mpz_clears(busy, t, lt, NULL);
     mpq_clear(q);
     free(used);
     return st;
@@ -175,6 +185,7 @@ static ssched_status_t scale_round_reduce(sched_scale_t *sc, const ssched_platfo
             mpz_mul(mpq_numref(d), mpq_numref(d), n);
             mpq_canonicalize(d);
             mpq_add(busy, busy, d);
+            ssched_i_sched_add_latency(p, tr->edge, mpz_fits_ulong_p(n) ? mpz_get_ui(n) : 0, busy);
             events += mpz_fits_ulong_p(n) ? mpz_get_ui(n) : 1ULL << 40;
         }
     for (size_t k = 0; k < s->n_computations; k++) {
@@ -224,6 +235,20 @@ void ssched_i_sched_lcm_latency(const ssched_platform_t *p, size_t e, mpz_t Q)
 {
     if (p->l)
         mpz_lcm(Q, Q, mpq_denref(p->l[e]));
+}
+
+void ssched_i_sched_add_latency(const ssched_platform_t *p, size_t e, unsigned long count,
+                                mpq_t q)
+{
+    if (!p->l || mpq_sgn(p->l[e]) == 0 || count == 0)
+        return;
+    mpq_t x;
+    mpq_init(x);
+    mpz_mul_ui(mpq_numref(x), mpq_numref(p->l[e]), count);
+    mpz_set(mpq_denref(x), mpq_denref(p->l[e]));
+    mpq_canonicalize(x);
+    mpq_add(q, q, x);
+    mpq_clear(x);
 }
 
 void ssched_i_sched_scale_exact(sched_scale_t *sc)

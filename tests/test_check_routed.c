@@ -266,6 +266,35 @@ static void test_periodic_hosts(void)
     }
 }
 
+/* A broadcast from A at TP 3/2 with multi-port hosts: A sends on both of
+ * its links at once (A->B 2 and A->C 1 x c 2 in a period of 2), which the
+ * graph model's whole-period port rule would refuse; one-port hosts may
+ * not. */
+static void test_periodic_multiport_broadcast(void)
+{
+    for (int one = 0; one <= 1; one++) {
+        json_t *r = routed(BROADCAST, 0, one ? "one-port" : "multi-port", NULL);
+        json_t *upd = json_pack(
+                "{s:s,s:s,s:s,s:[{s:s,s:s,s:[{s:s,s:s,s:s},{s:s,s:s,s:s},{s:s,s:s,s:s},"
+                "{s:s,s:s,s:s}]}],s:[{s:s,s:[[s,s],[s,s]]},{s:s,s:[[s,s],[s,s]]}],s:s,s:b,"
+                "s:{s:i,s:i,s:i,s:f,s:s,s:s}}",
+                "throughput", "3/2", "period", "2", "operations_per_period", "3", "slots",
+                "start", "0", "end", "2", "transfers", "from", "A", "to", "B", "amount", "2",
+                "from", "B", "to", "C", "amount", "2", "from", "A", "to", "C", "amount", "1",
+                "from", "C", "to", "B", "amount", "1", "arborescences", "count", "2", "arcs", "A",
+                "B", "B", "C", "count", "1", "arcs", "A", "C", "C", "B", "upper_bound", "3/2",
+                "optimal", 1, "figures", "matchings", 1, "bound", 1, "bipartite_edges", 4,
+                "decompose_seconds", 0.0, "lcm_period", "2", "nosplit_factor", "1");
+        CU_ASSERT_FATAL(upd != NULL);
+        json_object_update(r, upd);
+        json_decref(upd);
+        if (one)
+            EXPECT(r, 0, "slot 0: one-port host A sends longer than the slot");
+        else
+            EXPECT(r, 1, "");
+    }
+}
+
 /* Unrolled: two bandwidth phases on one SHARED link; none on a FATPIPE. */
 static void test_unrolled_links(void)
 {
@@ -299,6 +328,35 @@ static void test_unrolled_hosts(void)
         } else { /* multi-port: the sends may overlap; op 0 reaches C twice */
             CU_ASSERT(strstr(why, "sends two") == NULL);
         }
+    }
+}
+
+/* Multi-port hosts hold no port: A sends op 0 to B and to C at once, on
+ * private links (K = 1; every figure for the routed optimum 3/4, LB1 = the
+ * latency to C).  Valid (the fast path and the exact one alike); with
+ * one-port hosts A sends two messages at once. */
+static void test_unrolled_concurrent_sends(void)
+{
+    for (int one = 0; one <= 1; one++) {
+        json_t *r = routed(SCATTER, 1, one ? "one-port" : "multi-port", NULL);
+        json_t *upd = json_pack(
+                "{s:i,s:[{s:s,s:s,s:s,s:s,s:s,s:s,s:i},{s:s,s:s,s:s,s:s,s:s,s:s,s:i}],"
+                "s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+                "operations", 1, "transfers", "start", "0", "end", "11/10", "from", "A", "to",
+                "B", "origin", "A", "dest", "B", "op", 0, "start", "0", "end", "11/5", "from",
+                "A", "to", "C", "origin", "A", "dest", "C", "op", 0, "throughput", "3/4",
+                "operations_per_period", "1", "period", "4/3", "pattern_throughput", "3/4",
+                "makespan", "11/5", "steady_time", "4/3", "overhead", "13/15", "lb1", "1/5",
+                "lower_bound", "4/3", "ratio", "33/20", "buffer_peak", "0");
+        CU_ASSERT_FATAL(upd != NULL);
+        json_object_update(r, upd);
+        json_decref(upd);
+        json_object_del(r, "periods");
+        json_object_del(r, "buffer_node");
+        if (one)
+            EXPECT(r, 0, "node A sends two messages at once");
+        else
+            EXPECT(r, 1, "");
     }
 }
 
@@ -372,6 +430,40 @@ static void test_cli(void)
     tu_run_free(&run);
 }
 
+/* The routed keys are in the JSON Schemas (schemas/, as test_schemas.c
+ * validates): routed files of both formats validate; the routed keys
+ * come together. */
+static int schema_valid(json_t *root, const char *schema)
+{
+    char *text = json_dumps(root, JSON_INDENT(1));
+    json_decref(root);
+    const char *doc = tu_tmp_path("schema_doc.json");
+    CU_ASSERT_FATAL(text && tu_write_file(doc, text) == 0);
+    free(text);
+    tu_run_t r;
+    int st = tu_sh(&r, "/usr/bin/python3 '%s/tests/validate_json.py' "
+                       "'%s/schemas/ssched-%s.schema.json' '%s'",
+                   SSCHED_SOURCE_DIR, SSCHED_SOURCE_DIR, schema, doc);
+    if (st != 0)
+        fprintf(stderr, "\n  %s: %s", schema, r.err ? r.err : "");
+    tu_run_free(&r);
+    return st == 0;
+}
+
+static void test_schemas(void)
+{
+    for (int kind = SCATTER; kind < N_KINDS; kind++) {
+        CU_ASSERT(schema_valid(routed(kind, 0, "one-port", "fatpipe"), "schedule-1"));
+        CU_ASSERT(schema_valid(routed(kind, 1, "multi-port", NULL), "unrolled-2"));
+    }
+    json_t *r = routed(SCATTER, 0, "one-port", NULL);
+    json_object_del(json_object_get(r, "platform"), "model");
+    CU_ASSERT(!schema_valid(r, "schedule-1"));
+    r = routed(SCATTER, 1, "one-port", NULL);
+    json_object_set_new(link_(r, 0), "sharing", json_string("splitduplex"));
+    CU_ASSERT(!schema_valid(r, "unrolled-2"));
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -379,10 +471,13 @@ int main(void)
         {"malformed routed headers", test_header},
         {"periodic link loads", test_periodic_links},
         {"periodic one-port hosts", test_periodic_hosts},
+        {"periodic multi-port broadcast", test_periodic_multiport_broadcast},
         {"unrolled exclusive SHARED links", test_unrolled_links},
         {"unrolled one-port hosts", test_unrolled_hosts},
+        {"unrolled concurrent sends of multi-port hosts", test_unrolled_concurrent_sends},
         {"throughput solved on the routed platform", test_throughput},
         {"ssched check on routed files", test_cli},
+        {"routed keys in the JSON Schemas", test_schemas},
         {NULL, NULL},
     };
     return tu_main("check_routed", tests);

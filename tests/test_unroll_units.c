@@ -42,6 +42,10 @@ static void scaled(const ssched_platform_t *src, const mpq_t f, ssched_platform_
                               SSCHED_OK);
     }
     CU_ASSERT_EQUAL_FATAL(ssched_platform_finalize(dst, NULL), SSCHED_OK);
+    for (size_t e = 0; src->l && e < src->n_edges; e++) {
+        mpq_mul(x, src->l[e], f);
+        CU_ASSERT_EQUAL_FATAL(ssched_platform_set_latency(dst, e, x, NULL), SSCHED_OK);
+    }
     mpq_clear(x);
 }
 
@@ -139,11 +143,23 @@ static void set_problem(const ssched_platform_t *p, int kind, ssched_problem_t *
 static const char *const KIND[] = {"scatter",   "gossip",    "reduce",   "commutative reduce",
                                    "broadcast", "multicast", "all-reduce"};
 
-static void test_scaled_units(void)
+/* with_latency: every edge also has a latency, lat_ratio times its c */
+static void scaled_units(const char *lat_ratio)
 {
     ssched_platform_t base;
     ssched_platform_init(&base);
     CU_ASSERT_EQUAL_FATAL(ssched_platform_load_graphml(&base, TIERS, NULL), SSCHED_OK);
+    if (lat_ratio) {
+        mpq_t r, l;
+        mpq_inits(r, l, NULL);
+        mpq_set_str(r, lat_ratio, 10);
+        mpq_canonicalize(r);
+        for (size_t e = 0; e < base.n_edges; e++) {
+            mpq_mul(l, base.c[e], r);
+            CU_ASSERT_EQUAL_FATAL(ssched_platform_set_latency(&base, e, l, NULL), SSCHED_OK);
+        }
+        mpq_clears(r, l, NULL);
+    }
     static const char *const factors[] = {"65536/100000000", "1000000"};
     mpq_t f, x;
     mpq_inits(f, x, NULL);
@@ -154,7 +170,7 @@ static void test_scaled_units(void)
         result_t r1;
         result_init(&r1);
         char what[128];
-        snprintf(what, sizeof what, "%s x 1", KIND[kind]);
+        snprintf(what, sizeof what, "%s x 1%s", KIND[kind], lat_ratio ? " (latencies)" : "");
         CU_ASSERT(unroll_case(&base, &pb, K, &r1, what));
         ssched_problem_free(&pb);
         for (size_t k = 0; k < sizeof factors / sizeof *factors; k++) {
@@ -184,6 +200,42 @@ static void test_scaled_units(void)
     }
     mpq_clears(f, x, NULL);
     ssched_platform_free(&base);
+}
+
+static void test_scaled_units(void)
+{
+    scaled_units(NULL);
+}
+
+/* Latencies scale with the unit too: l(e) = 37/10 c(e) everywhere. */
+static void test_scaled_latencies(void)
+{
+    scaled_units("37/10");
+}
+
+/* A SimGrid platform read with 1-byte unit messages: every latency is
+ * 10^3 to 10^5 times a unit's transfer time and their exact denominators
+ * make fine ticks; every kind still unrolls (the time bound counts the
+ * latencies and picks the rounded grid) into a checked schedule. */
+static void test_latency_dominated(void)
+{
+    const char *plat = SSCHED_DATA_DIR "/simgrid/small_platform.xml";
+    const char *h = "Tremblay,Jupiter,Fafard,Ginette,Bourassa,Jacquelin";
+    char problem[5][256];
+    snprintf(problem[0], sizeof problem[0], "scatter --source Tremblay --targets %s", h + 9);
+    snprintf(problem[1], sizeof problem[1], "gossip --sources %s --targets %s", h, h);
+    snprintf(problem[2], sizeof problem[2], "reduce --participants %s --target Tremblay", h);
+    snprintf(problem[3], sizeof problem[3], "broadcast --source Tremblay");
+    snprintf(problem[4], sizeof problem[4], "allreduce --participants %s", h);
+    for (int k = 0; k < 5; k++) {
+        tu_run_t r;
+        int rc = tu_run(&r, "schedule '%s' --problem %s --operations 50 --unroll --quiet -o '%s'",
+                        plat, problem[k], tu_tmp_path("lat1byte.json"));
+        if (rc != 0)
+            fprintf(stderr, "%s: exit %d: %s", problem[k], rc, r.err);
+        CU_ASSERT_EQUAL(rc, 0);
+        tu_run_free(&r);
+    }
 }
 
 /* A dense random digraph on n nodes (a ring plus each other arc with
@@ -362,6 +414,8 @@ static void test_gossip_large_k(void)
 
 static const tu_test_t tests[] = {
     {"scaled platforms: the same schedule, scaled", test_scaled_units},
+    {"scaled latencies: the same schedule, scaled", test_scaled_latencies},
+    {"latencies far above a unit's time unroll", test_latency_dominated},
     {"random small gossips unroll at K = 1 and 50", test_random_gossips},
     {"30-digit costs unroll", test_thirty_digits},
     {"gossip at K = 10^4 within 1 % of K/TP", test_gossip_large_k},

@@ -14,6 +14,9 @@ static const char *usage_text =
     "  exit 0 valid, 1 invalid (the first violation is printed), 2 bad file\n"
     "  The file's throughput claims (throughput, upper_bound, optimal, lower_bound,\n"
     "  ratio) are verified by solving its problem on its platform again.\n"
+    "  A routed-model file (platform \"model\": \"routed\") is held to its links:\n"
+    "  SHARED link loads per slot (periodic), no two transfers at once on a\n"
+    "  SHARED link (unrolled), and its hosts' ports only when \"one-port\".\n"
     "  --max-solve-size N  refuse (exit 2) a problem larger than N message types x\n"
     "                      edges (default 2000000) instead of solving it\n";
 
