@@ -124,7 +124,7 @@ run() {
         return
     fi
     t=$(awk '$1 == "time" { print $2 }' "$W/out"); v=$(awk '$1 == "verified" { print $2 }' "$W/out")
-    [ "$rc" = 0 ] && [ -n "$t" ] || { t=fail; v=-; }
+    if [ "$rc" != 0 ] || [ -z "$t" ]; then t=fail; v=-; fi
     [ "$rc" != 124 ] || t=timeout
     printf ' %s=%s=%s' "$label" "$t" "$v" >>"$W/row"
 }
