@@ -104,18 +104,11 @@ BCAST_ALGS=${BCAST_ALGS:-"default binomial_tree flattree scatter_LR_allgather sc
 # operands show '!' (wrong result) and are never the best
 ALLREDUCE_ALGS=${ALLREDUCE_ALGS:-"default redbcast rdb lr ompi_ring_segmented mvapich2"}
 
-SSCHED=${SSCHED:-$ROOT/build/release/ssched}
-if [ ! -x "$SSCHED" ]; then
-    cmake -S "$ROOT" -B "$ROOT/build/release" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$ROOT/build/release" -j2 --target ssched_cli >/dev/null
-fi
-command -v smpicc >/dev/null || { echo "smpicc not found (SimGrid)" >&2; exit 1; }
+. "$ROOT/bench/smpi_lib.sh"
+bench_ssched "$ROOT"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-# the envelope shim of ssched-exec-smpi (exact times, bench/smpi_exact.sh)
-g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
-    { cat "$W/cc.log" >&2; exit 1; }
+bench_smpi_program "$ROOT" "$W" "$ROOT/bench/mpi_collectives.c" "$W/mc"
 EXACT_CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
 DEFAULT_CFG="--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0 --cfg=smpi/iprobe:0"
 RES=$W/results

@@ -75,17 +75,11 @@ MAXHOSTS=${MAXHOSTS:-16}
 RUN_TIMEOUT=${RUN_TIMEOUT:-120}
 SOLVE_TIMEOUT=${SOLVE_TIMEOUT:-300}
 NALGS=${NALGS:-1000}
-SSCHED=${SSCHED:-$ROOT/build/release/ssched}
-if [ ! -x "$SSCHED" ]; then
-    cmake -S "$ROOT" -B "$ROOT/build/release" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$ROOT/build/release" -j2 --target ssched_cli >/dev/null
-fi
-command -v smpicc >/dev/null || { echo "smpicc not found (SimGrid)" >&2; exit 1; }
+. "$ROOT/bench/smpi_lib.sh"
+bench_ssched "$ROOT"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
-    { cat "$W/cc.log" >&2; exit 1; }
+bench_smpi_program "$ROOT" "$W" "$ROOT/bench/mpi_collectives.c" "$W/mc"
 CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
 # default platforms: every shipped file, fewest hosts first
 if [ -z "${PLATFORMS:-}" ]; then

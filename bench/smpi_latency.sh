@@ -30,12 +30,10 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${SIZES:-"1024 65536 1048576"}
-command -v smpicc >/dev/null || { echo "smpicc not found (SimGrid)" >&2; exit 1; }
+. "$ROOT/bench/smpi_lib.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-smpicc -O2 "$ROOT/bench/smpi_latency.c" "$W/env.o" -o "$W/lat" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
-    { cat "$W/cc.log" >&2; exit 1; }
+bench_smpi_program "$ROOT" "$W" "$ROOT/bench/smpi_latency.c" "$W/lat"
 cat >"$W/p.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
