@@ -68,9 +68,8 @@ smpicc -std=c11 -O2 -DSSCHED_SMPI=1 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE 
     "$(lib COLAMD_LIBRARY)" -lgmp -lsimgrid -lstdc++ -lm -ldl >"$W/cc.log" 2>&1 ||
     { cat "$W/cc.log" >&2; exit 1; }
 # MPI's collectives
-g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
-    { cat "$W/cc.log" >&2; exit 1; }
+. "$ROOT/bench/smpi_lib.sh"
+bench_smpi_program "$ROOT" "$W" "$ROOT/bench/mpi_collectives.c" "$W/mc"
 CFG=$(sh "$ROOT/bench/smpi_exact.sh" --print-cfg B)
 PLAT=$ROOT/examples/tiers-small.graphml
 H=$(grep -o 'node id="h[^"]*"' "$PLAT" | sed 's/node id="//;s/"//' | paste -sd, -)

@@ -13,6 +13,10 @@
  *             gossip   LIST1 = member ranks (every member sends to every other)
  *             bcast    LIST1 = source rank, LIST2 = target ranks (MPI_Bcast; SMPI
  *                      selects its algorithm with smpi/bcast)
+ *             creduce, callreduce: reduce, allreduce with a commutative
+ *                      operator (MPI_Op_create(..., commute = 1): blockwise
+ *                      entry sums mod 2^31 - 1, the same flops charged), so
+ *                      that SMPI may use every algorithm (bench/simgrid_bound.sh)
  *     MODE    blocking (a loop of K calls) or nonblocking (K MPI_I* calls then
  *             MPI_Waitall)
  *     UNIT_BYTES, FLOPS: as given to `ssched export simgrid`; SIZE: the
@@ -55,6 +59,17 @@ int ssched_smpi_exact_envelope(void) __attribute__((weak));
 static double g_flops, g_unit;
 
 static void charge(int len) { smpi_execute_flops(g_flops * (32.0 * len) / g_unit); }
+
+/* commutative: inout = in + inout, entrywise mod 2^31 - 1 */
+static void mat_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    const uint64_t *a = in;
+    uint64_t *b = inout;
+    for (long i = 0; i < 4L * *len; i++)
+        b[i] = (a[i] + b[i]) % MOD;
+    charge(*len);
+}
 
 /* MPI semantics: inout = in (the earlier operand) . inout */
 static void mat_product(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -113,11 +128,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if (argc < 8) {
         if (wrank == 0)
-            fprintf(stderr, "usage: %s reduce|allreduce|scatter|scatterv|gossip|bcast blocking|nonblocking K UNIT_BYTES "
+            fprintf(stderr, "usage: %s reduce|allreduce|creduce|callreduce|scatter|scatterv|gossip|bcast blocking|nonblocking K UNIT_BYTES "
                     "FLOPS SIZE LIST1 [LIST2]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *problem = argv[1], *mode = argv[2];
+    int commutative = !strcmp(problem, "creduce") || !strcmp(problem, "callreduce");
+    if (commutative)
+        problem++; /* the same collective, a commutative operator */
     int K = atoi(argv[3]);
     g_unit = atof(argv[4]);
     g_flops = atof(argv[5]);
@@ -171,8 +189,8 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(4, MPI_UINT64_T, &mat);
     MPI_Type_commit(&mat);
     MPI_Op op_real, op_charge;
-    MPI_Op_create(mat_product, 0, &op_real);
-    MPI_Op_create(charge_only, 0, &op_charge);
+    MPI_Op_create(commutative ? mat_sum : mat_product, commutative, &op_real);
+    MPI_Op_create(charge_only, commutative, &op_charge);
 
     /* buffers: real ones for the last operation, shared ones for the others */
     long per = is_reduce || is_bcast ? bytes : bytes * (csize > 0 ? csize : 1); /* send side */
@@ -194,7 +212,7 @@ int main(int argc, char **argv)
             uint64_t *m = (uint64_t *)send_real;
             for (long j = 0; j < nmat; j++)
                 for (int e = 0; e < 4; e++)
-                    m[4 * j + e] = me_part < 0 ? (e == 0 || e == 3) : entry(me_part, j, e);
+                    m[4 * j + e] = me_part < 0 ? (!commutative && (e == 0 || e == 3)) : entry(me_part, j, e);
             if (!target_participates) root = 0;
         } else if (is_bcast) {
             if (crank == 0) /* the source's message, in place (MPI_Bcast's buffer) */
@@ -258,9 +276,15 @@ int main(int argc, char **argv)
             const uint64_t *got = (const uint64_t *)recv_real;
             for (long j = 0; j < nmat && !bad; j++) {
                 uint64_t acc[4] = {1, 0, 0, 1};
+                if (commutative)
+                    acc[0] = acc[3] = 0;
                 for (int p = 0; p < n1; p++) { /* acc = acc . M_p (participant order) */
                     uint64_t m[4], t[4];
                     for (int e = 0; e < 4; e++) m[e] = entry(p, j, e);
+                    if (commutative) {
+                        for (int e = 0; e < 4; e++) acc[e] = (acc[e] + m[e]) % MOD;
+                        continue;
+                    }
                     t[0] = (acc[0] * m[0] % MOD + acc[1] * m[2] % MOD) % MOD;
                     t[1] = (acc[0] * m[1] % MOD + acc[1] * m[3] % MOD) % MOD;
                     t[2] = (acc[2] * m[0] % MOD + acc[3] * m[2] % MOD) % MOD;

@@ -19,12 +19,11 @@
 # several smpi/<collective> algorithms, and K nonblocking calls + MPI_Waitall.
 # A baseline whose last result is wrong (SMPI algorithms that reorder a
 # non-commutative reduce) is shown with '!' and never counted as the best.
-# The problems "reduce-sw", "scatter-sw", "gossip-sw" are the same instances
-# planned with `--routers switch` (SimGrid's routers forward on every link at
-# once, as a switch does); they reuse the baselines measured for the plain
-# problem (same communicator, same platform), so list them after it.  There
-# is no "broadcast-sw": with switches a broadcast is a multicast (the
-# switches receive nothing), which --unroll refuses.
+# The problems "reduce-sw", "scatter-sw", "gossip-sw", "broadcast-sw",
+# "allreduce-sw" are the same instances planned with `--routers switch`
+# (SimGrid's routers forward on every link at once, as a switch does); they
+# reuse the baselines measured for the plain problem (same communicator,
+# same platform), so list them after it (alone, they measure them).
 #
 # Message sizes, latencies, SMPI models (issue 22): every row is one
 # (message size, latency setting, SMPI model).  A message of SIZE bytes is
@@ -46,8 +45,9 @@
 # ssched-exec's simulated time / the planned makespan - 1 (prediction
 # error).  The "default" rows are planned on the platform SMPI's default
 # model simulates: every latency times SMPI's latency factor for the message
-# size (latfactor below); ssched-exec runs the schedule planned for each
-# model.
+# size (latfactor below), and the link pairs the plan uses both ways at the
+# rate SMPI's cross-traffic leaves them (crossfix.py below); ssched-exec
+# runs the schedule planned for each model.
 #
 # usage: bench/mpi_vs_collectives.sh
 # env:   QUICK=1: a quick subset (tiers-small, K = 20, 1 KB and 64 KB,
@@ -61,9 +61,13 @@
 #        SSCHED_EXEC_SMPI=path (default build/release/ssched-exec-smpi)
 #        REDUCE_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, BCAST_ALGS, ALLREDUCE_ALGS
 #        (space-separated)
-#        PROBLEMS="reduce scatter gossip reduce-sw scatter-sw gossip-sw" (also
-#        "broadcast", "allreduce")
+#        PROBLEMS="reduce broadcast scatter gossip allreduce reduce-sw
+#        scatter-sw gossip-sw broadcast-sw allreduce-sw"
 #        RUN_TIMEOUT=900 (s per smpirun)
+#        BASELINES=0: ssched's plan and executor only (no MPI baseline)
+#        CROSSTRAFFIC=0: plan the "default" rows without crossfix.py
+# One cell: e.g. PLATFORMS=tiers-small PROBLEMS=gossip-sw SIZES=1024
+#        LATENCIES=tiers MODELS=exact KS=100 BASELINES=0
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${QUICK:-0}" = 1 ]; then
@@ -76,7 +80,9 @@ if [ "${QUICK:-0}" = 1 ]; then
 fi
 KS=${KS:-"100 1000"}
 PLATFORMS=${PLATFORMS:-"tiers-small tiers-46"}
-PROBLEMS=${PROBLEMS:-"reduce broadcast scatter gossip allreduce reduce-sw scatter-sw gossip-sw"}
+PROBLEMS=${PROBLEMS:-"reduce broadcast scatter gossip allreduce reduce-sw scatter-sw gossip-sw broadcast-sw allreduce-sw"}
+BASELINES=${BASELINES:-1}
+CROSS=${CROSSTRAFFIC:-1}
 SIZES=${SIZES:-"1024 65536 1048576 16777216"}
 LATENCIES=${LATENCIES:-"0 tiers"}
 MODELS=${MODELS:-"exact default"}
@@ -98,18 +104,11 @@ BCAST_ALGS=${BCAST_ALGS:-"default binomial_tree flattree scatter_LR_allgather sc
 # operands show '!' (wrong result) and are never the best
 ALLREDUCE_ALGS=${ALLREDUCE_ALGS:-"default redbcast rdb lr ompi_ring_segmented mvapich2"}
 
-SSCHED=${SSCHED:-$ROOT/build/release/ssched}
-if [ ! -x "$SSCHED" ]; then
-    cmake -S "$ROOT" -B "$ROOT/build/release" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$ROOT/build/release" -j2 --target ssched_cli >/dev/null
-fi
-command -v smpicc >/dev/null || { echo "smpicc not found (SimGrid)" >&2; exit 1; }
+. "$ROOT/bench/smpi_lib.sh"
+bench_ssched "$ROOT"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-# the envelope shim of ssched-exec-smpi (exact times, bench/smpi_exact.sh)
-g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
-    { cat "$W/cc.log" >&2; exit 1; }
+bench_smpi_program "$ROOT" "$W" "$ROOT/bench/mpi_collectives.c" "$W/mc"
 EXACT_CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
 DEFAULT_CFG="--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0 --cfg=smpi/iprobe:0"
 RES=$W/results
@@ -153,6 +152,41 @@ for t, f in ((65472, '11.6436'), (15424, '3.48845'), (9376, '2.59299'), (5776, '
         print(f)
         break"
 }
+# crossfix.py BASE.graphml OUT.graphml U.json PAIRS: SMPI's default model
+# has network/crosstraffic:1: a flow also takes 5 % of its rate on the
+# reverse route's links (SimGrid CM02, expand(..., .05)), and max-min then
+# gives two opposite flows over a link pair the same rate, the slower
+# link's bandwidth / 1.05 (measured, bench/smpi_latency.sh has the pair:
+# 10 x 64 KB each way over 1.03 and 4.35 MB/s links end together at
+# 0.667 s; alone 0.636 s and 0.151 s).  A plan that keeps both ways of an
+# asymmetric pair busy (gossip, all-reduce) therefore ran 10-40 % behind.
+# The pairs (edge, reverse) that U.json uses both ways are added to the
+# set in PAIRS; OUT is BASE with c = max(c, c_reverse) x 21/20 on both
+# edges of every pair in the set.  Exit 1 when U.json adds no new pair
+# (the plan already accounts for all it uses).
+cat >"$W/crossfix.py" <<'PY'
+import json, re, sys
+from fractions import Fraction as F
+base, out, uj, pf = sys.argv[1:5]
+t = open(base).read()
+used = {(x["from"], x["to"]) for x in json.load(open(uj))["transfers"]}
+pairs = {tuple(l.split()) for l in open(pf) if l.strip()}
+new = {(a, b) for a, b in used if (b, a) in used} - pairs
+if not new:
+    sys.exit(1)
+pairs |= new
+open(pf, "w").write("".join("%s %s\n" % p for p in sorted(pairs)))
+EDGE = r'<edge source="([^"]+)" target="([^"]+)">(.*?)</edge>'
+c = {(m.group(1), m.group(2)): F(re.search(r'<data key="c">([^<]+)</data>', m.group(3)).group(1))
+     for m in re.finditer(EDGE, t, re.S)}
+def edge(m):
+    a, b = m.group(1), m.group(2)
+    if (a, b) not in pairs:
+        return m.group(0)
+    nc = max(c[(a, b)], c[(b, a)]) * F(21, 20)
+    return re.sub(r'<data key="c">[^<]+</data>', '<data key="c">%s</data>' % nc, m.group(0))
+open(out, "w").write(re.sub(EDGE, edge, t, flags=re.S))
+PY
 # setlat.py XML: each link of a one-link route gets the tier latency (when
 # the export left it 0)
 cat >"$W/setlat.py" <<'PY'
@@ -261,6 +295,20 @@ for plat in $PLATFORMS; do
                     PLAN=fail
                     sed 's/^/    plan: /' "$W/sched.log" | head -3 >&2
                 fi
+                # default model: replan with the cross-traffic rates of the
+                # link pairs the plan uses both ways (crossfix.py), until no
+                # new pair appears (at most 3 more plans)
+                if [ "$model" = default ] && [ "$CROSS" = 1 ] && [ "$PLAN" != fail ]; then
+                    : >"$W/pairs"
+                    n=0
+                    while [ $n -lt 3 ] && python3 "$W/crossfix.py" "$PP" "$W/cross.graphml" "$W/u.json" "$W/pairs" &&
+                        "$SSCHED" schedule "$W/cross.graphml" "$@" --operations "$K" --unroll -o "$W/u2.json" \
+                            >"$W/sched.log" 2>&1; do
+                        mv "$W/u2.json" "$W/u.json"
+                        PLAN=$(frac "$W/u.json" makespan)
+                        n=$((n + 1))
+                    done
+                fi
                 : >"$W/row"
                 SIM=n/a
                 if [ -x "$EXEC" ] && [ "$PLAN" != fail ]; then
@@ -276,8 +324,8 @@ for plat in $PLATFORMS; do
                 fi
                 TAG="$prob $pname $size $lat $model $K $TP $PLAN $SIM"
                 CACHE="$W/base_${pname}_${size}_${lat}_${model}_${prob%-sw}_$K"
-                if [ -n "$ROUTERS" ] && [ -f "$CACHE" ]; then
-                    cp "$CACHE" "$W/row"
+                if [ "$BASELINES" = 0 ] || { [ -n "$ROUTERS" ] && [ -f "$CACHE" ]; }; then
+                    [ "$BASELINES" = 0 ] || cp "$CACHE" "$W/row"
                     echo "$TAG $(awk '{ printf "%s=%s=%s ", $1, $2, $3 }' "$W/row")" >>"$RES"
                     tail -n 1 "$RES" >&2
                     continue

@@ -15,16 +15,25 @@
 # 3.32): every arrival equals its prediction to the printed 0.1 us; f = 1.95
 # at 1 KB, 11.64 at 64 KB and above.
 #
+# Cross-traffic (SMPI's default model has network/crosstraffic:1, the exact
+# configuration 0): a flow also takes 5 % of its rate on the reverse
+# route's links.  Measured on an asymmetric pair (a->b 1.03 MB/s, b->a
+# 4.35 MB/s, no latency, tiers-small's man1_0 - wan1 ratio), N = 10
+# messages of 64 KB each way, one at a time: alone (and both ways under the
+# exact configuration) each way takes N S / B (0.636 s, 0.151 s); both ways
+# at once under the default model, max-min gives the two flows the same
+# rate, the slower link's B / 1.05, so both end at 1.05 N S / min B
+# (0.667 s: the fast way 4.4 times slower).  bench/mpi_vs_collectives.sh plans the "default" rows
+# with that rate on the link pairs a plan uses both ways.
+#
 # usage: bench/smpi_latency.sh      env: SIZES="1024 65536 1048576"
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${SIZES:-"1024 65536 1048576"}
-command -v smpicc >/dev/null || { echo "smpicc not found (SimGrid)" >&2; exit 1; }
+. "$ROOT/bench/smpi_lib.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-smpicc -O2 "$ROOT/bench/smpi_latency.c" "$W/env.o" -o "$W/lat" -lsimgrid -lstdc++ >"$W/cc.log" 2>&1 ||
-    { cat "$W/cc.log" >&2; exit 1; }
+bench_smpi_program "$ROOT" "$W" "$ROOT/bench/smpi_latency.c" "$W/lat"
 cat >"$W/p.xml" <<'XML'
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -54,7 +63,31 @@ for S in $SIZES; do
             echo "$S $model $mode $N $got"
         done
     done
-done | python3 -c '
+done >"$W/rows"
+cat >"$W/p2.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a" speed="1e9f"/>
+    <host id="b" speed="1e9f"/>
+    <link id="ab" bandwidth="1030927.8350515464Bps" latency="0s"/>
+    <link id="ba" bandwidth="4347826.086956522Bps" latency="0s"/>
+    <route src="a" dst="b" symmetrical="NO"><link_ctn id="ab"/></route>
+    <route src="b" dst="a" symmetrical="NO"><link_ctn id="ba"/></route>
+  </zone>
+</platform>
+XML
+for model in exact default; do
+    if [ "$model" = exact ]; then CFG=$EXACT; else CFG=$DEFAULT; fi
+    for mode in ab ba both; do
+        # shellcheck disable=SC2086
+        got=$(smpirun -np 2 -platform "$W/p2.xml" -hostfile "$W/h.txt" $CFG "$W/lat" "$mode" 10 65536 0 \
+            2>/dev/null | sed 's/^[^:]*: //')
+        echo "cross $model $mode $got"
+    done
+done >>"$W/rows"
+python3 -c '
 import sys
 L, B = 1e-3, 1e8
 def f(s):  # smpi/lat-factor default (SimGrid 3.32), on s + 16 bytes
@@ -64,8 +97,12 @@ def f(s):  # smpi/lat-factor default (SimGrid 3.32), on s + 16 bytes
         if s >= t:
             return x
 print("%8s %7s %6s  arrivals (ms)  /  predicted (ms)" % ("S", "model", "mode"))
-for line in sys.stdin:
+cross = []
+for line in open(sys.argv[1]):
     w = line.split()
+    if w[0] == "cross":
+        cross.append(w[1:])
+        continue
     S, model, mode, N = int(w[0]), w[1], w[2], int(w[3])
     got = [float(x) * 1e3 for x in w[4:]]
     lat = L * (f(S) if model == "default" else 1)
@@ -81,4 +118,12 @@ for line in sys.stdin:
     g = " ".join(f"{x:.4f}" for x in got)
     p = " ".join(f"{x:.4f}" for x in pred)
     print(f"{S:>8} {model:>7} {mode:>6}  {g}  /  {p}")
-'
+print("cross-traffic, 10 x 64 KB each way, a->b 1.03 MB/s, b->a 4.35 MB/s: last arrival at b, at a (s)"
+      "  /  predicted")
+Bab, Bba, T = 1e8 / 97, 1e8 / 23, 10 * 65536
+for model, mode, b, a in cross:
+    tied = model == "default" and mode == "both"  # cross-traffic: one rate for both
+    pb = T * 1.05 / min(Bab, Bba) if tied else T / Bab if mode != "ba" else 0
+    pa = T * 1.05 / min(Bab, Bba) if tied else T / Bba if mode != "ab" else 0
+    print(f"{model:>7} {mode:>4}  {float(b):.6f} {float(a):.6f}  /  {pb:.6f} {pa:.6f}")
+' "$W/rows"

@@ -7,7 +7,9 @@
  *     KIND bcast (S to A and B through the relay R) or scatter (S's
  *     messages to A and to B through R); K operations, BATCH operations per
  *     transfer (K a multiple of it); LAT the latency of every edge in
- *     schedule time units (exact decimal, e.g. 1/1000); PACE
+ *     schedule time units (exact decimal, e.g. 1/1000), optionally
+ *     LAT:SCALE, every c times SCALE (e.g. 1/1000000000: transfers of
+ *     1e-9 units, events closer than SimGrid's precision); PACE
  *     ssched_mpi_options_t.unit_seconds (-1: the default).  XML HOSTS:
  *     rank 0 writes the SimGrid platform (for the next smpirun) and exits.
  *
@@ -136,20 +138,35 @@ static int build(int bcast, size_t K, size_t nb, const char *lat, ssched_platfor
     mpq_t one, c, l;
     mpq_inits(one, c, l, NULL);
     mpq_set_ui(one, 1, 1);
-    if (mpq_set_str(l, lat, 10) != 0)
-        return 0;
+    mpq_t scale;
+    mpq_init(scale);
+    mpq_set_ui(scale, 1, 1);
+    char lbuf[128];
+    const char *colon = strchr(lat, ':');
+    if (colon) { /* LAT:SCALE */
+        if ((size_t)(colon - lat) >= sizeof lbuf || mpq_set_str(scale, colon + 1, 10) != 0)
+            return mpq_clear(scale), 0;
+        mpq_canonicalize(scale);
+        memcpy(lbuf, lat, (size_t)(colon - lat));
+        lbuf[colon - lat] = 0;
+        lat = lbuf;
+    }
+    if (mpq_set_str(l, lat, 10) != 0 || mpq_sgn(scale) <= 0)
+        return mpq_clear(scale), 0;
     mpq_canonicalize(l);
     for (size_t k = 0; k < NN; k++)
         if (ssched_platform_add_node(p, names[k], k == X || k == R ? NULL : one, NULL, &e))
-            return 0;
+            return mpq_clear(scale), 0;
     /* the edges back make it strongly connected (MPI's own collectives) */
     const size_t ed[][2] = {{S, R}, {R, A}, {R, B}, {S, X}, {X, S}, {R, S}, {A, R}, {B, R}};
     for (size_t k = 0; k < 8; k++) {
         mpq_set_ui(c, k == 0 ? 1 : 1, k == 0 ? 2 : 1);
+        mpq_mul(c, c, scale);
         if (ssched_platform_add_edge(p, ed[k][0], ed[k][1], c, &e) ||
             ssched_platform_set_latency(p, k, l, &e))
-            return 0;
+            return mpq_clear(scale), 0;
     }
+    mpq_clear(scale);
     if ((bcast ? ssched_problem_set_broadcast(pb, p, "S", "A,B", &e)
                : ssched_problem_set_scatter(pb, p, "S", "A,B", &e)) != SSCHED_OK)
         return 0;

@@ -34,6 +34,7 @@ typedef struct {
     size_t nwait;
     double *timers;            /* SMPI: times of the armed timers, sorted   */
     size_t ntimers;
+    double fired;              /* SMPI: the latest time a timer woke us at  */
     int failed, aborting, nomem;
     size_t pending_sends;      /* Issends under way (data and abort)        */
     int comp_pending;          /* SMPI: a computation's actor is running    */

@@ -363,7 +363,9 @@ void ssched_i_mpi_finished(run_t *R, int64_t what, int peer)
         break;
     case R_DRAIN:
         break;
-    case R_TIMER: /* the earliest armed timer */
+    case R_TIMER: /* the earliest armed timer: its time has come (run_pace.c) */
+        if (R->timers[0] > R->fired)
+            R->fired = R->timers[0];
         memmove(R->timers, R->timers + 1, --R->ntimers * sizeof *R->timers);
         break;
     default:
