@@ -61,9 +61,8 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 EXACT_CFG=$("$RUNNER" --print-cfg)
 if [ "$MPI" = 1 ]; then
-    g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
-    smpicc -O2 "$ROOT/bench/mpi_collectives.c" "$W/env.o" -o "$W/mc" -lsimgrid -lstdc++ \
-        >"$W/cc.log" 2>&1 || { cat "$W/cc.log" >&2; exit 1; }
+    . "$ROOT/bench/smpi_lib.sh"
+    bench_smpi_program "$ROOT" "$W" "$ROOT/bench/mpi_collectives.c" "$W/mc"
 fi
 
 # up to 8 hosts spread over the hostfile (every host when fewer)

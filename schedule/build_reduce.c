@@ -31,7 +31,7 @@ size_t ssched_i_sched_n_resources(const ssched_platform_t *p)
 /* One message over edge e.  Graph model: the out-port of its sender if
  * that is a one-port host, else (a switch) its link; likewise the in-port
  * of its receiver or the link (once when both ends are switches).  Routed
- * model (ROUTED.md): every SHARED link of the route, the edge's own FATPIPE
+ * model (docs/model.md, routed schedules): every SHARED link of the route, the edge's own FATPIPE
  * cap (its largest FATPIPE link_c: each flow alone), and the hosts' ports
  * only when hosts are one-port. */
 void ssched_i_sched_edge_usage(const ssched_platform_t *p, size_t e, mpq_srcptr size, mpq_t *use)

@@ -292,7 +292,7 @@ static void check_ports(chk_t *c, const mpq_t *amt, const mpq_t period)
 {
     /* a routed file's resources are its links and, one-port, its hosts:
      * the slot checks (ssched_i_chk_routed_slot) hold those; the graph
-     * model's ports do not exist there (ROUTED.md) */
+     * model's ports do not exist there (docs/model.md, routed schedules) */
     if (c->routed)
         return;
     size_t nn = c->n_nodes, ne = c->n_edges;

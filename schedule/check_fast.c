@@ -296,7 +296,7 @@ static int one(fast_t *F, const chk_ev_t *ev, int whole_only, chk_q64_t *prev, i
     busy_t *res[3] = {si ? NULL : &F->busy[i], sj ? NULL : &F->busy[nn + j],
                       si || sj ? &F->busy[2 * nn + edge] : NULL};
     if (c->routed) {
-        /* ROUTED.md (check_ports.c): the host ports only when one-port, no
+        /* docs/model.md, routed schedules (check_ports.c): the host ports only when one-port, no
          * link per edge, and every SHARED link of the route (below) */
         res[0] = c->hosts_one_port ? &F->busy[i] : NULL;
         res[1] = c->hosts_one_port ? &F->busy[nn + j] : NULL;

@@ -109,7 +109,7 @@ ssched_status_t ssched_i_chk_read_platform(chk_t *c, json_t *root, int strict)
         if (ssched_i_chk_edge(c, c->from[e], c->to[e]) != e)
             return ssched_i_chk_bad(c, "%s: parallel edge", where);
     }
-    /* the routed model's keys (ROUTED.md), or none of them */
+    /* the routed model's keys (docs/model.md, routed schedules), or none of them */
     return ssched_i_chk_read_routes(c, root);
 }
 

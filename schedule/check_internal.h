@@ -39,7 +39,7 @@ typedef struct {
     int bcast;                     /* broadcast: one type (type 0), no
                                       origin/dest in transfers            */
     size_t source;                 /* broadcast                          */
-    /* The routed model (ROUTED.md; check_routes.c): "model": "routed" in
+    /* The routed model (docs/model.md; check_routes.c): "model": "routed" in
      * the platform object.  Edge e crosses the links route_links[
      * route_start[e] .. route_start[e+1]-1]; c(e) and l(e) were checked to
      * be the route's largest link c and its latency sum.  Periodic files:

@@ -103,7 +103,7 @@ static int nomem(chk_t *c)
     return -1;
 }
 
-/* A routed file (ROUTED.md, "v2: bottleneck-rate sharing"): a transfer
+/* A routed file (docs/model.md, "Routed schedules": bottleneck-rate sharing): a transfer
  * over e runs at 1/c(e) in its bandwidth phase [lo, end) and takes the
  * share f = link_c(L) / c(e) <= 1 of every SHARED link L of its route; at
  * every instant the shares on L sum to at most 1 (a FATPIPE caps each flow

@@ -1,5 +1,5 @@
 /* Checker: the routed model's platform keys and its periodic link loads
- * (/work/wt/ROUTED.md; include/ssched/platform.h, "The routed model").
+ * (docs/model.md, routed schedules; include/ssched/platform.h, "The routed model").
  *
  * A routed file's platform object adds "model": "routed", "hosts":
  * "multi-port" | "one-port", "links": [{name, c, latency, sharing}] and on
@@ -195,7 +195,7 @@ ssched_status_t ssched_i_chk_read_routes(chk_t *c, json_t *root)
     return st;
 }
 
-/* The fluid rules of the routed LP, per slot (ROUTED.md "Periodic"). */
+/* The fluid rules of the routed LP, per slot (docs/model.md, "Routed schedules"). */
 int ssched_i_chk_routed_slot(chk_t *c, size_t k, const mpq_t len, const size_t *edge,
                              mpq_t *const amount, size_t n, mpq_t *busy)
 {

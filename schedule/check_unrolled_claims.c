@@ -95,7 +95,7 @@ static void distances(const chk_t *c, size_t src, int reverse, int latency_only,
 
 /* The cheapest c and the cheapest latency of a node's out (in) edges;
  * none (*any = 0) for a routed file's multi-port hosts, whose edges are
- * not one resource (ROUTED.md: they hold only their routes' links), so no
+ * not one resource (docs/model.md, "Routed schedules": they hold only their routes' links), so no
  * port bound or cut applies to them. */
 static void cheapest(const chk_t *c, size_t node, int out, mpq_t best, mpq_t lat, int *any)
 {

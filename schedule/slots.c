@@ -43,7 +43,7 @@ static int push_transfer(ssched_slot_t *sl, size_t *cap, size_t edge, size_t typ
     return 1;
 }
 
-/* The routed model (ROUTED.md): one slot [0, period] holds every load.
+/* The routed model (docs/model.md, routed schedules): one slot [0, period] holds every load.
  * The LP's link rows (sum over the edges crossing a SHARED link of
  * rate * size * link_c <= 1, each edge alone <= 1 on a FATPIPE) and, for
  * one-port hosts, its port rows, times the period, are exactly the

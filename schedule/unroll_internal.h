@@ -143,7 +143,7 @@ typedef struct {
     int64_t *send_free, *recv_free, *cpu_free; /* per node, ticks           */
     int64_t *link_free;         /* per edge, ticks: the link's own resource
                                    at a switch end (platform multiport)      */
-    /* routed platforms (ROUTED.md, "v2: bottleneck-rate sharing"): a
+    /* routed platforms (docs/model.md, "Routed schedules": bottleneck-rate sharing): a
      * transfer over e takes w = link_c(L) / c(e) D_L of every SHARED link
      * L of its route during its bandwidth phase (unroll_links.c), and the
      * hosts' ports only when hosts are one-port */

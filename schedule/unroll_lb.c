@@ -109,7 +109,7 @@ static int dijkstra(const ssched_platform_t *p, const mpq_t size, size_t src, in
 
 /* Does node i keep RR-4872's port rule (one send and one receive at a
  * time)?  Switches do not; a routed platform's hosts only when one-port
- * (ROUTED.md: multi-port hosts hold no port, only their routes' links, so
+ * (docs/model.md, "Routed schedules": multi-port hosts hold no port, only their routes' links, so
  * a port term would not bound SimGrid's time). */
 static int one_port(const ssched_platform_t *p, size_t i)
 {

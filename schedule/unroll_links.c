@@ -1,5 +1,5 @@
 /* The unrolling engine's SHARED link profiles on a routed platform
- * (ROUTED.md, "v2: bottleneck-rate sharing"; docs/model.md).
+ * (docs/model.md, "Routed schedules": bottleneck-rate sharing).
  *
  * A transfer over edge e runs at 1/c(e) during its bandwidth phase and
  * takes f(e, L) = link_c(L) / c(e) <= 1 of every SHARED link L of its
@@ -9,8 +9,8 @@
  * D_L".  When D_L would need more than 62 bits, every w on L is 1 and
  * D_L = 1: exclusive use of L (the v1 rule), stricter, still valid.
  *
- * The LP bounds a FATPIPE link's load per edge, not per flow (ROUTED.md,
- * "Periodic"): with multi-port hosts, the transfers of one edge e whose
+ * The LP bounds a FATPIPE link's load per edge, not per flow (docs/model.md,
+ * "Routed schedules"): with multi-port hosts, the transfers of one edge e whose
  * route crosses a FATPIPE also share a profile of e's own, each taking
  * g(e) = max over those links of link_c / c(e), so that the time average
  * stays the LP's row and K / TP <= makespan (the checker's claim).  (A

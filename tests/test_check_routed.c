@@ -1,4 +1,4 @@
-/* The checker on routed-model schedule files (ROUTED.md): the platform's
+/* The checker on routed-model schedule files (docs/model.md, routed schedules): the platform's
  * "model", "hosts", "links" and per-edge "route" keys, the periodic link
  * and host loads, the unrolled exclusive SHARED links and one-port hosts,
  * and the throughput solved again on the routed platform.

@@ -67,7 +67,7 @@ static void test_cli_model_routed(void)
             CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the report does not cover the routed model"));
         tu_run_free(&r);
     }
-    /* schedules for the routed model (ROUTED.md), checked before written */
+    /* schedules for the routed model (docs/model.md, routed schedules), checked before written */
     const char *out = tu_tmp_path("routed_cli.json");
     CU_ASSERT_EQUAL(tu_run(&r, "schedule '%s' %s --model routed -o '%s'", plat, scatter, out), 0);
     CU_ASSERT_PTR_NOT_NULL(r.out ? strstr(r.out, "checked: valid") : NULL);

@@ -1,4 +1,4 @@
-/* Routed-model schedules (ROUTED.md) on small hand-made platforms, built
+/* Routed-model schedules (docs/model.md, routed schedules) on small hand-made platforms, built
  * with the library (ssched_platform_make_routed / add_link /
  * add_routed_edge), then solved, scheduled and unrolled.
  *
@@ -8,7 +8,7 @@
  *    loads (sum of amount * size * link_c over the transfers crossing the
  *    link) and FATPIPE per-transfer loads fit the period;
  *  - every unrolled transfer lasts l(e) + batch * length * size * c(e);
- *  - bottleneck-rate sharing (ROUTED.md v2): at every instant, on every
+ *  - bottleneck-rate sharing (docs/model.md, "Routed schedules"): at every instant, on every
  *    SHARED link L, the transfers whose bandwidth phase [start + l(e), end)
  *    holds the instant take link_c(L) / c(e) each, at most 1 in all (a
  *    FATPIPE is never held: two flows through one do overlap); flows do

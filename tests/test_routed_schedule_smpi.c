@@ -63,7 +63,7 @@ static void test_small_platform(void)
 
 /* A cluster whose backbone (2.25 GB/s, SHARED) is 18 times faster than the
  * hosts' private links (125 MB/s, SPLITDUPLEX): cluster_backbone.xml's
- * cluster cut to 4 hosts.  Bottleneck-rate sharing (ROUTED.md v2) lets up
+ * cluster cut to 4 hosts.  Bottleneck-rate sharing (docs/model.md, "Routed schedules") lets up
  * to 18 flows cross the backbone at once, each at its private link's rate:
  * the gossip's 12 flows of a period share it.  The simulated makespan is
  * still the schedule's to 1e-6 (measured: 1 + 2e-12), and the plan is

@@ -42,7 +42,7 @@ json_t *ssched_i_platform_json(const ssched_platform_t *p)
         /* the latency only when there is one: files without stay as they were */
         if (p->l && mpq_sgn(p->l[e]) > 0)
             json_object_set_new(o, "l", ssched_i_json_mpq(p->l[e]));
-        if (p->routes) { /* ROUTED.md: the route's link indices, in order */
+        if (p->routes) { /* docs/model.md (routed schedules): the route's link indices, in order */
             json_t *r = json_array();
             for (size_t k = p->routes->route_start[e]; k < p->routes->route_start[e + 1]; k++)
                 json_array_append_new(r, json_integer((json_int_t)p->routes->route_links[k]));
@@ -51,7 +51,7 @@ json_t *ssched_i_platform_json(const ssched_platform_t *p)
         json_array_append_new(edges, o);
     }
     json_t *o = json_object();
-    if (p->routes) { /* the routed model (ROUTED.md); graph files have none of these keys */
+    if (p->routes) { /* the routed model (docs/model.md, routed schedules); graph files have none of these keys */
         const ssched_routes_t *rt = p->routes;
         json_t *links = json_array();
         for (size_t k = 0; k < rt->n_links; k++) {

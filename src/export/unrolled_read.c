@@ -59,7 +59,7 @@ static ssched_status_t node_of(reader_t *r, json_t *v, const char *where, size_t
     return SSCHED_OK;
 }
 
-/* A routed platform (ROUTED.md): "model": "routed", "hosts" and the
+/* A routed platform (docs/model.md, routed schedules): "model": "routed", "hosts" and the
  * "links" resources; made routed before the first edge. */
 static ssched_status_t read_links(reader_t *r, json_t *pl)
 {
