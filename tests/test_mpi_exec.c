@@ -517,6 +517,30 @@ static void test_exec_hosts_only(void)
     expect_bad(3, args, "no rank runs it", 2);
 }
 
+/* Routed schedules (a SimGrid platform read by libsimgrid: hosts only,
+ * host pairs on SimGrid's routes) run under mpirun with one rank per host,
+ * every payload verified: scatter, ordered reduce, broadcast. */
+static void test_exec_routed(void)
+{
+    const char *xml = SSCHED_DATA_DIR "/simgrid/small_platform.xml";
+    const char *hosts = "Tremblay,Jupiter,Fafard,Ginette,Bourassa,Jacquelin,Boivin";
+    char problem[3][256];
+    snprintf(problem[0], sizeof problem[0], "scatter --source Tremblay --targets %s", hosts + 9);
+    snprintf(problem[1], sizeof problem[1], "reduce --participants %s --target Fafard", hosts);
+    snprintf(problem[2], sizeof problem[2], "broadcast --source Jupiter");
+    const char *path = tu_tmp_path("routed-exec.json");
+    for (int k = 0; k < 3; k++) {
+        tu_run_t r;
+        int rc = tu_run(&r, "schedule '%s' --problem %s --unit-bytes 1000000 --operations 10 "
+                            "--unroll --quiet -o '%s'",
+                        xml, problem[k], path);
+        CU_ASSERT_EQUAL(rc, 0);
+        tu_run_free(&r);
+        if (rc == 0)
+            CU_ASSERT(run_verified(path, 7, NULL));
+    }
+}
+
 /* --json: the measured time against the schedule's own time scale. */
 static void test_exec_json_units(void)
 {
@@ -678,6 +702,7 @@ int main(void)
         {"SMPI makespan = the schedule's (1e-9)", test_smpi_makespan},
         {"latencies and batches (in memory): payloads under mpirun", test_exec_batches},
         {"hosts-only: one rank per node the schedule uses", test_exec_hosts_only},
+        {"routed schedules of a SimGrid file: one rank per host", test_exec_routed},
         {"--json: measured time in the schedule's time unit", test_exec_json_units},
         {"a callback out of memory says so", test_exec_out_of_memory},
         {"SMPI with latencies and batches: paced = the schedule's", test_smpi_latency},
