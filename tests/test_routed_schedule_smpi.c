@@ -21,18 +21,45 @@ static const char *cases[][2] = {
                "Ginette,Bourassa,Boivin"},
 };
 
-static void test_small_platform(void)
+/* The exact-configuration wrapper in runner; 0 (and a skip line) when it
+ * or smpirun is absent. */
+static int smpi_runner(char *runner, size_t cap)
 {
-    char runner[1024];
-    snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
+    snprintf(runner, cap, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
     tu_run_t r;
     tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
     int have = r.status == 0;
     tu_run_free(&r);
-    if (!have) {
+    if (!have)
         fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
+    return have;
+}
+
+/* Run plan on the platform file with np ranks (hostfile hosts): every
+ * payload verified and simulated / schedule makespan within 1e-6. */
+static int run_exact(const char *label, const char *runner, int np, const char *xml,
+                     const char *hosts, const char *plan, const char *units)
+{
+    tu_run_t r;
+    tu_sh(&r, "'%s' -np %d -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
+          "--verify --json", runner, np, xml, hosts, plan, units);
+    const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
+    double ratio = m ? atof(m + 9) : 0;
+    int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
+             ratio > 1 - 1e-6 && ratio < 1 + 1e-6;
+    if (!ok)
+        fprintf(stderr, "\n  %s: status %d ratio %.17g\n%s\n%s", label, r.status, ratio,
+                r.out ? r.out : "", r.err ? r.err : "");
+    tu_run_free(&r);
+    return ok;
+}
+
+static void test_small_platform(void)
+{
+    char runner[1024];
+    if (!smpi_runner(runner, sizeof runner))
         return;
-    }
+    tu_run_t r;
     const char *xml = SSCHED_DATA_DIR "/simgrid/small_platform.xml";
     const char *hosts = tu_tmp_path("rs_hosts.txt"), *plan = tu_tmp_path("rs_plan.json");
     tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
@@ -47,17 +74,7 @@ static void test_small_platform(void)
         tu_run_free(&r);
         if (!planned)
             continue;
-        tu_sh(&r, "'%s' -np 7 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
-              "--verify --json", runner, xml, hosts, plan, units);
-        const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
-        double ratio = m ? atof(m + 9) : 0;
-        int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
-                 ratio > 1 - 1e-6 && ratio < 1 + 1e-6;
-        if (!ok)
-            fprintf(stderr, "\n  %s: status %d ratio %.17g\n%s\n%s", cases[k][0], r.status, ratio,
-                    r.out ? r.out : "", r.err ? r.err : "");
-        CU_ASSERT(ok);
-        tu_run_free(&r);
+        CU_ASSERT(run_exact(cases[k][0], runner, 7, xml, hosts, plan, units));
     }
 }
 
@@ -72,15 +89,9 @@ static void test_small_platform(void)
 static void test_cluster_backbone(void)
 {
     char runner[1024];
-    snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
-    tu_run_t r;
-    tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
-    int have = r.status == 0;
-    tu_run_free(&r);
-    if (!have) {
-        fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
+    if (!smpi_runner(runner, sizeof runner))
         return;
-    }
+    tu_run_t r;
     const char *xml = tu_tmp_path("rs_cluster4.xml"), *hosts = tu_tmp_path("rs_hosts4.txt");
     const char *plan = tu_tmp_path("rs_plan4.json");
     CU_ASSERT_FATAL(tu_write_file(xml,
@@ -119,17 +130,8 @@ static void test_cluster_backbone(void)
             CU_ASSERT(strstr(text, "\"ratio\": \"241/240\"") != NULL);
         }
         free(text);
-        tu_sh(&r, "'%s' -np 4 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
-              "--verify --json", runner, xml, hosts, plan, units);
-        const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
-        double ratio = m ? atof(m + 9) : 0;
-        int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
-                 ratio > 1 - 1e-6 && ratio < 1 + 1e-6;
-        if (!ok)
-            fprintf(stderr, "\n  cluster %zu: status %d ratio %.17g\n%s\n%s", k, r.status, ratio,
-                    r.out ? r.out : "", r.err ? r.err : "");
-        CU_ASSERT(ok);
-        tu_run_free(&r);
+        CU_ASSERT(run_exact(k ? "cluster reduce" : "cluster gossip", runner, 4, xml, hosts, plan,
+                            units));
     }
 }
 
@@ -142,15 +144,9 @@ static void test_cluster_backbone(void)
 static void test_two_clusters(void)
 {
     char runner[1024];
-    snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
-    tu_run_t r;
-    tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
-    int have = r.status == 0;
-    tu_run_free(&r);
-    if (!have) {
-        fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
+    if (!smpi_runner(runner, sizeof runner))
         return;
-    }
+    tu_run_t r;
     const char *xml = SSCHED_DATA_DIR "/simgrid/two_clusters.xml";
     const char *hosts = tu_tmp_path("rs_hosts2.txt"), *plan = tu_tmp_path("rs_plan2.json");
     tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
@@ -162,17 +158,7 @@ static void test_two_clusters(void)
            "-o '%s'", xml, units, plan);
     CU_ASSERT_FATAL(r.status == 0);
     tu_run_free(&r);
-    tu_sh(&r, "'%s' -np 4 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
-          "--verify --json", runner, xml, hosts, plan, units);
-    const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
-    double ratio = m ? atof(m + 9) : 0;
-    int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
-             ratio > 1 - 1e-6 && ratio < 1 + 1e-6;
-    if (!ok)
-        fprintf(stderr, "\n  two_clusters: status %d ratio %.17g\n%s\n%s", r.status, ratio,
-                r.out ? r.out : "", r.err ? r.err : "");
-    CU_ASSERT(ok);
-    tu_run_free(&r);
+    CU_ASSERT(run_exact("two_clusters", runner, 4, xml, hosts, plan, units));
 }
 
 int main(void)
