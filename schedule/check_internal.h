@@ -260,6 +260,14 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_piece(chk_t *c, json_t *x, const ch
  * of batch * length (1 when absent; EINPUT unless a positive integer). */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_batch(chk_t *c, json_t *x, const char *where,
                                                    size_t *batch);
+/* A transfer's "op" and order (check_unrolled.c): EINPUT for a missing or
+ * negative "op" or a start before the previous one (prev := start); while
+ * valid, a violation for operations beyond K - 1 or a negative start.
+ * *go = 1: simulate the transfer. */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_transfer_op(chk_t *c, json_t *x, const char *where,
+                                                         size_t k, size_t batch, size_t K,
+                                                         const mpq_t start, mpq_t prev,
+                                                         size_t *op, int *go);
 /* end - start == l(e) + batch * len * size * c(e)?  1, or 0 with the
  * violation recorded; d is scratch. */
 SSCHED_INTERNAL int ssched_i_chk_duration(chk_t *c, size_t edge, size_t batch, const mpq_t len,

@@ -234,6 +234,34 @@ ssched_status_t ssched_i_chk_batch(chk_t *c, json_t *x, const char *where, size_
     return SSCHED_OK;
 }
 
+/* The transfer's "op" (EINPUT unless a non-negative integer), listed in
+ * start order (EINPUT otherwise; prev := start), and, while the schedule is
+ * still valid, operations op .. op+batch-1 within 0..K-1 and a start at
+ * time >= 0 (else a violation).  *go = 1 when the transfer is to be
+ * simulated.  Shared by the scatter/gossip and broadcast checkers. */
+ssched_status_t ssched_i_chk_transfer_op(chk_t *c, json_t *x, const char *where, size_t k,
+                                         size_t batch, size_t K, const mpq_t start, mpq_t prev,
+                                         size_t *op, int *go)
+{
+    *go = 0;
+    json_t *opj = json_object_get(x, "op");
+    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
+        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
+    *op = (size_t)json_integer_value(opj);
+    if (k > 0 && mpq_cmp(start, prev) < 0)
+        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
+    mpq_set(prev, start);
+    if (!c->report->valid)
+        return SSCHED_OK;
+    if (*op >= K || batch > K - *op)
+        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where,
+                                      *op >= K ? *op : *op + batch - 1, K - 1), SSCHED_OK;
+    if (mpq_sgn(start) < 0)
+        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+    *go = 1;
+    return SSCHED_OK;
+}
+
 /* Is end - start = l(e) + batch * len * size * c(e)?  Sets the violation
  * (naming `what`) when not; d is scratch. */
 int ssched_i_chk_duration(chk_t *c, size_t edge, size_t batch, const mpq_t len,
@@ -327,20 +355,11 @@ static ssched_status_t one_transfer(chk_t *c, sim_t *S, json_t *x, size_t k, int
         (st = ssched_i_chk_piece(c, x, where, S->off, S->len)) != SSCHED_OK ||
         (st = ssched_i_chk_batch(c, x, where, &batch)) != SSCHED_OK)
         return st;
-    json_t *opj = json_object_get(x, "op");
-    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
-        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    size_t op = (size_t)json_integer_value(opj);
-    if (k > 0 && mpq_cmp(S->start, S->prev_start) < 0)
-        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
-    mpq_set(S->prev_start, S->start);
-    if (!c->report->valid)
-        return SSCHED_OK;
-    if (op >= S->K || batch > S->K - op)
-        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where,
-                                      op >= S->K ? op : op + batch - 1, S->K - 1), SSCHED_OK;
-    if (mpq_sgn(S->start) < 0)
-        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+    size_t op;
+    int go;
+    st = ssched_i_chk_transfer_op(c, x, where, k, batch, S->K, S->start, S->prev_start, &op, &go);
+    if (st != SSCHED_OK || !go)
+        return st;
     if (!ssched_i_chk_duration(c, edge, batch, S->len, S->start, S->end, where, S->d))
         return SSCHED_OK;
     if (whole_only && (mpq_sgn(S->off) != 0 || mpq_cmp_ui(S->len, 1, 1) != 0))

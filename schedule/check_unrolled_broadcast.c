@@ -152,20 +152,11 @@ static ssched_status_t one(chk_t *c, bsim_t *S, json_t *x, size_t k)
         (st = ssched_i_chk_get_q(c, x, "end", where, S->end)) != SSCHED_OK ||
         (st = ssched_i_chk_batch(c, x, where, &batch)) != SSCHED_OK)
         return st;
-    json_t *opj = json_object_get(x, "op");
-    if (!json_is_integer(opj) || json_integer_value(opj) < 0)
-        return ssched_i_chk_bad(c, "%s: missing non-negative integer \"op\"", where);
-    size_t op = (size_t)json_integer_value(opj);
-    if (k > 0 && mpq_cmp(S->start, S->prev) < 0)
-        return ssched_i_chk_bad(c, "%s: transfers must be listed in start order", where);
-    mpq_set(S->prev, S->start);
-    if (!c->report->valid)
-        return SSCHED_OK;
-    if (op >= S->K || batch > S->K - op)
-        return ssched_i_chk_violation(c, "%s: operation %zu is outside 0..%zu", where,
-                                      op >= S->K ? op : op + batch - 1, S->K - 1), SSCHED_OK;
-    if (mpq_sgn(S->start) < 0)
-        return ssched_i_chk_violation(c, "%s: starts before time 0", where), SSCHED_OK;
+    size_t op;
+    int go;
+    st = ssched_i_chk_transfer_op(c, x, where, k, batch, S->K, S->start, S->prev, &op, &go);
+    if (st != SSCHED_OK || !go)
+        return st;
     mpq_set_ui(S->q, 1, 1);
     if (!ssched_i_chk_duration(c, edge, batch, S->q, S->start, S->end, where, S->d))
         return SSCHED_OK;
