@@ -27,22 +27,5 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size > 64 * 1024)
-        return 0;
-    fuzz_write_tmp(data, size);
-
-    ssched_platform_read_options_t opt;
-    ssched_platform_read_options_default(&opt);
-    opt.format = SSCHED_PLATFORM_GML;
-    ssched_platform_t p;
-    ssched_platform_init(&p);
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    ssched_status_t st = ssched_platform_load(&p, fuzz_tmp_path, &opt, &err);
-    if (st == SSCHED_OK)
-        fuzz_check_platform(&p);
-    else if (st != SSCHED_EINPUT || err.message[0] == '\0' || strchr(err.message, '\n'))
-        abort();
-    ssched_platform_free(&p);
-    return 0;
+    return fuzz_load_as(data, size, SSCHED_PLATFORM_GML);
 }

@@ -76,4 +76,29 @@ static void fuzz_write_tmp(const uint8_t *data, size_t size)
         abort();
 }
 
+/* One input read as `format` through ssched_platform_load: a loaded
+ * platform keeps the invariants above; a refusal is EINPUT with a
+ * one-line message.  Inputs over 64 KiB are skipped (they add nothing a
+ * reader's grammar does not show in less). */
+static inline int fuzz_load_as(const uint8_t *data, size_t size, ssched_platform_format_t format)
+{
+    if (size > 64 * 1024)
+        return 0;
+    fuzz_write_tmp(data, size);
+    ssched_platform_read_options_t opt;
+    ssched_platform_read_options_default(&opt);
+    opt.format = format;
+    ssched_platform_t p;
+    ssched_platform_init(&p);
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_status_t st = ssched_platform_load(&p, fuzz_tmp_path, &opt, &err);
+    if (st == SSCHED_OK)
+        fuzz_check_platform(&p);
+    else if (st != SSCHED_EINPUT || err.message[0] == '\0' || strchr(err.message, '\n'))
+        abort();
+    ssched_platform_free(&p);
+    return 0;
+}
+
 #endif
