@@ -4,8 +4,11 @@
 #    the interposer, the executor (src/mpi) and libssched linked in, only
 #    the MPI_* wrappers exported;
 #  - libssched_pmpi_smpi.a (SimGrid): the same compiled with smpicc and
-#    SSCHED_SMPI, linked into a program built with smpicc, before
-#    libssched.a (SMPI declares its MPI_* weak, so the wrappers win).
+#    SSCHED_SMPI, linked into a program built with smpicc as
+#    -Wl,--whole-archive libssched_pmpi_smpi.a -Wl,--no-whole-archive, then
+#    libssched.a and its dependencies (SMPI declares MPI_* weak: a weak
+#    reference pulls no archive member, hence --whole-archive; the
+#    program's own definitions then win over SimGrid's).
 set(SSCHED_PMPI_SOURCES ${PROJECT_SOURCE_DIR}/src/pmpi/pmpi.c ${PROJECT_SOURCE_DIR}/src/pmpi/plans.c)
 if(MPI_C_FOUND)
   add_library(ssched_pmpi SHARED ${SSCHED_PMPI_SOURCES} ${SSCHED_MPI_LIB_SOURCES})
