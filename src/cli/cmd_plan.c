@@ -34,7 +34,8 @@ static const char *synopsis =
     "  time for each candidate s, and the best plan written to DIR for the\n"
     "  MPI interposer libssched_pmpi (SSCHED_PLANS=DIR).\n";
 
-enum { O_BYTES = OPT_PROBLEM_LAST + 1, O_DTSIZE, O_HOSTFILE, O_UNITMSG, O_MAXSEG, O_SEGMENT };
+enum { O_BYTES = OPT_PROBLEM_LAST + 1, O_DTSIZE, O_HOSTFILE, O_UNITMSG, O_MAXSEG, O_SEGMENT,
+       O_BASELINE };
 static const cli_opt_t plan_table[] = {
     {{"output", required_argument, NULL, 'o'}, "DIR",
      "the plan directory (created if absent): NAME.plan.json, NAME.unrolled.json,\n"
@@ -53,6 +54,9 @@ static const cli_opt_t plan_table[] = {
      "candidates with at most N segments (default 1024)"},
     {{"segment", required_argument, NULL, O_SEGMENT}, "S",
      "only the candidate of S bytes (rounded down to a multiple of D)"},
+    {{"baseline-seconds", required_argument, NULL, O_BASELINE}, "T",
+     "the time MPI itself takes (measured): no plan is written when the\n"
+     "best prediction is not below T (the call stays MPI's)"},
     {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
     CLI_OPT_END};
 static const cli_opt_t *const plan_tables[] = {cli_problem_table, plan_table, NULL};
@@ -60,7 +64,7 @@ static const char *const plan_titles[] = {"problem and platform options:", "opti
 
 typedef struct {
     long bytes, dtsize, max_segments, segment;
-    const char *dir, *hostfile, *unit_msg;
+    const char *dir, *hostfile, *unit_msg, *baseline;
     char **ranks;      /* node names of the ranks */
     size_t n_ranks;
 } plan_opts_t;
@@ -361,6 +365,7 @@ int cli_cmd_plan(int argc, char **argv)
             break;
         case O_HOSTFILE: o.hostfile = optarg; break;
         case O_UNITMSG: o.unit_msg = optarg; break;
+        case O_BASELINE: o.baseline = optarg; break;
         case 'h': cli_print_help(stdout, synopsis, plan_tables, plan_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("plan", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -478,7 +483,18 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     if (rc == CLI_EXIT_OK && !best_seg)
         rc = cli_bad_input("plan", "no candidate segment size with at most %ld segments "
                            "(raise --max-segments)", o->max_segments);
-    if (rc == CLI_EXIT_OK) {
+    mpq_t base;
+    mpq_init(base);
+    if (rc == CLI_EXIT_OK && o->baseline &&
+        !cli_parse_rational("plan", "--baseline-seconds", o->baseline, base))
+        rc = CLI_EXIT_BADINPUT;
+    if (rc == CLI_EXIT_OK && o->baseline && mpq_cmp(best, base) >= 0) {
+        printf("no gain: the best prediction %.9g is not below --baseline-seconds %s; no plan "
+               "written\n", mpq_get_d(best), o->baseline);
+        best_seg = 0;
+    }
+    mpq_clear(base);
+    if (rc == CLI_EXIT_OK && best_seg) {
         printf("chosen: segment %zu bytes, K = %zu, predicted %.9g\n", best_seg, best_K,
                mpq_get_d(best));
         mpq_set_ui(f, (unsigned long)best_seg, 1);

@@ -169,6 +169,9 @@ void ssched_i_pmpi_load(pmpi_state_t *s)
         opt.unit_bytes = p->seg;
         opt.flops_per_task = d[k].flops;
         opt.map_file = d[k].map;
+        /* as soon as possible: pacing agrees on a start time (two
+         * all-reductions and a margin of four) at every call */
+        opt.unit_seconds = 0;
         ssched_error_t err;
         ssched_error_clear(&err);
         ssched_mpi_init(&p->x);
