@@ -100,8 +100,8 @@ run() { # label binary coll size root extra...  -> "time verified" or "fail -"
     fi
 }
 
-printf "%-14s %-9s %10s %8s %-26s %11s %11s %11s %7s  %s\n" platform coll bytes segment \
-    "best plain (SMPI alg)" plain_s predicted interposer ratio verified
+printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s   %s\n" platform coll bytes segment \
+    default "best (SMPI alg)" predicted interposer verified def/int best/int "plain runs (! = wrong result)"
 for plat in $PLATFORMS; do
     case $plat in
     tiers-small) tiers; P=$W/tiers.xml ;;
@@ -111,6 +111,16 @@ for plat in $PLATFORMS; do
     "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
     NP=$(grep -c . "$W/hosts.txt")
     SRC=$(head -n 1 "$W/hosts.txt")
+    # the executor's fixed cost per call on this platform (barriers and
+    # small all-reductions around the plan): a one-segment 1 KB broadcast,
+    # measured - planned
+    rm -rf "$W/plans"
+    "$SSCHED" plan "$P" --problem broadcast --source "$SRC" --hostfile "$W/hosts.txt" --bytes 1024 \
+        --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
+    PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
+    set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" bcast 1024 0)
+    OVER=$(python3 -c "print('%.9f' % max(0, $1 - $PRED))")
+    echo "$(basename "$P" .xml): $NP ranks; the executor's fixed cost per call: $OVER s (1 KB broadcast, one segment: $1 s measured, $PRED s planned)"
     for coll in $COLLS; do
         case $coll in
         bcast) PROB="--problem broadcast --source $SRC"; DT=1 ;;
@@ -119,28 +129,39 @@ for plat in $PLATFORMS; do
         esac
         eval "ALGS=\$ALGS_$coll"
         for size in $SIZES; do
-            rm -rf "$W/plans"
-            # shellcheck disable=SC2086
-            "$SSCHED" plan "$P" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
-                --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet >"$W/plan.out"
-            SEG=$(sed -n 's/^chosen: segment \([0-9]*\) bytes.*/\1/p' "$W/plan.out")
-            PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
-            best=""; bestn=""; vplain=""
+            best=""; bestn=""; vplain=""; tdef=""
             for a in $ALGS; do
                 set -- $(run "$W/osu_plain" "$coll" "$size" 0 "--cfg=smpi/$coll:$a")
-                vplain="$vplain$a=$2 "
+                vplain="$vplain$a=$1$([ "$2" = yes ] || echo '!') "
+                [ "$a" = default ] && tdef=$1
                 [ "$1" != fail ] && [ "$2" = yes ] || continue
                 if [ -z "$best" ] || python3 -c "import sys; sys.exit(not $1 < $best)"; then
                     best=$1; bestn=$a
                 fi
             done
+            rm -rf "$W/plans"
+            mkdir "$W/plans"
+            # no plan where the best prediction plus the fixed cost is not
+            # below the plain (default selection) time: the interposer then
+            # falls back
+            BASE=""
+            [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="--baseline-seconds $tdef --overhead-seconds $OVER"
+            # shellcheck disable=SC2086
+            "$SSCHED" plan "$P" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
+                --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
+            SEG=$(sed -n 's/^chosen: segment \([0-9]*\) bytes.*/\1/p' "$W/plan.out")
+            PRED=$(awk '$1 ~ /^[0-9]+$/ && NF == 3 { if (m == "" || $3 < m) m = $3 } END { print m }' "$W/plan.out")
+            [ -n "$SEG" ] || SEG=none
             set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" "$size" 0)
             ti=$1 vi=$2
-            ratio=$(python3 -c "print('%.3f' % ($best / $ti))" 2>/dev/null || echo n/a)
-            printf "%-14s %-9s %10s %8s %-26s %11s %11s %11s %7s  plain: %sinterposer=%s\n" \
-                "$(basename "$P" .xml)" "$coll" "$size" "$SEG" "$bestn" "${best:-n/a}" "$PRED" \
-                "$ti" "$ratio" "$vplain" "$vi"
+            rb=$(python3 -c "print('%.3f' % ($best / $ti))" 2>/dev/null || echo n/a)
+            rd=$(python3 -c "print('%.3f' % ($tdef / $ti))" 2>/dev/null || echo n/a)
+            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s %s  %s\n" \
+                "$(basename "$P" .xml)" "$coll" "$size" "$SEG" "$tdef" "$bestn ${best:-n/a}" \
+                "$PRED" "$ti" "$vi" "$rd" "$rb" "" "$vplain"
         done
     done
 done
-echo "ratio = best verified plain time / interposer time (above 1: the interposer is faster)"
+echo "def/int: SMPI's default selection / interposer; best/int: the best verified SMPI algorithm /"
+echo "interposer (above 1: the interposer faster); segment none: no plan (the best prediction was"
+echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate"

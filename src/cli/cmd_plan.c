@@ -35,7 +35,7 @@ static const char *synopsis =
     "  MPI interposer libssched_pmpi (SSCHED_PLANS=DIR).\n";
 
 enum { O_BYTES = OPT_PROBLEM_LAST + 1, O_DTSIZE, O_HOSTFILE, O_UNITMSG, O_MAXSEG, O_SEGMENT,
-       O_BASELINE };
+       O_BASELINE, O_OVERHEAD };
 static const cli_opt_t plan_table[] = {
     {{"output", required_argument, NULL, 'o'}, "DIR",
      "the plan directory (created if absent): NAME.plan.json, NAME.unrolled.json,\n"
@@ -57,6 +57,10 @@ static const cli_opt_t plan_table[] = {
     {{"baseline-seconds", required_argument, NULL, O_BASELINE}, "T",
      "the time MPI itself takes (measured): no plan is written when the\n"
      "best prediction is not below T (the call stays MPI's)"},
+    {{"overhead-seconds", required_argument, NULL, O_OVERHEAD}, "O",
+     "with --baseline-seconds: the executor's fixed cost per call (its\n"
+     "start and end: barriers and small all-reductions; measured), added\n"
+     "to the prediction before it is compared with T (default 0)"},
     {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
     CLI_OPT_END};
 static const cli_opt_t *const plan_tables[] = {cli_problem_table, plan_table, NULL};
@@ -64,7 +68,7 @@ static const char *const plan_titles[] = {"problem and platform options:", "opti
 
 typedef struct {
     long bytes, dtsize, max_segments, segment;
-    const char *dir, *hostfile, *unit_msg, *baseline;
+    const char *dir, *hostfile, *unit_msg, *baseline, *overhead;
     char **ranks;      /* node names of the ranks */
     size_t n_ranks;
 } plan_opts_t;
@@ -366,6 +370,7 @@ int cli_cmd_plan(int argc, char **argv)
         case O_HOSTFILE: o.hostfile = optarg; break;
         case O_UNITMSG: o.unit_msg = optarg; break;
         case O_BASELINE: o.baseline = optarg; break;
+        case O_OVERHEAD: o.overhead = optarg; break;
         case 'h': cli_print_help(stdout, synopsis, plan_tables, plan_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("plan", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -483,17 +488,24 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     if (rc == CLI_EXIT_OK && !best_seg)
         rc = cli_bad_input("plan", "no candidate segment size with at most %ld segments "
                            "(raise --max-segments)", o->max_segments);
-    mpq_t base;
-    mpq_init(base);
-    if (rc == CLI_EXIT_OK && o->baseline &&
-        !cli_parse_rational("plan", "--baseline-seconds", o->baseline, base))
+    mpq_t base, over;
+    mpq_inits(base, over, NULL);
+    if (rc == CLI_EXIT_OK && o->overhead && !o->baseline)
+        rc = cli_bad_input("plan", "--overhead-seconds is used with --baseline-seconds");
+    else if (rc == CLI_EXIT_OK && o->baseline &&
+             !cli_parse_rational("plan", "--baseline-seconds", o->baseline, base))
         rc = CLI_EXIT_BADINPUT;
-    if (rc == CLI_EXIT_OK && o->baseline && mpq_cmp(best, base) >= 0) {
-        printf("no gain: the best prediction %.9g is not below --baseline-seconds %s; no plan "
-               "written\n", mpq_get_d(best), o->baseline);
+    else if (rc == CLI_EXIT_OK && o->overhead &&
+             !cli_parse_rational("plan", "--overhead-seconds", o->overhead, over))
+        rc = CLI_EXIT_BADINPUT;
+    mpq_add(over, over, best);
+    if (rc == CLI_EXIT_OK && best_seg && o->baseline && mpq_cmp(over, base) >= 0) {
+        printf("no gain: the best prediction %.9g (with the overhead %s) is not below "
+               "--baseline-seconds %s; no plan written\n", mpq_get_d(over),
+               o->overhead ? o->overhead : "0", o->baseline);
         best_seg = 0;
     }
-    mpq_clear(base);
+    mpq_clears(base, over, NULL);
     if (rc == CLI_EXIT_OK && best_seg) {
         printf("chosen: segment %zu bytes, K = %zu, predicted %.9g\n", best_seg, best_K,
                mpq_get_d(best));
