@@ -77,6 +77,17 @@ static void test_plan_cli(void)
     tu_run(&r, "check '%s/bcast-10000-r1.unrolled.json'", dir);
     CU_ASSERT_EQUAL(r.status, 0);
     tu_run_free(&r);
+    /* no gain against a baseline: nothing written */
+    const char *none = tu_tmp_path("plan-none");
+    tu_run(&r, "plan '%s' --problem broadcast --source Jupiter --hostfile '%s' --bytes 10000 "
+           "-o '%s' --quiet --baseline-seconds 1/10 --overhead-seconds 1/10", PLAT, hostfile(),
+           none);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "no gain"));
+    tu_run_free(&r);
+    snprintf(path, sizeof path, "%s/bcast-10000-r1.plan.json", none);
+    struct stat sb;
+    CU_ASSERT_NOT_EQUAL(stat(path, &sb), 0);
     /* bad input: one line, exit 2 */
     const char *bad[] = {
         "--problem broadcast --source Jupiter --bytes 10001 --datatype-size 4 -o '%s'",
@@ -84,6 +95,7 @@ static void test_plan_cli(void)
         "--problem broadcast --source Jupiter --bytes 1000",
         "--problem scatter --source Jupiter --bytes 1000 -o '%s'",
         "--problem broadcast --source Jupiter --bytes 1000 --size 2 -o '%s'",
+        "--problem broadcast --source Jupiter --bytes 1000 --overhead-seconds 1 -o '%s'",
         NULL};
     for (int k = 0; bad[k]; k++) {
         char opts[512];
