@@ -34,7 +34,7 @@
 #        ALGS_reduce="default binomial ompi_in_order_binary"
 #        ALGS_allreduce="default redbcast rdb lr"
 #        MAX_SEGMENTS=256 (ssched plan --max-segments)
-#        RUN_TIMEOUT=900
+#        RUN_TIMEOUT=900  PACE=1 (SSCHED_PMPI_PACE=1: plans paced by their start times)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build/release}
@@ -47,6 +47,9 @@ ALGS_reduce=${ALGS_reduce:-"default binomial ompi_in_order_binary"}
 ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
 MAXSEG=${MAX_SEGMENTS:-256}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+# PACE=1: the interposer paces the plans (SSCHED_PMPI_PACE=1)
+SSCHED_PMPI_PACE=${PACE:-0}
+export SSCHED_PMPI_PACE
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
 W=$(mktemp -d)
