@@ -4,7 +4,7 @@
  *
  * A call runs a plan when the plan's collective, communicator size, root
  * and byte count are the call's, the datatype's size divides the plan's
- * (its segments are then whole elements), the communicator is
+ * (a reduce's segments are then whole elements; a broadcast moves bytes), the communicator is
  * MPI_COMM_WORLD or congruent to it (same ranks in the same order: the
  * plan's rank map holds), the datatype is contiguous (its bytes are one
  * range), and for a plan made with --commutative the operator commutes.
@@ -154,7 +154,8 @@ static const pmpi_plan_t *find(pmpi_coll_t coll, int count, MPI_Datatype dt, int
     for (size_t k = 0; k < state.n; k++) {
         const pmpi_plan_t *p = &state.plans[k];
         if (p->coll == coll && p->comm_size == csize && (coll == PMPI_ALLREDUCE || p->root == root) &&
-            p->dtsize % (size_t)size == 0 && p->bytes == bytes && (!p->commutative || commute)) {
+            (coll == PMPI_BCAST || p->dtsize % (size_t)size == 0) && p->bytes == bytes &&
+            (!p->commutative || commute)) {
             n_plain--, n_planned++;
             return p;
         }
