@@ -15,10 +15,12 @@
 #
 # Configuration: bench/smpi_exact.sh --print-cfg B (network/model:CM02,
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
-# after MPI_Init in both builds).  The interposer paces the plan's events
-# by their scheduled start (platforms with latencies), so its time is the
-# planned makespan plus the executor's start (two small all-reductions,
-# barriers).  The reduce and all-reduce use a non-commutative operator on
+# after MPI_Init in both builds).  The interposer runs each plan as soon
+# as possible, its combines inline (MPI_Reduce_local: free under
+# simulate-computation:no, as SMPI's own collectives' are); its time is
+# about the planned makespan plus the executor's fixed cost per call (two
+# small all-reductions and the end protocol through rank 0), which the
+# script measures per platform and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
 # 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
 #
@@ -34,7 +36,7 @@
 #        ALGS_reduce="default binomial ompi_in_order_binary"
 #        ALGS_allreduce="default redbcast rdb lr"
 #        MAX_SEGMENTS=256 (ssched plan --max-segments)
-#        RUN_TIMEOUT=900  PACE=1 (SSCHED_PMPI_PACE=1: plans paced by their start times)
+#        RUN_TIMEOUT=900
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build/release}
@@ -47,9 +49,6 @@ ALGS_reduce=${ALGS_reduce:-"default binomial ompi_in_order_binary"}
 ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
 MAXSEG=${MAX_SEGMENTS:-256}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
-# PACE=1: the interposer paces the plans (SSCHED_PMPI_PACE=1)
-SSCHED_PMPI_PACE=${PACE:-0}
-export SSCHED_PMPI_PACE
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
 W=$(mktemp -d)

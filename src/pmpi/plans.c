@@ -157,8 +157,6 @@ void ssched_i_pmpi_load(pmpi_state_t *s)
         free(d);
         return;
     }
-    const char *pv = getenv("SSCHED_PMPI_PACE");
-    int pace = pv && !strcmp(pv, "1");
     PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
     s->plans = n ? calloc(n, sizeof *s->plans) : NULL;
     for (size_t k = 0; k < n; k++) {
@@ -171,11 +169,9 @@ void ssched_i_pmpi_load(pmpi_state_t *s)
         opt.unit_bytes = p->seg;
         opt.flops_per_task = d[k].flops;
         opt.map_file = d[k].map;
-        /* as soon as possible by default: pacing agrees on a start time
-         * (two all-reductions and a margin of four) at every call;
-         * SSCHED_PMPI_PACE=1: the executor's rule (paced under SMPI when
-         * the platform has latencies: the schedule's own times) */
-        opt.unit_seconds = pace ? -1 : 0;
+        /* as soon as possible: pacing would agree on a start time (two
+         * all-reductions and a margin of four) at every call */
+        opt.unit_seconds = 0;
         ssched_error_t err;
         ssched_error_clear(&err);
         ssched_mpi_init(&p->x);
