@@ -12,6 +12,7 @@
  *   allreduce 6002 MPI_DOUBLE, MPI_MAX                        (48016 bytes)
  *   bcast     1000 MPI_INT from root 0, reduce of the matrices to root 0
  *             (no plan: plain MPI)
+ * (argument "funneled" or "multiple": MPI_Init_thread at that level).
  * Prints "pmpi_prog: N results identical" on rank 0 and exits 0, or names
  * the first difference and exits 1. */
 #include <mpi.h>
@@ -59,7 +60,15 @@ static void fill_doubles(double *d, size_t n)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* argv[1] "funneled" or "multiple": MPI_Init_thread at that level */
+    if (argc > 1) {
+        int provided;
+        MPI_Init_thread(&argc, &argv,
+                        !strcmp(argv[1], "multiple") ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED,
+                        &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int checks = 0;

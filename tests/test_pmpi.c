@@ -110,11 +110,16 @@ static void test_plan_cli(void)
 
 /* mpirun -np 7 pmpi_prog with the interposer preloaded and SSCHED_PLANS=dir:
  * status, stdout and stderr in r */
-static void run_prog(tu_run_t *r, const char *dir)
+static void run_prog_with(tu_run_t *r, const char *dir, const char *arg)
 {
     tu_sh(r, "SSCHED_PLANS='%s' SSCHED_PMPI_STATS=1 " MPIRUN " -x SSCHED_PLANS -x SSCHED_PMPI_STATS "
-          "%s -x LD_PRELOAD='%s' -np 7 '%s'", dir, getenv("ASAN_OPTIONS") ? "-x ASAN_OPTIONS" : "",
-          SSCHED_PMPI_LIB, SSCHED_PMPI_PROG);
+          "%s -x LD_PRELOAD='%s' -np 7 '%s' %s", dir, getenv("ASAN_OPTIONS") ? "-x ASAN_OPTIONS" : "",
+          SSCHED_PMPI_LIB, SSCHED_PMPI_PROG, arg);
+}
+
+static void run_prog(tu_run_t *r, const char *dir)
+{
+    run_prog_with(r, dir, "");
 }
 
 static void test_mpirun(void)
@@ -130,6 +135,20 @@ static void test_mpirun(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "6 calls ran plans, 2 went to MPI"));
     if (r.status)
         fprintf(stderr, "%s%s", r.out, r.err);
+    tu_run_free(&r);
+    /* MPI_Init_thread: plans at MPI_THREAD_FUNNELED; none (one line) when
+     * MPI_THREAD_MULTIPLE is provided */
+    run_prog_with(&r, dir, "funneled");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "6 calls ran plans, 2 went to MPI"));
+    tu_run_free(&r);
+    run_prog_with(&r, dir, "multiple");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pmpi_prog: 8 results identical"));
+    CU_ASSERT(strstr(r.err, "0 calls ran plans, 8 went to MPI") ||
+              strstr(r.err, "6 calls ran plans, 2 went to MPI"));
+    if (strstr(r.err, "0 calls ran plans"))
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "MPI_THREAD_MULTIPLE: plans are not used"));
     tu_run_free(&r);
 }
 

@@ -205,6 +205,7 @@ void ssched_i_pmpi_unload(pmpi_state_t *s)
     free(s->plans);
     s->plans = NULL;
     s->n = 0;
-    if (s->comm != MPI_COMM_NULL)
+    /* (a state never loaded is all zero: no communicator) */
+    if (s->comm != MPI_COMM_NULL && s->comm != (MPI_Comm)0)
         PMPI_Comm_free(&s->comm);
 }

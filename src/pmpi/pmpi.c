@@ -45,8 +45,18 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
+    /* MPI_THREAD_MULTIPLE: two threads may call collectives at once on
+     * congruent communicators, which would share the plans' one
+     * communicator and the re-entrancy flag: plain MPI then */
+    int rank;
+    if (rc == MPI_SUCCESS && *provided == MPI_THREAD_MULTIPLE) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0 && getenv("SSCHED_PLANS"))
+            fprintf(stderr, "libssched_pmpi: MPI_THREAD_MULTIPLE: plans are not used; plain "
+                    "MPI\n");
+    } else if (rc == MPI_SUCCESS) {
         load();
+    }
     return rc;
 }
 
