@@ -106,6 +106,18 @@ static void test_plan_cli(void)
         CU_ASSERT_EQUAL(tu_count_lines(r.err), 1);
         tu_run_free(&r);
     }
+    /* a GraphML's c and w are times of a message of unknown bytes */
+    tu_run(&r, "plan '%s/examples/fig6.graphml' --problem reduce --participants P0,P1,P2 "
+           "--target P0 --bytes 1000 -o '%s' --quiet", SSCHED_SOURCE_DIR, dir);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--unit-message-bytes"));
+    tu_run_free(&r);
+    tu_run(&r, "plan '%s/examples/fig6.graphml' --problem reduce --participants P0,P1,P2 "
+           "--target P0 --bytes 1000 -o '%s' --quiet --unit-message-bytes 1000", SSCHED_SOURCE_DIR,
+           dir);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "reduce-1000-r0"));
+    tu_run_free(&r);
 }
 
 /* mpirun -np 7 pmpi_prog with the interposer preloaded and SSCHED_PLANS=dir:

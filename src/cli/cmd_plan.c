@@ -322,9 +322,11 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     mpq_set_ui(cur, 1, 1); /* the scale p carries now */
     json_t *cands = json_array();
     size_t best_seg = 0, best_K = 0;
-    printf("%s of %ld bytes over %zu ranks (time unit: %s)\n", collective_name(pb->kind),
-           o->bytes, o->n_ranks, p->seconds ? "second" : "the platform's");
-    printf("%12s %8s %16s\n", "segment", "K", "predicted");
+    if (rc == CLI_EXIT_OK) {
+        printf("%s of %ld bytes over %zu ranks (time unit: %s)\n", collective_name(pb->kind),
+               o->bytes, o->n_ranks, p->seconds ? "second" : "the platform's");
+        printf("%12s %8s %16s\n", "segment", "K", "predicted");
+    }
     for (long s = o->segment ? o->segment : 1024; rc == CLI_EXIT_OK; ) {
         long seg = s < o->bytes ? s : o->bytes;
         seg -= seg % o->dtsize;
