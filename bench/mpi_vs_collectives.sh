@@ -286,6 +286,11 @@ for plat in $PLATFORMS; do
                         n=$((n + 1))
                     done
                 fi
+                # which pattern the planner chose (issue 22: the direct,
+                # one-level pattern is a candidate; stderr only)
+                if [ "$PLAN" != fail ] && grep -q "pattern: direct" "$W/sched.log"; then
+                    echo "    $prob $pname $size $lat $model K=$K: direct pattern chosen" >&2
+                fi
                 : >"$W/row"
                 SIM=n/a
                 if [ -x "$EXEC" ] && [ "$PLAN" != fail ]; then
