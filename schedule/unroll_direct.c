@@ -36,60 +36,109 @@
 #include "src/util/enum_names.h"
 #include "src/util/internal.h"
 
-/* Shortest routes from src by l(e) + size c(e) (exact; Dijkstra over the
- * edge list, O(n (n + m))): par[v] = the edge into v on a shortest route,
- * SIZE_MAX for src and the nodes it cannot reach.  Routed platforms: the
- * overlay edge src -> v when there is one (one hop, one route). */
+/* Dijkstra's indexed binary heap on dist[]: heap[0..n) node ids, pos[v]
+ * their places (SIZE_MAX: not in it). */
+typedef struct {
+    size_t *heap, *pos, n;
+    mpq_t *dist;
+} dheap_t;
+
+static void dh_swap(dheap_t *h, size_t a, size_t b)
+{
+    size_t t = h->heap[a];
+    h->heap[a] = h->heap[b];
+    h->heap[b] = t;
+    h->pos[h->heap[a]] = a;
+    h->pos[h->heap[b]] = b;
+}
+
+static void dh_up(dheap_t *h, size_t k)
+{
+    while (k > 0 && mpq_cmp(h->dist[h->heap[k]], h->dist[h->heap[(k - 1) / 2]]) < 0) {
+        dh_swap(h, k, (k - 1) / 2);
+        k = (k - 1) / 2;
+    }
+}
+
+static size_t dh_pop(dheap_t *h)
+{
+    size_t top = h->heap[0];
+    h->pos[top] = SIZE_MAX;
+    if (--h->n > 0) {
+        h->heap[0] = h->heap[h->n];
+        h->pos[h->heap[0]] = 0;
+        for (size_t k = 0;;) {
+            size_t c = 2 * k + 1;
+            if (c >= h->n)
+                break;
+            if (c + 1 < h->n && mpq_cmp(h->dist[h->heap[c + 1]], h->dist[h->heap[c]]) < 0)
+                c++;
+            if (mpq_cmp(h->dist[h->heap[c]], h->dist[h->heap[k]]) >= 0)
+                break;
+            dh_swap(h, k, c);
+            k = c;
+        }
+    }
+    return top;
+}
+
+/* Shortest routes from src by l(e) + size c(e) (exact; Dijkstra with a
+ * heap over the adjacency lists, O(m log n)): par[v] = the edge into v on
+ * a shortest route, SIZE_MAX for src and the nodes it cannot reach (ties:
+ * the first edge found).  Routed platforms: the overlay edge src -> v when
+ * there is one (one hop, one route). */
 static int routes_from(const ssched_platform_t *p, mpq_srcptr size, size_t src, size_t *par)
 {
-    size_t n = p->n_nodes, m = p->n_edges;
-    mpq_t *dist = ssched_i_mpq_vec_new(n), *len = ssched_i_mpq_vec_new(m);
-    unsigned char *done = ssched_i_calloc(n, 1), *seen = ssched_i_calloc(n, 1);
-    if ((!dist && n) || (!len && m) || !done || !seen) {
-        ssched_i_mpq_vec_free(dist, n);
-        ssched_i_mpq_vec_free(len, m);
-        free(done);
+    size_t n = p->n_nodes;
+    dheap_t h = {ssched_i_alloc(n, sizeof(size_t)), ssched_i_alloc(n, sizeof(size_t)), 0,
+                 ssched_i_mpq_vec_new(n)};
+    unsigned char *seen = ssched_i_calloc(n, 1);
+    if (!h.heap || !h.pos || !h.dist || !seen) {
+        free(h.heap);
+        free(h.pos);
+        ssched_i_mpq_vec_free(h.dist, n);
         free(seen);
         return 0;
     }
-    for (size_t e = 0; e < m; e++) {
-        mpq_mul(len[e], p->c[e], size);
-        if (p->l)
-            mpq_add(len[e], len[e], p->l[e]);
-    }
-    for (size_t v = 0; v < n; v++)
+    for (size_t v = 0; v < n; v++) {
         par[v] = SIZE_MAX;
-    seen[src] = 1;
+        h.pos[v] = SIZE_MAX;
+    }
     mpq_t q;
     mpq_init(q);
-    for (;;) {
-        size_t u = SIZE_MAX;
-        for (size_t v = 0; v < n; v++)
-            if (seen[v] && !done[v] && (u == SIZE_MAX || mpq_cmp(dist[v], dist[u]) < 0))
-                u = v;
-        if (u == SIZE_MAX)
-            break;
-        done[u] = 1;
-        for (size_t e = 0; e < m; e++) {
-            size_t v = p->to[e];
-            if (p->from[e] != u || done[v] || v == src)
+    seen[src] = 1;
+    h.heap[h.n++] = src;
+    h.pos[src] = 0;
+    while (h.n > 0) {
+        size_t u = dh_pop(&h);
+        for (size_t k = p->out_start[u]; k < p->out_start[u + 1]; k++) {
+            size_t e = p->out_list[k], v = p->to[e];
+            if (v == src || (seen[v] && h.pos[v] == SIZE_MAX))
+                continue; /* settled */
+            mpq_mul(q, p->c[e], size);
+            if (p->l)
+                mpq_add(q, q, p->l[e]);
+            mpq_add(q, q, h.dist[u]);
+            if (seen[v] && mpq_cmp(q, h.dist[v]) >= 0)
                 continue;
-            mpq_add(q, dist[u], len[e]);
-            if (!seen[v] || mpq_cmp(q, dist[v]) < 0) {
-                mpq_set(dist[v], q);
-                par[v] = e;
+            mpq_set(h.dist[v], q);
+            par[v] = e;
+            if (!seen[v]) {
                 seen[v] = 1;
+                h.heap[h.n] = v;
+                h.pos[v] = h.n++;
             }
+            dh_up(&h, h.pos[v]);
         }
     }
     if (p->routes) /* one overlay edge when it exists */
-        for (size_t e = 0; e < m; e++)
-            if (p->from[e] == src && p->to[e] != src)
-                par[p->to[e]] = e;
+        for (size_t k = p->out_start[src]; k < p->out_start[src + 1]; k++)
+            if (p->to[p->out_list[k]] != src)
+                par[p->to[p->out_list[k]]] = p->out_list[k];
     mpq_clear(q);
-    ssched_i_mpq_vec_free(dist, n);
-    ssched_i_mpq_vec_free(len, m);
-    free(done);
+    free(h.heap);
+    free(h.pos);
+    ssched_i_mpq_vec_free(h.dist, n);
     free(seen);
     return 1;
 }
@@ -138,7 +187,8 @@ static ssched_status_t direct_flow(const ssched_platform_t *p, const ssched_prob
         status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t t = 0; t < nt && status == SSCHED_OK; t++) {
         size_t o = st->commodities[t].origin, d = st->commodities[t].dest;
-        if (!routes_from(p, pb->size, o, par)) {
+        /* the types come grouped by origin: one search per origin */
+        if ((t == 0 || o != st->commodities[t - 1].origin) && !routes_from(p, pb->size, o, par)) {
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             break;
         }
