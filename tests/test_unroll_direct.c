@@ -257,6 +257,70 @@ static void test_cli(void)
     }
 }
 
+/* The makespan the CLI's summary states ("time for K operations: X (").
+ * 0 if absent. */
+static int summary_makespan(const char *text, mpq_t out)
+{
+    const char *k = text ? strstr(text, "time for K operations: ") : NULL;
+    if (!k)
+        return 0;
+    k += strlen("time for K operations: ");
+    char buf[256];
+    size_t n = strcspn(k, " ");
+    if (n == 0 || n >= sizeof buf)
+        return 0;
+    memcpy(buf, k, n);
+    buf[n] = 0;
+    if (mpq_set_str(out, buf, 10) != 0)
+        return 0;
+    mpq_canonicalize(out);
+    return 1;
+}
+
+/* A routed platform (tiers-small exported to SimGrid and read back, so
+ * every host pair is one overlay edge with its route): every problem plans
+ * a direct pattern that passes the checker, and auto is no worse than
+ * either pattern alone. */
+static void test_routed(void)
+{
+    char xml[512], hosts[512], out[512];
+    snprintf(xml, sizeof xml, "%s", tu_tmp_path("tiers.xml"));
+    snprintf(hosts, sizeof hosts, "%s", tu_tmp_path("tiers.hosts"));
+    snprintf(out, sizeof out, "%s", tu_tmp_path("routed.json"));
+    tu_run_t r;
+    CU_ASSERT_EQUAL_FATAL(tu_run(&r, "export simgrid %s -o %s --hostfile %s --unit-bytes 1000",
+                                 TIERS, xml, hosts),
+                          0);
+    tu_run_free(&r);
+    static const char *const problems[] = {
+        "--problem scatter --source h0_0_0_0 --targets h0_0_1_0,h1_0_0_1,h1_0_1_2",
+        "--problem gossip --sources h0_0_0_0,h1_0_0_1 --targets h0_0_1_0,h1_0_1_2",
+        "--problem reduce --participants h0_0_0_0,h0_0_1_0,h1_0_0_1 --target h0_0_0_0",
+        "--problem broadcast --source h0_0_0_0 --targets h0_0_1_0,h1_0_0_1,h1_0_1_2",
+        "--problem allreduce --participants h0_0_0_0,h0_0_1_0,h1_0_0_1"};
+    static const char *const pats[] = {"lp", "direct", "auto"};
+    mpq_t t[3];
+    for (int k = 0; k < 3; k++)
+        mpq_init(t[k]);
+    for (size_t i = 0; i < sizeof problems / sizeof *problems; i++) {
+        for (int k = 0; k < 3; k++) {
+            CU_ASSERT_EQUAL(tu_run(&r, "schedule %s --unit-bytes 1000 %s --operations 20 "
+                                       "--unroll --pattern %s -o %s",
+                                   xml, problems[i], pats[k], out),
+                            0);
+            CU_ASSERT(summary_makespan(r.out, t[k]));
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checked: valid"));
+            if (k == 1)
+                CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pattern: direct"));
+            tu_run_free(&r);
+        }
+        CU_ASSERT(mpq_cmp(t[2], t[0]) <= 0);
+        CU_ASSERT(mpq_cmp(t[2], t[1]) <= 0);
+    }
+    for (int k = 0; k < 3; k++)
+        mpq_clear(t[k]);
+}
+
 int main(void)
 {
     const tu_test_t tests[] = {
@@ -264,6 +328,7 @@ int main(void)
         {"no latency: the LP pattern is kept", test_direct_loses},
         {"tiers-small 1 KB: never worse than either pattern", test_never_worse},
         {"--pattern and the summary", test_cli},
+        {"routed (SimGrid) platform: direct patterns checked, auto no worse", test_routed},
         {NULL, NULL}};
     return tu_main("unroll_direct", tests);
 }
