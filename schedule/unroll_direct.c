@@ -246,7 +246,7 @@ static int flat_tree(const ssched_platform_t *p, const ssched_problem_t *pb, siz
     memset(tr, 0, sizeof *tr);
     mpz_init_set_ui(tr->weight, 1);
     if (!p->has_w[target]) { /* the target merges every value */
-        *bad = 1;
+        *bad = 2;
         return 0;
     }
     tr->tasks = ssched_i_alloc(N * (n + 1), sizeof *tr->tasks);
@@ -345,7 +345,10 @@ static ssched_status_t direct_tree_pattern(const ssched_platform_t *p,
     ok = ok && direct_arb(p, pb->size, root, want, &arb, &bad);
     ssched_status_t status = SSCHED_OK;
     if (!ok)
-        status = bad ? ssched_error_set(err, SSCHED_EINPUT, "direct pattern: a node is unreachable")
+        status = bad == 2 ? ssched_error_set(err, SSCHED_EINPUT,
+                                             "direct pattern: the root %s cannot merge the "
+                                             "values (no w)", p->names[root])
+                 : bad ? ssched_error_set(err, SSCHED_EINPUT, "direct pattern: a node is unreachable")
                      : ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (status == SSCHED_OK) {
         /* one tree and one arborescence of rate 1: the pattern builder
@@ -433,8 +436,11 @@ static ssched_status_t direct_reduce(const ssched_platform_t *p, const ssched_pr
     if (!flat_tree(p, pb, pb->target, &tree, &bad)) {
         free(tree.tasks);
         mpz_clear(tree.weight);
-        return bad ? ssched_error_set(err, SSCHED_EINPUT, "direct pattern: a node is unreachable")
-                   : ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        return bad == 2 ? ssched_error_set(err, SSCHED_EINPUT,
+                                           "direct pattern: the target %s cannot merge the "
+                                           "values (no w)", p->names[pb->target])
+               : bad ? ssched_error_set(err, SSCHED_EINPUT, "direct pattern: a node is unreachable")
+                     : ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     mpq_t *use = ssched_i_mpq_vec_new(nr);
     mpq_t P, rate;
