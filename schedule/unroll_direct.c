@@ -9,13 +9,13 @@
  *  - broadcast, multicast: the source's shortest-route arborescence (routed:
  *    the source's own edge to a node when there is one), pruned to the
  *    targets and the nodes on their routes;
- *  - ordered reduce: every participant's value on its shortest route to the
+ *  - reduce: every participant's value on its shortest route to the
  *    target, which merges them in participant order (T_{0,m-1,m} for m =
- *    1 .. N-1: a flat reduction tree);
- *  - all-reduce (ordered): that flat reduce to the solution's root, then the
- *    broadcast of the result down the root's shortest-route arborescence.
- * Commutative reduces and all-reduces are not offered one (their ordered
- * flat tree would name intervals where the schedule names sets).
+ *    1 .. N-1: a flat reduction tree; a commutative operator gets the same
+ *    tree with the identity order, its partial results the sets {0..m},
+ *    which the commutative checker accepts as any order is allowed);
+ *  - all-reduce: that flat reduce to a root, then the broadcast of the
+ *    result down the root's shortest-route arborescence.
  *
  * Its throughput is exact: 1 / (the busiest port, link or processor's time
  * for one operation, ssched_i_sched_edge_usage / tree_usage), since the
@@ -256,6 +256,16 @@ static int flat_tree(const ssched_platform_t *p, const ssched_problem_t *pb, siz
         free(path);
         return 0;
     }
+    if (pb->commutative) { /* sets {0..m}: the participants in their order */
+        tr->order = ssched_i_alloc(N, sizeof *tr->order);
+        if (!tr->order) {
+            free(par);
+            free(path);
+            return 0;
+        }
+        for (size_t j = 0; j < N; j++)
+            tr->order[j] = j;
+    }
     size_t x = 0;
     for (size_t m = N - 1; m >= 1; m--) /* C(m) at index N-1-m */
         tr->tasks[x++] = (ssched_tree_task_t){SSCHED_TREE_COMPUTE, 0, target, 0, m - 1, m,
@@ -373,6 +383,7 @@ static ssched_status_t direct_tree_pattern(const ssched_platform_t *p,
     }
     ssched_arborescence_free(&arb);
     free(tree.tasks);
+    free(tree.order);
     mpz_clear(tree.weight);
     free(want);
     return status;
@@ -435,6 +446,7 @@ static ssched_status_t direct_reduce(const ssched_platform_t *p, const ssched_pr
     int bad = 0;
     if (!flat_tree(p, pb, pb->target, &tree, &bad)) {
         free(tree.tasks);
+        free(tree.order);
         mpz_clear(tree.weight);
         return bad == 2 ? ssched_error_set(err, SSCHED_EINPUT,
                                            "direct pattern: the target %s cannot merge the "
@@ -474,6 +486,7 @@ static ssched_status_t direct_reduce(const ssched_platform_t *p, const ssched_pr
     ssched_i_mpq_vec_free(use, nr);
     mpq_clears(P, rate, NULL);
     free(tree.tasks);
+    free(tree.order);
     mpz_clear(tree.weight);
     return status;
 }
@@ -496,9 +509,6 @@ ssched_status_t ssched_i_sched_direct_pattern(const ssched_platform_t *p,
         break;
     case SSCHED_PROBLEM_REDUCE:
     case SSCHED_PROBLEM_ALLREDUCE:
-        if (pb->commutative)
-            return ssched_error_set(err, SSCHED_EINPUT,
-                                    "direct pattern: not offered for a commutative operator");
         if (pb->n_participants < 2)
             return ssched_error_set(err, SSCHED_EINPUT, "direct pattern: one participant");
         st = pb->kind == SSCHED_PROBLEM_REDUCE ? direct_reduce(p, pb, steady, out, err)

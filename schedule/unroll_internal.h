@@ -399,7 +399,8 @@ SSCHED_INTERNAL int ssched_i_sched_exact_makespan(const ssched_platform_t *p,
  * broadcast: the source's shortest-route arborescence; ordered reduce:
  * every value to the target, merged there in order; all-reduce: both.
  * out->optimal_throughput is the certified TP; unroll_direct is set.
- * EINPUT when the problem has none (commutative operator, one participant). */
+ * EINPUT when the problem has none (one participant, a target that cannot
+ * merge, an unreachable node). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_direct_pattern(const ssched_platform_t *p,
                                                               const ssched_problem_t *pb,
                                                               const ssched_steady_t *steady,

@@ -411,15 +411,17 @@ ssched_status_t ssched_pattern_parse(const char *text, ssched_pattern_t *out,
  * scatter, gossip: each message from its origin to its destination on one
  * route, the shortest by l + size c (routed: the overlay edge when there is
  * one); broadcast, multicast: the source's shortest-route arborescence;
- * ordered reduce: every participant's value to the target, merged there in
- * participant order; ordered all-reduce: that reduce to the solution's
- * root, then the root's arborescence.  Its period is the busiest port,
+ * reduce: every participant's value to the target, merged there in
+ * participant order (commutative too); all-reduce: that reduce to the
+ * problem's root (best root: the solution's or a participant, the shortest
+ * period), then the root's arborescence.  Its period is the busiest port,
  * link or processor's time for one operation (its throughput, exact); it
  * gets its own batch and pieces.  With latencies, where the LP pattern's
  * relays pay one latency per hop, it is often faster for small messages.
  * The unrolled file still claims the certified TP (LB(K) unchanged);
  * out->unroll_direct says which pattern was chosen.  DIRECT is refused
- * (EINPUT) for a commutative operator and for one participant. */
+ * (EINPUT) for one participant and when the reduce's target (or every
+ * candidate root) cannot merge (no w). */
 ssched_status_t ssched_unroll_plan_pattern(const ssched_platform_t *p,
                                            const ssched_problem_t *pb,
                                            const ssched_steady_t *steady, size_t K,
