@@ -285,6 +285,8 @@ for plat in $PLATFORMS; do
                         PLAN=$(frac "$W/u.json" makespan)
                         n=$((n + 1))
                     done
+                    [ $n -lt 5 ] || echo "    $prob $pname $size $lat $model K=$K: the fit did not settle" \
+                        "in 5 plans (the last one runs)" >&2
                 fi
                 # which pattern the planner chose (issue 22: the direct,
                 # one-level pattern is a candidate; stderr only)
