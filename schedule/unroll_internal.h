@@ -394,6 +394,15 @@ SSCHED_INTERNAL int ssched_i_sched_exact_makespan(const ssched_platform_t *p,
                                                   const ssched_problem_t *pb,
                                                   const ssched_schedule_t *s, size_t K,
                                                   mpq_t out);
+/* Shortest routes from src by l(e) + size c(e) (unroll_direct_routes.c):
+ * par[v] = the edge into v on one, SIZE_MAX for src and unreachable nodes;
+ * routed platforms: the overlay edge src -> v when there is one.  0 on
+ * ENOMEM.  route: the edges src -> dst in order into path (room for
+ * n_nodes), their count, SIZE_MAX if dst is unreachable. */
+SSCHED_INTERNAL int ssched_i_sched_direct_routes(const ssched_platform_t *p, mpq_srcptr size,
+                                                 size_t src, size_t *par);
+SSCHED_INTERNAL size_t ssched_i_sched_direct_route(const ssched_platform_t *p, const size_t *par,
+                                                   size_t src, size_t dst, size_t *path);
 /* The direct (one-level) pattern of one operation per period
  * (unroll_direct.c): scatter, gossip: each message on its shortest route;
  * broadcast: the source's shortest-route arborescence; ordered reduce:

@@ -185,8 +185,9 @@ static void test_never_worse(void)
                                                &err);
                 pb.commutative = 1;
                 break;
-            default: ps = ssched_problem_set_allreduce(&pb, &p, "h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2",
-                                                       NULL, k == 6, &err);
+            default:
+                ps = ssched_problem_set_allreduce(&pb, &p, "h0_0_0_0,h0_0_1_0,h1_0_0_1,h1_0_1_2",
+                                                  NULL, k == 6, &err);
                 break;
             }
             CU_ASSERT_EQUAL_FATAL(ps, SSCHED_OK);
