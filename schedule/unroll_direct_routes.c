@@ -118,8 +118,7 @@ int ssched_i_sched_direct_routes(const ssched_platform_t *p, mpq_srcptr size, si
 /* The route src -> dst as edges from src (into path, room for n_nodes);
  * its length, or SIZE_MAX when dst is unreachable. */
 size_t ssched_i_sched_direct_route(const ssched_platform_t *p, const size_t *par, size_t src,
-                                   size_t dst,
-                    size_t *path)
+                                   size_t dst, size_t *path)
 {
     size_t h = 0;
     for (size_t v = dst; v != src; v = p->from[par[v]]) {
