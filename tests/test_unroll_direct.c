@@ -121,6 +121,51 @@ static void test_direct_wins(void)
     mpq_clears(lp, direct, aut, NULL);
 }
 
+/* A reduce of T's and A's values to T: A -> R (c 1), R -> T (c 1, latency
+ * 1000), A -> T (c 2), R a router, w = 1/10.  The LP relays A's value
+ * through R (TP 1), the direct pattern sends it on A -> T (1/2); for K = 10
+ * the relay's latency makes the direct pattern faster, and it is chosen. */
+static void test_direct_reduce_wins(void)
+{
+    ssched_platform_t p;
+    ssched_error_t err;
+    ssched_platform_init(&p);
+    mpq_t one, two, w, l;
+    mpq_inits(one, two, w, l, NULL);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_ui(two, 2, 1);
+    set_q(w, "1/10");
+    set_q(l, "1000");
+    size_t T, A, R;
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&p, "T", w, &T, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&p, "A", w, &A, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(&p, "R", NULL, &R, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(&p, A, R, one, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(&p, R, T, one, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(&p, A, T, two, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_set_latency(&p, 1, l, &err), SSCHED_OK);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_finalize(&p, &err), SSCHED_OK);
+    ssched_problem_t pb;
+    ssched_problem_init(&pb);
+    CU_ASSERT_EQUAL_FATAL(ssched_problem_set_reduce(&pb, &p, "T,A", "T", &err), SSCHED_OK);
+    ssched_steady_t st;
+    ssched_steady_init(&st);
+    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(&p, &pb, NULL, &st, &err), SSCHED_OK);
+    CU_ASSERT(tu_mpq_equals(st.throughput, "1"));
+    mpq_t lp, direct, aut;
+    mpq_inits(lp, direct, aut, NULL);
+    CU_ASSERT_EQUAL(plan_checked(&p, &pb, &st, 10, SSCHED_PATTERN_LP, lp), 0);
+    CU_ASSERT_EQUAL(plan_checked(&p, &pb, &st, 10, SSCHED_PATTERN_DIRECT, direct), 1);
+    CU_ASSERT_EQUAL(plan_checked(&p, &pb, &st, 10, SSCHED_PATTERN_AUTO, aut), 1);
+    CU_ASSERT(mpq_cmp_ui(lp, 1000, 1) > 0);
+    CU_ASSERT(mpq_cmp_ui(direct, 40, 1) < 0);
+    CU_ASSERT(mpq_equal(aut, direct));
+    mpq_clears(lp, direct, aut, one, two, w, l, NULL);
+    ssched_steady_free(&st);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 /* No latency, K = 100: the LP pattern (2 per operation) beats the direct
  * one (3) and is kept. */
 static void test_direct_loses(void)
@@ -333,6 +378,7 @@ int main(void)
 {
     const tu_test_t tests[] = {
         {"a relay with a large latency: the direct pattern wins, checked", test_direct_wins},
+        {"a reduce behind a slow relay: the direct pattern wins", test_direct_reduce_wins},
         {"no latency: the LP pattern is kept", test_direct_loses},
         {"tiers-small 1 KB: never worse than either pattern", test_never_worse},
         {"--pattern and the summary", test_cli},
