@@ -146,14 +146,10 @@ PY
 # message over a route of latency L takes latfactor x L + S / B (the
 # bandwidth factor being the envelope shim's), so the "default" rows are
 # planned with every latency times this factor (measured exact: README)
-latfactor() {
-    python3 -c "
-s = $1 + 16
-for t, f in ((65472, '11.6436'), (15424, '3.48845'), (9376, '2.59299'), (5776, '2.18796'),
-             (3484, '1.88101'), (1426, '1.61075'), (732, '1.9503'), (257, '1.95341'), (0, '2.01467')):
-    if s >= t:
-        print(f)
-        break"
+latfactor() { # (the table: bench/smpi_latency_fit.py)
+    python3 -B -c "import sys; sys.path.insert(0, '$ROOT/bench')
+from smpi_latency_fit import latfactor
+print(latfactor($1))"
 }
 # The "default" rows are then fitted to the plan (bench/smpi_latency_fit.py):
 # every edge the plan uses gets SMPI's latency factor for the messages it
