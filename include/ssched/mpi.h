@@ -184,7 +184,10 @@ ssched_status_t ssched_mpi_setup(ssched_mpi_t *x, const ssched_platform_t *p,
                                  ssched_error_t *err);
 
 /* Collective: run the K operations once (may be called again).  Barrier,
- * timed run, barrier; stats may be NULL. */
+ * timed run, barrier; stats may be NULL.  stats NULL on every rank of an
+ * unpaced run: no timing, so no barriers and no makespan all-reduction
+ * (fewer collectives around the run; stats must then be NULL on all ranks
+ * or on none). */
 ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb,
                                ssched_mpi_stats_t *stats, ssched_error_t *err);
 

@@ -118,5 +118,6 @@ int cli_cmd_compare(int argc, char **argv);
 int cli_cmd_scatter_balance(int argc, char **argv);
 int cli_cmd_makespan(int argc, char **argv);
 int cli_cmd_report(int argc, char **argv);
+int cli_cmd_plan(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const command_t commands[] = {
     {"redistribute", cli_cmd_redistribute, "schedule a block-cyclic redistribution cyclic(x) -> cyclic(Kx)"},
     {"makespan", cli_cmd_makespan, "one-shot reduce/broadcast/allreduce schedules (SNF, FNF, optimal)"},
     {"report", cli_cmd_report, "one self-contained HTML page: TP, platform, trees, Gantt charts"},
+    {"plan", cli_cmd_plan, "one large MPI collective as segments: the plan for libssched_pmpi"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *out)

@@ -170,10 +170,14 @@ static double loop(run_t *R, double t0)
  * messages each rank sent to this one; receives from a peer match in
  * posting order, so the first (sent - got) pending ones from it complete,
  * and the others (and the control receives) are cancelled. */
-static void settle(run_t *R)
+static void settle(run_t *R, int *first)
 {
-    int size = R->im->size, any = R->aborting, all = 0;
-    MPI_Allreduce(&any, &all, 1, MPI_INT, MPI_MAX, R->im->comm);
+    /* one all-reduction: did any rank abort, and the first failing rank
+     * (it speaks for all; size if none) */
+    int size = R->im->size, mine[2] = {R->aborting, -(R->failed ? R->im->rank : size)}, got[2];
+    MPI_Allreduce(mine, got, 2, MPI_INT, MPI_MAX, R->im->comm);
+    int all = got[0];
+    *first = -got[1];
     int64_t *sent_to_me = all ? R->sent + size : NULL; /* allocated with sent */
     if (all)
         MPI_Alltoall(R->sent, 1, MPI_INT64_T, sent_to_me, 1, MPI_INT64_T, R->im->comm);
@@ -226,7 +230,14 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
             R.cnt[k] = R.pl->ops[k * O_WIDTH + O_NDEPS];
         for (size_t k = 0; k < nb; k++)
             R.refs[k] = R.pl->bufs[k * B_WIDTH + B_REFS];
-        MPI_Barrier(R.im->comm);
+        /* stats NULL (on every rank) and not paced: nobody reads t0 or the
+         * makespan, so no start barrier and no makespan all-reduction (the
+         * all-reduction above already has every rank inside this run, past
+         * the previous run's last collective); libssched_pmpi runs a plan
+         * per user call and pays each of these in latencies */
+        int lean = !stats && !(R.im->pace > 0);
+        if (!lean)
+            MPI_Barrier(R.im->comm);
         double t0 = MPI_Wtime();
 #ifdef SSCHED_SMPI
         /* paced: one start time for all.  Ranks leave a barrier up to a
@@ -251,16 +262,20 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
 #endif
         R.t0 = t0;
         R.st.seconds = loop(&R, t0);
-        settle(&R);
-        MPI_Allreduce(&R.st.seconds, &R.st.makespan, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
-        /* the first failing rank speaks for all */
-        int me = R.failed ? R.im->rank : R.im->size, first = 0;
-        MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, R.im->comm);
+        int first = 0;
+        settle(&R, &first);
+        if (!lean)
+            MPI_Allreduce(&R.st.seconds, &R.st.makespan, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
         if (first < R.im->size) {
             MPI_Bcast(&R.e, (int)sizeof R.e, MPI_BYTE, first, R.im->comm);
             st = ssched_error_set(err, R.e.status, "%s", R.e.message);
         }
-        MPI_Barrier(R.im->comm);
+        /* (lean: no rank leaves settle's all-reduction before every rank
+         * has entered it, and a rank enters the next run's first
+         * all-reduction only after its own settle: a next run's messages
+         * can only meet receives of that run) */
+        if (!lean)
+            MPI_Barrier(R.im->comm);
     }
     if (stats)
         *stats = R.st;

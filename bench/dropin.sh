@@ -1,0 +1,169 @@
+#!/bin/sh
+# Drop-in (issue 25): an unmodified MPI program (bench/osu_coll.c, OSU
+# style) under smpirun, plain and with libssched_pmpi linked, on the same
+# platform and configuration.  The program is compiled once (one object)
+# and linked twice: plain, and with -Wl,--whole-archive
+# libssched_pmpi_smpi.a (the interposer; SMPI declares MPI_* weak).  For
+# each size a plan is made by `ssched plan` (SSCHED_PLANS=DIR), for the
+# whole communicator (every host of the platform, rank i on the i-th host
+# of `ssched export hostfile`).  Printed per (platform, collective, size):
+# the plain time (SMPI's default selection, or the algorithm ALG of
+# smpi/COLL:ALG), ssched's predicted makespan, the interposer's time, the
+# ratio plain / interposer (above 1: the interposer faster), and whether
+# both runs verified their results (the program checks the last call of each
+# size against a closed form).
+#
+# Configuration: bench/smpi_exact.sh --print-cfg B (network/model:CM02,
+# the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
+# after MPI_Init in both builds).  The interposer runs each plan as soon
+# as possible, its combines inline (MPI_Reduce_local: free under
+# simulate-computation:no, as SMPI's own collectives' are); its time is
+# about the planned makespan plus the executor's fixed cost per call (two
+# small all-reductions and the end protocol through rank 0), which the
+# script measures per platform and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
+# 8-byte elements; SMPI algorithms that reorder operands fail verification
+# (marked '!').
+#
+# usage: bench/dropin.sh
+# env:   PLATFORMS="small_platform tiers-small" (names of
+#        ../shared/data/simgrid/*.xml, "tiers-small" = examples/
+#        tiers-small.graphml exported with the latency tiers of
+#        bench/mpi_vs_collectives.sh, or paths to SimGrid XML files)
+#        COLLS="bcast reduce allreduce"
+#        SIZES="1024 65536 1048576 16777216" (bytes; up to 268435456: each
+#        rank holds two buffers of the size, real memory)
+#        ALGS_bcast="default binomial_tree scatter_LR_allgather ompi_pipeline"
+#        ALGS_reduce="default binomial ompi_in_order_binary"
+#        ALGS_allreduce="default redbcast rdb lr"
+#        MAX_SEGMENTS=256 (ssched plan --max-segments)
+#        RUN_TIMEOUT=900
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=${BUILD:-$ROOT/build/release}
+SSCHED=${SSCHED:-$B/ssched}
+PLATFORMS=${PLATFORMS:-"small_platform tiers-small"}
+COLLS=${COLLS:-"bcast reduce allreduce"}
+SIZES=${SIZES:-"1024 65536 1048576 16777216"}
+ALGS_bcast=${ALGS_bcast:-"default binomial_tree scatter_LR_allgather ompi_pipeline"}
+ALGS_reduce=${ALGS_reduce:-"default binomial ompi_in_order_binary"}
+ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
+MAXSEG=${MAX_SEGMENTS:-256}
+RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+[ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
+    { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+# build once, link twice
+g++ -std=c++17 -O2 -fPIC -c "$ROOT/src/mpi/smpi_envelope.cpp" -o "$W/env.o"
+smpicc -O2 -DOSU_SMPI_EXACT -c "$ROOT/bench/osu_coll.c" -o "$W/osu.o" 2>"$W/cc.log" ||
+    { cat "$W/cc.log" >&2; exit 1; }
+smpicc "$W/osu.o" "$W/env.o" -o "$W/osu_plain" -lsimgrid -lstdc++ 2>>"$W/cc.log" ||
+    { cat "$W/cc.log" >&2; exit 1; }
+cache() { sed -n "s|^$1:[A-Z]*=||p" "$B/CMakeCache.txt"; }
+# shellcheck disable=SC2046
+smpicc "$W/osu.o" "$W/env.o" -o "$W/osu_ssched" -Wl,--whole-archive "$B/libssched_pmpi_smpi.a" \
+    -Wl,--no-whole-archive "$B/libssched.a" $(pkg-config --libs igraph jansson libxml-2.0) \
+    "$(cache LPSOLVE_LIBRARY)" "$(cache COLAMD_LIBRARY)" "$(cache GMP_LIBRARY)" \
+    -lsimgrid -lstdc++ -lm -ldl 2>>"$W/cc.log" || { cat "$W/cc.log" >&2; exit 1; }
+CFG=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
+
+# tiers-small with latencies (bench/mpi_vs_collectives.sh): c, w for 10^8
+# bytes, 10 us on host links, 100 us LAN-MAN, 1 ms with a WAN end
+tiers() {
+    python3 - "$ROOT/examples/tiers-small.graphml" "$W/tiers.graphml" <<'PY'
+import re, sys
+from fractions import Fraction
+t = open(sys.argv[1]).read()
+def tier(n):
+    return 0 if n.startswith("h") else 3 if n.startswith("wan") else 1 if n.startswith("lan") else 2
+def edge(m):
+    a, b = tier(m.group(1)), tier(m.group(2))
+    l = Fraction(1, 1000) if 3 in (a, b) else Fraction(1, 100000) if 0 in (a, b) else Fraction(1, 10000)
+    return m.group(0).replace("</edge>", '<data key="l">%s</data></edge>' % l)
+t = re.sub(r'<edge source="([^"]+)" target="([^"]+)">.*?</edge>', edge, t)
+t = t.replace('<key id="c" for="edge"', '<key id="l" for="edge" attr.name="l" '
+              'attr.type="string"/>\n  <key id="c" for="edge"', 1)
+open(sys.argv[2], "w").write(t)
+PY
+    "$SSCHED" export simgrid "$W/tiers.graphml" -o "$W/tiers.xml" --hostfile "$W/tiers-hosts.txt" \
+        --unit-bytes 100000000 \
+        --flops-per-task 1e9 >/dev/null
+}
+
+run() { # label binary coll size root extra...  -> "time verified" or "fail -"
+    bin=$1 coll=$2 size=$3 root=$4; shift 4
+    # shellcheck disable=SC2086
+    if timeout "$RUN_TIMEOUT" smpirun -np "$NP" -platform "$P" -hostfile "$W/hosts.txt" $CFG "$@" \
+        "$bin" "$coll" "$size" "$size" 1 "$root" >"$W/out" 2>"$W/err"; then
+        awk '$1 == "size" { print $4, $6 }' "$W/out"
+    else
+        echo "fail -"
+    fi
+}
+
+printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s   %s\n" platform coll bytes segment \
+    default "best (SMPI alg)" predicted interposer verified def/int best/int "plain runs (! = wrong result)"
+for plat in $PLATFORMS; do
+    case $plat in
+    tiers-small) tiers; P=$W/tiers.xml ;;
+    */*) P=$plat ;;
+    *) P=$ROOT/../shared/data/simgrid/$plat.xml ;;
+    esac
+    "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
+    NP=$(grep -c . "$W/hosts.txt")
+    SRC=$(head -n 1 "$W/hosts.txt")
+    # the executor's fixed cost per call on this platform (barriers and
+    # small all-reductions around the plan): a one-segment 1 KB broadcast,
+    # measured - planned
+    rm -rf "$W/plans"
+    "$SSCHED" plan "$P" --problem broadcast --source "$SRC" --hostfile "$W/hosts.txt" --bytes 1024 \
+        --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
+    PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
+    set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" bcast 1024 0)
+    OVER=$(python3 -c "print('%.9f' % max(0, $1 - $PRED))")
+    echo "$(basename "$P" .xml): $NP ranks; the executor's fixed cost per call: $OVER s (1 KB broadcast, one segment: $1 s measured, $PRED s planned)"
+    for coll in $COLLS; do
+        case $coll in
+        bcast) PROB="--problem broadcast --source $SRC"; DT=1 ;;
+        reduce) PROB="--problem reduce --target $SRC"; DT=8 ;;
+        allreduce) PROB="--problem allreduce"; DT=8 ;;
+        esac
+        eval "ALGS=\$ALGS_$coll"
+        for size in $SIZES; do
+            best=""; bestn=""; vplain=""; tdef=""
+            for a in $ALGS; do
+                set -- $(run "$W/osu_plain" "$coll" "$size" 0 "--cfg=smpi/$coll:$a")
+                vplain="$vplain$a=$1$([ "$2" = yes ] || echo '!') "
+                [ "$a" = default ] && tdef=$1
+                [ "$1" != fail ] && [ "$2" = yes ] || continue
+                if [ -z "$best" ] || python3 -c "import sys; sys.exit(not $1 < $best)"; then
+                    best=$1; bestn=$a
+                fi
+            done
+            rm -rf "$W/plans"
+            mkdir "$W/plans"
+            # no plan where the best prediction plus the fixed cost is not
+            # below the plain (default selection) time: the interposer then
+            # falls back
+            BASE=""
+            [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="--baseline-seconds $tdef --overhead-seconds $OVER"
+            # shellcheck disable=SC2086
+            "$SSCHED" plan "$P" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
+                --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
+            SEG=$(sed -n 's/^chosen: segment \([0-9]*\) bytes.*/\1/p' "$W/plan.out")
+            PRED=$(awk '$1 ~ /^[0-9]+$/ && NF == 3 { if (m == "" || $3 < m) m = $3 } END { print m }' "$W/plan.out")
+            [ -n "$SEG" ] || SEG=none
+            set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" "$size" 0)
+            ti=$1 vi=$2
+            rb=$(python3 -c "print('%.3f' % ($best / $ti))" 2>/dev/null || echo n/a)
+            rd=$(python3 -c "print('%.3f' % ($tdef / $ti))" 2>/dev/null || echo n/a)
+            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s %s  %s\n" \
+                "$(basename "$P" .xml)" "$coll" "$size" "$SEG" "$tdef" "$bestn ${best:-n/a}" \
+                "$PRED" "$ti" "$vi" "$rd" "$rb" "" "$vplain"
+        done
+    done
+done
+echo "def/int: SMPI's default selection / interposer; best/int: the best verified SMPI algorithm /"
+echo "interposer (above 1: the interposer faster); segment none: no plan (the best prediction was"
+echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate"
