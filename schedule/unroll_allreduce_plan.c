@@ -17,6 +17,7 @@
  * compare with).  A broadcast or multicast is the same without trees:
  * its own pattern holds the least whole counts in the ratio of the rates,
  * which with 30-digit costs are 30-digit numbers of operations. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,10 @@ static void arb_usage(const ssched_platform_t *p, const ssched_arborescence_t *a
 static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *use, size_t nr,
                       size_t n, size_t *c, mpq_t *load)
 {
+    if (m == 0)
+        return; /* a broadcast has no trees: nothing to place (the rest
+                   loop below would count n instances of item 0, which
+                   is then the first arborescence: twice its load) */
     mpq_t q, worst, best;
     mpq_inits(q, worst, best, NULL);
     size_t placed = 0;
@@ -113,6 +118,11 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
     /* the solution the builder takes: the chosen instances over T' (the
      * trees' and arborescences' arrays are shallow copies; their rates and
      * weights are fresh numbers) */
+    if (getenv("PACK23_DEBUG")) {
+        gmp_fprintf(stderr, "pattern period %Qd ma %zu size %Qd c0 %zu rate %Qd tp %Qd\n", period, ma, pb->size, c[0], arate[0], st->throughput);
+        for (size_t i = 0; i < nr; i++) if (mpq_sgn(load[i])) gmp_fprintf(stderr, " r%zu=%Qd", i, load[i]);
+        fprintf(stderr, "\n");
+    }
     ssched_steady_t syn = *st;
     syn.n_flows = 0;   /* the edge rates of the optimum would only */
     syn.n_tasks = 0;   /* lengthen the period's LCM                */
