@@ -395,12 +395,14 @@ SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
 
 /* Routed platforms: one arborescence rooted at root reaching the targets
  * (root itself skipped) whose own per-operation load is small, found by a
- * local search (unroll_pack_arb.c); weight = st->throughput.  EINPUT when
+ * local search (unroll_pack_arb.c); blocking: loads that count a copy's
+ * whole time on a link it cannot share with another arc's copy; weight =
+ * st->throughput.  EINPUT when
  * there is none (or the platform is not routed). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_best_arborescence(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
-        size_t root, const size_t *targets, size_t n_targets, ssched_arborescence_t *out,
-        ssched_error_t *err);
+        size_t root, const size_t *targets, size_t n_targets, int blocking,
+        ssched_arborescence_t *out, ssched_error_t *err);
 
 /* Events written for K operations (a bound: each slot transfer's ceiling
  * per period, the tasks). */

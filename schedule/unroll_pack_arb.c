@@ -41,6 +41,8 @@ typedef struct {
     size_t n_touched, cap_touched;
     double *arr;               /* per node: arrival time (scratch)          */
     size_t *order;             /* scratch: nodes in tree order              */
+    int blocking;              /* the packing-aware loads (see add_edge)    */
+    double *f1, *f2;           /* per link: the two largest f of the arcs   */
 } arb_ctx_t;
 
 typedef struct {
@@ -79,13 +81,19 @@ static int touch(arb_ctx_t *c, size_t r, double x)
     return 1;
 }
 
-/* One copy over edge e, as ssched_i_sched_edge_usage (routed model). */
+/* One copy over edge e, as ssched_i_sched_edge_usage (routed model).
+ * Blocking loads: a copy whose share f = link_c / c(e) of a SHARED link
+ * cannot run beside the arc of the largest other f there (f + f' > 1:
+ * under bottleneck-rate sharing they never overlap) counts its whole
+ * time c(e) on that link, not f c(e): on small_platform a copy to
+ * Jacquelin (2.6 MB/s) takes a quarter of Boivin's link for 0.39 s, in
+ * which no copy at Boivin's link's own rate can start. */
 static int add_edge(arb_ctx_t *c, size_t e)
 {
     const ssched_platform_t *p = c->p;
     const ssched_routes_t *rt = p->routes;
     size_t n = c->n;
-    double fat = 0;
+    double fat = 0, ce = mpq_get_d(p->c[e]);
     for (size_t k = rt->route_start[e]; k < rt->route_start[e + 1]; k++) {
         size_t L = rt->route_links[k];
         double lc = mpq_get_d(rt->link_c[L]);
@@ -93,6 +101,11 @@ static int add_edge(arb_ctx_t *c, size_t e)
             if (lc > fat)
                 fat = lc;
             continue;
+        }
+        if (c->blocking) {
+            double f = lc / ce, other = f == c->f1[L] ? c->f2[L] : c->f1[L];
+            if (f + other > 1 + 1e-12)
+                lc = ce;
         }
         if (!touch(c, 3 * n + p->n_edges + L, lc * c->size))
             return 0;
@@ -116,6 +129,27 @@ static int evaluate(arb_ctx_t *c, const size_t *par, arb_cost_t *out)
         c->load[c->touched[k]] = 0;
     c->n_touched = 0;
     out->max = out->depth = out->sum = 0;
+    const ssched_routes_t *rt = p->routes;
+    if (c->blocking) { /* the two largest f per link (f2 <= f1) */
+        for (size_t L = 0; L < rt->n_links; L++)
+            c->f1[L] = c->f2[L] = 0;
+        for (size_t v = 0; v < c->n; v++) {
+            if (par[v] == SIZE_MAX)
+                continue;
+            size_t e = c->eidx[par[v] * c->n + v];
+            double ce = mpq_get_d(p->c[e]);
+            for (size_t k = rt->route_start[e]; k < rt->route_start[e + 1]; k++) {
+                size_t L = rt->route_links[k];
+                double f = mpq_get_d(rt->link_c[L]) / ce;
+                if (f > c->f1[L]) {
+                    c->f2[L] = c->f1[L];
+                    c->f1[L] = f;
+                } else if (f > c->f2[L]) {
+                    c->f2[L] = f;
+                }
+            }
+        }
+    }
     for (size_t v = 0; v < c->n; v++)
         if (par[v] != SIZE_MAX && !add_edge(c, c->eidx[par[v] * c->n + v]))
             return 0;
@@ -417,7 +451,8 @@ ssched_status_t ssched_i_sched_best_arborescence(const ssched_platform_t *p,
                                                  const ssched_problem_t *pb,
                                                  const ssched_steady_t *st, size_t root,
                                                  const size_t *targets, size_t n_targets,
-                                                 ssched_arborescence_t *out, ssched_error_t *err)
+                                                 int blocking, ssched_arborescence_t *out,
+                                                 ssched_error_t *err)
 {
     size_t n = p->n_nodes;
     if (!p->routes || n < 2 || n > 1024 || root >= n)
@@ -427,6 +462,9 @@ ssched_status_t ssched_i_sched_best_arborescence(const ssched_platform_t *p,
     c.n = n;
     c.nr = ssched_i_sched_n_resources(p);
     c.root = root;
+    c.blocking = blocking;
+    c.f1 = ssched_i_calloc(p->routes->n_links + 1, sizeof *c.f1);
+    c.f2 = ssched_i_calloc(p->routes->n_links + 1, sizeof *c.f2);
     c.size = mpq_get_d(pb->size);
     c.eidx = ssched_i_alloc(n * n, sizeof *c.eidx);
     unsigned char *need = ssched_i_calloc(n, 1);
@@ -437,7 +475,8 @@ ssched_status_t ssched_i_sched_best_arborescence(const ssched_platform_t *p,
     size_t *par = ssched_i_alloc(n, sizeof *par), *best = ssched_i_alloc(n, sizeof *best);
     size_t *try = ssched_i_alloc(n, sizeof *try);
     ssched_status_t status = SSCHED_OK;
-    if (!c.eidx || !need || !c.load || !c.arr || !c.order || !par || !best || !try)
+    if (!c.eidx || !need || !c.load || !c.arr || !c.order || !par || !best || !try || !c.f1 ||
+        !c.f2)
         status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     arb_cost_t bc = {0, 0, 0}, k;
     int have = 0;
@@ -509,6 +548,6 @@ ssched_status_t ssched_i_sched_best_arborescence(const ssched_platform_t *p,
         mpq_set(out->weight, st->throughput);
     }
     free(c.eidx); free(need); free(c.load); free(c.arr); free(c.order);
-    free(c.touched); free(par); free(best); free(try);
+    free(c.touched); free(par); free(best); free(try); free(c.f1); free(c.f2);
     return status;
 }

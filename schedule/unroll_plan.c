@@ -351,30 +351,30 @@ static ssched_status_t try_single_arb(const ssched_platform_t *p, const ssched_p
     if (!p->routes || (all && !steady->n_rated_trees))
         return SSCHED_OK;
     size_t root = all ? steady->allreduce_root : pb->sources[0];
-    ssched_arborescence_t arb;
-    ssched_arborescence_init(&arb);
-    ssched_error_t e;
-    ssched_status_t st = ssched_i_sched_best_arborescence(
-            p, pb, steady, root, all ? pb->participants : pb->targets,
-            all ? pb->n_participants : pb->n_targets, &arb, &e);
-    if (getenv("PACK23_DEBUG"))
-        { fprintf(stderr, "arb st %d %s n_arcs %zu:", (int)st, st ? e.message : "", arb.n_arcs);
-          for (size_t q = 0; q < arb.n_arcs; q++) fprintf(stderr, " %s->%s", p->names[p->from[arb.arcs[q]]], p->names[p->to[arb.arcs[q]]]);
-          fprintf(stderr, "\n"); }
-    if (st == SSCHED_ENOMEM)
-        st = ssched_error_set(err, st, "%s", e.message);
-    else if (st == SSCHED_OK) {
-        ssched_steady_t syn = *steady; /* shallow: only the arborescences differ */
-        syn.n_arborescences = 1;
-        syn.arborescences = &arb;
-        for (size_t k = 0; k < (all ? n_ns : 1) && st == SSCHED_OK &&
-                           (ns[k] == 1 || ns[k] / 2 <= K); k++)
-            st = try_short(p, pb, &syn, ns[k], K, max_period, no_split, cand, out, best, est,
-                           have, err);
-    } else {
-        st = SSCHED_OK; /* no such arborescence: nothing to add */
+    ssched_status_t st = SSCHED_OK;
+    for (int blocking = 0; blocking < 2 && st == SSCHED_OK; blocking++) {
+        ssched_arborescence_t arb;
+        ssched_arborescence_init(&arb);
+        ssched_error_t e;
+        st = ssched_i_sched_best_arborescence(p, pb, steady, root,
+                                              all ? pb->participants : pb->targets,
+                                              all ? pb->n_participants : pb->n_targets, blocking,
+                                              &arb, &e);
+        if (st == SSCHED_ENOMEM) {
+            st = ssched_error_set(err, st, "%s", e.message);
+        } else if (st == SSCHED_OK) {
+            ssched_steady_t syn = *steady; /* shallow: only the arborescences differ */
+            syn.n_arborescences = 1;
+            syn.arborescences = &arb;
+            for (size_t k = 0; k < (all ? n_ns : 1) && st == SSCHED_OK &&
+                               (ns[k] == 1 || ns[k] / 2 <= K); k++)
+                st = try_short(p, pb, &syn, ns[k], K, max_period, no_split, cand, out, best,
+                               est, have, err);
+        } else {
+            st = SSCHED_OK; /* no such arborescence: nothing to add */
+        }
+        ssched_arborescence_free(&arb);
     }
-    ssched_arborescence_free(&arb);
     return st;
 }
 
