@@ -17,7 +17,6 @@
  * compare with).  A broadcast or multicast is the same without trees:
  * its own pattern holds the least whole counts in the ratio of the rates,
  * which with 30-digit costs are 30-digit numbers of operations. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +109,29 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
     }
     apportion(mt, st->tree_rates, st->throughput, use, nr, n, c, load);
     apportion(ma, arate, st->throughput, use + mt * nr, nr, n, c + mt, load);
+    /* routed: better whole tree counts by branch and bound over the
+     * arborescences' loads (unroll_pack_counts.c); loads recomputed exactly */
+    if (p->routes && mt > 0) {
+        mpq_t *base = malloc(nr * sizeof *base);
+        if (base) {
+            for (size_t i = 0; i < nr; i++) {
+                mpq_init(base[i]);
+                for (size_t a = 0; a < ma; a++)
+                    for (size_t x = 0; x < c[mt + a]; x++)
+                        mpq_add(base[i], base[i], use[(mt + a) * nr + i]);
+            }
+            if (ssched_i_sched_best_counts(mt, nr, use, base, n, st->throughput, c))
+                for (size_t i = 0; i < nr; i++) {
+                    mpq_set(load[i], base[i]);
+                    for (size_t t = 0; t < mt; t++)
+                        for (size_t x = 0; x < c[t]; x++)
+                            mpq_add(load[i], load[i], use[t * nr + i]);
+                }
+            for (size_t i = 0; i < nr; i++)
+                mpq_clear(base[i]);
+            free(base);
+        }
+    }
     mpq_t period;
     mpq_init(period);
     for (size_t i = 0; i < nr; i++)
@@ -118,11 +140,6 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
     /* the solution the builder takes: the chosen instances over T' (the
      * trees' and arborescences' arrays are shallow copies; their rates and
      * weights are fresh numbers) */
-    if (getenv("PACK23_DEBUG")) {
-        gmp_fprintf(stderr, "pattern period %Qd ma %zu size %Qd c0 %zu rate %Qd tp %Qd\n", period, ma, pb->size, c[0], arate[0], st->throughput);
-        for (size_t i = 0; i < nr; i++) if (mpq_sgn(load[i])) gmp_fprintf(stderr, " r%zu=%Qd", i, load[i]);
-        fprintf(stderr, "\n");
-    }
     ssched_steady_t syn = *st;
     syn.n_flows = 0;   /* the edge rates of the optimum would only */
     syn.n_tasks = 0;   /* lengthen the period's LCM                */

@@ -23,7 +23,6 @@
  * largest load (relative tolerance 1e-9), the longest root-to-target time
  * (sum of l + size c per hop: the pipeline's fill), the sum of loads. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -432,8 +431,6 @@ static int chain(arb_ctx_t *c, const ssched_steady_t *st, size_t *par)
         h.len = 1;
         chain_dfs(c, &h, 0);
         ok = isfinite(h.best);
-        if (getenv("PACK23_DEBUG"))
-            fprintf(stderr, "chain best %g floor %g budget %ld nt %zu\n", h.best, h.floor, h.budget, h.nt);
     }
     for (size_t k = 0; k < c->nr; k++) /* the search leaves rounding dust */
         c->load[k] = 0;
@@ -522,8 +519,6 @@ ssched_status_t ssched_i_sched_best_arborescence(const ssched_platform_t *p,
                 status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
                 break;
             }
-            if (getenv("PACK23_DEBUG"))
-                fprintf(stderr, "start %zu ok: max %g depth %g sum %g\n", s, k.max, k.depth, k.sum);
             if (!have || cost_less(&k, &bc)) {
                 memcpy(best, par, n * sizeof *best);
                 bc = k;

@@ -20,7 +20,6 @@
  * solution), ranked by times that all scale with the unit, and unrolled
  * on a time scale that never refuses (exact ticks, else the rounded grid
  * of unroll_internal.h): scaling every cost by f scales the schedule. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,6 +229,15 @@ static size_t apportioned_periods(const ssched_platform_t *p, const ssched_probl
             for (size_t i = 0; i < nr; i++)
                 mpq_add(load[i], load[i], use[pick * nr + i]);
         }
+        /* routed: better whole counts by branch and bound (unroll_pack_counts.c),
+         * the period then recomputed exactly from them */
+        if (p->routes && ssched_i_sched_best_counts(nt, nr, use, NULL, n, steady->throughput, c))
+            for (size_t i = 0; i < nr; i++) {
+                mpq_set_ui(load[i], 0, 1);
+                for (size_t t = 0; t < nt; t++)
+                    for (size_t x = 0; x < c[t]; x++)
+                        mpq_add(load[i], load[i], use[t * nr + i]);
+            }
         mpq_set_ui(worst, 0, 1);
         for (size_t i = 0; i < nr; i++)
             if (mpq_cmp(load[i], worst) > 0)
@@ -321,9 +329,6 @@ static ssched_status_t try_short(const ssched_platform_t *p, const ssched_proble
         return SSCHED_OK;
     cand->unroll_whole = pb->kind == SSCHED_PROBLEM_ALLREDUCE ? no_split : 1;
     rank(p, pb, cand, K, 2000000ULL, est);
-    if (getenv("PACK23_DEBUG"))
-        fprintf(stderr, "cand n=%zu arbs=%zu period %g ops %lu est %g\n", n, st->n_arborescences,
-                mpq_get_d(cand->period), mpz_get_ui(cand->ops_per_period), mpq_get_d(est));
     if (!*have || mpq_cmp(est, best) < 0) {
         ssched_schedule_t tmp = *out;
         *out = *cand;
