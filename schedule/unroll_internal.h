@@ -419,6 +419,13 @@ SSCHED_INTERNAL int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t 
                                                const mpq_t *base, size_t n, mpq_srcptr tp,
                                                size_t *c);
 
+/* Routed scatter, gossip: per commodity of st, relay[t] = a relay host
+ * for its message (SIZE_MAX: direct) whose blocking loads beat the direct
+ * routes' (unroll_pack_routes.c); 1 iff some relay was chosen. */
+SSCHED_INTERNAL int ssched_i_sched_relay_routes(const ssched_platform_t *p,
+                                                const ssched_problem_t *pb,
+                                                const ssched_steady_t *st, size_t *relay);
+
 /* Events written for K operations (a bound: each slot transfer's ceiling
  * per period, the tasks). */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
