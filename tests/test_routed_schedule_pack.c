@@ -19,7 +19,8 @@
  * messages, as bench/simgrid_exec.sh): cluster_fat_tree's broadcast from
  * node-0 to 7 hosts within 7 % of K/TP at K = 100 (the column
  * generation's stars gave 1.70), cluster_backbone's gossip of 6 hosts
- * within 0.1 % (sender-by-sender order gave 1.20).
+ * within 0.1 % (sender-by-sender order gave 1.20), small_platform's
+ * scatter from Boivin within 1 % (direct routes only: 1.33).
  * Every file passes the independent checker. */
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -250,6 +251,26 @@ static void test_backbone_gossip(void)
     ssched_platform_free(&p);
 }
 
+static void test_small_platform_scatter(void)
+{
+    ssched_platform_t p;
+    load(&p, "small_platform.xml");
+    ssched_problem_t pb;
+    ssched_problem_init(&pb);
+    ssched_error_t err;
+    CU_ASSERT_FATAL(ssched_problem_set_scatter(&pb, &p, "Boivin",
+                                               "Bourassa,Fafard,Ginette,Jacquelin,Jupiter,Tremblay",
+                                               &err) == SSCHED_OK);
+    mpq_t m, ktp;
+    mpq_inits(m, ktp, NULL);
+    plan(&p, &pb, 100, m, ktp);
+    CU_ASSERT(tu_mpq_equals(ktp, "4800000/82517"));
+    CU_ASSERT(within(m, ktp, "1/100"));
+    mpq_clears(m, ktp, NULL);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -258,6 +279,8 @@ int main(void)
         {"reduce with busy processors: valid", test_reduce_valid},
         {"cluster_fat_tree.xml broadcast within 7 % of K/TP", test_fat_tree_broadcast},
         {"cluster_backbone.xml gossip within 0.1 % of K/TP", test_backbone_gossip},
+        {"small_platform.xml scatter through a relay within 1 % of K/TP",
+         test_small_platform_scatter},
         {NULL, NULL},
     };
     return tu_main("routed schedules packed", tests);
