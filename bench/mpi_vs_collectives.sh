@@ -45,8 +45,10 @@
 # ssched-exec's simulated time / the planned makespan - 1 (prediction
 # error).  The "default" rows are planned on the platform SMPI's default
 # model simulates: every latency times SMPI's latency factor for the message
-# size (latfactor below), and the link pairs the plan uses both ways at the
-# rate SMPI's cross-traffic leaves them (crossfix.py below); ssched-exec
+# size (latfactor below), then fitted to the plan: each edge's latency times
+# the factor of the messages the plan sends there, and the link pairs the plan
+# uses both ways at the rate SMPI's cross-traffic leaves them
+# (bench/smpi_latency_fit.py); ssched-exec
 # runs the schedule planned for each model.
 #
 # usage: bench/mpi_vs_collectives.sh
@@ -65,7 +67,8 @@
 #        scatter-sw gossip-sw broadcast-sw allreduce-sw"
 #        RUN_TIMEOUT=900 (s per smpirun)
 #        BASELINES=0: ssched's plan and executor only (no MPI baseline)
-#        CROSSTRAFFIC=0: plan the "default" rows without crossfix.py
+#        CROSSTRAFFIC=0: fit the "default" rows' latencies only (no
+#        cross-traffic rates, bench/smpi_latency_fit.py)
 # One cell: e.g. PLATFORMS=tiers-small PROBLEMS=gossip-sw SIZES=1024
 #        LATENCIES=tiers MODELS=exact KS=100 BASELINES=0
 set -eu
@@ -143,50 +146,18 @@ PY
 # message over a route of latency L takes latfactor x L + S / B (the
 # bandwidth factor being the envelope shim's), so the "default" rows are
 # planned with every latency times this factor (measured exact: README)
-latfactor() {
-    python3 -c "
-s = $1 + 16
-for t, f in ((65472, '11.6436'), (15424, '3.48845'), (9376, '2.59299'), (5776, '2.18796'),
-             (3484, '1.88101'), (1426, '1.61075'), (732, '1.9503'), (257, '1.95341'), (0, '2.01467')):
-    if s >= t:
-        print(f)
-        break"
+latfactor() { # (the table: bench/smpi_latency_fit.py)
+    python3 -B -c "import sys; sys.path.insert(0, '$ROOT/bench')
+from smpi_latency_fit import latfactor
+print(latfactor($1))"
 }
-# crossfix.py BASE.graphml OUT.graphml U.json PAIRS: SMPI's default model
-# has network/crosstraffic:1: a flow also takes 5 % of its rate on the
-# reverse route's links (SimGrid CM02, expand(..., .05)), and max-min then
-# gives two opposite flows over a link pair the same rate, the slower
-# link's bandwidth / 1.05 (measured, bench/smpi_latency.sh has the pair:
-# 10 x 64 KB each way over 1.03 and 4.35 MB/s links end together at
-# 0.667 s; alone 0.636 s and 0.151 s).  A plan that keeps both ways of an
-# asymmetric pair busy (gossip, all-reduce) therefore ran 10-40 % behind.
-# The pairs (edge, reverse) that U.json uses both ways are added to the
-# set in PAIRS; OUT is BASE with c = max(c, c_reverse) x 21/20 on both
-# edges of every pair in the set.  Exit 1 when U.json adds no new pair
-# (the plan already accounts for all it uses).
-cat >"$W/crossfix.py" <<'PY'
-import json, re, sys
-from fractions import Fraction as F
-base, out, uj, pf = sys.argv[1:5]
-t = open(base).read()
-used = {(x["from"], x["to"]) for x in json.load(open(uj))["transfers"]}
-pairs = {tuple(l.split()) for l in open(pf) if l.strip()}
-new = {(a, b) for a, b in used if (b, a) in used} - pairs
-if not new:
-    sys.exit(1)
-pairs |= new
-open(pf, "w").write("".join("%s %s\n" % p for p in sorted(pairs)))
-EDGE = r'<edge source="([^"]+)" target="([^"]+)">(.*?)</edge>'
-c = {(m.group(1), m.group(2)): F(re.search(r'<data key="c">([^<]+)</data>', m.group(3)).group(1))
-     for m in re.finditer(EDGE, t, re.S)}
-def edge(m):
-    a, b = m.group(1), m.group(2)
-    if (a, b) not in pairs:
-        return m.group(0)
-    nc = max(c[(a, b)], c[(b, a)]) * F(21, 20)
-    return re.sub(r'<data key="c">[^<]+</data>', '<data key="c">%s</data>' % nc, m.group(0))
-open(out, "w").write(re.sub(EDGE, edge, t, flags=re.S))
-PY
+# The "default" rows are then fitted to the plan (bench/smpi_latency_fit.py):
+# every edge the plan uses gets SMPI's latency factor for the messages it
+# really sends there (a batch of n operations is one message of n x U bytes,
+# and smpi/lat-factor is piecewise in the size), and the link pairs it uses
+# both ways the rate SMPI's cross-traffic leaves them (network/crosstraffic:1:
+# c = max(c, c_reverse) x 21/20 on both edges); the bench plans again until
+# the plan sends what it was planned with (at most 5 more plans).
 # setlat.py XML: each link of a one-link route gets the tier latency (when
 # the export left it 0)
 cat >"$W/setlat.py" <<'PY'
@@ -295,19 +266,28 @@ for plat in $PLATFORMS; do
                     PLAN=fail
                     sed 's/^/    plan: /' "$W/sched.log" | head -3 >&2
                 fi
-                # default model: replan with the cross-traffic rates of the
-                # link pairs the plan uses both ways (crossfix.py), until no
-                # new pair appears (at most 3 more plans)
-                if [ "$model" = default ] && [ "$CROSS" = 1 ] && [ "$PLAN" != fail ]; then
-                    : >"$W/pairs"
+                # default model: replan on the platform fitted to the plan
+                # (latency factors of its messages' sizes, cross-traffic
+                # rates of the pairs it uses both ways) until it no longer
+                # changes (at most 5 more plans)
+                if [ "$model" = default ] && [ "$PLAN" != fail ]; then
+                    rm -f "$W/fit.json"
                     n=0
-                    while [ $n -lt 3 ] && python3 "$W/crossfix.py" "$PP" "$W/cross.graphml" "$W/u.json" "$W/pairs" &&
-                        "$SSCHED" schedule "$W/cross.graphml" "$@" --operations "$K" --unroll -o "$W/u2.json" \
+                    while [ $n -lt 5 ] && python3 "$ROOT/bench/smpi_latency_fit.py" "$P0" "$SF" "$lat" "$U" \
+                            "$W/u.json" "$W/fit.json" "$W/fit.graphml" "$CROSS" &&
+                        "$SSCHED" schedule "$W/fit.graphml" "$@" --operations "$K" --unroll -o "$W/u2.json" \
                             >"$W/sched.log" 2>&1; do
                         mv "$W/u2.json" "$W/u.json"
                         PLAN=$(frac "$W/u.json" makespan)
                         n=$((n + 1))
                     done
+                    [ $n -lt 5 ] || echo "    $prob $pname $size $lat $model K=$K: the fit did not settle" \
+                        "in 5 plans (the last one runs)" >&2
+                fi
+                # which pattern the planner chose (issue 22: the direct,
+                # one-level pattern is a candidate; stderr only)
+                if [ "$PLAN" != fail ] && grep -q "pattern: direct" "$W/sched.log"; then
+                    echo "    $prob $pname $size $lat $model K=$K: direct pattern chosen" >&2
                 fi
                 : >"$W/row"
                 SIM=n/a

@@ -13,7 +13,11 @@
 # and its sends below smpi/send-is-detached-thresh (64 KiB) complete at once
 # (the exact configuration sets the threshold to 0).  Measured (SimGrid
 # 3.32): every arrival equals its prediction to the printed 0.1 us; f = 1.95
-# at 1 KB, 11.64 at 64 KB and above.
+# at 1 KB, 3.49 at 16 KB (SIZES="1024 16384": one 16 KB message arrives at
+# 3.6523 ms = 3.48845 x 1 ms + 0.1638 ms), 11.64 at 64 KB and above.  So a
+# plan's batch of n operations, one message of n x S bytes, pays the
+# factor of n x S, not of S: bench/smpi_latency_fit.py fits the "default"
+# platform of bench/mpi_vs_collectives.sh to the sizes a plan sends.
 #
 # Cross-traffic (SMPI's default model has network/crosstraffic:1, the exact
 # configuration 0): a flow also takes 5 % of its rate on the reverse

@@ -369,7 +369,7 @@ static ssched_status_t null_emit(sched_sink_t *sk, const sched_event_t *ev, ssch
 
 /* The exact makespan for K of s as it is set (a replay with no output);
  * 0 if it cannot be replayed within the planning budget. */
-static int exact_time(const ssched_platform_t *p, const ssched_problem_t *pb,
+int ssched_i_sched_exact_makespan(const ssched_platform_t *p, const ssched_problem_t *pb,
                       const ssched_schedule_t *s, size_t K, mpq_t out)
 {
     ssched_unroll_limits_t lim = {0, 2000000ULL, 0, NULL, NULL};
@@ -400,13 +400,13 @@ ssched_status_t ssched_i_sched_choose_batch(const ssched_platform_t *p,
     mpq_t best, t;
     mpq_inits(best, t, NULL);
     s->unroll_batch = best_n;
-    int have = exact_time(p, pb, s, K, best);
+    int have = ssched_i_sched_exact_makespan(p, pb, s, K, best);
     for (int pass = 0; pass < 1 + toggle; pass++) {
         s->unroll_whole = pass ? !whole0 : whole0;
         int misses = 0;
         for (size_t n = pass ? 1 : 2; n <= K && misses < 2; n *= 2) {
             s->unroll_batch = n;
-            if (!exact_time(p, pb, s, K, t))
+            if (!ssched_i_sched_exact_makespan(p, pb, s, K, t))
                 break; /* finer batches only cost more events */
             if (!have || mpq_cmp(t, best) < 0) {
                 mpq_set(best, t);

@@ -394,6 +394,43 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_choose_batch(const ssched_platfor
                                                             ssched_schedule_t *s, size_t K,
                                                             int no_split, ssched_error_t *err);
 
+/* The exact makespan for K of s as it is set (batch, pieces): a replay
+ * with no output; 0 if it cannot be replayed within 2*10^6 events. */
+SSCHED_INTERNAL int ssched_i_sched_exact_makespan(const ssched_platform_t *p,
+                                                  const ssched_problem_t *pb,
+                                                  const ssched_schedule_t *s, size_t K,
+                                                  mpq_t out);
+/* Shortest routes from src by l(e) + size c(e) (unroll_direct_routes.c):
+ * par[v] = the edge into v on one, SIZE_MAX for src and unreachable nodes;
+ * routed platforms: the overlay edge src -> v when there is one.  0 on
+ * ENOMEM.  route: the edges src -> dst in order into path (room for
+ * n_nodes), their count, SIZE_MAX if dst is unreachable. */
+SSCHED_INTERNAL int ssched_i_sched_direct_routes(const ssched_platform_t *p, mpq_srcptr size,
+                                                 size_t src, size_t *par);
+SSCHED_INTERNAL size_t ssched_i_sched_direct_route(const ssched_platform_t *p, const size_t *par,
+                                                   size_t src, size_t dst, size_t *path);
+/* The direct (one-level) pattern of one operation per period
+ * (unroll_direct.c): scatter, gossip: each message on its shortest route;
+ * broadcast: the source's shortest-route arborescence; ordered reduce:
+ * every value to the target, merged there in order; all-reduce: both.
+ * out->optimal_throughput is the certified TP; unroll_direct is set.
+ * EINPUT when the problem has none (one participant, a target that cannot
+ * merge, an unreachable node). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_direct_pattern(const ssched_platform_t *p,
+                                                              const ssched_problem_t *pb,
+                                                              const ssched_steady_t *steady,
+                                                              int no_split,
+                                                              ssched_schedule_t *out,
+                                                              ssched_error_t *err);
+/* The direct pattern with its own batch and pieces replaces *out (the LP
+ * pattern, batch chosen) when forced, or when its exact makespan for K is
+ * strictly less.  Not forced, a direct pattern that cannot be built (or is
+ * longer than max_period) is no candidate: SSCHED_OK, *out unchanged. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_direct_choose(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *steady,
+        size_t K, mpq_srcptr max_period, int no_split, int forced, ssched_schedule_t *out,
+        ssched_error_t *err);
+
 /* A broadcast, all-reduce or reduce pattern built at the solution's LCM
  * period, made the shortest with the same rates: its counts, slots and
  * period divided by the gcd of the counts (unroll_shortest.c). */

@@ -641,8 +641,28 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
                                    mpq_srcptr max_period, int no_split,
                                    ssched_schedule_t *out, ssched_error_t *err)
 {
+    return ssched_unroll_plan_pattern(p, pb, steady, K, max_period, no_split,
+                                      SSCHED_PATTERN_AUTO, out, err);
+}
+
+/* The LP pattern, then the direct one as a candidate (unroll_direct.c):
+ * the plan is never worse, for K, than the best pattern it considered. */
+ssched_status_t ssched_unroll_plan_pattern(const ssched_platform_t *p,
+                                           const ssched_problem_t *pb,
+                                           const ssched_steady_t *steady, size_t K,
+                                           mpq_srcptr max_period, int no_split,
+                                           ssched_pattern_t which, ssched_schedule_t *out,
+                                           ssched_error_t *err)
+{
+    if (which == SSCHED_PATTERN_DIRECT) {
+        if (K == 0)
+            return ssched_error_set(err, SSCHED_EINPUT, "K (operations) must be at least 1");
+        return ssched_i_sched_direct_choose(p, pb, steady, K, max_period, no_split, 1, out, err);
+    }
     ssched_status_t st = plan_pattern(p, pb, steady, K, max_period, no_split, out, err);
     if (st == SSCHED_OK)
         st = ssched_i_sched_choose_batch(p, pb, out, K, no_split, err);
+    if (st == SSCHED_OK && which == SSCHED_PATTERN_AUTO)
+        st = ssched_i_sched_direct_choose(p, pb, steady, K, max_period, no_split, 0, out, err);
     return st;
 }

@@ -22,6 +22,12 @@ static const struct {
      EX "tiers-small.graphml --problem gossip --sources lan0_0_0,lan1_0_0 --targets "
         "lan0_0_1,lan1_0_1",
      NULL},
+    /* a routed platform: SimGrid's own file, hosts only, link resources */
+    {"simgrid-reduce",
+     SSCHED_DATA_DIR "/simgrid/small_platform.xml --problem reduce --participants "
+                     "Tremblay,Jupiter,Fafard,Ginette --target Tremblay --unit-bytes 1000000 "
+                     "--flops-per-task 10000000",
+     NULL},
 };
 
 /* Decode the base64 of a data: URI (RFC 4648) into a NUL-terminated text. */
@@ -98,6 +104,13 @@ static void test_cli_pages(void)
             char want[64];
             snprintf(want, sizeof want, "id=\"tp-exact\">%s<", cases[c].tp);
             CU_ASSERT_PTR_NOT_NULL(strstr(html, want));
+        }
+        if (strstr(cases[c].args, "simgrid")) {
+            /* the bottlenecks are the file's links, times in seconds */
+            CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr class=\"route-link\"><td>link (SHARED) "));
+            CU_ASSERT_PTR_NOT_NULL(strstr(html, "on a routed platform of 7 hosts (multi-port)"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(html, "operations per second"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(html, "time (seconds)"));
         }
         /* start-up and clean-up are shaded on the unrolled chart */
         CU_ASSERT_PTR_NOT_NULL(strstr(html, ">start-up<"));

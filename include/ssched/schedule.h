@@ -131,6 +131,9 @@ typedef struct {
                                   message of n times the range, one latency);
                                   0 or 1: one.  ssched_unroll_plan chooses it
                                   from the latencies, K and the size          */
+    int unroll_direct;         /* unrolling: the direct (one-level) pattern of
+                                  ssched_unroll_plan_pattern, not one derived
+                                  from the steady state                      */
     size_t n_slots;
     ssched_slot_t *slots;      /* consecutive, starting at 0                */
     /* matching figures */
@@ -386,6 +389,45 @@ ssched_status_t ssched_unroll_plan(const ssched_platform_t *p, const ssched_prob
                                    const ssched_steady_t *steady, size_t K,
                                    mpq_srcptr max_period, int no_split,
                                    ssched_schedule_t *out, ssched_error_t *err);
+
+/* Which periodic patterns ssched_unroll_plan_pattern considers. */
+typedef enum {
+    SSCHED_PATTERN_AUTO = 0, /* the steady-state (LP) pattern and the direct
+                                one; the direct one only when its exact
+                                makespan for K is strictly less             */
+    SSCHED_PATTERN_LP,       /* the pattern derived from the certified steady
+                                state only (ssched_unroll_plan before issue 22) */
+    SSCHED_PATTERN_DIRECT    /* the direct (one-level) pattern only         */
+} ssched_pattern_t;
+
+/* "auto", "lp", "direct" ("unknown" for any other value); parse:
+ * SSCHED_EINPUT naming the text and the accepted names. */
+const char *ssched_pattern_name(ssched_pattern_t v);
+ssched_status_t ssched_pattern_parse(const char *text, ssched_pattern_t *out,
+                                     ssched_error_t *err);
+
+/* ssched_unroll_plan with a choice of patterns (ssched_unroll_plan is
+ * SSCHED_PATTERN_AUTO).  The direct pattern holds one operation per period:
+ * scatter, gossip: each message from its origin to its destination on one
+ * route, the shortest by l + size c (routed: the overlay edge when there is
+ * one); broadcast, multicast: the source's shortest-route arborescence;
+ * reduce: every participant's value to the target, merged there in
+ * participant order (commutative too); all-reduce: that reduce to the
+ * problem's root (best root: the solution's or a participant, the shortest
+ * period), then the root's arborescence.  Its period is the busiest port,
+ * link or processor's time for one operation (its throughput, exact); it
+ * gets its own batch and pieces.  With latencies, where the LP pattern's
+ * relays pay one latency per hop, it is often faster for small messages.
+ * The unrolled file still claims the certified TP (LB(K) unchanged);
+ * out->unroll_direct says which pattern was chosen.  DIRECT is refused
+ * (EINPUT) for one participant and when the reduce's target (or every
+ * candidate root) cannot merge (no w). */
+ssched_status_t ssched_unroll_plan_pattern(const ssched_platform_t *p,
+                                           const ssched_problem_t *pb,
+                                           const ssched_steady_t *steady, size_t K,
+                                           mpq_srcptr max_period, int no_split,
+                                           ssched_pattern_t which, ssched_schedule_t *out,
+                                           ssched_error_t *err);
 
 /* ---------------------------------------------------------------------- */
 /* Export. */

@@ -84,8 +84,6 @@ int cli_cmd_report(int argc, char **argv)
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     int rc = cli_problem_load("report", &po, &p, &pb);
-    if (rc == CLI_EXIT_OK && p.routes)
-        rc = cli_bad_input("report", CLI_ROUTED_NO_REPORT);
     if (rc == CLI_EXIT_OK)
         rc = cli_steady_options("report", &po, &opt.steady);
     if (rc == CLI_EXIT_OK) {

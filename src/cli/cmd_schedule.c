@@ -43,6 +43,8 @@ typedef struct {
     long operations, max_operations, max_events;
     long batch;                 /* --batch N (0: chosen)                     */
     int pieces;                 /* --pieces: -1 chosen, 0 split, 1 whole     */
+    ssched_pattern_t pattern;   /* --pattern (default auto)                  */
+    int has_pattern;
     mpq_t max_period;
     const char *output, *gantt, *dot, *trees_dot;
     ssched_matching_rule_t rule;
@@ -229,7 +231,8 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
 }
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
-       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK, O_BATCH, O_PIECES };
+       O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK, O_BATCH, O_PIECES,
+       O_PATTERN };
 static const cli_opt_t schedule_table[] = {
     {{"json", no_argument, NULL, O_JSON}, NULL, "ssched-schedule/1 JSON instead of the table"},
     {{"output", required_argument, NULL, 'o'}, "FILE", "write the schedule (JSON) to FILE"},
@@ -259,6 +262,11 @@ static const cli_opt_t schedule_table[] = {
     {{"pieces", required_argument, NULL, O_PIECES}, "whole|split",
      "with --unroll: messages (reduce: values) move whole or in the pattern's\n"
      "pieces; default: chosen (split unless whole messages lose nothing)"},
+    {{"pattern", required_argument, NULL, O_PATTERN}, "auto|lp|direct",
+     "with --unroll: the periodic pattern: lp, derived from the certified\n"
+     "steady state; direct, every message straight to its destination on its\n"
+     "shortest route (reduce: every value to the target, merged there);\n"
+     "auto (default): both, the direct one when strictly faster for K"},
     {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
      "with --unroll: skip the self-check of the written file\n"
      "(check it later with `ssched check FILE`)"},
@@ -342,6 +350,14 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                 return cli_bad_input("schedule", "--max-period: TF must be positive");
             o->has_max_period = 1;
             break;
+        case O_PATTERN:
+            if (o->has_pattern)
+                return cli_bad_input("schedule", "--pattern given twice");
+            if (ssched_pattern_parse(optarg, &o->pattern, NULL) != SSCHED_OK)
+                return cli_bad_input("schedule", "--pattern: unknown pattern '%s' "
+                                     "(auto, lp or direct)", optarg);
+            o->has_pattern = 1;
+            break;
         case O_GANTT: o->gantt = optarg; break;
         case O_DOT: o->dot = optarg; break;
         case O_MATCH:
@@ -382,6 +398,10 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         return cli_bad_input("schedule", "--max-period is used with --unroll");
     if (o->has_max_period && o->fixed)
         return cli_bad_input("schedule", "--max-period and --fixed-period exclude each other");
+    if (o->has_pattern && !o->unroll)
+        return cli_bad_input("schedule", "--pattern is used with --unroll");
+    if (o->has_pattern && o->fixed)
+        return cli_bad_input("schedule", "--pattern and --fixed-period exclude each other");
     if (o->unroll && o->json)
         return cli_bad_input("schedule", "--unroll writes the unrolled schedule (JSON) to -o; "
                              "--json is for one period");
@@ -435,9 +455,9 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
         else if ((o->unroll && !o->fixed
-                      ? ssched_unroll_plan(&p, &pb, &st, (unsigned long)o->operations,
-                                           o->has_max_period ? o->max_period : NULL, o->no_split,
-                                           &s, &err)
+                      ? ssched_unroll_plan_pattern(&p, &pb, &st, (unsigned long)o->operations,
+                                                   o->has_max_period ? o->max_period : NULL,
+                                                   o->no_split, o->pattern, &s, &err)
                       : ssched_schedule_build(&p, &pb, &st, &so, &s, &err)) != SSCHED_OK)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)

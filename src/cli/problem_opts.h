@@ -66,12 +66,6 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg);
  * problem, routers the others (the nodes --routers switch would make
  * switches); the problem is rebuilt on the hosts by name.  --hosts
  * one-port|multi-port applies to routed platforms (default multi-port). */
-/* report on a routed platform: one line, exit 2 (`schedule` makes routed
- * schedules, docs/model.md). */
-#define CLI_ROUTED_NO_REPORT                                                           \
-    "the report does not cover the routed model; `solve` gives its certified TP and "  \
-    "`schedule` (--unroll) its schedules"
-
 int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platform_t *p,
                      ssched_problem_t *pb);
 

@@ -110,8 +110,9 @@ ssched_status_t ssched_write_schedule_gantt(FILE *out, const ssched_platform_t *
                  "fill=\"white\"/>\n", LEFT + WIDTH + 30, axis_y + 40 + 16.0 * ((double)legend + 3) / 4);
     fputs("<title>ssched: one period of the schedule</title>\n", out);
     char *ps = ssched_rational_to_string(s->period), *tp = ssched_rational_to_string(s->throughput);
-    fprintf(out, "<text x=\"%.0f\" y=\"20\">one period: %s time units, %s; TP = %s</text>\n", LEFT,
-            ps ? ps : "?", s->split ? "split amounts" : "whole messages", tp ? tp : "?");
+    fprintf(out, "<text x=\"%.0f\" y=\"20\">one period: %s %s, %s; TP = %s</text>\n", LEFT,
+            ps ? ps : "?", p->seconds ? "seconds" : "time units",
+            s->split ? "split amounts" : "whole messages", tp ? tp : "?");
     free(ps);
     free(tp);
     static const char *what[3] = {"out", "in", "compute"};

@@ -119,7 +119,7 @@ static void row_labels(gantt_t *g, int rows)
     (void)rows;
 }
 
-static void time_axis(FILE *out, double span, double scale, double y)
+static void time_axis(FILE *out, double span, double scale, double y, int seconds)
 {
     char lab[32];
     fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"black\"/>\n", LEFT,
@@ -132,9 +132,9 @@ static void time_axis(FILE *out, double span, double scale, double y)
                      "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
                 x, y, x, y + 4, x, y + 16, lab);
     }
-    fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">time (units of the "
-                 "platform's c and w)</text>\n",
-            LEFT + WIDTH / 2, y + 32);
+    fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+            LEFT + WIDTH / 2, y + 32,
+            seconds ? "time (seconds)" : "time (units of the platform's c and w)");
 }
 
 /* Shade [a, b] over the rows with a caption. */
@@ -228,7 +228,7 @@ ssched_status_t ssched_write_unrolled_gantt(FILE *out, const ssched_platform_t *
                  p->names[c->node], label, a, b);
         bar(&g, g.row[3 * c->node + 2], a, b, c->op, label, title);
     }
-    time_axis(out, span, g.scale, axis_y);
+    time_axis(out, span, g.scale, axis_y, p->seconds);
     fputs("</svg>\n", out);
     free(g.row);
     return ssched_i_write_status(out, err);

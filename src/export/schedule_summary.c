@@ -109,7 +109,8 @@ ssched_status_t ssched_write_unrolled_summary(FILE *out, const ssched_platform_t
     if (s->unroll_batch > 1) /* one message per batch of operations, one latency */
         fprintf(out, "batches: each transfer carries %zu operations (the last fewer)\n",
                 s->unroll_batch);
-    print_q(out, "pattern: period ", fig->period, "");
+    print_q(out, s->unroll_direct ? "pattern: direct (one level), period " : "pattern: period ",
+            fig->period, "");
     fprintf(out, " with ");
     mpz_out_str(out, 10, fig->ops_per_period);
     print_q(out, " operations, throughput ", fig->pattern_throughput, "\n");

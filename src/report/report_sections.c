@@ -50,8 +50,15 @@ static void problem_text(FILE *out, const report_t *r)
     }
     fputs(", message size ", out);
     ssched_i_report_q(out, pb->size);
-    fprintf(out, ", on a platform of %zu nodes and %zu directed links.</p>\n", p->n_nodes,
-            p->n_edges);
+    if (p->routes)
+        /* docs/model.md, "Routed model": hosts only, one route per pair */
+        fprintf(out, ", on a routed platform of %zu hosts (%s), %zu host pairs with routes over "
+                     "%zu link resources.</p>\n",
+                p->n_nodes, p->routes->hosts_one_port ? "one-port" : "multi-port", p->n_edges,
+                p->routes->n_links);
+    else
+        fprintf(out, ", on a platform of %zu nodes and %zu directed links.</p>\n", p->n_nodes,
+                p->n_edges);
 }
 
 void ssched_i_report_summary(FILE *out, const report_t *r)
@@ -62,7 +69,8 @@ void ssched_i_report_summary(FILE *out, const report_t *r)
     char *dec = ssched_rational_to_decimal(st->throughput, 10, SSCHED_DECIMAL_SIGNIFICANT);
     fputs("<p class=\"tp\" id=\"tp\">TP = <span id=\"tp-exact\">", out);
     ssched_i_report_q(out, st->throughput);
-    fprintf(out, "</span> operations per time unit (&asymp; %s)</p>\n", dec ? dec : "?");
+    fprintf(out, "</span> operations per %s (&asymp; %s)</p>\n",
+            r->p->seconds ? "second" : "time unit", dec ? dec : "?");
     free(dec);
     fputs("<table id=\"certificate\"><tr><th>method</th><td>", out);
     fputs(st->method == SSCHED_METHOD_COLGEN
@@ -94,6 +102,28 @@ void ssched_i_report_summary(FILE *out, const report_t *r)
     free(ops);
 }
 
+/* An edge's tooltip: its busy fraction, and on a routed platform the
+ * route's links (the pair's time is its bottleneck's, c(e) = max link_c). */
+static char *route_title(const ssched_platform_t *p, size_t e, const char *busy)
+{
+    size_t n = strlen(busy) + 64;
+    const ssched_routes_t *rt = p->routes;
+    for (size_t k = rt ? rt->route_start[e] : 0; rt && k < rt->route_start[e + 1]; k++)
+        n += strlen(rt->link_names[rt->route_links[k]]) + 2;
+    char *t = malloc(n);
+    if (!t)
+        return NULL;
+    int w = snprintf(t, n, rt ? "at its bottleneck's rate %s of the time" : "busy %s of the time",
+                     busy);
+    size_t used = w > 0 ? (size_t)w : 0;
+    for (size_t k = rt ? rt->route_start[e] : 0; rt && k < rt->route_start[e + 1]; k++) {
+        w = snprintf(t + used, n - used, "%s%s", k == rt->route_start[e] ? "; route " : ", ",
+                     rt->link_names[rt->route_links[k]]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return t;
+}
+
 /* Per edge: fraction of time busy (flows x size x c), exactly, then as
  * text for the tooltips. */
 static ssched_status_t edge_loads(const report_t *r, double *load, char **title,
@@ -114,11 +144,15 @@ static ssched_status_t edge_loads(const report_t *r, double *load, char **title,
             }
         load[e] = mpq_get_d(q);
         char *s = ssched_rational_to_string(q);
-        title[e] = s ? malloc(strlen(s) + 32) : NULL;
-        if (title[e])
-            sprintf(title[e], "busy %s of the time", s);
+        title[e] = s ? route_title(p, e, s) : NULL;
         free(s);
         hot[e] = st->link_price && mpq_sgn(st->link_price[e]) > 0;
+        /* routed: a pair in use is red when a link of its route is a
+         * bottleneck */
+        for (size_t k = p->routes ? p->routes->route_start[e] : 0; mpq_sgn(q) > 0 &&
+             st->route_link_price && p->routes && k < p->routes->route_start[e + 1]; k++)
+            if (mpq_sgn(st->route_link_price[p->routes->route_links[k]]) > 0)
+                hot[e] = 1;
     }
     for (size_t i = 0; i < p->n_nodes; i++) {
         int out_hot = st->out_price && mpq_sgn(st->out_price[i]) > 0;
@@ -179,6 +213,22 @@ static void bottlenecks(FILE *out, const report_t *r)
         ssched_i_report_q(out, st->link_busy[e]);
         fputs("</td></tr>\n", out);
     }
+    /* routed: the link resources of the platform file (SHARED rows are
+     * sums over the flows crossing them; a FATPIPE row bounds each flow) */
+    const ssched_routes_t *rt = p->routes;
+    for (size_t L = 0; rt && st->route_link_price && L < rt->n_links; L++) {
+        if (mpq_sgn(st->route_link_price[L]) <= 0)
+            continue;
+        fprintf(out, "<tr class=\"route-link\"><td>link %s ",
+                rt->sharing[L] == SSCHED_LINK_FATPIPE ? "(FATPIPE)" : "(SHARED)");
+        ssched_i_svg_escape(out, rt->link_names[L]);
+        fputs("</td><td>", out);
+        ssched_i_report_q(out, st->route_link_price[L]);
+        fputs("</td><td>", out);
+        if (st->route_link_busy)
+            ssched_i_report_q(out, st->route_link_busy[L]);
+        fputs("</td></tr>\n", out);
+    }
     fputs("</table>\n", out);
 }
 
@@ -204,8 +254,13 @@ ssched_status_t ssched_i_report_platform(FILE *out, const report_t *r, ssched_er
               "width: fraction of time the link is busy in the steady state. Red: a resource "
               "with a positive dual price (a bottleneck: one more unit of it raises TP). "
               "Yellow nodes compute (have w); squares are switches. Layout: igraph "
-              "Kamada&ndash;Kawai. Hover for exact values.</p>\n<div class=\"figure\">",
-              out);
+              "Kamada&ndash;Kawai. Hover for exact values.", out);
+        if (p->routes)
+            fputs(" Routed platform: the nodes are the hosts and each arrow a host pair, whose "
+                  "messages follow the platform's route (hover for its links); the resources "
+                  "are the links below, one capacity row each (docs/model.md, routed model), "
+                  "and a pair in use is red when a link of its route has a positive price.", out);
+        fputs("</p>\n<div class=\"figure\">", out);
         double size = drawing_size(p->n_nodes);
         ssched_i_report_drawing_t d = {r->x, r->y, size, size * 0.75, load, hot, hot_node, NULL,
                                        title, node_title, 0, "platform-svg"};

@@ -107,8 +107,9 @@ static int draw_flows(FILE *out, const report_t *r, char **label)
             if (!ok)
                 return 0;
         }
-        snprintf(caption, sizeof caption, "messages %s \xe2\x86\x92 %s per time unit",
-                 r->p->names[st->commodities[c].origin], r->p->names[st->commodities[c].dest]);
+        snprintf(caption, sizeof caption, "messages %s \xe2\x86\x92 %s per %s",
+                 r->p->names[st->commodities[c].origin], r->p->names[st->commodities[c].dest],
+                 r->p->seconds ? "second" : "time unit");
         small_drawing(out, r, label, c, caption);
         clear_labels(label, r->p->n_edges);
     }
