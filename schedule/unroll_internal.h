@@ -462,6 +462,14 @@ SSCHED_INTERNAL int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t 
 SSCHED_INTERNAL int ssched_i_sched_relay_routes(const ssched_platform_t *p,
                                                 const ssched_problem_t *pb,
                                                 const ssched_steady_t *st, size_t *relay);
+/* Those routes as a pattern of one operation per period (the routes'
+ * exact fluid busiest-resource time; longer than max_period: none) into
+ * cand: SSCHED_OK, SSCHED_EINPUT when there is none, SSCHED_ENOMEM. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_relay_pattern(const ssched_platform_t *p,
+                                                             const ssched_problem_t *pb,
+                                                             const ssched_steady_t *steady,
+                                                             mpq_srcptr max_period,
+                                                             ssched_schedule_t *cand);
 
 /* Events written for K operations (a bound: each slot transfer's ceiling
  * per period, the tasks). */

@@ -14,8 +14,11 @@
  * of one operation (a transfer that cannot share a SHARED link with the
  * transfer of the largest other share there, f + f' > 1, counts its whole
  * time c(e) on it; else link_c), lexicographic: the busiest link, then
- * the sum.  Floating point only proposes: the caller builds the pattern
- * exactly, its period the exact fluid load, and ranks it by its replay. */
+ * the sum.  Floating point only proposes: the pattern is built exactly
+ * (ssched_i_sched_relay_pattern: the flow builder on a solution of these
+ * routes, one operation per period T' = their busiest resource's exact
+ * fluid time, the certified TP kept as the optimum) and the planner ranks
+ * it by its replay. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,4 +153,77 @@ int ssched_i_sched_relay_routes(const ssched_platform_t *p, const ssched_problem
     }
     free(c.eidx); free(c.load); free(c.f1); free(c.f2);
     return changed;
+}
+
+/* The relay routes as a pattern (unroll_internal.h). */
+ssched_status_t ssched_i_sched_relay_pattern(const ssched_platform_t *p,
+                                             const ssched_problem_t *pb,
+                                             const ssched_steady_t *steady,
+                                             mpq_srcptr max_period, ssched_schedule_t *cand)
+{
+    size_t nt = steady->n_commodities, nr = ssched_i_sched_n_resources(p);
+    size_t *relay = ssched_i_alloc(nt ? nt : 1, sizeof *relay);
+    if (!relay)
+        return SSCHED_ENOMEM;
+    if (!ssched_i_sched_relay_routes(p, pb, steady, relay)) {
+        free(relay);
+        return SSCHED_EINPUT; /* nothing better than the direct routes */
+    }
+    ssched_flow_t *flows = ssched_i_calloc(2 * nt, sizeof *flows);
+    mpq_t *use = ssched_i_mpq_vec_new(nr);
+    if (!flows || !use) {
+        free(relay);
+        free(flows);
+        ssched_i_mpq_vec_free(use, nr);
+        return SSCHED_ENOMEM;
+    }
+    size_t nf = 0;
+    for (size_t t = 0; t < nt; t++) {
+        const ssched_commodity_t *cm = &steady->commodities[t];
+        size_t a = cm->origin, hop[2] = {relay[t], cm->dest};
+        for (size_t k = relay[t] == SIZE_MAX ? 1 : 0; k < 2; k++) {
+            for (size_t e = 0; e < p->n_edges; e++)
+                if (p->from[e] == a && p->to[e] == hop[k]) {
+                    flows[nf].edge = e;
+                    flows[nf].type = t;
+                    mpq_init(flows[nf++].rate);
+                    ssched_i_sched_edge_usage(p, e, pb->size, use);
+                    break;
+                }
+            a = hop[k];
+        }
+    }
+    /* T' = the busiest resource's fluid time for one operation */
+    mpq_t period;
+    mpq_init(period);
+    for (size_t i = 0; i < nr; i++)
+        if (mpq_cmp(use[i], period) > 0)
+            mpq_set(period, use[i]);
+    ssched_status_t st = SSCHED_EINPUT;
+    if (mpq_sgn(period) > 0 && !(max_period && mpq_cmp(period, max_period) > 0)) {
+        ssched_steady_t syn = *steady; /* shallow: flows and TP are fresh */
+        mpq_init(syn.throughput);
+        mpq_inv(syn.throughput, period);
+        for (size_t k = 0; k < nf; k++)
+            mpq_set(flows[k].rate, syn.throughput);
+        syn.flows = flows;
+        syn.n_flows = nf;
+        ssched_schedule_options_t so;
+        ssched_schedule_options_default(&so);
+        so.fixed_period = period; /* one operation per period */
+        ssched_error_t e;
+        st = ssched_schedule_build(p, pb, &syn, &so, cand, &e);
+        if (st == SSCHED_OK && mpz_sgn(cand->ops_per_period) == 0)
+            st = SSCHED_EINPUT;
+        if (st == SSCHED_OK) /* the figures compare with the certified optimum */
+            mpq_set(cand->optimal_throughput, steady->throughput);
+        mpq_clear(syn.throughput);
+    }
+    mpq_clear(period);
+    for (size_t k = 0; k < nf; k++)
+        mpq_clear(flows[k].rate);
+    free(flows);
+    free(relay);
+    ssched_i_mpq_vec_free(use, nr);
+    return st;
 }

@@ -431,91 +431,29 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     return st;
 }
 
-/* Routed scatter and gossip: one route per message, direct or through a
- * relay host (unroll_pack_routes.c), as a pattern of one operation per
- * period T' = the routes' busiest resource's exact (fluid) time, built by
- * the flow builder from a solution of these routes at 1/T' (the certified
- * TP kept as the optimum); *out replaced when its exact time for K beats
- * *best.  ENOMEM only is an error. */
+/* Routed scatter and gossip: the relay-route pattern
+ * (unroll_pack_routes.c), ranked as the others; *out replaced when its
+ * exact time for K beats *best.  ENOMEM only is an error. */
 static ssched_status_t try_relays(const ssched_platform_t *p, const ssched_problem_t *pb,
                                   const ssched_steady_t *steady, size_t K,
                                   mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
                                   ssched_schedule_t *out, mpq_t best, mpq_t est, int *have)
 {
-    size_t nt = steady->n_commodities, nr = ssched_i_sched_n_resources(p);
-    size_t *relay = ssched_i_alloc(nt ? nt : 1, sizeof *relay);
-    if (!relay || !ssched_i_sched_relay_routes(p, pb, steady, relay)) {
-        free(relay);
-        return SSCHED_OK; /* nothing better than the direct routes */
+    ssched_status_t r = ssched_i_sched_relay_pattern(p, pb, steady, max_period, cand);
+    if (r != SSCHED_OK)
+        return r == SSCHED_ENOMEM ? r : SSCHED_OK; /* none: nothing to add */
+    cand->unroll_whole = no_split;
+    if (!no_split)
+        choose_whole(p, pb, cand, K);
+    rank(p, pb, cand, K, 2000000ULL, est);
+    if (!*have || mpq_cmp(est, best) < 0) {
+        ssched_schedule_t tmp = *out;
+        *out = *cand;
+        *cand = tmp;
+        mpq_set(best, est);
+        *have = 1;
     }
-    ssched_flow_t *flows = ssched_i_calloc(2 * nt, sizeof *flows);
-    mpq_t *use = ssched_i_mpq_vec_new(nr);
-    if (!flows || !use) {
-        free(relay);
-        free(flows);
-        ssched_i_mpq_vec_free(use, nr);
-        return SSCHED_OK;
-    }
-    size_t nf = 0;
-    for (size_t t = 0; t < nt; t++) {
-        const ssched_commodity_t *cm = &steady->commodities[t];
-        size_t a = cm->origin, hop[2] = {relay[t], cm->dest};
-        for (size_t k = relay[t] == SIZE_MAX ? 1 : 0; k < 2; k++) {
-            for (size_t e = 0; e < p->n_edges; e++)
-                if (p->from[e] == a && p->to[e] == hop[k]) {
-                    flows[nf].edge = e;
-                    flows[nf].type = t;
-                    mpq_init(flows[nf++].rate);
-                    ssched_i_sched_edge_usage(p, e, pb->size, use);
-                    break;
-                }
-            a = hop[k];
-        }
-    }
-    mpq_t period;
-    mpq_init(period);
-    for (size_t i = 0; i < nr; i++)
-        if (mpq_cmp(use[i], period) > 0)
-            mpq_set(period, use[i]);
-    ssched_status_t st = SSCHED_OK;
-    if (mpq_sgn(period) > 0 && !(max_period && mpq_cmp(period, max_period) > 0)) {
-        ssched_steady_t syn = *steady; /* shallow: flows and TP are fresh */
-        mpq_init(syn.throughput);
-        mpq_inv(syn.throughput, period);
-        for (size_t k = 0; k < nf; k++)
-            mpq_set(flows[k].rate, syn.throughput);
-        syn.flows = flows;
-        syn.n_flows = nf;
-        ssched_schedule_options_t so;
-        ssched_schedule_options_default(&so);
-        so.fixed_period = period;
-        ssched_error_t e;
-        ssched_status_t r = ssched_schedule_build(p, pb, &syn, &so, cand, &e);
-        if (r == SSCHED_OK && mpz_sgn(cand->ops_per_period) > 0) {
-            mpq_set(cand->optimal_throughput, steady->throughput);
-            cand->unroll_whole = no_split;
-            if (!no_split)
-                choose_whole(p, pb, cand, K);
-            rank(p, pb, cand, K, 2000000ULL, est);
-            if (!*have || mpq_cmp(est, best) < 0) {
-                ssched_schedule_t tmp = *out;
-                *out = *cand;
-                *cand = tmp;
-                mpq_set(best, est);
-                *have = 1;
-            }
-        } else if (r == SSCHED_ENOMEM) {
-            st = r;
-        }
-        mpq_clear(syn.throughput);
-    }
-    mpq_clear(period);
-    for (size_t k = 0; k < nf; k++)
-        mpq_clear(flows[k].rate);
-    free(flows);
-    free(relay);
-    ssched_i_mpq_vec_free(use, nr);
-    return st;
+    return SSCHED_OK;
 }
 
 static ssched_status_t plan_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
