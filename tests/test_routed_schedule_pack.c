@@ -45,14 +45,14 @@ static void star(ssched_platform_t *p, size_t n, const char *w)
     ssched_platform_init(p);
     size_t up[8], down[8];
     for (size_t i = 0; i < n; i++) {
-        char name[16];
+        char name[32];
         size_t idx;
         snprintf(name, sizeof name, "H%zu", i);
         CU_ASSERT_FATAL(ssched_platform_add_node(p, name, qw, &idx, &err) == SSCHED_OK);
     }
     CU_ASSERT_FATAL(ssched_platform_make_routed(p, &err) == SSCHED_OK);
     for (size_t i = 0; i < n; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "H%zu_up", i);
         CU_ASSERT_FATAL(ssched_platform_add_link(p, name, one, zero, SSCHED_LINK_SHARED, &up[i],
                                                  &err) == SSCHED_OK);
