@@ -37,6 +37,10 @@ static void arb_usage(const ssched_platform_t *p, const ssched_arborescence_t *a
 static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *use, size_t nr,
                       size_t n, size_t *c, mpq_t *load)
 {
+    if (m == 0)
+        return; /* a broadcast has no trees: nothing to place (the rest
+                   loop below would count n instances of item 0, which
+                   is then the first arborescence: twice its load) */
     mpq_t q, worst, best;
     mpq_inits(q, worst, best, NULL);
     size_t placed = 0;
@@ -105,6 +109,29 @@ ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, con
     }
     apportion(mt, st->tree_rates, st->throughput, use, nr, n, c, load);
     apportion(ma, arate, st->throughput, use + mt * nr, nr, n, c + mt, load);
+    /* routed: better whole tree counts by branch and bound over the
+     * arborescences' loads (unroll_pack_counts.c); loads recomputed exactly */
+    if (p->routes && mt > 0) {
+        mpq_t *base = malloc(nr * sizeof *base);
+        if (base) {
+            for (size_t i = 0; i < nr; i++) {
+                mpq_init(base[i]);
+                for (size_t a = 0; a < ma; a++)
+                    for (size_t x = 0; x < c[mt + a]; x++)
+                        mpq_add(base[i], base[i], use[(mt + a) * nr + i]);
+            }
+            if (ssched_i_sched_best_counts(mt, nr, use, base, n, st->throughput, c))
+                for (size_t i = 0; i < nr; i++) {
+                    mpq_set(load[i], base[i]);
+                    for (size_t t = 0; t < mt; t++)
+                        for (size_t x = 0; x < c[t]; x++)
+                            mpq_add(load[i], load[i], use[t * nr + i]);
+                }
+            for (size_t i = 0; i < nr; i++)
+                mpq_clear(base[i]);
+            free(base);
+        }
+    }
     mpq_t period;
     mpq_init(period);
     for (size_t i = 0; i < nr; i++)

@@ -235,8 +235,8 @@ ssched_status_t ssched_i_sched_engine_flush(sched_engine_t *e, int final, ssched
     for (size_t k = 0; e->p->routes && !e->p->routes->hosts_one_port &&
                        k < e->p->routes->n_links; k++)
         shared_only |= e->rlink_used[k];
-    if (!final && shared_only && e->release < mark)
-        mark = e->release;
+    if (!final && (shared_only || e->cpuprof) && e->release < mark)
+        mark = e->release; /* a computation may also fill a processor's gap */
     if (!final && e->p->routes)
         ssched_i_sched_links_prune(e, mark); /* no later phase starts before */
     ssched_status_t st = make_run(e, err);
@@ -456,9 +456,20 @@ ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_
     ev.op = op;
     if (e->release > ready)
         ready = e->release;
-    ev.start = ready > e->cpu_free[x->node] ? ready : e->cpu_free[x->node];
-    ev.end = ev.start + e->sc.task_ticks[x->node];
-    e->cpu_free[x->node] = ev.end;
+    if (e->cpuprof) {
+        /* routed, multi-port hosts: the earliest idle gap from ready
+         * (flush: the watermark is at most the release time there) */
+        ev.start = ssched_i_sched_cpu_earliest(e, x->node, ready, e->sc.task_ticks[x->node]);
+        ev.end = ev.start + e->sc.task_ticks[x->node];
+        if (!ssched_i_sched_cpu_add(e, x->node, ev.start, ev.end))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        if (ev.end > e->cpu_free[x->node])
+            e->cpu_free[x->node] = ev.end;
+    } else {
+        ev.start = ready > e->cpu_free[x->node] ? ready : e->cpu_free[x->node];
+        ev.end = ev.start + e->sc.task_ticks[x->node];
+        e->cpu_free[x->node] = ev.end;
+    }
     if (ev.end > e->makespan)
         e->makespan = ev.end;
     e->computations++;

@@ -198,6 +198,12 @@ typedef struct {
                                    exact scale; -1: not a whole number of
                                    ticks, an edge the scale did not see)   */
     int64_t lat_max;
+    /* routed platforms with multi-port hosts: each processor's busy
+     * intervals (capacity 1), so a computation placed later may take an
+     * earlier idle gap (unroll_links.c); NULL otherwise (cpu_free alone).
+     * Sound for the flush: there every later event starts no earlier
+     * than its period's release time, the watermark's bound. */
+    sched_profile_t *cpuprof;
 } sched_engine_t;
 
 /* Start replaying period b (window: the pattern's depth): sets the
@@ -430,6 +436,41 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_direct_choose(
  * period divided by the gcd of the counts (unroll_shortest.c). */
 SSCHED_INTERNAL void ssched_i_sched_shortest_pattern(ssched_schedule_t *s);
 
+/* Routed platforms: one arborescence rooted at root reaching the targets
+ * (root itself skipped) whose own per-operation load is small, found by a
+ * local search (unroll_pack_arb.c); blocking: loads that count a copy's
+ * whole time on a link it cannot share with another arc's copy; weight =
+ * st->throughput.  EINPUT when
+ * there is none (or the platform is not routed). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_best_arborescence(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
+        size_t root, const size_t *targets, size_t n_targets, int blocking,
+        ssched_arborescence_t *out, ssched_error_t *err);
+
+/* Whole counts c[0..m) (sum n) of m items using use[t * nr + i] of
+ * resource i, with base loads (NULL: none), whose busiest resource is
+ * least busy: a branch and bound within a node budget from the caller's
+ * counts (kept unless strictly improved), stopping at n / tp
+ * (unroll_pack_counts.c).  0 on ENOMEM (c unchanged). */
+SSCHED_INTERNAL int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t *use,
+                                               const mpq_t *base, size_t n, mpq_srcptr tp,
+                                               size_t *c);
+
+/* Routed scatter, gossip: per commodity of st, relay[t] = a relay host
+ * for its message (SIZE_MAX: direct) whose blocking loads beat the direct
+ * routes' (unroll_pack_routes.c); 1 iff some relay was chosen. */
+SSCHED_INTERNAL int ssched_i_sched_relay_routes(const ssched_platform_t *p,
+                                                const ssched_problem_t *pb,
+                                                const ssched_steady_t *st, size_t *relay);
+/* Those routes as a pattern of one operation per period (the routes'
+ * exact fluid busiest-resource time; longer than max_period: none) into
+ * cand: SSCHED_OK, SSCHED_EINPUT when there is none, SSCHED_ENOMEM. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_relay_pattern(const ssched_platform_t *p,
+                                                             const ssched_problem_t *pb,
+                                                             const ssched_steady_t *steady,
+                                                             mpq_srcptr max_period,
+                                                             ssched_schedule_t *cand);
+
 /* Events written for K operations (a bound: each slot transfer's ceiling
  * per period, the tasks). */
 SSCHED_INTERNAL unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s,
@@ -446,6 +487,13 @@ SSCHED_INTERNAL int64_t ssched_i_sched_links_earliest(const sched_engine_t *e, s
 SSCHED_INTERNAL int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo,
                                              int64_t hi);
 SSCHED_INTERNAL void ssched_i_sched_links_prune(sched_engine_t *e, int64_t mark);
+/* Processor profiles (e->cpuprof, unroll_links.c): the least p' >= p at
+ * which a task of len ticks fits node's idle time; take [lo, hi) (0 on
+ * ENOMEM). */
+SSCHED_INTERNAL int64_t ssched_i_sched_cpu_earliest(const sched_engine_t *e, size_t node,
+                                                    int64_t p, int64_t len);
+SSCHED_INTERNAL int ssched_i_sched_cpu_add(sched_engine_t *e, size_t node, int64_t lo,
+                                           int64_t hi);
 
 /* 1 iff routed edge e's route crosses a SHARED link. */
 SSCHED_INTERNAL int ssched_i_sched_route_shared(const ssched_platform_t *p, size_t e);

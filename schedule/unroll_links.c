@@ -44,6 +44,11 @@ int ssched_i_sched_links_init(sched_engine_t *e)
         return 0;
     if (!rt)
         return 1;
+    if (!rt->hosts_one_port) {
+        e->cpuprof = ssched_i_calloc(e->p->n_nodes + 1, sizeof *e->cpuprof);
+        if (!e->cpuprof)
+            return 0;
+    }
     mpz_t *D = ssched_i_alloc(nl, sizeof *D);
     if (!D)
         return 0;
@@ -116,6 +121,11 @@ void ssched_i_sched_links_free(sched_engine_t *e)
         free(e->rprof[L].u);
     }
     free(e->rprof);
+    for (size_t v = 0; e->cpuprof && v < e->p->n_nodes; v++) {
+        free(e->cpuprof[v].t);
+        free(e->cpuprof[v].u);
+    }
+    free(e->cpuprof);
     free(e->rlink_cap);
     free(e->rroute_w);
     free(e->redge_w);
@@ -231,6 +241,34 @@ static void merge_at(sched_profile_t *P, size_t k)
     P->n--;
 }
 
+/* Take w more of P over [lo, hi); 0 on ENOMEM. */
+static int profile_add(sched_profile_t *P, int64_t w, int64_t lo, int64_t hi)
+{
+    if (lo > P->front)
+        P->front = lo;
+    ptrdiff_t a = breakpoint(P, lo), b = a < 0 ? -1 : breakpoint(P, hi);
+    if (a < 0 || b < 0)
+        return 0;
+    a = seg_of(P, lo); /* inserting hi may not move lo (hi > lo) */
+    for (ptrdiff_t j = a; j < b; j++)
+        P->u[j] += w;
+    merge_at(P, (size_t)b); /* the later one first: a's index stays */
+    merge_at(P, (size_t)a);
+    return 1;
+}
+
+int64_t ssched_i_sched_cpu_earliest(const sched_engine_t *e, size_t node, int64_t p, int64_t len)
+{
+    if (len <= 0)
+        return p;
+    return earliest(&e->cpuprof[node], 1, 1, p, len, e->rlag);
+}
+
+int ssched_i_sched_cpu_add(sched_engine_t *e, size_t node, int64_t lo, int64_t hi)
+{
+    return hi <= lo || profile_add(&e->cpuprof[node], 1, lo, hi);
+}
+
 int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo, int64_t hi)
 {
     if (hi <= lo)
@@ -243,17 +281,8 @@ int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo, int64_t
         int64_t w = k < r1 ? e->rroute_w[k] : e->redge_w[edge];
         if ((k < r1 && rt->sharing[L] != SSCHED_LINK_SHARED) || w == 0)
             continue;
-        sched_profile_t *P = &e->rprof[L];
-        if (lo > P->front)
-            P->front = lo;
-        ptrdiff_t a = breakpoint(P, lo), b = a < 0 ? -1 : breakpoint(P, hi);
-        if (a < 0 || b < 0)
+        if (!profile_add(&e->rprof[L], w, lo, hi))
             return 0;
-        a = seg_of(P, lo); /* inserting hi may not move lo (hi > lo) */
-        for (ptrdiff_t j = a; j < b; j++)
-            P->u[j] += w;
-        merge_at(P, (size_t)b); /* the later one first: a's index stays */
-        merge_at(P, (size_t)a);
     }
     return 1;
 }
@@ -261,8 +290,9 @@ int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo, int64_t
 void ssched_i_sched_links_prune(sched_engine_t *e, int64_t mark)
 {
     size_t nl = e->p->routes ? e->p->routes->n_links + e->p->n_edges : 0;
-    for (size_t L = 0; L < nl; L++) {
-        sched_profile_t *P = &e->rprof[L];
+    size_t nc = e->cpuprof ? e->p->n_nodes : 0;
+    for (size_t L = 0; L < nl + nc; L++) {
+        sched_profile_t *P = L < nl ? &e->rprof[L] : &e->cpuprof[L - nl];
         int64_t cut = e->rlag > 0 && P->front - e->rlag > mark ? P->front - e->rlag : mark;
         size_t drop = 0; /* the segments [t[k], t[k+1]) with t[k+1] <= cut */
         while (drop + 1 < P->n && P->t[drop + 1] <= cut)
