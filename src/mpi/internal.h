@@ -37,6 +37,7 @@ enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
 #define TAG_IDLE 14   /* end barrier: a rank has nothing left under way    */
 #define TAG_RELEASE 15 /* end barrier: rank 0 lets everyone go             */
 #define TAG_TIMER 16  /* SMPI, paced runs: an event's scheduled start    */
+#define TAG_METRO 17  /* SMPI, paced runs: the metronome's tick (run_pace.c) */
 
 typedef struct {
     int64_t n_ops, n_bufs, n_succ, n_xbufs;

@@ -109,11 +109,18 @@ static double loop(run_t *R, double t0)
         /* idle: nothing of ours under way (armed timers included) */
         int idle = !R->ntimers && (R->aborting ? !R->pending_sends && !R->comp_pending
                                                : R->done == (size_t)R->pl->n_ops);
+#ifdef SSCHED_SMPI
+        if (idle && R->metro) /* and no tick of the metronome under way */
+            idle = ssched_i_mpi_metro_quiet(R);
+#endif
         if (end_barrier(R, idle))
             break;
         int outcount = 0;
         int paced = !R->aborting && R->nwait;
 #ifdef SSCHED_SMPI
+        /* a due the metronome covers needs neither (run_pace.c) */
+        if (paced && R->metro && ssched_i_mpi_due(R, R->wait[0]) >= R->metro_from)
+            paced = 0;
         if (paced) {
             /* a timer's wake-up crosses the host's loopback route: armed
              * less than its latency ahead (an operation ready just before
@@ -261,9 +268,16 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
         }
 #endif
         R.t0 = t0;
+#ifdef SSCHED_SMPI
+        if (R.im->pace > 0)
+            ssched_i_mpi_metro_start(&R);
+#endif
         R.st.seconds = loop(&R, t0);
         int first = 0;
         settle(&R, &first);
+#ifdef SSCHED_SMPI
+        ssched_i_mpi_metro_release(&R);
+#endif
         if (!lean)
             MPI_Allreduce(&R.st.seconds, &R.st.makespan, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
         if (first < R.im->size) {

@@ -375,6 +375,11 @@ void ssched_i_mpi_finished(run_t *R, int64_t what, int peer)
         break;
     case R_DRAIN:
         break;
+#ifdef SSCHED_SMPI
+    case R_METRO: /* a tick: its due time has come (run_pace.c) */
+        ssched_i_mpi_metro_tick(R);
+        break;
+#endif
     case R_TIMER: /* the earliest armed timer: its time has come (run_pace.c) */
         if (R->timers[0] > R->fired)
             R->fired = R->timers[0];
