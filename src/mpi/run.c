@@ -103,6 +103,9 @@ static double loop(run_t *R, double t0)
         ssched_i_mpi_maybe_ready(R, k);
     double t_end = -1;
     for (;;) {
+#ifdef SSCHED_SMPI
+        ssched_i_mpi_comp_check(R); /* a timed computation's end has come */
+#endif
         ssched_i_mpi_start_ready(R);
         if (!R->aborting && R->done == (size_t)R->pl->n_ops && t_end < 0)
             t_end = MPI_Wtime();

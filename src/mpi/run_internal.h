@@ -42,6 +42,9 @@ typedef struct {
     int failed, aborting, nomem;
     size_t pending_sends;      /* Issends under way (data and abort)        */
     int comp_pending;          /* SMPI: a computation's actor is running    */
+    int comp_timed;            /* SMPI, metronome: the computation ends at
+                                  comp_end, no actor (run_ops.c compute)   */
+    double comp_end;
     int idle_sent, released, idle_pending; /* the end barrier (loop)        */
     size_t idle_count, release_left;
     int64_t comp_op;
@@ -76,6 +79,13 @@ SSCHED_INTERNAL void ssched_i_mpi_metro_tick(run_t *R);
 /* The rank has nothing more to do: stop the metronome; 1 once every tick
  * it sent has been received (no send of it is pending). */
 SSCHED_INTERNAL int ssched_i_mpi_metro_quiet(run_t *R);
+/* Will a tick land exactly at t (a due or a computation's scheduled end
+ * still to come)? */
+SSCHED_INTERNAL int ssched_i_mpi_metro_covers(const run_t *R, double t);
+/* A timed computation (comp_timed) whose end has come: complete it. */
+SSCHED_INTERNAL void ssched_i_mpi_comp_check(run_t *R);
+/* Paced: now, or later the time the last tick or timer announced. */
+SSCHED_INTERNAL double ssched_i_mpi_now(const run_t *R);
 /* The rank's run ends: drop its hold on the metronome. */
 SSCHED_INTERNAL void ssched_i_mpi_metro_release(run_t *R);
 #endif

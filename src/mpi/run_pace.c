@@ -44,6 +44,13 @@ static double now_paced(const run_t *R)
     return R->fired > now ? R->fired : now;
 }
 
+#ifdef SSCHED_SMPI
+double ssched_i_mpi_now(const run_t *R)
+{
+    return now_paced(R);
+}
+#endif
+
 static void wait_push(run_t *R, int64_t k)
 {
     size_t i = R->nwait++;
@@ -201,11 +208,22 @@ void ssched_i_mpi_metro_start(run_t *R)
     double *due = malloc(((size_t)R->pl->n_ops + 1) * sizeof *due);
     if (!m || !due)
         return free(m), free(due); /* the timers serve (slower, not wrong) */
+    /* and each computation's scheduled end (run_ops.c compute: a task
+     * started at its due time ends on a tick) */
+    double *more = realloc(due, (2 * (size_t)R->pl->n_ops + 1) * sizeof *due);
+    if (!more)
+        return free(m), free(due);
+    due = more;
+    double wt = R->im->flops / sg_host_get_speed(h);
     size_t n = 0;
-    for (int64_t k = 0; k < R->pl->n_ops; k++)
-        if (R->pl->ops[k * O_WIDTH + O_KIND] != OP_DELIVER &&
-            ssched_i_mpi_due(R, k) >= R->t0 + lat)
-            due[n++] = ssched_i_mpi_due(R, k);
+    for (int64_t k = 0; k < R->pl->n_ops; k++) {
+        int64_t kind = R->pl->ops[k * O_WIDTH + O_KIND];
+        double d = ssched_i_mpi_due(R, k);
+        if (kind != OP_DELIVER && d >= R->t0 + lat)
+            due[n++] = d;
+        if (kind == OP_COMP && R->im->flops > 0 && d + wt >= R->t0 + lat)
+            due[n++] = d + wt;
+    }
     qsort(due, n, sizeof *due, cmp_double);
     size_t w = 0, most = 0;
     for (size_t i = 0, lo = 0; i < n; i++) {
@@ -227,6 +245,22 @@ void ssched_i_mpi_metro_start(run_t *R)
     sg_actor_t a = sg_actor_init("ssched-metronome", h);
     sg_actor_set_data(a, m);
     sg_actor_start(a, metro_actor, 0, NULL);
+}
+
+int ssched_i_mpi_metro_covers(const run_t *R, double t)
+{
+    const struct metro *m = R->metro;
+    if (!m || m->stop)
+        return 0;
+    size_t lo = m->got, hi = m->n; /* ticks still to come: due[got..n) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->due[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n && m->due[lo] == t;
 }
 
 void ssched_i_mpi_metro_tick(run_t *R)
