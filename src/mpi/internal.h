@@ -54,7 +54,19 @@ struct ssched_mpi_impl {
     double flops;      /* per task: flops_per_task x size                   */
     double pace;       /* seconds per schedule time unit; 0: as soon as
                           possible (ssched_mpi_options_t.unit_seconds)     */
+    int lean;          /* libssched_pmpi: a run per user call, no
+                          agreement (ssched_i_mpi_lean)                    */
+    double margin;     /* lean, SMPI, paced: start one all-reduction
+                          after the last rank entered, plus this           */
 };
+
+/* libssched_pmpi (collective, after a successful setup): runs of x skip
+ * every agreement that costs latencies on the common path: no status
+ * all-reduction at the start (a rank that cannot run calls MPI_Abort), no
+ * end barrier nor settle all-reduction (a failing rank calls MPI_Abort:
+ * nothing is ever drained), and under SMPI a paced run's start is one
+ * all-reduction (the latest entry time) plus a margin measured here. */
+SSCHED_INTERNAL void ssched_i_mpi_lean(ssched_mpi_t *x);
 
 /* Rank 0: the plans of every node (plans[n_nodes]) from a valid unrolled
  * schedule; rank_of_node maps nodes to peers; window: transfers a resource

@@ -94,9 +94,10 @@ static int end_barrier(run_t *R, int idle)
 
 static double loop(run_t *R, double t0)
 {
-    MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, R->im->comm,
-              ssched_i_mpi_add_req(R, R_ABORT));
-    if (R->im->rank == 0 && R->im->size > 1)
+    if (!R->im->lean) /* (lean: a failing rank aborts the job) */
+        MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, R->im->comm,
+                  ssched_i_mpi_add_req(R, R_ABORT));
+    if (!R->im->lean && R->im->rank == 0 && R->im->size > 1)
         MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_IDLE, R->im->comm,
                   ssched_i_mpi_add_req(R, R_IDLE));
     for (int64_t k = 0; k < R->pl->n_ops; k++)
@@ -116,7 +117,11 @@ static double loop(run_t *R, double t0)
         if (idle && R->metro) /* and no tick of the metronome under way */
             idle = ssched_i_mpi_metro_quiet(R);
 #endif
-        if (end_barrier(R, idle))
+        /* lean: done is done.  Every send of this run has completed and
+         * every receive matched; a next run's messages to a rank still in
+         * this one come after this run's from the same sender
+         * (non-overtaking), and no control message is ever sent */
+        if (R->im->lean ? idle : end_barrier(R, idle))
             break;
         int outcount = 0;
         int paced = !R->aborting && R->nwait;
@@ -185,7 +190,10 @@ static void settle(run_t *R, int *first)
     /* one all-reduction: did any rank abort, and the first failing rank
      * (it speaks for all; size if none) */
     int size = R->im->size, mine[2] = {R->aborting, -(R->failed ? R->im->rank : size)}, got[2];
-    MPI_Allreduce(mine, got, 2, MPI_INT, MPI_MAX, R->im->comm);
+    if (R->im->lean) /* (no rank aborts without MPI_Abort) */
+        got[0] = mine[0], got[1] = mine[1];
+    else
+        MPI_Allreduce(mine, got, 2, MPI_INT, MPI_MAX, R->im->comm);
     int all = got[0];
     *first = -got[1];
     int64_t *sent_to_me = all ? R->sent + size : NULL; /* allocated with sent */
@@ -200,6 +208,25 @@ static void settle(run_t *R, int *first)
         MPI_Wait(&R->req[k], MPI_STATUS_IGNORE);
     }
     R->nreq = 0;
+}
+
+void ssched_i_mpi_lean(ssched_mpi_t *x)
+{
+    struct ssched_mpi_impl *im = x->impl;
+    im->lean = 1;
+    im->margin = 0;
+#ifdef SSCHED_SMPI
+    if (im->pace > 0) {
+        /* how long after the last entry the last rank leaves one
+         * all-reduction (SMPI's clock is global, its network idle here):
+         * twice that is the margin */
+        double t = MPI_Wtime(), t1 = 0, mine, e = 0;
+        MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, im->comm);
+        mine = MPI_Wtime();
+        MPI_Allreduce(&mine, &e, 1, MPI_DOUBLE, MPI_MAX, im->comm);
+        im->margin = 2 * (e - t1);
+    }
+#endif
 }
 
 ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb,
@@ -229,7 +256,16 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
         (R.cb->mpi_op == MPI_OP_NULL || R.cb->mpi_op == (MPI_Op)0 ||
          R.cb->datatype == MPI_DATATYPE_NULL || R.cb->datatype == (MPI_Datatype)0))
         ok = -1;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, R.im->comm);
+    if (R.im->lean && ok <= 0) {
+        fprintf(stderr, "ssched_mpi: rank %d: %s\n", R.im->rank,
+                ok < 0 ? "reduce needs a combine callback or an MPI_Op and datatype"
+                       : "out of memory");
+        MPI_Abort(R.im->comm, 1);
+    }
+    if (R.im->lean)
+        all = ok;
+    else
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, R.im->comm);
     ssched_status_t st = SSCHED_OK;
     if (all <= 0) {
         st = all < 0 ? ssched_error_set(err, SSCHED_EINPUT, "reduce needs a combine callback "
@@ -245,7 +281,7 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
          * all-reduction above already has every rank inside this run, past
          * the previous run's last collective); libssched_pmpi runs a plan
          * per user call and pays each of these in latencies */
-        int lean = !stats && !(R.im->pace > 0);
+        int lean = R.im->lean || (!stats && !(R.im->pace > 0));
         if (!lean)
             MPI_Barrier(R.im->comm);
         double t0 = MPI_Wtime();
@@ -256,7 +292,16 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
          * the makespan).  SMPI's clock is global: the ranks agree on a
          * time after they all left two all-reductions, and wait for it.
          * (With a real MPI each rank's clock starts at its barrier exit.) */
-        if (R.im->pace > 0) {
+        if (R.im->pace > 0 && R.im->lean) {
+            /* lean: the latest entry, plus the margin (ssched_i_mpi_lean) */
+            double t1 = 0;
+            MPI_Allreduce(&t0, &t1, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
+            t0 = t1 + R.im->margin;
+            if (MPI_Wtime() < t0)
+                sg_actor_sleep_until(t0);
+            else /* late: this rank's events shift (correct, not exact) */
+                t0 = MPI_Wtime();
+        } else if (R.im->pace > 0) {
             double t1 = 0, mine, e = 0;
             MPI_Allreduce(&t0, &t1, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
             mine = MPI_Wtime();
