@@ -15,11 +15,11 @@
 #
 # Configuration: bench/smpi_exact.sh --print-cfg B (network/model:CM02,
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
-# after MPI_Init in both builds).  The interposer runs each plan as soon
-# as possible, its combines inline (MPI_Reduce_local: free under
-# simulate-computation:no, as SMPI's own collectives' are); its time is
-# about the planned makespan plus the executor's fixed cost per call (two
-# small all-reductions and the end protocol through rank 0), which the
+# after MPI_Init in both builds).  The interposer (compiled with
+# SSCHED_SMPI) runs each plan paced where the platform has latencies, its
+# combines taking the plan's simulated time: its time is the planned
+# makespan plus the executor's fixed cost per call (its start: one
+# all-reduction and a margin, src/mpi/run.c ssched_i_mpi_lean), which the
 # script measures per platform and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
 # 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
@@ -113,8 +113,8 @@ for plat in $PLATFORMS; do
     "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
     NP=$(grep -c . "$W/hosts.txt")
     SRC=$(head -n 1 "$W/hosts.txt")
-    # the executor's fixed cost per call on this platform (barriers and
-    # small all-reductions around the plan): a one-segment 1 KB broadcast,
+    # the executor's fixed cost per call on this platform (its start):
+    # a one-segment 1 KB broadcast,
     # measured - planned
     rm -rf "$W/plans"
     "$SSCHED" plan "$P" --problem broadcast --source "$SRC" --hostfile "$W/hosts.txt" --bytes 1024 \
