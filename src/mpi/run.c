@@ -217,17 +217,62 @@ void ssched_i_mpi_lean(ssched_mpi_t *x)
     im->margin = 0;
 #ifdef SSCHED_SMPI
     if (im->pace > 0) {
-        /* how long after the last entry the last rank leaves one
-         * all-reduction (SMPI's clock is global, its network idle here):
-         * twice that is the margin */
-        double t = MPI_Wtime(), t1 = 0, mine, e = 0;
-        MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, im->comm);
-        mine = MPI_Wtime();
-        MPI_Allreduce(&mine, &e, 1, MPI_DOUBLE, MPI_MAX, im->comm);
-        im->margin = 2 * (e - t1);
+        /* the start (ssched_mpi_run): p (p - 1) messages of 8 bytes, each
+         * sent at its rank's entry, received by the last rank entered
+         * t1 + its route's latency + its bytes later at most; with every
+         * one of them on the slowest link, p^2 x 8 bytes / its bandwidth.
+         * (SMPI runs every rank in one address space: hosts are shared.) */
+        int p = im->size;
+        sg_host_t me = sg_host_self(), *hosts = malloc((size_t)p * sizeof *hosts);
+        double worst[2] = {0, 0}, all[2] = {0, 0}; /* latency, 1 / bandwidth */
+        if (hosts)
+            MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, hosts, (int)sizeof me, MPI_BYTE,
+                          im->comm);
+        for (int r = 0; hosts && r < p; r++) {
+            if (r == im->rank)
+                continue;
+            double l = sg_host_get_route_latency(hosts[r], me);
+            double bw = sg_host_get_route_bandwidth(hosts[r], me);
+            if (l > worst[0])
+                worst[0] = l;
+            if (bw > 0 && 1 / bw > worst[1])
+                worst[1] = 1 / bw;
+        }
+        free(hosts);
+        MPI_Allreduce(worst, all, 2, MPI_DOUBLE, MPI_MAX, im->comm);
+        /* (no hosts on some rank: an all-reduction start, as not lean) */
+        int ok = hosts != NULL, every = 0;
+        MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, im->comm);
+        im->margin = every ? all[0] + (double)p * p * 8 * all[1] : -1;
     }
 #endif
 }
+
+#ifdef SSCHED_SMPI
+/* Lean and paced: t0 = the latest entry + the margin (every rank sends
+ * its entry time to every other); -1 if out of memory. */
+static double lean_start(run_t *R, double t0)
+{
+    int p = R->im->size, n = 0;
+    double *in = malloc((size_t)p * sizeof *in);
+    MPI_Request *rq = malloc(2 * (size_t)p * sizeof *rq);
+    if (!in || !rq)
+        return free(in), free(rq), -1;
+    for (int r = 0; r < p; r++)
+        if (r != R->im->rank)
+            MPI_Irecv(&in[r], 1, MPI_DOUBLE, r, TAG_START, R->im->comm, &rq[n++]);
+    for (int r = 0; r < p; r++)
+        if (r != R->im->rank)
+            MPI_Isend(&t0, 1, MPI_DOUBLE, r, TAG_START, R->im->comm, &rq[n++]);
+    MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
+    double t1 = t0;
+    for (int r = 0; r < p; r++)
+        if (r != R->im->rank && in[r] > t1)
+            t1 = in[r];
+    free(in), free(rq);
+    return t1 + R->im->margin;
+}
+#endif
 
 ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb,
                                ssched_mpi_stats_t *stats, ssched_error_t *err)
@@ -292,11 +337,14 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
          * the makespan).  SMPI's clock is global: the ranks agree on a
          * time after they all left two all-reductions, and wait for it.
          * (With a real MPI each rank's clock starts at its barrier exit.) */
-        if (R.im->pace > 0 && R.im->lean) {
+        int quick = R.im->pace > 0 && R.im->lean && R.im->margin >= 0;
+        double at = quick ? lean_start(&R, t0) : -1;
+        if (quick && at < 0)
+            fprintf(stderr, "ssched_mpi: rank %d: out of memory\n", R.im->rank),
+                MPI_Abort(R.im->comm, 1);
+        if (at >= 0) {
             /* lean: the latest entry, plus the margin (ssched_i_mpi_lean) */
-            double t1 = 0;
-            MPI_Allreduce(&t0, &t1, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
-            t0 = t1 + R.im->margin;
+            t0 = at;
             if (MPI_Wtime() < t0)
                 sg_actor_sleep_until(t0);
             else /* late: this rank's events shift (correct, not exact) */
