@@ -335,8 +335,10 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
          * few latencies apart, and a paced receive posted that much late
          * would delay its transfer by as much (measured: one latency on
          * the makespan).  SMPI's clock is global: the ranks agree on a
-         * time after they all left two all-reductions, and wait for it.
-         * (With a real MPI each rank's clock starts at its barrier exit.) */
+         * time after they all left two all-reductions, and wait for it
+         * (lean, libssched_pmpi: one latency after the last rank entered,
+         * lean_start).  (With a real MPI each rank's clock starts at its
+         * barrier exit.) */
         int quick = R.im->pace > 0 && R.im->lean && R.im->margin >= 0;
         double at = quick ? lean_start(&R, t0) : -1;
         if (quick && at < 0)
