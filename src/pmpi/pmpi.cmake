@@ -21,9 +21,9 @@ if(SSCHED_SMPICC AND NOT SSCHED_SANITIZE)
   # with SSCHED_SMPI, as ssched-exec-smpi: plans paced where the platform
   # has latencies (the metronome, src/mpi/run_pace.c, announces every
   # event in time), combines as simulated flops (MPI_Reduce_local gives
-  # the values, the plan's w the time); runs lean (ssched_i_mpi_lean: one
-  # all-reduction to start, nothing after): a call takes its plan plus a
-  # start constant
+  # the values, the plan's w the time); runs lean (ssched_i_mpi_lean: a
+  # start one latency after the last rank entered, nothing after): a call
+  # takes its plan plus a start constant
   set(SSCHED_PMPI_SMPI_FLAGS ${SSCHED_SMPI_FLAGS})
   set(SSCHED_PMPI_SMPI_OBJECTS)
   foreach(src ${SSCHED_PMPI_SOURCES} ${SSCHED_MPI_LIB_SOURCES})
