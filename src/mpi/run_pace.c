@@ -145,6 +145,7 @@ void ssched_i_mpi_arm_timer(run_t *R, double at)
  * actor finishes last frees the shared state. */
 struct metro {
     double *due;      /* sorted distinct due times, each >= t0 + L */
+    MPI_Request *rq;  /* the actor's sends, one per tick */
     size_t n, sent, got, posted;
     int stop, refs;
     double lat;
@@ -157,6 +158,7 @@ static void metro_unref(struct metro *m)
 {
     if (--m->refs == 0) {
         sg_sem_destroy(m->sem);
+        free(m->rq);
         free(m->due);
         free(m);
     }
@@ -168,8 +170,8 @@ static void metro_actor(int argc, char **argv)
     (void)argv;
     struct metro *m = sg_actor_self_get_data();
     SMPI_thread_create();
-    MPI_Request *rq = malloc((m->n + 1) * sizeof *rq);
-    for (size_t i = 0; rq && i < m->n && !m->stop; i++) {
+    MPI_Request *rq = m->rq;
+    for (size_t i = 0; i < m->n && !m->stop; i++) {
         double left = m->due[i] - m->lat - simgrid_get_clock();
         if (left > 0) /* timed out (or released: stop) */
             sg_sem_acquire_timeout(m->sem, left);
@@ -178,9 +180,7 @@ static void metro_actor(int argc, char **argv)
         m->sent++; /* counted before the send: the rank may run meanwhile */
         MPI_Isend(NULL, 0, MPI_BYTE, m->rank, TAG_METRO, m->comm, &rq[i]);
     }
-    if (rq)
-        MPI_Waitall((int)m->sent, rq, MPI_STATUSES_IGNORE);
-    free(rq);
+    MPI_Waitall((int)m->sent, rq, MPI_STATUSES_IGNORE);
     metro_unref(m);
 }
 
@@ -204,16 +204,12 @@ void ssched_i_mpi_metro_start(run_t *R)
     double lat = sg_host_get_route_latency(h, h);
     if (!(lat > 0))
         return;
+    /* each operation's due time, and each computation's scheduled end
+     * (run_ops.c compute: a task started at its due time ends on a tick) */
     struct metro *m = calloc(1, sizeof *m);
-    double *due = malloc(((size_t)R->pl->n_ops + 1) * sizeof *due);
+    double *due = malloc((2 * (size_t)R->pl->n_ops + 1) * sizeof *due);
     if (!m || !due)
         return free(m), free(due); /* the timers serve (slower, not wrong) */
-    /* and each computation's scheduled end (run_ops.c compute: a task
-     * started at its due time ends on a tick) */
-    double *more = realloc(due, (2 * (size_t)R->pl->n_ops + 1) * sizeof *due);
-    if (!more)
-        return free(m), free(due);
-    due = more;
     double wt = R->im->flops / sg_host_get_speed(h);
     size_t n = 0;
     for (int64_t k = 0; k < R->pl->n_ops; k++) {
@@ -235,9 +231,12 @@ void ssched_i_mpi_metro_start(run_t *R)
         if (w - lo > most)
             most = w - lo;
     }
-    if (w == 0)
+    /* (allocated here: without it the rank would count on ticks that
+     * never come) */
+    MPI_Request *rq = w ? malloc(w * sizeof *rq) : NULL;
+    if (!rq)
         return free(m), free(due);
-    *m = (struct metro){due, w, 0, 0, 0, 0, 2, lat, R->im->rank, R->im->comm, sg_sem_init(0)};
+    *m = (struct metro){due, rq, w, 0, 0, 0, 0, 2, lat, R->im->rank, R->im->comm, sg_sem_init(0)};
     R->metro = m;
     R->metro_from = R->t0 + lat;
     for (size_t i = 0; i < most + 1 && i < w; i++)
