@@ -15,12 +15,12 @@
 #
 # Configuration: bench/smpi_exact.sh --print-cfg B (network/model:CM02,
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
-# after MPI_Init in both builds).  The interposer runs each plan as soon
-# as possible, its combines inline (MPI_Reduce_local: free under
-# simulate-computation:no, as SMPI's own collectives' are); its time is
-# about the planned makespan plus the executor's fixed cost per call (two
-# small all-reductions and the end protocol through rank 0), which the
-# script measures per platform and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
+# after MPI_Init in both builds).  The interposer (compiled with
+# SSCHED_SMPI) runs each plan paced where the platform has latencies, its
+# combines taking the plan's simulated time: its time is the planned
+# makespan plus the executor's fixed cost per call (its start: about one
+# latency after the last rank entered, src/mpi/run.c ssched_i_mpi_lean),
+# which the script measures per platform and collective and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
 # 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
 #
@@ -113,16 +113,7 @@ for plat in $PLATFORMS; do
     "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
     NP=$(grep -c . "$W/hosts.txt")
     SRC=$(head -n 1 "$W/hosts.txt")
-    # the executor's fixed cost per call on this platform (barriers and
-    # small all-reductions around the plan): a one-segment 1 KB broadcast,
-    # measured - planned
-    rm -rf "$W/plans"
-    "$SSCHED" plan "$P" --problem broadcast --source "$SRC" --hostfile "$W/hosts.txt" --bytes 1024 \
-        --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
-    PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
-    set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" bcast 1024 0)
-    OVER=$(python3 -c "print('%.9f' % max(0, $1 - $PRED))")
-    echo "$(basename "$P" .xml): $NP ranks; the executor's fixed cost per call: $OVER s (1 KB broadcast, one segment: $1 s measured, $PRED s planned)"
+    echo "$(basename "$P" .xml): $NP ranks"
     for coll in $COLLS; do
         case $coll in
         bcast) PROB="--problem broadcast --source $SRC"; DT=1 ;;
@@ -130,6 +121,17 @@ for plat in $PLATFORMS; do
         allreduce) PROB="--problem allreduce"; DT=8 ;;
         esac
         eval "ALGS=\$ALGS_$coll"
+        # the executor's fixed cost per call of this collective on this
+        # platform (its start, and where the plan ends): a one-segment
+        # 1 KB call, measured - planned
+        rm -rf "$W/plans"
+        # shellcheck disable=SC2086
+        "$SSCHED" plan "$P" $PROB --hostfile "$W/hosts.txt" --bytes 1024 --datatype-size $DT \
+            --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
+        PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
+        set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" 1024 0)
+        OVER=$(python3 -c "print('%.9f' % max(0, $1 - $PRED))")
+        echo "$coll: the executor's fixed cost per call: $OVER s (1 KB, one segment: $1 s measured, $PRED s planned)"
         for size in $SIZES; do
             best=""; bestn=""; vplain=""; tdef=""
             for a in $ALGS; do

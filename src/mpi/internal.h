@@ -37,6 +37,8 @@ enum { B_BYTES, B_INIT, B_A, B_OP, B_REFS, B_WIDTH };
 #define TAG_IDLE 14   /* end barrier: a rank has nothing left under way    */
 #define TAG_RELEASE 15 /* end barrier: rank 0 lets everyone go             */
 #define TAG_TIMER 16  /* SMPI, paced runs: an event's scheduled start    */
+#define TAG_METRO 17  /* SMPI, paced runs: the metronome's tick (run_pace.c) */
+#define TAG_START 18  /* SMPI, lean paced runs: a rank's entry time (run.c) */
 
 typedef struct {
     int64_t n_ops, n_bufs, n_succ, n_xbufs;
@@ -53,7 +55,20 @@ struct ssched_mpi_impl {
     double flops;      /* per task: flops_per_task x size                   */
     double pace;       /* seconds per schedule time unit; 0: as soon as
                           possible (ssched_mpi_options_t.unit_seconds)     */
+    int lean;          /* libssched_pmpi: a run per user call, no
+                          agreement (ssched_i_mpi_lean)                    */
+    double margin;     /* lean, SMPI, paced: start this long after the
+                          last rank entered (ssched_i_mpi_lean)            */
 };
+
+/* libssched_pmpi (collective, after a successful setup): runs of x skip
+ * every agreement that costs latencies on the common path: no status
+ * all-reduction at the start (a rank that cannot run calls MPI_Abort), no
+ * end barrier nor settle all-reduction (a failing rank calls MPI_Abort:
+ * nothing is ever drained), and under SMPI a paced run starts one margin
+ * after the last rank entered: every rank sends its entry time to every
+ * other, and the margin bounds those messages' time (ssched_i_mpi_lean). */
+SSCHED_INTERNAL void ssched_i_mpi_lean(ssched_mpi_t *x);
 
 /* Rank 0: the plans of every node (plans[n_nodes]) from a valid unrolled
  * schedule; rank_of_node maps nodes to peers; window: transfers a resource

@@ -94,26 +94,41 @@ static int end_barrier(run_t *R, int idle)
 
 static double loop(run_t *R, double t0)
 {
-    MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, R->im->comm,
-              ssched_i_mpi_add_req(R, R_ABORT));
-    if (R->im->rank == 0 && R->im->size > 1)
+    if (!R->im->lean) /* (lean: a failing rank aborts the job) */
+        MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_ABORT, R->im->comm,
+                  ssched_i_mpi_add_req(R, R_ABORT));
+    if (!R->im->lean && R->im->rank == 0 && R->im->size > 1)
         MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_IDLE, R->im->comm,
                   ssched_i_mpi_add_req(R, R_IDLE));
     for (int64_t k = 0; k < R->pl->n_ops; k++)
         ssched_i_mpi_maybe_ready(R, k);
     double t_end = -1;
     for (;;) {
+#ifdef SSCHED_SMPI
+        ssched_i_mpi_comp_check(R); /* a timed computation's end has come */
+#endif
         ssched_i_mpi_start_ready(R);
         if (!R->aborting && R->done == (size_t)R->pl->n_ops && t_end < 0)
             t_end = MPI_Wtime();
         /* idle: nothing of ours under way (armed timers included) */
         int idle = !R->ntimers && (R->aborting ? !R->pending_sends && !R->comp_pending
                                                : R->done == (size_t)R->pl->n_ops);
-        if (end_barrier(R, idle))
+#ifdef SSCHED_SMPI
+        if (idle && R->metro) /* and no tick of the metronome under way */
+            idle = ssched_i_mpi_metro_quiet(R);
+#endif
+        /* lean: done is done.  Every send of this run has completed and
+         * every receive matched; a next run's messages to a rank still in
+         * this one come after this run's from the same sender
+         * (non-overtaking), and no control message is ever sent */
+        if (R->im->lean ? idle : end_barrier(R, idle))
             break;
         int outcount = 0;
         int paced = !R->aborting && R->nwait;
 #ifdef SSCHED_SMPI
+        /* a due the metronome covers needs neither (run_pace.c) */
+        if (paced && R->metro && ssched_i_mpi_due(R, R->wait[0]) >= R->metro_from)
+            paced = 0;
         if (paced) {
             /* a timer's wake-up crosses the host's loopback route: armed
              * less than its latency ahead (an operation ready just before
@@ -175,7 +190,10 @@ static void settle(run_t *R, int *first)
     /* one all-reduction: did any rank abort, and the first failing rank
      * (it speaks for all; size if none) */
     int size = R->im->size, mine[2] = {R->aborting, -(R->failed ? R->im->rank : size)}, got[2];
-    MPI_Allreduce(mine, got, 2, MPI_INT, MPI_MAX, R->im->comm);
+    if (R->im->lean) /* (no rank aborts without MPI_Abort) */
+        got[0] = mine[0], got[1] = mine[1];
+    else
+        MPI_Allreduce(mine, got, 2, MPI_INT, MPI_MAX, R->im->comm);
     int all = got[0];
     *first = -got[1];
     int64_t *sent_to_me = all ? R->sent + size : NULL; /* allocated with sent */
@@ -191,6 +209,70 @@ static void settle(run_t *R, int *first)
     }
     R->nreq = 0;
 }
+
+void ssched_i_mpi_lean(ssched_mpi_t *x)
+{
+    struct ssched_mpi_impl *im = x->impl;
+    im->lean = 1;
+    im->margin = 0;
+#ifdef SSCHED_SMPI
+    if (im->pace > 0) {
+        /* the start (ssched_mpi_run): p (p - 1) messages of 8 bytes, each
+         * sent at its rank's entry, received by the last rank entered
+         * t1 + its route's latency + its bytes later at most; with every
+         * one of them on the slowest link, p^2 x 8 bytes / its bandwidth.
+         * (SMPI runs every rank in one address space: hosts are shared.) */
+        int p = im->size;
+        sg_host_t me = sg_host_self(), *hosts = malloc((size_t)p * sizeof *hosts);
+        double worst[2] = {0, 0}, all[2] = {0, 0}; /* latency, 1 / bandwidth */
+        if (hosts)
+            MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, hosts, (int)sizeof me, MPI_BYTE,
+                          im->comm);
+        for (int r = 0; hosts && r < p; r++) {
+            if (r == im->rank)
+                continue;
+            double l = sg_host_get_route_latency(hosts[r], me);
+            double bw = sg_host_get_route_bandwidth(hosts[r], me);
+            if (l > worst[0])
+                worst[0] = l;
+            if (bw > 0 && 1 / bw > worst[1])
+                worst[1] = 1 / bw;
+        }
+        free(hosts);
+        MPI_Allreduce(worst, all, 2, MPI_DOUBLE, MPI_MAX, im->comm);
+        /* (no hosts on some rank: an all-reduction start, as not lean) */
+        int ok = hosts != NULL, every = 0;
+        MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, im->comm);
+        im->margin = every ? all[0] + (double)p * p * 8 * all[1] : -1;
+    }
+#endif
+}
+
+#ifdef SSCHED_SMPI
+/* Lean and paced: t0 = the latest entry + the margin (every rank sends
+ * its entry time to every other); -1 if out of memory. */
+static double lean_start(run_t *R, double t0)
+{
+    int p = R->im->size, n = 0;
+    double *in = malloc((size_t)p * sizeof *in);
+    MPI_Request *rq = malloc(2 * (size_t)p * sizeof *rq);
+    if (!in || !rq)
+        return free(in), free(rq), -1;
+    for (int r = 0; r < p; r++)
+        if (r != R->im->rank)
+            MPI_Irecv(&in[r], 1, MPI_DOUBLE, r, TAG_START, R->im->comm, &rq[n++]);
+    for (int r = 0; r < p; r++)
+        if (r != R->im->rank)
+            MPI_Isend(&t0, 1, MPI_DOUBLE, r, TAG_START, R->im->comm, &rq[n++]);
+    MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
+    double t1 = t0;
+    for (int r = 0; r < p; r++)
+        if (r != R->im->rank && in[r] > t1)
+            t1 = in[r];
+    free(in), free(rq);
+    return t1 + R->im->margin;
+}
+#endif
 
 ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb,
                                ssched_mpi_stats_t *stats, ssched_error_t *err)
@@ -219,7 +301,16 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
         (R.cb->mpi_op == MPI_OP_NULL || R.cb->mpi_op == (MPI_Op)0 ||
          R.cb->datatype == MPI_DATATYPE_NULL || R.cb->datatype == (MPI_Datatype)0))
         ok = -1;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, R.im->comm);
+    if (R.im->lean && ok <= 0) {
+        fprintf(stderr, "ssched_mpi: rank %d: %s\n", R.im->rank,
+                ok < 0 ? "reduce needs a combine callback or an MPI_Op and datatype"
+                       : "out of memory");
+        MPI_Abort(R.im->comm, 1);
+    }
+    if (R.im->lean)
+        all = ok;
+    else
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, R.im->comm);
     ssched_status_t st = SSCHED_OK;
     if (all <= 0) {
         st = all < 0 ? ssched_error_set(err, SSCHED_EINPUT, "reduce needs a combine callback "
@@ -235,7 +326,7 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
          * all-reduction above already has every rank inside this run, past
          * the previous run's last collective); libssched_pmpi runs a plan
          * per user call and pays each of these in latencies */
-        int lean = !stats && !(R.im->pace > 0);
+        int lean = R.im->lean || (!stats && !(R.im->pace > 0));
         if (!lean)
             MPI_Barrier(R.im->comm);
         double t0 = MPI_Wtime();
@@ -244,9 +335,23 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
          * few latencies apart, and a paced receive posted that much late
          * would delay its transfer by as much (measured: one latency on
          * the makespan).  SMPI's clock is global: the ranks agree on a
-         * time after they all left two all-reductions, and wait for it.
-         * (With a real MPI each rank's clock starts at its barrier exit.) */
-        if (R.im->pace > 0) {
+         * time after they all left two all-reductions, and wait for it
+         * (lean, libssched_pmpi: one latency after the last rank entered,
+         * lean_start).  (With a real MPI each rank's clock starts at its
+         * barrier exit.) */
+        int quick = R.im->pace > 0 && R.im->lean && R.im->margin >= 0;
+        double at = quick ? lean_start(&R, t0) : -1;
+        if (quick && at < 0)
+            fprintf(stderr, "ssched_mpi: rank %d: out of memory\n", R.im->rank),
+                MPI_Abort(R.im->comm, 1);
+        if (at >= 0) {
+            /* lean: the latest entry, plus the margin (ssched_i_mpi_lean) */
+            t0 = at;
+            if (MPI_Wtime() < t0)
+                sg_actor_sleep_until(t0);
+            else /* late: this rank's events shift (correct, not exact) */
+                t0 = MPI_Wtime();
+        } else if (R.im->pace > 0) {
             double t1 = 0, mine, e = 0;
             MPI_Allreduce(&t0, &t1, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
             mine = MPI_Wtime();
@@ -261,9 +366,16 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
         }
 #endif
         R.t0 = t0;
+#ifdef SSCHED_SMPI
+        if (R.im->pace > 0)
+            ssched_i_mpi_metro_start(&R);
+#endif
         R.st.seconds = loop(&R, t0);
         int first = 0;
         settle(&R, &first);
+#ifdef SSCHED_SMPI
+        ssched_i_mpi_metro_release(&R);
+#endif
         if (!lean)
             MPI_Allreduce(&R.st.seconds, &R.st.makespan, 1, MPI_DOUBLE, MPI_MAX, R.im->comm);
         if (first < R.im->size) {

@@ -8,7 +8,8 @@
 #include "src/util/internal.h"
 
 enum { R_ABORT = -1, R_COMP = -2, R_RELEASE = -3, R_ABORT_SEND = -4, R_DRAIN = -5,
-       R_IDLE = -6, R_IDLE_SEND = -7, R_RELEASE_SEND = -8, R_TIMER = -9 };
+       R_IDLE = -6, R_IDLE_SEND = -7, R_RELEASE_SEND = -8, R_TIMER = -9,
+       R_METRO = -10 };
 
 typedef struct {
     ssched_mpi_t *x;
@@ -35,9 +36,15 @@ typedef struct {
     double *timers;            /* SMPI: times of the armed timers, sorted   */
     size_t ntimers;
     double fired;              /* SMPI: the latest time a timer woke us at  */
+    struct metro *metro;       /* SMPI, paced, loopback latency L > 0: the
+                                  rank's metronome (run_pace.c), or NULL    */
+    double metro_from;         /* the metronome covers every due >= this    */
     int failed, aborting, nomem;
     size_t pending_sends;      /* Issends under way (data and abort)        */
     int comp_pending;          /* SMPI: a computation's actor is running    */
+    int comp_timed;            /* SMPI, metronome: the computation ends at
+                                  comp_end, no actor (run_ops.c compute)   */
+    double comp_end;
     int idle_sent, released, idle_pending; /* the end barrier (loop)        */
     size_t idle_count, release_left;
     int64_t comp_op;
@@ -64,6 +71,23 @@ SSCHED_INTERNAL double ssched_i_mpi_due(const run_t *R, int64_t k);
 #ifdef SSCHED_SMPI
 /* SMPI: wake the rank at `at`, earlier than every armed timer. */
 SSCHED_INTERNAL void ssched_i_mpi_arm_timer(run_t *R, double at);
+/* SMPI, paced: start the rank's metronome at t0 (nothing when the host's
+ * loopback latency is 0: timers are then exact). */
+SSCHED_INTERNAL void ssched_i_mpi_metro_start(run_t *R);
+/* A metronome tick arrived (an R_METRO request completed). */
+SSCHED_INTERNAL void ssched_i_mpi_metro_tick(run_t *R);
+/* The rank has nothing more to do: stop the metronome; 1 once every tick
+ * it sent has been received (no send of it is pending). */
+SSCHED_INTERNAL int ssched_i_mpi_metro_quiet(run_t *R);
+/* Will a tick land exactly at t (a due or a computation's scheduled end
+ * still to come)? */
+SSCHED_INTERNAL int ssched_i_mpi_metro_covers(const run_t *R, double t);
+/* A timed computation (comp_timed) whose end has come: complete it. */
+SSCHED_INTERNAL void ssched_i_mpi_comp_check(run_t *R);
+/* Paced: now, or later the time the last tick or timer announced. */
+SSCHED_INTERNAL double ssched_i_mpi_now(const run_t *R);
+/* The rank's run ends: drop its hold on the metronome. */
+SSCHED_INTERNAL void ssched_i_mpi_metro_release(run_t *R);
 #endif
 
 #endif

@@ -5,7 +5,9 @@
 
 #ifdef SSCHED_SMPI
 #include <simgrid/actor.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/semaphore.h>
 #include <smpi/smpi.h>
 #endif
 
@@ -41,6 +43,13 @@ static double now_paced(const run_t *R)
     double now = MPI_Wtime();
     return R->fired > now ? R->fired : now;
 }
+
+#ifdef SSCHED_SMPI
+double ssched_i_mpi_now(const run_t *R)
+{
+    return now_paced(R);
+}
+#endif
 
 static void wait_push(run_t *R, int64_t k)
 {
@@ -111,6 +120,173 @@ void ssched_i_mpi_arm_timer(run_t *R, double at)
     sg_actor_t a = sg_actor_init("ssched-timer", sg_host_self());
     sg_actor_set_data(a, j);
     sg_actor_start(a, timer_actor, 0, NULL);
+}
+
+/* The metronome (SMPI, paced, host loopback latency L > 0).  A timer
+ * armed less than L ahead cannot wake the rank in time (its zero-byte
+ * message crosses the loopback route, 600 us on a SimGrid cluster), and
+ * with 16 KB segments most events are closer than that: the rank slept
+ * blindly to the next due time and saw completions late (a two_clusters
+ * reduce ran 1.41 times its plan).  The metronome knows the rank's due
+ * times from the start: a helper actor started at t0 sends a tick L before
+ * each distinct due time >= t0 + L, so it lands at that time.  Ticks are
+ * MPI_Isend (consecutive dues may be closer than L); SMPI's exact
+ * configuration is rendezvous (a transfer starts once the receive is
+ * posted), so the rank keeps as many receives posted as ticks can be in
+ * flight at once (the most dues within one L, plus one): none waits for
+ * its receive.  Ticks arrive in order (one source, one latency), so the
+ * m-th tick received says dues[m-1] has come (R->fired).
+ *
+ * Ending: cooperative scheduling, so the actor checks `stop` and counts
+ * the tick (sent++) with no simcall in between; the rank, done or
+ * aborting, sets stop (and wakes the actor's wait) and is idle once it has
+ * received every tick sent.  The actor then waits for its sends (an actor
+ * ending with pending comms may cancel them) and whichever of rank and
+ * actor finishes last frees the shared state. */
+struct metro {
+    double *due;      /* sorted distinct due times, each >= t0 + L */
+    MPI_Request *rq;  /* the actor's sends, one per tick */
+    size_t n, sent, got, posted;
+    int stop, refs;
+    double lat;
+    int rank;
+    MPI_Comm comm;
+    sg_sem_t sem;     /* released at stop: ends the actor's wait */
+};
+
+static void metro_unref(struct metro *m)
+{
+    if (--m->refs == 0) {
+        sg_sem_destroy(m->sem);
+        free(m->rq);
+        free(m->due);
+        free(m);
+    }
+}
+
+static void metro_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    struct metro *m = sg_actor_self_get_data();
+    SMPI_thread_create();
+    MPI_Request *rq = m->rq;
+    for (size_t i = 0; i < m->n && !m->stop; i++) {
+        double left = m->due[i] - m->lat - simgrid_get_clock();
+        if (left > 0) /* timed out (or released: stop) */
+            sg_sem_acquire_timeout(m->sem, left);
+        if (m->stop)
+            break;
+        m->sent++; /* counted before the send: the rank may run meanwhile */
+        MPI_Isend(NULL, 0, MPI_BYTE, m->rank, TAG_METRO, m->comm, &rq[i]);
+    }
+    MPI_Waitall((int)m->sent, rq, MPI_STATUSES_IGNORE);
+    metro_unref(m);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void metro_post(run_t *R)
+{
+    struct metro *m = R->metro;
+    m->posted++;
+    MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_METRO, R->im->comm,
+              ssched_i_mpi_add_req(R, R_METRO));
+}
+
+void ssched_i_mpi_metro_start(run_t *R)
+{
+    sg_host_t h = sg_host_self();
+    double lat = sg_host_get_route_latency(h, h);
+    if (!(lat > 0))
+        return;
+    /* each operation's due time, and each computation's scheduled end
+     * (run_ops.c compute: a task started at its due time ends on a tick) */
+    struct metro *m = calloc(1, sizeof *m);
+    double *due = malloc((2 * (size_t)R->pl->n_ops + 1) * sizeof *due);
+    if (!m || !due)
+        return free(m), free(due); /* the timers serve (slower, not wrong) */
+    double wt = R->im->flops / sg_host_get_speed(h);
+    size_t n = 0;
+    for (int64_t k = 0; k < R->pl->n_ops; k++) {
+        int64_t kind = R->pl->ops[k * O_WIDTH + O_KIND];
+        double d = ssched_i_mpi_due(R, k);
+        if (kind != OP_DELIVER && d >= R->t0 + lat)
+            due[n++] = d;
+        if (kind == OP_COMP && R->im->flops > 0 && d + wt >= R->t0 + lat)
+            due[n++] = d + wt;
+    }
+    qsort(due, n, sizeof *due, cmp_double);
+    size_t w = 0, most = 0;
+    for (size_t i = 0, lo = 0; i < n; i++) {
+        if (w && due[i] == due[w - 1])
+            continue;
+        due[w++] = due[i];
+        while (due[lo] < due[w - 1] - lat) /* dues in [due - L, due] */
+            lo++;
+        if (w - lo > most)
+            most = w - lo;
+    }
+    /* (allocated here: without it the rank would count on ticks that
+     * never come) */
+    MPI_Request *rq = w ? malloc(w * sizeof *rq) : NULL;
+    if (!rq)
+        return free(m), free(due);
+    *m = (struct metro){due, rq, w, 0, 0, 0, 0, 2, lat, R->im->rank, R->im->comm, sg_sem_init(0)};
+    R->metro = m;
+    R->metro_from = R->t0 + lat;
+    for (size_t i = 0; i < most + 1 && i < w; i++)
+        metro_post(R);
+    sg_actor_t a = sg_actor_init("ssched-metronome", h);
+    sg_actor_set_data(a, m);
+    sg_actor_start(a, metro_actor, 0, NULL);
+}
+
+int ssched_i_mpi_metro_covers(const run_t *R, double t)
+{
+    const struct metro *m = R->metro;
+    if (!m || m->stop)
+        return 0;
+    size_t lo = m->got, hi = m->n; /* ticks still to come: due[got..n) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->due[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n && m->due[lo] == t;
+}
+
+void ssched_i_mpi_metro_tick(run_t *R)
+{
+    struct metro *m = R->metro;
+    if (m->due[m->got] > R->fired)
+        R->fired = m->due[m->got];
+    m->got++;
+    if (m->posted < m->n)
+        metro_post(R);
+}
+
+int ssched_i_mpi_metro_quiet(run_t *R)
+{
+    struct metro *m = R->metro;
+    if (!m->stop) {
+        m->stop = 1;
+        sg_sem_release(m->sem);
+    }
+    return m->got == m->sent;
+}
+
+void ssched_i_mpi_metro_release(run_t *R)
+{
+    if (R->metro)
+        metro_unref(R->metro);
+    R->metro = NULL;
 }
 #endif
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/mpi/internal.h"
 #include "src/pmpi/pmpi_internal.h"
 
 typedef struct {
@@ -169,9 +170,14 @@ void ssched_i_pmpi_load(pmpi_state_t *s)
         opt.unit_bytes = p->seg;
         opt.flops_per_task = d[k].flops;
         opt.map_file = d[k].map;
-        /* as soon as possible: pacing would agree on a start time (two
-         * all-reductions and a margin of four) at every call */
+#ifdef SSCHED_SMPI
+        /* SMPI: paced where the platform has latencies (the executor's
+         * default), computations as simulated flops: the plan's time */
+        opt.unit_seconds = -1;
+#else
+        /* a real MPI: as soon as possible, combines inline */
         opt.unit_seconds = 0;
+#endif
         ssched_error_t err;
         ssched_error_clear(&err);
         ssched_mpi_init(&p->x);
@@ -191,6 +197,7 @@ void ssched_i_pmpi_load(pmpi_state_t *s)
             ssched_mpi_free(&p->x);
             continue;
         }
+        ssched_i_mpi_lean(&p->x); /* (collective: every rank keeps it) */
         s->n++;
     }
     for (size_t k = 0; k < n; k++)

@@ -3,8 +3,8 @@
 #  - libssched_pmpi.so (Open MPI: LD_PRELOAD=.../libssched_pmpi.so mpirun ...):
 #    the interposer, the executor (src/mpi) and libssched linked in, only
 #    the MPI_* wrappers exported;
-#  - libssched_pmpi_smpi.a (SimGrid): the same compiled with smpicc (but
-#    not SSCHED_SMPI, below), linked into a program built with smpicc as
+#  - libssched_pmpi_smpi.a (SimGrid): the same compiled with smpicc and
+#    SSCHED_SMPI (below), linked into a program built with smpicc as
 #    -Wl,--whole-archive libssched_pmpi_smpi.a -Wl,--no-whole-archive, then
 #    libssched.a and its dependencies (SMPI declares MPI_* weak: a weak
 #    reference pulls no archive member, hence --whole-archive; the
@@ -18,13 +18,13 @@ if(MPI_C_FOUND)
   install(TARGETS ssched_pmpi LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
 if(SSCHED_SMPICC AND NOT SSCHED_SANITIZE)
-  # without SSCHED_SMPI: the combines run inline (MPI_Reduce_local), as
-  # SMPI's own collectives compute theirs, instead of as simulated flops on
-  # a helper actor whose completion message crosses the host's loopback
-  # route (measured: a 1 MB reduce on two_clusters 15x its plan); plans then
-  # run as soon as possible (no pacing)
+  # with SSCHED_SMPI, as ssched-exec-smpi: plans paced where the platform
+  # has latencies (the metronome, src/mpi/run_pace.c, announces every
+  # event in time), combines as simulated flops (MPI_Reduce_local gives
+  # the values, the plan's w the time); runs lean (ssched_i_mpi_lean: a
+  # start one latency after the last rank entered, nothing after): a call
+  # takes its plan plus a start constant
   set(SSCHED_PMPI_SMPI_FLAGS ${SSCHED_SMPI_FLAGS})
-  list(REMOVE_ITEM SSCHED_PMPI_SMPI_FLAGS -DSSCHED_SMPI=1)
   set(SSCHED_PMPI_SMPI_OBJECTS)
   foreach(src ${SSCHED_PMPI_SOURCES} ${SSCHED_MPI_LIB_SOURCES})
     get_filename_component(base ${src} NAME_WE)
