@@ -456,6 +456,35 @@ SSCHED_INTERNAL int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t 
                                                const mpq_t *base, size_t n, mpq_srcptr tp,
                                                size_t *c);
 
+/* Routed ordered reduce and all-reduce: a pattern of n operations whose n
+ * trees are grown for it on shared loads, merges spread over every host
+ * that computes (unroll_pack_reduce.c); balanced: tournament trees (pairs
+ * of least level first).  out->optimal_throughput is the certified TP.
+ * EINPUT when there is none (not routed, commutative, no route). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_pack(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
+        size_t n, int balanced, ssched_schedule_t *out, ssched_error_t *err);
+/* Candidate ranking shared by unroll_plan.c and unroll_plan_routed.c: a
+ * built pattern cand (unroll_whole set) that can be walked, fits
+ * max_period and 62-bit ticks replaces *out when its time for K (exact
+ * replay, or extrapolated) beats *best.  ENOMEM only is an error. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_plan_consider(
+        const ssched_platform_t *p, const ssched_problem_t *pb, size_t K, mpq_srcptr max_period,
+        ssched_schedule_t *cand, ssched_schedule_t *out, mpq_t best, mpq_t est, int *have,
+        ssched_error_t *err);
+SSCHED_INTERNAL void ssched_i_sched_plan_choose_whole(const ssched_platform_t *p,
+                                                      const ssched_problem_t *pb,
+                                                      ssched_schedule_t *s, size_t K);
+SSCHED_INTERNAL void ssched_i_sched_plan_rank(const ssched_platform_t *p,
+                                              const ssched_problem_t *pb,
+                                              const ssched_schedule_t *s, size_t K, mpq_t out);
+/* The routed candidates of the planner (unroll_plan_routed.c): single
+ * arborescences (broadcast, all-reduce), relay routes (scatter, gossip),
+ * spread reduce trees (ordered reduce, all-reduce). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_plan_routed(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *steady,
+        size_t K, mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
+        ssched_schedule_t *out, mpq_t best, mpq_t est, int *have, ssched_error_t *err);
 /* Routed scatter, gossip: per commodity of st, relay[t] = a relay host
  * for its message (SIZE_MAX: direct) whose blocking loads beat the direct
  * routes' (unroll_pack_routes.c); 1 iff some relay was chosen. */
