@@ -458,12 +458,15 @@ SSCHED_INTERNAL int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t 
 
 /* Routed ordered reduce and all-reduce: a pattern of n operations whose n
  * trees are grown for it on shared loads, merges spread over every host
- * that computes (unroll_pack_reduce.c); balanced: tournament trees (pairs
- * of least level first).  out->optimal_throughput is the certified TP.
+ * that computes (unroll_pack_reduce.c); flags bit 0: tournament trees
+ * (pairs of least level first); bit 1 (all-reduce): the broadcast part's
+ * arborescences grown with the trees, one per operation, instead of the
+ * solution's apportioned; bit 2 (with bit 1): participants may forward
+ * copies.  out->optimal_throughput is the certified TP.
  * EINPUT when there is none (not routed, commutative, no route). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_pack(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
-        size_t n, int balanced, ssched_schedule_t *out, ssched_error_t *err);
+        size_t n, int flags, ssched_schedule_t *out, ssched_error_t *err);
 /* Candidate ranking shared by unroll_plan.c and unroll_plan_routed.c: a
  * built pattern cand (unroll_whole set) that can be walked, fits
  * max_period and 62-bit ticks replaces *out when its time for K (exact

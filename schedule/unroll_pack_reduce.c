@@ -229,6 +229,139 @@ static int grow_tree(pk_t *k, const ssched_problem_t *pb, size_t target, int bal
     return ok;
 }
 
+/* The resources every edge into (out = 0) or out of (out = 1) node
+ * crosses, each with its least use: what one message there surely takes.
+ * 0 on ENOMEM. */
+static int reserve(pk_t *k, size_t node, int out, touch_t *r)
+{
+    const ssched_platform_t *p = k->p;
+    int first = 1;
+    r->n = 0;
+    for (size_t e = 0; e < p->n_edges; e++) {
+        if ((out ? p->from[e] : p->to[e]) != node || p->from[e] == p->to[e])
+            continue;
+        if (!edge_use(k, e))
+            return 0;
+        if (first) {
+            first = 0;
+            for (size_t i = 0; i < k->nu[e]; i++)
+                touch(r, k->ures[e][i], k->uval[e][i]);
+            continue;
+        }
+        for (size_t x = 0; x < r->n;) { /* keep the common ones, least use */
+            size_t i = 0;
+            while (i < k->nu[e] && k->ures[e][i] != r->res[x])
+                i++;
+            if (i == k->nu[e]) {
+                r->res[x] = r->res[r->n - 1];
+                r->add[x] = r->add[--r->n];
+                continue;
+            }
+            if (k->uval[e][i] < r->add[x])
+                r->add[x] = k->uval[e][i];
+            x++;
+        }
+        if (r->n == 0)
+            break;
+    }
+    return 1;
+}
+
+static void add_touch(pk_t *k, const touch_t *t, double f)
+{
+    for (size_t x = 0; x < t->n; x++)
+        k->load[t->res[x]] += f * t->add[x];
+}
+
+/* Grow one arborescence from root to the participants on k->load
+ * (updated): each step joins an unreached participant v, directly from a
+ * reached node u (the root or a helper) or through a helper h not
+ * reached yet (u -> h -> v),
+ * whichever keeps the busiest touched resource least busy (ties: the
+ * least sum of squared loads).  Arcs sorted by head node.  0 on ENOMEM. */
+static int grow_arb(pk_t *k, const ssched_problem_t *pb, size_t root, int free_fwd,
+                    ssched_arborescence_t *a)
+{
+    const ssched_platform_t *p = k->p;
+    size_t nn = p->n_nodes;
+    unsigned char *reached = ssched_i_calloc(nn, 1), *part = ssched_i_calloc(nn, 1);
+    a->arcs = ssched_i_alloc(2 * pb->n_participants + 2, sizeof *a->arcs);
+    a->n_arcs = 0;
+    int ok = reached && part && a->arcs;
+    size_t left = 0;
+    for (size_t j = 0; ok && j < pb->n_participants; j++)
+        if (pb->participants[j] != root && !part[pb->participants[j]]) {
+            part[pb->participants[j]] = 1;
+            left++;
+        }
+    if (ok)
+        reached[root] = 1;
+    touch_t t, bt;
+    while (ok && left > 0) {
+        double b1 = INFINITY, b2 = INFINITY;
+        size_t bu = SIZE_MAX, bh = SIZE_MAX, bv = SIZE_MAX;
+        for (size_t u = 0; u < nn; u++) {
+            /* participants never forward (their way out carries their
+             * value) and the root's one copy goes to a helper, which
+             * fans out: a greedy step cannot see that a direct copy
+             * from the root leaves nobody free to forward (free_fwd:
+             * any reached node forwards, for platforms of few helpers) */
+            if (!reached[u] || (part[u] && !free_fwd))
+                continue;
+            for (size_t v = 0; v < nn; v++) {
+                if (!part[v] || reached[v])
+                    continue;
+                for (size_t h = 0; h <= nn; h++) { /* h = nn: direct */
+                    if ((h < nn && (reached[h] || part[h])) || (h == nn && u == root && !free_fwd))
+                        continue;
+                    t.n = 0;
+                    if (h == nn ? !touch_edge(k, &t, u, v)
+                                : !touch_edge(k, &t, u, h) || !touch_edge(k, &t, h, v))
+                        continue;
+                    double s1 = 0, s2 = 0;
+                    for (size_t x = 0; x < t.n; x++) {
+                        double o = k->load[t.res[x]], nw = o + t.add[x];
+                        if (nw > s1)
+                            s1 = nw;
+                        s2 += nw * nw - o * o;
+                    }
+                    if (s1 < b1 * (1 - 1e-12) || (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+                        b1 = s1;
+                        b2 = s2;
+                        bu = u;
+                        bh = h;
+                        bv = v;
+                        bt = t;
+                    }
+                }
+            }
+        }
+        if (bv == SIZE_MAX) {
+            ok = 0;
+            break;
+        }
+        add_touch(k, &bt, 1);
+        if (bh < nn) {
+            a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
+            reached[bh] = 1;
+            bu = bh;
+        }
+        a->arcs[a->n_arcs++] = k->edge[bu * nn + bv];
+        reached[bv] = 1;
+        left--;
+    }
+    /* sorted by head node (insertion: a handful of arcs) */
+    for (size_t i = 1; ok && i < a->n_arcs; i++)
+        for (size_t j = i; j > 0 && p->to[a->arcs[j - 1]] > p->to[a->arcs[j]]; j--) {
+            size_t x = a->arcs[j];
+            a->arcs[j] = a->arcs[j - 1];
+            a->arcs[j - 1] = x;
+        }
+    free(reached);
+    free(part);
+    return ok;
+}
+
 static void tree_free(ssched_tree_t *t)
 {
     free(t->tasks);
@@ -237,10 +370,10 @@ static void tree_free(ssched_tree_t *t)
 }
 
 ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                           const ssched_steady_t *st, size_t n, int balanced,
+                                           const ssched_steady_t *st, size_t n, int flags,
                                            ssched_schedule_t *out, ssched_error_t *err)
 {
-    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 1, own = all && (flags & 2);
     size_t N = pb->n_participants, nn = p->n_nodes, nr = ssched_i_sched_n_resources(p);
     size_t target = all ? st->allreduce_root : pb->target;
     if (!p->routes || pb->commutative || N < 2 || n == 0 || target >= nn ||
@@ -272,7 +405,12 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
             if (k.edge[p->from[e] * nn + p->to[e]] == SIZE_MAX)
                 k.edge[p->from[e] * nn + p->to[e]] = e;
     }
-    if (status == SSCHED_OK && all) {
+    ssched_arborescence_t *oarbs = own ? ssched_i_calloc(n, sizeof *oarbs) : NULL;
+    for (size_t a = 0; oarbs && a < n; a++)
+        ssched_arborescence_init(&oarbs[a]);
+    if (own && !oarbs && status == SSCHED_OK)
+        status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (status == SSCHED_OK && all && !own) {
         /* the broadcast part: n arborescence instances by largest
          * remainders of n y_a / sum y, their loads the base */
         mpq_t sum;
@@ -312,51 +450,41 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
     /* every tree ends with one message into the target (its last merge
      * there takes one input in, or the result comes in): the resources
      * every edge into the target crosses are reserved for the trees not
-     * grown yet, so that no earlier merge spends them */
-    size_t rn = 0, ridx[64];
-    double rval[64];
-    int first = 1;
-    for (size_t e = 0; status == SSCHED_OK && e < p->n_edges; e++) {
-        if (p->to[e] != target || p->from[e] == target)
-            continue;
-        if (!edge_use(&k, e)) {
+     * grown yet, so that no earlier merge spends them.  Own arborescences
+     * likewise reserve one message out of the root and one into every
+     * other participant per operation, and one out of every other
+     * participant per tree (its value, which it cannot merge with
+     * anything coming in: its way in carries the copy). */
+    size_t nres = own ? 2 + 2 * N : 1;
+    touch_t *res = ssched_i_calloc(nres, sizeof *res);
+    if (!res && status == SSCHED_OK)
+        status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t r = 0; status == SSCHED_OK && r < nres; r++) {
+        int okr = r == 0 ? reserve(&k, target, 0, &res[r])
+                  : r == 1 ? reserve(&k, target, 1, &res[r])
+                  : pb->participants[(r - 2) % N] == target ? 1
+                  : reserve(&k, pb->participants[(r - 2) % N], r >= 2 + N, &res[r]);
+        if (!okr)
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-            break;
-        }
-        if (first) { /* the first edge in */
-            first = 0;
-            for (size_t i = 0; i < k.nu[e] && rn < 64; i++) {
-                ridx[rn] = k.ures[e][i];
-                rval[rn++] = k.uval[e][i];
-            }
-            continue;
-        }
-        for (size_t r = 0; r < rn;) { /* keep the common ones, least use */
-            size_t i = 0;
-            while (i < k.nu[e] && k.ures[e][i] != ridx[r])
-                i++;
-            if (i == k.nu[e]) {
-                ridx[r] = ridx[rn - 1];
-                rval[r] = rval[--rn];
-                continue;
-            }
-            if (k.uval[e][i] < rval[r])
-                rval[r] = k.uval[e][i];
-            r++;
-        }
-        if (rn == 0)
-            break;
+        else
+            add_touch(&k, &res[r], (double)n);
     }
-    for (size_t r = 0; r < rn; r++)
-        k.load[ridx[r]] += (double)n * rval[r];
     while (status == SSCHED_OK && built < n) {
-        for (size_t r = 0; r < rn; r++)
-            k.load[ridx[r]] -= rval[r];
-        int grown = grow_tree(&k, pb, target, balanced, &trees[built]);
+        int grown = 1;
+        if (own) {
+            for (size_t r = 1; r < 2 + N; r++)
+                add_touch(&k, &res[r], -1);
+            grown = grow_arb(&k, pb, target, (flags & 4) != 0, &oarbs[built]);
+        }
+        add_touch(&k, &res[0], -1);
+        for (size_t r = 2 + N; r < nres; r++)
+            add_touch(&k, &res[r], -1);
+        grown = grow_tree(&k, pb, target, balanced, &trees[built]) && grown;
         built++; /* its weight and tasks are freed below either way */
         if (!grown)
             status = ssched_error_set(err, SSCHED_EINPUT, "reduce packing: no tree");
     }
+    free(res);
     /* the exact period: the busiest resource for the n trees (and arcs) */
     for (size_t t = 0; status == SSCHED_OK && t < n; t++) {
         ssched_i_sched_tree_usage(p, &trees[t], pb->size, use);
@@ -380,15 +508,16 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
         if (all) {
             /* every tree and arborescence instance at rate 1 (TP = n): the
              * pattern builder apportions exactly these counts */
-            arbs = ssched_i_calloc(st->n_arborescences, sizeof *arbs);
+            size_t ma = own ? n : st->n_arborescences;
+            arbs = ssched_i_calloc(ma, sizeof *arbs);
             syn.n_arborescences = 0;
             syn.arborescences = arbs;
-            for (size_t a = 0; arbs && a < st->n_arborescences; a++) {
-                if (!acount[a])
+            for (size_t a = 0; arbs && a < ma; a++) {
+                if (!own && !acount[a])
                     continue;
-                arbs[syn.n_arborescences] = st->arborescences[a];
+                arbs[syn.n_arborescences] = own ? oarbs[a] : st->arborescences[a];
                 mpq_init(arbs[syn.n_arborescences].weight);
-                mpq_set_ui(arbs[syn.n_arborescences++].weight, acount[a], 1);
+                mpq_set_ui(arbs[syn.n_arborescences++].weight, own ? 1 : acount[a], 1);
             }
             for (size_t t = 0; t < n; t++)
                 mpq_set_ui(rates[t], 1, 1);
@@ -417,6 +546,9 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
     }
     for (size_t t = 0; t < built; t++)
         tree_free(&trees[t]);
+    for (size_t a = 0; oarbs && a < n; a++)
+        ssched_arborescence_free(&oarbs[a]);
+    free(oarbs);
     for (size_t e = 0; k.ures && e < p->n_edges; e++) {
         free(k.ures[e]);
         free(k.uval[e]);

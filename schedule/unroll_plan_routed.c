@@ -28,12 +28,14 @@ static int n_ok(size_t k, size_t K)
 }
 
 static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                   const ssched_steady_t *st, size_t K, mpq_srcptr max_period,
+                                   const ssched_steady_t *st, int n_flags, size_t K,
+                                   mpq_srcptr max_period,
                                    int no_split, ssched_schedule_t *cand, ssched_schedule_t *out,
                                    mpq_t best, mpq_t est, int *have, ssched_error_t *err)
 {
     ssched_status_t r = SSCHED_OK;
-    for (int bal = 0; bal < 2 && r == SSCHED_OK; bal++)
+    /* flags 0..3, then 6, 7 (ssched_i_sched_reduce_pack) */
+    for (int bal = 0; bal < n_flags && r == SSCHED_OK; bal += bal == 3 ? 3 : 1)
         for (size_t k = 0; n_ok(k, K) && ns[k] <= 32 && r == SSCHED_OK; k++) {
             ssched_error_t e;
             r = ssched_i_sched_reduce_pack(p, pb, st, ns[k], bal, cand, &e);
@@ -87,7 +89,7 @@ static ssched_status_t single_arb(const ssched_platform_t *p, const ssched_probl
             }
             /* the spread reduce trees with this broadcast part */
             if (st == SSCHED_OK && all)
-                st = pack_reduce(p, pb, &syn, K, max_period, no_split, cand, out, best, est,
+                st = pack_reduce(p, pb, &syn, 2, K, max_period, no_split, cand, out, best, est,
                                  have, err);
         } else {
             st = SSCHED_OK; /* no such arborescence: nothing to add */
@@ -135,10 +137,10 @@ ssched_status_t ssched_i_sched_plan_routed(const ssched_platform_t *p, const ssc
                               err)
                      : SSCHED_OK;
     case SSCHED_PROBLEM_REDUCE:
-        return pack_reduce(p, pb, steady, K, max_period, no_split, cand, out, best, est, have,
+        return pack_reduce(p, pb, steady, 2, K, max_period, no_split, cand, out, best, est, have,
                            err);
     case SSCHED_PROBLEM_ALLREDUCE: {
-        ssched_status_t st = pack_reduce(p, pb, steady, K, max_period, no_split, cand, out,
+        ssched_status_t st = pack_reduce(p, pb, steady, 8, K, max_period, no_split, cand, out,
                                          best, est, have, err);
         return st == SSCHED_OK ? single_arb(p, pb, steady, K, max_period, no_split, cand, out,
                                             best, est, have, err)
