@@ -41,80 +41,7 @@ typedef struct {
     size_t left, right, split; /* children (value ids; SIZE_MAX: a leaf) */
 } val_t;
 
-typedef struct {
-    const ssched_platform_t *p;
-    size_t n, nr;
-    size_t *edge;            /* n x n: the edge a -> b (SIZE_MAX: none) */
-    size_t **ures;           /* per edge (lazy): its resources          */
-    double **uval;
-    size_t *nu;
-    mpq_t *scratch;          /* nr, zero                                */
-    double *load;
-    mpq_srcptr size;
-} pk_t;
-
-/* Edge e's usage, sparse in double (from ssched_i_sched_edge_usage). */
-static int edge_use(pk_t *k, size_t e)
-{
-    if (k->ures[e])
-        return 1;
-    const ssched_platform_t *p = k->p;
-    size_t n = p->n_nodes, idx[4096], c = 0;
-    ssched_i_sched_edge_usage(p, e, k->size, k->scratch);
-    idx[c++] = p->from[e];
-    idx[c++] = n + p->to[e];
-    idx[c++] = 3 * n + e;
-    if (p->routes)
-        for (size_t r = p->routes->route_start[e]; r < p->routes->route_start[e + 1] && c < 4096; r++)
-            idx[c++] = 3 * n + p->n_edges + p->routes->route_links[r];
-    k->ures[e] = ssched_i_alloc(c, sizeof **k->ures);
-    k->uval[e] = ssched_i_alloc(c, sizeof **k->uval);
-    if (!k->ures[e] || !k->uval[e])
-        return 0;
-    size_t z = 0;
-    for (size_t i = 0; i < c; i++)
-        if (mpq_sgn(k->scratch[idx[i]]) != 0) {
-            k->ures[e][z] = idx[i];
-            k->uval[e][z++] = mpq_get_d(k->scratch[idx[i]]);
-            mpq_set_ui(k->scratch[idx[i]], 0, 1);
-        }
-    k->nu[e] = z;
-    return 1;
-}
-
-/* Touched resources of one option (small, deduplicated). */
-typedef struct {
-    size_t n, res[64];
-    double add[64];
-} touch_t;
-
-static void touch(touch_t *t, size_t r, double v)
-{
-    for (size_t i = 0; i < t->n; i++)
-        if (t->res[i] == r) {
-            t->add[i] += v;
-            return;
-        }
-    if (t->n < 64) {
-        t->res[t->n] = r;
-        t->add[t->n++] = v;
-    }
-}
-
-static int touch_edge(pk_t *k, touch_t *t, size_t a, size_t b)
-{
-    if (a == b)
-        return 1;
-    size_t e = k->edge[a * k->n + b];
-    if (e == SIZE_MAX || !edge_use(k, e))
-        return 0;
-    for (size_t i = 0; i < k->nu[e]; i++)
-        touch(t, k->ures[e][i], k->uval[e][i]);
-    return 1;
-}
-
-/* Grow one tree on k->load (updated) into tr; 0 on ENOMEM or no route. */
-static int grow_tree(pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
+static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
                      ssched_tree_t *tr)
 {
     const ssched_platform_t *p = k->p;
@@ -127,11 +54,11 @@ static int grow_tree(pk_t *k, const ssched_problem_t *pb, size_t target, int bal
         v[nv] = (val_t){j, j, pb->participants[j], 0, SIZE_MAX, SIZE_MAX, 0};
         cur[j] = nv++;
     }
-    touch_t t, bt;
+    sched_touch_t t, bt;
     while (ok && ncur > 1) {
         size_t minlev = SIZE_MAX;
         for (size_t i = 0; i + 1 < ncur; i++) {
-            size_t lv = v[cur[i]].level > v[cur[i + 1]].level ? v[cur[i]].level : v[cur[i + 1]].level;
+            size_t la = v[cur[i]].level, lb = v[cur[i + 1]].level, lv = la > lb ? la : lb;
             if (lv < minlev)
                 minlev = lv;
         }
@@ -149,9 +76,10 @@ static int grow_tree(pk_t *k, const ssched_problem_t *pb, size_t target, int bal
                 if (!p->has_w[h] || (h == target && ncur > 2))
                     continue;
                 t.n = 0;
-                touch(&t, 2 * p->n_nodes + h, mpq_get_d(p->w[h]));
-                if (!touch_edge(k, &t, a->loc, h) || !touch_edge(k, &t, b->loc, h) ||
-                    (ncur == 2 && !touch_edge(k, &t, h, target)))
+                ssched_i_sched_pk_touch(&t, 2 * p->n_nodes + h, mpq_get_d(p->w[h]));
+                if (!ssched_i_sched_pk_touch_edge(k, &t, a->loc, h) ||
+                    !ssched_i_sched_pk_touch_edge(k, &t, b->loc, h) ||
+                    (ncur == 2 && !ssched_i_sched_pk_touch_edge(k, &t, h, target)))
                     continue;
                 double s1 = 0, s2 = 0;
                 for (size_t x = 0; x < t.n; x++) {
@@ -193,7 +121,8 @@ static int grow_tree(pk_t *k, const ssched_problem_t *pb, size_t target, int bal
         tr->tasks = ssched_i_alloc(4 * N + 2, sizeof *tr->tasks);
     ok = ok && tr->tasks;
     size_t x = 0, sp = 0;
-    size_t *dest = ok ? ssched_i_alloc(2 * N, 2 * sizeof *dest) : NULL; /* (parent, depth) per stack item */
+    /* (parent, depth) per stack item */
+    size_t *dest = ok ? ssched_i_alloc(2 * N, 2 * sizeof *dest) : NULL;
     size_t *host = ok ? ssched_i_alloc(2 * N, sizeof *host) : NULL;
     ok = ok && dest && host;
     if (ok) {
@@ -228,140 +157,6 @@ static int grow_tree(pk_t *k, const ssched_problem_t *pb, size_t target, int bal
     free(v); free(cur); free(stack); free(dest); free(host);
     return ok;
 }
-
-/* The resources every edge into (out = 0) or out of (out = 1) node
- * crosses, each with its least use: what one message there surely takes.
- * 0 on ENOMEM. */
-static int reserve(pk_t *k, size_t node, int out, touch_t *r)
-{
-    const ssched_platform_t *p = k->p;
-    int first = 1;
-    r->n = 0;
-    for (size_t e = 0; e < p->n_edges; e++) {
-        if ((out ? p->from[e] : p->to[e]) != node || p->from[e] == p->to[e])
-            continue;
-        if (!edge_use(k, e))
-            return 0;
-        if (first) {
-            first = 0;
-            for (size_t i = 0; i < k->nu[e]; i++)
-                touch(r, k->ures[e][i], k->uval[e][i]);
-            continue;
-        }
-        for (size_t x = 0; x < r->n;) { /* keep the common ones, least use */
-            size_t i = 0;
-            while (i < k->nu[e] && k->ures[e][i] != r->res[x])
-                i++;
-            if (i == k->nu[e]) {
-                r->res[x] = r->res[r->n - 1];
-                r->add[x] = r->add[--r->n];
-                continue;
-            }
-            if (k->uval[e][i] < r->add[x])
-                r->add[x] = k->uval[e][i];
-            x++;
-        }
-        if (r->n == 0)
-            break;
-    }
-    return 1;
-}
-
-static void add_touch(pk_t *k, const touch_t *t, double f)
-{
-    for (size_t x = 0; x < t->n; x++)
-        k->load[t->res[x]] += f * t->add[x];
-}
-
-/* Grow one arborescence from root to the participants on k->load
- * (updated): each step joins an unreached participant v, directly from a
- * reached node u (the root or a helper) or through a helper h not
- * reached yet (u -> h -> v),
- * whichever keeps the busiest touched resource least busy (ties: the
- * least sum of squared loads).  Arcs sorted by head node.  0 on ENOMEM. */
-static int grow_arb(pk_t *k, const ssched_problem_t *pb, size_t root, int free_fwd,
-                    ssched_arborescence_t *a)
-{
-    const ssched_platform_t *p = k->p;
-    size_t nn = p->n_nodes;
-    unsigned char *reached = ssched_i_calloc(nn, 1), *part = ssched_i_calloc(nn, 1);
-    a->arcs = ssched_i_alloc(2 * pb->n_participants + 2, sizeof *a->arcs);
-    a->n_arcs = 0;
-    int ok = reached && part && a->arcs;
-    size_t left = 0;
-    for (size_t j = 0; ok && j < pb->n_participants; j++)
-        if (pb->participants[j] != root && !part[pb->participants[j]]) {
-            part[pb->participants[j]] = 1;
-            left++;
-        }
-    if (ok)
-        reached[root] = 1;
-    touch_t t, bt;
-    while (ok && left > 0) {
-        double b1 = INFINITY, b2 = INFINITY;
-        size_t bu = SIZE_MAX, bh = SIZE_MAX, bv = SIZE_MAX;
-        for (size_t u = 0; u < nn; u++) {
-            /* participants never forward (their way out carries their
-             * value) and the root's one copy goes to a helper, which
-             * fans out: a greedy step cannot see that a direct copy
-             * from the root leaves nobody free to forward (free_fwd:
-             * any reached node forwards, for platforms of few helpers) */
-            if (!reached[u] || (part[u] && !free_fwd))
-                continue;
-            for (size_t v = 0; v < nn; v++) {
-                if (!part[v] || reached[v])
-                    continue;
-                for (size_t h = 0; h <= nn; h++) { /* h = nn: direct */
-                    if ((h < nn && (reached[h] || part[h])) || (h == nn && u == root && !free_fwd))
-                        continue;
-                    t.n = 0;
-                    if (h == nn ? !touch_edge(k, &t, u, v)
-                                : !touch_edge(k, &t, u, h) || !touch_edge(k, &t, h, v))
-                        continue;
-                    double s1 = 0, s2 = 0;
-                    for (size_t x = 0; x < t.n; x++) {
-                        double o = k->load[t.res[x]], nw = o + t.add[x];
-                        if (nw > s1)
-                            s1 = nw;
-                        s2 += nw * nw - o * o;
-                    }
-                    if (s1 < b1 * (1 - 1e-12) || (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
-                        b1 = s1;
-                        b2 = s2;
-                        bu = u;
-                        bh = h;
-                        bv = v;
-                        bt = t;
-                    }
-                }
-            }
-        }
-        if (bv == SIZE_MAX) {
-            ok = 0;
-            break;
-        }
-        add_touch(k, &bt, 1);
-        if (bh < nn) {
-            a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
-            reached[bh] = 1;
-            bu = bh;
-        }
-        a->arcs[a->n_arcs++] = k->edge[bu * nn + bv];
-        reached[bv] = 1;
-        left--;
-    }
-    /* sorted by head node (insertion: a handful of arcs) */
-    for (size_t i = 1; ok && i < a->n_arcs; i++)
-        for (size_t j = i; j > 0 && p->to[a->arcs[j - 1]] > p->to[a->arcs[j]]; j--) {
-            size_t x = a->arcs[j];
-            a->arcs[j] = a->arcs[j - 1];
-            a->arcs[j - 1] = x;
-        }
-    free(reached);
-    free(part);
-    return ok;
-}
-
 static void tree_free(ssched_tree_t *t)
 {
     free(t->tasks);
@@ -380,7 +175,7 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
         (all && st->n_arborescences == 0) ||
         (pb->kind != SSCHED_PROBLEM_REDUCE && !all))
         return ssched_error_set(err, SSCHED_EINPUT, "reduce packing: not an ordered routed reduce");
-    pk_t k = {p, nn, nr, NULL, NULL, NULL, NULL, NULL, NULL, pb->size};
+    sched_pk_t k = {p, nn, nr, NULL, NULL, NULL, NULL, NULL, NULL, pb->size};
     k.edge = ssched_i_alloc(nn * nn, sizeof *k.edge);
     k.ures = ssched_i_calloc(p->n_edges, sizeof *k.ures);
     k.uval = ssched_i_calloc(p->n_edges, sizeof *k.uval);
@@ -456,29 +251,30 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
      * participant per tree (its value, which it cannot merge with
      * anything coming in: its way in carries the copy). */
     size_t nres = own ? 2 + 2 * N : 1;
-    touch_t *res = ssched_i_calloc(nres, sizeof *res);
+    sched_touch_t *res = ssched_i_calloc(nres, sizeof *res);
     if (!res && status == SSCHED_OK)
         status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t r = 0; status == SSCHED_OK && r < nres; r++) {
-        int okr = r == 0 ? reserve(&k, target, 0, &res[r])
-                  : r == 1 ? reserve(&k, target, 1, &res[r])
+        int okr = r == 0 ? ssched_i_sched_pk_reserve(&k, target, 0, &res[r])
+                  : r == 1 ? ssched_i_sched_pk_reserve(&k, target, 1, &res[r])
                   : pb->participants[(r - 2) % N] == target ? 1
-                  : reserve(&k, pb->participants[(r - 2) % N], r >= 2 + N, &res[r]);
+                  : ssched_i_sched_pk_reserve(&k, pb->participants[(r - 2) % N], r >= 2 + N,
+                                              &res[r]);
         if (!okr)
             status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         else
-            add_touch(&k, &res[r], (double)n);
+            ssched_i_sched_pk_add(&k, &res[r], (double)n);
     }
     while (status == SSCHED_OK && built < n) {
         int grown = 1;
         if (own) {
             for (size_t r = 1; r < 2 + N; r++)
-                add_touch(&k, &res[r], -1);
-            grown = grow_arb(&k, pb, target, (flags & 4) != 0, &oarbs[built]);
+                ssched_i_sched_pk_add(&k, &res[r], -1);
+            grown = ssched_i_sched_pk_grow_arb(&k, pb, target, (flags & 4) != 0, &oarbs[built]);
         }
-        add_touch(&k, &res[0], -1);
+        ssched_i_sched_pk_add(&k, &res[0], -1);
         for (size_t r = 2 + N; r < nres; r++)
-            add_touch(&k, &res[r], -1);
+            ssched_i_sched_pk_add(&k, &res[r], -1);
         grown = grow_tree(&k, pb, target, balanced, &trees[built]) && grown;
         built++; /* its weight and tasks are freed below either way */
         if (!grown)
@@ -561,3 +357,4 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
     free(k.edge); free(k.ures); free(k.uval); free(k.nu); free(k.load); free(trees); free(acount);
     return status;
 }
+
