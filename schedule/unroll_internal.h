@@ -492,7 +492,8 @@ SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_probl
  * (pairs of least level first); bit 1 (all-reduce): the broadcast part's
  * arborescences grown with the trees, one per operation, instead of the
  * solution's apportioned; bit 2 (with bit 1): participants may forward
- * copies.  out->optimal_throughput is the certified TP.
+ * copies; bit 3: every tree ripped up and regrown on the others' loads
+ * (a few passes, kept when the busiest load or the sum of squares drops).  out->optimal_throughput is the certified TP.
  * EINPUT when there is none (not routed, commutative, no route). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_pack(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,

@@ -164,6 +164,71 @@ static void tree_free(ssched_tree_t *t)
     mpz_clear(t->weight);
 }
 
+/* f x the loads of tree t (f = 1: add, -1: take away); 0 on ENOMEM. */
+static int tree_add(sched_pk_t *k, const ssched_tree_t *t, double f)
+{
+    const ssched_platform_t *p = k->p;
+    for (size_t x = 0; x < t->n_tasks; x++) {
+        const ssched_tree_task_t *a = &t->tasks[x];
+        if (a->kind == SSCHED_TREE_COMPUTE) {
+            k->load[2 * p->n_nodes + a->node] += f * mpq_get_d(p->w[a->node]);
+            continue;
+        }
+        if (!ssched_i_sched_pk_edge_use(k, a->edge))
+            return 0;
+        for (size_t i = 0; i < k->nu[a->edge]; i++)
+            k->load[k->ures[a->edge][i]] += f * k->uval[a->edge][i];
+    }
+    return 1;
+}
+
+/* (busiest load, sum of squared loads): the search's objective */
+static void score(const sched_pk_t *k, double *mx, double *sq)
+{
+    *mx = 0;
+    *sq = 0;
+    for (size_t i = 0; i < k->nr; i++) {
+        if (k->load[i] > *mx)
+            *mx = k->load[i];
+        *sq += k->load[i] * k->load[i];
+    }
+}
+
+/* Rip up and regrow (a few passes): each tree is grown again with every
+ * other tree's loads known, kept when the objective improves.  The greedy
+ * placed the first trees blind to the later ones. */
+static void regrow(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
+                   ssched_tree_t *trees, size_t n)
+{
+    for (int pass = 0; pass < 3; pass++) {
+        int changed = 0;
+        for (size_t t = 0; t < n; t++) {
+            double m0, q0, m1, q1;
+            score(k, &m0, &q0);
+            ssched_tree_t nt;
+            if (!tree_add(k, &trees[t], -1))
+                return;
+            if (!grow_tree(k, pb, target, balanced, &nt)) {
+                tree_free(&nt);
+                tree_add(k, &trees[t], 1);
+                return;
+            }
+            score(k, &m1, &q1);
+            if (m1 < m0 * (1 - 1e-12) || (m1 <= m0 * (1 + 1e-12) && q1 < q0 * (1 - 1e-12))) {
+                tree_free(&trees[t]);
+                trees[t] = nt;
+                changed = 1;
+            } else {
+                tree_add(k, &nt, -1);
+                tree_free(&nt);
+                tree_add(k, &trees[t], 1);
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
 ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssched_problem_t *pb,
                                            const ssched_steady_t *st, size_t n, int flags,
                                            ssched_schedule_t *out, ssched_error_t *err)
@@ -281,6 +346,8 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
             status = ssched_error_set(err, SSCHED_EINPUT, "reduce packing: no tree");
     }
     free(res);
+    if (status == SSCHED_OK && (flags & 8))
+        regrow(&k, pb, target, balanced, trees, n);
     /* the exact period: the busiest resource for the n trees (and arcs) */
     for (size_t t = 0; status == SSCHED_OK && t < n; t++) {
         ssched_i_sched_tree_usage(p, &trees[t], pb->size, use);

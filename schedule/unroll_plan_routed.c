@@ -34,8 +34,12 @@ static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_prob
                                    mpq_t best, mpq_t est, int *have, ssched_error_t *err)
 {
     ssched_status_t r = SSCHED_OK;
-    /* flags 0..3, then 6, 7 (ssched_i_sched_reduce_pack) */
-    for (int bal = 0; bal < n_flags && r == SSCHED_OK; bal += bal == 3 ? 3 : 1)
+    /* flags (ssched_i_sched_reduce_pack) 0, 1 (reduce), 0..3, 6, 7
+     * (all-reduce), each also with 8 (regrown) */
+    static const int fl[] = {0, 1, 2, 3, 6, 7};
+    size_t m = n_flags == 2 ? 2 : 6;
+    for (size_t f = 0; f < 2 * m && r == SSCHED_OK; f++) {
+        int bal = fl[f % m] | (f >= m ? 8 : 0);
         for (size_t k = 0; n_ok(k, K) && ns[k] <= 32 && r == SSCHED_OK; k++) {
             ssched_error_t e;
             r = ssched_i_sched_reduce_pack(p, pb, st, ns[k], bal, cand, &e);
@@ -49,6 +53,7 @@ static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_prob
             r = ssched_i_sched_plan_consider(p, pb, K, max_period, cand, out, best, est, have,
                                              err);
         }
+    }
     return r;
 }
 
