@@ -17,9 +17,12 @@
 
 #include "schedule/unroll_internal.h"
 
-/* operations per pattern tried (the spread trees stop at 32: a tree is
- * grown per operation) */
+/* operations per pattern tried (single arborescences) */
 static const size_t ns[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+
+/* the spread trees' (a tree is grown per operation: up to 32, and the
+ * odd counts that the rounding of a few whole trees may favour) */
+static const size_t nred[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32};
 
 /* the pattern's counts n worth trying for K (n = 1 always) */
 static int n_ok(size_t k, size_t K)
@@ -40,9 +43,11 @@ static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_prob
     size_t m = n_flags == 2 ? 2 : 6;
     for (size_t f = 0; f < 2 * m && r == SSCHED_OK; f++) {
         int bal = fl[f % m] | (f >= m ? 8 : 0);
-        for (size_t k = 0; n_ok(k, K) && ns[k] <= 32 && r == SSCHED_OK; k++) {
+        for (size_t k = 0; k < sizeof nred / sizeof *nred && (nred[k] == 1 || nred[k] / 2 <= K) &&
+                           r == SSCHED_OK;
+             k++) {
             ssched_error_t e;
-            r = ssched_i_sched_reduce_pack(p, pb, st, ns[k], bal, cand, &e);
+            r = ssched_i_sched_reduce_pack(p, pb, st, nred[k], bal, cand, &e);
             if (r == SSCHED_ENOMEM)
                 return ssched_error_set(err, r, "%s", e.message);
             if (r != SSCHED_OK) {
