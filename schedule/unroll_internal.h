@@ -456,6 +456,76 @@ SSCHED_INTERNAL int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t 
                                                const mpq_t *base, size_t n, mpq_srcptr tp,
                                                size_t *c);
 
+/* Search state of the spread reduce patterns (unroll_pack_reduce*.c):
+ * loads per resource (as ssched_i_sched_tree_usage counts them), in
+ * double: they only guide a search whose result is recounted exactly. */
+typedef struct {
+    const ssched_platform_t *p;
+    size_t n, nr;
+    size_t *edge;            /* n x n: the edge a -> b (SIZE_MAX: none) */
+    size_t **ures;           /* per edge (lazy): its resources          */
+    double **uval;
+    size_t *nu;
+    mpq_t *scratch;          /* nr, zero                                */
+    double *load;
+    mpq_srcptr size;
+} sched_pk_t;
+
+typedef struct {
+    size_t n, res[64];
+    double add[64];
+} sched_touch_t;
+
+SSCHED_INTERNAL int ssched_i_sched_pk_edge_use(sched_pk_t *k, size_t e);
+SSCHED_INTERNAL void ssched_i_sched_pk_touch(sched_touch_t *t, size_t r, double v);
+SSCHED_INTERNAL int ssched_i_sched_pk_touch_edge(sched_pk_t *k, sched_touch_t *t, size_t a,
+                                                 size_t b);
+SSCHED_INTERNAL int ssched_i_sched_pk_reserve(sched_pk_t *k, size_t node, int out,
+                                              sched_touch_t *r);
+SSCHED_INTERNAL void ssched_i_sched_pk_add(sched_pk_t *k, const sched_touch_t *t, double f);
+SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb,
+                                               size_t root, int free_fwd,
+                                               ssched_arborescence_t *a);
+/* Routed ordered reduce and all-reduce: a pattern of n operations whose n
+ * trees are grown for it on shared loads, merges spread over every host
+ * that computes (unroll_pack_reduce.c); flags bit 0: tournament trees
+ * (pairs of least level first); bit 1 (all-reduce): the broadcast part's
+ * arborescences grown with the trees, one per operation, instead of the
+ * solution's apportioned; bit 2 (with bit 1): participants may forward
+ * copies; bit 3: every tree ripped up and regrown on the others' loads
+ * (a few passes, kept when the busiest load or the sum of squares drops).  out->optimal_throughput is the certified TP.
+ * EINPUT when there is none (not routed, commutative, no route). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_pack(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
+        size_t n, int flags, ssched_schedule_t *out, ssched_error_t *err);
+/* Candidate ranking shared by unroll_plan.c and unroll_plan_routed.c: a
+ * built pattern cand (unroll_whole set) that can be walked, fits
+ * max_period and 62-bit ticks replaces *out when its time for K (exact
+ * replay, or extrapolated) beats *best.  ENOMEM only is an error. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_plan_consider(
+        const ssched_platform_t *p, const ssched_problem_t *pb, size_t K, mpq_srcptr max_period,
+        ssched_schedule_t *cand, ssched_schedule_t *out, mpq_t best, mpq_t est, int *have,
+        ssched_error_t *err);
+SSCHED_INTERNAL void ssched_i_sched_plan_choose_whole(const ssched_platform_t *p,
+                                                      const ssched_problem_t *pb,
+                                                      ssched_schedule_t *s, size_t K);
+SSCHED_INTERNAL void ssched_i_sched_plan_rank(const ssched_platform_t *p,
+                                              const ssched_problem_t *pb,
+                                              const ssched_schedule_t *s, size_t K, mpq_t out);
+/* The routed candidates of the planner (unroll_plan_routed.c): single
+ * arborescences (broadcast, all-reduce), relay routes (scatter, gossip),
+ * spread reduce trees (ordered reduce, all-reduce). */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_plan_routed(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *steady,
+        size_t K, mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
+        ssched_schedule_t *out, mpq_t best, mpq_t est, int *have, ssched_error_t *err);
+/* Reduce: the tight periods of n = 1, 2, 3, ... 256 tree instances
+ * apportioned by rate (routed: whole counts by branch and bound), up to
+ * cap into tf[]; their number (unroll_pack_counts.c). */
+SSCHED_INTERNAL size_t ssched_i_sched_apportioned_periods(const ssched_platform_t *p,
+                                                          const ssched_problem_t *pb,
+                                                          const ssched_steady_t *steady,
+                                                          mpq_t *tf, size_t cap);
 /* Routed scatter, gossip: per commodity of st, relay[t] = a relay host
  * for its message (SIZE_MAX: direct) whose blocking loads beat the direct
  * routes' (unroll_pack_routes.c); 1 iff some relay was chosen. */

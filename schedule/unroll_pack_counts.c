@@ -137,3 +137,105 @@ int ssched_i_sched_best_counts(size_t m, size_t nr, const mpq_t *use, const mpq_
     free(b.res); free(b.val); free(b.nres); free(b.load); free(b.cur); free(b.best);
     return ok;
 }
+
+/* (moved from unroll_plan.c, whose candidate periods it makes) */
+/* Reduce: periods that fit n tree instances tightly.  The n instances are
+ * apportioned to the trees by their rates (floors, then one at a time to
+ * the tree whose addition keeps the busiest resource least busy); the
+ * period is then that busiest resource's time.  The fixed-period builder,
+ * given this period, finds at least as good counts or better ones, with no
+ * slack lost to floors of w(T) TF / T. Appends to tf[] (up to cap). */
+size_t ssched_i_sched_apportioned_periods(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const ssched_steady_t *steady, mpq_t *tf, size_t cap)
+{
+    static const size_t ns[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64,
+                                       96, 128, 192, 256};
+    ssched_trees_t trees;
+    ssched_trees_init(&trees);
+    size_t got = 0;
+    if ((steady->n_rated_trees ? ssched_trees_from_rates(p, pb, steady, &trees, NULL)
+                               : ssched_trees_extract(p, pb, steady, &trees, NULL)) != SSCHED_OK ||
+        trees.n_trees == 0) {
+        ssched_trees_free(&trees);
+        return 0;
+    }
+    size_t nt = trees.n_trees, nr = ssched_i_sched_n_resources(p);
+    mpq_t *use = malloc(nt * nr * sizeof *use), *load = malloc(nr * sizeof *load);
+    size_t *c = malloc(nt * sizeof *c);
+    if (!use || !load || !c) {
+        free(use); free(load); free(c);
+        ssched_trees_free(&trees);
+        return 0;
+    }
+    for (size_t k = 0; k < nt * nr; k++)
+        mpq_init(use[k]);
+    for (size_t i = 0; i < nr; i++)
+        mpq_init(load[i]);
+    for (size_t t = 0; t < nt; t++)
+        ssched_i_sched_tree_usage(p, &trees.trees[t], pb->size, use + t * nr);
+    mpq_t q, worst, best;
+    mpq_inits(q, worst, best, NULL);
+    mpz_t f;
+    mpz_init(f);
+    for (size_t a = 0; a < sizeof ns / sizeof *ns && got < cap; a++) {
+        size_t n = ns[a], placed = 0;
+        for (size_t i = 0; i < nr; i++)
+            mpq_set_ui(load[i], 0, 1);
+        for (size_t t = 0; t < nt; t++) { /* floors of n w(T) / sum w */
+            mpz_mul_ui(f, trees.trees[t].weight, n);
+            mpz_fdiv_q(f, f, trees.ops_per_period);
+            c[t] = mpz_get_ui(f);
+            placed += c[t];
+            mpq_set_z(q, f);
+            for (size_t i = 0; i < nr; i++) {
+                mpq_t u;
+                mpq_init(u);
+                mpq_mul(u, use[t * nr + i], q);
+                mpq_add(load[i], load[i], u);
+                mpq_clear(u);
+            }
+        }
+        for (; placed < n; placed++) { /* the rest, one by one */
+            size_t pick = 0;
+            for (size_t t = 0; t < nt; t++) {
+                mpq_set_ui(worst, 0, 1);
+                for (size_t i = 0; i < nr; i++) {
+                    mpq_add(q, load[i], use[t * nr + i]);
+                    if (mpq_cmp(q, worst) > 0)
+                        mpq_set(worst, q);
+                }
+                if (t == 0 || mpq_cmp(worst, best) < 0) {
+                    mpq_set(best, worst);
+                    pick = t;
+                }
+            }
+            c[pick]++;
+            for (size_t i = 0; i < nr; i++)
+                mpq_add(load[i], load[i], use[pick * nr + i]);
+        }
+        /* routed: better whole counts by branch and bound (unroll_pack_counts.c),
+         * the period then recomputed exactly from them */
+        if (p->routes && ssched_i_sched_best_counts(nt, nr, use, NULL, n, steady->throughput, c))
+            for (size_t i = 0; i < nr; i++) {
+                mpq_set_ui(load[i], 0, 1);
+                for (size_t t = 0; t < nt; t++)
+                    for (size_t x = 0; x < c[t]; x++)
+                        mpq_add(load[i], load[i], use[t * nr + i]);
+            }
+        mpq_set_ui(worst, 0, 1);
+        for (size_t i = 0; i < nr; i++)
+            if (mpq_cmp(load[i], worst) > 0)
+                mpq_set(worst, load[i]);
+        if (mpq_sgn(worst) > 0)
+            mpq_set(tf[got++], worst);
+    }
+    mpz_clear(f);
+    mpq_clears(q, worst, best, NULL);
+    for (size_t k = 0; k < nt * nr; k++)
+        mpq_clear(use[k]);
+    for (size_t i = 0; i < nr; i++)
+        mpq_clear(load[i]);
+    free(use); free(load); free(c);
+    ssched_trees_free(&trees);
+    return got;
+}

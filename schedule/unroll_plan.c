@@ -155,107 +155,6 @@ static void choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
     mpq_clears(a, b, NULL);
 }
 
-/* Reduce: periods that fit n tree instances tightly.  The n instances are
- * apportioned to the trees by their rates (floors, then one at a time to
- * the tree whose addition keeps the busiest resource least busy); the
- * period is then that busiest resource's time.  The fixed-period builder,
- * given this period, finds at least as good counts or better ones, with no
- * slack lost to floors of w(T) TF / T. Appends to tf[] (up to cap). */
-static size_t apportioned_periods(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                  const ssched_steady_t *steady, mpq_t *tf, size_t cap)
-{
-    static const size_t ns[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64,
-                                       96, 128, 192, 256};
-    ssched_trees_t trees;
-    ssched_trees_init(&trees);
-    size_t got = 0;
-    if ((steady->n_rated_trees ? ssched_trees_from_rates(p, pb, steady, &trees, NULL)
-                               : ssched_trees_extract(p, pb, steady, &trees, NULL)) != SSCHED_OK ||
-        trees.n_trees == 0) {
-        ssched_trees_free(&trees);
-        return 0;
-    }
-    size_t nt = trees.n_trees, nr = ssched_i_sched_n_resources(p);
-    mpq_t *use = malloc(nt * nr * sizeof *use), *load = malloc(nr * sizeof *load);
-    size_t *c = malloc(nt * sizeof *c);
-    if (!use || !load || !c) {
-        free(use); free(load); free(c);
-        ssched_trees_free(&trees);
-        return 0;
-    }
-    for (size_t k = 0; k < nt * nr; k++)
-        mpq_init(use[k]);
-    for (size_t i = 0; i < nr; i++)
-        mpq_init(load[i]);
-    for (size_t t = 0; t < nt; t++)
-        ssched_i_sched_tree_usage(p, &trees.trees[t], pb->size, use + t * nr);
-    mpq_t q, worst, best;
-    mpq_inits(q, worst, best, NULL);
-    mpz_t f;
-    mpz_init(f);
-    for (size_t a = 0; a < sizeof ns / sizeof *ns && got < cap; a++) {
-        size_t n = ns[a], placed = 0;
-        for (size_t i = 0; i < nr; i++)
-            mpq_set_ui(load[i], 0, 1);
-        for (size_t t = 0; t < nt; t++) { /* floors of n w(T) / sum w */
-            mpz_mul_ui(f, trees.trees[t].weight, n);
-            mpz_fdiv_q(f, f, trees.ops_per_period);
-            c[t] = mpz_get_ui(f);
-            placed += c[t];
-            mpq_set_z(q, f);
-            for (size_t i = 0; i < nr; i++) {
-                mpq_t u;
-                mpq_init(u);
-                mpq_mul(u, use[t * nr + i], q);
-                mpq_add(load[i], load[i], u);
-                mpq_clear(u);
-            }
-        }
-        for (; placed < n; placed++) { /* the rest, one by one */
-            size_t pick = 0;
-            for (size_t t = 0; t < nt; t++) {
-                mpq_set_ui(worst, 0, 1);
-                for (size_t i = 0; i < nr; i++) {
-                    mpq_add(q, load[i], use[t * nr + i]);
-                    if (mpq_cmp(q, worst) > 0)
-                        mpq_set(worst, q);
-                }
-                if (t == 0 || mpq_cmp(worst, best) < 0) {
-                    mpq_set(best, worst);
-                    pick = t;
-                }
-            }
-            c[pick]++;
-            for (size_t i = 0; i < nr; i++)
-                mpq_add(load[i], load[i], use[pick * nr + i]);
-        }
-        /* routed: better whole counts by branch and bound (unroll_pack_counts.c),
-         * the period then recomputed exactly from them */
-        if (p->routes && ssched_i_sched_best_counts(nt, nr, use, NULL, n, steady->throughput, c))
-            for (size_t i = 0; i < nr; i++) {
-                mpq_set_ui(load[i], 0, 1);
-                for (size_t t = 0; t < nt; t++)
-                    for (size_t x = 0; x < c[t]; x++)
-                        mpq_add(load[i], load[i], use[t * nr + i]);
-            }
-        mpq_set_ui(worst, 0, 1);
-        for (size_t i = 0; i < nr; i++)
-            if (mpq_cmp(load[i], worst) > 0)
-                mpq_set(worst, load[i]);
-        if (mpq_sgn(worst) > 0)
-            mpq_set(tf[got++], worst);
-    }
-    mpz_clear(f);
-    mpq_clears(q, worst, best, NULL);
-    for (size_t k = 0; k < nt * nr; k++)
-        mpq_clear(use[k]);
-    for (size_t i = 0; i < nr; i++)
-        mpq_clear(load[i]);
-    free(use); free(load); free(c);
-    ssched_trees_free(&trees);
-    return got;
-}
-
 /* Broadcast: the arborescence pattern (period T, the LCM of the weights'
  * denominators: every weight y_i T is a whole number of messages, so every
  * message moves whole down one arborescence at TP exactly).  no_split
@@ -304,30 +203,20 @@ static ssched_status_t scale_fits(const ssched_platform_t *p, const ssched_probl
     return ok;
 }
 
-/* The short pattern of n operations from the solution st (the steady
- * state's, or one whose arborescences were replaced): kept in *out when
- * its exact time for K beats *best.  ENOMEM only is an error; a pattern
- * that cannot be built, walked or scaled, or is longer than max_period,
- * is skipped. */
-static ssched_status_t try_short(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                 const ssched_steady_t *st, size_t n, size_t K,
-                                 mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
-                                 ssched_schedule_t *out, mpq_t best, mpq_t est, int *have,
-                                 ssched_error_t *err)
+ssched_status_t ssched_i_sched_plan_consider(const ssched_platform_t *p,
+                                             const ssched_problem_t *pb, size_t K,
+                                             mpq_srcptr max_period, ssched_schedule_t *cand,
+                                             ssched_schedule_t *out, mpq_t best, mpq_t est,
+                                             int *have, ssched_error_t *err)
 {
-    ssched_error_t e;
-    ssched_status_t r = ssched_i_sched_allreduce_pattern(p, pb, st, n, cand, &e);
-    if (r == SSCHED_OK && !walkable(cand))
+    if (!walkable(cand) || (max_period && mpq_cmp(cand->period, max_period) > 0))
         return SSCHED_OK;
-    if (r == SSCHED_OK && !(max_period && mpq_cmp(cand->period, max_period) > 0))
-        r = scale_fits(p, pb, cand, K, &e);
-    else if (r == SSCHED_OK)
-        return SSCHED_OK; /* longer than max_period */
+    ssched_error_t e;
+    ssched_status_t r = scale_fits(p, pb, cand, K, &e);
     if (r == SSCHED_ENOMEM)
         return ssched_error_set(err, r, "%s", e.message);
     if (r != SSCHED_OK)
         return SSCHED_OK;
-    cand->unroll_whole = pb->kind == SSCHED_PROBLEM_ALLREDUCE ? no_split : 1;
     rank(p, pb, cand, K, 2000000ULL, est);
     if (!*have || mpq_cmp(est, best) < 0) {
         ssched_schedule_t tmp = *out;
@@ -339,48 +228,35 @@ static ssched_status_t try_short(const ssched_platform_t *p, const ssched_proble
     return SSCHED_OK;
 }
 
-/* Routed platforms: the short patterns again with the solution's
- * arborescences replaced by one (unroll_pack_arb.c: a chain through the
- * targets on a cluster, at TP when no link is crossed twice), its rate
- * the whole TP.  A broadcast has one candidate (one operation per period:
- * more only lengthen the period at the same rate); an all-reduce one per
- * n, as its trees are apportioned. */
-static ssched_status_t try_single_arb(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                      const ssched_steady_t *steady, const size_t *ns,
-                                      size_t n_ns, size_t K, mpq_srcptr max_period,
-                                      int no_split, ssched_schedule_t *cand,
-                                      ssched_schedule_t *out, mpq_t best, mpq_t est, int *have,
-                                      ssched_error_t *err)
+void ssched_i_sched_plan_rank(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_schedule_t *s, size_t K, mpq_t out)
 {
-    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
-    if (!p->routes || (all && !steady->n_rated_trees))
+    rank(p, pb, s, K, 2000000ULL, out);
+}
+
+void ssched_i_sched_plan_choose_whole(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      ssched_schedule_t *s, size_t K)
+{
+    choose_whole(p, pb, s, K);
+}
+
+/* The short pattern of n operations from the solution st: kept in *out
+ * when its exact time for K beats *best (ssched_i_sched_plan_consider).
+ * ENOMEM only is an error; a pattern that cannot be built is skipped. */
+static ssched_status_t try_short(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                 const ssched_steady_t *st, size_t n, size_t K,
+                                 mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
+                                 ssched_schedule_t *out, mpq_t best, mpq_t est, int *have,
+                                 ssched_error_t *err)
+{
+    ssched_error_t e;
+    ssched_status_t r = ssched_i_sched_allreduce_pattern(p, pb, st, n, cand, &e);
+    if (r == SSCHED_ENOMEM)
+        return ssched_error_set(err, r, "%s", e.message);
+    if (r != SSCHED_OK)
         return SSCHED_OK;
-    size_t root = all ? steady->allreduce_root : pb->sources[0];
-    ssched_status_t st = SSCHED_OK;
-    for (int blocking = 0; blocking < 2 && st == SSCHED_OK; blocking++) {
-        ssched_arborescence_t arb;
-        ssched_arborescence_init(&arb);
-        ssched_error_t e;
-        st = ssched_i_sched_best_arborescence(p, pb, steady, root,
-                                              all ? pb->participants : pb->targets,
-                                              all ? pb->n_participants : pb->n_targets, blocking,
-                                              &arb, &e);
-        if (st == SSCHED_ENOMEM) {
-            st = ssched_error_set(err, st, "%s", e.message);
-        } else if (st == SSCHED_OK) {
-            ssched_steady_t syn = *steady; /* shallow: only the arborescences differ */
-            syn.n_arborescences = 1;
-            syn.arborescences = &arb;
-            for (size_t k = 0; k < (all ? n_ns : 1) && st == SSCHED_OK &&
-                               (ns[k] == 1 || ns[k] / 2 <= K); k++)
-                st = try_short(p, pb, &syn, ns[k], K, max_period, no_split, cand, out, best,
-                               est, have, err);
-        } else {
-            st = SSCHED_OK; /* no such arborescence: nothing to add */
-        }
-        ssched_arborescence_free(&arb);
-    }
-    return st;
+    cand->unroll_whole = pb->kind == SSCHED_PROBLEM_ALLREDUCE ? no_split : 1;
+    return ssched_i_sched_plan_consider(p, pb, K, max_period, cand, out, best, est, have, err);
 }
 
 /* All-reduce, broadcast, multicast: the solution's own pattern (the LCM
@@ -414,9 +290,9 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     for (size_t k = 0; k < n_ns && (ns[k] == 1 || ns[k] / 2 <= K) && st == SSCHED_OK; k++)
         st = try_short(p, pb, steady, ns[k], K, max_period, no_split, &cand, out, best, est,
                        &have, err);
-    if (st == SSCHED_OK)
-        st = try_single_arb(p, pb, steady, ns, n_ns, K, max_period, no_split, &cand, out, best,
-                            est, &have, err);
+    if (st == SSCHED_OK && p->routes)
+        st = ssched_i_sched_plan_routed(p, pb, steady, K, max_period, no_split, &cand, out, best,
+                                        est, &have, err);
     if (st == SSCHED_OK && !have && max_period)
         st = ssched_error_set(err, SSCHED_EINPUT,
                               pb->kind == SSCHED_PROBLEM_ALLREDUCE
@@ -429,31 +305,6 @@ static ssched_status_t plan_allreduce(const ssched_platform_t *p, const ssched_p
     ssched_schedule_free(&cand);
     mpq_clears(best, est, NULL);
     return st;
-}
-
-/* Routed scatter and gossip: the relay-route pattern
- * (unroll_pack_routes.c), ranked as the others; *out replaced when its
- * exact time for K beats *best.  ENOMEM only is an error. */
-static ssched_status_t try_relays(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                  const ssched_steady_t *steady, size_t K,
-                                  mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
-                                  ssched_schedule_t *out, mpq_t best, mpq_t est, int *have)
-{
-    ssched_status_t r = ssched_i_sched_relay_pattern(p, pb, steady, max_period, cand);
-    if (r != SSCHED_OK)
-        return r == SSCHED_ENOMEM ? r : SSCHED_OK; /* none: nothing to add */
-    cand->unroll_whole = no_split;
-    if (!no_split)
-        choose_whole(p, pb, cand, K);
-    rank(p, pb, cand, K, 2000000ULL, est);
-    if (!*have || mpq_cmp(est, best) < 0) {
-        ssched_schedule_t tmp = *out;
-        *out = *cand;
-        *cand = tmp;
-        mpq_set(best, est);
-        *have = 1;
-    }
-    return SSCHED_OK;
 }
 
 static ssched_status_t plan_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -498,7 +349,8 @@ static ssched_status_t plan_pattern(const ssched_platform_t *p, const ssched_pro
         n_cand++;
     }
     if (pb->kind == SSCHED_PROBLEM_REDUCE)
-        n_cand += apportioned_periods(p, pb, steady, cands + n_cand, CAND - 1 - n_cand);
+        n_cand += ssched_i_sched_apportioned_periods(p, pb, steady, cands + n_cand,
+                                                      CAND - 1 - n_cand);
     if (max_period)
         mpq_set(cands[n_cand++], max_period); /* the longest period allowed */
     /* reduce: also the solution's own pattern (its LCM period divided by
@@ -552,11 +404,10 @@ static ssched_status_t plan_pattern(const ssched_platform_t *p, const ssched_pro
             have = 1;
         }
     }
-    if (st == SSCHED_OK && have && p->routes &&
-        (pb->kind == SSCHED_PROBLEM_SCATTER || pb->kind == SSCHED_PROBLEM_GOSSIP) &&
-        try_relays(p, pb, steady, K, max_period, no_split, &cand, out, best, est, &have) ==
-                SSCHED_ENOMEM)
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    /* routed: relay routes (scatter, gossip), spread trees (reduce) */
+    if (st == SSCHED_OK && p->routes)
+        st = ssched_i_sched_plan_routed(p, pb, steady, K, max_period, no_split, &cand, out, best,
+                                        est, &have, err);
     if (st == SSCHED_OK && !have) {
         if (last.status != SSCHED_OK)
             st = ssched_error_set(err, last.status, "%s", last.message);

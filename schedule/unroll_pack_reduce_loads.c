@@ -1,0 +1,205 @@
+/* Loads for the spread reduce patterns (unroll_pack_reduce.c): edges'
+ * usage in double (searching only), a touched-resources set, the
+ * reservations of messages every operation surely costs, and the
+ * all-reduce's arborescences grown on the same loads (issue 23). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/unroll_internal.h"
+#include "src/util/internal.h"
+
+/* Edge e's usage, sparse in double (from ssched_i_sched_edge_usage). */
+int ssched_i_sched_pk_edge_use(sched_pk_t *k, size_t e)
+{
+    if (k->ures[e])
+        return 1;
+    const ssched_platform_t *p = k->p;
+    size_t n = p->n_nodes, idx[4096], c = 0;
+    ssched_i_sched_edge_usage(p, e, k->size, k->scratch);
+    idx[c++] = p->from[e];
+    idx[c++] = n + p->to[e];
+    idx[c++] = 3 * n + e;
+    if (p->routes)
+        for (size_t r = p->routes->route_start[e];
+             r < p->routes->route_start[e + 1] && c < 4096; r++)
+            idx[c++] = 3 * n + p->n_edges + p->routes->route_links[r];
+    k->ures[e] = ssched_i_alloc(c, sizeof **k->ures);
+    k->uval[e] = ssched_i_alloc(c, sizeof **k->uval);
+    if (!k->ures[e] || !k->uval[e])
+        return 0;
+    size_t z = 0;
+    for (size_t i = 0; i < c; i++)
+        if (mpq_sgn(k->scratch[idx[i]]) != 0) {
+            k->ures[e][z] = idx[i];
+            k->uval[e][z++] = mpq_get_d(k->scratch[idx[i]]);
+            mpq_set_ui(k->scratch[idx[i]], 0, 1);
+        }
+    k->nu[e] = z;
+    return 1;
+}
+
+/* Touched resources of one option (small, deduplicated). */
+void ssched_i_sched_pk_touch(sched_touch_t *t, size_t r, double v)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->res[i] == r) {
+            t->add[i] += v;
+            return;
+        }
+    if (t->n < 64) {
+        t->res[t->n] = r;
+        t->add[t->n++] = v;
+    }
+}
+
+int ssched_i_sched_pk_touch_edge(sched_pk_t *k, sched_touch_t *t, size_t a, size_t b)
+{
+    if (a == b)
+        return 1;
+    size_t e = k->edge[a * k->n + b];
+    if (e == SIZE_MAX || !ssched_i_sched_pk_edge_use(k, e))
+        return 0;
+    for (size_t i = 0; i < k->nu[e]; i++)
+        ssched_i_sched_pk_touch(t, k->ures[e][i], k->uval[e][i]);
+    return 1;
+}
+
+/* Grow one tree on k->load (updated) into tr; 0 on ENOMEM or no route. */
+
+/* The resources every edge into (out = 0) or out of (out = 1) node
+ * crosses, each with its least use: what one message there surely takes.
+ * 0 on ENOMEM. */
+int ssched_i_sched_pk_reserve(sched_pk_t *k, size_t node, int out, sched_touch_t *r)
+{
+    const ssched_platform_t *p = k->p;
+    int first = 1;
+    r->n = 0;
+    for (size_t e = 0; e < p->n_edges; e++) {
+        if ((out ? p->from[e] : p->to[e]) != node || p->from[e] == p->to[e])
+            continue;
+        if (!ssched_i_sched_pk_edge_use(k, e))
+            return 0;
+        if (first) {
+            first = 0;
+            for (size_t i = 0; i < k->nu[e]; i++)
+                ssched_i_sched_pk_touch(r, k->ures[e][i], k->uval[e][i]);
+            continue;
+        }
+        for (size_t x = 0; x < r->n;) { /* keep the common ones, least use */
+            size_t i = 0;
+            while (i < k->nu[e] && k->ures[e][i] != r->res[x])
+                i++;
+            if (i == k->nu[e]) {
+                r->res[x] = r->res[r->n - 1];
+                r->add[x] = r->add[--r->n];
+                continue;
+            }
+            if (k->uval[e][i] < r->add[x])
+                r->add[x] = k->uval[e][i];
+            x++;
+        }
+        if (r->n == 0)
+            break;
+    }
+    return 1;
+}
+
+void ssched_i_sched_pk_add(sched_pk_t *k, const sched_touch_t *t, double f)
+{
+    for (size_t x = 0; x < t->n; x++)
+        k->load[t->res[x]] += f * t->add[x];
+}
+
+/* Grow one arborescence from root to the participants on k->load
+ * (updated): each step joins an unreached participant v, directly from a
+ * reached node u (the root or a helper) or through a helper h not
+ * reached yet (u -> h -> v),
+ * whichever keeps the busiest touched resource least busy (ties: the
+ * least sum of squared loads).  Arcs sorted by head node.  0 on ENOMEM. */
+int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb, size_t root,
+                               int free_fwd, ssched_arborescence_t *a)
+{
+    const ssched_platform_t *p = k->p;
+    size_t nn = p->n_nodes;
+    unsigned char *reached = ssched_i_calloc(nn, 1), *part = ssched_i_calloc(nn, 1);
+    a->arcs = ssched_i_alloc(2 * pb->n_participants + 2, sizeof *a->arcs);
+    a->n_arcs = 0;
+    int ok = reached && part && a->arcs;
+    size_t left = 0;
+    for (size_t j = 0; ok && j < pb->n_participants; j++)
+        if (pb->participants[j] != root && !part[pb->participants[j]]) {
+            part[pb->participants[j]] = 1;
+            left++;
+        }
+    if (ok)
+        reached[root] = 1;
+    sched_touch_t t, bt;
+    while (ok && left > 0) {
+        double b1 = INFINITY, b2 = INFINITY;
+        size_t bu = SIZE_MAX, bh = SIZE_MAX, bv = SIZE_MAX;
+        for (size_t u = 0; u < nn; u++) {
+            /* participants never forward (their way out carries their
+             * value) and the root's one copy goes to a helper, which
+             * fans out: a greedy step cannot see that a direct copy
+             * from the root leaves nobody free to forward (free_fwd:
+             * any reached node forwards, for platforms of few helpers) */
+            if (!reached[u] || (part[u] && !free_fwd))
+                continue;
+            for (size_t v = 0; v < nn; v++) {
+                if (!part[v] || reached[v])
+                    continue;
+                for (size_t h = 0; h <= nn; h++) { /* h = nn: direct */
+                    if ((h < nn && (reached[h] || part[h])) || (h == nn && u == root && !free_fwd))
+                        continue;
+                    t.n = 0;
+                    if (h == nn ? !ssched_i_sched_pk_touch_edge(k, &t, u, v)
+                                : !ssched_i_sched_pk_touch_edge(k, &t, u, h) ||
+                                      !ssched_i_sched_pk_touch_edge(k, &t, h, v))
+                        continue;
+                    double s1 = 0, s2 = 0;
+                    for (size_t x = 0; x < t.n; x++) {
+                        double o = k->load[t.res[x]], nw = o + t.add[x];
+                        if (nw > s1)
+                            s1 = nw;
+                        s2 += nw * nw - o * o;
+                    }
+                    if (s1 < b1 * (1 - 1e-12) ||
+                        (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+                        b1 = s1;
+                        b2 = s2;
+                        bu = u;
+                        bh = h;
+                        bv = v;
+                        bt = t;
+                    }
+                }
+            }
+        }
+        if (bv == SIZE_MAX) {
+            ok = 0;
+            break;
+        }
+        ssched_i_sched_pk_add(k, &bt, 1);
+        if (bh < nn) {
+            a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
+            reached[bh] = 1;
+            bu = bh;
+        }
+        a->arcs[a->n_arcs++] = k->edge[bu * nn + bv];
+        reached[bv] = 1;
+        left--;
+    }
+    /* sorted by head node (insertion: a handful of arcs) */
+    for (size_t i = 1; ok && i < a->n_arcs; i++)
+        for (size_t j = i; j > 0 && p->to[a->arcs[j - 1]] > p->to[a->arcs[j]]; j--) {
+            size_t x = a->arcs[j];
+            a->arcs[j] = a->arcs[j - 1];
+            a->arcs[j - 1] = x;
+        }
+    free(reached);
+    free(part);
+    return ok;
+}
+

@@ -1,0 +1,165 @@
+/* The planner's routed candidates (ssched_unroll_plan, issue 23), each a
+ * real periodic schedule ranked like every other candidate
+ * (ssched_i_sched_plan_consider: exact replay for K, or extrapolated):
+ *  - broadcast, all-reduce: the short patterns again with the solution's
+ *    arborescences replaced by one (unroll_pack_arb.c: a chain through the
+ *    targets on a cluster, at TP when no link is crossed twice), its rate
+ *    the whole TP.  A broadcast has one candidate (one operation per
+ *    period: more only lengthen the period at the same rate); an
+ *    all-reduce one per n, as its trees are apportioned;
+ *  - scatter, gossip: the relay-route pattern (unroll_pack_routes.c);
+ *  - ordered reduce, all-reduce: patterns of n operations whose trees are
+ *    grown for them with merges spread over the hosts
+ *    (unroll_pack_reduce.c), tournament and free shapes; an all-reduce's
+ *    broadcast part from the solution's arborescences and from the single
+ *    arborescence above. */
+#include <stdlib.h>
+
+#include "schedule/unroll_internal.h"
+
+/* operations per pattern tried (single arborescences) */
+static const size_t ns[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+
+/* the spread trees' (a tree is grown per operation: up to 32, and the
+ * odd counts that the rounding of a few whole trees may favour) */
+static const size_t nred[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32};
+
+/* the pattern's counts n worth trying for K (n = 1 always) */
+static int n_ok(size_t k, size_t K)
+{
+    return k < sizeof ns / sizeof *ns && (ns[k] == 1 || ns[k] / 2 <= K);
+}
+
+static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_t *st, int n_flags, size_t K,
+                                   mpq_srcptr max_period,
+                                   int no_split, ssched_schedule_t *cand, ssched_schedule_t *out,
+                                   mpq_t best, mpq_t est, int *have, ssched_error_t *err)
+{
+    ssched_status_t r = SSCHED_OK;
+    /* flags (ssched_i_sched_reduce_pack) 0, 1 (reduce), 0..3, 6, 7
+     * (all-reduce), each also with 8 (regrown) */
+    static const int fl[] = {0, 1, 2, 3, 6, 7};
+    size_t m = n_flags == 2 ? 2 : 6;
+    for (size_t f = 0; f < 2 * m && r == SSCHED_OK; f++) {
+        int bal = fl[f % m] | (f >= m ? 8 : 0);
+        for (size_t k = 0; k < sizeof nred / sizeof *nred && (nred[k] == 1 || nred[k] / 2 <= K) &&
+                           r == SSCHED_OK;
+             k++) {
+            ssched_error_t e;
+            r = ssched_i_sched_reduce_pack(p, pb, st, nred[k], bal, cand, &e);
+            if (r == SSCHED_ENOMEM)
+                return ssched_error_set(err, r, "%s", e.message);
+            if (r != SSCHED_OK) {
+                r = SSCHED_OK;
+                break; /* none for this problem */
+            }
+            cand->unroll_whole = no_split;
+            r = ssched_i_sched_plan_consider(p, pb, K, max_period, cand, out, best, est, have,
+                                             err);
+        }
+    }
+    return r;
+}
+
+static ssched_status_t single_arb(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  const ssched_steady_t *steady, size_t K,
+                                  mpq_srcptr max_period, int no_split, ssched_schedule_t *cand,
+                                  ssched_schedule_t *out, mpq_t best, mpq_t est, int *have,
+                                  ssched_error_t *err)
+{
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
+    if (all && !steady->n_rated_trees)
+        return SSCHED_OK;
+    size_t root = all ? steady->allreduce_root : pb->sources[0];
+    ssched_status_t st = SSCHED_OK;
+    for (int blocking = 0; blocking < 2 && st == SSCHED_OK; blocking++) {
+        ssched_arborescence_t arb;
+        ssched_arborescence_init(&arb);
+        ssched_error_t e;
+        st = ssched_i_sched_best_arborescence(p, pb, steady, root,
+                                              all ? pb->participants : pb->targets,
+                                              all ? pb->n_participants : pb->n_targets, blocking,
+                                              &arb, &e);
+        if (st == SSCHED_ENOMEM) {
+            st = ssched_error_set(err, st, "%s", e.message);
+        } else if (st == SSCHED_OK) {
+            ssched_steady_t syn = *steady; /* shallow: only the arborescences differ */
+            syn.n_arborescences = 1;
+            syn.arborescences = &arb;
+            for (size_t k = 0; (all ? n_ok(k, K) : k < 1) && st == SSCHED_OK; k++) {
+                ssched_status_t r = ssched_i_sched_allreduce_pattern(p, pb, &syn, ns[k], cand, &e);
+                if (r == SSCHED_ENOMEM)
+                    st = ssched_error_set(err, r, "%s", e.message);
+                if (r != SSCHED_OK)
+                    continue;
+                cand->unroll_whole = all ? no_split : 1;
+                st = ssched_i_sched_plan_consider(p, pb, K, max_period, cand, out, best, est,
+                                                  have, err);
+            }
+            /* the spread reduce trees with this broadcast part */
+            if (st == SSCHED_OK && all)
+                st = pack_reduce(p, pb, &syn, 2, K, max_period, no_split, cand, out, best, est,
+                                 have, err);
+        } else {
+            st = SSCHED_OK; /* no such arborescence: nothing to add */
+        }
+        ssched_arborescence_free(&arb);
+    }
+    return st;
+}
+
+static ssched_status_t relays(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_steady_t *steady, size_t K, mpq_srcptr max_period,
+                              int no_split, ssched_schedule_t *cand, ssched_schedule_t *out,
+                              mpq_t best, mpq_t est, int *have, ssched_error_t *err)
+{
+    ssched_status_t r = ssched_i_sched_relay_pattern(p, pb, steady, max_period, cand);
+    if (r != SSCHED_OK)
+        return r == SSCHED_ENOMEM ? ssched_error_set(err, r, "out of memory")
+                                  : SSCHED_OK; /* none: nothing to add */
+    cand->unroll_whole = no_split;
+    if (!no_split)
+        ssched_i_sched_plan_choose_whole(p, pb, cand, K);
+    ssched_i_sched_plan_rank(p, pb, cand, K, est);
+    if (!*have || mpq_cmp(est, best) < 0) {
+        ssched_schedule_t tmp = *out;
+        *out = *cand;
+        *cand = tmp;
+        mpq_set(best, est);
+        *have = 1;
+    }
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_i_sched_plan_routed(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                           const ssched_steady_t *steady, size_t K,
+                                           mpq_srcptr max_period, int no_split,
+                                           ssched_schedule_t *cand, ssched_schedule_t *out,
+                                           mpq_t best, mpq_t est, int *have, ssched_error_t *err)
+{
+    if (!p->routes)
+        return SSCHED_OK;
+    switch (pb->kind) {
+    case SSCHED_PROBLEM_SCATTER:
+    case SSCHED_PROBLEM_GOSSIP:
+        return *have ? relays(p, pb, steady, K, max_period, no_split, cand, out, best, est, have,
+                              err)
+                     : SSCHED_OK;
+    case SSCHED_PROBLEM_REDUCE:
+        return pack_reduce(p, pb, steady, 2, K, max_period, no_split, cand, out, best, est, have,
+                           err);
+    case SSCHED_PROBLEM_ALLREDUCE: {
+        ssched_status_t st = pack_reduce(p, pb, steady, 8, K, max_period, no_split, cand, out,
+                                         best, est, have, err);
+        return st == SSCHED_OK ? single_arb(p, pb, steady, K, max_period, no_split, cand, out,
+                                            best, est, have, err)
+                               : st;
+    }
+    case SSCHED_PROBLEM_BROADCAST:
+        return single_arb(p, pb, steady, K, max_period, no_split, cand, out, best, est, have,
+                          err);
+    default:
+        return SSCHED_OK;
+    }
+}
