@@ -44,6 +44,9 @@ typedef struct {
 static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
                      double keep_cap, ssched_tree_t *tr)
 {
+    /* balanced & 32: ties on the busiest load go to the shallower result
+     * before the spreading (a shorter pipeline fill) */
+    int shallow = (balanced & 32) != 0;
     const ssched_platform_t *p = k->p;
     size_t N = pb->n_participants, nv = 0;
     /* keep_cap > 0: the target keeps its own value (an end participant)
@@ -75,7 +78,7 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
         for (size_t i = 0; i + 1 < ncur; i++) {
             const val_t *a = &v[cur[i]], *b = &v[cur[i + 1]];
             size_t lv = (a->level > b->level ? a->level : b->level) + 1;
-            if (balanced && lv - 1 != minlev)
+            if ((balanced & 1) && lv - 1 != minlev)
                 continue;
             for (size_t h = 0; h < p->n_nodes; h++) {
                 /* the target merges only the last: any earlier merge
@@ -99,7 +102,8 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
                 }
                 int better = s1 < b1 * (1 - 1e-12) ||
                              (s1 <= b1 * (1 + 1e-12) &&
-                              (s2 < b2 * (1 - 1e-12) || (s2 <= b2 * (1 + 1e-12) && lv < bl)));
+                              (shallow ? (lv < bl || (lv == bl && s2 < b2 * (1 - 1e-12)))
+                              : (s2 < b2 * (1 - 1e-12) || (s2 <= b2 * (1 + 1e-12) && lv < bl))));
                 if (better) {
                     b1 = s1;
                     b2 = s2;
@@ -242,7 +246,8 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
                                            const ssched_steady_t *st, size_t n, int flags,
                                            ssched_schedule_t *out, ssched_error_t *err)
 {
-    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 1, own = all && (flags & 2);
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 33,
+        own = all && (flags & 2);
     size_t N = pb->n_participants, nn = p->n_nodes, nr = ssched_i_sched_n_resources(p);
     size_t target = all ? st->allreduce_root : pb->target;
     /* flag 16 (reduce): n/TP, the period a pattern at TP has */
