@@ -42,10 +42,21 @@ typedef struct {
 } val_t;
 
 static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
-                     ssched_tree_t *tr)
+                     double keep_cap, ssched_tree_t *tr)
 {
+    /* balanced & 32: ties on the busiest load go to the shallower result
+     * before the spreading (a shorter pipeline fill) */
+    int shallow = (balanced & 32) != 0;
     const ssched_platform_t *p = k->p;
     size_t N = pb->n_participants, nv = 0;
+    /* keep_cap > 0: the target keeps its own value (an end participant)
+     * for the last merge, while its processor stays within keep_cap (the
+     * pattern's period at TP): else the greedy sends that value out as a
+     * cheap first merge and leaves the target's processor idle */
+    int keep = keep_cap > 0 && p->has_w[target] &&
+               (pb->participants[0] == target || pb->participants[N - 1] == target) &&
+               k->load[2 * p->n_nodes + target] + mpq_get_d(p->w[target]) <=
+                   keep_cap * (1 + 1e-9);
     val_t *v = ssched_i_alloc(2 * N, sizeof *v);
     size_t *cur = ssched_i_alloc(N, sizeof *cur), ncur = N;
     size_t *stack = ssched_i_alloc(2 * N, sizeof *stack);
@@ -67,13 +78,14 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
         for (size_t i = 0; i + 1 < ncur; i++) {
             const val_t *a = &v[cur[i]], *b = &v[cur[i + 1]];
             size_t lv = (a->level > b->level ? a->level : b->level) + 1;
-            if (balanced && lv - 1 != minlev)
+            if ((balanced & 1) && lv - 1 != minlev)
                 continue;
             for (size_t h = 0; h < p->n_nodes; h++) {
                 /* the target merges only the last: any earlier merge
                  * there costs it a second message in (its value goes
                  * out, or another input comes in) */
-                if (!p->has_w[h] || (h == target && ncur > 2))
+                if (!p->has_w[h] || (h == target && ncur > 2) ||
+                    (keep && h != target && (a->loc == target || b->loc == target)))
                     continue;
                 t.n = 0;
                 ssched_i_sched_pk_touch(&t, 2 * p->n_nodes + h, mpq_get_d(p->w[h]));
@@ -90,7 +102,8 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
                 }
                 int better = s1 < b1 * (1 - 1e-12) ||
                              (s1 <= b1 * (1 + 1e-12) &&
-                              (s2 < b2 * (1 - 1e-12) || (s2 <= b2 * (1 + 1e-12) && lv < bl)));
+                              (shallow ? (lv < bl || (lv == bl && s2 < b2 * (1 - 1e-12)))
+                              : (s2 < b2 * (1 - 1e-12) || (s2 <= b2 * (1 + 1e-12) && lv < bl))));
                 if (better) {
                     b1 = s1;
                     b2 = s2;
@@ -198,7 +211,7 @@ static void score(const sched_pk_t *k, double *mx, double *sq)
  * other tree's loads known, kept when the objective improves.  The greedy
  * placed the first trees blind to the later ones. */
 static void regrow(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
-                   ssched_tree_t *trees, size_t n)
+                   double keep_cap, ssched_tree_t *trees, size_t n)
 {
     for (int pass = 0; pass < 3; pass++) {
         int changed = 0;
@@ -208,7 +221,7 @@ static void regrow(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int
             ssched_tree_t nt;
             if (!tree_add(k, &trees[t], -1))
                 return;
-            if (!grow_tree(k, pb, target, balanced, &nt)) {
+            if (!grow_tree(k, pb, target, balanced, keep_cap, &nt)) {
                 tree_free(&nt);
                 tree_add(k, &trees[t], 1);
                 return;
@@ -233,9 +246,14 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
                                            const ssched_steady_t *st, size_t n, int flags,
                                            ssched_schedule_t *out, ssched_error_t *err)
 {
-    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 1, own = all && (flags & 2);
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 33,
+        own = all && (flags & 2);
     size_t N = pb->n_participants, nn = p->n_nodes, nr = ssched_i_sched_n_resources(p);
     size_t target = all ? st->allreduce_root : pb->target;
+    /* flag 16 (reduce): n/TP, the period a pattern at TP has */
+    double keep_cap = !all && (flags & 16) && mpq_sgn(st->throughput) > 0
+                          ? (double)n / mpq_get_d(st->throughput)
+                          : 0;
     if (!p->routes || pb->commutative || N < 2 || n == 0 || target >= nn ||
         (all && st->n_arborescences == 0) ||
         (pb->kind != SSCHED_PROBLEM_REDUCE && !all))
@@ -340,14 +358,14 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
         ssched_i_sched_pk_add(&k, &res[0], -1);
         for (size_t r = 2 + N; r < nres; r++)
             ssched_i_sched_pk_add(&k, &res[r], -1);
-        grown = grow_tree(&k, pb, target, balanced, &trees[built]) && grown;
+        grown = grow_tree(&k, pb, target, balanced, keep_cap, &trees[built]) && grown;
         built++; /* its weight and tasks are freed below either way */
         if (!grown)
             status = ssched_error_set(err, SSCHED_EINPUT, "reduce packing: no tree");
     }
     free(res);
     if (status == SSCHED_OK && (flags & 8))
-        regrow(&k, pb, target, balanced, trees, n);
+        regrow(&k, pb, target, balanced, keep_cap, trees, n);
     /* the exact period: the busiest resource for the n trees (and arcs) */
     for (size_t t = 0; status == SSCHED_OK && t < n; t++) {
         ssched_i_sched_tree_usage(p, &trees[t], pb->size, use);
