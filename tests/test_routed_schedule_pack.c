@@ -71,44 +71,6 @@ static void star(ssched_platform_t *p, size_t n, const char *w)
     mpq_clears(qw, one, zero, NULL);
 }
 
-/* Solve, plan and unroll K operations; the file must pass the checker;
- * *makespan and *ktp (K / TP) are returned. */
-static void plan(const ssched_platform_t *p, const ssched_problem_t *pb, size_t K, mpq_t makespan,
-                 mpq_t ktp)
-{
-    ssched_error_t err;
-    ssched_steady_t st;
-    ssched_schedule_t s;
-    ssched_unrolled_t u;
-    ssched_steady_init(&st);
-    ssched_schedule_init(&s);
-    ssched_unrolled_init(&u);
-    CU_ASSERT_FATAL(ssched_steady_solve(p, pb, NULL, &st, &err) == SSCHED_OK);
-    ssched_status_t r = ssched_unroll_plan(p, pb, &st, K, NULL, 0, &s, &err);
-    if (r != SSCHED_OK)
-        fprintf(stderr, "\n  plan: %s\n", err.message);
-    CU_ASSERT_FATAL(r == SSCHED_OK);
-    r = ssched_unroll(p, pb, &s, K, &u, &err);
-    if (r != SSCHED_OK)
-        fprintf(stderr, "\n  unroll: %s\n", err.message);
-    CU_ASSERT_FATAL(r == SSCHED_OK);
-    mpq_set_ui(ktp, K, 1);
-    mpq_div(ktp, ktp, st.throughput);
-    mpq_set(makespan, u.fig.makespan);
-    CU_ASSERT(mpq_cmp(ktp, makespan) <= 0);
-    char why[512];
-    char *text = tu_unrolled_json(p, pb, &s, &u);
-    CU_ASSERT_FATAL(text != NULL);
-    int v = tu_check_text(text, why, sizeof why);
-    if (v != 1)
-        fprintf(stderr, "\n  unrolled: %s\n", why);
-    CU_ASSERT(v == 1);
-    free(text);
-    ssched_unrolled_free(&u);
-    ssched_schedule_free(&s);
-    ssched_steady_free(&st);
-}
-
 static void test_broadcast_chain(void)
 {
     ssched_platform_t p;
@@ -119,7 +81,7 @@ static void test_broadcast_chain(void)
     CU_ASSERT_FATAL(ssched_problem_set_broadcast(&pb, &p, "H0", "H1,H2,H3,H4", &err) == SSCHED_OK);
     mpq_t m, ktp;
     mpq_inits(m, ktp, NULL);
-    plan(&p, &pb, 20, m, ktp);
+    tu_routed_plan(&p, &pb, 20, m, ktp);
     CU_ASSERT(tu_mpq_equals(ktp, "20"));
     if (!tu_mpq_equals(m, "23"))
         gmp_fprintf(stderr, "\n  broadcast makespan %Qd (chain: 23)\n", m);
@@ -140,7 +102,7 @@ static void test_gossip_shift(void)
                     SSCHED_OK);
     mpq_t m, ktp;
     mpq_inits(m, ktp, NULL);
-    plan(&p, &pb, 20, m, ktp);
+    tu_routed_plan(&p, &pb, 20, m, ktp);
     CU_ASSERT(tu_mpq_equals(ktp, "60"));
     if (!mpq_equal(m, ktp))
         gmp_fprintf(stderr, "\n  gossip makespan %Qd (K/TP %Qd)\n", m, ktp);
@@ -160,58 +122,16 @@ static void test_reduce_valid(void)
     CU_ASSERT_FATAL(ssched_problem_set_reduce(&pb, &p, "H0,H1,H2,H3", "H0", &err) == SSCHED_OK);
     mpq_t m, ktp;
     mpq_inits(m, ktp, NULL);
-    plan(&p, &pb, 30, m, ktp); /* checked inside */
+    tu_routed_plan(&p, &pb, 30, m, ktp); /* checked inside */
     mpq_clears(m, ktp, NULL);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);
 }
 
-/* A shipped SimGrid file, 1 MB units, 10^7 flops per task. */
-static void load(ssched_platform_t *p, const char *file)
-{
-    ssched_platform_read_options_t ro;
-    ssched_platform_read_options_default(&ro);
-    mpq_t u, f;
-    mpq_inits(u, f, NULL);
-    mpq_set_ui(u, 1000000, 1);
-    mpq_set_ui(f, 10000000, 1);
-    ro.unit_bytes = u;
-    ro.flops_per_task = f;
-    ssched_platform_init(p);
-    char path[512];
-    snprintf(path, sizeof path, "%s/simgrid/%s", SSCHED_DATA_DIR, file);
-    ssched_error_t err;
-    ssched_status_t st = ssched_platform_load(p, path, &ro, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "\n  %s: %s\n", path, err.message);
-    CU_ASSERT_FATAL(st == SSCHED_OK);
-    mpq_clears(u, f, NULL);
-}
-
-/* makespan <= (1 + slack) K/TP, slack a fraction text */
-static int within(const mpq_t m, const mpq_t ktp, const char *slack)
-{
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_str(q, slack, 10);
-    mpq_canonicalize(q);
-    mpq_t one;
-    mpq_init(one);
-    mpq_set_ui(one, 1, 1);
-    mpq_add(q, q, one);
-    mpq_mul(q, q, ktp);
-    int ok = mpq_cmp(m, q) <= 0;
-    if (!ok)
-        fprintf(stderr, "\n  makespan %.6f > (1 + %s) K/TP = %.6f\n", mpq_get_d(m), slack,
-                mpq_get_d(q));
-    mpq_clears(q, one, NULL);
-    return ok;
-}
-
 static void test_fat_tree_broadcast(void)
 {
     ssched_platform_t p;
-    load(&p, "cluster_fat_tree.xml");
+    tu_load_simgrid(&p, "cluster_fat_tree.xml");
     ssched_problem_t pb;
     ssched_problem_init(&pb);
     ssched_error_t err;
@@ -223,9 +143,9 @@ static void test_fat_tree_broadcast(void)
                             &err) == SSCHED_OK);
     mpq_t m, ktp;
     mpq_inits(m, ktp, NULL);
-    plan(&p, &pb, 100, m, ktp);
+    tu_routed_plan(&p, &pb, 100, m, ktp);
     CU_ASSERT(tu_mpq_equals(ktp, "4/5"));
-    CU_ASSERT(within(m, ktp, "7/100"));
+    CU_ASSERT(tu_within(m, ktp, "7/100"));
     mpq_clears(m, ktp, NULL);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);
@@ -234,7 +154,7 @@ static void test_fat_tree_broadcast(void)
 static void test_backbone_gossip(void)
 {
     ssched_platform_t p;
-    load(&p, "cluster_backbone.xml");
+    tu_load_simgrid(&p, "cluster_backbone.xml");
     ssched_problem_t pb;
     ssched_problem_init(&pb);
     ssched_error_t err;
@@ -243,9 +163,9 @@ static void test_backbone_gossip(void)
     CU_ASSERT_FATAL(ssched_problem_set_gossip(&pb, &p, g, g, &err) == SSCHED_OK);
     mpq_t m, ktp;
     mpq_inits(m, ktp, NULL);
-    plan(&p, &pb, 100, m, ktp);
+    tu_routed_plan(&p, &pb, 100, m, ktp);
     CU_ASSERT(tu_mpq_equals(ktp, "4"));
-    CU_ASSERT(within(m, ktp, "1/1000"));
+    CU_ASSERT(tu_within(m, ktp, "1/1000"));
     mpq_clears(m, ktp, NULL);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);
@@ -254,7 +174,7 @@ static void test_backbone_gossip(void)
 static void test_small_platform_scatter(void)
 {
     ssched_platform_t p;
-    load(&p, "small_platform.xml");
+    tu_load_simgrid(&p, "small_platform.xml");
     ssched_problem_t pb;
     ssched_problem_init(&pb);
     ssched_error_t err;
@@ -263,9 +183,9 @@ static void test_small_platform_scatter(void)
                                                &err) == SSCHED_OK);
     mpq_t m, ktp;
     mpq_inits(m, ktp, NULL);
-    plan(&p, &pb, 100, m, ktp);
+    tu_routed_plan(&p, &pb, 100, m, ktp);
     CU_ASSERT(tu_mpq_equals(ktp, "4800000/82517"));
-    CU_ASSERT(within(m, ktp, "1/100"));
+    CU_ASSERT(tu_within(m, ktp, "1/100"));
     mpq_clears(m, ktp, NULL);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);

@@ -92,6 +92,16 @@ ssched_status_t tu_host_problem(const ssched_platform_t *p, int kind, size_t n_t
  * reduce).  Returns buf. */
 const char *tu_example_problem(const char *plat, const char *kind, char *buf, size_t cap);
 
+/* Routed schedule tests: solve, plan and unroll K operations (the file
+ * must pass the checker; *makespan and *ktp = K / TP returned); load a
+ * shipped SimGrid file (SSCHED_DATA_DIR/simgrid/FILE) with 1 MB units and
+ * 10^7 flops per task; is makespan m <= (1 + slack) K/TP (slack a
+ * fraction text; says why not on stderr)? */
+void tu_routed_plan(const ssched_platform_t *p, const ssched_problem_t *pb, size_t K,
+                    mpq_t makespan, mpq_t ktp);
+void tu_load_simgrid(ssched_platform_t *p, const char *file);
+int tu_within(const mpq_t m, const mpq_t ktp, const char *slack);
+
 /* Register the NULL-terminated tests as one suite, run them with the basic
  * interface, and return the exit status for main(): 0 iff all passed. */
 int tu_main(const char *suite, const tu_test_t *tests);
