@@ -32,30 +32,12 @@ static void arb_usage(const ssched_platform_t *p, const ssched_arborescence_t *a
         ssched_i_sched_edge_usage(p, a->arcs[k], size, use);
 }
 
-/* n instances over m items of rates rate[] (sum TP) into c[], loads into
- * load[] (nr resources; use: m x nr). */
-static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *use, size_t nr,
-                      size_t n, size_t *c, mpq_t *load)
+void ssched_i_sched_fill_rest(size_t m, size_t nr, const mpq_t *use, size_t rest, size_t *c,
+                              mpq_t *load)
 {
-    if (m == 0)
-        return; /* a broadcast has no trees: nothing to place (the rest
-                   loop below would count n instances of item 0, which
-                   is then the first arborescence: twice its load) */
     mpq_t q, worst, best;
     mpq_inits(q, worst, best, NULL);
-    size_t placed = 0;
-    for (size_t t = 0; t < m; t++) {
-        mpq_set_ui(q, n, 1);
-        mpq_mul(q, q, rate[t]);
-        mpq_div(q, q, tp);
-        mpz_fdiv_q(mpq_numref(q), mpq_numref(q), mpq_denref(q));
-        c[t] = mpz_get_ui(mpq_numref(q));
-        placed += c[t];
-        for (size_t i = 0; i < nr; i++)
-            for (size_t x = 0; x < c[t]; x++)
-                mpq_add(load[i], load[i], use[t * nr + i]);
-    }
-    for (; placed < n; placed++) {
+    for (; rest > 0; rest--) {
         size_t pick = 0;
         for (size_t t = 0; t < m; t++) {
             mpq_set_ui(worst, 0, 1);
@@ -74,6 +56,33 @@ static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *
             mpq_add(load[i], load[i], use[pick * nr + i]);
     }
     mpq_clears(q, worst, best, NULL);
+}
+
+/* n instances over m items of rates rate[] (sum TP) into c[], loads into
+ * load[] (nr resources; use: m x nr). */
+static void apportion(size_t m, const mpq_t *rate, const mpq_t tp, const mpq_t *use, size_t nr,
+                      size_t n, size_t *c, mpq_t *load)
+{
+    if (m == 0)
+        return; /* a broadcast has no trees: nothing to place (the rest
+                   loop below would count n instances of item 0, which
+                   is then the first arborescence: twice its load) */
+    mpq_t q;
+    mpq_init(q);
+    size_t placed = 0;
+    for (size_t t = 0; t < m; t++) {
+        mpq_set_ui(q, n, 1);
+        mpq_mul(q, q, rate[t]);
+        mpq_div(q, q, tp);
+        mpz_fdiv_q(mpq_numref(q), mpq_numref(q), mpq_denref(q));
+        c[t] = mpz_get_ui(mpq_numref(q));
+        placed += c[t];
+        for (size_t i = 0; i < nr; i++)
+            for (size_t x = 0; x < c[t]; x++)
+                mpq_add(load[i], load[i], use[t * nr + i]);
+    }
+    ssched_i_sched_fill_rest(m, nr, use, n - placed, c, load);
+    mpq_clear(q);
 }
 
 ssched_status_t ssched_i_sched_allreduce_pattern(const ssched_platform_t *p, const ssched_problem_t *pb,

@@ -592,4 +592,11 @@ SSCHED_INTERNAL int ssched_i_sched_buffers_event(sched_engine_t *e, const sched_
 SSCHED_INTERNAL int ssched_i_sched_buffers_result(sched_buffers_t *b, size_t nn,
                                                   ssched_unroll_figures_t *fig);
 
+/* RR-4872 section 4.6's greedy fill: `rest` more instances, each of the
+ * item (of m; use: m x nr resource loads per instance) whose addition
+ * keeps the busiest of the nr loads least, into c[] and load[]
+ * (unroll_allreduce_plan.c). */
+SSCHED_INTERNAL void ssched_i_sched_fill_rest(size_t m, size_t nr, const mpq_t *use, size_t rest,
+                                              size_t *c, mpq_t *load);
+
 #endif

@@ -173,8 +173,8 @@ size_t ssched_i_sched_apportioned_periods(const ssched_platform_t *p, const ssch
         mpq_init(load[i]);
     for (size_t t = 0; t < nt; t++)
         ssched_i_sched_tree_usage(p, &trees.trees[t], pb->size, use + t * nr);
-    mpq_t q, worst, best;
-    mpq_inits(q, worst, best, NULL);
+    mpq_t q, worst;
+    mpq_inits(q, worst, NULL);
     mpz_t f;
     mpz_init(f);
     for (size_t a = 0; a < sizeof ns / sizeof *ns && got < cap; a++) {
@@ -195,24 +195,7 @@ size_t ssched_i_sched_apportioned_periods(const ssched_platform_t *p, const ssch
                 mpq_clear(u);
             }
         }
-        for (; placed < n; placed++) { /* the rest, one by one */
-            size_t pick = 0;
-            for (size_t t = 0; t < nt; t++) {
-                mpq_set_ui(worst, 0, 1);
-                for (size_t i = 0; i < nr; i++) {
-                    mpq_add(q, load[i], use[t * nr + i]);
-                    if (mpq_cmp(q, worst) > 0)
-                        mpq_set(worst, q);
-                }
-                if (t == 0 || mpq_cmp(worst, best) < 0) {
-                    mpq_set(best, worst);
-                    pick = t;
-                }
-            }
-            c[pick]++;
-            for (size_t i = 0; i < nr; i++)
-                mpq_add(load[i], load[i], use[pick * nr + i]);
-        }
+        ssched_i_sched_fill_rest(nt, nr, use, n - placed, c, load); /* the rest, one by one */
         /* routed: better whole counts by branch and bound (unroll_pack_counts.c),
          * the period then recomputed exactly from them */
         if (p->routes && ssched_i_sched_best_counts(nt, nr, use, NULL, n, steady->throughput, c))
@@ -230,7 +213,7 @@ size_t ssched_i_sched_apportioned_periods(const ssched_platform_t *p, const ssch
             mpq_set(tf[got++], worst);
     }
     mpz_clear(f);
-    mpq_clears(q, worst, best, NULL);
+    mpq_clears(q, worst, NULL);
     for (size_t k = 0; k < nt * nr; k++)
         mpq_clear(use[k]);
     for (size_t i = 0; i < nr; i++)
