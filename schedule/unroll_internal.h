@@ -483,6 +483,10 @@ SSCHED_INTERNAL int ssched_i_sched_pk_touch_edge(sched_pk_t *k, sched_touch_t *t
 SSCHED_INTERNAL int ssched_i_sched_pk_reserve(sched_pk_t *k, size_t node, int out,
                                               sched_touch_t *r);
 SSCHED_INTERNAL void ssched_i_sched_pk_add(sched_pk_t *k, const sched_touch_t *t, double f);
+/* The busiest load touched after adding t, and the rise of the sum of
+ * squared loads. */
+SSCHED_INTERNAL void ssched_i_sched_pk_score(const sched_pk_t *k, const sched_touch_t *t,
+                                             double *max, double *sq);
 SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb,
                                                size_t root, int free_fwd,
                                                ssched_arborescence_t *a);

@@ -93,13 +93,8 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
                     !ssched_i_sched_pk_touch_edge(k, &t, b->loc, h) ||
                     (ncur == 2 && !ssched_i_sched_pk_touch_edge(k, &t, h, target)))
                     continue;
-                double s1 = 0, s2 = 0;
-                for (size_t x = 0; x < t.n; x++) {
-                    double o = k->load[t.res[x]], nw = o + t.add[x];
-                    if (nw > s1)
-                        s1 = nw;
-                    s2 += nw * nw - o * o;
-                }
+                double s1, s2;
+                ssched_i_sched_pk_score(k, &t, &s1, &s2);
                 int better = s1 < b1 * (1 - 1e-12) ||
                              (s1 <= b1 * (1 + 1e-12) &&
                               (shallow ? (lv < bl || (lv == bl && s2 < b2 * (1 - 1e-12)))

@@ -106,6 +106,21 @@ int ssched_i_sched_pk_reserve(sched_pk_t *k, size_t node, int out, sched_touch_t
     return 1;
 }
 
+/* Adding t: the busiest load it touches after (*max) and the rise of the
+ * sum of squared loads (*sq), the search's two criteria. */
+void ssched_i_sched_pk_score(const sched_pk_t *k, const sched_touch_t *t, double *max, double *sq)
+{
+    double s1 = 0, s2 = 0;
+    for (size_t x = 0; x < t->n; x++) {
+        double o = k->load[t->res[x]], nw = o + t->add[x];
+        if (nw > s1)
+            s1 = nw;
+        s2 += nw * nw - o * o;
+    }
+    *max = s1;
+    *sq = s2;
+}
+
 void ssched_i_sched_pk_add(sched_pk_t *k, const sched_touch_t *t, double f)
 {
     for (size_t x = 0; x < t->n; x++)
@@ -158,13 +173,8 @@ int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb, size_t
                                 : !ssched_i_sched_pk_touch_edge(k, &t, u, h) ||
                                       !ssched_i_sched_pk_touch_edge(k, &t, h, v))
                         continue;
-                    double s1 = 0, s2 = 0;
-                    for (size_t x = 0; x < t.n; x++) {
-                        double o = k->load[t.res[x]], nw = o + t.add[x];
-                        if (nw > s1)
-                            s1 = nw;
-                        s2 += nw * nw - o * o;
-                    }
+                    double s1, s2;
+                    ssched_i_sched_pk_score(k, &t, &s1, &s2);
                     if (s1 < b1 * (1 - 1e-12) ||
                         (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
                         b1 = s1;
