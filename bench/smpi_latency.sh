@@ -38,20 +38,24 @@ SIZES=${SIZES:-"1024 65536 1048576"}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 bench_smpi_program "$ROOT" "$W" "$ROOT/bench/smpi_latency.c" "$W/lat"
-cat >"$W/p.xml" <<'XML'
+# Two hosts a, b, one link each way: pair_platform FILE BW_AB BW_BA LATENCY
+pair_platform() {
+    cat >"$1" <<XML
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <zone id="z" routing="Full">
     <host id="a" speed="1e9f"/>
     <host id="b" speed="1e9f"/>
-    <link id="ab" bandwidth="100000000Bps" latency="0.001s"/>
-    <link id="ba" bandwidth="100000000Bps" latency="0.001s"/>
+    <link id="ab" bandwidth="$2" latency="$4"/>
+    <link id="ba" bandwidth="$3" latency="$4"/>
     <route src="a" dst="b" symmetrical="NO"><link_ctn id="ab"/></route>
     <route src="b" dst="a" symmetrical="NO"><link_ctn id="ba"/></route>
   </zone>
 </platform>
 XML
+}
+pair_platform "$W/p.xml" 100000000Bps 100000000Bps 0.001s
 printf 'a\nb\n' >"$W/h.txt"
 EXACT=$("$ROOT/bench/smpi_exact.sh" --print-cfg B)
 DEFAULT="--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/test:0 --cfg=smpi/iprobe:0"
@@ -68,20 +72,7 @@ for S in $SIZES; do
         done
     done
 done >"$W/rows"
-cat >"$W/p2.xml" <<'XML'
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="a" speed="1e9f"/>
-    <host id="b" speed="1e9f"/>
-    <link id="ab" bandwidth="1030927.8350515464Bps" latency="0s"/>
-    <link id="ba" bandwidth="4347826.086956522Bps" latency="0s"/>
-    <route src="a" dst="b" symmetrical="NO"><link_ctn id="ab"/></route>
-    <route src="b" dst="a" symmetrical="NO"><link_ctn id="ba"/></route>
-  </zone>
-</platform>
-XML
+pair_platform "$W/p2.xml" 1030927.8350515464Bps 4347826.086956522Bps 0s
 for model in exact default; do
     if [ "$model" = exact ]; then CFG=$EXACT; else CFG=$DEFAULT; fi
     for mode in ab ba both; do
