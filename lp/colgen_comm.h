@@ -54,9 +54,11 @@
 #include "ssched/steady.h"
 #include "src/util/internal.h"
 
-/* Optional merge points up to which exact pricing enumerates every subset
- * (2^12 minimum-cost arborescences per exact pass). */
+/* Optional merge points in play up to which exact pricing runs its branch
+ * and bound (lp/colgen_comm_bb.inc), and the nodes after which it gives up
+ * (then the heuristics' tree and lower bound stand, as beyond the limit). */
 #define CGC_EXACT_OPT 12
+#define CGC_BB_NODES 200000L
 
 /* Participant flows (N x edges) up to which the relaxation LP is solved for
  * the upper bound when Farley's bound exists too (colgen_comm.c). */
