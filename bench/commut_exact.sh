@@ -11,7 +11,11 @@
 # SSCHED defaults to build/release/ssched.  With OLD_SSCHED (a build before
 # the exact pricing) every instance is solved by both and the table shows
 # the old TP as a fraction of the new one.  Env: REDUCES (default 50),
-# ALLREDUCES (40), NODES (24: 12 hosts, so at most 11 optional points).
+# ALLREDUCES (40), NODES (24: 12 hosts; 30: 16), GEN (more `gen tiers`
+# options; default "--c-lan 1:10 --w-range 1/10:1": LAN links as dear as
+# MAN links and fast merges, where merging at a host outside the problem
+# pays, so the pricing's choice of merge points matters).  Participants: at least
+# hosts - 12 of them (2..6 more), so at most 12 hosts are optional points.
 set -eu
 cd "$(dirname "$0")/.."
 B=${1:-build/release/ssched}
@@ -19,6 +23,7 @@ OLD=${2:-}
 REDUCES=${REDUCES:-50}
 ALLREDUCES=${ALLREDUCES:-40}
 NODES=${NODES:-24}
+GEN=${GEN:---c-lan 1:10 --w-range 1/10:1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -41,7 +46,7 @@ ratio() { echo "$1 $2" | awk '{split($1, a, "/"); split($2, b, "/");
 pick() {
     grep -o 'node id="h[^"]*"' "$tmp/p.graphml" | sed 's/node id="//; s/"//' |
         awk -v s="$1" -v kind="$2" 'BEGIN { srand(s) } { h[n++] = $0 }
-        END { k = 2 + int(rand() * 5); if (k > n) k = n
+        END { lo = n - 12; if (lo < 2) lo = 2; k = lo + int(rand() * 5); if (k > n) k = n
               for (i = 0; i < n; i++) { j = i + int(rand() * (n - i)); t = h[i]; h[i] = h[j]; h[j] = t }
               p = h[0]; for (i = 1; i < k; i++) p = p "," h[i]
               t = int(rand() * n); if (kind == "allreduce") t = 0
@@ -55,7 +60,8 @@ bench() {
     [ -n "$OLD" ] && printf ' %9s %8s %7s' old_opt old_cpu old/new
     printf '\n'
     for s in $(seq 1 "$count"); do
-        "$B" gen tiers --nodes "$NODES" --seed "$s" -o "$tmp/p.graphml"
+        # shellcheck disable=SC2086
+        "$B" gen tiers --nodes "$NODES" $GEN --seed "$s" -o "$tmp/p.graphml"
         set -- $(pick "$s" "$kind")
         parts=$1 target=$2 pts=$3
         if [ "$kind" = reduce ]; then

@@ -173,7 +173,9 @@ int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mc
               cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
               ssched_status_t *status, ssched_error_t *err)
 {
-    return price_q(g, ecost, mcost, exact, tree, cost, lower, proven, status, err);
+    long nodes;
+    return price_q(g, ecost, mcost, exact, CGC_BB_NODES, &nodes, tree, cost, lower, proven, status,
+                   err);
 }
 
 /* The price of one message over e: the duals of the rows e uses. */
@@ -201,7 +203,9 @@ int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, 
             md[v] = g->p->has_w[v] ? y->cpu[v] * mpq_get_d(g->p->w[v]) : 0.0;
         double lower;
         int proven;
-        r = price_d(g, ed, md, exact, tree, cost, &lower, &proven, status, err);
+        long nodes;
+        r = price_d(g, ed, md, exact, CGC_BB_NODES_FLOAT, &nodes, tree, cost, &lower, &proven,
+                    status, err);
     } else {
         *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
@@ -236,7 +240,9 @@ int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, 
         for (size_t v = 0; v < n; v++)
             if (g->p->has_w[v])
                 mpq_mul(mq[v], y->cpu[v], g->p->w[v]);
-        r = price_q(g, (const mpq_t *)eq, (const mpq_t *)mq, exact, tree, cost, lower, proven,
+        long nodes;
+        r = price_q(g, (const mpq_t *)eq, (const mpq_t *)mq, exact, CGC_BB_NODES, &nodes, tree,
+                    cost, lower, proven,
                     status, err);
     } else {
         *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
