@@ -159,8 +159,7 @@ int ssched_i_car_arb_exact(const car_master_t *m)
 
 int ssched_i_car_tree_exact(const car_master_t *m)
 {
-    (void)m; /* the commutative pricer decides by the points in play */
-    return 1;
+    return !m->comm || m->cg.n_opt <= CGC_EXACT_OPT;
 }
 
 void ssched_i_car_drop_tree(const car_master_t *m, cg_column_t *c, cgc_tree_t *t)

@@ -60,8 +60,8 @@
  * second roles that a cpu price puts in play) are in play.  The search runs
  * in doubles first, for at most CGC_BB_NODES nodes (the float phase's
  * candidates: CGC_BB_NODES_FLOAT); the exact search follows only when that
- * one completed within CGC_BB_EXACT nodes, and stops after 4x its nodes
- * (+1024): an exact node costs ~30 float ones.  When a search stops, the
+ * one completed within CGC_BB_EXACT nodes, and stops after 2x its nodes
+ * (+256): an exact node costs ~30 float ones.  When a search stops, the
  * heuristics' tree and lower bound stand, as beyond the limits.  Measured
  * (bench/commut_exact.sh): random Tiers instances with up to 12 points take
  * at most a few hundred nodes; a dense random platform whose 17 nodes all
@@ -69,9 +69,9 @@
  * needs more than 2^16. */
 #define CGC_EXACT_OPT 12
 #define CGC_EXACT_PLAY 24
-#define CGC_BB_NODES (1L << 14)
-#define CGC_BB_NODES_FLOAT (1L << 12)
-#define CGC_BB_EXACT 4096L
+#define CGC_BB_NODES (1L << 12)
+#define CGC_BB_NODES_FLOAT (1L << 10)
+#define CGC_BB_EXACT 2048L
 
 /* Participant flows (N x edges) up to which the relaxation LP is solved for
  * the upper bound when Farley's bound exists too (colgen_comm.c). */
