@@ -21,8 +21,7 @@
 
 #include <gmp.h>
 
-#include <lpsolve/lp_lib.h>
-
+#include "lp/colgen_engine.h"
 #include "lp/internal.h"
 #include "ssched/steady.h"
 #include "src/util/internal.h"
@@ -100,8 +99,7 @@ typedef struct {
     size_t *link_edge;                 /* link row - link0 -> resource  */
     size_t n_cols, cap;
     cg_column_t *cols;
-    lprec *lp;                         /* the floating-point master     */
-    double t0;
+    cg_engine_t *eng;                  /* the floating-point master     */
 } cg_master_t;
 
 /* Exact coefficients of a column in the master's rows (TP excluded). */
@@ -116,17 +114,6 @@ static inline int cg_capacity_row(const cg_master_t *m, size_t r)
 /* Add a column to the master and to its floating-point model; the master
  * takes ownership.  0 on failure. */
 SSCHED_INTERNAL int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c);
-/* Solve an exact master (consumed: freed here), record its size in
- * out->lp_rows/lp_cols and add its solver figures to out->lp. */
-SSCHED_INTERNAL ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp,
-                                                         const ssched_lp_options_t *opt,
-                                                         ssched_lp_solution_t *sol,
-                                                         ssched_steady_t *out, ssched_error_t *err);
-/* The duals of a floating-point master lp_solve has just solved, as
- * non-negative prices y[0..n_rows).  lp_solve's dual sign for a
- * maximization is fixed by strong duality: the objective equals the sum of
- * rhs x dual over the rows.  0 if lp_solve has no duals. */
-SSCHED_INTERNAL int ssched_i_cg_float_duals(lprec *lp, size_t n_rows, double *y);
 /* Is the column already in the master? */
 SSCHED_INTERNAL int ssched_i_cg_known(const cg_master_t *m, const cg_column_t *c);
 /* The master over the current columns as an exact ssched_lp_t. */

@@ -1,6 +1,5 @@
 /* The column-generation master: columns, their exact coefficients, the
  * floating-point model and the exact LP over the current columns. */
-#include <lpsolve/lp_lib.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,7 +72,7 @@ int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
         m->cap = cap;
     }
     mpq_t *coef = malloc(m->n_rows * sizeof *coef);
-    REAL *val = malloc((m->n_rows + 1) * sizeof *val);
+    double *val = malloc((m->n_rows + 1) * sizeof *val);
     int *row = malloc((m->n_rows + 1) * sizeof *row);
     int ok = coef && val && row;
     if (ok) {
@@ -90,7 +89,7 @@ int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
                 val[cnt] = mpq_get_d(coef[r]);
                 row[cnt++] = (int)r + 1;
             }
-        ok = add_columnex(m->lp, cnt, val, row);
+        ok = ssched_i_cge_add(m->eng, cnt, val, row);
         for (size_t r = 0; r < m->n_rows; r++)
             mpq_clear(coef[r]);
     }
@@ -146,34 +145,5 @@ ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, 
         mpq_clear(coef[r]);
     free(coef);
     mpq_clears(one, zero, NULL);
-    return st;
-}
-
-int ssched_i_cg_float_duals(lprec *lp, size_t n_rows, double *y)
-{
-    REAL *duals = NULL;
-    if (!get_ptr_sensitivity_rhs(lp, &duals, NULL, NULL) || !duals)
-        return 0;
-    double z = get_objective(lp), sum = 0;
-    for (size_t r = 0; r < n_rows; r++)
-        sum += get_rh(lp, (int)r + 1) * duals[r];
-    double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
-    for (size_t r = 0; r < n_rows; r++)
-        y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
-    return 1;
-}
-
-ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
-                                ssched_lp_solution_t *sol, ssched_steady_t *out,
-                                ssched_error_t *err)
-{
-    cg_clock_t c0 = cg_clock();
-    ssched_status_t st = ssched_lp_solve(lp, opt, sol, err);
-    cg_phase_add(&out->phase_master, c0);
-    out->phase_master.count++;
-    out->lp_rows = lp->n_rows;
-    out->lp_cols = lp->n_cols;
-    ssched_lp_free(lp);
-    cg_add_solve_figures(out, sol);
     return st;
 }
