@@ -22,8 +22,7 @@
 /* The pricer's context: the master and price scratch. */
 typedef struct {
     cg_master_t *m;
-    double *cpu, *link;   /* float prices per node / link resource        */
-    cg_prices_q q;        /* exact prices                                  */
+    cg_scratch_t s;
     mpq_t cost, one;
     int blocked;          /* TP = 0: nothing to price (certify the empty master) */
 } cg_ctx_t;
@@ -35,12 +34,7 @@ static ssched_status_t price_d(void *vctx, cg_engine_t *e, const double *y, doub
 {
     cg_ctx_t *x = vctx;
     cg_master_t *m = x->m;
-    cg_prices_d pr = {(double *)(uintptr_t)y, (double *)(uintptr_t)(y + m->n), x->cpu, x->link};
-    if (m->reduce)
-        for (size_t i = 0; i < m->n; i++)
-            x->cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
-    for (size_t k = 0; k < m->nres; k++)
-        x->link[k] = m->link_row[k] == SIZE_MAX ? 0.0 : y[m->link_row[k]];
+    cg_prices_d pr = ssched_i_cg_prices_d(m, y, &x->s);
     ssched_status_t st = SSCHED_OK;
     double bound = z;
     if (m->reduce) {
@@ -114,24 +108,9 @@ static ssched_status_t price_q(void *vctx, cg_engine_t *e, const ssched_lp_solut
 {
     cg_ctx_t *x = vctx;
     cg_master_t *m = x->m;
-    size_t n = m->n;
     if (x->blocked)
         return SSCHED_OK;
-    cg_prices_q *pr = &x->q;
-    for (size_t i = 0; i < n; i++) {
-        mpq_set(pr->out[i], sol->y[i]);
-        mpq_set(pr->in[i], sol->y[n + i]);
-        mpq_set_ui(pr->cpu[i], 0, 1);
-        if (m->reduce && m->cpu_row[i] != SIZE_MAX)
-            mpq_set(pr->cpu[i], sol->y[m->cpu_row[i]]);
-    }
-    /* the link rows' exact duals: the certificate covers them too */
-    for (size_t k = 0; k < m->nres; k++) {
-        if (m->link_row[k] == SIZE_MAX)
-            mpq_set_ui(pr->link[k], 0, 1);
-        else
-            mpq_set(pr->link[k], sol->y[m->link_row[k]]);
-    }
+    const cg_prices_q *pr = ssched_i_cg_prices_q(m, (const mpq_t *)sol->y, &x->s);
     ssched_status_t st = SSCHED_OK;
     if (m->reduce) {
         cg_column_t c;
@@ -154,7 +133,7 @@ static ssched_status_t price_q(void *vctx, cg_engine_t *e, const ssched_lp_solut
         if (r == 0)
             continue;
         c.type = t2;
-        if (mpq_cmp(x->cost, sol->y[2 * n + t2]) < 0)
+        if (mpq_cmp(x->cost, sol->y[2 * m->n + t2]) < 0)
             st = add_exact(m, &c, added, err);
         else
             ssched_i_cg_column_free(&c);
@@ -174,32 +153,6 @@ static size_t n_columns(const void *vctx)
 
 static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
 
-static int ctx_init(cg_ctx_t *x, cg_master_t *m)
-{
-    memset(x, 0, sizeof *x);
-    x->m = m;
-    x->cpu = ssched_i_calloc(m->n + 1, sizeof *x->cpu);
-    x->link = ssched_i_calloc(m->nres + 1, sizeof *x->link);
-    x->q.out = ssched_i_mpq_vec_new(m->n);
-    x->q.in = ssched_i_mpq_vec_new(m->n);
-    x->q.cpu = ssched_i_mpq_vec_new(m->n);
-    x->q.link = ssched_i_mpq_vec_new(m->nres);
-    mpq_inits(x->cost, x->one, NULL);
-    mpq_set_ui(x->one, 1, 1);
-    return x->cpu && x->link && x->q.out && x->q.in && x->q.cpu && x->q.link;
-}
-
-static void ctx_free(cg_ctx_t *x)
-{
-    free(x->cpu);
-    free(x->link);
-    ssched_i_mpq_vec_free(x->q.out, x->m->n);
-    ssched_i_mpq_vec_free(x->q.in, x->m->n);
-    ssched_i_mpq_vec_free(x->q.cpu, x->m->n);
-    ssched_i_mpq_vec_free(x->q.link, x->m->nres);
-    mpq_clears(x->cost, x->one, NULL);
-}
-
 ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,
                          ssched_error_t *err)
@@ -212,24 +165,18 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
     m.n = p->n_nodes;
     out->method = SSCHED_METHOD_COLGEN;
     out->kind = pb->kind;
-    ssched_status_t st = SSCHED_OK;
     size_t N = pb->n_participants;
-    /* message types */
+    ssched_status_t st = SSCHED_OK;
+    /* message types: intervals (reduce) or (origin, dest) pairs */
     if (m.reduce) {
         out->n_intervals = N * (N + 1) / 2;
         out->intervals = malloc(out->n_intervals * sizeof *out->intervals);
-        m.cpu_row = malloc(m.n * sizeof *m.cpu_row);
-        if (!out->intervals || !m.cpu_row) {
-            free(m.cpu_row);
+        if (!out->intervals)
             return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        }
         size_t I = 0;
         for (size_t k = 0; k < N; k++)
             for (size_t mm = k; mm < N; mm++)
                 out->intervals[I++] = (ssched_interval_t){k, mm};
-        m.n_rows = 2 * m.n;
-        for (size_t i = 0; i < m.n; i++)
-            m.cpu_row[i] = p->has_w[i] ? m.n_rows++ : SIZE_MAX;
     } else {
         size_t cap = pb->n_sources * pb->n_targets;
         m.types = ssched_i_alloc(cap, sizeof *m.types);
@@ -239,7 +186,6 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
             for (size_t b = 0; b < pb->n_targets; b++)
                 if (pb->sources[a] != pb->targets[b])
                     m.types[m.n_types++] = (ssched_commodity_t){pb->sources[a], pb->targets[b]};
-        m.n_rows = 2 * m.n + m.n_types;
         out->n_commodities = m.n_types;
         out->commodities = ssched_i_alloc(m.n_types, sizeof *out->commodities);
         if (!out->commodities) {
@@ -248,35 +194,13 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         }
         memcpy(out->commodities, m.types, m.n_types * sizeof *m.types);
     }
-    /* link rows: one per link resource some edge charges (an edge with a
-     * switch at either end; routed: SHARED links, FATPIPE rows), after the
-     * cpu / delivery rows */
-    size_t ne = m.nres = ssched_i_res_count(p);
-    m.link0 = m.n_rows;
-    m.link_row = ssched_i_alloc(ne, sizeof *m.link_row);
-    m.link_edge = ssched_i_alloc(ne, sizeof *m.link_edge);
-    unsigned char *used = ssched_i_res_used_flags(p);
-    if (!m.link_row || !m.link_edge || !used) {
-        free(m.link_row);
-        free(m.link_edge);
-        free(used);
-        free(m.types);
-        free(m.cpu_row);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
-    for (size_t e = 0; e < ne; e++) {
-        m.link_row[e] = SIZE_MAX;
-        if (used[e]) {
-            m.link_edge[m.n_rows - m.link0] = e;
-            m.link_row[e] = m.n_rows++;
-        }
-    }
-    free(used);
+    st = ssched_i_cg_master_rows(&m, m.n_types, err);
+    size_t ne = m.nres;
     /* the floating-point master: capacity rows <= 1, delivery rows <= 0 */
     cg_engine_t eng;
     memset(&eng, 0, sizeof eng);
     double *rhs = ssched_i_alloc(m.n_rows + 1, sizeof *rhs);
-    if (!rhs)
+    if (!rhs && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t r = 0; rhs && r < m.n_rows; r++)
         rhs[r] = cg_capacity_row(&m, r) ? 1.0 : 0.0;
@@ -353,12 +277,17 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
     }
     /* blocked: TP = 0, certified by the empty master (nothing priced) */
     cg_ctx_t ctx;
-    if (!ctx_init(&ctx, &m) && st == SSCHED_OK)
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    memset(&ctx, 0, sizeof ctx);
+    ctx.m = &m;
     ctx.blocked = blocked;
+    mpq_inits(ctx.cost, ctx.one, NULL);
+    mpq_set_ui(ctx.one, 1, 1);
+    if (!ssched_i_cg_scratch_init(&ctx.s, m.n, m.nres) && st == SSCHED_OK)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     if (st == SSCHED_OK)
         st = ssched_i_cge_run(&eng, &pricer, &ctx, !blocked, err);
-    ctx_free(&ctx);
+    ssched_i_cg_scratch_free(&ctx.s);
+    mpq_clears(ctx.cost, ctx.one, NULL);
     out->cg_columns = (long)m.n_cols;
     if (st == SSCHED_OK)
         st = ssched_i_cg_interpret(&m, out, err);

@@ -17,44 +17,16 @@
 #include "lp/internal.h"
 #include "src/util/internal.h"
 
-/* Scratch for the pricing passes, and the pricer's context. */
+/* The pricer's context: the master, price scratch, per-edge costs. */
 typedef struct {
-    double *y, *cpu, *link, *cd;
-    mpq_t *cost;                       /* per edge, exact or rounded        */
-    cg_prices_q q;
     car_master_t *m;
     ssched_steady_t *out;
     int *bounded;
+    cg_scratch_t sc;
+    double *cd;                        /* per edge, float                   */
+    mpq_t *cost;                       /* per edge, exact or rounded        */
     mpq_t cc, lower;
 } car_work_t;
-
-static void work_free(car_work_t *w, size_t n, size_t ne, size_t nres)
-{
-    free(w->y);
-    free(w->cpu);
-    free(w->link);
-    free(w->cd);
-    mpq_t *v[] = {w->cost, w->q.out, w->q.in, w->q.cpu, w->q.link};
-    size_t len[] = {ne, n, n, n, nres};
-    for (int k = 0; k < 5; k++)
-        ssched_i_mpq_vec_free(v[k], len[k]);
-}
-
-static int work_init(car_work_t *w, size_t n, size_t ne, size_t nres, size_t rows)
-{
-    memset(w, 0, sizeof *w);
-    w->y = malloc((rows + 1) * sizeof *w->y);
-    w->cpu = calloc(n + 1, sizeof *w->cpu);
-    w->link = calloc(nres + 1, sizeof *w->link); /* per link resource */
-    w->cd = calloc(ne + 1, sizeof *w->cd);
-    w->cost = ssched_i_mpq_vec_new(ne);
-    w->q.out = ssched_i_mpq_vec_new(n);
-    w->q.in = ssched_i_mpq_vec_new(n);
-    w->q.cpu = ssched_i_mpq_vec_new(n);
-    w->q.link = ssched_i_mpq_vec_new(nres);
-    return w->y && w->cpu && w->link && w->cd && w->cost && w->q.out && w->q.in && w->q.cpu &&
-           w->q.link;
-}
 
 /* Float pricing: a reduction tree (commutative: heuristic first, the
  * subset enumeration only when the heuristic finds nothing, as
@@ -65,15 +37,11 @@ static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, doubl
 {
     car_work_t *w = ctx;
     car_master_t *m = w->m;
-    size_t n = m->r.n, ne = m->r.p->n_edges;
+    size_t ne = m->r.p->n_edges;
     (void)e;
     (void)z;
     *upper = NAN;
-    cg_prices_d pr = {(double *)(uintptr_t)y, (double *)(uintptr_t)(y + n), w->cpu, w->link};
-    for (size_t i = 0; i < n; i++)
-        w->cpu[i] = m->r.cpu_row[i] == SIZE_MAX ? 0.0 : y[m->r.cpu_row[i]];
-    for (size_t k = 0; k < m->r.nres; k++)
-        w->link[k] = m->r.link_row[k] == SIZE_MAX ? 0.0 : y[m->r.link_row[k]];
+    cg_prices_d pr = ssched_i_cg_prices_d(&m->r, y, &w->sc);
     double sr = y[m->row_r], sb = y[m->row_b];
     ssched_status_t st = SSCHED_OK;
     for (int exact = 0; exact <= (m->comm && ssched_i_car_tree_exact(m)) && !*added &&
@@ -125,29 +93,18 @@ static ssched_status_t price_q(void *ctx, cg_engine_t *e, const ssched_lp_soluti
 {
     car_work_t *w = ctx;
     car_master_t *m = w->m;
-    size_t n = m->r.n, ne = m->r.p->n_edges;
+    size_t ne = m->r.p->n_edges;
     int exact = ssched_i_car_arb_exact(m);
     (void)e;
     const mpq_t *y = (const mpq_t *)sol->y;
-    for (size_t i = 0; i < n; i++) {
-        mpq_set(w->q.out[i], y[i]);
-        mpq_set(w->q.in[i], y[n + i]);
-        mpq_set_ui(w->q.cpu[i], 0, 1);
-        if (m->r.cpu_row[i] != SIZE_MAX)
-            mpq_set(w->q.cpu[i], y[m->r.cpu_row[i]]);
-    }
-    for (size_t k = 0; k < m->r.nres; k++) {
-        mpq_set_ui(w->q.link[k], 0, 1);
-        if (m->r.link_row[k] != SIZE_MAX)
-            mpq_set(w->q.link[k], y[m->r.link_row[k]]);
-    }
+    const cg_prices_q *q = ssched_i_cg_prices_q(&m->r, y, &w->sc);
     for (size_t k = 0; k < ne; k++)
         ssched_i_car_edge_price_q(m, y, k, w->cost[k]);
     ssched_status_t st = SSCHED_OK;
     cg_column_t c;
     cgc_tree_t tr;
     int proven = 0;
-    int r = ssched_i_car_price_tree_q(m, &w->q, &c, &tr, w->cc, w->lower, &proven, &st, err);
+    int r = ssched_i_car_price_tree_q(m, q, &c, &tr, w->cc, w->lower, &proven, &st, err);
     /* no tree improves: none exists, or every one costs >= sigma_r */
     int tree_proven = (r == 0 && proven) || (r == 1 && mpq_cmp(w->lower, y[m->row_r]) >= 0);
     if (r == 1 && mpq_cmp(w->cc, y[m->row_r]) < 0) {
@@ -250,10 +207,11 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     m->r.n = m->b.g.n = n;
     m->b.g.ne = 0; /* set once g.w is initialised */
     m->b.g.root = R;
-    m->r.cpu_row = malloc(n * sizeof *m->r.cpu_row);
-    m->r.nres = m->b.nres = ssched_i_res_count(p);
-    m->r.link_row = ssched_i_alloc(m->r.nres, sizeof *m->r.link_row);
-    m->r.link_edge = ssched_i_alloc(m->r.nres, sizeof *m->r.link_edge);
+    /* capacity rows as the reduce master lays them out (colgen.c) */
+    ssched_status_t st = ssched_i_cg_master_rows(&m->r, 0, err);
+    if (st != SSCHED_OK)
+        return st;
+    m->b.nres = m->r.nres;
     m->b.out_row = malloc(n * sizeof *m->b.out_row);
     m->b.in_row = malloc(n * sizeof *m->b.in_row);
     m->b.g.target = calloc(n, 1);
@@ -265,7 +223,7 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     out->intervals = malloc((out->n_intervals + 1) * sizeof *out->intervals);
     out->unreachable = calloc(N, 1);
     unsigned char *to_root = malloc(n);
-    if (!m->r.cpu_row || !m->r.link_row || !m->r.link_edge || !m->b.out_row ||
+    if (!m->b.out_row ||
         !m->b.in_row || !m->b.g.target || !m->b.g.reach || !m->b.g.relays || !m->b.g.w ||
         !out->intervals || !out->unreachable || !to_root) {
         free(to_root);
@@ -280,27 +238,10 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     for (size_t k = 0; k < N && !m->comm; k++)
         for (size_t mm = k; mm < N; mm++)
             out->intervals[I++] = (ssched_interval_t){k, mm};
-    /* capacity rows as the reduce master lays them out (colgen.c) */
-    m->r.n_rows = 2 * n;
     for (size_t i = 0; i < n; i++) {
-        m->r.cpu_row[i] = p->has_w[i] ? m->r.n_rows++ : SIZE_MAX;
         m->b.out_row[i] = cg_is_switch(p, i) ? SIZE_MAX : i;
         m->b.in_row[i] = cg_is_switch(p, i) ? SIZE_MAX : n + i;
     }
-    m->r.link0 = m->r.n_rows;
-    unsigned char *used = ssched_i_res_used_flags(p);
-    if (!used) {
-        free(to_root);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
-    for (size_t e = 0; e < m->r.nres; e++) { /* link resources (resources.c) */
-        m->r.link_row[e] = SIZE_MAX;
-        if (used[e]) {
-            m->r.link_edge[m->r.n_rows - m->r.link0] = e;
-            m->r.link_row[e] = m->r.n_rows++;
-        }
-    }
-    free(used);
     m->b.link_row = m->r.link_row;
     m->row_r = m->r.n_rows;
     m->row_b = m->r.n_rows + 1;
@@ -308,7 +249,7 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     for (size_t k = 0; k < m->bc.n_targets; k++)
         m->b.g.target[m->bc.targets[k]] = 1;
     m->b.g.all = m->bc.n_targets + 1 == n;
-    ssched_status_t st = ssched_platform_reachable(p, R, 0, m->b.g.reach, err);
+    st = ssched_platform_reachable(p, R, 0, m->b.g.reach, err);
     if (st == SSCHED_OK)
         st = ssched_platform_reachable(p, R, 1, to_root, err);
     for (size_t i = 0; i < n && st == SSCHED_OK; i++)
@@ -404,8 +345,11 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     if (st == SSCHED_OK)
         st = start(&m, opt, out, &blocked, err);
     car_work_t w;
-    if (!work_init(&w, p->n_nodes, p->n_edges, ssched_i_res_count(p), m.n_rows) &&
-        st == SSCHED_OK)
+    memset(&w, 0, sizeof w);
+    w.cd = ssched_i_calloc(p->n_edges + 1, sizeof *w.cd);
+    w.cost = ssched_i_mpq_vec_new(p->n_edges);
+    if ((!ssched_i_cg_scratch_init(&w.sc, p->n_nodes, ssched_i_res_count(p)) || !w.cd ||
+         !w.cost) && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     w.m = &m;
     w.out = out;
@@ -417,7 +361,9 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     out->cg_columns = (long)(m.r.n_cols + m.b.n_cols);
     if (st == SSCHED_OK)
         st = ssched_i_car_interpret(&m, out, err);
-    work_free(&w, p->n_nodes, p->n_edges, ssched_i_res_count(p));
+    ssched_i_cg_scratch_free(&w.sc);
+    free(w.cd);
+    ssched_i_mpq_vec_free(w.cost, p->n_edges);
     master_free(&m);
     ssched_i_cge_free(&eng);
     return st;

@@ -420,14 +420,8 @@ ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_prob
     cg_engine_t eng;
     memset(&eng, 0, sizeof eng);
     m.eng = &eng;
-    double *rhs = st == SSCHED_OK ? ssched_i_alloc(m.n_rows + 1, sizeof *rhs) : NULL;
-    if (st == SSCHED_OK && !rhs)
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t r = 0; rhs && r < m.n_rows; r++)
-        rhs[r] = 1.0;
-    if (st == SSCHED_OK)
-        st = ssched_i_cge_init(&eng, m.n_rows, rhs, opt, out, err);
-    free(rhs);
+    if (st == SSCHED_OK) /* every row a capacity: rhs 1 */
+        st = ssched_i_cge_init(&eng, m.n_rows, NULL, opt, out, err);
     /* first column: the cheapest arborescence in transfer time */
     if (st == SSCHED_OK && !blocked) {
         cgb_column_t c;

@@ -140,8 +140,7 @@ typedef struct {
     cgc_graph_t g;
     cgc_tree_t *trees; /* parallel to m.cols */
     size_t cap;
-    double *cpu, *link; /* float prices per node / link resource          */
-    cg_prices_q q;      /* exact prices                                     */
+    cg_scratch_t sc;    /* price scratch                                    */
     mpq_t cost, lower;  /* lower: the last exact pass's bound on every tree */
     int none;           /* the last exact pass proved that no tree exists   */
 } cgc_state_t;
@@ -194,11 +193,7 @@ static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, doubl
     cg_master_t *m = &s->m;
     (void)e;
     (void)z;
-    for (size_t i = 0; i < m->n; i++)
-        s->cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
-    for (size_t k = 0; k < m->nres; k++)
-        s->link[k] = m->link_row[k] == SIZE_MAX ? 0.0 : y[m->link_row[k]];
-    cg_prices_d pr = {(double *)(uintptr_t)y, (double *)(uintptr_t)(y + m->n), s->cpu, s->link};
+    cg_prices_d pr = ssched_i_cg_prices_d(m, y, &s->sc);
     int can_exact = s->g.n_opt > 0, nomem = 0;
     ssched_status_t st = SSCHED_OK;
     for (int exact = 0; exact <= can_exact && !*added && st == SSCHED_OK; exact++) {
@@ -226,21 +221,12 @@ static ssched_status_t price_q(void *ctx, cg_engine_t *e, const ssched_lp_soluti
 {
     cgc_state_t *s = ctx;
     cg_master_t *m = &s->m;
-    size_t n = m->n;
     (void)e;
-    for (size_t i = 0; i < n; i++) {
-        mpq_set(s->q.out[i], sol->y[i]);
-        mpq_set(s->q.in[i], sol->y[n + i]);
-        if (m->cpu_row[i] != SIZE_MAX)
-            mpq_set(s->q.cpu[i], sol->y[m->cpu_row[i]]);
-    }
-    for (size_t k = 0; k < m->nres; k++)
-        if (m->link_row[k] != SIZE_MAX)
-            mpq_set(s->q.link[k], sol->y[m->link_row[k]]);
+    const cg_prices_q *q = ssched_i_cg_prices_q(m, (const mpq_t *)sol->y, &s->sc);
     cgc_tree_t tr;
     int proven = 0, nomem = 0;
     ssched_status_t st = SSCHED_OK;
-    int r = ssched_i_cgc_price_q(&s->g, &s->q, 1, &tr, s->cost, s->lower, &proven, &st, err);
+    int r = ssched_i_cgc_price_q(&s->g, q, 1, &tr, s->cost, s->lower, &proven, &st, err);
     s->none = r == 0 && proven;
     if (r == 1 && mpq_cmp_ui(s->cost, 1, 1) < 0) {
         /* under optimal duals every master column costs >= 1 */
@@ -266,42 +252,6 @@ static size_t n_columns(const void *ctx)
 }
 
 static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
-
-/* The master's rows (those of the ordered colgen, colgen_internal.h). */
-static ssched_status_t master_setup(cg_master_t *m, const ssched_steady_options_t *opt,
-                                    ssched_steady_t *out, ssched_error_t *err)
-{
-    const ssched_platform_t *p = m->p;
-    size_t n = m->n, ne = m->nres = ssched_i_res_count(p); /* link resources */
-    m->cpu_row = ssched_i_alloc(n, sizeof *m->cpu_row);
-    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
-    m->link_edge = ssched_i_alloc(ne, sizeof *m->link_edge);
-    unsigned char *used = ssched_i_res_used_flags(p);
-    if (!m->cpu_row || !m->link_row || !m->link_edge || !used) {
-        free(used);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
-    m->n_rows = 2 * n;
-    for (size_t i = 0; i < n; i++)
-        m->cpu_row[i] = p->has_w[i] ? m->n_rows++ : SIZE_MAX;
-    m->link0 = m->n_rows;
-    for (size_t e = 0; e < ne; e++) {
-        m->link_row[e] = SIZE_MAX;
-        if (used[e]) {
-            m->link_edge[m->n_rows - m->link0] = e;
-            m->link_row[e] = m->n_rows++;
-        }
-    }
-    free(used);
-    double *rhs = ssched_i_alloc(m->n_rows + 1, sizeof *rhs);
-    if (!rhs)
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t r = 0; r < m->n_rows; r++)
-        rhs[r] = 1.0;
-    ssched_status_t st = ssched_i_cge_init(m->eng, m->n_rows, rhs, opt, out, err);
-    free(rhs);
-    return st;
-}
 
 /* Upper bound when pricing did not prove the optimum: Farley's z / lower
  * (lower > 0) and the relaxation LP, the smaller. */
@@ -360,12 +310,10 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
     size_t N = pb->n_participants;
     ssched_status_t st = ssched_i_cgc_graph_init(&s.g, p, pb, err);
     if (st == SSCHED_OK)
-        st = master_setup(&s.m, opt, out, err);
-    s.cpu = ssched_i_calloc(p->n_nodes + 1, sizeof *s.cpu);
-    s.link = ssched_i_calloc(s.m.nres + 1, sizeof *s.link);
-    s.q = (cg_prices_q){ssched_i_mpq_vec_new(p->n_nodes), ssched_i_mpq_vec_new(p->n_nodes),
-                        ssched_i_mpq_vec_new(p->n_nodes), ssched_i_mpq_vec_new(s.m.nres)};
-    if (st == SSCHED_OK && (!s.cpu || !s.link || !s.q.out || !s.q.in || !s.q.cpu || !s.q.link))
+        st = ssched_i_cg_master_rows(&s.m, 0, err); /* the ordered colgen's rows */
+    if (st == SSCHED_OK) /* every row a capacity: rhs 1 */
+        st = ssched_i_cge_init(&eng, s.m.n_rows, NULL, opt, out, err);
+    if (st == SSCHED_OK && !ssched_i_cg_scratch_init(&s.sc, p->n_nodes, s.m.nres))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     /* a participant that cannot reach the target forces TP = 0 */
     out->unreachable = ssched_i_calloc(N, 1);
@@ -413,12 +361,7 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
         out->optimal = mpq_equal(out->upper_bound, out->throughput);
     }
     mpq_clears(s.cost, s.lower, NULL);
-    free(s.cpu);
-    free(s.link);
-    ssched_i_mpq_vec_free(s.q.out, p->n_nodes);
-    ssched_i_mpq_vec_free(s.q.in, p->n_nodes);
-    ssched_i_mpq_vec_free(s.q.cpu, p->n_nodes);
-    ssched_i_mpq_vec_free(s.q.link, s.m.nres);
+    ssched_i_cg_scratch_free(&s.sc);
     ssched_i_cge_free(&eng);
     for (size_t k = 0; k < s.m.n_cols; k++) {
         ssched_i_cg_column_free(&s.m.cols[k]);

@@ -30,7 +30,7 @@ ssched_status_t ssched_i_cge_init(cg_engine_t *e, size_t n_rows, const double *r
     set_presolve(lp, PRESOLVE_SENSDUALS, get_presolveloops(lp));
     for (size_t r = 0; r < n_rows; r++) {
         set_constr_type(lp, (int)r + 1, LE);
-        set_rh(lp, (int)r + 1, rhs[r]);
+        set_rh(lp, (int)r + 1, rhs ? rhs[r] : 1.0);
     }
     return SSCHED_OK;
 }

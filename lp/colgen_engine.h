@@ -57,7 +57,7 @@ struct cg_engine {
     double t0, last;                      /* solve start; last progress line */
 };
 
-/* A float master of n_rows rows "<= rhs[r]", maximising; out receives the
+/* A float master of n_rows rows "<= rhs[r]" (rhs NULL: every rhs 1), maximising; out receives the
  * figures.  0 on success; else ESOLVER (err set).  e->t0 = now. */
 SSCHED_INTERNAL ssched_status_t ssched_i_cge_init(cg_engine_t *e, size_t n_rows,
                                                   const double *rhs,

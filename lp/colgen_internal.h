@@ -102,6 +102,32 @@ typedef struct {
     cg_engine_t *eng;                  /* the floating-point master     */
 } cg_master_t;
 
+/* The master's rows: out-port and in-port per node, then a cpu row per
+ * node with w (m->reduce) or n_delivery delivery rows, then a row per link
+ * resource some edge charges (lp/resources.c: an edge with a switch end;
+ * routed: SHARED links, FATPIPE rows).  m->p and m->reduce set; sets n,
+ * nres, n_rows, link0 and allocates cpu_row (reduce), link_row, link_edge
+ * (the caller frees them, also on failure). */
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_master_rows(cg_master_t *m, size_t n_delivery,
+                                                        ssched_error_t *err);
+
+/* Price scratch: per-node cpu and per-resource link prices in doubles, and
+ * the exact prices. */
+typedef struct {
+    size_t n, nres;
+    double *cpu, *link;
+    cg_prices_q q;
+} cg_scratch_t;
+/* 1 on success, 0 on ENOMEM (free it anyway). */
+SSCHED_INTERNAL int ssched_i_cg_scratch_init(cg_scratch_t *s, size_t n, size_t nres);
+SSCHED_INTERNAL void ssched_i_cg_scratch_free(cg_scratch_t *s);
+/* The pricers' prices from the master's duals y (float or exact): ports
+ * from the first 2n rows, cpu and link from their rows (0 without one). */
+SSCHED_INTERNAL cg_prices_d ssched_i_cg_prices_d(const cg_master_t *m, const double *y,
+                                                 cg_scratch_t *s);
+SSCHED_INTERNAL const cg_prices_q *ssched_i_cg_prices_q(const cg_master_t *m, const mpq_t *y,
+                                                        cg_scratch_t *s);
+
 /* Exact coefficients of a column in the master's rows (TP excluded). */
 SSCHED_INTERNAL void ssched_i_cg_column_coefs(const cg_master_t *m, const cg_column_t *c,
                                               mpq_t *coef);

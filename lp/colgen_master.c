@@ -147,3 +147,88 @@ ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, 
     mpq_clears(one, zero, NULL);
     return st;
 }
+
+ssched_status_t ssched_i_cg_master_rows(cg_master_t *m, size_t n_delivery, ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->p;
+    size_t n = m->n = p->n_nodes, ne = m->nres = ssched_i_res_count(p);
+    if (m->reduce)
+        m->cpu_row = ssched_i_alloc(n, sizeof *m->cpu_row);
+    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
+    m->link_edge = ssched_i_alloc(ne, sizeof *m->link_edge);
+    unsigned char *used = ssched_i_res_used_flags(p);
+    if ((m->reduce && !m->cpu_row) || !m->link_row || !m->link_edge || !used) {
+        free(used);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    m->n_rows = 2 * n;
+    if (m->reduce)
+        for (size_t i = 0; i < n; i++)
+            m->cpu_row[i] = p->has_w[i] ? m->n_rows++ : SIZE_MAX;
+    else
+        m->n_rows += n_delivery;
+    m->link0 = m->n_rows;
+    for (size_t e = 0; e < ne; e++) {
+        m->link_row[e] = SIZE_MAX;
+        if (used[e]) {
+            m->link_edge[m->n_rows - m->link0] = e;
+            m->link_row[e] = m->n_rows++;
+        }
+    }
+    free(used);
+    return SSCHED_OK;
+}
+
+int ssched_i_cg_scratch_init(cg_scratch_t *s, size_t n, size_t nres)
+{
+    s->n = n;
+    s->nres = nres;
+    s->cpu = ssched_i_calloc(n + 1, sizeof *s->cpu);
+    s->link = ssched_i_calloc(nres + 1, sizeof *s->link);
+    s->q.out = ssched_i_mpq_vec_new(n);
+    s->q.in = ssched_i_mpq_vec_new(n);
+    s->q.cpu = ssched_i_mpq_vec_new(n);
+    s->q.link = ssched_i_mpq_vec_new(nres);
+    return s->cpu && s->link && s->q.out && s->q.in && s->q.cpu && s->q.link;
+}
+
+void ssched_i_cg_scratch_free(cg_scratch_t *s)
+{
+    free(s->cpu);
+    free(s->link);
+    ssched_i_mpq_vec_free(s->q.out, s->n);
+    ssched_i_mpq_vec_free(s->q.in, s->n);
+    ssched_i_mpq_vec_free(s->q.cpu, s->n);
+    ssched_i_mpq_vec_free(s->q.link, s->nres);
+    memset(s, 0, sizeof *s);
+}
+
+cg_prices_d ssched_i_cg_prices_d(const cg_master_t *m, const double *y, cg_scratch_t *s)
+{
+    for (size_t i = 0; i < m->n; i++)
+        s->cpu[i] = m->reduce && m->cpu_row[i] != SIZE_MAX ? y[m->cpu_row[i]] : 0.0;
+    for (size_t k = 0; k < m->nres; k++)
+        s->link[k] = m->link_row[k] == SIZE_MAX ? 0.0 : y[m->link_row[k]];
+    /* the pricers read the port prices only */
+    return (cg_prices_d){(double *)(uintptr_t)y, (double *)(uintptr_t)(y + m->n), s->cpu,
+                         s->link};
+}
+
+const cg_prices_q *ssched_i_cg_prices_q(const cg_master_t *m, const mpq_t *y, cg_scratch_t *s)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        mpq_set(s->q.out[i], y[i]);
+        mpq_set(s->q.in[i], y[m->n + i]);
+        mpq_set_ui(s->q.cpu[i], 0, 1);
+        if (m->reduce && m->cpu_row[i] != SIZE_MAX)
+            mpq_set(s->q.cpu[i], y[m->cpu_row[i]]);
+    }
+    /* the link rows' exact duals: the certificate covers them too */
+    for (size_t k = 0; k < m->nres; k++) {
+        if (m->link_row[k] == SIZE_MAX)
+            mpq_set_ui(s->q.link[k], 0, 1);
+        else
+            mpq_set(s->q.link[k], y[m->link_row[k]]);
+    }
+    return &s->q;
+}
