@@ -120,9 +120,8 @@ static ssched_status_t price_q(void *ctx, cg_engine_t *e, const ssched_lp_soluti
         ssched_i_car_drop_tree(m, &c, &tr);
     }
     cgb_column_t a;
-    int ra = st == SSCHED_OK
-                     ? ssched_i_cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, w->cc, &st, err)
-                     : -1;
+    const mpq_t *cost = (const mpq_t *)w->cost;
+    int ra = st == SSCHED_OK ? ssched_i_cgb_price(&m->b.g, cost, exact, &a, w->cc, &st, err) : -1;
     if (ra == 1 && mpq_cmp(w->cc, y[m->row_b]) < 0) {
         if (ssched_i_car_arb_known(&m->b, &a) || !ssched_i_car_add_arb(m, &a)) {
             free(a.arcs);

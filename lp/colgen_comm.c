@@ -1,10 +1,11 @@
 /* Commutative reduce by column generation (colgen_comm.h), certified as
  * lp/colgen.c certifies the ordered reduce, as a pricer of the engine
- * (lp/colgen_engine.h): iterations on the float master priced with rounded costs, then the final master solved
- * exactly (lp/solve.c) and its exact duals priced exactly; an improving
- * tree is added and the exact solve repeats.  When the exact pricing's
- * certified lower bound on every tree's cost reaches 1, no tree improves
- * the master and its optimum is the commutative optimum.  Otherwise
+ * (lp/colgen_engine.h): iterations on the float master priced with
+ * rounded costs, then the final master solved exactly (lp/solve.c) and
+ * its exact duals priced exactly; an improving tree is added and the
+ * exact solve repeats.  When the exact pricing's certified lower bound
+ * on every tree's cost reaches 1, no tree improves the master and its
+ * optimum is the commutative optimum.  Otherwise
  * (optional merge points, Steiner-like pricing) the master optimum is an
  * achievable TP and the upper bound is the smaller of
  *   Farley's bound z / lower (y / lower is dual feasible for every tree

@@ -187,7 +187,8 @@ static void test_can_fail(void)
 
 int main(void)
 {
-    static const tu_test_t tests[] = {{"same certified values as before the engine", test_same_values},
+    static const tu_test_t tests[] = {{"same certified values as before the engine",
+                                       test_same_values},
                                       {"table present", test_can_fail},
                                       {NULL, NULL}};
     return tu_main("colgen_engine", tests);

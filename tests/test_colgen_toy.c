@@ -245,7 +245,8 @@ static void test_toy(void)
 
 int main(void)
 {
-    static const tu_test_t tests[] = {{"a knapsack pricer on the engine equals the full LP", test_toy},
+    static const tu_test_t tests[] = {{"a knapsack pricer on the engine equals the full LP",
+                                       test_toy},
                                       {NULL, NULL}};
     return tu_main("colgen_toy", tests);
 }
