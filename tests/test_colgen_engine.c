@@ -179,6 +179,49 @@ static void test_same_values(void)
         run(c, 0);
 }
 
+/* Progress is the engine's for every kind: a line per float round and
+ * per exact pass (interval 0), the exact ones with lower == upper, the
+ * float ones with lower <= upper when a bound is known. */
+static long lines, exact_lines, bad_lines;
+
+static void on_progress(void *ctx, const ssched_progress_t *info)
+{
+    (void)ctx;
+    lines++;
+    exact_lines += info->exact;
+    if (info->exact ? info->lower != info->upper : info->lower > info->upper + 1e-9)
+        bad_lines++;
+}
+
+static void test_progress(void)
+{
+    static const char *const probs[] = {"scatter", "reduce", "creduce_all", "bcast", "mcast",
+                                        "callreduce"};
+    for (size_t j = 0; j < sizeof probs / sizeof *probs; j++) {
+        ssched_platform_t p;
+        load(&p, "ex:tiers-small.graphml");
+        ssched_problem_t pb;
+        ssched_problem_init(&pb);
+        problem(&p, probs[j], &pb);
+        ssched_steady_options_t o;
+        ssched_steady_options_default(&o);
+        o.method = SSCHED_METHOD_COLGEN;
+        o.progress = on_progress;
+        o.progress_interval = 0;
+        ssched_steady_t s;
+        ssched_steady_init(&s);
+        ssched_error_t err;
+        lines = exact_lines = bad_lines = 0;
+        CU_ASSERT_FATAL(ssched_steady_solve_opts(&p, &pb, &o, &s, &err) == SSCHED_OK);
+        CU_ASSERT_EQUAL(lines, (long)(s.cg_iterations + s.cg_exact_passes));
+        CU_ASSERT_EQUAL(exact_lines, (long)s.cg_exact_passes);
+        CU_ASSERT_EQUAL(bad_lines, 0);
+        ssched_steady_free(&s);
+        ssched_problem_free(&pb);
+        ssched_platform_free(&p);
+    }
+}
+
 /* The comparison can fail: a wrong expected TP is reported. */
 static void test_can_fail(void)
 {
@@ -189,6 +232,7 @@ int main(void)
 {
     static const tu_test_t tests[] = {{"same certified values as before the engine",
                                        test_same_values},
+                                      {"progress lines for every kind", test_progress},
                                       {"table present", test_can_fail},
                                       {NULL, NULL}};
     return tu_main("colgen_engine", tests);
