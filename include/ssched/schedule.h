@@ -134,6 +134,10 @@ typedef struct {
     int unroll_direct;         /* unrolling: the direct (one-level) pattern of
                                   ssched_unroll_plan_pattern, not one derived
                                   from the steady state                      */
+    int unroll_order;          /* unrolling a reduce or all-reduce whose values
+                                  move whole: each period's reduce transfers
+                                  oldest operation first (after the
+                                  all-reduce's copies), not in slot order    */
     size_t n_slots;
     ssched_slot_t *slots;      /* consecutive, starting at 0                */
     /* matching figures */
