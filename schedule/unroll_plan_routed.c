@@ -18,19 +18,23 @@
 #include "schedule/unroll_internal.h"
 
 /* The replay's orders of a reduce pattern's period (ssched_schedule_t
- * unroll_order: bits 0-1 the order, then lag + 1 of the batch release;
- * unroll_reduce.c).  Slot order (0) places a period's transfers edge by
- * edge, so at the fill a young operation's first transfer may take the
- * link an old one's last transfer needs (cluster_backbone: op 99 waited
- * 16 ms for the target's down-link).  Oldest operation first (1), or
- * within a batch shallow trees first (2, the bottleneck target is fed
- * sooner) or deep ones (3, the longest path starts first); a batch
+ * unroll_order: bits 0-1 the order, 2-3 lag + 1 of a batch release, 4-5
+ * the solo batches; unroll_reduce.c).  Slot order (0) places a period's
+ * transfers edge by edge, so at the fill a young operation's first
+ * transfer may take the link an old one's last transfer needs
+ * (cluster_fat_tree: operation 0's fourth hop waited 12 ms for a host's
+ * up-link that operations 3 and 5 had taken).  Oldest operation first
+ * (1), or within a batch shallow trees first (2, the bottleneck target is
+ * fed sooner) or deep ones (3, the longest path starts first); a batch
  * release (lag 1: batch b starts no earlier than b - 1 periods) keeps the
- * later batches from taking the first ones' resources at the start.  All
- * are valid (dependencies cross periods only); each is ranked exactly like
- * the candidate, tried only when the candidate is within 5 % of the best
- * so far (the gains are a few %; replays cost). */
-static const int orders[] = {1, 2, 3, 1 | 2 << 2, 3 | 2 << 2};
+ * later batches from taking the first ones' resources at the start; solo
+ * batches (1 or 2) are placed alone, every level, before the others fill
+ * the gaps they leave.  All are valid (a task still follows its inputs);
+ * each is ranked exactly like the candidate, tried only when the
+ * candidate in slot order is within 5 % of the best so far (the gains are
+ * a few %; every replay costs). */
+static const int orders[] = {1,          2,          3,          1 | 2 << 2, 3 | 2 << 2,
+                             1 | 1 << 4, 3 | 1 << 4, 1 | 2 << 4, 0 | 1 << 4};
 
 void ssched_i_sched_plan_choose_order(const ssched_platform_t *p, const ssched_problem_t *pb,
                                       ssched_schedule_t *s, size_t K, mpq_srcptr best, mpq_t est)

@@ -14,6 +14,13 @@
  * A commutative reduce runs the same trees; its values are keyed by set
  * (the schedule's types) instead of interval.
  *
+ * Orders (s->unroll_order, issue 23): a task's inputs come from earlier
+ * periods only, so the order of a period's tasks is free; it decides who
+ * takes a shared link or processor first.  Slot order by default; the
+ * oldest operation first (or a batch's shallow or deep trees first), a
+ * batch release, and the first batches placed alone at period 0 are the
+ * planner's other choices (unroll_plan_routed.c ranks them).
+ *
  * Memory: one period's task instances, and the availability of every value
  * of the operations in flight (a ring of (max level + 2) batches).
  *
@@ -238,7 +245,7 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
         (!r->inst || !r->need || !r->cursor_of || !r->ring.avail || !r->by_op))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     r->batches = (K + r->ops - 1) / r->ops;
-    r->lag = (s->unroll_order >> 2) ? (size_t)(s->unroll_order >> 2) - 1 : SIZE_MAX;
+    r->lag = (s->unroll_order >> 2 & 3) ? (size_t)(s->unroll_order >> 2 & 3) - 1 : SIZE_MAX;
     r->rel_batch = SIZE_MAX;
     if (st != SSCHED_OK) {
         ssched_i_sched_reduce_end(r);
@@ -308,8 +315,10 @@ static ssched_status_t oldest_first(sched_engine_t *e, sched_reduce_replay_t *r,
     return st;
 }
 
-ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
-                                  ssched_error_t *err)
+/* The tasks of batches [bmin, bmax] due in `period` (level = period -
+ * batch); hooks: the all-reduce's copies are met in slot order too. */
+static ssched_status_t run_period(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+                                  size_t bmin, size_t bmax, int hooks, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
     const ssched_schedule_t *s = e->s;
@@ -321,11 +330,6 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
     size_t *cursor_of = r->cursor_of, **levels = r->levels, **sets = r->sets;
     size_t *offset = r->offset;
     ssched_status_t st = SSCHED_OK;
-    /* a new batch starts: its values are not produced yet (leaves are
-     * participants' own values, there from time 0) */
-    if (period < batches)
-        for (size_t j = 0; j < ops; j++)
-            memset(ring_at(&ring, period * ops + j, 0), 0, ring.nI * sizeof *ring.avail);
     size_t n = 0;
     for (size_t t = 0; t < nt; t++) {
         const ssched_tree_t *tr = &s->trees.trees[t];
@@ -334,6 +338,8 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
             if (period < levels[t][x] || period - levels[t][x] >= batches)
                 continue;
             size_t b = period - levels[t][x];
+            if (b < bmin || b > bmax)
+                continue;
             const ssched_tree_task_t *task = &tr->tasks[x];
             for (size_t j = 0; j < w; j++) {
                 size_t op = b * ops + offset[t] + j;
@@ -370,7 +376,8 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
         for (size_t t = 0; t < sl->n_transfers && st == SSCHED_OK; t++) {
             const ssched_transfer_t *tr = &sl->transfers[t];
             if (r->hook && tr->type == r->hook_type) {
-                st = r->hook(e, r->hook_ctx, tr, err);
+                if (hooks)
+                    st = r->hook(e, r->hook_ctx, tr, err);
                 continue;
             }
             if (by_op)
@@ -440,6 +447,40 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
         *ring_at(&ring, inst[k].op, out) = end;
     }
     return st;
+}
+
+/* A new batch starts: its values are not produced yet (leaves are
+ * participants' own values, there from time 0). */
+static void reset_batch(sched_reduce_replay_t *r, size_t b)
+{
+    for (size_t j = 0; j < r->ops; j++)
+        memset(ring_at(&r->ring, b * r->ops + j, 0), 0, r->ring.nI * sizeof *r->ring.avail);
+}
+
+/* solo (unroll_order >> 4): the first batches are placed alone, every
+ * level one after the other, before any later batch: their critical
+ * paths run as soon as their inputs are there (the pipeline's fill), and
+ * the later batches take what they leave (routed multi-port: links and
+ * processors are profiles, a later task may fill an earlier gap).  Valid
+ * as any order: a task still follows its inputs. */
+ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+                                  ssched_error_t *err)
+{
+    size_t solo = (size_t)(e->s->unroll_order >> 4 & 3);
+    if (solo > r->batches)
+        solo = r->batches;
+    if (solo > r->max_level + 1) /* the ring holds max_level + 2 batches */
+        solo = r->max_level + 1;
+    ssched_status_t st = SSCHED_OK;
+    if (period == 0)
+        for (size_t b = 0; b < solo && st == SSCHED_OK; b++) {
+            reset_batch(r, b);
+            for (size_t L = 0; L <= r->max_level && st == SSCHED_OK; L++)
+                st = run_period(e, r, b + L, b, b, 0, err);
+        }
+    if (period < r->batches && period >= solo)
+        reset_batch(r, period);
+    return st == SSCHED_OK ? run_period(e, r, period, solo, SIZE_MAX, 1, err) : st;
 }
 
 ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,
