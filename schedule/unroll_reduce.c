@@ -132,7 +132,7 @@ struct sched_reduce_replay {
                             (SIZE_MAX: no such release) */
     size_t rel_batch;    /* the batch whose release rel_ticks is */
     int64_t rel_ticks;
-    size_t (*by_op)[2]; /* oldest_first's (op, instance) pairs */
+    size_t (*by_op)[4]; /* oldest_first's keys, the instance last */
 };
 
 void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
@@ -255,7 +255,7 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     return SSCHED_OK;
 }
 
-/* The batch release (unroll_order >> 2 = lag + 1): operation op's tasks
+/* The batch release ((unroll_order >> 2 & 3) = lag + 1): operation op's tasks
  * start no earlier than (b - lag) periods, b its batch, so that the
  * later batches do not take, at the start, the resources the first
  * ones need (every period is released at 0 until the window is full). */
@@ -281,10 +281,13 @@ static int64_t at_least(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-static int cmp_pair(const void *x, const void *y)
+static int cmp_key(const void *x, const void *y)
 {
     const size_t *a = x, *b = y;
-    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] > b[1]) - (a[1] < b[1]);
+    for (int i = 0; i < 4; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
 }
 
 /* Whole values: the period's transfer instances in operation order (the
@@ -297,18 +300,23 @@ static ssched_status_t oldest_first(sched_engine_t *e, sched_reduce_replay_t *r,
     size_t m = 0;
     for (size_t k = 0; k < n; k++)
         if (r->inst[k].key_a < e->p->n_edges) {
-            size_t op = r->inst[k].op, t = r->inst[k].tree, d = r->depth[t];
+            /* order 1: by operation; 2, 3: by batch, then its trees'
+             * depths up (shallow first) or down (deep first) */
+            size_t op = r->inst[k].op, d = r->depth[r->inst[k].tree];
             int ord = e->s->unroll_order & 3;
-            r->by_op[m][0] = ord == 1 ? op : (op / r->ops) * (r->max_level + 2) * r->nt * 2 + (ord == 2 ? d : r->max_level + 1 - d) * r->nt * 2 + t;
-            r->by_op[m++][1] = k;
+            r->by_op[m][0] = op / r->ops;
+            r->by_op[m][1] = ord == 1 ? op : ord == 2 ? d : r->max_level - d;
+            r->by_op[m][2] = ord == 1 ? 0 : r->inst[k].tree;
+            r->by_op[m++][3] = k;
         }
-    qsort(r->by_op, m, sizeof *r->by_op, cmp_pair);
+    qsort(r->by_op, m, sizeof *r->by_op, cmp_key);
     ssched_status_t st = SSCHED_OK;
     for (size_t q = 0; q < m && st == SSCHED_OK; q++) {
-        size_t x = r->by_op[q][1];
+        size_t x = r->by_op[q][3];
         int64_t *av = ring_at(&r->ring, r->inst[x].op, r->inst[x].key_b), end;
+        int64_t ready = at_least(*av, op_release(e, r, r->inst[x].op));
         st = ssched_i_sched_emit_transfer(e, r->inst[x].key_a, r->inst[x].key_b, r->inst[x].op, 0,
-                                          r->need[x], at_least(*av, op_release(e, r, r->inst[x].op)), &end, err);
+                                          r->need[x], ready, &end, err);
         *av = end;
         r->need[x] = 0;
     }
@@ -402,8 +410,9 @@ static ssched_status_t run_period(sched_engine_t *e, sched_reduce_replay_t *r, s
                 size_t x = *next;
                 int64_t len = need[x] < want ? need[x] : want, end;
                 int64_t *av = ring_at(&ring, inst[x].op, tr->type);
+                int64_t ready = at_least(*av, op_release(e, r, inst[x].op));
                 st = ssched_i_sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
-                                         at_least(*av, op_release(e, r, inst[x].op)), &end, err);
+                                                  ready, &end, err);
                 /* later pieces go over the same port: waiting for this
                  * one's end changes nothing; the value is at the receiver
                  * once the last piece ends */
@@ -440,7 +449,8 @@ static ssched_status_t run_period(sched_engine_t *e, sched_reduce_replay_t *r, s
             x.l = right;
             x.m = out;
         }
-        int64_t ready = at_least(*ring_at(&ring, inst[k].op, left), op_release(e, r, inst[k].op)), end;
+        int64_t ready = at_least(*ring_at(&ring, inst[k].op, left), op_release(e, r, inst[k].op));
+        int64_t end;
         if (*ring_at(&ring, inst[k].op, right) > ready)
             ready = *ring_at(&ring, inst[k].op, right);
         st = ssched_i_sched_emit_computation(e, &x, inst[k].op, ready, &end, err);
