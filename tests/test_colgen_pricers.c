@@ -138,7 +138,10 @@ static void column_cost(const ssched_platform_t *p, const cg_prices_q *y, const 
     mpq_clear(t);
 }
 
-/* A random platform of n nodes, every third one routing-only. */
+/* A random platform of n nodes, every third one routing-only: a ring on the
+ * first n - n/3 nodes plus random chords, and the last n/3 nodes pendant
+ * (one neighbour, joined by an edge up, down or both: the closure's
+ * shortcut for them, lp/colgen_rdp.inc, is then exercised). */
 static void platform(ssched_platform_t *p, unsigned n)
 {
     ssched_platform_init(p);
@@ -152,8 +155,26 @@ static void platform(ssched_platform_t *p, unsigned n)
         CU_ASSERT_EQUAL(ssched_platform_add_node(p, name, i % 3 == 2 ? NULL : w, NULL, NULL),
                         SSCHED_OK);
     }
+    unsigned core = n - n / 3;
+    for (unsigned i = 0; i < core; i++)
+        for (unsigned j = 0; j < core; j++) {
+            if (i == j || (j != (i + 1) % core && tu_pick(100) >= 35))
+                continue;
+            mpq_set_ui(w, tu_pick(9) + 1, tu_pick(6) + 1);
+            mpq_canonicalize(w);
+            ssched_platform_add_edge(p, i, j, w, NULL);
+        }
+    for (unsigned v = core; v < n; v++) {
+        unsigned r = tu_pick(core), how = tu_pick(4); /* 0 up, 1 down, else both */
+        mpq_set_ui(w, tu_pick(9) + 1, tu_pick(6) + 1);
+        mpq_canonicalize(w);
+        if (how != 1)
+            ssched_platform_add_edge(p, v, r, w, NULL);
+        if (how != 0)
+            ssched_platform_add_edge(p, r, v, w, NULL);
+    }
     mpq_clear(w);
-    tu_random_edges(p, n);
+    CU_ASSERT_EQUAL(ssched_platform_finalize(p, NULL), SSCHED_OK);
 }
 
 static void check_reduce(int large)
