@@ -40,13 +40,11 @@ static int cg_push_send(cg_column_t *c, size_t *cap, size_t edge, size_t interva
 }
 
 /* ---- the exact reduce program on integers ---- */
-#define CG_RDP_TRANSPOSE
 #define CG_NUM_I64
 #include "lp/colgen_num_int.h"
 #include "lp/colgen_heap.inc"
 #include "lp/colgen_rdp.inc"
 #undef CG_NUM_I64
-#undef CG_RDP_TRANSPOSE
 
 #define CG_NUM_MPZ
 #include "lp/colgen_num_int.h"
@@ -55,14 +53,12 @@ static int cg_push_send(cg_column_t *c, size_t *cap, size_t edge, size_t interva
 #undef CG_NUM_MPZ
 
 /* ---- doubles ---- */
-#define CG_RDP_TRANSPOSE
 #define CG_NUM_DOUBLE
 #include "lp/colgen_num.h"
 #include "lp/colgen_heap.inc"
 #include "lp/colgen_rdp.inc"
 #include "lp/colgen_price.inc"
 #undef CG_NUM_DOUBLE
-#undef CG_RDP_TRANSPOSE
 
 /* ---- exact rationals ---- */
 #define CG_NUM_MPQ
