@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lp/colgen_internal.h"
+#include "lp/colgen_price.h"
 
 void ssched_i_cg_column_free(cg_column_t *c)
 {
@@ -66,3 +67,9 @@ static int cg_push_send(cg_column_t *c, size_t *cap, size_t edge, size_t interva
 #include "lp/colgen_heap.inc"
 #include "lp/colgen_price.inc"
 #undef CG_NUM_MPQ
+
+void ssched_i_cg_price_memo_release(void)
+{
+    memo_drop_d(&memo_d);
+    memo_drop_q(&memo_q);
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lp/colgen_internal.h"
+#include "lp/colgen_price.h"
 #include "test_util.h"
 
 /* Random prices: small denominators (the integer program fits int64) or
@@ -298,7 +299,9 @@ static void check_paths(int large)
 static void test_paths(void)
 {
     check_paths(0);
+    ssched_i_cg_price_memo_release();
     check_paths(1);
+    ssched_i_cg_price_memo_release();
 }
 
 int main(void)
