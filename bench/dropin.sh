@@ -35,7 +35,9 @@
 #        ALGS_bcast="default binomial_tree scatter_LR_allgather ompi_pipeline"
 #        ALGS_reduce="default binomial ompi_in_order_binary"
 #        ALGS_allreduce="default redbcast rdb lr"
-#        MAX_SEGMENTS=256 (ssched plan --max-segments)
+#        MAX_SEGMENTS=512 (ssched plan --max-segments)
+#        MAX_RANKS (default: every host) at most that many ranks, on hosts
+#        spread over the platform's (cluster_backbone: 100 hosts)
 #        RUN_TIMEOUT=900
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +49,8 @@ SIZES=${SIZES:-"1024 65536 1048576 16777216"}
 ALGS_bcast=${ALGS_bcast:-"default binomial_tree scatter_LR_allgather ompi_pipeline"}
 ALGS_reduce=${ALGS_reduce:-"default binomial ompi_in_order_binary"}
 ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
-MAXSEG=${MAX_SEGMENTS:-256}
+MAXSEG=${MAX_SEGMENTS:-512}
+MAX_RANKS=${MAX_RANKS:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
@@ -102,8 +105,9 @@ run() { # label binary coll size root extra...  -> "time verified" or "fail -"
     fi
 }
 
-printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s   %s\n" platform coll bytes segment \
-    default "best (SMPI alg)" predicted interposer verified def/int best/int "plain runs (! = wrong result)"
+printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %8s %7s   %s\n" platform coll \
+    bytes segment default "best (SMPI alg)" bound predicted "pred. + C" interposer verified \
+    def/int best/int best/bnd "plain runs (! = wrong result)"
 for plat in $PLATFORMS; do
     case $plat in
     tiers-small) tiers; P=$W/tiers.xml ;;
@@ -112,11 +116,23 @@ for plat in $PLATFORMS; do
     esac
     "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
     NP=$(grep -c . "$W/hosts.txt")
+    TARGETS=""
+    if [ -n "$MAX_RANKS" ] && [ "$NP" -gt "$MAX_RANKS" ]; then
+        # MAX_RANKS hosts spread over the platform's (as bench/simgrid_exec.sh
+        # picks them): the job's world is those ranks, a broadcast reaches them
+        awk -v n="$NP" -v m="$MAX_RANKS" 'BEGIN { s = int(n / m) } (NR - 1) % s == 0 && c < m { c++; print }' \
+            "$W/hosts.txt" >"$W/some.txt"
+        mv "$W/some.txt" "$W/hosts.txt"
+        echo "$(basename "$P" .xml): $MAX_RANKS of its $NP hosts, spread"
+        NP=$MAX_RANKS
+        tail -n +2 "$W/hosts.txt" >"$W/targets.txt"
+        TARGETS="--targets @$W/targets.txt"
+    fi
     SRC=$(head -n 1 "$W/hosts.txt")
     echo "$(basename "$P" .xml): $NP ranks"
     for coll in $COLLS; do
         case $coll in
-        bcast) PROB="--problem broadcast --source $SRC"; DT=1 ;;
+        bcast) PROB="--problem broadcast --source $SRC $TARGETS"; DT=1 ;;
         reduce) PROB="--problem reduce --target $SRC"; DT=8 ;;
         allreduce) PROB="--problem allreduce"; DT=8 ;;
         esac
@@ -155,14 +171,20 @@ for plat in $PLATFORMS; do
                 --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
             SEG=$(sed -n 's/^chosen: segment \([0-9]*\) bytes.*/\1/p' "$W/plan.out")
             PRED=$(awk '$1 ~ /^[0-9]+$/ && NF == 3 { if (m == "" || $3 < m) m = $3 } END { print m }' "$W/plan.out")
+            # the whole message's bound (M / U / TP: no schedule is faster)
+            # and the prediction per call, the plan + C
+            BOUND=$(sed -n 's/^bound: .* at least \([0-9.e+-]*\) .*/\1/p' "$W/plan.out")
+            PC=$(python3 -c "print('%.9g' % ($PRED + $OVER))")
             [ -n "$SEG" ] || SEG=none
             set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" "$size" 0)
             ti=$1 vi=$2
             rb=$(python3 -c "print('%.3f' % ($best / $ti))" 2>/dev/null || echo n/a)
             rd=$(python3 -c "print('%.3f' % ($tdef / $ti))" 2>/dev/null || echo n/a)
-            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s %s  %s\n" \
+            # the most any schedule could gain over the best MPI algorithm
+            rbb=$(python3 -c "print('%.3f' % ($best / $BOUND))" 2>/dev/null || echo n/a)
+            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %s  %s\n" \
                 "$(basename "$P" .xml)" "$coll" "$size" "$SEG" "$tdef" "$bestn ${best:-n/a}" \
-                "$PRED" "$ti" "$vi" "$rd" "$rb" "" "$vplain"
+                "$BOUND" "$PRED" "$PC" "$ti" "$vi" "$rd" "$rb" "$rbb" "" "$vplain"
         done
     done
 done
