@@ -5,13 +5,17 @@
 # and linked twice: plain, and with -Wl,--whole-archive
 # libssched_pmpi_smpi.a (the interposer; SMPI declares MPI_* weak).  For
 # each size a plan is made by `ssched plan` (SSCHED_PLANS=DIR), for the
-# whole communicator (every host of the platform, rank i on the i-th host
-# of `ssched export hostfile`).  Printed per (platform, collective, size):
-# the plain time (SMPI's default selection, or the algorithm ALG of
-# smpi/COLL:ALG), ssched's predicted makespan, the interposer's time, the
-# ratio plain / interposer (above 1: the interposer faster), and whether
-# both runs verified their results (the program checks the last call of each
-# size against a closed form).
+# whole communicator (every host of the platform, or MAX_RANKS of them,
+# rank i on the i-th host of `ssched export hostfile`).  Printed per
+# (platform, collective, size): the plain time (SMPI's default selection,
+# or the algorithm ALG of smpi/COLL:ALG), the whole message's bound (M / U
+# / TP: no schedule is faster), ssched's predicted makespan, that plus the
+# executor's fixed cost C (the predicted time per call), the interposer's
+# time, whether both runs verified their results (the program checks the
+# last call of each size against a closed form), the ratios plain /
+# interposer (above 1: the interposer faster), best / bound (the most any
+# schedule could gain over the best MPI algorithm) and interposer /
+# (predicted + C).
 #
 # Configuration: bench/smpi_exact.sh --print-cfg B (network/model:CM02,
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
@@ -20,8 +24,9 @@
 # combines taking the plan's simulated time: its time is the planned
 # makespan plus the executor's fixed cost per call (its start: about one
 # latency after the last rank entered, src/mpi/run.c ssched_i_mpi_lean),
-# which the script measures per platform and collective and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
-# 8-byte elements; SMPI algorithms that reorder operands fail verification
+# which the script measures per platform and collective and gives `ssched
+# plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative
+# operator on 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
 #
 # usage: bench/dropin.sh
@@ -105,9 +110,9 @@ run() { # label binary coll size root extra...  -> "time verified" or "fail -"
     fi
 }
 
-printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %8s %7s   %s\n" platform coll \
-    bytes segment default "best (SMPI alg)" bound predicted "pred. + C" interposer verified \
-    def/int best/int best/bnd "plain runs (! = wrong result)"
+printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %8s   %s\n" platform \
+    coll bytes segment default "best (SMPI alg)" bound predicted "pred. + C" interposer verified \
+    def/int best/int best/bnd int/pred "plain runs (! = wrong result)"
 for plat in $PLATFORMS; do
     case $plat in
     tiers-small) tiers; P=$W/tiers.xml ;;
@@ -199,12 +204,17 @@ PY
             rd=$(python3 -c "print('%.3f' % ($tdef / $ti))" 2>/dev/null || echo n/a)
             # the most any schedule could gain over the best MPI algorithm
             rbb=$(python3 -c "print('%.3f' % ($best / $BOUND))" 2>/dev/null || echo n/a)
-            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %s  %s\n" \
+            # (no plan: the interposer ran MPI, the prediction is not its)
+            rp=$(python3 -c "print('%.4f' % ($ti / $PC))" 2>/dev/null || echo n/a)
+            [ "$SEG" != none ] || rp=-
+            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %8s %s  %s\n" \
                 "$(basename "$P" .xml)" "$coll" "$size" "$SEG" "$tdef" "$bestn ${best:-n/a}" \
-                "$BOUND" "$PRED" "$PC" "$ti" "$vi" "$rd" "$rb" "$rbb" "" "$vplain"
+                "$BOUND" "$PRED" "$PC" "$ti" "$vi" "$rd" "$rb" "$rbb" "$rp" "" "$vplain"
         done
     done
 done
 echo "def/int: SMPI's default selection / interposer; best/int: the best verified SMPI algorithm /"
 echo "interposer (above 1: the interposer faster); segment none: no plan (the best prediction was"
-echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate"
+echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate's"
+echo "makespan; pred. + C: that plus the executor's fixed cost per call; bound: the whole message's"
+echo "M / U / TP; best/bnd: the most any schedule could gain over the best SMPI algorithm"
