@@ -76,9 +76,17 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
     return SSCHED_OK;
 }
 
+/* Only left nodes whose matched pair has just died can hold a dead pair that
+ * is not compacted yet (a pair dies only while matched, see decompose.c), so
+ * only their lists are rewritten: O(n + their degrees) per round instead of
+ * O(pairs), which made the decomposition quadratic in the pairs (rounds are
+ * about as many as pairs).  The lists end up exactly as a full pass leaves
+ * them, in the same order. */
 void ssched_i_mt_hk_compact(mt_hk_t *h)
 {
     for (size_t u = 0; u < h->n; u++) {
+        if (h->mate_l[u] == MT_NONE || h->rank[h->mate_l[u]] != MT_NONE)
+            continue;
         size_t *a = h->adj + h->adj_start[u], k = 0;
         for (size_t i = 0; i < h->adj_len[u]; i++)
             if (h->rank[a[i]] != MT_NONE)
