@@ -100,8 +100,33 @@ static slot_t *lookup(table_t *t, size_t node, size_t interval, size_t op, int i
     return x;
 }
 
-/* Removing would break the probe chains: a consumed value keeps its slot
- * with value NULL (absent). */
+/* A consumed value leaves the table (a slot with value NULL and one never
+ * made answer every question alike: absent, not partial).  The table then
+ * holds the values alive at one time (those in flight, and the results at
+ * the target, read at the end) instead of every value the schedule ever
+ * made: for K = 10^5 operations of 12 participants on tiers-99, 3.5 GB of
+ * slots before.  Deletion in linear probing without tombstones (Knuth,
+ * TAOCP vol. 3, 6.4 Algorithm R): the slots after the hole that cannot be
+ * reached past it move back into it. */
+static void erase(table_t *t, slot_t *x)
+{
+    size_t mask = t->cap - 1, i = (size_t)(x - t->s);
+    mpq_clears(t->s[i].since, t->s[i].got, NULL);
+    free(t->s[i].value);
+    for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
+        if (!t->s[j].used)
+            break;
+        size_t h = hash3(t->s[j].node, t->s[j].interval, t->s[j].op) & mask;
+        /* j's home h lies cyclically in (i, j]: it stays reachable */
+        if (i < j ? (i < h && h <= j) : (i < h || h <= j))
+            continue;
+        t->s[i] = t->s[j]; /* moves the mpq's limbs too */
+        i = j;
+    }
+    t->s[i].used = 0;
+    t->s[i].value = NULL;
+    t->n--;
+}
 
 typedef struct {
     mpq_t start, end, off, len;
@@ -143,6 +168,7 @@ static char *take(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
     }
     char *v = x->value;
     x->value = NULL;
+    erase(t, x);
     return v;
 }
 
