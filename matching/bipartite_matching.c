@@ -33,8 +33,9 @@ void ssched_i_mt_hk_free(mt_hk_t *h)
     free(h->via);
     free(h->saved);
     free(h->radj_start);
+    free(h->radj_len);
     free(h->radj);
-    h->saved = h->radj_start = h->radj = NULL;
+    h->saved = h->radj_start = h->radj_len = h->radj = NULL;
     h->adj_start = h->adj_len = h->adj = h->rank = NULL;
     h->mate_l = h->mate_r = h->dist = h->queue = h->iter = h->stack = h->via = NULL;
 }
@@ -62,9 +63,10 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
     h->saved = malloc(nn * sizeof *h->saved);
     h->radj_start = calloc(nn + 1, sizeof *h->radj_start);
     h->radj = malloc(mm * sizeof *h->radj);
+    h->radj_len = calloc(nn, sizeof *h->radj_len);
     if (!h->adj_start || !h->adj_len || !h->adj || !h->rank || !h->mate_l || !h->mate_r ||
         !h->dist || !h->queue || !h->iter || !h->stack || !h->via || !h->saved ||
-        !h->radj_start || !h->radj) {
+        !h->radj_start || !h->radj || !h->radj_len) {
         ssched_i_mt_hk_free(h);
         return SSCHED_ENOMEM;
     }
@@ -76,14 +78,12 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
         size_t u = g->pu[p];
         h->adj[h->adj_start[u] + h->adj_len[u]++] = p;
     }
-    for (size_t x = 0; x < n; x++)
-        h->iter[x] = 0;
     for (size_t p = 0; p < m; p++)
         h->radj_start[g->pv[p] + 1]++;
     for (size_t v = 0; v < n; v++)
         h->radj_start[v + 1] += h->radj_start[v];
-    for (size_t p = 0; p < m; p++) /* iter as the fill count, reset before use */
-        h->radj[h->radj_start[g->pv[p]] + h->iter[g->pv[p]]++] = p;
+    for (size_t p = 0; p < m; p++)
+        h->radj[h->radj_start[g->pv[p]] + h->radj_len[g->pv[p]]++] = p;
     for (size_t x = 0; x < n; x++)
         h->mate_l[x] = h->mate_r[x] = MT_NONE;
     return SSCHED_OK;
@@ -105,6 +105,13 @@ void ssched_i_mt_hk_compact(mt_hk_t *h)
             if (h->rank[a[i]] != MT_NONE)
                 a[k++] = a[i];
         h->adj_len[u] = k;
+        size_t v = h->pv[h->mate_l[u]]; /* the same pair's right list */
+        a = h->radj + h->radj_start[v];
+        k = 0;
+        for (size_t i = 0; i < h->radj_len[v]; i++)
+            if (h->rank[a[i]] != MT_NONE)
+                a[k++] = a[i];
+        h->radj_len[v] = k;
     }
 }
 
@@ -150,7 +157,7 @@ static int hk_bfs(mt_hk_t *h, size_t limit)
 /* Is some usable pair into right node v from a left node of layer d? */
 static int reached_from(const mt_hk_t *h, size_t v, size_t d, size_t limit)
 {
-    for (size_t k = h->radj_start[v]; k < h->radj_start[v + 1]; k++) {
+    for (size_t k = h->radj_start[v]; k < h->radj_start[v] + h->radj_len[v]; k++) {
         size_t p = h->radj[k];
         if (h->rank[p] <= limit && h->dist[h->pu[p]] == d)
             return 1;

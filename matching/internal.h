@@ -62,7 +62,7 @@ SSCHED_INTERNAL void ssched_i_mt_padded_free(mt_padded_t *p);
 typedef struct {
     size_t n;
     size_t *adj_start, *adj_len, *adj;   /* left adjacency over pair ids  */
-    size_t *radj_start, *radj;           /* right adjacency (dead pairs kept) */
+    size_t *radj_start, *radj_len, *radj; /* right adjacency, compacted too */
     const size_t *pu, *pv;
     size_t *rank;
     size_t *mate_l, *mate_r;
