@@ -1,14 +1,13 @@
 /* All-reduce to one root by column generation over reduction trees and
  * arborescences in one master (lp/colgen_allreduce.h), certified exactly
- * as lp/colgen.c and lp/colgen_broadcast.c certify theirs: float
- * iterations (lp_solve, columns added in place), then the final master
+ * as lp/colgen.c and lp/colgen_broadcast.c certify theirs, a pricer of the
+ * engine (lp/colgen_engine.h): float iterations (columns added in place), then the final master
  * solved exactly and its exact duals priced exactly; improving columns are
  * added and the exact solve repeats.  The ordered reduce pricing is
  * always exact, the commutative one proves its result with a certified
  * lower bound; the broadcast pricing is exact in the spanning case and
  * with at most CGB_EXACT_RELAYS relays, else heuristic (the master optimum
  * is then a certified feasible TP, not a proven optimum). */
-#include <lpsolve/lp_lib.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,219 +17,150 @@
 #include "lp/internal.h"
 #include "src/util/internal.h"
 
-/* Scratch for the pricing passes. */
+/* The pricer's context: the master, price scratch, per-edge costs. */
 typedef struct {
-    double *y, *cpu, *link, *cd;
+    car_master_t *m;
+    ssched_steady_t *out;
+    int *bounded;
+    cg_scratch_t sc;
+    double *cd;                        /* per edge, float                   */
     mpq_t *cost;                       /* per edge, exact or rounded        */
-    cg_prices_q q;
+    mpq_t cc, lower;
 } car_work_t;
 
-static void work_free(car_work_t *w, size_t n, size_t ne, size_t nres)
+/* Float pricing: a reduction tree (commutative: heuristic first, the
+ * subset enumeration only when the heuristic finds nothing, as
+ * lp/colgen_comm.c does) and an arborescence (heuristics, then the relay
+ * enumeration when they find nothing). */
+static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, double z,
+                               int *added, double *upper, ssched_error_t *err)
 {
-    free(w->y);
-    free(w->cpu);
-    free(w->link);
-    free(w->cd);
-    mpq_t *v[] = {w->cost, w->q.out, w->q.in, w->q.cpu, w->q.link};
-    size_t len[] = {ne, n, n, n, nres};
-    for (int k = 0; k < 5; k++)
-        ssched_i_mpq_vec_free(v[k], len[k]);
-}
-
-static int work_init(car_work_t *w, size_t n, size_t ne, size_t nres, size_t rows)
-{
-    memset(w, 0, sizeof *w);
-    w->y = malloc((rows + 1) * sizeof *w->y);
-    w->cpu = calloc(n + 1, sizeof *w->cpu);
-    w->link = calloc(nres + 1, sizeof *w->link); /* per link resource */
-    w->cd = calloc(ne + 1, sizeof *w->cd);
-    w->cost = ssched_i_mpq_vec_new(ne);
-    w->q.out = ssched_i_mpq_vec_new(n);
-    w->q.in = ssched_i_mpq_vec_new(n);
-    w->q.cpu = ssched_i_mpq_vec_new(n);
-    w->q.link = ssched_i_mpq_vec_new(nres);
-    return w->y && w->cpu && w->link && w->cd && w->cost && w->q.out && w->q.in && w->q.cpu &&
-           w->q.link;
-}
-
-static ssched_status_t float_phase(car_master_t *m, const ssched_steady_options_t *opt,
-                                   car_work_t *w, ssched_steady_t *out, ssched_error_t *err)
-{
-    const ssched_platform_t *p = m->r.p;
-    size_t n = m->r.n, ne = p->n_edges;
-    cg_prices_d pr = {w->y, w->y + n, w->cpu, w->link};
+    car_work_t *w = ctx;
+    car_master_t *m = w->m;
+    size_t ne = m->r.p->n_edges;
+    (void)e;
+    (void)z;
+    *upper = NAN;
+    cg_prices_d pr = ssched_i_cg_prices_d(&m->r, y, &w->sc);
+    double sr = y[m->row_r], sb = y[m->row_b];
     ssched_status_t st = SSCHED_OK;
-    double t0 = ssched_i_wall_now(), last = t0;
-    mpq_t cc;
-    mpq_init(cc);
-    for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_wall_now();
-        int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_wall_now() - t;
-        out->lp.float_solves++;
-        if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, w->y))
-            break; /* leave it to the exact phase */
-        for (size_t i = 0; i < n; i++)
-            w->cpu[i] = m->r.cpu_row[i] == SIZE_MAX ? 0.0 : w->y[m->r.cpu_row[i]];
-        for (size_t e = 0; e < m->r.nres; e++)
-            w->link[e] = m->r.link_row[e] == SIZE_MAX ? 0.0 : w->y[m->r.link_row[e]];
-        double sr = w->y[m->row_r], sb = w->y[m->row_b];
-        int added = 0;
-        t = ssched_i_wall_now();
-        /* commutative: heuristic first, the subset enumeration only when
-         * the heuristic finds nothing (as lp/colgen_comm.c does) */
-        for (int exact = 0; exact <= (m->comm && ssched_i_car_tree_exact(m)) && !added && st == SSCHED_OK;
-             exact++) {
-            cg_column_t c;
-            cgc_tree_t tr;
-            double cost = 0;
-            int r = ssched_i_car_price_tree_d(m, &pr, exact, &c, &tr, &cost, &st, err);
-            if (r != 1)
-                break;
-            if (cost < sr - 1e-9 && !ssched_i_cg_known(&m->r, &c) && ssched_i_car_add_tree(m, &c, &tr))
-                added++;
-            else
-                ssched_i_car_drop_tree(m, &c, &tr);
-        }
-        for (size_t e = 0; e < ne; e++) {
-            w->cd[e] = ssched_i_car_edge_price_d(m, w->y, e);
-            /* integers (2^-40 units): exact small-number arithmetic in the
-             * pricing, whose column is only a candidate here */
-            mpq_set_d(w->cost[e], nearbyint(ldexp(w->cd[e], 40)));
-        }
-        int arb_added = 0;
-        for (int exact = 0; exact <= ssched_i_car_arb_exact(m) && !arb_added && st == SSCHED_OK; exact++) {
-            if (exact && m->b.g.all)
-                break; /* the spanning pricing is exact already */
-            cgb_column_t a;
-            int ra = ssched_i_cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc, &st, err);
-            if (ra != 1)
-                break;
-            double cost_d = 0;
-            for (size_t k = 0; k < a.n_arcs; k++)
-                cost_d += w->cd[a.arcs[k]];
-            if (cost_d < sb - 1e-9 && !ssched_i_car_arb_known(&m->b, &a) && ssched_i_car_add_arb(m, &a))
-                arb_added = 1;
-            else
-                free(a.arcs);
-        }
-        added += arb_added;
-        out->cg_pricing_seconds += ssched_i_wall_now() - t;
-        out->cg_iterations++;
-        if (opt->progress && ssched_i_wall_now() - last >= opt->progress_interval) {
-            last = ssched_i_wall_now();
-            ssched_progress_t info = {it, (long)(m->r.n_cols + m->b.n_cols),
-                                     get_objective(m->lp), NAN, last - t0, 0};
-            opt->progress(opt->progress_ctx, &info);
-        }
-        if (!added)
+    for (int exact = 0; exact <= (m->comm && ssched_i_car_tree_exact(m)) && !*added &&
+                        st == SSCHED_OK;
+         exact++) {
+        cg_column_t c;
+        cgc_tree_t tr;
+        double cost = 0;
+        int r = ssched_i_car_price_tree_d(m, &pr, exact, &c, &tr, &cost, &st, err);
+        if (r != 1)
             break;
+        if (cost < sr - 1e-9 && !ssched_i_cg_known(&m->r, &c) && ssched_i_car_add_tree(m, &c, &tr))
+            ++*added;
+        else
+            ssched_i_car_drop_tree(m, &c, &tr);
     }
-    mpq_clear(cc);
+    for (size_t k = 0; k < ne; k++) {
+        w->cd[k] = ssched_i_car_edge_price_d(m, y, k);
+        /* integers (2^-40 units): exact small-number arithmetic in the
+         * pricing, whose column is only a candidate here */
+        mpq_set_d(w->cost[k], nearbyint(ldexp(w->cd[k], 40)));
+    }
+    int arb_added = 0;
+    for (int exact = 0; exact <= ssched_i_car_arb_exact(m) && !arb_added && st == SSCHED_OK;
+         exact++) {
+        if (exact && m->b.g.all)
+            break; /* the spanning pricing is exact already */
+        cgb_column_t a;
+        int ra = ssched_i_cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, w->cc, &st, err);
+        if (ra != 1)
+            break;
+        double cost_d = 0;
+        for (size_t k = 0; k < a.n_arcs; k++)
+            cost_d += w->cd[a.arcs[k]];
+        if (cost_d < sb - 1e-9 && !ssched_i_car_arb_known(&m->b, &a) && ssched_i_car_add_arb(m, &a))
+            arb_added = 1;
+        else
+            free(a.arcs);
+    }
+    *added += arb_added;
     return st;
 }
 
-/* Exact certification; on success out->lp is the exact master solution
- * and out->cg_pricing_exact says whether its last pricing pass proved that
- * no column improves it (trees: proven; arborescences: exact pricing). */
-static ssched_status_t exact_phase(car_master_t *m, const ssched_steady_options_t *opt,
-                                   car_work_t *w, ssched_steady_t *out, int *bounded,
-                                   ssched_error_t *err)
+/* Exact pricing of both kinds; a certifying pass sets out->cg_pricing_exact
+ * (trees: proven; arborescences: exact pricing) and, when not exact,
+ * Farley's bound (*w->bounded). */
+static ssched_status_t price_q(void *ctx, cg_engine_t *e, const ssched_lp_solution_t *sol,
+                               int *added, ssched_error_t *err)
 {
-    const ssched_platform_t *p = m->r.p;
-    size_t n = m->r.n, ne = p->n_edges;
+    car_work_t *w = ctx;
+    car_master_t *m = w->m;
+    size_t ne = m->r.p->n_edges;
     int exact = ssched_i_car_arb_exact(m);
+    (void)e;
+    const mpq_t *y = (const mpq_t *)sol->y;
+    const cg_prices_q *q = ssched_i_cg_prices_q(&m->r, y, &w->sc);
+    for (size_t k = 0; k < ne; k++)
+        ssched_i_car_edge_price_q(m, y, k, w->cost[k]);
     ssched_status_t st = SSCHED_OK;
-    mpq_t cc, lower;
-    mpq_inits(cc, lower, NULL);
-    int tree_proven = 0;
-    for (;;) {
-        ssched_lp_t lp;
-        if ((st = ssched_i_car_exact_master(m, &lp, err)) != SSCHED_OK) {
-            ssched_lp_free(&lp);
-            break;
+    cg_column_t c;
+    cgc_tree_t tr;
+    int proven = 0;
+    int r = ssched_i_car_price_tree_q(m, q, &c, &tr, w->cc, w->lower, &proven, &st, err);
+    /* no tree improves: none exists, or every one costs >= sigma_r */
+    int tree_proven = (r == 0 && proven) || (r == 1 && mpq_cmp(w->lower, y[m->row_r]) >= 0);
+    if (r == 1 && mpq_cmp(w->cc, y[m->row_r]) < 0) {
+        /* a master column costs >= sigma under optimal duals */
+        if (ssched_i_cg_known(&m->r, &c) || !ssched_i_car_add_tree(m, &c, &tr)) {
+            ssched_i_car_drop_tree(m, &c, &tr);
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "exact pricing repeats a tree of the master");
+        } else {
+            ++*added;
         }
-        ssched_lp_solution_t sol;
-        ssched_lp_solution_init(&sol);
-        st = ssched_i_cg_solve_master(&lp, &opt->lp, &sol, out, err);
-        int added = 0;
-        if (st == SSCHED_OK) {
-            const mpq_t *y = (const mpq_t *)sol.y;
-            for (size_t i = 0; i < n; i++) {
-                mpq_set(w->q.out[i], y[i]);
-                mpq_set(w->q.in[i], y[n + i]);
-                mpq_set_ui(w->q.cpu[i], 0, 1);
-                if (m->r.cpu_row[i] != SIZE_MAX)
-                    mpq_set(w->q.cpu[i], y[m->r.cpu_row[i]]);
-            }
-            for (size_t k = 0; k < m->r.nres; k++) {
-                mpq_set_ui(w->q.link[k], 0, 1);
-                if (m->r.link_row[k] != SIZE_MAX)
-                    mpq_set(w->q.link[k], y[m->r.link_row[k]]);
-            }
-            for (size_t e = 0; e < ne; e++)
-                ssched_i_car_edge_price_q(m, y, e, w->cost[e]);
-            out->cg_exact_passes++;
-            double t = ssched_i_wall_now();
-            cg_column_t c;
-            cgc_tree_t tr;
-            int proven = 0;
-            int r = ssched_i_car_price_tree_q(m, &w->q, &c, &tr, cc, lower, &proven, &st, err);
-            /* no tree improves: none exists, or every one costs >= sigma_r */
-            tree_proven = (r == 0 && proven) || (r == 1 && mpq_cmp(lower, y[m->row_r]) >= 0);
-            if (r == 1 && mpq_cmp(cc, y[m->row_r]) < 0) {
-                /* a master column costs >= sigma under optimal duals */
-                if (ssched_i_cg_known(&m->r, &c) || !ssched_i_car_add_tree(m, &c, &tr)) {
-                    ssched_i_car_drop_tree(m, &c, &tr);
-                    st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                          "exact pricing repeats a tree of the master");
-                } else {
-                    added++;
-                }
-            } else if (r == 1) {
-                ssched_i_car_drop_tree(m, &c, &tr);
-            }
-            cgb_column_t a;
-            int ra = st == SSCHED_OK ? ssched_i_cgb_price(&m->b.g, (const mpq_t *)w->cost, exact, &a, cc,
-                                                 &st, err)
-                                     : -1;
-            if (ra == 1 && mpq_cmp(cc, y[m->row_b]) < 0) {
-                if (ssched_i_car_arb_known(&m->b, &a) || !ssched_i_car_add_arb(m, &a)) {
-                    free(a.arcs);
-                    st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                          "exact pricing repeats an arborescence of the master");
-                } else {
-                    added++;
-                }
-            } else if (ra == 1) {
-                free(a.arcs);
-            }
-            out->cg_pricing_seconds += ssched_i_wall_now() - t;
-        }
-        if (st == SSCHED_OK && !added) {
-            out->cg_pricing_exact = exact && tree_proven;
-            if (out->cg_pricing_exact)
-                mpq_set(out->upper_bound, sol.objective);
-            else
-                *bounded = ssched_i_car_farley_bound(m, (const mpq_t *)sol.y, (const mpq_t *)w->cost,
-                                            tree_proven, lower, exact, sol.objective,
-                                            out->upper_bound);
-            ssched_lp_solution_free(&out->lp);
-            out->lp = sol;
-            break;
-        }
-        ssched_lp_solution_free(&sol);
-        if (st != SSCHED_OK)
-            break;
+    } else if (r == 1) {
+        ssched_i_car_drop_tree(m, &c, &tr);
     }
-    mpq_clears(cc, lower, NULL);
+    cgb_column_t a;
+    const mpq_t *cost = (const mpq_t *)w->cost;
+    int ra = st == SSCHED_OK ? ssched_i_cgb_price(&m->b.g, cost, exact, &a, w->cc, &st, err) : -1;
+    if (ra == 1 && mpq_cmp(w->cc, y[m->row_b]) < 0) {
+        if (ssched_i_car_arb_known(&m->b, &a) || !ssched_i_car_add_arb(m, &a)) {
+            free(a.arcs);
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "exact pricing repeats an arborescence of the master");
+        } else {
+            ++*added;
+        }
+    } else if (ra == 1) {
+        free(a.arcs);
+    }
+    if (st == SSCHED_OK && !*added) {
+        ssched_steady_t *out = w->out;
+        out->cg_pricing_exact = exact && tree_proven;
+        if (out->cg_pricing_exact)
+            mpq_set(out->upper_bound, sol->objective);
+        else
+            *w->bounded = ssched_i_car_farley_bound(m, y, (const mpq_t *)w->cost, tree_proven,
+                                                    w->lower, exact, sol->objective,
+                                                    out->upper_bound);
+    }
     return st;
 }
+
+static ssched_status_t exact_master(void *ctx, ssched_lp_t *lp, ssched_error_t *err)
+{
+    return ssched_i_car_exact_master(((car_work_t *)ctx)->m, lp, err);
+}
+
+static size_t n_columns(const void *ctx)
+{
+    const car_master_t *m = ((const car_work_t *)ctx)->m;
+    return m->r.n_cols + m->b.n_cols;
+}
+
+static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
 
 static void master_free(car_master_t *m)
 {
-    if (m->lp)
-        delete_lp(m->lp);
     for (size_t k = 0; k < m->r.n_cols; k++) {
         ssched_i_cg_column_free(&m->r.cols[k]);
         if (m->comm)
@@ -276,10 +206,11 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     m->r.n = m->b.g.n = n;
     m->b.g.ne = 0; /* set once g.w is initialised */
     m->b.g.root = R;
-    m->r.cpu_row = malloc(n * sizeof *m->r.cpu_row);
-    m->r.nres = m->b.nres = ssched_i_res_count(p);
-    m->r.link_row = ssched_i_alloc(m->r.nres, sizeof *m->r.link_row);
-    m->r.link_edge = ssched_i_alloc(m->r.nres, sizeof *m->r.link_edge);
+    /* capacity rows as the reduce master lays them out (colgen.c) */
+    ssched_status_t st = ssched_i_cg_master_rows(&m->r, 0, err);
+    if (st != SSCHED_OK)
+        return st;
+    m->b.nres = m->r.nres;
     m->b.out_row = malloc(n * sizeof *m->b.out_row);
     m->b.in_row = malloc(n * sizeof *m->b.in_row);
     m->b.g.target = calloc(n, 1);
@@ -291,7 +222,7 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     out->intervals = malloc((out->n_intervals + 1) * sizeof *out->intervals);
     out->unreachable = calloc(N, 1);
     unsigned char *to_root = malloc(n);
-    if (!m->r.cpu_row || !m->r.link_row || !m->r.link_edge || !m->b.out_row ||
+    if (!m->b.out_row ||
         !m->b.in_row || !m->b.g.target || !m->b.g.reach || !m->b.g.relays || !m->b.g.w ||
         !out->intervals || !out->unreachable || !to_root) {
         free(to_root);
@@ -306,27 +237,10 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     for (size_t k = 0; k < N && !m->comm; k++)
         for (size_t mm = k; mm < N; mm++)
             out->intervals[I++] = (ssched_interval_t){k, mm};
-    /* capacity rows as the reduce master lays them out (colgen.c) */
-    m->r.n_rows = 2 * n;
     for (size_t i = 0; i < n; i++) {
-        m->r.cpu_row[i] = p->has_w[i] ? m->r.n_rows++ : SIZE_MAX;
         m->b.out_row[i] = cg_is_switch(p, i) ? SIZE_MAX : i;
         m->b.in_row[i] = cg_is_switch(p, i) ? SIZE_MAX : n + i;
     }
-    m->r.link0 = m->r.n_rows;
-    unsigned char *used = ssched_i_res_used_flags(p);
-    if (!used) {
-        free(to_root);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
-    for (size_t e = 0; e < m->r.nres; e++) { /* link resources (resources.c) */
-        m->r.link_row[e] = SIZE_MAX;
-        if (used[e]) {
-            m->r.link_edge[m->r.n_rows - m->r.link0] = e;
-            m->r.link_row[e] = m->r.n_rows++;
-        }
-    }
-    free(used);
     m->b.link_row = m->r.link_row;
     m->row_r = m->r.n_rows;
     m->row_b = m->r.n_rows + 1;
@@ -334,7 +248,7 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
     for (size_t k = 0; k < m->bc.n_targets; k++)
         m->b.g.target[m->bc.targets[k]] = 1;
     m->b.g.all = m->bc.n_targets + 1 == n;
-    ssched_status_t st = ssched_platform_reachable(p, R, 0, m->b.g.reach, err);
+    st = ssched_platform_reachable(p, R, 0, m->b.g.reach, err);
     if (st == SSCHED_OK)
         st = ssched_platform_reachable(p, R, 1, to_root, err);
     for (size_t i = 0; i < n && st == SSCHED_OK; i++)
@@ -358,22 +272,21 @@ static ssched_status_t setup(car_master_t *m, const ssched_platform_t *p,
 /* The float master with its TP column (objective 1, +1 in both linking
  * rows) and the first columns: the cheapest tree at zero prices and the
  * cheapest arborescence in transfer time. */
-static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt, int *blocked,
-                             ssched_error_t *err)
+static ssched_status_t start(car_master_t *m, const ssched_steady_options_t *opt,
+                             ssched_steady_t *out, int *blocked, ssched_error_t *err)
 {
-    m->lp = make_lp((int)m->n_rows, 0);
-    if (!m->lp)
-        return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
-    ssched_i_lp_log(m->lp, opt->lp.verbose);
-    set_maxim(m->lp);
-    set_presolve(m->lp, PRESOLVE_SENSDUALS, get_presolveloops(m->lp));
-    for (size_t r = 0; r < m->n_rows; r++) {
-        set_constr_type(m->lp, (int)r + 1, LE);
-        set_rh(m->lp, (int)r + 1, r < m->r.n_rows ? 1.0 : 0.0);
-    }
-    REAL val[3] = {1.0, 1.0, 1.0};
+    double *rhs = ssched_i_alloc(m->n_rows + 1, sizeof *rhs);
+    if (!rhs)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t r = 0; r < m->n_rows; r++)
+        rhs[r] = r < m->r.n_rows ? 1.0 : 0.0;
+    ssched_status_t st0 = ssched_i_cge_init(m->eng, m->n_rows, rhs, opt, out, err);
+    free(rhs);
+    if (st0 != SSCHED_OK)
+        return st0;
+    double val[3] = {1.0, 1.0, 1.0};
     int row[3] = {0, (int)m->row_r + 1, (int)m->row_b + 1};
-    if (!add_columnex(m->lp, 3, val, row))
+    if (!ssched_i_cge_add(m->eng, 3, val, row))
         return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot add TP");
     if (*blocked)
         return SSCHED_OK;
@@ -424,29 +337,33 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     out->kind = pb->kind;
     out->allreduce_root = pb->target;
     int blocked = 0;
+    cg_engine_t eng;
+    memset(&eng, 0, sizeof eng);
+    m.r.eng = m.b.eng = m.eng = &eng;
     ssched_status_t st = setup(&m, p, pb, out, &blocked, err);
     if (st == SSCHED_OK)
-        st = start(&m, opt, &blocked, err);
+        st = start(&m, opt, out, &blocked, err);
     car_work_t w;
-    if (!work_init(&w, p->n_nodes, p->n_edges, ssched_i_res_count(p), m.n_rows) &&
-        st == SSCHED_OK)
+    memset(&w, 0, sizeof w);
+    w.cd = ssched_i_calloc(p->n_edges + 1, sizeof *w.cd);
+    w.cost = ssched_i_mpq_vec_new(p->n_edges);
+    if ((!ssched_i_cg_scratch_init(&w.sc, p->n_nodes, ssched_i_res_count(p)) || !w.cd ||
+         !w.cost) && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    if (st == SSCHED_OK && !blocked) {
-        cg_clock_t c_float = cg_clock();
-        st = float_phase(&m, opt, &w, out, err);
-        cg_phase_add(&out->phase_float, c_float);
-        out->phase_float.count = out->cg_iterations;
-    }
-    if (st == SSCHED_OK) { /* blocked: TP = 0, certified by the empty master */
-        cg_clock_t c_exact = cg_clock();
-        ssched_phase_t master0 = out->phase_master;
-        st = exact_phase(&m, opt, &w, out, bounded, err);
-        cg_exact_phase_done(out, c_exact, master0);
-    }
+    w.m = &m;
+    w.out = out;
+    w.bounded = bounded;
+    mpq_inits(w.cc, w.lower, NULL);
+    if (st == SSCHED_OK) /* blocked: TP = 0, certified by the empty master */
+        st = ssched_i_cge_run(&eng, &pricer, &w, !blocked, err);
+    mpq_clears(w.cc, w.lower, NULL);
     out->cg_columns = (long)(m.r.n_cols + m.b.n_cols);
     if (st == SSCHED_OK)
         st = ssched_i_car_interpret(&m, out, err);
-    work_free(&w, p->n_nodes, p->n_edges, ssched_i_res_count(p));
+    ssched_i_cg_scratch_free(&w.sc);
+    free(w.cd);
+    ssched_i_mpq_vec_free(w.cost, p->n_edges);
     master_free(&m);
+    ssched_i_cge_free(&eng);
     return st;
 }

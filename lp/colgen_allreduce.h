@@ -43,7 +43,7 @@ typedef struct {
                                  row maps point into r's capacity rows       */
     size_t row_r, row_b;      /* the linking rows                            */
     size_t n_rows;            /* r.n_rows + 2                                */
-    lprec *lp;                /* the floating-point master; column 1 = TP    */
+    cg_engine_t *eng;         /* the floating-point master; column 1 = TP    */
     int comm;                 /* commutative operator                        */
     cgc_graph_t cg;           /* commutative: the in-tree pricing graph      */
     cgc_tree_t *ctrees;       /* commutative: the trees, parallel to r.cols  */

@@ -3,7 +3,6 @@
  * coefficients (ssched_i_cg_column_coefs, the reduce master's rows), the per-edge
  * prices of the broadcast pricing, and the tree pricing, ordered
  * (lp/colgen_price.inc) or commutative (lp/colgen_comm.h). */
-#include <lpsolve/lp_lib.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +49,7 @@ static int float_add(car_master_t *m, const cg_column_t *view, size_t link)
 {
     size_t nr = m->r.n_rows;
     mpq_t *coef = ssched_i_mpq_vec_new(nr);
-    REAL *val = malloc((nr + 1) * sizeof *val);
+    double *val = malloc((nr + 1) * sizeof *val);
     int *row = malloc((nr + 1) * sizeof *row);
     int ok = coef && val && row, cnt = 0;
     if (ok) {
@@ -62,7 +61,7 @@ static int float_add(car_master_t *m, const cg_column_t *view, size_t link)
             }
         val[cnt] = -1.0;
         row[cnt++] = (int)link + 1;
-        ok = add_columnex(m->lp, cnt, val, row);
+        ok = ssched_i_cge_add(m->eng, cnt, val, row);
     }
     if (coef)
         for (size_t r = 0; r < nr; r++)

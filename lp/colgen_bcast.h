@@ -22,8 +22,7 @@
 #include <gmp.h>
 #include <stddef.h>
 
-#include <lpsolve/lp_lib.h>
-
+#include "lp/colgen_engine.h"
 #include "ssched/steady.h"
 #include "src/util/internal.h"
 
@@ -77,7 +76,7 @@ typedef struct {
     unsigned char *row_kind;             /* 0 out-port, 1 in-port, 2 link   */
     size_t n_cols, cap;
     cgb_column_t *cols;
-    lprec *lp;
+    cg_engine_t *eng;                    /* the float master               */
 } cgb_master_t;
 
 /* The certified master (out->lp) as a steady-state solution: copies per

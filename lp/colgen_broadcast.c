@@ -1,13 +1,13 @@
 /* Broadcast and multicast by column generation over arborescences
- * (colgen_bcast.h), certified exactly as lp/colgen.c does for paths and
- * trees: iterations on a floating-point master (lp_solve) priced with
+ * (colgen_bcast.h), a pricer of the engine (lp/colgen_engine.h), certified
+ * exactly as lp/colgen.c does for paths and trees: iterations on the float
+ * master priced with
  * rounded costs, then the final master solved exactly (lp/solve.c) and its
  * exact duals priced exactly; an improving column is added and the exact
  * solve repeats.  Spanning case: when exact pricing finds no arborescence
  * of cost < 1, the master optimum is the broadcast optimum.  Steiner case:
  * the master optimum is an achievable throughput (its exact solution is a
  * certified feasible packing), optimal when the last pricing was exact. */
-#include <lpsolve/lp_lib.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,7 +82,7 @@ static int master_add(cgb_master_t *m, cgb_column_t *c)
     }
     size_t mx = m->arc_rows * c->n_arcs + 1;
     size_t *rows = malloc(2 * mx * sizeof *rows);
-    REAL *dense = calloc(m->n_rows + 1, sizeof *dense), *val = malloc(mx * sizeof *val);
+    double *dense = calloc(m->n_rows + 1, sizeof *dense), *val = malloc(mx * sizeof *val);
     int *idx = malloc(mx * sizeof *idx);
     int ok = rows && dense && val && idx;
     if (ok) {
@@ -97,7 +97,7 @@ static int master_add(cgb_master_t *m, cgb_column_t *c)
                 idx[cnt++] = (int)rows[j] + 1;
                 dense[rows[j] + 1] = 0;
             }
-        ok = add_columnex(m->lp, (int)cnt, val, idx);
+        ok = ssched_i_cge_add(m->eng, (int)cnt, val, idx);
     }
     free(rows);
     free(dense);
@@ -206,123 +206,89 @@ static void edge_costs_d(const cgb_master_t *m, const double *y, double *cd, mpq
     }
 }
 
-static ssched_status_t float_phase(cgb_master_t *m, const ssched_steady_options_t *opt,
-                                   mpq_t *cost, ssched_steady_t *out, ssched_error_t *err)
+/* The pricer's context: the master, per-edge costs (exact, or the float
+ * costs rounded to integers), whether pricing is exact. */
+typedef struct {
+    cgb_master_t *m;
+    ssched_steady_t *out;
+    mpq_t *cost;
+    double *cd;
+    mpq_t cc, one;
+    int exact;            /* spanning, or few relays: exact Steiner pricing */
+} cgb_ctx_t;
+
+/* Float pricing: the heuristics, then the relay enumeration when they
+ * find nothing (Steiner case with few relays). */
+static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, double z,
+                               int *added, double *upper, ssched_error_t *err)
 {
-    double *y = malloc((m->n_rows + 1) * sizeof *y), *cd = malloc((m->g.ne + 1) * sizeof *cd);
-    if (!y || !cd) {
-        free(y);
-        free(cd);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
+    cgb_ctx_t *x = ctx;
+    cgb_master_t *m = x->m;
+    (void)e;
+    (void)z;
+    *upper = NAN;
+    edge_costs_d(m, y, x->cd, x->cost);
     ssched_status_t st = SSCHED_OK;
-    double last = ssched_i_wall_now(), t0 = last;
-    int can_exact = m->g.all || m->g.n_relays <= CGB_EXACT_RELAYS;
-    mpq_t cc;
-    mpq_init(cc);
-    for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_wall_now();
-        int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_wall_now() - t;
-        out->lp.float_solves++;
-        if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, y))
-            break; /* leave it to the exact phase */
-        edge_costs_d(m, y, cd, cost);
-        t = ssched_i_wall_now();
+    for (int exact = 0; exact <= x->exact && !*added && st == SSCHED_OK; exact++) {
+        if (exact && m->g.all)
+            break; /* the spanning pricing is exact already */
         cgb_column_t c;
-        int added = 0;
-        for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
-            if (exact && m->g.all)
-                break; /* the spanning pricing is exact already */
-            int r = ssched_i_cgb_price(&m->g, cost, exact, &c, cc, &st, err);
-            if (r < 0)
-                break;
-            if (r == 0)
-                break;
-            double cost_d = 0;
-            for (size_t k = 0; k < c.n_arcs; k++)
-                cost_d += cd[c.arcs[k]];
-            if (cost_d < 1 - 1e-9 && !known(m, &c) && master_add(m, &c))
-                added = 1;
-            else
-                column_free(&c);
-        }
-        out->cg_pricing_seconds += ssched_i_wall_now() - t;
-        out->cg_iterations++;
-        if (opt->progress && ssched_i_wall_now() - last >= opt->progress_interval) {
-            last = ssched_i_wall_now();
-            ssched_progress_t info = {it, (long)m->n_cols, get_objective(m->lp), NAN,
-                                      last - t0, 0};
-            opt->progress(opt->progress_ctx, &info);
-        }
-        if (!added)
+        int r = ssched_i_cgb_price(&m->g, x->cost, exact, &c, x->cc, &st, err);
+        if (r <= 0)
             break;
+        double cost_d = 0;
+        for (size_t k = 0; k < c.n_arcs; k++)
+            cost_d += x->cd[c.arcs[k]];
+        if (cost_d < 1 - 1e-9 && !known(m, &c) && master_add(m, &c))
+            *added = 1;
+        else
+            column_free(&c);
     }
-    mpq_clear(cc);
-    free(y);
-    free(cd);
     return st;
 }
 
-/* Exact certification; on success out->lp is the exact master solution. */
-static ssched_status_t exact_phase(cgb_master_t *m, const ssched_steady_options_t *opt,
-                                   mpq_t *cost, ssched_steady_t *out, ssched_error_t *err)
+/* Exact pricing; a certifying pass records whether it was exact. */
+static ssched_status_t price_q(void *ctx, cg_engine_t *e, const ssched_lp_solution_t *sol,
+                               int *added, ssched_error_t *err)
 {
-    int exact = m->g.all || m->g.n_relays <= CGB_EXACT_RELAYS;
+    cgb_ctx_t *x = ctx;
+    cgb_master_t *m = x->m;
+    (void)e;
+    edge_costs_q(m, (const mpq_t *)sol->y, x->cost);
     ssched_status_t st = SSCHED_OK;
-    mpq_t cc, one;
-    mpq_inits(cc, one, NULL);
-    mpq_set_ui(one, 1, 1);
-    for (;;) {
-        ssched_lp_t lp;
-        if ((st = exact_master(m, &lp, err)) != SSCHED_OK) {
-            ssched_lp_free(&lp);
-            break;
+    cgb_column_t c;
+    int r = ssched_i_cgb_price(&m->g, x->cost, x->exact, &c, x->cc, &st, err);
+    if (r == 1 && mpq_cmp(x->cc, x->one) < 0) {
+        /* a master column has cost >= 1 under optimal duals */
+        if (known(m, &c) || !master_add(m, &c)) {
+            column_free(&c);
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "exact pricing repeats a column of the master");
+        } else {
+            *added = 1;
         }
-        ssched_lp_solution_t sol;
-        ssched_lp_solution_init(&sol);
-        st = ssched_i_cg_solve_master(&lp, &opt->lp, &sol, out, err);
-        int added = 0;
-        if (st == SSCHED_OK) {
-            edge_costs_q(m, (const mpq_t *)sol.y, cost);
-            out->cg_exact_passes++;
-            double t = ssched_i_wall_now();
-            cgb_column_t c;
-            int r = ssched_i_cgb_price(&m->g, cost, exact, &c, cc, &st, err);
-            out->cg_pricing_seconds += ssched_i_wall_now() - t;
-            if (r < 0)
-                ; /* st says why */
-            else if (r == 1 && mpq_cmp(cc, one) < 0) {
-                /* a master column has cost >= 1 under optimal duals */
-                if (known(m, &c) || !master_add(m, &c)) {
-                    column_free(&c);
-                    st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                          "exact pricing repeats a column of the master");
-                } else {
-                    added = 1;
-                }
-            } else if (r == 1) {
-                column_free(&c);
-            }
-        }
-        if (st == SSCHED_OK && !added) {
-            ssched_lp_solution_free(&out->lp);
-            out->lp = sol;
-            out->cg_pricing_exact = exact;
-            break;
-        }
-        ssched_lp_solution_free(&sol);
-        if (st != SSCHED_OK)
-            break;
+    } else if (r == 1) {
+        column_free(&c);
     }
-    mpq_clears(cc, one, NULL);
+    if (st == SSCHED_OK && !*added)
+        x->out->cg_pricing_exact = x->exact;
     return st;
 }
+
+static ssched_status_t exact_master_cb(void *ctx, ssched_lp_t *lp, ssched_error_t *err)
+{
+    return exact_master(((cgb_ctx_t *)ctx)->m, lp, err);
+}
+
+static size_t n_columns(const void *ctx)
+{
+    return ((const cgb_ctx_t *)ctx)->m->n_cols;
+}
+
+static const cg_pricer_t pricer = {price_d, price_q, exact_master_cb, n_columns};
 
 static void master_free(cgb_master_t *m)
 {
-    if (m->lp)
-        delete_lp(m->lp);
     for (size_t k = 0; k < m->n_cols; k++)
         column_free(&m->cols[k]);
     free(m->cols);
@@ -451,20 +417,11 @@ ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_prob
     mpq_t *cost = st == SSCHED_OK ? ssched_i_mpq_vec_new(ne) : NULL;
     if (st == SSCHED_OK && !cost)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    if (st == SSCHED_OK) {
-        m.lp = make_lp((int)m.n_rows, 0);
-        if (!m.lp)
-            st = ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
-    }
-    if (st == SSCHED_OK) {
-        ssched_i_lp_log(m.lp, opt->lp.verbose);
-        set_maxim(m.lp);
-        set_presolve(m.lp, PRESOLVE_SENSDUALS, get_presolveloops(m.lp));
-        for (size_t r = 0; r < m.n_rows; r++) {
-            set_constr_type(m.lp, (int)r + 1, LE);
-            set_rh(m.lp, (int)r + 1, 1.0);
-        }
-    }
+    cg_engine_t eng;
+    memset(&eng, 0, sizeof eng);
+    m.eng = &eng;
+    if (st == SSCHED_OK) /* every row a capacity: rhs 1 */
+        st = ssched_i_cge_init(&eng, m.n_rows, NULL, opt, out, err);
     /* first column: the cheapest arborescence in transfer time */
     if (st == SSCHED_OK && !blocked) {
         cgb_column_t c;
@@ -479,19 +436,22 @@ ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_prob
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         }
     }
-    if (st == SSCHED_OK && !blocked) {
-        cg_clock_t c_float = cg_clock();
-        st = float_phase(&m, opt, cost, out, err);
-        cg_phase_add(&out->phase_float, c_float);
-        out->phase_float.count = out->cg_iterations;
-    }
-    if (st == SSCHED_OK) {
-        /* blocked: TP = 0, certified by the empty master */
-        cg_clock_t c_exact = cg_clock();
-        ssched_phase_t master0 = out->phase_master;
-        st = exact_phase(&m, opt, cost, out, err);
-        cg_exact_phase_done(out, c_exact, master0);
-    }
+    /* blocked: TP = 0, certified by the empty master */
+    cgb_ctx_t ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.m = &m;
+    ctx.out = out;
+    ctx.cost = cost;
+    ctx.exact = m.g.all || m.g.n_relays <= CGB_EXACT_RELAYS;
+    mpq_inits(ctx.cc, ctx.one, NULL);
+    mpq_set_ui(ctx.one, 1, 1);
+    ctx.cd = malloc((ne + 1) * sizeof *ctx.cd);
+    if (st == SSCHED_OK && !ctx.cd)
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = ssched_i_cge_run(&eng, &pricer, &ctx, !blocked, err);
+    mpq_clears(ctx.cc, ctx.one, NULL);
+    free(ctx.cd);
     out->cg_columns = (long)m.n_cols;
     if (st == SSCHED_OK)
         st = ssched_i_cgb_interpret(&m, out, err);
@@ -500,5 +460,6 @@ ssched_status_t ssched_i_cgb_solve(const ssched_platform_t *p, const ssched_prob
             mpq_clear(cost[e]);
     free(cost);
     master_free(&m);
+    ssched_i_cge_free(&eng);
     return st;
 }

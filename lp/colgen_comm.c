@@ -1,10 +1,11 @@
 /* Commutative reduce by column generation (colgen_comm.h), certified as
- * lp/colgen.c certifies the ordered reduce: iterations on a floating-point
- * master (lp_solve) priced with rounded costs, then the final master solved
- * exactly (lp/solve.c) and its exact duals priced exactly; an improving
- * tree is added and the exact solve repeats.  When the exact pricing's
- * certified lower bound on every tree's cost reaches 1, no tree improves
- * the master and its optimum is the commutative optimum.  Otherwise
+ * lp/colgen.c certifies the ordered reduce, as a pricer of the engine
+ * (lp/colgen_engine.h): iterations on the float master priced with
+ * rounded costs, then the final master solved exactly (lp/solve.c) and
+ * its exact duals priced exactly; an improving tree is added and the
+ * exact solve repeats.  When the exact pricing's certified lower bound
+ * on every tree's cost reaches 1, no tree improves the master and its
+ * optimum is the commutative optimum.  Otherwise
  * (optional merge points, Steiner-like pricing) the master optimum is an
  * achievable TP and the upper bound is the smaller of
  *   Farley's bound z / lower (y / lower is dual feasible for every tree
@@ -13,7 +14,6 @@
  *   the relaxation LP (lp/build_commutative.c), solved exactly (skipped
  *   when Farley's bound exists and the LP would have more than
  *   CGC_RELAX_MAX participant-flow columns). */
-#include <lpsolve/lp_lib.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -141,6 +141,9 @@ typedef struct {
     cgc_graph_t g;
     cgc_tree_t *trees; /* parallel to m.cols */
     size_t cap;
+    cg_scratch_t sc;    /* price scratch                                    */
+    mpq_t cost, lower;  /* lower: the last exact pass's bound on every tree */
+    int none;           /* the last exact pass proved that no tree exists   */
 } cgc_state_t;
 
 /* Add tree t (ownership taken on success): 1 added, 0 already known or
@@ -182,178 +185,74 @@ static int add_tree(cgc_state_t *s, cgc_tree_t *t, int *nomem)
     return 1;
 }
 
-static ssched_status_t float_phase(cgc_state_t *s, const ssched_steady_options_t *opt,
-                                   ssched_steady_t *out, ssched_error_t *err)
+/* Float pricing: the heuristics, then (when they find nothing and
+ * optional points are in play) the enumeration of the points in play. */
+static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, double z,
+                               int *added, double *upper, ssched_error_t *err)
 {
+    cgc_state_t *s = ctx;
     cg_master_t *m = &s->m;
-    size_t n = m->n, ne = m->nres;
-    double *y = malloc((m->n_rows + 1) * sizeof *y), *cpu = calloc(n + 1, sizeof *cpu);
-    double *link = calloc(ne + 1, sizeof *link);
-    if (!y || !cpu || !link) {
-        free(y); free(cpu); free(link);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
-    cg_prices_d pr = {y, y + n, cpu, link};
-    /* a second attempt when the first finds nothing: greedy insertion and
-     * enumeration of the points in play, when there are few */
-    int can_exact = s->g.n_opt > 0;
+    (void)e;
+    (void)z;
+    cg_prices_d pr = ssched_i_cg_prices_d(m, y, &s->sc);
+    int can_exact = s->g.n_opt > 0, nomem = 0;
     ssched_status_t st = SSCHED_OK;
-    double last = ssched_i_wall_now();
-    for (long it = 0; st == SSCHED_OK; it++) {
-        double t = ssched_i_wall_now();
-        int ret = solve(m->lp);
-        out->lp.float_seconds += ssched_i_wall_now() - t;
-        out->lp.float_solves++;
-        if (ret != OPTIMAL || !ssched_i_cg_float_duals(m->lp, m->n_rows, y))
-            break; /* leave it to the exact phase */
-        for (size_t i = 0; i < n; i++)
-            cpu[i] = m->cpu_row[i] == SIZE_MAX ? 0.0 : y[m->cpu_row[i]];
-        for (size_t e = 0; e < ne; e++)
-            link[e] = m->link_row[e] == SIZE_MAX ? 0.0 : y[m->link_row[e]];
-        t = ssched_i_wall_now();
-        int added = 0, nomem = 0;
-        for (int exact = 0; exact <= can_exact && !added && st == SSCHED_OK; exact++) {
-            cgc_tree_t tr;
-            double cost = 0;
-            int r = ssched_i_cgc_price_d(&s->g, &pr, exact, &tr, &cost, &st, err);
-            if (r != 1)
-                break;
-            if (cost < 1 - 1e-9)
-                added = add_tree(s, &tr, &nomem);
-            else
-                ssched_i_cgc_tree_free(&tr);
-            if (nomem)
-                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        }
-        out->cg_pricing_seconds += ssched_i_wall_now() - t;
-        out->cg_iterations++;
-        if (opt->progress && ssched_i_wall_now() - last >= opt->progress_interval) {
-            last = ssched_i_wall_now();
-            ssched_progress_t info = {it, (long)m->n_cols, get_objective(m->lp), NAN,
-                                      last - m->t0, 0};
-            opt->progress(opt->progress_ctx, &info);
-        }
-        if (!added)
-            break;
-    }
-    free(y);
-    free(cpu);
-    free(link);
-    return st;
-}
-
-/* Exact certification; on success out->lp is the exact master solution
- * and *lower a certified lower bound on every tree's cost under its duals
- * (*none = 1: no reduction tree exists at all). */
-static ssched_status_t exact_phase(cgc_state_t *s, const ssched_steady_options_t *opt,
-                                   ssched_steady_t *out, mpq_ptr lower, int *none,
-                                   ssched_error_t *err)
-{
-    cg_master_t *m = &s->m;
-    size_t n = m->n, ne = m->nres;
-    cg_prices_q pr = {ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(n), ssched_i_mpq_vec_new(ne)};
-    ssched_status_t st = SSCHED_OK;
-    if (!pr.out || !pr.in || !pr.cpu || !pr.link)
-        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    int exact = 1; /* enumeration when few points are in play */
-    mpq_t cost;
-    mpq_init(cost);
-    while (st == SSCHED_OK) {
-        ssched_lp_t lp;
-        if ((st = ssched_i_cg_exact_master(m, &lp, err)) != SSCHED_OK) {
-            ssched_lp_free(&lp);
-            break;
-        }
-        ssched_lp_solution_t sol;
-        ssched_lp_solution_init(&sol);
-        st = ssched_i_cg_solve_master(&lp, &opt->lp, &sol, out, err);
-        if (st != SSCHED_OK) {
-            ssched_lp_solution_free(&sol);
-            break;
-        }
-        for (size_t i = 0; i < n; i++) {
-            mpq_set(pr.out[i], sol.y[i]);
-            mpq_set(pr.in[i], sol.y[n + i]);
-            if (m->cpu_row[i] != SIZE_MAX)
-                mpq_set(pr.cpu[i], sol.y[m->cpu_row[i]]);
-        }
-        for (size_t e = 0; e < ne; e++)
-            if (m->link_row[e] != SIZE_MAX)
-                mpq_set(pr.link[e], sol.y[m->link_row[e]]);
-        out->cg_exact_passes++;
-        double t = ssched_i_wall_now();
+    for (int exact = 0; exact <= can_exact && !*added && st == SSCHED_OK; exact++) {
         cgc_tree_t tr;
-        int proven = 0, added = 0, nomem = 0;
-        int r = ssched_i_cgc_price_q(&s->g, &pr, exact, &tr, cost, lower, &proven, &st, err);
-        out->cg_pricing_seconds += ssched_i_wall_now() - t;
-        *none = r == 0 && proven;
-        if (r == 1 && mpq_cmp_ui(cost, 1, 1) < 0) {
-            /* under optimal duals every master column costs >= 1 */
-            if (!add_tree(s, &tr, &nomem))
-                st = nomem ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory")
-                           : ssched_error_set(err, SSCHED_EINTERNAL,
-                                              "exact pricing repeats a column of the master");
-            added = st == SSCHED_OK;
-        } else if (r == 1) {
-            ssched_i_cgc_tree_free(&tr);
-        }
-        if (st == SSCHED_OK && !added) {
-            ssched_lp_solution_free(&out->lp);
-            out->lp = sol;
+        double cost = 0;
+        int r = ssched_i_cgc_price_d(&s->g, &pr, exact, &tr, &cost, &st, err);
+        if (r != 1)
             break;
-        }
-        ssched_lp_solution_free(&sol);
+        if (cost < 1 - 1e-9)
+            *added = add_tree(s, &tr, &nomem);
+        else
+            ssched_i_cgc_tree_free(&tr);
+        if (nomem)
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
-    mpq_clear(cost);
-    for (size_t i = 0; i < n; i++) {
-        if (pr.out) mpq_clear(pr.out[i]);
-        if (pr.in) mpq_clear(pr.in[i]);
-        if (pr.cpu) mpq_clear(pr.cpu[i]);
-    }
-    for (size_t e = 0; pr.link && e < ne; e++)
-        mpq_clear(pr.link[e]);
-    free(pr.out); free(pr.in); free(pr.cpu); free(pr.link);
+    *upper = NAN;
     return st;
 }
 
-/* The master's rows (those of the ordered colgen, colgen_internal.h). */
-static ssched_status_t master_setup(cg_master_t *m, const ssched_steady_options_t *opt,
-                                    ssched_error_t *err)
+/* Exact pricing (enumeration when few points are in play); records the
+ * certified lower bound on every tree's cost in s->lower and s->none = 1
+ * when no reduction tree exists at all. */
+static ssched_status_t price_q(void *ctx, cg_engine_t *e, const ssched_lp_solution_t *sol,
+                               int *added, ssched_error_t *err)
 {
-    const ssched_platform_t *p = m->p;
-    size_t n = m->n, ne = m->nres = ssched_i_res_count(p); /* link resources */
-    m->cpu_row = ssched_i_alloc(n, sizeof *m->cpu_row);
-    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
-    m->link_edge = ssched_i_alloc(ne, sizeof *m->link_edge);
-    unsigned char *used = ssched_i_res_used_flags(p);
-    if (!m->cpu_row || !m->link_row || !m->link_edge || !used) {
-        free(used);
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    cgc_state_t *s = ctx;
+    cg_master_t *m = &s->m;
+    (void)e;
+    const cg_prices_q *q = ssched_i_cg_prices_q(m, (const mpq_t *)sol->y, &s->sc);
+    cgc_tree_t tr;
+    int proven = 0, nomem = 0;
+    ssched_status_t st = SSCHED_OK;
+    int r = ssched_i_cgc_price_q(&s->g, q, 1, &tr, s->cost, s->lower, &proven, &st, err);
+    s->none = r == 0 && proven;
+    if (r == 1 && mpq_cmp_ui(s->cost, 1, 1) < 0) {
+        /* under optimal duals every master column costs >= 1 */
+        if (!add_tree(s, &tr, &nomem))
+            st = nomem ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory")
+                       : ssched_error_set(err, SSCHED_EINTERNAL,
+                                          "exact pricing repeats a column of the master");
+        *added = st == SSCHED_OK;
+    } else if (r == 1) {
+        ssched_i_cgc_tree_free(&tr);
     }
-    m->n_rows = 2 * n;
-    for (size_t i = 0; i < n; i++)
-        m->cpu_row[i] = p->has_w[i] ? m->n_rows++ : SIZE_MAX;
-    m->link0 = m->n_rows;
-    for (size_t e = 0; e < ne; e++) {
-        m->link_row[e] = SIZE_MAX;
-        if (used[e]) {
-            m->link_edge[m->n_rows - m->link0] = e;
-            m->link_row[e] = m->n_rows++;
-        }
-    }
-    free(used);
-    m->lp = make_lp((int)m->n_rows, 0);
-    if (!m->lp)
-        return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
-    ssched_i_lp_log(m->lp, opt->lp.verbose);
-    set_maxim(m->lp);
-    set_presolve(m->lp, PRESOLVE_SENSDUALS, get_presolveloops(m->lp));
-    for (size_t r = 0; r < m->n_rows; r++) {
-        set_constr_type(m->lp, (int)r + 1, LE);
-        set_rh(m->lp, (int)r + 1, 1.0);
-    }
-    return SSCHED_OK;
+    return st;
 }
+
+static ssched_status_t exact_master(void *ctx, ssched_lp_t *lp, ssched_error_t *err)
+{
+    return ssched_i_cg_exact_master(&((cgc_state_t *)ctx)->m, lp, err);
+}
+
+static size_t n_columns(const void *ctx)
+{
+    return ((const cgc_state_t *)ctx)->m.n_cols;
+}
+
+static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
 
 /* Upper bound when pricing did not prove the optimum: Farley's z / lower
  * (lower > 0) and the relaxation LP, the smaller. */
@@ -403,13 +302,20 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
     s.m.pb = pb;
     s.m.reduce = 1;
     s.m.n = p->n_nodes;
-    s.m.t0 = ssched_i_wall_now();
+    cg_engine_t eng;
+    memset(&eng, 0, sizeof eng);
+    s.m.eng = &eng;
+    mpq_inits(s.cost, s.lower, NULL);
     out->method = SSCHED_METHOD_COLGEN;
     out->kind = pb->kind;
     size_t N = pb->n_participants;
     ssched_status_t st = ssched_i_cgc_graph_init(&s.g, p, pb, err);
     if (st == SSCHED_OK)
-        st = master_setup(&s.m, opt, err);
+        st = ssched_i_cg_master_rows(&s.m, 0, err); /* the ordered colgen's rows */
+    if (st == SSCHED_OK) /* every row a capacity: rhs 1 */
+        st = ssched_i_cge_init(&eng, s.m.n_rows, NULL, opt, out, err);
+    if (st == SSCHED_OK && !ssched_i_cg_scratch_init(&s.sc, p->n_nodes, s.m.nres))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     /* a participant that cannot reach the target forces TP = 0 */
     out->unreachable = ssched_i_calloc(N, 1);
     unsigned char *reach = ssched_i_alloc(p->n_nodes, 1);
@@ -439,36 +345,25 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         free(one);
     }
-    if (st == SSCHED_OK && s.m.n_cols) {
-        cg_clock_t c_float = cg_clock();
-        st = float_phase(&s, opt, out, err);
-        cg_phase_add(&out->phase_float, c_float);
-        out->phase_float.count = out->cg_iterations;
-    }
-    mpq_t lower;
-    mpq_init(lower);
-    int none = 0;
-    if (st == SSCHED_OK) {
-        cg_clock_t c_exact = cg_clock();
-        ssched_phase_t master0 = out->phase_master;
-        st = exact_phase(&s, opt, out, lower, &none, err);
-        cg_exact_phase_done(out, c_exact, master0);
-    }
+    /* no first tree: the exact pass decides (none exists: TP = 0) */
+    if (st == SSCHED_OK)
+        st = ssched_i_cge_run(&eng, &pricer, &s, s.m.n_cols > 0, err);
+    int none = s.none;
     out->cg_columns = (long)s.m.n_cols;
     if (st == SSCHED_OK)
         st = ssched_i_cgc_interpret(&s.g, &s.m, s.trees, out, err);
     if (st == SSCHED_OK) {
         /* proven: no tree at all, or every tree costs >= 1 */
-        out->cg_pricing_exact = blocked || none || mpq_cmp_ui(lower, 1, 1) >= 0;
+        out->cg_pricing_exact = blocked || none || mpq_cmp_ui(s.lower, 1, 1) >= 0;
         if (out->cg_pricing_exact)
             mpq_set(out->upper_bound, out->throughput);
         else
-            st = upper_bound(p, pb, opt, lower, out, err);
+            st = upper_bound(p, pb, opt, s.lower, out, err);
         out->optimal = mpq_equal(out->upper_bound, out->throughput);
     }
-    mpq_clear(lower);
-    if (s.m.lp)
-        delete_lp(s.m.lp);
+    mpq_clears(s.cost, s.lower, NULL);
+    ssched_i_cg_scratch_free(&s.sc);
+    ssched_i_cge_free(&eng);
     for (size_t k = 0; k < s.m.n_cols; k++) {
         ssched_i_cg_column_free(&s.m.cols[k]);
         ssched_i_cgc_tree_free(&s.trees[k]);

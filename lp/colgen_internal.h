@@ -21,8 +21,7 @@
 
 #include <gmp.h>
 
-#include <lpsolve/lp_lib.h>
-
+#include "lp/colgen_engine.h"
 #include "lp/internal.h"
 #include "ssched/steady.h"
 #include "src/util/internal.h"
@@ -100,9 +99,34 @@ typedef struct {
     size_t *link_edge;                 /* link row - link0 -> resource  */
     size_t n_cols, cap;
     cg_column_t *cols;
-    lprec *lp;                         /* the floating-point master     */
-    double t0;
+    cg_engine_t *eng;                  /* the floating-point master     */
 } cg_master_t;
+
+/* The master's rows: out-port and in-port per node, then a cpu row per
+ * node with w (m->reduce) or n_delivery delivery rows, then a row per link
+ * resource some edge charges (lp/resources.c: an edge with a switch end;
+ * routed: SHARED links, FATPIPE rows).  m->p and m->reduce set; sets n,
+ * nres, n_rows, link0 and allocates cpu_row (reduce), link_row, link_edge
+ * (the caller frees them, also on failure). */
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_master_rows(cg_master_t *m, size_t n_delivery,
+                                                        ssched_error_t *err);
+
+/* Price scratch: per-node cpu and per-resource link prices in doubles, and
+ * the exact prices. */
+typedef struct {
+    size_t n, nres;
+    double *cpu, *link;
+    cg_prices_q q;
+} cg_scratch_t;
+/* 1 on success, 0 on ENOMEM (free it anyway). */
+SSCHED_INTERNAL int ssched_i_cg_scratch_init(cg_scratch_t *s, size_t n, size_t nres);
+SSCHED_INTERNAL void ssched_i_cg_scratch_free(cg_scratch_t *s);
+/* The pricers' prices from the master's duals y (float or exact): ports
+ * from the first 2n rows, cpu and link from their rows (0 without one). */
+SSCHED_INTERNAL cg_prices_d ssched_i_cg_prices_d(const cg_master_t *m, const double *y,
+                                                 cg_scratch_t *s);
+SSCHED_INTERNAL const cg_prices_q *ssched_i_cg_prices_q(const cg_master_t *m, const mpq_t *y,
+                                                        cg_scratch_t *s);
 
 /* Exact coefficients of a column in the master's rows (TP excluded). */
 SSCHED_INTERNAL void ssched_i_cg_column_coefs(const cg_master_t *m, const cg_column_t *c,
@@ -116,17 +140,6 @@ static inline int cg_capacity_row(const cg_master_t *m, size_t r)
 /* Add a column to the master and to its floating-point model; the master
  * takes ownership.  0 on failure. */
 SSCHED_INTERNAL int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c);
-/* Solve an exact master (consumed: freed here), record its size in
- * out->lp_rows/lp_cols and add its solver figures to out->lp. */
-SSCHED_INTERNAL ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp,
-                                                         const ssched_lp_options_t *opt,
-                                                         ssched_lp_solution_t *sol,
-                                                         ssched_steady_t *out, ssched_error_t *err);
-/* The duals of a floating-point master lp_solve has just solved, as
- * non-negative prices y[0..n_rows).  lp_solve's dual sign for a
- * maximization is fixed by strong duality: the objective equals the sum of
- * rhs x dual over the rows.  0 if lp_solve has no duals. */
-SSCHED_INTERNAL int ssched_i_cg_float_duals(lprec *lp, size_t n_rows, double *y);
 /* Is the column already in the master? */
 SSCHED_INTERNAL int ssched_i_cg_known(const cg_master_t *m, const cg_column_t *c);
 /* The master over the current columns as an exact ssched_lp_t. */

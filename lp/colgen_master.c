@@ -1,6 +1,5 @@
 /* The column-generation master: columns, their exact coefficients, the
  * floating-point model and the exact LP over the current columns. */
-#include <lpsolve/lp_lib.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,7 +72,7 @@ int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
         m->cap = cap;
     }
     mpq_t *coef = malloc(m->n_rows * sizeof *coef);
-    REAL *val = malloc((m->n_rows + 1) * sizeof *val);
+    double *val = malloc((m->n_rows + 1) * sizeof *val);
     int *row = malloc((m->n_rows + 1) * sizeof *row);
     int ok = coef && val && row;
     if (ok) {
@@ -90,7 +89,7 @@ int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
                 val[cnt] = mpq_get_d(coef[r]);
                 row[cnt++] = (int)r + 1;
             }
-        ok = add_columnex(m->lp, cnt, val, row);
+        ok = ssched_i_cge_add(m->eng, cnt, val, row);
         for (size_t r = 0; r < m->n_rows; r++)
             mpq_clear(coef[r]);
     }
@@ -149,31 +148,87 @@ ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, 
     return st;
 }
 
-int ssched_i_cg_float_duals(lprec *lp, size_t n_rows, double *y)
+ssched_status_t ssched_i_cg_master_rows(cg_master_t *m, size_t n_delivery, ssched_error_t *err)
 {
-    REAL *duals = NULL;
-    if (!get_ptr_sensitivity_rhs(lp, &duals, NULL, NULL) || !duals)
-        return 0;
-    double z = get_objective(lp), sum = 0;
-    for (size_t r = 0; r < n_rows; r++)
-        sum += get_rh(lp, (int)r + 1) * duals[r];
-    double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
-    for (size_t r = 0; r < n_rows; r++)
-        y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
-    return 1;
+    const ssched_platform_t *p = m->p;
+    size_t n = m->n = p->n_nodes, ne = m->nres = ssched_i_res_count(p);
+    if (m->reduce)
+        m->cpu_row = ssched_i_alloc(n, sizeof *m->cpu_row);
+    m->link_row = ssched_i_alloc(ne, sizeof *m->link_row);
+    m->link_edge = ssched_i_alloc(ne, sizeof *m->link_edge);
+    unsigned char *used = ssched_i_res_used_flags(p);
+    if ((m->reduce && !m->cpu_row) || !m->link_row || !m->link_edge || !used) {
+        free(used);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    m->n_rows = 2 * n;
+    if (m->reduce)
+        for (size_t i = 0; i < n; i++)
+            m->cpu_row[i] = p->has_w[i] ? m->n_rows++ : SIZE_MAX;
+    else
+        m->n_rows += n_delivery;
+    m->link0 = m->n_rows;
+    for (size_t e = 0; e < ne; e++) {
+        m->link_row[e] = SIZE_MAX;
+        if (used[e]) {
+            m->link_edge[m->n_rows - m->link0] = e;
+            m->link_row[e] = m->n_rows++;
+        }
+    }
+    free(used);
+    return SSCHED_OK;
 }
 
-ssched_status_t ssched_i_cg_solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
-                                ssched_lp_solution_t *sol, ssched_steady_t *out,
-                                ssched_error_t *err)
+int ssched_i_cg_scratch_init(cg_scratch_t *s, size_t n, size_t nres)
 {
-    cg_clock_t c0 = cg_clock();
-    ssched_status_t st = ssched_lp_solve(lp, opt, sol, err);
-    cg_phase_add(&out->phase_master, c0);
-    out->phase_master.count++;
-    out->lp_rows = lp->n_rows;
-    out->lp_cols = lp->n_cols;
-    ssched_lp_free(lp);
-    cg_add_solve_figures(out, sol);
-    return st;
+    s->n = n;
+    s->nres = nres;
+    s->cpu = ssched_i_calloc(n + 1, sizeof *s->cpu);
+    s->link = ssched_i_calloc(nres + 1, sizeof *s->link);
+    s->q.out = ssched_i_mpq_vec_new(n);
+    s->q.in = ssched_i_mpq_vec_new(n);
+    s->q.cpu = ssched_i_mpq_vec_new(n);
+    s->q.link = ssched_i_mpq_vec_new(nres);
+    return s->cpu && s->link && s->q.out && s->q.in && s->q.cpu && s->q.link;
+}
+
+void ssched_i_cg_scratch_free(cg_scratch_t *s)
+{
+    free(s->cpu);
+    free(s->link);
+    ssched_i_mpq_vec_free(s->q.out, s->n);
+    ssched_i_mpq_vec_free(s->q.in, s->n);
+    ssched_i_mpq_vec_free(s->q.cpu, s->n);
+    ssched_i_mpq_vec_free(s->q.link, s->nres);
+    memset(s, 0, sizeof *s);
+}
+
+cg_prices_d ssched_i_cg_prices_d(const cg_master_t *m, const double *y, cg_scratch_t *s)
+{
+    for (size_t i = 0; i < m->n; i++)
+        s->cpu[i] = m->reduce && m->cpu_row[i] != SIZE_MAX ? y[m->cpu_row[i]] : 0.0;
+    for (size_t k = 0; k < m->nres; k++)
+        s->link[k] = m->link_row[k] == SIZE_MAX ? 0.0 : y[m->link_row[k]];
+    /* the pricers read the port prices only */
+    return (cg_prices_d){(double *)(uintptr_t)y, (double *)(uintptr_t)(y + m->n), s->cpu,
+                         s->link};
+}
+
+const cg_prices_q *ssched_i_cg_prices_q(const cg_master_t *m, const mpq_t *y, cg_scratch_t *s)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        mpq_set(s->q.out[i], y[i]);
+        mpq_set(s->q.in[i], y[m->n + i]);
+        mpq_set_ui(s->q.cpu[i], 0, 1);
+        if (m->reduce && m->cpu_row[i] != SIZE_MAX)
+            mpq_set(s->q.cpu[i], y[m->cpu_row[i]]);
+    }
+    /* the link rows' exact duals: the certificate covers them too */
+    for (size_t k = 0; k < m->nres; k++) {
+        if (m->link_row[k] == SIZE_MAX)
+            mpq_set_ui(s->q.link[k], 0, 1);
+        else
+            mpq_set(s->q.link[k], y[m->link_row[k]]);
+    }
+    return &s->q;
 }

@@ -1,6 +1,5 @@
 /* Reading a certified column-generation master back as a steady-state
  * solution: rates, tasks, occupations, prices and the rated trees. */
-#include <lpsolve/lp_lib.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

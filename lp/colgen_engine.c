@@ -1,0 +1,200 @@
+/* The column-generation engine (lp/colgen_engine.h): the float master, the
+ * float phase, the exact certification pass, progress and figures, for
+ * every pricer.  The only colgen code that calls lp_solve. */
+#include <lpsolve/lp_lib.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp/colgen_engine.h"
+#include "lp/colgen_internal.h"
+#include "lp/internal.h"
+#include "src/util/internal.h"
+
+ssched_status_t ssched_i_cge_init(cg_engine_t *e, size_t n_rows, const double *rhs,
+                                  const ssched_steady_options_t *opt, ssched_steady_t *out,
+                                  ssched_error_t *err)
+{
+    memset(e, 0, sizeof *e);
+    e->n_rows = n_rows;
+    e->opt = opt;
+    e->out = out;
+    e->t0 = e->last = ssched_i_wall_now();
+    lprec *lp = make_lp((int)n_rows, 0);
+    if (!lp)
+        return ssched_error_set(err, SSCHED_ESOLVER, "lp_solve: cannot create the master");
+    e->lp = lp;
+    ssched_i_lp_log(lp, opt->lp.verbose);
+    set_maxim(lp);
+    set_presolve(lp, PRESOLVE_SENSDUALS, get_presolveloops(lp));
+    for (size_t r = 0; r < n_rows; r++) {
+        set_constr_type(lp, (int)r + 1, LE);
+        set_rh(lp, (int)r + 1, rhs ? rhs[r] : 1.0);
+    }
+    return SSCHED_OK;
+}
+
+void ssched_i_cge_free(cg_engine_t *e)
+{
+    if (e->lp)
+        delete_lp((lprec *)e->lp);
+    e->lp = NULL;
+}
+
+int ssched_i_cge_add(cg_engine_t *e, int cnt, const double *val, const int *row)
+{
+    /* add_columnex takes non-const arrays but does not write them */
+    return add_columnex((lprec *)e->lp, cnt, (REAL *)(uintptr_t)val, (int *)(uintptr_t)row);
+}
+
+void ssched_i_cge_tick(cg_engine_t *e, const char *stage, size_t done, size_t total)
+{
+    const ssched_steady_options_t *opt = e->opt;
+    if (!opt->step)
+        return;
+    double t = ssched_i_wall_now();
+    if (t - e->last < opt->progress_interval)
+        return;
+    e->last = t;
+    opt->step(opt->progress_ctx, stage, done, total, t - e->t0);
+}
+
+static void report(cg_engine_t *e, const cg_pricer_t *pr, void *ctx, long it, double lower,
+                   double upper, int exact)
+{
+    const ssched_steady_options_t *opt = e->opt;
+    if (!opt->progress)
+        return;
+    double t = ssched_i_wall_now();
+    if (t - e->last < opt->progress_interval)
+        return;
+    e->last = t;
+    ssched_progress_t info = {it, (long)pr->n_columns(ctx), lower, upper, t - e->t0, exact};
+    opt->progress(opt->progress_ctx, &info);
+}
+
+/* The duals of the float master lp_solve has just solved, as non-negative
+ * prices y[0..n_rows).  lp_solve's dual sign for a maximization is fixed
+ * by strong duality: the objective equals the sum of rhs x dual over the
+ * rows.  0 if lp_solve has no duals. */
+static int float_duals(lprec *lp, size_t n_rows, double *y)
+{
+    REAL *duals = NULL;
+    if (!get_ptr_sensitivity_rhs(lp, &duals, NULL, NULL) || !duals)
+        return 0;
+    double z = get_objective(lp), sum = 0;
+    for (size_t r = 0; r < n_rows; r++)
+        sum += get_rh(lp, (int)r + 1) * duals[r];
+    double sign = fabs(sum - z) <= fabs(sum + z) ? 1.0 : -1.0;
+    for (size_t r = 0; r < n_rows; r++)
+        y[r] = sign * duals[r] > 0 ? sign * duals[r] : 0.0;
+    return 1;
+}
+
+/* Float phase: add the pricer's columns while they improve the master. */
+static ssched_status_t float_phase(cg_engine_t *e, const cg_pricer_t *pr, void *ctx,
+                                   ssched_error_t *err)
+{
+    ssched_steady_t *out = e->out;
+    lprec *lp = e->lp;
+    double *y = malloc((e->n_rows + 1) * sizeof *y);
+    if (!y)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    ssched_status_t st = SSCHED_OK;
+    e->last = ssched_i_wall_now();
+    for (long it = 0; st == SSCHED_OK; it++) {
+        double t = ssched_i_wall_now();
+        int ret = solve(lp);
+        out->lp.float_seconds += ssched_i_wall_now() - t;
+        out->lp.float_solves++;
+        if (ret != OPTIMAL || !float_duals(lp, e->n_rows, y))
+            break; /* leave it to the exact phase */
+        double z = get_objective(lp), upper = NAN;
+        int added = 0;
+        t = ssched_i_wall_now();
+        st = pr->price_d(ctx, e, y, z, &added, &upper, err);
+        out->cg_pricing_seconds += ssched_i_wall_now() - t;
+        out->cg_iterations++;
+        report(e, pr, ctx, it, z, upper, 0);
+        if (!added)
+            break;
+    }
+    free(y);
+    return st;
+}
+
+/* Solve an exact master (consumed: freed here), record its size in
+ * out->lp_rows/lp_cols and add its solver figures to out->lp. */
+static ssched_status_t solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
+                                    ssched_lp_solution_t *sol, ssched_steady_t *out,
+                                    ssched_error_t *err)
+{
+    cg_clock_t c0 = cg_clock();
+    ssched_status_t st = ssched_lp_solve(lp, opt, sol, err);
+    cg_phase_add(&out->phase_master, c0);
+    out->phase_master.count++;
+    out->lp_rows = lp->n_rows;
+    out->lp_cols = lp->n_cols;
+    ssched_lp_free(lp);
+    cg_add_solve_figures(out, sol);
+    return st;
+}
+
+/* Exact phase: certify, adding exactly priced columns until none helps. */
+static ssched_status_t exact_phase(cg_engine_t *e, const cg_pricer_t *pr, void *ctx,
+                                   ssched_error_t *err)
+{
+    ssched_steady_t *out = e->out;
+    ssched_status_t st = SSCHED_OK;
+    e->last = ssched_i_wall_now();
+    for (;;) {
+        ssched_lp_t lp;
+        if ((st = pr->exact_master(ctx, &lp, err)) != SSCHED_OK) {
+            ssched_lp_free(&lp);
+            break;
+        }
+        ssched_lp_solution_t sol;
+        ssched_lp_solution_init(&sol);
+        st = solve_master(&lp, &e->opt->lp, &sol, out, err);
+        int added = 0;
+        if (st == SSCHED_OK) {
+            out->cg_exact_passes++;
+            double t = ssched_i_wall_now();
+            st = pr->price_q(ctx, e, &sol, &added, err);
+            out->cg_pricing_seconds += ssched_i_wall_now() - t;
+            double z = mpq_get_d(sol.objective);
+            report(e, pr, ctx, (long)out->cg_iterations, z, z, 1);
+        }
+        if (st == SSCHED_OK && !added) {
+            /* certified: keep the exact solution */
+            ssched_lp_solution_free(&out->lp);
+            out->lp = sol;
+            break;
+        }
+        ssched_lp_solution_free(&sol);
+        if (st != SSCHED_OK)
+            break;
+    }
+    return st;
+}
+
+ssched_status_t ssched_i_cge_run(cg_engine_t *e, const cg_pricer_t *pr, void *ctx, int do_float,
+                                 ssched_error_t *err)
+{
+    ssched_steady_t *out = e->out;
+    ssched_status_t st = SSCHED_OK;
+    if (do_float) {
+        cg_clock_t c_float = cg_clock();
+        st = float_phase(e, pr, ctx, err);
+        cg_phase_add(&out->phase_float, c_float);
+        out->phase_float.count = out->cg_iterations;
+    }
+    if (st == SSCHED_OK) {
+        cg_clock_t c_exact = cg_clock();
+        ssched_phase_t master0 = out->phase_master;
+        st = exact_phase(e, pr, ctx, err);
+        cg_exact_phase_done(out, c_exact, master0);
+    }
+    return st;
+}
