@@ -13,7 +13,8 @@
 #       --algorithm greedy           (87 s before issue 26, target 10)
 #   the same with --P 512 --K 511 --algorithm preemptive  (184 s, target 20)
 #   usage: bench/redistribution.sh   (BUILD=dir to choose the build directory)
-#          BIG=0 skips the CLI rows; BIG=only runs only them;
+#          BIG=0 skips the CLI rows; BIG=only runs only them (GREEDY_P,
+#          PREEMPTIVE_P: other sizes);
 #          OLD=path/to/ssched also times that binary on the same rows and
 #          compares its output with this build's (byte for byte).
 set -eu
@@ -50,7 +51,7 @@ row() {
 
 echo
 echo "CPU table rows (issue 26): P processors, K = P - 1, N = 10^7, bandwidths 10..200, seed 1"
-for spec in "1024 greedy" "512 preemptive"; do
+for spec in "${GREEDY_P:-1024} greedy" "${PREEMPTIVE_P:-512} preemptive"; do
     set -- $spec
     row "$2-P$1" "$BUILD/ssched" "$1" "$2"
     if [ -n "${OLD:-}" ]; then
