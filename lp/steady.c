@@ -171,6 +171,13 @@ static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem
         return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
         return ssched_error_set(err, SSCHED_EINPUT, "problem.commutative: not supported yet");
+    /* scan (issue 27): the edge LP is an upper bound; no packing yet */
+    if (pb->kind == SSCHED_PROBLEM_SCAN && opt->method == SSCHED_METHOD_COLGEN)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "--method colgen is not supported for scan yet (the edge LP "
+                                "gives its certified upper bound: --method lp or auto)");
+    if (pb->kind == SSCHED_PROBLEM_SCAN)
+        return solve_edge_lp(p, pb, &opt->lp, out, err);
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_METHOD_COLGEN;
@@ -200,6 +207,24 @@ static ssched_status_t tighten_copies(const ssched_model_t *m, ssched_lp_solutio
     return ssched_i_report_require(
         ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
         &rep, SSCHED_EUNCERTIFIED, err);
+}
+
+/* Scan: participant k is unreachable when some r_j, j > k (whose prefix
+ * holds v_k), cannot be reached from r_k. */
+static ssched_status_t scan_unreachable(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        unsigned char *reach, unsigned char *unreachable,
+                                        ssched_error_t *err)
+{
+    size_t N = pb->n_participants;
+    for (size_t k = 0; k < N; k++) {
+        ssched_status_t st = ssched_platform_reachable(p, pb->participants[k], 0, reach, err);
+        if (st != SSCHED_OK)
+            return st;
+        for (size_t j = k + 1; j < N; j++)
+            if (!reach[pb->participants[j]])
+                unreachable[k] = 1;
+    }
+    return SSCHED_OK;
 }
 
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -256,7 +281,9 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
                 mpq_set(out->compute_price[i], out->lp.y[m.compute_row[i]]);
         out->n_commodities = nt;
         out->commodities = ssched_i_alloc(nt, sizeof *out->commodities);
-        size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
+        size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE || pb->kind == SSCHED_PROBLEM_SCAN
+                               ? pb->n_participants
+                               : nt;
         out->unreachable = ssched_i_calloc(n_unreach, 1);
         out->flows = ssched_i_alloc(m.n_sends, sizeof *out->flows);
         out->out_busy = ssched_i_mpq_vec_new(n);
@@ -286,6 +313,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             for (size_t k = 0; k < pb->n_participants; k++)
                 out->unreachable[k] = !reach[pb->participants[k]];
         }
+        if (pb->kind == SSCHED_PROBLEM_SCAN && st == SSCHED_OK)
+            st = scan_unreachable(p, pb, reach, out->unreachable, err);
         free(reach);
         mpq_set(out->throughput, out->lp.x[m.tp_col]);
         mpq_t busy;
