@@ -227,6 +227,33 @@ static ssched_status_t scan_unreachable(const ssched_platform_t *p, const ssched
     return SSCHED_OK;
 }
 
+/* Scan: lower every physical x(e,I) and t(i,T) to the largest demand flow
+ * it bounds (the copy rows "cs_*" and "ct_*" of lp/build_scan.c: +1 on the
+ * demand's column, -1 on the physical one), as tighten_copies does for a
+ * broadcast, and certify again: resources only get less busy, the copy
+ * rows still hold, objective and duals are unchanged. */
+static ssched_status_t tighten_scan(const ssched_model_t *m, ssched_lp_solution_t *sol,
+                                    ssched_error_t *err)
+{
+    for (size_t k = 0; k < m->n_sends; k++)
+        mpq_set_ui(sol->x[m->send_col[k]], 0, 1);
+    for (size_t k = 0; k < m->n_cons; k++)
+        mpq_set_ui(sol->x[m->cons_col[k]], 0, 1);
+    for (size_t r = 0; r < m->lp.n_rows; r++) {
+        const ssched_lp_row_t *row = &m->lp.rows[r];
+        if (row->nnz != 2 || (strncmp(row->name, "cs_", 3) && strncmp(row->name, "ct_", 3)))
+            continue;
+        size_t dem = mpq_sgn(row->vals[0]) > 0 ? 0 : 1;
+        mpq_ptr phys = sol->x[row->cols[1 - dem]];
+        if (mpq_cmp(sol->x[row->cols[dem]], phys) > 0)
+            mpq_set(phys, sol->x[row->cols[dem]]);
+    }
+    ssched_check_report_t rep;
+    return ssched_i_report_require(
+        ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
+        &rep, SSCHED_EUNCERTIFIED, err);
+}
+
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
                                      const ssched_lp_options_t *opt, ssched_steady_t *out,
                                      ssched_error_t *err)
@@ -247,6 +274,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     out->phase_master = (ssched_phase_t){out->lp.exact_seconds, out->lp.exact_cpu_seconds, 1};
     if (st == SSCHED_OK && m.copy_col)
         st = tighten_copies(&m, &out->lp, p->n_edges, err);
+    if (st == SSCHED_OK && pb->kind == SSCHED_PROBLEM_SCAN)
+        st = tighten_scan(&m, &out->lp, err);
     size_t n = p->n_nodes, nt = m.n_commodities;
     out->kind = pb->kind;
     if (st == SSCHED_OK) {
