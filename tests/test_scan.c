@@ -349,6 +349,17 @@ static void test_cli(void)
     CU_ASSERT(text && strstr(text, "ssscan") && strstr(text, "deliver_d2") &&
               strstr(text, "cs_d1_"));
     free(text);
+    /* switches and the routed model: the same transfer rows as every
+     * problem (lp/resources.c) */
+    const char *tiers = SSCHED_SOURCE_DIR "/examples/tiers-small.graphml";
+    static const char *const models[] = {"--routers switch", "--model routed", ""};
+    for (size_t k = 0; k < 3; k++) {
+        CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --problem scan --participants "
+                                   "h0_0_0_0,h0_0_1_0,h1_0_0_0 %s --json --quiet", tiers,
+                               models[k]), 0);
+        CU_ASSERT(r.out && strstr(r.out, "\"upper_bound\""));
+        tu_run_free(&r);
+    }
     /* bad input: exit 2, one line */
     static const char *const bad[] = {
         "solve '%s' --problem scan --participants P0",
