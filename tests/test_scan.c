@@ -11,6 +11,7 @@
  * moves one.  In demand j's flow (docs/model.md, "Parallel prefix") v[0,a_j]
  * is delivered at r_j at rate TP, so tokens of every k <= a_j that r_j does
  * not own enter r_j at rate >= TP, each entry a send x(e,I) >= f_j(e,I). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,23 @@ static void link2(ssched_platform_t *p, size_t a, size_t b, const char *c)
     CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, a, b, q, NULL), SSCHED_OK);
     CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, b, a, q, NULL), SSCHED_OK);
     mpq_clear(q);
+}
+
+/* n rational zeros (the chain schedule's loads). */
+static mpq_t *loads_new(size_t n)
+{
+    mpq_t *v = malloc(n * sizeof *v);
+    CU_ASSERT_FATAL(v != NULL);
+    for (size_t i = 0; i < n; i++)
+        mpq_init(v[i]);
+    return v;
+}
+
+static void loads_free(mpq_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        mpq_clear(v[i]);
+    free(v);
 }
 
 /* A scan of participants list[0..N-1] (node indices). */
@@ -326,6 +344,68 @@ static void test_random_bounds(void)
     CU_ASSERT(!have_esolver || cross == 16);
 }
 
+/* The edge a -> b of p, or SIZE_MAX. */
+static size_t edge_of(const ssched_platform_t *p, size_t a, size_t b)
+{
+    for (size_t e = 0; e < p->n_edges; e++)
+        if (p->from[e] == a && p->to[e] == b)
+            return e;
+    return SIZE_MAX;
+}
+
+static void test_below_chain_schedule(void)
+{
+    /* Validity on random instances (the theorem of docs/model.md): a real
+     * schedule's throughput never exceeds the LP.  The chain schedule along
+     * the ring r_0 -> r_1 -> .. (r_{j-1} sends v[0,j-1] to r_j, which
+     * computes v[0,j] unless it is the last of an exclusive scan) is one
+     * periodic structure: its throughput is 1 / its largest resource load
+     * per operation (RR-4872's steady-state reconstruction), computed here
+     * independently of lp/. */
+    for (int k = 0; k < 12; k++) {
+        ssched_platform_t p;
+        unsigned n = 3 + tu_pick(2);
+        tu_random_platform(&p, n);
+        for (unsigned i = 0; i < n; i++) {
+            p.has_w[i] = 1;
+            mpq_set_ui(p.w[i], tu_pick(5) + 1, tu_pick(3) + 1);
+            mpq_canonicalize(p.w[i]);
+        }
+        size_t N = n, l[4], start = tu_pick(n);
+        for (size_t i = 0; i < N; i++)
+            l[i] = (start + i) % n; /* ring edges i -> i+1 always exist */
+        int exclusive = k % 2;
+        mpq_t *out = loads_new(n), *in = loads_new(n),
+              *cpu = loads_new(n);
+        for (size_t j = 1; j < N; j++) {
+            size_t e = edge_of(&p, l[j - 1], l[j]);
+            CU_ASSERT_FATAL(e != SIZE_MAX);
+            mpq_add(out[l[j - 1]], out[l[j - 1]], p.c[e]);
+            mpq_add(in[l[j]], in[l[j]], p.c[e]);
+            if (!(exclusive && j == N - 1))
+                mpq_add(cpu[l[j]], cpu[l[j]], p.w[l[j]]);
+        }
+        mpq_t worst, tp, chain;
+        mpq_inits(worst, tp, chain, NULL);
+        for (size_t i = 0; i < n; i++) {
+            if (mpq_cmp(out[i], worst) > 0) mpq_set(worst, out[i]);
+            if (mpq_cmp(in[i], worst) > 0) mpq_set(worst, in[i]);
+            if (mpq_cmp(cpu[i], worst) > 0) mpq_set(worst, cpu[i]);
+        }
+        mpq_inv(chain, worst);
+        ssched_problem_t sc;
+        scan_problem(&sc, l, N, exclusive);
+        solve_value(&p, &sc, SSCHED_METHOD_LP, tp);
+        CU_ASSERT(mpq_cmp(chain, tp) <= 0);
+        loads_free(out, n);
+        loads_free(in, n);
+        loads_free(cpu, n);
+        mpq_clears(worst, tp, chain, NULL);
+        ssched_problem_free(&sc);
+        ssched_platform_free(&p);
+    }
+}
+
 static void test_cli(void)
 {
     const char *fig6 = SSCHED_SOURCE_DIR "/examples/fig6.graphml";
@@ -391,6 +471,7 @@ int main(void)
         {"complete graphs: 1, 3/4, 2/3", test_complete},
         {"N = 2: the reduce LP and the one-target broadcast LP", test_two_participants},
         {"random: below each demand's reduce, equal to esolver", test_random_bounds},
+        {"random: above the chain schedule's throughput", test_below_chain_schedule},
         {"CLI: solve, lp, bad input", test_cli},
         {NULL, NULL}};
     return tu_main("scan", tests);
