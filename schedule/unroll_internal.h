@@ -516,6 +516,13 @@ SSCHED_INTERNAL void ssched_i_sched_plan_choose_whole(const ssched_platform_t *p
 SSCHED_INTERNAL void ssched_i_sched_plan_rank(const ssched_platform_t *p,
                                               const ssched_problem_t *pb,
                                               const ssched_schedule_t *s, size_t K, mpq_t out);
+/* Routed reduce, all-reduce: the replay order of s (unroll_order) whose
+ * exact rank for K is least, est its rank in slot order on entry and the
+ * chosen one's on return; best (or NULL) the best candidate's so far. */
+SSCHED_INTERNAL void ssched_i_sched_plan_choose_order(const ssched_platform_t *p,
+                                                      const ssched_problem_t *pb,
+                                                      ssched_schedule_t *s, size_t K,
+                                                      mpq_srcptr best, mpq_t est);
 /* The routed candidates of the planner (unroll_plan_routed.c): single
  * arborescences (broadcast, all-reduce), relay routes (scatter, gossip),
  * spread reduce trees (ordered reduce, all-reduce). */

@@ -217,7 +217,11 @@ ssched_status_t ssched_i_sched_plan_consider(const ssched_platform_t *p,
         return ssched_error_set(err, r, "%s", e.message);
     if (r != SSCHED_OK)
         return SSCHED_OK;
+    cand->unroll_order = 0;
     rank(p, pb, cand, K, 2000000ULL, est);
+    /* routed reduce, all-reduce: the replay's orders (unroll_plan_routed.c) */
+    if (p->routes && (pb->kind == SSCHED_PROBLEM_REDUCE || pb->kind == SSCHED_PROBLEM_ALLREDUCE))
+        ssched_i_sched_plan_choose_order(p, pb, cand, K, *have ? best : NULL, est);
     if (!*have || mpq_cmp(est, best) < 0) {
         ssched_schedule_t tmp = *out;
         *out = *cand;

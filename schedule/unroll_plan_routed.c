@@ -17,6 +17,51 @@
 
 #include "schedule/unroll_internal.h"
 
+/* The replay's orders of a reduce pattern's period (ssched_schedule_t
+ * unroll_order: bits 0-1 the order, 2-3 lag + 1 of a batch release, 4-5
+ * the solo batches; unroll_reduce.c).  Slot order (0) places a period's
+ * transfers edge by edge, so at the fill a young operation's first
+ * transfer may take the link an old one's last transfer needs
+ * (cluster_fat_tree: operation 0's fourth hop waited 12 ms for a host's
+ * up-link that operations 3 and 5 had taken).  Oldest operation first
+ * (1), or within a batch shallow trees first (2, the bottleneck target is
+ * fed sooner) or deep ones (3, the longest path starts first); a batch
+ * release (lag 1: batch b starts no earlier than b - 1 periods) keeps the
+ * later batches from taking the first ones' resources at the start; solo
+ * batches (1 or 2) are placed alone, every level, before the others fill
+ * the gaps they leave.  All are valid (a task still follows its inputs);
+ * each is ranked exactly like the candidate, tried only when the
+ * candidate in slot order is within 5 % of the best so far (the gains are
+ * a few %; every replay costs). */
+static const int orders[] = {1,          2,          3,          1 | 2 << 2, 3 | 2 << 2,
+                             1 | 1 << 4, 3 | 1 << 4, 1 | 2 << 4, 0 | 1 << 4};
+
+void ssched_i_sched_plan_choose_order(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                      ssched_schedule_t *s, size_t K, mpq_srcptr best, mpq_t est)
+{
+    mpq_t o;
+    mpq_init(o);
+    if (best) { /* est > 1.05 best: not worth the replays */
+        mpq_set_ui(o, 21, 20);
+        mpq_mul(o, o, best);
+    }
+    int bo = 0;
+    for (size_t v = 0; v < sizeof orders / sizeof *orders && (!best || mpq_cmp(est, o) <= 0);
+         v++) {
+        s->unroll_order = orders[v];
+        mpq_t t;
+        mpq_init(t);
+        ssched_i_sched_plan_rank(p, pb, s, K, t);
+        if (mpq_cmp(t, est) < 0) { /* ties: the earlier order */
+            mpq_set(est, t);
+            bo = orders[v];
+        }
+        mpq_clear(t);
+    }
+    s->unroll_order = bo;
+    mpq_clear(o);
+}
+
 /* operations per pattern tried (single arborescences) */
 static const size_t ns[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
 

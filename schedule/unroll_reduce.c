@@ -14,6 +14,13 @@
  * A commutative reduce runs the same trees; its values are keyed by set
  * (the schedule's types) instead of interval.
  *
+ * Orders (s->unroll_order, issue 23): a task's inputs come from earlier
+ * periods only, so the order of a period's tasks is free; it decides who
+ * takes a shared link or processor first.  Slot order by default; the
+ * oldest operation first (or a batch's shallow or deep trees first), a
+ * batch release, and the first batches placed alone at period 0 are the
+ * planner's other choices (unroll_plan_routed.c ranks them).
+ *
  * Memory: one period's task instances, and the availability of every value
  * of the operations in flight (a ring of (max level + 2) batches).
  *
@@ -120,6 +127,12 @@ struct sched_reduce_replay {
     ssched_status_t (*hook)(sched_engine_t *e, void *ctx, const ssched_transfer_t *tr,
                             ssched_error_t *err);
     void *hook_ctx;
+    size_t *depth;
+    size_t lag;          /* batch b starts no earlier than (b - lag) periods
+                            (SIZE_MAX: no such release) */
+    size_t rel_batch;    /* the batch whose release rel_ticks is */
+    int64_t rel_ticks;
+    size_t (*by_op)[4]; /* oldest_first's keys, the instance last */
 };
 
 void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
@@ -141,6 +154,8 @@ void ssched_i_sched_reduce_end(sched_reduce_replay_t *r)
     for (size_t t = 0; t < r->nt && r->sets; t++)
         free(r->sets[t]);
     free(r->sets);
+    free(r->by_op);
+    free(r->depth);
     free(r->levels); free(r->offset); free(r->inst); free(r->need); free(r->cursor_of);
     free(r->ring.avail);
     free(r);
@@ -180,11 +195,12 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     r->levels = ssched_i_calloc(nt, sizeof *r->levels);
     r->sets = ssched_i_calloc(nt, sizeof *r->sets);
     r->offset = ssched_i_calloc(nt, sizeof *r->offset);
+    r->depth = ssched_i_calloc(nt, sizeof *r->depth);
     ssched_status_t st = SSCHED_OK;
     ssched_sets_t copy;
     ssched_sets_init(&copy, N);
     uint64_t *scratch = malloc(copy.words * sizeof *scratch);
-    if (!r->levels || !r->offset || !r->sets || !scratch ||
+    if (!r->levels || !r->offset || !r->depth || !r->sets || !scratch ||
         (s->commutative && !ssched_sets_copy(&copy, &s->sets)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t t = 0; t < nt && st == SSCHED_OK && s->commutative; t++)
@@ -202,8 +218,13 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     size_t acc = 0;
     for (size_t t = 0; t < nt && st == SSCHED_OK; t++) {
         const ssched_tree_t *tr = &s->trees.trees[t];
-        if (!(r->levels[t] = tree_levels(tr, &r->max_level)))
+        size_t d = 0;
+        if (!(r->levels[t] = tree_levels(tr, &d)))
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        if (d > r->max_level)
+            r->max_level = d;
+        if (r->depth)
+            r->depth[t] = d;
         r->offset[t] = acc;
         acc += mpz_get_ui(tr->weight);
         r->total_tasks += tr->n_tasks * mpz_get_ui(tr->weight);
@@ -219,9 +240,13 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     r->inst = malloc(tt * sizeof *r->inst);
     r->need = malloc(tt * sizeof *r->need);
     r->cursor_of = malloc(tt * sizeof *r->cursor_of);
-    if (st == SSCHED_OK && (!r->inst || !r->need || !r->cursor_of || !r->ring.avail))
+    r->by_op = malloc(tt * sizeof *r->by_op);
+    if (st == SSCHED_OK &&
+        (!r->inst || !r->need || !r->cursor_of || !r->ring.avail || !r->by_op))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     r->batches = (K + r->ops - 1) / r->ops;
+    r->lag = (s->unroll_order >> 2 & 3) ? (size_t)(s->unroll_order >> 2 & 3) - 1 : SIZE_MAX;
+    r->rel_batch = SIZE_MAX;
     if (st != SSCHED_OK) {
         ssched_i_sched_reduce_end(r);
         return st;
@@ -230,8 +255,78 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     return SSCHED_OK;
 }
 
-ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
-                                  ssched_error_t *err)
+/* The batch release ((unroll_order >> 2 & 3) = lag + 1): operation op's tasks
+ * start no earlier than (b - lag) periods, b its batch, so that the
+ * later batches do not take, at the start, the resources the first
+ * ones need (every period is released at 0 until the window is full). */
+static int64_t op_release(const sched_engine_t *e, sched_reduce_replay_t *r, size_t op)
+{
+    size_t b = op / r->ops;
+    if (r->lag == SIZE_MAX || b <= r->lag)
+        return 0;
+    if (r->rel_batch != b) {
+        mpz_t t;
+        mpz_init_set_ui(t, (unsigned long)(b - r->lag));
+        mpz_mul(t, t, mpq_numref(e->period_ticks));
+        mpz_fdiv_q(t, t, mpq_denref(e->period_ticks));
+        r->rel_ticks = mpz_fits_slong_p(t) ? mpz_get_si(t) : INT64_MAX / 4;
+        mpz_clear(t);
+        r->rel_batch = b;
+    }
+    return r->rel_ticks;
+}
+
+static int64_t at_least(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+    const size_t *a = x, *b = y;
+    for (int i = 0; i < 4; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Whole values: the period's transfer instances in operation order (the
+ * oldest operation's, the critical ones at the fill and the drain,
+ * take the resources first).  Dependencies cross periods only (a task's
+ * level is its period's offset), so any order within a period is valid. */
+static ssched_status_t oldest_first(sched_engine_t *e, sched_reduce_replay_t *r, size_t n,
+                                    ssched_error_t *err)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (r->inst[k].key_a < e->p->n_edges) {
+            /* order 1: by operation; 2, 3: by batch, then its trees'
+             * depths up (shallow first) or down (deep first) */
+            size_t op = r->inst[k].op, d = r->depth[r->inst[k].tree];
+            int ord = e->s->unroll_order & 3;
+            r->by_op[m][0] = op / r->ops;
+            r->by_op[m][1] = ord == 1 ? op : ord == 2 ? d : r->max_level - d;
+            r->by_op[m][2] = ord == 1 ? 0 : r->inst[k].tree;
+            r->by_op[m++][3] = k;
+        }
+    qsort(r->by_op, m, sizeof *r->by_op, cmp_key);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t q = 0; q < m && st == SSCHED_OK; q++) {
+        size_t x = r->by_op[q][3];
+        int64_t *av = ring_at(&r->ring, r->inst[x].op, r->inst[x].key_b), end;
+        int64_t ready = at_least(*av, op_release(e, r, r->inst[x].op));
+        st = ssched_i_sched_emit_transfer(e, r->inst[x].key_a, r->inst[x].key_b, r->inst[x].op, 0,
+                                          r->need[x], ready, &end, err);
+        *av = end;
+        r->need[x] = 0;
+    }
+    return st;
+}
+
+/* The tasks of batches [bmin, bmax] due in `period` (level = period -
+ * batch); hooks: the all-reduce's copies are met in slot order too. */
+static ssched_status_t run_period(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+                                  size_t bmin, size_t bmax, int hooks, ssched_error_t *err)
 {
     const ssched_platform_t *p = e->p;
     const ssched_schedule_t *s = e->s;
@@ -243,11 +338,6 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
     size_t *cursor_of = r->cursor_of, **levels = r->levels, **sets = r->sets;
     size_t *offset = r->offset;
     ssched_status_t st = SSCHED_OK;
-    /* a new batch starts: its values are not produced yet (leaves are
-     * participants' own values, there from time 0) */
-    if (period < batches)
-        for (size_t j = 0; j < ops; j++)
-            memset(ring_at(&ring, period * ops + j, 0), 0, ring.nI * sizeof *ring.avail);
     size_t n = 0;
     for (size_t t = 0; t < nt; t++) {
         const ssched_tree_t *tr = &s->trees.trees[t];
@@ -256,6 +346,8 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
             if (period < levels[t][x] || period - levels[t][x] >= batches)
                 continue;
             size_t b = period - levels[t][x];
+            if (b < bmin || b > bmax)
+                continue;
             const ssched_tree_task_t *task = &tr->tasks[x];
             for (size_t j = 0; j < w; j++) {
                 size_t op = b * ops + offset[t] + j;
@@ -284,15 +376,20 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
                         inst[k].key_b == inst[k - 1].key_b) ? cursor_of[k - 1] : k;
     }
     /* transfers: each slot's (edge, interval) amount takes the next
-     * units of the instances needing that transfer, in order */
+     * units of the instances needing that transfer, in order; whole
+     * values (every instance moves in the period anyway) oldest first */
+    int by_op = (s->unroll_order & 3) && (e->sc.whole || e->sc.a == 1);
     for (size_t k = 0; k < s->n_slots && st == SSCHED_OK; k++) {
         const ssched_slot_t *sl = &s->slots[k];
         for (size_t t = 0; t < sl->n_transfers && st == SSCHED_OK; t++) {
             const ssched_transfer_t *tr = &sl->transfers[t];
             if (r->hook && tr->type == r->hook_type) {
-                st = r->hook(e, r->hook_ctx, tr, err);
+                if (hooks)
+                    st = r->hook(e, r->hook_ctx, tr, err);
                 continue;
             }
+            if (by_op)
+                continue; /* oldest_first below */
             size_t lo = 0, hi = n;
             while (lo < hi) {
                 size_t mid = (lo + hi) / 2;
@@ -313,8 +410,9 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
                 size_t x = *next;
                 int64_t len = need[x] < want ? need[x] : want, end;
                 int64_t *av = ring_at(&ring, inst[x].op, tr->type);
+                int64_t ready = at_least(*av, op_release(e, r, inst[x].op));
                 st = ssched_i_sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
-                                         *av, &end, err);
+                                                  ready, &end, err);
                 /* later pieces go over the same port: waiting for this
                  * one's end changes nothing; the value is at the receiver
                  * once the last piece ends */
@@ -326,6 +424,8 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
             }
         }
     }
+    if (by_op && st == SSCHED_OK)
+        st = oldest_first(e, r, n, err);
     for (size_t k = 0; k < n && st == SSCHED_OK; k++)
         if (inst[k].key_a < p->n_edges && need[k] != 0)
             st = ssched_error_set(err, SSCHED_EINTERNAL,
@@ -349,13 +449,48 @@ ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_repla
             x.l = right;
             x.m = out;
         }
-        int64_t ready = *ring_at(&ring, inst[k].op, left), end;
+        int64_t ready = at_least(*ring_at(&ring, inst[k].op, left), op_release(e, r, inst[k].op));
+        int64_t end;
         if (*ring_at(&ring, inst[k].op, right) > ready)
             ready = *ring_at(&ring, inst[k].op, right);
         st = ssched_i_sched_emit_computation(e, &x, inst[k].op, ready, &end, err);
         *ring_at(&ring, inst[k].op, out) = end;
     }
     return st;
+}
+
+/* A new batch starts: its values are not produced yet (leaves are
+ * participants' own values, there from time 0). */
+static void reset_batch(sched_reduce_replay_t *r, size_t b)
+{
+    for (size_t j = 0; j < r->ops; j++)
+        memset(ring_at(&r->ring, b * r->ops + j, 0), 0, r->ring.nI * sizeof *r->ring.avail);
+}
+
+/* solo (unroll_order >> 4): the first batches are placed alone, every
+ * level one after the other, before any later batch: their critical
+ * paths run as soon as their inputs are there (the pipeline's fill), and
+ * the later batches take what they leave (routed multi-port: links and
+ * processors are profiles, a later task may fill an earlier gap).  Valid
+ * as any order: a task still follows its inputs. */
+ssched_status_t ssched_i_sched_reduce_step(sched_engine_t *e, sched_reduce_replay_t *r, size_t period,
+                                  ssched_error_t *err)
+{
+    size_t solo = (size_t)(e->s->unroll_order >> 4 & 3);
+    if (solo > r->batches)
+        solo = r->batches;
+    if (solo > r->max_level + 1) /* the ring holds max_level + 2 batches */
+        solo = r->max_level + 1;
+    ssched_status_t st = SSCHED_OK;
+    if (period == 0)
+        for (size_t b = 0; b < solo && st == SSCHED_OK; b++) {
+            reset_batch(r, b);
+            for (size_t L = 0; L <= r->max_level && st == SSCHED_OK; L++)
+                st = run_period(e, r, b + L, b, b, 0, err);
+        }
+    if (period < r->batches && period >= solo)
+        reset_batch(r, period);
+    return st == SSCHED_OK ? run_period(e, r, period, solo, SIZE_MAX, 1, err) : st;
 }
 
 ssched_status_t ssched_i_sched_replay_reduce(sched_engine_t *e, const ssched_problem_t *pb,

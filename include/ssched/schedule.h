@@ -134,6 +134,15 @@ typedef struct {
     int unroll_direct;         /* unrolling: the direct (one-level) pattern of
                                   ssched_unroll_plan_pattern, not one derived
                                   from the steady state                      */
+    int unroll_order;          /* unrolling a reduce or all-reduce: 0 the
+                                  slot order; else bits 0-1 the order of a
+                                  period's reduce transfers when values move
+                                  whole (1 oldest operation first, after the
+                                  all-reduce's copies; 2, 3 shallow, deep
+                                  trees first in a batch), bits 2-3 lag + 1
+                                  of a batch release, bits 4-5 the first
+                                  batches placed alone (unroll_reduce.c);
+                                  ssched_unroll_plan chooses it (routed)    */
     size_t n_slots;
     ssched_slot_t *slots;      /* consecutive, starting at 0                */
     /* matching figures */
