@@ -440,6 +440,27 @@ static void test_cli(void)
         CU_ASSERT(r.out && strstr(r.out, "\"upper_bound\""));
         tu_run_free(&r);
     }
+    /* TP = 0, said why: no node computes; a value cannot reach a later
+     * participant (edges a -> b -> z only, w everywhere) */
+    const char *now = tu_tmp_path("now.graphml");
+    CU_ASSERT_EQUAL_FATAL(tu_write_file(now,
+        "<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+        "<key id=\"c\" for=\"edge\" attr.name=\"c\" attr.type=\"string\"/>\n"
+        "<key id=\"w\" for=\"node\" attr.name=\"w\" attr.type=\"string\"/>\n"
+        "<graph id=\"G\" edgedefault=\"directed\"><node id=\"a\"/><node id=\"b\"/>"
+        "<node id=\"z\"/><node id=\"y\"><data key=\"w\">1</data></node>\n"
+        "<edge source=\"a\" target=\"b\"><data key=\"c\">1</data></edge>\n"
+        "<edge source=\"b\" target=\"z\"><data key=\"c\">1</data></edge>\n"
+        "</graph></graphml>\n"), 0);
+    CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --problem scan --participants a,b,z", now), 0);
+    CU_ASSERT(r.out && strstr(r.out, "upper bound on TP = 0 ") &&
+              strstr(r.out, "prefixes cannot be formed"));
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "solve '%s' --problem scan --participants z,a --exclusive", now),
+                    0);
+    CU_ASSERT(r.out && strstr(r.out, "upper bound on TP = 0 ") &&
+              strstr(r.out, "cannot be reached from participant z"));
+    tu_run_free(&r);
     /* bad input: exit 2, one line */
     static const char *const bad[] = {
         "solve '%s' --problem scan --participants P0",

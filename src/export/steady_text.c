@@ -240,11 +240,18 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         if (s->unreachable[t])
             fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
                     p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
-    if (pb->kind == SSCHED_PROBLEM_SCAN)
+    if (pb->kind == SSCHED_PROBLEM_SCAN) {
+        int any = 0;
         for (size_t k = 0; k < pb->n_participants; k++)
-            if (s->unreachable[k])
+            if (s->unreachable[k]) {
                 fprintf(out, "note: a later participant cannot be reached from participant %s, "
                              "so TP = 0\n", p->names[pb->participants[k]]);
+                any = 1;
+            }
+        if (!any && mpq_sgn(s->throughput) == 0)
+            fputs("note: the prefixes cannot be formed (the values never meet on a node with w "
+                  "to be merged), so TP = 0\n", out);
+    }
     if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
         int any = 0;
         for (size_t k = 0; k < pb->n_participants; k++)
