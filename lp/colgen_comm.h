@@ -54,9 +54,24 @@
 #include "ssched/steady.h"
 #include "src/util/internal.h"
 
-/* Optional merge points up to which exact pricing enumerates every subset
- * (2^12 minimum-cost arborescences per exact pass). */
+/* Exact pricing (branch and bound, lp/colgen_comm_bb.inc) runs when at
+ * most CGC_EXACT_OPT optional merge points (nodes with w outside the
+ * problem) and at most CGC_EXACT_PLAY points in all (with the participants'
+ * second roles that a cpu price puts in play) are in play.  The search runs
+ * in doubles first, for at most CGC_BB_NODES nodes (the float phase's
+ * candidates: CGC_BB_NODES_FLOAT); the exact search follows only when that
+ * one completed within CGC_BB_EXACT nodes, and stops after 2x its nodes
+ * (+256): an exact node costs ~30 float ones.  When a search stops, the
+ * heuristics' tree and lower bound stand, as beyond the limits.  Measured
+ * (bench/commut_exact.sh): random Tiers instances with up to 12 points take
+ * at most a few hundred nodes; a dense random platform whose 17 nodes all
+ * have w (tests/test_commutative_brute.inc, 12 points and 4 second roles)
+ * needs more than 2^16. */
 #define CGC_EXACT_OPT 12
+#define CGC_EXACT_PLAY 24
+#define CGC_BB_NODES (1L << 12)
+#define CGC_BB_NODES_FLOAT (1L << 10)
+#define CGC_BB_EXACT 2048L
 
 /* Participant flows (N x edges) up to which the relaxation LP is solved for
  * the upper bound when Farley's bound exists too (colgen_comm.c). */
@@ -118,8 +133,8 @@ SSCHED_INTERNAL void ssched_i_cgc_tree_free(cgc_tree_t *t);
  * price are never read).  The all-reduce solver calls these too.
  *
  *   exact = 0: heuristics (exact anyway when no point is in play);
- *   exact = 1: also every subset of the points in play (done only when
- *              there are at most CGC_EXACT_OPT of them).
+ *   exact = 1: also the exact branch and bound over the points in play
+ *              (within CGC_EXACT_OPT / CGC_EXACT_PLAY, see above).
  * Returns 1 with the cheapest tree found (*tree, malloc'ed) and its cost
  * under y (exact in ssched_i_cgc_price_q; the _d version prices rounded costs and
  * recomputes the tree's cost in doubles), 0 if no tree was found (then

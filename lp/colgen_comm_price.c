@@ -19,12 +19,12 @@
  *    -sum w*pi cancels; the minimum is at most that.  Its internal points
  *    seed a candidate tree (heuristic).
  *  - greedy insertion of single points into the best candidate's set.
- *  - exact: every subset S of the points (n_opt <= CGC_EXACT_OPT); the
- *    optimal tree's own set S* gives an arborescence of cost <= cost(T*)
- *    after the -sum_S w*pi correction, so min over S is a lower bound too
- *    (an arborescence may leave a point of S as a leaf, which the
- *    correction rewards: that value is only a bound, its pruned tree a
- *    candidate).
+ *  - exact: branch and bound over the points (n_opt <= CGC_EXACT_OPT in
+ *    play, lp/colgen_comm_bb.inc), the heuristics' tree as its first
+ *    incumbent; run to the end it returns a cheapest tree, whose cost is
+ *    then the lower bound.  (A plain enumeration of the subsets S was not
+ *    exact: the arborescence of S may leave a point of S as a leaf, and
+ *    its correction rewards a merge that never happens.)
  * The lower bound is the larger of those computed; the tree is proven
  * cheapest when its exact cost equals it.  A point left without input in
  * a candidate is pruned (it would send nothing) and the cost recomputed
@@ -138,6 +138,25 @@ static ssched_status_t min_arb_d(size_t nv, size_t m, const size_t *from, const 
     return r < 0 ? ssched_error_set(err, SSCHED_ENOMEM, "out of memory") : SSCHED_OK;
 }
 
+/* A node of the exact pricing's branch and bound (lp/colgen_comm_bb.inc):
+ * per vertex the status of a point and a fixed parent (NONE: free), per
+ * pair of vertices in play (child index * na + parent index) a ban. */
+enum { CGC_BB_FREE, CGC_BB_OUT, CGC_BB_IN };
+
+typedef struct {
+    unsigned char *state;
+    size_t *fixpar;
+    unsigned char *ban;
+} cgc_bb_t;
+
+static void cgc_bb_free(cgc_bb_t *k)
+{
+    free(k->state);
+    free(k->fixpar);
+    free(k->ban);
+    free(k);
+}
+
 /* ---- doubles: the float phase's candidates ---- */
 #define CG_NUM_DOUBLE
 #include "lp/colgen_num.h"
@@ -154,7 +173,9 @@ int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mc
               cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
               ssched_status_t *status, ssched_error_t *err)
 {
-    return price_q(g, ecost, mcost, exact, tree, cost, lower, proven, status, err);
+    long nodes;
+    return price_q(g, ecost, mcost, exact, CGC_BB_NODES, &nodes, tree, cost, lower, proven, status,
+                   err);
 }
 
 /* The price of one message over e: the duals of the rows e uses. */
@@ -182,7 +203,9 @@ int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, 
             md[v] = g->p->has_w[v] ? y->cpu[v] * mpq_get_d(g->p->w[v]) : 0.0;
         double lower;
         int proven;
-        r = price_d(g, ed, md, exact, tree, cost, &lower, &proven, status, err);
+        long nodes;
+        r = price_d(g, ed, md, exact, CGC_BB_NODES_FLOAT, &nodes, tree, cost, &lower, &proven,
+                    status, err);
     } else {
         *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
@@ -217,7 +240,9 @@ int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, 
         for (size_t v = 0; v < n; v++)
             if (g->p->has_w[v])
                 mpq_mul(mq[v], y->cpu[v], g->p->w[v]);
-        r = price_q(g, (const mpq_t *)eq, (const mpq_t *)mq, exact, tree, cost, lower, proven,
+        long nodes;
+        r = price_q(g, (const mpq_t *)eq, (const mpq_t *)mq, exact, CGC_BB_NODES, &nodes, tree,
+                    cost, lower, proven,
                     status, err);
     } else {
         *status = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");

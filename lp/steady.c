@@ -7,6 +7,7 @@
 #include "lp/colgen_bcast.h"
 #include "lp/colgen_comm.h"
 #include "lp/colgen_internal.h"
+#include "lp/colgen_price.h"
 #include "lp/internal.h"
 #include "src/util/check_report.h"
 #include "src/util/enum_names.h"
@@ -183,8 +184,11 @@ static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem
         method = SSCHED_METHOD_COLGEN;
     if (method == SSCHED_METHOD_COLGEN && pb->kind == SSCHED_PROBLEM_BROADCAST)
         return solve_broadcast_colgen(p, pb, opt, out, err);
-    if (method == SSCHED_METHOD_COLGEN)
-        return ssched_i_cg_solve(p, pb, opt, out, err);
+    if (method == SSCHED_METHOD_COLGEN) {
+        ssched_status_t st = ssched_i_cg_solve(p, pb, opt, out, err);
+        ssched_i_cg_price_memo_release(); /* the path pricers' memo lives one solve */
+        return st;
+    }
     return solve_edge_lp(p, pb, &opt->lp, out, err);
 }
 
