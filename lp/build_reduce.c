@@ -83,84 +83,26 @@ static ssched_status_t add(reduce_builder_t *b, size_t row, size_t col, long coe
     return st;
 }
 
-static ssched_status_t port_row(ssched_model_t *m, size_t *rows, size_t i, const char *prefix,
-                                ssched_error_t *err)
-{
-    if (rows[i] != SSCHED_NO_ROW)
-        return SSCHED_OK;
-    char name[64];
-    mpq_t one;
-    mpq_init(one);
-    mpq_set_ui(one, 1, 1);
-    snprintf(name, sizeof name, "%s_n%zu", prefix, i);
-    ssched_status_t st = ssched_lp_add_row(&m->lp, name, SSCHED_ROW_LE, one, &rows[i], err);
-    mpq_clear(one);
-    return st;
-}
-
 static ssched_status_t add_send(reduce_builder_t *b, size_t e, size_t I, ssched_error_t *err)
 {
-    ssched_model_t *m = b->m;
     const ssched_platform_t *p = b->p;
-    if (m->n_sends == b->cap_sends) {
-        b->cap_sends = b->cap_sends ? 2 * b->cap_sends : 256;
-        size_t *x = realloc(m->send_edge, b->cap_sends * sizeof *x);
-        if (x) m->send_edge = x;
-        size_t *y = x ? realloc(m->send_type, b->cap_sends * sizeof *y) : NULL;
-        if (y) m->send_type = y;
-        size_t *z = y ? realloc(m->send_col, b->cap_sends * sizeof *z) : NULL;
-        if (!z)
-            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        m->send_col = z;
-    }
-    char name[64];
-    snprintf(name, sizeof name, "x_e%zu_v%zu_%zu", e, m->intervals[I].k, m->intervals[I].m);
-    size_t col, i = p->from[e], j = p->to[e], r;
-    ssched_status_t st = ssched_lp_add_col(&m->lp, name, NULL, &col, err);
-    if (st != SSCHED_OK)
-        return st;
-    m->send_edge[m->n_sends] = e;
-    m->send_type[m->n_sends] = I;
-    m->send_col[m->n_sends++] = col;
-    mpq_t coef;
-    mpq_init(coef);
-    mpq_mul(coef, p->c[e], b->pb->size);
-    if ((st = ssched_i_model_add_transfer_coefs(p, m, e, col, coef, err)) == SSCHED_OK &&
-        (st = balance_row(b, i, I, &r, err)) == SSCHED_OK && (st = add(b, r, col, -1, err)) == SSCHED_OK &&
-        (st = balance_row(b, j, I, &r, err)) == SSCHED_OK)
+    size_t col, r;
+    ssched_status_t st =
+        ssched_i_model_new_interval_send(p, b->pb, b->m, &b->cap_sends, e, I, &col, err);
+    /* leaves p->from[e], enters p->to[e] */
+    if (st == SSCHED_OK && (st = balance_row(b, p->from[e], I, &r, err)) == SSCHED_OK &&
+        (st = add(b, r, col, -1, err)) == SSCHED_OK &&
+        (st = balance_row(b, p->to[e], I, &r, err)) == SSCHED_OK)
         st = add(b, r, col, 1, err);
-    mpq_clear(coef);
     return st;
 }
 
 static ssched_status_t add_cons(reduce_builder_t *b, size_t i, size_t k, size_t l, size_t mm,
                                 ssched_error_t *err)
 {
-    ssched_model_t *m = b->m;
-    if (m->n_cons == b->cap_cons) {
-        b->cap_cons = b->cap_cons ? 2 * b->cap_cons : 256;
-        size_t *x = realloc(m->cons_col, b->cap_cons * sizeof *x);
-        if (x) m->cons_col = x;
-        ssched_task_t *t = x ? realloc(m->cons, b->cap_cons * sizeof *t) : NULL;
-        if (!t)
-            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        m->cons = t;
-    }
-    char name[96];
-    snprintf(name, sizeof name, "t_n%zu_%zu_%zu_%zu", i, k, l, mm);
-    size_t col, r;
-    ssched_status_t st = ssched_lp_add_col(&m->lp, name, NULL, &col, err);
+    size_t col, r, N = b->N;
+    ssched_status_t st = ssched_i_model_new_task(b->p, b->m, &b->cap_cons, i, k, l, mm, &col, err);
     if (st != SSCHED_OK)
-        return st;
-    m->cons_col[m->n_cons] = col;
-    ssched_task_t *t = &m->cons[m->n_cons++];
-    t->node = i;
-    t->k = k;
-    t->l = l;
-    t->m = mm;
-    size_t N = b->N;
-    if ((st = port_row(m, m->compute_row, i, "cpu", err)) != SSCHED_OK ||
-        (st = ssched_lp_add_coef(&m->lp, m->compute_row[i], col, b->p->w[i], err)) != SSCHED_OK)
         return st;
     /* produces v[k,m]; consumes v[k,l] and v[l+1,m] */
     if ((st = balance_row(b, i, ssched_interval_index(N, k, mm), &r, err)) != SSCHED_OK ||

@@ -108,36 +108,10 @@ static ssched_status_t balance_row(scan_builder_t *b, size_t i, size_t I, size_t
 static ssched_status_t phys_send(scan_builder_t *b, size_t e, size_t I, size_t *col,
                                  ssched_error_t *err)
 {
-    ssched_model_t *m = b->m;
     size_t *slot = &b->xcol[e * b->nI + I];
-    if (*slot != SSCHED_NO_ROW) {
-        *col = *slot;
-        return SSCHED_OK;
-    }
-    if (m->n_sends == b->cap_sends) {
-        b->cap_sends = b->cap_sends ? 2 * b->cap_sends : 256;
-        size_t *x = realloc(m->send_edge, b->cap_sends * sizeof *x);
-        if (x) m->send_edge = x;
-        size_t *y = x ? realloc(m->send_type, b->cap_sends * sizeof *y) : NULL;
-        if (y) m->send_type = y;
-        size_t *z = y ? realloc(m->send_col, b->cap_sends * sizeof *z) : NULL;
-        if (!z)
-            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        m->send_col = z;
-    }
-    char name[64];
-    snprintf(name, sizeof name, "x_e%zu_v%zu_%zu", e, m->intervals[I].k, m->intervals[I].m);
-    ssched_status_t st = ssched_lp_add_col(&m->lp, name, NULL, slot, err);
-    if (st != SSCHED_OK)
-        return st;
-    m->send_edge[m->n_sends] = e;
-    m->send_type[m->n_sends] = I;
-    m->send_col[m->n_sends++] = *slot;
-    mpq_t c;
-    mpq_init(c);
-    mpq_mul(c, b->p->c[e], b->pb->size);
-    st = ssched_i_model_add_transfer_coefs(b->p, m, e, *slot, c, err);
-    mpq_clear(c);
+    ssched_status_t st = SSCHED_OK;
+    if (*slot == SSCHED_NO_ROW)
+        st = ssched_i_model_new_interval_send(b->p, b->pb, b->m, &b->cap_sends, e, I, slot, err);
     *col = *slot;
     return st;
 }
@@ -146,39 +120,12 @@ static ssched_status_t phys_send(scan_builder_t *b, size_t e, size_t I, size_t *
 static ssched_status_t phys_task(scan_builder_t *b, size_t i, size_t k, size_t l, size_t mm,
                                  size_t *col, ssched_error_t *err)
 {
-    ssched_model_t *m = b->m;
     size_t N = b->N, *slot = &b->tcol[((i * N + k) * N + l) * N + mm];
-    if (*slot != SSCHED_NO_ROW) {
-        *col = *slot;
-        return SSCHED_OK;
-    }
-    if (m->n_cons == b->cap_cons) {
-        b->cap_cons = b->cap_cons ? 2 * b->cap_cons : 256;
-        size_t *x = realloc(m->cons_col, b->cap_cons * sizeof *x);
-        if (x) m->cons_col = x;
-        ssched_task_t *t = x ? realloc(m->cons, b->cap_cons * sizeof *t) : NULL;
-        if (!t)
-            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        m->cons = t;
-    }
-    char name[96];
-    snprintf(name, sizeof name, "t_n%zu_%zu_%zu_%zu", i, k, l, mm);
-    ssched_status_t st = ssched_lp_add_col(&m->lp, name, NULL, slot, err);
-    if (st != SSCHED_OK)
-        return st;
-    m->cons_col[m->n_cons] = *slot;
-    ssched_task_t *t = &m->cons[m->n_cons++];
-    t->node = i;
-    t->k = k;
-    t->l = l;
-    t->m = mm;
-    if (m->compute_row[i] == SSCHED_NO_ROW) {
-        snprintf(name, sizeof name, "cpu_n%zu", i);
-        if ((st = row_le_eq(b, name, SSCHED_ROW_LE, 1, &m->compute_row[i], err)) != SSCHED_OK)
-            return st;
-    }
+    ssched_status_t st = SSCHED_OK;
+    if (*slot == SSCHED_NO_ROW)
+        st = ssched_i_model_new_task(b->p, b->m, &b->cap_cons, i, k, l, mm, slot, err);
     *col = *slot;
-    return ssched_lp_add_coef(&m->lp, m->compute_row[i], *slot, b->p->w[i], err);
+    return st;
 }
 
 /* The copy row  demand_col - phys_col <= 0. */

@@ -97,6 +97,20 @@ SSCHED_INTERNAL ssched_status_t ssched_i_model_build_reduce(const ssched_platfor
 SSCHED_INTERNAL ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p,
                                                           const ssched_problem_t *pb,
                                                           ssched_model_t *m, ssched_error_t *err);
+/* lp/build_interval.c: the columns of the interval-typed LPs (ordered
+ * reduce, scan).  A send x(e,I), recorded in m->send_* (capacity *cap,
+ * grown here) and charged size*c(e) on e's port / link rows; a task
+ * t(i,T_{k,l,mm}), recorded in m->cons and charged w(i) on node i's compute
+ * row (created on first use).  *col receives the column. */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_new_interval_send(const ssched_platform_t *p,
+                                                                 const ssched_problem_t *pb,
+                                                                 ssched_model_t *m, size_t *cap,
+                                                                 size_t e, size_t I, size_t *col,
+                                                                 ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_model_new_task(const ssched_platform_t *p,
+                                                        ssched_model_t *m, size_t *cap, size_t i,
+                                                        size_t k, size_t l, size_t mm, size_t *col,
+                                                        ssched_error_t *err);
 /* lp/build_flow.c: a transfer's coefficients on the port rows at one-port
  * ends and the link rows at switch links. */
 SSCHED_INTERNAL ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p,
