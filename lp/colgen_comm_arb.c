@@ -3,13 +3,13 @@
  *
  * Why a second implementation: the auxiliary graph of a commutative reduce
  * is dense (one arc per pair of vertices: 63,000 arcs for 252
- * participants), and ssched_arborescence_min_cost (trees/arborescence.c,
+ * participants), and ssched_arborescence_min_cost (trees/arborescence_tarjan.c,
  * exact rationals) then spends ~0.2 s per call, i.e. most of the solve
  * over a hundred iterations.  During the iterations a pricing answer is
  * only a candidate column, so doubles suffice; the exact pricing pass that
  * certifies the result still uses the exact implementation.
  *
- * Same algorithm (see trees/arborescence.c for why it is optimal): every
+ * Same algorithm (see trees/arborescence_levels.c for why it is optimal): every
  * node but the root picks its cheapest entering arc; a cycle of picks is
  * contracted, the arcs entering a cycle node v get cost - pick(v), and at
  * the end each contraction is expanded (the cycle's picks except the one

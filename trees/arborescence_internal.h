@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "ssched/error.h"
+#include "ssched/trees.h"
 #include "src/util/internal.h"
 
 /* An element a + b*eps of the ordered field Q(eps), eps a positive
@@ -52,5 +53,13 @@ SSCHED_INTERNAL void ssched_i_af_net_free(af_net_t *net);
 SSCHED_INTERNAL int ssched_i_af_maxflow(af_net_t *net, const unsigned char *is_source, size_t sink,
                                         const af_val_t *limit, af_val_t *value,
                                         unsigned char *sink_side);
+
+/* ssched_arborescence_min_cost's contract, computed level by level (Chu &
+ * Liu 1965, Edmonds 1967; O(levels * m)): the reference the tests compare
+ * the O(m log n) version with (trees/arborescence_levels.c). */
+SSCHED_INTERNAL ssched_status_t ssched_i_arborescence_min_cost_levels(
+    size_t n_nodes, size_t n_arcs, const size_t *from, const size_t *to, const mpq_t *cost,
+    size_t root, const unsigned char *required, int *found, ssched_arborescence_t *out,
+    ssched_error_t *err);
 
 #endif
