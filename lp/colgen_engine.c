@@ -27,7 +27,9 @@ ssched_status_t ssched_i_cge_init(cg_engine_t *e, size_t n_rows, const double *r
     e->lp = lp;
     ssched_i_lp_log(lp, opt->lp.verbose);
     set_maxim(lp);
-    set_presolve(lp, PRESOLVE_SENSDUALS, get_presolveloops(lp));
+    /* the duals only: PRESOLVE_SENSDUALS would also range every dual and
+     * objective coefficient after each solve (one ftran per variable) */
+    set_presolve(lp, PRESOLVE_DUALS, get_presolveloops(lp));
     for (size_t r = 0; r < n_rows; r++) {
         set_constr_type(lp, (int)r + 1, LE);
         set_rh(lp, (int)r + 1, rhs ? rhs[r] : 1.0);
