@@ -5,7 +5,12 @@
 # one check).  Each file is generated once with --no-check; the check is
 # timed alone: wall seconds, us per transfer, CPU seconds (user + sys: the
 # wall time also counts other processes' use of the cores), peak RSS.
-# Usage: bench/check_speed.sh        BIG=0 skips 10^5;
+# Then (issue 26, its CPU table) the ordered reduce of the first 12 hosts
+# of tiers-99 to the first, unrolled for K = 10^4 (690000 transfers,
+# 110000 computations, median of 3) and K = 10^5 (one check; the row was
+# 48 s and 3.5 GB before issue 26, target 20 s and 200 MB).
+# Usage: bench/check_speed.sh        BIG=0 skips 10^5; ONLY=reduce or
+#                                    ONLY=scatter runs one kind;
 #        OLD=path/to/ssched          also times that binary's checker on the
 #                                    same files (e.g. a build of an older
 #                                    commit: git worktree add /tmp/old HEAD).
@@ -50,17 +55,25 @@ report() {
                      label, n, t[k], runs, t[k] * 1e6 / n, cpu[k], m[k] / 1024 }'
 }
 
-run() { # K RUNS
+R12=$(echo "$H99" | cut -d, -f1-12)
+
+run() { # K RUNS [reduce]
     K=$1
+    RUNS=$2
     F="$OUT/u$K.json"
     start=$(date +%s.%N)
-    $B schedule $T99 --problem scatter --source "$SRC" --targets "$DST" --operations "$K" \
+    if [ "${3:-scatter}" = reduce ]; then
+        set -- --problem reduce --participants "$R12" --target "$SRC"
+    else
+        set -- --problem scatter --source "$SRC" --targets "$DST"
+    fi
+    $B schedule $T99 "$@" --operations "$K" \
         --unroll $NOCHECK --quiet -o "$F" > "$OUT/gen" 2>&1 ||
         { echo "generation failed: $(tail -1 "$OUT/gen")" >&2; exit 1; }
     gen=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
     printf "K=%-6s generated in %.1f s%s (%s MB)\n" "$K" "$gen" \
         "${NOCHECK:+ with --no-check}" "$(($(stat -c %s "$F") / 1048576))"
-    report "  check (this build)" "$B" "$F" "$2"
+    report "  check (this build)" "$B" "$F" "$RUNS"
     if [ -n "$OLD" ]; then
         # older checkers refuse the newer "buffer_peak"/"buffer_node" keys
         # (the last two figures): they read a copy without them
@@ -78,6 +91,13 @@ run() { # K RUNS
     rm -f "$F"
 }
 
-run 10000 3
-[ "${BIG:-1}" = 0 ] && exit 0
-run 100000 1
+if [ "${ONLY:-scatter}" = scatter ]; then
+    echo "scatter from $SRC to every other host of tiers-99"
+    run 10000 3
+    [ "${BIG:-1}" = 0 ] || run 100000 1
+fi
+if [ "${ONLY:-reduce}" = reduce ]; then
+    echo "ordered reduce of $R12 to $SRC"
+    run 10000 3 reduce
+    [ "${BIG:-1}" = 0 ] || run 100000 1 reduce
+fi

@@ -5,13 +5,17 @@
 # and linked twice: plain, and with -Wl,--whole-archive
 # libssched_pmpi_smpi.a (the interposer; SMPI declares MPI_* weak).  For
 # each size a plan is made by `ssched plan` (SSCHED_PLANS=DIR), for the
-# whole communicator (every host of the platform, rank i on the i-th host
-# of `ssched export hostfile`).  Printed per (platform, collective, size):
-# the plain time (SMPI's default selection, or the algorithm ALG of
-# smpi/COLL:ALG), ssched's predicted makespan, the interposer's time, the
-# ratio plain / interposer (above 1: the interposer faster), and whether
-# both runs verified their results (the program checks the last call of each
-# size against a closed form).
+# whole communicator (every host of the platform, or MAX_RANKS of them,
+# rank i on the i-th host of `ssched export hostfile`).  Printed per
+# (platform, collective, size): the plain time (SMPI's default selection,
+# or the algorithm ALG of smpi/COLL:ALG), the whole message's bound (M / U
+# / TP: no schedule is faster), ssched's predicted makespan, that plus the
+# executor's fixed cost C (the predicted time per call), the interposer's
+# time, whether both runs verified their results (the program checks the
+# last call of each size against a closed form), the ratios plain /
+# interposer (above 1: the interposer faster), best / bound (the most any
+# schedule could gain over the best MPI algorithm) and interposer /
+# (predicted + C).
 #
 # Configuration: bench/smpi_exact.sh --print-cfg B (network/model:CM02,
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
@@ -20,8 +24,9 @@
 # combines taking the plan's simulated time: its time is the planned
 # makespan plus the executor's fixed cost per call (its start: about one
 # latency after the last rank entered, src/mpi/run.c ssched_i_mpi_lean),
-# which the script measures per platform and collective and gives `ssched plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative operator on
-# 8-byte elements; SMPI algorithms that reorder operands fail verification
+# which the script measures per platform and collective and gives `ssched
+# plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative
+# operator on 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
 #
 # usage: bench/dropin.sh
@@ -35,7 +40,9 @@
 #        ALGS_bcast="default binomial_tree scatter_LR_allgather ompi_pipeline"
 #        ALGS_reduce="default binomial ompi_in_order_binary"
 #        ALGS_allreduce="default redbcast rdb lr"
-#        MAX_SEGMENTS=256 (ssched plan --max-segments)
+#        MAX_SEGMENTS=512 (ssched plan --max-segments)
+#        MAX_RANKS (default: every host) at most that many ranks, on hosts
+#        spread over the platform's (cluster_backbone: 100 hosts)
 #        RUN_TIMEOUT=900
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +54,8 @@ SIZES=${SIZES:-"1024 65536 1048576 16777216"}
 ALGS_bcast=${ALGS_bcast:-"default binomial_tree scatter_LR_allgather ompi_pipeline"}
 ALGS_reduce=${ALGS_reduce:-"default binomial ompi_in_order_binary"}
 ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
-MAXSEG=${MAX_SEGMENTS:-256}
+MAXSEG=${MAX_SEGMENTS:-512}
+MAX_RANKS=${MAX_RANKS:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
@@ -102,8 +110,9 @@ run() { # label binary coll size root extra...  -> "time verified" or "fail -"
     fi
 }
 
-printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s   %s\n" platform coll bytes segment \
-    default "best (SMPI alg)" predicted interposer verified def/int best/int "plain runs (! = wrong result)"
+printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %8s   %s\n" platform \
+    coll bytes segment default "best (SMPI alg)" bound predicted "pred. + C" interposer verified \
+    def/int best/int best/bnd int/pred "plain runs (! = wrong result)"
 for plat in $PLATFORMS; do
     case $plat in
     tiers-small) tiers; P=$W/tiers.xml ;;
@@ -112,11 +121,40 @@ for plat in $PLATFORMS; do
     esac
     "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
     NP=$(grep -c . "$W/hosts.txt")
+    TARGETS="" PP=$P # PP: the platform ssched plans on
+    if [ -n "$MAX_RANKS" ] && [ "$NP" -gt "$MAX_RANKS" ]; then
+        # MAX_RANKS hosts spread over the platform's (as bench/simgrid_exec.sh
+        # picks them): the job's world is those ranks, a broadcast reaches them
+        awk -v n="$NP" -v m="$MAX_RANKS" 'BEGIN { s = int(n / m) } (NR - 1) % s == 0 && c < m { c++; print }' \
+            "$W/hosts.txt" >"$W/some.txt"
+        mv "$W/some.txt" "$W/hosts.txt"
+        echo "$(basename "$P" .xml): $MAX_RANKS of its $NP hosts, spread"
+        NP=$MAX_RANKS
+        tail -n +2 "$W/hosts.txt" >"$W/targets.txt"
+        TARGETS="--targets @$W/targets.txt"
+        # one <cluster>: plan on it restricted to the chosen hosts (radical
+        # = their numbers).  A route between two of them is their links and
+        # the backbone either way, so the plan is the same; planning over
+        # every host's routes (cluster_backbone: 100 hosts, 10^4 routes)
+        # took more than 15 minutes per candidate, 16 hosts one second
+        python3 - "$P" "$W/hosts.txt" "$W/plan.xml" <<'PY' && PP=$W/plan.xml
+import re, sys
+x = open(sys.argv[1]).read()
+c = re.findall(r'<cluster\b[^>]*>', x)
+if len(c) != 1 or re.search(r'<(host|zone|AS|link)\b', x):  # the cluster alone
+    sys.exit(1)
+pre = re.search(r'prefix="([^"]*)"', c[0]).group(1)
+suf = re.search(r'suffix="([^"]*)"', c[0]).group(1)
+nums = [h.strip()[len(pre):len(h.strip()) - len(suf)] for h in open(sys.argv[2]) if h.strip()]
+open(sys.argv[3], "w").write(x.replace(c[0], re.sub(r'radical="[^"]*"',
+                                                  'radical="%s"' % ",".join(nums), c[0])))
+PY
+    fi
     SRC=$(head -n 1 "$W/hosts.txt")
     echo "$(basename "$P" .xml): $NP ranks"
     for coll in $COLLS; do
         case $coll in
-        bcast) PROB="--problem broadcast --source $SRC"; DT=1 ;;
+        bcast) PROB="--problem broadcast --source $SRC $TARGETS"; DT=1 ;;
         reduce) PROB="--problem reduce --target $SRC"; DT=8 ;;
         allreduce) PROB="--problem allreduce"; DT=8 ;;
         esac
@@ -126,7 +164,7 @@ for plat in $PLATFORMS; do
         # 1 KB call, measured - planned
         rm -rf "$W/plans"
         # shellcheck disable=SC2086
-        "$SSCHED" plan "$P" $PROB --hostfile "$W/hosts.txt" --bytes 1024 --datatype-size $DT \
+        "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes 1024 --datatype-size $DT \
             --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
         PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
         set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" 1024 0)
@@ -151,21 +189,32 @@ for plat in $PLATFORMS; do
             BASE=""
             [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="--baseline-seconds $tdef --overhead-seconds $OVER"
             # shellcheck disable=SC2086
-            "$SSCHED" plan "$P" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
+            "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
                 --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
             SEG=$(sed -n 's/^chosen: segment \([0-9]*\) bytes.*/\1/p' "$W/plan.out")
             PRED=$(awk '$1 ~ /^[0-9]+$/ && NF == 3 { if (m == "" || $3 < m) m = $3 } END { print m }' "$W/plan.out")
+            # the whole message's bound (M / U / TP: no schedule is faster)
+            # and the prediction per call, the plan + C
+            BOUND=$(sed -n 's/^bound: .* at least \([0-9.e+-]*\) .*/\1/p' "$W/plan.out")
+            PC=$(python3 -c "print('%.9g' % ($PRED + $OVER))")
             [ -n "$SEG" ] || SEG=none
             set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" "$size" 0)
             ti=$1 vi=$2
             rb=$(python3 -c "print('%.3f' % ($best / $ti))" 2>/dev/null || echo n/a)
             rd=$(python3 -c "print('%.3f' % ($tdef / $ti))" 2>/dev/null || echo n/a)
-            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %7s %7s %s  %s\n" \
+            # the most any schedule could gain over the best MPI algorithm
+            rbb=$(python3 -c "print('%.3f' % ($best / $BOUND))" 2>/dev/null || echo n/a)
+            # (no plan: the interposer ran MPI, the prediction is not its)
+            rp=$(python3 -c "print('%.4f' % ($ti / $PC))" 2>/dev/null || echo n/a)
+            [ "$SEG" != none ] || rp=-
+            printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %8s %s  %s\n" \
                 "$(basename "$P" .xml)" "$coll" "$size" "$SEG" "$tdef" "$bestn ${best:-n/a}" \
-                "$PRED" "$ti" "$vi" "$rd" "$rb" "" "$vplain"
+                "$BOUND" "$PRED" "$PC" "$ti" "$vi" "$rd" "$rb" "$rbb" "$rp" "" "$vplain"
         done
     done
 done
 echo "def/int: SMPI's default selection / interposer; best/int: the best verified SMPI algorithm /"
 echo "interposer (above 1: the interposer faster); segment none: no plan (the best prediction was"
-echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate"
+echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate's"
+echo "makespan; pred. + C: that plus the executor's fixed cost per call; bound: the whole message's"
+echo "M / U / TP; best/bnd: the most any schedule could gain over the best SMPI algorithm"

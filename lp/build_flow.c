@@ -237,6 +237,7 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
     if (ssched_lp_init(&m->lp, pb->kind == SSCHED_PROBLEM_SCATTER     ? "sssp"
                                : pb->kind == SSCHED_PROBLEM_GOSSIP    ? "sspa2a"
                                : pb->kind == SSCHED_PROBLEM_BROADCAST ? "ssb"
+                               : pb->kind == SSCHED_PROBLEM_SCAN      ? "ssscan"
                                                                       : "ssr") != SSCHED_OK)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     ssched_status_t st = ssched_problem_validate(pb, p, err);
@@ -252,6 +253,8 @@ ssched_status_t ssched_model_build(const ssched_platform_t *p, const ssched_prob
         return ssched_i_model_build_commutative(p, pb, m, err);
     if (pb->kind == SSCHED_PROBLEM_REDUCE)
         return ssched_i_model_build_reduce(p, pb, m, err);
+    if (pb->kind == SSCHED_PROBLEM_SCAN) /* lp/build_scan.c: an upper bound */
+        return ssched_i_model_build_scan(p, pb, m, err);
     if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) /* lp/build_allreduce.c */
         return ssched_i_car_model_build(p, pb, m, err);
     mpq_t one, zero, coef;

@@ -92,6 +92,11 @@ SSCHED_INTERNAL int ssched_i_lp_flow_by_edge_then_type(const void *a, const void
 SSCHED_INTERNAL ssched_status_t ssched_i_model_build_reduce(const ssched_platform_t *p,
                                                             const ssched_problem_t *pb,
                                                             ssched_model_t *m, ssched_error_t *err);
+/* lp/build_scan.c: the parallel-prefix upper-bound LP (its header
+ * comment states it; docs/model.md "Parallel prefix" proves it valid). */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p,
+                                                          const ssched_problem_t *pb,
+                                                          ssched_model_t *m, ssched_error_t *err);
 /* lp/build_flow.c: a transfer's coefficients on the port rows at one-port
  * ends and the link rows at switch links. */
 SSCHED_INTERNAL ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p,

@@ -172,6 +172,13 @@ static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem
         return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
         return ssched_error_set(err, SSCHED_EINPUT, "problem.commutative: not supported yet");
+    /* scan (issue 27): the edge LP is an upper bound; no packing yet */
+    if (pb->kind == SSCHED_PROBLEM_SCAN && opt->method == SSCHED_METHOD_COLGEN)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "--method colgen is not supported for scan yet (the edge LP "
+                                "gives its certified upper bound: --method lp or auto)");
+    if (pb->kind == SSCHED_PROBLEM_SCAN)
+        return solve_edge_lp(p, pb, &opt->lp, out, err);
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_METHOD_COLGEN;
@@ -206,6 +213,51 @@ static ssched_status_t tighten_copies(const ssched_model_t *m, ssched_lp_solutio
         &rep, SSCHED_EUNCERTIFIED, err);
 }
 
+/* Scan: participant k is unreachable when some r_j, j > k (whose prefix
+ * holds v_k), cannot be reached from r_k. */
+static ssched_status_t scan_unreachable(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        unsigned char *reach, unsigned char *unreachable,
+                                        ssched_error_t *err)
+{
+    size_t N = pb->n_participants;
+    for (size_t k = 0; k < N; k++) {
+        ssched_status_t st = ssched_platform_reachable(p, pb->participants[k], 0, reach, err);
+        if (st != SSCHED_OK)
+            return st;
+        for (size_t j = k + 1; j < N; j++)
+            if (!reach[pb->participants[j]])
+                unreachable[k] = 1;
+    }
+    return SSCHED_OK;
+}
+
+/* Scan: lower every physical x(e,I) and t(i,T) to the largest demand flow
+ * it bounds (the copy rows "cs_*" and "ct_*" of lp/build_scan.c: +1 on the
+ * demand's column, -1 on the physical one), as tighten_copies does for a
+ * broadcast, and certify again: resources only get less busy, the copy
+ * rows still hold, objective and duals are unchanged. */
+static ssched_status_t tighten_scan(const ssched_model_t *m, ssched_lp_solution_t *sol,
+                                    ssched_error_t *err)
+{
+    for (size_t k = 0; k < m->n_sends; k++)
+        mpq_set_ui(sol->x[m->send_col[k]], 0, 1);
+    for (size_t k = 0; k < m->n_cons; k++)
+        mpq_set_ui(sol->x[m->cons_col[k]], 0, 1);
+    for (size_t r = 0; r < m->lp.n_rows; r++) {
+        const ssched_lp_row_t *row = &m->lp.rows[r];
+        if (row->nnz != 2 || (strncmp(row->name, "cs_", 3) && strncmp(row->name, "ct_", 3)))
+            continue;
+        size_t dem = mpq_sgn(row->vals[0]) > 0 ? 0 : 1;
+        mpq_ptr phys = sol->x[row->cols[1 - dem]];
+        if (mpq_cmp(sol->x[row->cols[dem]], phys) > 0)
+            mpq_set(phys, sol->x[row->cols[dem]]);
+    }
+    ssched_check_report_t rep;
+    return ssched_i_report_require(
+        ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
+        &rep, SSCHED_EUNCERTIFIED, err);
+}
+
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
                                      const ssched_lp_options_t *opt, ssched_steady_t *out,
                                      ssched_error_t *err)
@@ -226,6 +278,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
     out->phase_master = (ssched_phase_t){out->lp.exact_seconds, out->lp.exact_cpu_seconds, 1};
     if (st == SSCHED_OK && m.copy_col)
         st = tighten_copies(&m, &out->lp, p->n_edges, err);
+    if (st == SSCHED_OK && pb->kind == SSCHED_PROBLEM_SCAN)
+        st = tighten_scan(&m, &out->lp, err);
     size_t n = p->n_nodes, nt = m.n_commodities;
     out->kind = pb->kind;
     if (st == SSCHED_OK) {
@@ -260,7 +314,9 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
                 mpq_set(out->compute_price[i], out->lp.y[m.compute_row[i]]);
         out->n_commodities = nt;
         out->commodities = ssched_i_alloc(nt, sizeof *out->commodities);
-        size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE ? pb->n_participants : nt;
+        size_t n_unreach = pb->kind == SSCHED_PROBLEM_REDUCE || pb->kind == SSCHED_PROBLEM_SCAN
+                               ? pb->n_participants
+                               : nt;
         out->unreachable = ssched_i_calloc(n_unreach, 1);
         out->flows = ssched_i_alloc(m.n_sends, sizeof *out->flows);
         out->out_busy = ssched_i_mpq_vec_new(n);
@@ -290,6 +346,8 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
             for (size_t k = 0; k < pb->n_participants; k++)
                 out->unreachable[k] = !reach[pb->participants[k]];
         }
+        if (pb->kind == SSCHED_PROBLEM_SCAN && st == SSCHED_OK)
+            st = scan_unreachable(p, pb, reach, out->unreachable, err);
         free(reach);
         mpq_set(out->throughput, out->lp.x[m.tp_col]);
         mpq_t busy;

@@ -32,7 +32,10 @@ void ssched_i_mt_hk_free(mt_hk_t *h)
     free(h->stack);
     free(h->via);
     free(h->saved);
-    h->saved = NULL;
+    free(h->radj_start);
+    free(h->radj_len);
+    free(h->radj);
+    h->saved = h->radj_start = h->radj_len = h->radj = NULL;
     h->adj_start = h->adj_len = h->adj = h->rank = NULL;
     h->mate_l = h->mate_r = h->dist = h->queue = h->iter = h->stack = h->via = NULL;
 }
@@ -58,8 +61,12 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
     h->stack = malloc((nn + 1) * sizeof *h->stack);
     h->via = malloc((nn + 1) * sizeof *h->via);
     h->saved = malloc(nn * sizeof *h->saved);
+    h->radj_start = calloc(nn + 1, sizeof *h->radj_start);
+    h->radj = malloc(mm * sizeof *h->radj);
+    h->radj_len = calloc(nn, sizeof *h->radj_len);
     if (!h->adj_start || !h->adj_len || !h->adj || !h->rank || !h->mate_l || !h->mate_r ||
-        !h->dist || !h->queue || !h->iter || !h->stack || !h->via || !h->saved) {
+        !h->dist || !h->queue || !h->iter || !h->stack || !h->via || !h->saved ||
+        !h->radj_start || !h->radj || !h->radj_len) {
         ssched_i_mt_hk_free(h);
         return SSCHED_ENOMEM;
     }
@@ -71,19 +78,40 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
         size_t u = g->pu[p];
         h->adj[h->adj_start[u] + h->adj_len[u]++] = p;
     }
+    for (size_t p = 0; p < m; p++)
+        h->radj_start[g->pv[p] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        h->radj_start[v + 1] += h->radj_start[v];
+    for (size_t p = 0; p < m; p++)
+        h->radj[h->radj_start[g->pv[p]] + h->radj_len[g->pv[p]]++] = p;
     for (size_t x = 0; x < n; x++)
         h->mate_l[x] = h->mate_r[x] = MT_NONE;
     return SSCHED_OK;
 }
 
+/* Only left nodes whose matched pair has just died can hold a dead pair that
+ * is not compacted yet (a pair dies only while matched, see decompose.c), so
+ * only their lists are rewritten: O(n + their degrees) per round instead of
+ * O(pairs), which made the decomposition quadratic in the pairs (rounds are
+ * about as many as pairs).  The lists end up exactly as a full pass leaves
+ * them, in the same order. */
 void ssched_i_mt_hk_compact(mt_hk_t *h)
 {
     for (size_t u = 0; u < h->n; u++) {
+        if (h->mate_l[u] == MT_NONE || h->rank[h->mate_l[u]] != MT_NONE)
+            continue;
         size_t *a = h->adj + h->adj_start[u], k = 0;
         for (size_t i = 0; i < h->adj_len[u]; i++)
             if (h->rank[a[i]] != MT_NONE)
                 a[k++] = a[i];
         h->adj_len[u] = k;
+        size_t v = h->pv[h->mate_l[u]]; /* the same pair's right list */
+        a = h->radj + h->radj_start[v];
+        k = 0;
+        for (size_t i = 0; i < h->radj_len[v]; i++)
+            if (h->rank[a[i]] != MT_NONE)
+                a[k++] = a[i];
+        h->radj_len[v] = k;
     }
 }
 
@@ -124,6 +152,71 @@ static int hk_bfs(mt_hk_t *h, size_t limit)
         }
     }
     return found;
+}
+
+/* Is some usable pair into right node v from a left node of layer d? */
+static int reached_from(const mt_hk_t *h, size_t v, size_t d, size_t limit)
+{
+    for (size_t k = h->radj_start[v]; k < h->radj_start[v] + h->radj_len[v]; k++) {
+        size_t p = h->radj[k];
+        if (h->rank[p] <= limit && h->dist[h->pu[p]] == d)
+            return 1;
+    }
+    return 0;
+}
+
+/* hk_bfs's layers when one left node u is free (a decomposition round that
+ * zeroed one pair), computed without scanning the lists of the layer-1
+ * nodes: in a dense graph layer 1 is nearly every left node, so hk_bfs
+ * read nearly every pair each round, and the rounds are about as many as
+ * the pairs (quadratic: P = 512 redistribution, 2.6·10^5 pairs).
+ * hk_bfs stops after the layer where the free right node v is first seen
+ * (found_layer); every node of that layer is still scanned, so it gives
+ *   layer 0: u;  layer 1: the mates of u's usable neighbours;
+ *   found at 0 (u reaches v): nothing else;
+ *   found at 1 (a layer-1 node reaches v): layer 2 = every other left node
+ *     matched to a right node that a layer-1 node reaches;
+ * and every other left node INF.  Those sets are computed here from the
+ * right adjacency (the right nodes outside layers 0-1 are few when layer
+ * 1 is large); the DFS then runs on the same dist[] and augments along the
+ * same path, so the matchings, hence the decomposition, are unchanged.
+ * Returns 1 (found, dist[] as hk_bfs leaves it) or -1: v lies deeper, let
+ * hk_bfs do it. */
+static int layers_one_free(mt_hk_t *h, size_t limit)
+{
+    size_t u = MT_NONE, v = MT_NONE;
+    for (size_t x = 0; x < h->n; x++) {
+        h->dist[x] = HK_INF;
+        if (h->mate_l[x] == MT_NONE)
+            u = x;
+        if (h->mate_r[x] == MT_NONE)
+            v = x;
+    }
+    if (u == MT_NONE || v == MT_NONE)
+        return -1;
+    h->dist[u] = 0;
+    int at0 = 0;
+    const size_t *a = h->adj + h->adj_start[u];
+    for (size_t i = 0; i < h->adj_len[u]; i++) {
+        size_t p = a[i];
+        if (h->rank[p] > limit)
+            continue;
+        size_t mp = h->mate_r[h->pv[p]];
+        if (mp == MT_NONE)
+            at0 = 1;
+        else if (h->dist[h->pu[mp]] == HK_INF)
+            h->dist[h->pu[mp]] = 1;
+    }
+    if (at0)
+        return 1;
+    if (!reached_from(h, v, 1, limit))
+        return -1;
+    /* layer 2: left nodes still INF whose matched right node a layer-1
+     * node reaches (decided before any is set: dist 2 is not 1) */
+    for (size_t x = 0; x < h->n; x++)
+        if (h->dist[x] == HK_INF && reached_from(h, h->pv[h->mate_l[x]], 1, limit))
+            h->dist[x] = 2;
+    return 1;
 }
 
 /* Iterative DFS along the BFS layers from the free left node root; augments
@@ -179,7 +272,9 @@ size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit)
             h->size--;
         }
     }
-    while (h->size < h->n && hk_bfs(h, limit)) {
+    int layered = h->size + 1 == h->n ? layers_one_free(h, limit) : -1;
+    while (h->size < h->n && (layered >= 0 || hk_bfs(h, limit))) {
+        layered = -1;
         for (size_t u = 0; u < h->n; u++)
             h->iter[u] = 0;
         for (size_t u = 0; u < h->n; u++)

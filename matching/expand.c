@@ -156,6 +156,16 @@ ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l, c
     for (size_t u = 0; u < pg->n; u++) {
         size_t p = mate_l[u];
         x->cur[u] = x->seg[p];
+        /* the common case, the round ends inside the current segment
+         * (used + lambda < its length): two GMP calls instead of five,
+         * for each of the n pairs of every round */
+        if (x->seg[p] < n_segments(x, p)) {
+            mpz_add(x->len, x->used[p], lambda);
+            if (mpz_cmp(x->len, *segment_length(x, p, x->seg[p])) < 0) {
+                mpz_swap(x->used[p], x->len);
+                continue;
+            }
+        }
         mpz_set(x->remaining, lambda);
         mpz_set_ui(x->offset, 0);
         for (;;) {

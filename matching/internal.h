@@ -62,6 +62,7 @@ SSCHED_INTERNAL void ssched_i_mt_padded_free(mt_padded_t *p);
 typedef struct {
     size_t n;
     size_t *adj_start, *adj_len, *adj;   /* left adjacency over pair ids  */
+    size_t *radj_start, *radj_len, *radj; /* right adjacency, compacted too */
     const size_t *pu, *pv;
     size_t *rank;
     size_t *mate_l, *mate_r;
@@ -72,7 +73,8 @@ typedef struct {
 
 SSCHED_INTERNAL ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g);
 SSCHED_INTERNAL void ssched_i_mt_hk_free(mt_hk_t *h);
-/* Drop dead pairs (rank MT_NONE) from the adjacency lists. */
+/* Drop dead pairs (rank MT_NONE) from the adjacency lists.  Precondition:
+ * every dead pair not dropped yet is matched (mate_l), as after a round. */
 SSCHED_INTERNAL void ssched_i_mt_hk_compact(mt_hk_t *h);
 /* Unmatch pairs of rank > limit, then augment to a maximum matching of the
  * pairs of rank <= limit.  Returns the matching size. */

@@ -164,6 +164,28 @@ SSCHED_INTERNAL void ssched_i_chk_iter_init(chk_iter_t *it, const chk_extent_t *
 /* The next element (an object the caller decrefs), or NULL at the end. */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_iter_next(chk_iter_t *it, json_t **out,
                                                        ssched_error_t *err);
+/* The element at it->pos was read by other means; `after` is the ',' or
+ * ']' that follows it: move past, as ssched_i_chk_iter_next would. */
+SSCHED_INTERNAL void ssched_i_chk_iter_skip(chk_iter_t *it, size_t after);
+
+/* One event of an unrolled reduce (check_unrolled_reduce.c). */
+typedef struct {
+    mpq_t start, end, off, len;
+    int compute;
+    size_t node_or_edge, interval, t[3]; /* compute: result, inputs (types) */
+    size_t op;
+    size_t batch;                        /* transfer: operations op .. op+batch-1 */
+    size_t index;
+} chk_rev_t;
+struct chk_names; /* below */
+/* The event at it->pos of an ordered (not commutative, not all-reduce)
+ * reduce, read from its bytes when it has the common form and passes every
+ * check of the exact reader (check_unrolled_reduce_fast.c): 1 (e filled,
+ * the makespan raised, it moved on), or 0 (nothing changed: read it with
+ * jansson).  scratch: an initialised mpq. */
+SSCHED_INTERNAL int ssched_i_chk_reduce_fast_event(chk_t *c, const struct chk_names *names,
+                                                   chk_iter_t *it, int compute, size_t K,
+                                                   chk_rev_t *e, mpq_t scratch);
 
 /* The file's "platform" and "problem" objects (check_header.c); strict
  * (periodic files): only the keys the format defines, "w" explicit. */
@@ -336,7 +358,7 @@ typedef struct {
 SSCHED_INTERNAL int ssched_i_chk_scan_transfer(const char *b, size_t n, size_t *pos, chk_ev_t *ev);
 SSCHED_INTERNAL size_t ssched_i_chk_skip_ws(const char *b, size_t n, size_t i);
 /* Node names by hash. */
-typedef struct {
+typedef struct chk_names {
     size_t cap;
     uint32_t *slot;                /* node + 1; 0: empty */
     size_t *len;

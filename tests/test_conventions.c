@@ -52,7 +52,7 @@ static void test_round_trips(void)
     CHECK_ENUM(mk_allreduce_alg, ssched_mk_allreduce_alg_t, 2);
     CHECK_ENUM(matching_rule, ssched_matching_rule_t, 2);
     CHECK_ENUM(platform_format, ssched_platform_format_t, 5);
-    CHECK_ENUM(problem_kind, ssched_problem_kind_t, 5);
+    CHECK_ENUM(problem_kind, ssched_problem_kind_t, 6);
     CHECK_ENUM(redist_algorithm, ssched_redist_algorithm_t, 3);
     CHECK_ENUM(sb_cost_kind, ssched_sb_cost_kind_t, 2);
     CHECK_ENUM(sb_costs, ssched_sb_costs_t, 3);
@@ -73,7 +73,7 @@ static void test_counts(void)
     CU_ASSERT_EQUAL(SSCHED_MK_ALLREDUCE_OPTIMAL, 1);
     CU_ASSERT_EQUAL(SSCHED_MATCHING_ARBITRARY, 1);
     CU_ASSERT_EQUAL(SSCHED_PLATFORM_MATRIX, 4);
-    CU_ASSERT_EQUAL(SSCHED_PROBLEM_ALLREDUCE, 4);
+    CU_ASSERT_EQUAL(SSCHED_PROBLEM_SCAN, 5);
     CU_ASSERT_EQUAL(SSCHED_REDIST_PREEMPTIVE, 2);
     CU_ASSERT_EQUAL(SSCHED_SB_COST_TABLE, 1);
     CU_ASSERT_EQUAL(SSCHED_SB_GENERAL, 2);
@@ -96,7 +96,7 @@ static void test_names_and_message(void)
     ssched_error_t err;
     CU_ASSERT_EQUAL(ssched_problem_kind_parse("allgather", &k, &err), SSCHED_EINPUT);
     CU_ASSERT_STRING_EQUAL(err.message, "unknown problem 'allgather' (accepted: scatter, gossip, "
-                                        "reduce, broadcast, allreduce)");
+                                        "reduce, broadcast, allreduce, scan)");
     /* parse may be called without an error record */
     CU_ASSERT_EQUAL(ssched_problem_kind_parse("allgather", &k, NULL), SSCHED_EINPUT);
 }

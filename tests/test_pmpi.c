@@ -57,9 +57,29 @@ static void test_plan_cli(void)
     tu_run(&r, "plan '%s' --problem broadcast --source Jupiter --hostfile '%s' --bytes 10000 "
            "-o '%s' --quiet", PLAT, hostfile(), dir);
     CU_ASSERT_EQUAL(r.status, 0);
-    /* candidates 1024, 2048, 4096, 8192, 10000 */
+    /* candidates 1024, 2048, 4096, 8192, 10000, then eighths of the best */
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "        1024       10"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "       10000        1"));
+    /* the whole message's bound, below every candidate's prediction */
+    const char *b = strstr(r.out, "bound: any schedule of the 10000 bytes takes at least ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    double bound = atof(b + strlen("bound: any schedule of the 10000 bytes takes at least "));
+    const char *c = strstr(r.out, "predicted ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(bound > 0 && bound <= atof(c + strlen("predicted ")));
+    tu_run_free(&r);
+    /* the per-call prediction: the plan + --overhead-seconds, printed and
+     * written */
+    tu_run(&r, "plan '%s' --problem broadcast --source Jupiter --hostfile '%s' --bytes 10000 "
+           "-o '%s' --quiet --overhead-seconds 1/4", PLAT, hostfile(), dir);
+    CU_ASSERT_EQUAL(r.status, 0);
+    c = strstr(r.out, "chosen: segment ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    c = strstr(c, "predicted ");
+    const char *pc = strstr(r.out, "per call (+ the overhead 1/4) ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
+    CU_ASSERT_DOUBLE_EQUAL(atof(pc + strlen("per call (+ the overhead 1/4) ")),
+                           atof(c + strlen("predicted ")) + 0.25, 1e-6);
     tu_run_free(&r);
     char path[600];
     snprintf(path, sizeof path, "%s/bcast-10000-r1.plan.json", dir);
@@ -68,6 +88,7 @@ static void test_plan_cli(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"comm_size\": 7"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"root\": 1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"mpi_predicted_seconds\": null"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "\"predicted_call_seconds\": "));
     free(d);
     snprintf(path, sizeof path, "%s/bcast-10000-r1.map", dir);
     d = tu_read_file(path);
@@ -96,7 +117,7 @@ static void test_plan_cli(void)
         "--problem broadcast --source Jupiter --bytes 1000",
         "--problem scatter --source Jupiter --bytes 1000 -o '%s'",
         "--problem broadcast --source Jupiter --bytes 1000 --size 2 -o '%s'",
-        "--problem broadcast --source Jupiter --bytes 1000 --overhead-seconds 1 -o '%s'",
+        "--problem broadcast --source Jupiter --bytes 1000 --overhead-seconds x -o '%s'",
         NULL};
     for (int k = 0; bad[k]; k++) {
         char opts[512];

@@ -176,6 +176,85 @@ static void test_algorithms_random(void)
         }
 }
 
+/* The greedy heuristic straight from its definition (seed 003 §4.3), with
+ * the exact rational scans of the first implementation: the free sender of
+ * least (sendavail, index) sends to its remaining receiver of least
+ * (recvavail, index).  O(M·(P + K)) exact comparisons, fine for tests.  The
+ * library keeps receivers ranked instead (src/redistribution/greedy.c); its
+ * transfers must be these, in this order, with the same exact times. */
+static void reference_greedy(const ssched_redist_t *r, const ssched_redist_schedule_t *s)
+{
+    size_t P = r->P, M = r->n_messages;
+    mpq_t *sa = malloc(2 * P * sizeof *sa), *ra = sa + P, t, end;
+    char *done = calloc(M ? M : 1, 1);
+    mpq_inits(t, end, NULL);
+    for (size_t p = 0; p < 2 * P; p++)
+        mpq_init(sa[p]);
+    CU_ASSERT_EQUAL_FATAL(s->n_transfers, M);
+    for (size_t n = 0; n < M; n++) {
+        size_t i = P, best = M;
+        for (size_t p = 0; p < P; p++) { /* senders with something left */
+            int left = 0;
+            for (size_t e = 0; e < M && !left; e++)
+                left = !done[e] && r->messages[e].src == p;
+            if (left && (i == P || mpq_cmp(sa[p], sa[i]) < 0))
+                i = p;
+        }
+        for (size_t e = 0; e < M; e++) {
+            if (done[e] || r->messages[e].src != i)
+                continue;
+            size_t d = r->messages[e].dst;
+            if (best == M || mpq_cmp(ra[d], ra[r->messages[best].dst]) < 0 ||
+                (mpq_cmp(ra[d], ra[r->messages[best].dst]) == 0 && d < r->messages[best].dst))
+                best = e;
+        }
+        const ssched_redist_message_t *m = &r->messages[best];
+        mpq_set(t, mpq_cmp(sa[i], ra[m->dst]) >= 0 ? sa[i] : ra[m->dst]);
+        mpq_add(end, t, m->cost);
+        const ssched_redist_transfer_t *got = &s->transfers[n];
+        CU_ASSERT_EQUAL(got->message, best);
+        CU_ASSERT(mpq_equal(got->start, t));
+        CU_ASSERT(mpq_equal(got->end, end));
+        if (got->message != best)
+            break;
+        mpq_set(sa[i], end);
+        mpq_set(ra[m->dst], end);
+        done[best] = 1;
+    }
+    for (size_t p = 0; p < 2 * P; p++)
+        mpq_clear(sa[p]);
+    mpq_clears(t, end, NULL);
+    free(sa);
+    free(done);
+}
+
+/* Random instances, many with equal bandwidths (ties in both choices). */
+static void test_greedy_reference(void)
+{
+    static const char *ranges[][2] = {{"1", "1"}, {"1", "2"}, {"10", "12"}, {"10", "200"},
+                                      {"1/3", "7/2"}};
+    static const char *startups[] = {"0", "1", "1/7"};
+    uint64_t z = 12345;
+    int cases = 0;
+    for (int c = 0; c < 120; c++) {
+        z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t P = 1 + (z >> 33) % 13, K = 1 + (z >> 20) % 17;
+        size_t x = 1 + (z >> 45) % 3, N = x * (1 + (z >> 50) % (2 * K * P + 5));
+        const char **bw = ranges[(z >> 10) % 5];
+        ssched_redist_t r;
+        make(&r, P, K, N, x, bw[0], bw[1], (uint64_t)c + 1, startups[(z >> 7) % 3]);
+        ssched_redist_schedule_t s;
+        ssched_redist_schedule_init(&s);
+        CU_ASSERT_EQUAL_FATAL(ssched_redist_schedule(&r, SSCHED_REDIST_GREEDY, &s, NULL),
+                              SSCHED_OK);
+        reference_greedy(&r, &s);
+        cases += r.n_messages > 1;
+        ssched_redist_schedule_free(&s);
+        ssched_redist_free(&r);
+    }
+    CU_ASSERT(cases > 80);
+}
+
 /* Homogeneous network, whole periods, no start-up: every message has the same
  * cost and the K-step direct schedule is optimal (why it is the classical
  * choice on homogeneous machines). */
@@ -518,6 +597,7 @@ int main(void)
         {"pattern of seed 003 Fig. 1", test_pattern_fig1},
         {"pattern rejects bad sizes", test_pattern_rejects},
         {"all algorithms on random instances", test_algorithms_random},
+        {"greedy = its definition on random instances", test_greedy_reference},
         {"direct is optimal on homogeneous networks", test_direct_homogeneous},
         {"seeded bandwidths", test_network_random},
         {"bandwidth matrix files", test_network_file},

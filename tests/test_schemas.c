@@ -25,6 +25,9 @@ static const struct {
     {"solution-1", "solve " TIERS " --problem scatter --source lan0_0_0 --targets lan1_0_0 "
                    "--routers switch --json"},
     {"solution-1", "solve " EX "fig6.graphml --problem allreduce --participants P0,P1,P2 --json"},
+    {"solution-1", "solve " EX "fig6.graphml --problem scan --participants P0,P1,P2 --json"},
+    {"solution-1", "solve " EX "fig6.graphml --problem scan --participants P2,P0,P1 --exclusive "
+                   "--json"},
     {"solution-1", "solve " TIERS " --problem scatter --source h0_0_0_0 --targets h0_0_1_0,"
                    "h1_0_0_1 --model routed --json"},
     {"schedule-1", "schedule " EX "fig2.graphml --problem scatter --source Ps --targets P0,P1 --json"},

@@ -22,14 +22,18 @@ typedef enum {
     SSCHED_PROBLEM_BROADCAST, /* one source, the same message to every target
                                 (a multicast when the targets are not every
                                 other node)                               */
-    SSCHED_PROBLEM_ALLREDUCE  /* every participant gets the reduction of all
+    SSCHED_PROBLEM_ALLREDUCE, /* every participant gets the reduction of all
                                  participants' values: a reduce to the root
                                  `target`, then a broadcast of the result
                                  from it to every participant, in one steady
                                  state; target == SIZE_MAX: the best root  */
+    SSCHED_PROBLEM_SCAN       /* parallel prefix (RR-4872 §6, MPI_Scan):
+                                 participant i gets v[0,i] (exclusive,
+                                 MPI_Exscan: v[0,i-1], participant 0
+                                 nothing); ordered operator            */
 } ssched_problem_kind_t;
 
-/* "scatter", "gossip", "reduce", "broadcast", "allreduce" ("unknown" for any
+/* "scatter", "gossip", "reduce", "broadcast", "allreduce", "scan" ("unknown" for any
  * other value); parse: SSCHED_EINPUT naming the text and the accepted names. */
 const char *ssched_problem_kind_name(ssched_problem_kind_t v);
 ssched_status_t ssched_problem_kind_parse(const char *text, ssched_problem_kind_t *out,
@@ -48,6 +52,8 @@ typedef struct {
                                               partial result is a SET of
                                               participants, any two disjoint
                                               ones may be merged            */
+    int exclusive;                         /* scan: participant i gets
+                                              v[0,i-1] (MPI_Exscan)         */
 } ssched_problem_t;
 
 void ssched_problem_init(ssched_problem_t *pb);
@@ -92,8 +98,15 @@ ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_
                                              const char *participants, const char *root,
                                              int commutative, ssched_error_t *err);
 
+/* Fill a scan (parallel prefix) problem: participants "p0,p1,..." in
+ * operator order; exclusive != 0: participant i gets v[0,i-1] (MPI_Exscan),
+ * else v[0,i] (MPI_Scan).  At least 2 participants.  Validates. */
+ssched_status_t ssched_problem_set_scan(ssched_problem_t *pb, const ssched_platform_t *p,
+                                        const char *participants, int exclusive,
+                                        ssched_error_t *err);
+
 /* Check indices and the rules of each kind: commutative only for reduce and
- * allreduce; size > 0; scatter and
+ * allreduce, exclusive only for scan; size > 0; scatter and
  * broadcast have one source not listed among their (at least one) targets; gossip has at least one pair
  * (source, target) of distinct nodes; lists have no duplicates; no node
  * named in the problem is a switch (platform multiport), and no switch has

@@ -20,7 +20,11 @@ static const char *synopsis =
     "  the ports) and x_eE_tT (target T's flow), rows copy_eE_tT: x_eE_tT <= copies_eE\n"
     "  reduce --commutative: the relaxation LP (an upper bound on the commutative TP;\n"
     "  lp/build_commutative.c): x_eE messages, m_nV merges, f_pK_eE participant K's\n"
-    "  flow, rows msg_nV, flow_pK_nV, deliver_pK, carry_pK_eE, ports, cpu\n";
+    "  flow, rows msg_nV, flow_pK_nV, deliver_pK, carry_pK_eE, ports, cpu\n"
+    "  scan (upper bound; lp/build_scan.c): x_eE_vK_M transfers, t_nV_K_L_M tasks\n"
+    "  (these carry ports and cpu), per demand D (participant D's prefix) the\n"
+    "  reduce flow f_dD_eE_vK_M, g_dD_nV_K_L_M, rows bal_dD_*, deliver_dD, and the\n"
+    "  copy rows cs_dD_* (f <= x), ct_dD_* (g <= t)\n";
 
 static const cli_opt_t lp_table[] = {
     {{"output", required_argument, NULL, 'o'}, "FILE",

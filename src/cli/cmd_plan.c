@@ -58,9 +58,10 @@ static const cli_opt_t plan_table[] = {
      "the time MPI itself takes (measured): no plan is written when the\n"
      "best prediction is not below T (the call stays MPI's)"},
     {{"overhead-seconds", required_argument, NULL, O_OVERHEAD}, "O",
-     "with --baseline-seconds: the executor's fixed cost per call (its\n"
-     "start and end: barriers and small all-reductions; measured), added\n"
-     "to the prediction before it is compared with T (default 0)"},
+     "the executor's fixed cost per call (its start: about one latency;\n"
+     "measured), added to the prediction: the time per call printed and\n"
+     "written (predicted_call_seconds), compared with --baseline-seconds T\n"
+     "(default 0)"},
     {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
     CLI_OPT_END};
 static const cli_opt_t *const plan_tables[] = {cli_problem_table, plan_table, NULL};
@@ -183,6 +184,10 @@ static int write_plan(const plan_opts_t *o, const cli_problem_opts_t *po, ssched
         free(mks);
         char mapname[300];
         snprintf(mapname, sizeof mapname, "%s.map", name);
+        /* the time per call: the plan + the executor's fixed cost */
+        if (d && o->call)
+            json_object_set_new(d, "predicted_call", json_string(o->call)),
+                json_object_set_new(d, "predicted_call_seconds", json_real(o->call_seconds));
         if (!d || json_object_set_new(d, "map", json_string(mapname)) != 0)
             rc = cli_bad_input("plan", "out of memory");
         char *text = d ? json_dumps(d, JSON_INDENT(2)) : NULL;
@@ -278,8 +283,87 @@ int cli_cmd_plan(int argc, char **argv)
     ssched_problem_init(&pb);
     int rc = run_plan(&o, &po, &p, &pb);
     cli_plan_free_ranks(&o);
+    free(o.call);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);
+    return rc;
+}
+
+/* The scan over candidate segment sizes: p carries the scale cur (costs x
+ * cur); best, best_seg, best_K the least makespan so far; bound the
+ * whole message's steady-state bound. */
+typedef struct {
+    const plan_opts_t *o;
+    const cli_problem_opts_t *po;
+    ssched_platform_t *p;
+    ssched_problem_t *pb;
+    mpq_srcptr U;
+    mpq_ptr cur, best, bound;
+    json_t *cands;
+    size_t best_seg, best_K;
+    int have_bound;
+} plan_scan_t;
+
+/* Plan the candidate of s bytes (rounded to a multiple of the datatype,
+ * at most M): one line, one JSON candidate; skipped when it has more than
+ * --max-segments segments or was tried already. */
+static int try_segment(plan_scan_t *sc, long s)
+{
+    const plan_opts_t *o = sc->o;
+    long seg = s < o->bytes ? s : o->bytes;
+    seg -= seg % o->dtsize;
+    if (seg < o->dtsize)
+        seg = o->dtsize;
+    long K = (o->bytes + seg - 1) / seg;
+    if (K > o->max_segments)
+        return CLI_EXIT_OK;
+    for (size_t k = 0; k < json_array_size(sc->cands); k++)
+        if (json_integer_value(json_object_get(json_array_get(sc->cands, k), "segment_bytes")) ==
+            seg)
+            return CLI_EXIT_OK;
+    /* p's costs times seg / U, from the scale it carries */
+    mpq_t f, mk;
+    mpq_inits(f, mk, NULL);
+    mpq_set_ui(f, (unsigned long)seg, 1);
+    mpq_div(f, f, sc->U);
+    mpq_div(mk, f, sc->cur);
+    cli_plan_scale(sc->p, mk);
+    mpq_set(sc->cur, f);
+    ssched_schedule_t s1;
+    ssched_schedule_init(&s1);
+    ssched_unroll_figures_t fig;
+    ssched_unroll_figures_init(&fig);
+    int rc = plan_one(sc->po, sc->p, sc->pb, (size_t)K, NULL, &s1, mk, &fig);
+    if (rc == CLI_EXIT_OK) {
+        printf("%12ld %8ld %16.9g\n", seg, K, mpq_get_d(mk));
+        /* K / TP(seg) = K seg / M x (M / seg) / TP(seg), and TP(seg) =
+         * TP(U) U / seg: the bound M / U / TP(U) is steady_time M / (K seg),
+         * the same for every seg (the steady state has no latencies) */
+        if (!sc->have_bound) {
+            mpq_t r;
+            mpq_init(r);
+            mpq_set_ui(r, (unsigned long)o->bytes, (unsigned long)K * (unsigned long)seg);
+            mpq_canonicalize(r);
+            mpq_mul(sc->bound, fig.steady_time, r);
+            mpq_clear(r);
+            sc->have_bound = 1;
+        }
+        char *t = mpq_get_str(NULL, 10, mk);
+        json_array_append_new(sc->cands, json_pack("{s:I, s:I, s:s, s:f, s:f}", "segment_bytes",
+                                                   (json_int_t)seg, "segments", (json_int_t)K,
+                                                   "predicted", t, "predicted_seconds",
+                                                   mpq_get_d(mk), "lower_bound_seconds",
+                                                   mpq_get_d(fig.lower_bound)));
+        free(t);
+        if (!sc->best_seg || mpq_cmp(mk, sc->best) < 0) {
+            mpq_set(sc->best, mk);
+            sc->best_seg = (size_t)seg;
+            sc->best_K = (size_t)K;
+        }
+    }
+    ssched_unroll_figures_free(&fig);
+    ssched_schedule_free(&s1);
+    mpq_clears(f, mk, NULL);
     return rc;
 }
 
@@ -305,8 +389,8 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     long root = cli_plan_check_problem(o, p, pb);
     if (root < 0)
         return CLI_EXIT_BADINPUT;
-    mpq_t U, f, cur, mk, best;
-    mpq_inits(U, f, cur, mk, best, NULL);
+    mpq_t U, f, cur, mk, best, bound;
+    mpq_inits(U, f, cur, mk, best, bound, NULL);
     mpq_set_ui(U, 1, 1);
     if (o->unit_msg && !cli_parse_rational("plan", "--unit-message-bytes", o->unit_msg, U))
         rc = CLI_EXIT_BADINPUT;
@@ -320,60 +404,41 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
                            "--unit-message-bytes U (or --cost-from ATTR --unit-bytes B)",
                            po->platform_path);
     mpq_set_ui(cur, 1, 1); /* the scale p carries now */
-    json_t *cands = json_array();
-    size_t best_seg = 0, best_K = 0;
+    plan_scan_t sc = {o, po, p, pb, U, cur, best, bound, json_array(), 0, 0, 0};
     if (rc == CLI_EXIT_OK) {
         printf("%s of %ld bytes over %zu ranks (time unit: %s)\n", collective_name(pb->kind),
                o->bytes, o->n_ranks, p->seconds ? "second" : "the platform's");
         printf("%12s %8s %16s\n", "segment", "K", "predicted");
     }
-    for (long s = o->segment ? o->segment : 1024; rc == CLI_EXIT_OK; ) {
-        long seg = s < o->bytes ? s : o->bytes;
-        seg -= seg % o->dtsize;
-        if (seg < o->dtsize)
-            seg = o->dtsize;
-        long K = (o->bytes + seg - 1) / seg;
-        if (K <= o->max_segments) {
-            /* p's costs times seg / U, from the scale it carries */
-            mpq_set_ui(f, (unsigned long)seg, 1);
-            mpq_div(f, f, U);
-            mpq_div(mk, f, cur);
-            cli_plan_scale(p, mk);
-            mpq_set(cur, f);
-            ssched_schedule_t sc;
-            ssched_schedule_init(&sc);
-            ssched_unroll_figures_t fig;
-            ssched_unroll_figures_init(&fig);
-            rc = plan_one(po, p, pb, (size_t)K, NULL, &sc, mk, &fig);
-            ssched_unroll_figures_free(&fig);
-            ssched_schedule_free(&sc);
-            if (rc == CLI_EXIT_OK) {
-                printf("%12ld %8ld %16.9g\n", seg, K, mpq_get_d(mk));
-                char *t = mpq_get_str(NULL, 10, mk);
-                json_array_append_new(cands, json_pack("{s:I, s:I, s:s, s:f}", "segment_bytes",
-                                                       (json_int_t)seg, "segments", (json_int_t)K,
-                                                       "predicted", t, "predicted_seconds",
-                                                       mpq_get_d(mk)));
-                free(t);
-                if (!best_seg || mpq_cmp(mk, best) < 0) {
-                    mpq_set(best, mk);
-                    best_seg = (size_t)seg;
-                    best_K = (size_t)K;
-                }
-            }
-        }
-        if (o->segment || seg >= o->bytes)
+    /* s = 1 KB, 2 KB, 4 KB, ... below M, and M */
+    for (long s = o->segment ? o->segment : 1024; rc == CLI_EXIT_OK; s = 2 * s) {
+        rc = try_segment(&sc, s);
+        if (o->segment || s >= o->bytes)
             break;
-        s = 2 * s;
     }
+    /* then s* x k / 8 between the best power of two s* and its neighbours:
+     * the unrolled makespan is not monotone in s (the pattern chosen for K
+     * changes), and a segment a few eighths off can save a fill period
+     * (two_clusters' 16 MB broadcast: 40 KB is 0.26 ms below 64 KB) */
+    static const int eighths[] = {5, 6, 7, 10, 12, 14};
+    long pow2 = (long)sc.best_seg;
+    for (size_t k = 0; !o->segment && rc == CLI_EXIT_OK && pow2 &&
+                       k < sizeof eighths / sizeof *eighths; k++) {
+        long s = pow2 * eighths[k] / 8;
+        if (s < o->bytes && s >= 1024)
+            rc = try_segment(&sc, s);
+    }
+    json_t *cands = sc.cands;
+    size_t best_seg = sc.best_seg, best_K = sc.best_K;
+    if (rc == CLI_EXIT_OK && sc.have_bound)
+        printf("bound: any schedule of the %ld bytes takes at least %.9g (M / U / TP, the "
+               "certified steady state)\n", o->bytes, mpq_get_d(bound));
     if (rc == CLI_EXIT_OK && !best_seg)
         rc = cli_bad_input("plan", "no candidate segment size with at most %ld segments "
                            "(raise --max-segments)", o->max_segments);
     mpq_t base, over;
     mpq_inits(base, over, NULL);
-    if (rc == CLI_EXIT_OK && o->overhead && !o->baseline)
-        rc = cli_bad_input("plan", "--overhead-seconds is used with --baseline-seconds");
-    else if (rc == CLI_EXIT_OK && o->baseline &&
+    if (rc == CLI_EXIT_OK && o->baseline &&
              !cli_parse_rational("plan", "--baseline-seconds", o->baseline, base))
         rc = CLI_EXIT_BADINPUT;
     else if (rc == CLI_EXIT_OK && o->overhead &&
@@ -386,10 +451,16 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
                o->overhead ? o->overhead : "0", o->baseline);
         best_seg = 0;
     }
+    double call = mpq_get_d(over); /* the prediction per call: plan + O */
+    if (o->overhead)
+        o->call = mpq_get_str(NULL, 10, over);
     mpq_clears(base, over, NULL);
     if (rc == CLI_EXIT_OK && best_seg) {
-        printf("chosen: segment %zu bytes, K = %zu, predicted %.9g\n", best_seg, best_K,
+        printf("chosen: segment %zu bytes, K = %zu, predicted %.9g", best_seg, best_K,
                mpq_get_d(best));
+        if (o->overhead)
+            printf(", per call (+ the overhead %s) %.9g", o->overhead, o->call_seconds = call);
+        printf("\n");
         mpq_set_ui(f, (unsigned long)best_seg, 1);
         mpq_div(f, f, U);
         mpq_div(mk, f, cur);
@@ -408,6 +479,6 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
         mpq_clear(flops);
     }
     json_decref(cands);
-    mpq_clears(U, f, cur, mk, best, NULL);
+    mpq_clears(U, f, cur, mk, best, bound, NULL);
     return rc;
 }

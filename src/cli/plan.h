@@ -11,6 +11,8 @@ typedef struct {
     const char *dir, *hostfile, *unit_msg, *baseline, *overhead;
     char **ranks;      /* node names of the ranks */
     size_t n_ranks;
+    char *call;        /* the prediction + --overhead-seconds (exact)    */
+    double call_seconds;
 } plan_opts_t;
 
 /* Multiply every unit-message cost of p by f (c, w, a routed platform's

@@ -12,19 +12,21 @@
 
 const cli_opt_t cli_problem_table[] = {
     {{"problem", required_argument, NULL, OPT_PROBLEM}, "KIND",
-     "scatter | gossip | reduce | broadcast | allreduce"},
+     "scatter | gossip | reduce | broadcast | allreduce | scan"},
     {{"source", required_argument, NULL, OPT_SOURCE}, "S", "scatter, broadcast: the source node"},
     {{"sources", required_argument, NULL, OPT_SOURCES}, "A,B,..", "gossip: the sources"},
     {{"targets", required_argument, NULL, OPT_TARGETS}, "A,B,..",
      "scatter, gossip: the targets; broadcast: a multicast's targets (default:\n"
      "every other node that is not a switch)"},
     {{"participants", required_argument, NULL, OPT_PARTICIPANTS}, "P0,P1,..",
-     "reduce, allreduce: the participants, in the operator's order"},
+     "reduce, allreduce, scan: the participants, in the operator's order"},
     {{"target", required_argument, NULL, OPT_TARGET}, "T", "reduce: the node that gets the result"},
     {{"root", required_argument, NULL, OPT_ROOT}, "R",
      "allreduce: the root (default: the best node that is not a switch)"},
     {{"commutative", no_argument, NULL, OPT_COMMUTATIVE}, NULL,
      "reduce, allreduce: the operator is also commutative (e.g. MPI_SUM)"},
+    {{"exclusive", no_argument, NULL, OPT_EXCLUSIVE}, NULL,
+     "scan: participant i gets v[0,i-1] (MPI_Exscan; the first gets nothing)"},
     {{"size", required_argument, NULL, OPT_SIZE}, "Z", "message size in unit messages (default 1)"},
     {{"method", required_argument, NULL, OPT_METHOD}, "lp|colgen|auto",
      "the edge LP, or column generation over trees/paths/arborescences;\n"
@@ -92,6 +94,7 @@ int cli_problem_option(cli_problem_opts_t *o, int opt, const char *arg)
     case OPT_QUIET: o->quiet = 1; return 1;
     case OPT_VERBOSE: o->verbose = 1; return 1;
     case OPT_COMMUTATIVE: o->commutative = 1; return 1;
+    case OPT_EXCLUSIVE: o->exclusive = 1; return 1;
     case OPT_ROOT: set_once(o, &o->root, arg, "--root"); return 1;
     case OPT_COST_FROM: set_once(o, &o->cost_from, arg, "--cost-from"); return 1;
     case OPT_UNIT_BYTES: set_once(o, &o->unit_bytes, arg, "--unit-bytes"); return 1;
@@ -252,6 +255,9 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
         if (st == SSCHED_OK)
             pb->target = t[0];
         free(t);
+    } else if (pb->kind == SSCHED_PROBLEM_SCAN) {
+        st = parse_list(p, o->participants, "--participants", &pb->participants,
+                        &pb->n_participants, err);
     } else if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
         size_t *t = NULL, nt = 0;
         pb->target = SIZE_MAX;
@@ -268,6 +274,7 @@ static ssched_status_t build_problem(const cli_problem_opts_t *o, ssched_platfor
             st = parse_list(p, o->targets, "--targets", &pb->targets, &pb->n_targets, err);
     }
     pb->commutative = o->commutative;
+    pb->exclusive = o->exclusive;
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
@@ -381,15 +388,21 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (!o->platform_path)
         return cli_bad_input(cmd, "missing PLATFORM file (ssched %s PLATFORM --problem ...)", cmd);
     if (!o->problem)
-        return cli_bad_input(cmd, "missing --problem (scatter, gossip, reduce, broadcast or "
-                             "allreduce)");
+        return cli_bad_input(cmd, "missing --problem (scatter, gossip, reduce, broadcast, "
+                             "allreduce or scan)");
     ssched_problem_kind_t kind;
     if (ssched_problem_kind_parse(o->problem, &kind, NULL) != SSCHED_OK)
         return cli_bad_input(cmd, "--problem: unknown problem '%s' (expected scatter, gossip, "
-                             "reduce, broadcast or allreduce)", o->problem);
+                             "reduce, broadcast, allreduce or scan)", o->problem);
     if (o->commutative && kind != SSCHED_PROBLEM_REDUCE && kind != SSCHED_PROBLEM_ALLREDUCE)
         return cli_bad_input(cmd, "--commutative: applies to reduce and allreduce only, not %s",
                              o->problem);
+    /* scan (issue 27): the upper-bound LP only, so far; no schedule yet */
+    if (kind == SSCHED_PROBLEM_SCAN && strcmp(cmd, "solve") && strcmp(cmd, "lp"))
+        return cli_bad_input(cmd, "--problem scan: not supported for scan yet (only ssched "
+                             "solve and ssched lp: its certified upper bound)");
+    if (o->exclusive && kind != SSCHED_PROBLEM_SCAN)
+        return cli_bad_input(cmd, "--exclusive: applies to scan only, not %s", o->problem);
     if (o->root && kind != SSCHED_PROBLEM_ALLREDUCE)
         return cli_bad_input(cmd, "--root: applies to allreduce only (reduce takes --target)");
     if (o->routers && strcmp(o->routers, "one-port") && strcmp(o->routers, "switch"))
@@ -442,6 +455,11 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
             return cli_bad_input(cmd, "reduce: missing --target");
         if (o->source || o->sources || o->targets)
             return cli_bad_input(cmd, "reduce: use --participants and --target only");
+    } else if (kind == SSCHED_PROBLEM_SCAN) {
+        if (!o->participants)
+            return cli_bad_input(cmd, "scan: missing --participants");
+        if (o->source || o->sources || o->targets || o->target)
+            return cli_bad_input(cmd, "scan: use --participants (and --exclusive) only");
     } else if (kind == SSCHED_PROBLEM_ALLREDUCE) {
         if (!o->participants)
             return cli_bad_input(cmd, "allreduce: missing --participants");
@@ -465,6 +483,7 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
         ssched_error_rename(&err, "problem.participants", "--participants");
         ssched_error_rename(&err, "problem.size", "--size");
         ssched_error_rename(&err, "problem.commutative", "--commutative");
+        ssched_error_rename(&err, "problem.exclusive", "--exclusive");
         ssched_error_rename(&err, "problem.target",
                             kind == SSCHED_PROBLEM_ALLREDUCE ? "--root" : "--target");
         ssched_error_prefix(&err, "%s: ", o->platform_path);

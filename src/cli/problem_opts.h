@@ -16,7 +16,7 @@ enum {
     OPT_TARGET, OPT_SIZE, OPT_METHOD, OPT_QUIET, OPT_ROUTERS, OPT_COMMUTATIVE, OPT_ROOT,
     OPT_COST_FROM, OPT_UNIT_BYTES, OPT_SPEED_FROM, OPT_FLOPS_PER_TASK, OPT_FORMAT,
     OPT_VERBOSE, OPT_MODEL, OPT_HOSTS, OPT_LATENCY_FROM, OPT_SPEED, OPT_MISSING_COST,
-    OPT_NAMES_FROM,
+    OPT_NAMES_FROM, OPT_EXCLUSIVE,
     OPT_PROBLEM_LAST
 };
 
@@ -29,6 +29,7 @@ typedef struct {
     const char *problem, *source, *sources, *targets, *participants, *target, *size;
     const char *root;     /* allreduce: --root, or NULL for the best root   */
     int commutative;      /* --commutative (reduce, allreduce)              */
+    int exclusive;        /* --exclusive (scan: MPI_Exscan)                 */
     /* platform file: --format graphml|gml|simgrid|matrix, --cost-from ATTR --unit-bytes B,
      * --speed-from ATTR --flops-per-task F, --latency-from ATTR (seconds,
      * with --cost-from) (ssched_platform_load) */

@@ -36,7 +36,8 @@ ssched_status_t ssched_i_write_json(FILE *out, json_t *root, size_t flags, ssche
 int ssched_i_saturated(const ssched_steady_t *s, size_t i, int dir, mpq_srcptr *busy,
                        mpq_srcptr *price)
 {
-    if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE && s->kind != SSCHED_PROBLEM_ALLREDUCE)
+    if (dir == 2 && s->kind != SSCHED_PROBLEM_REDUCE && s->kind != SSCHED_PROBLEM_ALLREDUCE &&
+        s->kind != SSCHED_PROBLEM_SCAN)
         return 0;
     *busy = dir == 2 ? s->compute_busy[i] : dir ? s->in_busy[i] : s->out_busy[i];
     *price = dir == 2 ? s->compute_price[i] : dir ? s->in_price[i] : s->out_price[i];

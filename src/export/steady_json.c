@@ -107,6 +107,10 @@ json_t *ssched_i_problem_json(const ssched_platform_t *p, const ssched_problem_t
         if (pb->commutative)
             json_object_set_new(o, "commutative", json_true());
         break;
+    case SSCHED_PROBLEM_SCAN:
+        json_object_set_new(o, "participants", node_list(p, pb->participants, pb->n_participants));
+        json_object_set_new(o, "exclusive", json_boolean(pb->exclusive));
+        break;
     }
     json_object_set_new(o, "size", ssched_i_json_mpq(pb->size));
     return o;
@@ -186,11 +190,14 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
     /* a commutative reduce: achievable TP, bound and gap as a multicast */
     int comm = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
     int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || allreduce || comm;
-    const char *tp_key = s->multicast && !achieved ? "upper_bound" : "throughput";
+    /* a scan's edge LP (lp/build_scan.c) is an upper bound too */
+    int scan = s->kind == SSCHED_PROBLEM_SCAN;
+    int bound_only = (s->multicast && !achieved) || scan;
+    const char *tp_key = bound_only ? "upper_bound" : "throughput";
     json_object_set_new(root, tp_key, ssched_i_json_mpq(s->throughput));
     /* rates are per second when the costs came from bandwidths */
     json_object_set_new(root, "time_unit", json_string(p->seconds ? "second" : "unit"));
-    json_object_set_new(root, s->multicast && !achieved ? "upper_bound_approx" : "throughput_approx",
+    json_object_set_new(root, bound_only ? "upper_bound_approx" : "throughput_approx",
                         json_real(mpq_get_d(s->throughput)));
     if (achieved) {
         mpq_t gap;
@@ -240,6 +247,11 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
         json_object_set_new(root, "note", json_string("multicast (the targets are not every other "
                                                       "node): the LP value is an upper bound; the "
                                                       "achievable throughput is not computed yet"));
+    if (scan)
+        json_object_set_new(root, "note", json_string("scan (parallel prefix): upper_bound is the "
+                                                      "certified optimum of the scan edge LP "
+                                                      "(docs/model.md, \"Parallel prefix\"); the "
+                                                      "achievable throughput is not computed yet"));
     json_object_set_new(root, "certified", json_true());
 
     json_t *rates = json_array();
@@ -255,7 +267,7 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
             json_object_set_new(r, "copy", json_true()); /* the broadcast of the result */
         } else if (allreduce && pb->commutative) {
             /* a partial result of any set (the trees say which) */
-        } else if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
+        } else if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce || scan) {
             json_object_set_new(r, "interval", json_pack("[II]", (json_int_t)s->intervals[f->type].k,
                                                          (json_int_t)s->intervals[f->type].m));
         } else {
@@ -281,7 +293,7 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
             }
         mpq_clear(q);
         json_object_set_new(root, "merges", merges);
-    } else if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
+    } else if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce || scan) {
         json_t *tasks = json_array();
         for (size_t k = 0; k < s->n_tasks; k++) {
             const ssched_task_t *t = &s->tasks[k];
@@ -338,6 +350,11 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
     json_object_set_new(root, "saturated", sat);
 
     json_t *unreach = json_array();
+    if (scan) /* r_k's value cannot reach some later participant */
+        for (size_t k = 0; k < pb->n_participants; k++)
+            if (s->unreachable[k])
+                json_array_append_new(unreach, json_pack("{s:s}", "participant",
+                                                         p->names[pb->participants[k]]));
     if (s->kind == SSCHED_PROBLEM_REDUCE || allreduce)
         for (size_t k = 0; k < pb->n_participants; k++)
             if (s->unreachable[k]) {

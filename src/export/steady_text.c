@@ -25,6 +25,17 @@ ssched_status_t ssched_write_problem_text(FILE *out, const ssched_platform_t *p,
         }
         return ssched_i_write_status(out, err);
     }
+    if (pb->kind == SSCHED_PROBLEM_SCAN) {
+        fputs(pb->exclusive ? "exclusive scan (prefix v[0,i-1] to each) of "
+                            : "scan (prefix v[0,i] to each) of ", out);
+        print_list(out, p, pb->participants, pb->n_participants);
+        fputs(" (in this order)", out);
+        if (mpq_cmp_ui(pb->size, 1, 1) != 0) {
+            fputs(", message size ", out);
+            mpq_out_str(out, 10, pb->size);
+        }
+        return ssched_i_write_status(out, err);
+    }
     if (pb->kind == SSCHED_PROBLEM_REDUCE || pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
         fputs(pb->kind == SSCHED_PROBLEM_REDUCE ? "reduce of " : "allreduce of ", out);
         print_list(out, p, pb->participants, pb->n_participants);
@@ -203,11 +214,17 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
                 : mpq_equal(s->throughput, s->upper_bound) ? "it reaches the upper bound, so it is optimal"
                 : "too many relays for exact pricing: optimal TP lies between the two");
     } else {
-        fputs(s->multicast ? "\nupper bound on TP = " : "\nthroughput TP = ", out);
+        fputs(s->multicast || pb->kind == SSCHED_PROBLEM_SCAN ? "\nupper bound on TP = "
+                                                                : "\nthroughput TP = ", out);
         print_q(out, s->throughput);
     }
     if (allreduce || comm)
         ; /* printed above */
+    else if (pb->kind == SSCHED_PROBLEM_SCAN)
+        fprintf(out, " (%s) operations per %s: certified optimum of the scan edge LP\n"
+                     "note: a relaxation (docs/model.md, \"Parallel prefix\"): every scan schedule\n"
+                     "      fits it, so this bounds the scan TP from above; the achievable TP is\n"
+                     "      not computed yet\n", dec, unit_of(p));
     else if (s->multicast && !achieved)
         fprintf(out, " (%s) operations per %s: certified optimum of the broadcast LP\n"
                      "note: the targets are not every other node (a multicast), so this LP value\n"
@@ -223,6 +240,18 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         if (s->unreachable[t])
             fprintf(out, "note: target %s is unreachable from %s, so TP = 0\n",
                     p->names[s->commodities[t].dest], p->names[s->commodities[t].origin]);
+    if (pb->kind == SSCHED_PROBLEM_SCAN) {
+        int any = 0;
+        for (size_t k = 0; k < pb->n_participants; k++)
+            if (s->unreachable[k]) {
+                fprintf(out, "note: a later participant cannot be reached from participant %s, "
+                             "so TP = 0\n", p->names[pb->participants[k]]);
+                any = 1;
+            }
+        if (!any && mpq_sgn(s->throughput) == 0)
+            fputs("note: the prefixes cannot be formed (the values never meet on a node with w "
+                  "to be merged), so TP = 0\n", out);
+    }
     if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
         int any = 0;
         for (size_t k = 0; k < pb->n_participants; k++)
@@ -298,7 +327,7 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
             fputs("copy  ", out); /* the broadcast of the result */
         else if (comm || (allreduce && pb->commutative))
             ; /* messages: partial results of any set */
-        else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce)
+        else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce || pb->kind == SSCHED_PROBLEM_SCAN)
             fprintf(out, "v[%zu,%zu]  ", s->intervals[f->type].k, s->intervals[f->type].m);
         else if (pb->kind == SSCHED_PROBLEM_BROADCAST)
             ; /* one message: its copies */
@@ -327,7 +356,7 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
             print_qd(out, s->tree_rates[k]);
         }
         fputc('\n', out);
-    } else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce) {
+    } else if (pb->kind == SSCHED_PROBLEM_REDUCE || allreduce || pb->kind == SSCHED_PROBLEM_SCAN) {
         fprintf(out, "tasks (per %s):\n", unit_of(p));
         for (size_t k = 0; k < s->n_tasks; k++) {
             const ssched_task_t *t = &s->tasks[k];

@@ -68,6 +68,10 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "problem.commutative: applies to reduce and allreduce only, not %s",
                                 ssched_problem_kind_name(pb->kind));
+    if (pb->exclusive && pb->kind != SSCHED_PROBLEM_SCAN)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "problem.exclusive: applies to scan only, not %s",
+                                ssched_problem_kind_name(pb->kind));
     ssched_status_t st;
     switch (pb->kind) {
     case SSCHED_PROBLEM_SCATTER:
@@ -119,6 +123,14 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         if (pb->target >= p->n_nodes)
             return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
         return check_list(p, &pb->target, 1, "problem.target", err);
+    case SSCHED_PROBLEM_SCAN:
+        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
+                             err)) != SSCHED_OK)
+            return st;
+        if (pb->n_participants < 2)
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "problem.participants: a scan needs at least 2 participants");
+        return SSCHED_OK;
     }
     return ssched_error_set(err, SSCHED_EINPUT, "unknown problem kind");
 }
@@ -197,6 +209,22 @@ ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
+ssched_status_t ssched_problem_set_scan(ssched_problem_t *pb, const ssched_platform_t *p,
+                                        const char *participants, int exclusive,
+                                        ssched_error_t *err)
+{
+    pb->kind = SSCHED_PROBLEM_SCAN;
+    pb->exclusive = exclusive != 0;
+    pb->commutative = 0;
+    free(pb->participants);
+    pb->participants = NULL;
+    pb->n_participants = 0;
+    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "participants",
+                                                         &pb->participants,
+                                                         &pb->n_participants, err);
+    return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
+}
+
 ssched_status_t ssched_problem_default_targets(const ssched_platform_t *p, size_t source,
                                                size_t **list, size_t *count, ssched_error_t *err)
 {
@@ -243,4 +271,4 @@ ssched_status_t ssched_problem_set_broadcast(ssched_problem_t *pb, const ssched_
 }
 
 SSCHED_I_ENUM_FUNCTIONS(problem_kind, ssched_problem_kind_t, "problem", "scatter", "gossip",
-                        "reduce", "broadcast", "allreduce")
+                        "reduce", "broadcast", "allreduce", "scan")

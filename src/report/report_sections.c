@@ -37,12 +37,13 @@ static void problem_text(FILE *out, const report_t *r)
         fputs(" to ", out);
         names(out, p, pb->targets, pb->n_targets);
         break;
+    case SSCHED_PROBLEM_SCAN:
     case SSCHED_PROBLEM_REDUCE:
     case SSCHED_PROBLEM_ALLREDUCE:
         fprintf(out, " of %zu participants%s: ", pb->n_participants,
                 pb->commutative ? " (commutative operator)" : " (in operator order)");
         names(out, p, pb->participants, pb->n_participants);
-        if (pb->target < p->n_nodes) {
+        if (pb->kind != SSCHED_PROBLEM_SCAN && pb->target < p->n_nodes) {
             fputs(pb->kind == SSCHED_PROBLEM_REDUCE ? " to " : ", root ", out);
             ssched_i_svg_escape(out, p->names[pb->target]);
         }
