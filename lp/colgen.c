@@ -151,7 +151,9 @@ static size_t n_columns(const void *vctx)
     return ((const cg_ctx_t *)vctx)->m->n_cols;
 }
 
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
+/* same_order 0: the warm-started exact master certifies the same TP but may
+ * end on another optimal basis, changing the printed duals (test_routed_cli) */
+static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
 
 ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,
@@ -275,6 +277,19 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
         }
         free(zero);
     }
+    /* crash basis: each type's initial path basic in its delivery row, the
+     * other rows' slacks basic (triangular: path t alone has a -1 in
+     * delivery row t); TP is engine column 0, path t column t + 1 */
+    if (st == SSCHED_OK && !blocked && !m.reduce && m.n_cols == m.n_types) {
+        size_t *basic = ssched_i_alloc(m.n_rows + 1, sizeof *basic);
+        for (size_t r = 0; basic && r < m.n_rows; r++)
+            basic[r] = SIZE_MAX;
+        for (size_t t = 0; basic && t < m.n_types; t++)
+            basic[2 * m.n + m.cols[t].type] = t + 1;
+        if (basic)
+            (void)ssched_i_cge_crash(&eng, basic); /* a hint: the slack basis otherwise */
+        free(basic);
+    }
     /* blocked: TP = 0, certified by the empty master (nothing priced) */
     cg_ctx_t ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -295,6 +310,7 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
     for (size_t k = 0; k < m.n_cols; k++)
         ssched_i_cg_column_free(&m.cols[k]);
     free(m.cols);
+    ssched_i_cg_index_free(&m);
     free(m.types);
     free(m.cpu_row);
     free(m.link_row);

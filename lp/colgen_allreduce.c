@@ -157,7 +157,7 @@ static size_t n_columns(const void *ctx)
     return m->r.n_cols + m->b.n_cols;
 }
 
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
+static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
 
 static void master_free(car_master_t *m)
 {
@@ -170,6 +170,7 @@ static void master_free(car_master_t *m)
     if (m->comm)
         ssched_i_cgc_graph_free(&m->cg);
     free(m->r.cols);
+    ssched_i_cg_index_free(&m->r);
     free(m->r.cpu_row);
     free(m->r.link_row); /* shared with b.link_row */
     free(m->r.link_edge);

@@ -285,7 +285,7 @@ static size_t n_columns(const void *ctx)
     return ((const cgb_ctx_t *)ctx)->m->n_cols;
 }
 
-static const cg_pricer_t pricer = {price_d, price_q, exact_master_cb, n_columns};
+static const cg_pricer_t pricer = {price_d, price_q, exact_master_cb, n_columns, 0};
 
 static void master_free(cgb_master_t *m)
 {

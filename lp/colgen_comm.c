@@ -252,7 +252,7 @@ static size_t n_columns(const void *ctx)
     return ((const cgc_state_t *)ctx)->m.n_cols;
 }
 
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns};
+static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
 
 /* Upper bound when pricing did not prove the optimum: Farley's z / lower
  * (lower > 0) and the relaxation LP, the smaller. */
@@ -369,6 +369,7 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
         ssched_i_cgc_tree_free(&s.trees[k]);
     }
     free(s.m.cols);
+    ssched_i_cg_index_free(&s.m);
     free(s.trees);
     free(s.m.cpu_row);
     free(s.m.link_row);

@@ -27,7 +27,9 @@ ssched_status_t ssched_i_cge_init(cg_engine_t *e, size_t n_rows, const double *r
     e->lp = lp;
     ssched_i_lp_log(lp, opt->lp.verbose);
     set_maxim(lp);
-    set_presolve(lp, PRESOLVE_SENSDUALS, get_presolveloops(lp));
+    /* the duals only: PRESOLVE_SENSDUALS would also range every dual and
+     * objective coefficient after each solve (one ftran per variable) */
+    set_presolve(lp, PRESOLVE_DUALS, get_presolveloops(lp));
     for (size_t r = 0; r < n_rows; r++) {
         set_constr_type(lp, (int)r + 1, LE);
         set_rh(lp, (int)r + 1, rhs ? rhs[r] : 1.0);
@@ -46,6 +48,24 @@ int ssched_i_cge_add(cg_engine_t *e, int cnt, const double *val, const int *row)
 {
     /* add_columnex takes non-const arrays but does not write them */
     return add_columnex((lprec *)e->lp, cnt, (REAL *)(uintptr_t)val, (int *)(uintptr_t)row);
+}
+
+int ssched_i_cge_crash(cg_engine_t *e, const size_t *basic_col)
+{
+    lprec *lp = e->lp;
+    int m = get_Nrows(lp), n = get_Ncolumns(lp);
+    if ((size_t)m != e->n_rows)
+        return 0;
+    int *bas = malloc((size_t)(m + 1) * sizeof *bas);
+    if (!bas)
+        return 0;
+    bas[0] = 0;
+    /* rows 1..m, then columns m+1..m+n; negative: at its lower bound */
+    for (int r = 1; r <= m; r++)
+        bas[r] = basic_col[r - 1] < (size_t)n ? -(m + 1 + (int)basic_col[r - 1]) : -r;
+    int ok = set_basis(lp, bas, FALSE);
+    free(bas);
+    return ok;
 }
 
 void ssched_i_cge_tick(cg_engine_t *e, const char *stage, size_t done, size_t total)
@@ -108,7 +128,7 @@ static ssched_status_t float_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
         int ret = solve(lp);
         out->lp.float_seconds += ssched_i_wall_now() - t;
         out->lp.float_solves++;
-        if (ret != OPTIMAL || !float_duals(lp, e->n_rows, y))
+            if (ret != OPTIMAL || !float_duals(lp, e->n_rows, y))
             break; /* leave it to the exact phase */
         double z = get_objective(lp), upper = NAN;
         int added = 0;
@@ -124,20 +144,78 @@ static ssched_status_t float_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
     return st;
 }
 
-/* Solve an exact master (consumed: freed here), record its size in
- * out->lp_rows/lp_cols and add its solver figures to out->lp. */
-static ssched_status_t solve_master(ssched_lp_t *lp, const ssched_lp_options_t *opt,
-                                    ssched_lp_solution_t *sol, ssched_steady_t *out,
-                                    ssched_error_t *err)
+/* The float master's optimal basis as ssched_lp_solve's start_basis
+ * (n_cols + n_rows flags, 1 = basic; columns then rows), or NULL.  The float
+ * master is re-solved first: lp_solve starts from its last basis, the
+ * columns added since enter non-basic, so this costs a few pivots. */
+static unsigned char *float_basis(cg_engine_t *e, size_t n_cols, size_t n_rows)
 {
+    lprec *lp = e->lp;
+    int m = get_Nrows(lp), n = get_Ncolumns(lp);
+    if ((size_t)m != n_rows || (size_t)n != n_cols)
+        return NULL;
+    double t = ssched_i_wall_now();
+    int ret = solve(lp);
+    e->out->lp.float_seconds += ssched_i_wall_now() - t;
+    e->out->lp.float_solves++;
+    if (ret != OPTIMAL && ret != PRESOLVED)
+        return NULL;
+    int *bas = malloc((size_t)(m + 1) * sizeof *bas);
+    unsigned char *basis = ssched_i_calloc(n_cols + n_rows, 1);
+    if (!bas || !basis || !get_basis(lp, bas, FALSE)) {
+        free(bas);
+        free(basis);
+        return NULL;
+    }
+    /* lp_solve numbers rows 1..m, then columns m+1..m+n */
+    for (int k = 1; k <= m; k++) {
+        int a = abs(bas[k]);
+        if (a >= 1 && a <= m)
+            basis[n_cols + (size_t)(a - 1)] = 1;
+        else if (a > m && a <= m + n)
+            basis[(size_t)(a - m - 1)] = 1;
+    }
+    free(bas);
+    return basis;
+}
+
+/* Exact repair pivots allowed from the float master's basis before the
+ * engine falls back to ssched_lp_solve's own floating-point solve: a basis
+ * that needs more is not worth repairing exactly. */
+#define WARM_REPAIR_PIVOTS 64
+
+/* Solve an exact master (consumed: freed here), record its size in
+ * out->lp_rows/lp_cols and add its solver figures to out->lp.  With warm,
+ * start from the float master's basis first (same optimum: the certificate
+ * decides, whatever basis it starts from). */
+static ssched_status_t solve_master(cg_engine_t *e, ssched_lp_t *lp, int warm,
+                                    ssched_lp_solution_t *sol, ssched_error_t *err)
+{
+    ssched_steady_t *out = e->out;
     cg_clock_t c0 = cg_clock();
-    ssched_status_t st = ssched_lp_solve(lp, opt, sol, err);
+    ssched_status_t st = SSCHED_EUNCERTIFIED;
+    unsigned char *basis = warm ? float_basis(e, lp->n_cols, lp->n_rows) : NULL;
+    if (basis) {
+        ssched_lp_options_t o = e->opt->lp;
+        o.start_basis = basis;
+        if (!o.max_repair_pivots || o.max_repair_pivots > WARM_REPAIR_PIVOTS)
+            o.max_repair_pivots = WARM_REPAIR_PIVOTS;
+        st = ssched_lp_solve(lp, &o, sol, NULL);
+        free(basis);
+        if (st == SSCHED_ENOMEM)
+            ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        else if (st == SSCHED_OK)
+            cg_add_solve_figures(out, sol);
+    }
+    if (st != SSCHED_OK && st != SSCHED_ENOMEM) {
+        st = ssched_lp_solve(lp, &e->opt->lp, sol, err);
+        cg_add_solve_figures(out, sol);
+    }
     cg_phase_add(&out->phase_master, c0);
     out->phase_master.count++;
     out->lp_rows = lp->n_rows;
     out->lp_cols = lp->n_cols;
     ssched_lp_free(lp);
-    cg_add_solve_figures(out, sol);
     return st;
 }
 
@@ -156,7 +234,7 @@ static ssched_status_t exact_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
         }
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
-        st = solve_master(&lp, &e->opt->lp, &sol, out, err);
+        st = solve_master(e, &lp, pr->same_order && e->warm, &sol, err);
         int added = 0;
         if (st == SSCHED_OK) {
             out->cg_exact_passes++;
@@ -188,6 +266,7 @@ ssched_status_t ssched_i_cge_run(cg_engine_t *e, const cg_pricer_t *pr, void *ct
         cg_clock_t c_float = cg_clock();
         st = float_phase(e, pr, ctx, err);
         cg_phase_add(&out->phase_float, c_float);
+        e->warm = 1;
         out->phase_float.count = out->cg_iterations;
     }
     if (st == SSCHED_OK) {

@@ -47,6 +47,11 @@ typedef struct {
     ssched_status_t (*exact_master)(void *ctx, ssched_lp_t *lp, ssched_error_t *err);
     /* Columns in the master (progress lines). */
     size_t (*n_columns)(const void *ctx);
+    /* 1 if exact_master's rows and columns are the float master's, in the
+     * same order: the exact solve then starts from the float master's
+     * optimal basis (lp_solve warm-started from its previous basis) instead
+     * of a fresh floating-point solve of the whole master. */
+    int same_order;
 } cg_pricer_t;
 
 struct cg_engine {
@@ -55,6 +60,7 @@ struct cg_engine {
     const ssched_steady_options_t *opt;
     ssched_steady_t *out;
     double t0, last;                      /* solve start; last progress line */
+    int warm;                             /* the float master was solved    */
 };
 
 /* A float master of n_rows rows "<= rhs[r]" (rhs NULL: every rhs 1), maximising; out receives the
@@ -68,6 +74,12 @@ SSCHED_INTERNAL void ssched_i_cge_free(cg_engine_t *e);
  * the objective, row r + 1 the master's row r (lp_solve's convention).
  * 1 on success, 0 on failure. */
 SSCHED_INTERNAL int ssched_i_cge_add(cg_engine_t *e, int cnt, const double *val, const int *row);
+/* Starting basis of the float master's first solve: basic_col[r] the
+ * column (0-based, in add order) basic in row r, or SIZE_MAX for row r's
+ * slack; the columns must be distinct and the basis non-singular.  The
+ * slack basis otherwise: a scatter/gossip master then spends one simplex
+ * pivot per type just bringing in its initial path.  1 if set. */
+SSCHED_INTERNAL int ssched_i_cge_crash(cg_engine_t *e, const size_t *basic_col);
 /* A progress step inside a long stage (opt->step, rate-limited). */
 SSCHED_INTERNAL void ssched_i_cge_tick(cg_engine_t *e, const char *stage, size_t done,
                                        size_t total);

@@ -100,6 +100,8 @@ typedef struct {
     size_t n_cols, cap;
     cg_column_t *cols;
     cg_engine_t *eng;                  /* the floating-point master     */
+    struct cg_index *idx;              /* column hash + sparse scratch
+                                          (colgen_master.c; lazy)        */
 } cg_master_t;
 
 /* The master's rows: out-port and in-port per node, then a cpu row per
@@ -141,7 +143,9 @@ static inline int cg_capacity_row(const cg_master_t *m, size_t r)
  * takes ownership.  0 on failure. */
 SSCHED_INTERNAL int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c);
 /* Is the column already in the master? */
-SSCHED_INTERNAL int ssched_i_cg_known(const cg_master_t *m, const cg_column_t *c);
+SSCHED_INTERNAL int ssched_i_cg_known(cg_master_t *m, const cg_column_t *c);
+/* Free the master's column index (m->idx; NULL-safe). */
+SSCHED_INTERNAL void ssched_i_cg_index_free(cg_master_t *m);
 /* The master over the current columns as an exact ssched_lp_t. */
 SSCHED_INTERNAL ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp,
                                                          ssched_error_t *err);

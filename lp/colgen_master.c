@@ -53,13 +53,175 @@ static int same_column(const cg_column_t *a, const cg_column_t *b)
             return 0;
     return 1;
 }
-int ssched_i_cg_known(const cg_master_t *m, const cg_column_t *c)
+
+/* The master's column index (issue 26): an open-addressing hash set of
+ * column numbers, so that "is this column known?" costs one probe instead
+ * of a scan of every column, and a sparse accumulator of one column's
+ * exact coefficients, so that adding a column costs its non-zeros instead
+ * of a pass over every row.  Columns are hashed lazily (n_hashed): an
+ * adaptor that appends to m->cols itself (the all-reduce master) is
+ * indexed at the next lookup. */
+struct cg_index {
+    size_t *slot, cap, n_hashed; /* slot: column + 1, 0 empty; cap a power of 2 */
+    size_t n_rows, n_touched;
+    mpq_t *acc;                  /* acc[r]: row r's coefficient, 0 off touched */
+    unsigned char *mark;
+    size_t *touched;             /* the rows of the current column, sorted */
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-    for (size_t k = 0; k < m->n_cols; k++)
-        if (same_column(&m->cols[k], c))
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t column_hash(const cg_column_t *c)
+{
+    uint64_t h = mix(mix(mix(0, c->type), c->n_sends), c->n_merges);
+    for (size_t k = 0; k < c->n_sends; k++)
+        h = mix(mix(h, c->send_edge[k]), c->send_interval[k]);
+    for (size_t k = 0; k < c->n_merges; k++)
+        h = mix(mix(mix(mix(h, c->merge_node[k]), c->merge_l[k]), c->merge_k[k]),
+                c->merge_m[k]);
+    return h ^ (h >> 29);
+}
+
+void ssched_i_cg_index_free(cg_master_t *m)
+{
+    struct cg_index *x = m->idx;
+    if (!x)
+        return;
+    free(x->slot);
+    if (x->acc)
+        for (size_t r = 0; r < x->n_rows; r++)
+            mpq_clear(x->acc[r]);
+    free(x->acc);
+    free(x->mark);
+    free(x->touched);
+    free(x);
+    m->idx = NULL;
+}
+
+static struct cg_index *get_index(cg_master_t *m)
+{
+    if (m->idx)
+        return m->idx;
+    struct cg_index *x = ssched_i_calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->n_rows = m->n_rows;
+    x->acc = ssched_i_alloc(m->n_rows + 1, sizeof *x->acc);
+    x->mark = ssched_i_calloc(m->n_rows + 1, 1);
+    x->touched = ssched_i_alloc(m->n_rows + 1, sizeof *x->touched);
+    if (!x->acc || !x->mark || !x->touched) {
+        free(x->acc);
+        x->acc = NULL;
+        m->idx = x;
+        ssched_i_cg_index_free(m);
+        return NULL;
+    }
+    for (size_t r = 0; r < m->n_rows; r++)
+        mpq_init(x->acc[r]);
+    m->idx = x;
+    return x;
+}
+
+static void index_put(struct cg_index *x, const cg_master_t *m, size_t k)
+{
+    size_t mask = x->cap - 1, i = (size_t)column_hash(&m->cols[k]) & mask;
+    while (x->slot[i])
+        i = (i + 1) & mask;
+    x->slot[i] = k + 1;
+}
+
+/* Hash the columns appended since the last lookup (rehash at half load).
+ * 0 on ENOMEM. */
+static int index_catch_up(struct cg_index *x, const cg_master_t *m)
+{
+    if (2 * (m->n_cols + 1) > x->cap) {
+        size_t cap = x->cap ? x->cap : 1024;
+        while (2 * (m->n_cols + 1) > cap)
+            cap *= 2;
+        size_t *slot = ssched_i_calloc(cap, sizeof *slot);
+        if (!slot)
+            return 0;
+        free(x->slot);
+        x->slot = slot;
+        x->cap = cap;
+        x->n_hashed = 0;
+    }
+    for (; x->n_hashed < m->n_cols; x->n_hashed++)
+        index_put(x, m, x->n_hashed);
+    return 1;
+}
+
+int ssched_i_cg_known(cg_master_t *m, const cg_column_t *c)
+{
+    struct cg_index *x = get_index(m);
+    if (!x || !index_catch_up(x, m)) { /* out of memory: the plain scan */
+        for (size_t k = 0; k < m->n_cols; k++)
+            if (same_column(&m->cols[k], c))
+                return 1;
+        return 0;
+    }
+    size_t mask = x->cap - 1;
+    for (size_t i = (size_t)column_hash(c) & mask; x->slot[i]; i = (i + 1) & mask)
+        if (same_column(&m->cols[x->slot[i] - 1], c))
             return 1;
     return 0;
 }
+
+static void acc_add(struct cg_index *x, size_t r, const mpq_t v)
+{
+    if (!x->mark[r]) {
+        x->mark[r] = 1;
+        x->touched[x->n_touched++] = r;
+    }
+    mpq_add(x->acc[r], x->acc[r], v);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Column c's exact coefficients into x->acc at the rows x->touched[0..
+ * x->n_touched) (sorted; the previous column's entries are reset first):
+ * the same values as ssched_i_cg_column_coefs, in O(non-zeros). */
+static void column_sparse(const cg_master_t *m, struct cg_index *x, const cg_column_t *c,
+                          mpq_t q)
+{
+    for (size_t k = 0; k < x->n_touched; k++) {
+        mpq_set_ui(x->acc[x->touched[k]], 0, 1);
+        x->mark[x->touched[k]] = 0;
+    }
+    x->n_touched = 0;
+    for (size_t k = 0; k < c->n_sends; k++) {
+        size_t e = c->send_edge[k], i = m->p->from[e], j = m->p->to[e];
+        mpq_mul(q, m->p->c[e], m->pb->size);
+        if (!cg_is_switch(m->p, i))
+            acc_add(x, i, q);
+        if (!cg_is_switch(m->p, j))
+            acc_add(x, m->n + j, q);
+        ssched_i_res_iter_t it;
+        size_t res;
+        ssched_i_res_begin(&it, m->p, e);
+        while (ssched_i_res_next(&it, &res)) {
+            if (m->p->routes)
+                mpq_mul(q, ssched_i_res_time(m->p, res), m->pb->size);
+            acc_add(x, m->link_row[res], q);
+        }
+    }
+    for (size_t k = 0; k < c->n_merges; k++)
+        acc_add(x, m->cpu_row[c->merge_node[k]], m->p->w[c->merge_node[k]]);
+    if (!m->reduce) {
+        mpq_set_si(q, -1, 1);
+        acc_add(x, 2 * m->n + c->type, q);
+    }
+    qsort(x->touched, x->n_touched, sizeof *x->touched, cmp_size);
+}
+
 /* Add column c to the master (taking ownership) and to the float model. */
 int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
 {
@@ -71,29 +233,31 @@ int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c)
         m->cols = cols;
         m->cap = cap;
     }
-    mpq_t *coef = malloc(m->n_rows * sizeof *coef);
-    double *val = malloc((m->n_rows + 1) * sizeof *val);
-    int *row = malloc((m->n_rows + 1) * sizeof *row);
-    int ok = coef && val && row;
+    struct cg_index *x = get_index(m);
+    if (!x)
+        return 0;
+    mpq_t q;
+    mpq_init(q);
+    column_sparse(m, x, c, q);
+    mpq_clear(q);
+    double *val = malloc((x->n_touched + 1) * sizeof *val);
+    int *row = malloc((x->n_touched + 1) * sizeof *row);
+    int ok = val && row;
     if (ok) {
-        for (size_t r = 0; r < m->n_rows; r++)
-            mpq_init(coef[r]);
-        ssched_i_cg_column_coefs(m, c, coef);
         int cnt = 0;
         if (m->reduce) { /* objective: one reduction per tree instance */
             val[cnt] = 1.0;
             row[cnt++] = 0;
         }
-        for (size_t r = 0; r < m->n_rows; r++)
-            if (mpq_sgn(coef[r]) != 0) {
-                val[cnt] = mpq_get_d(coef[r]);
+        for (size_t k = 0; k < x->n_touched; k++) {
+            size_t r = x->touched[k];
+            if (mpq_sgn(x->acc[r]) != 0) {
+                val[cnt] = mpq_get_d(x->acc[r]);
                 row[cnt++] = (int)r + 1;
             }
+        }
         ok = ssched_i_cge_add(m->eng, cnt, val, row);
-        for (size_t r = 0; r < m->n_rows; r++)
-            mpq_clear(coef[r]);
     }
-    free(coef);
     free(val);
     free(row);
     if (ok)
@@ -128,22 +292,20 @@ ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, 
         for (size_t t = 0; t < m->n_types && st == SSCHED_OK; t++)
             st = ssched_lp_add_coef(lp, 2 * m->n + t, tp, one, err);
     }
-    mpq_t *coef = malloc(m->n_rows * sizeof *coef);
-    if (!coef && st == SSCHED_OK)
+    struct cg_index *x = get_index((cg_master_t *)(uintptr_t)m);
+    if (!x && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t r = 0; coef && r < m->n_rows; r++)
-        mpq_init(coef[r]);
-    for (size_t k = 0; k < m->n_cols && st == SSCHED_OK; k++) {
+    mpq_t q;
+    mpq_init(q);
+    for (size_t k = 0; x && k < m->n_cols && st == SSCHED_OK; k++) {
         size_t col;
         snprintf(name, sizeof name, "%s%zu", m->reduce ? "tree" : "path", k);
         st = ssched_lp_add_col(lp, name, m->reduce ? one : NULL, &col, err);
-        ssched_i_cg_column_coefs(m, &m->cols[k], coef);
-        for (size_t r = 0; r < m->n_rows && st == SSCHED_OK; r++)
-            st = ssched_lp_add_coef(lp, r, col, coef[r], err);
+        column_sparse(m, x, &m->cols[k], q);
+        for (size_t i = 0; i < x->n_touched && st == SSCHED_OK; i++)
+            st = ssched_lp_add_coef(lp, x->touched[i], col, x->acc[x->touched[i]], err);
     }
-    for (size_t r = 0; coef && r < m->n_rows; r++)
-        mpq_clear(coef[r]);
-    free(coef);
+    mpq_clear(q);
     mpq_clears(one, zero, NULL);
     return st;
 }
