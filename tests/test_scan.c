@@ -170,7 +170,7 @@ static void test_star(void)
 static void complete(ssched_platform_t *p, size_t n, const char *w)
 {
     ssched_platform_init(p);
-    char name[8];
+    char name[24];
     for (size_t i = 0; i < n; i++) {
         snprintf(name, sizeof name, "P%zu", i);
         node(p, name, w);
