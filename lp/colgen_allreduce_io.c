@@ -39,6 +39,10 @@ ssched_status_t ssched_i_car_exact_master(const car_master_t *m, ssched_lp_t *lp
     cg_master_t caps = m->r;
     caps.n_cols = 0;
     ssched_status_t st = ssched_i_cg_exact_master(&caps, lp, err);
+    /* the copy may have built its own column index (lp/colgen_master.c,
+     * for its zero columns): it is not the master's, free it here */
+    if (caps.idx != m->r.idx)
+        ssched_i_cg_index_free(&caps);
     if (st != SSCHED_OK)
         return st;
     mpq_t zero, one;
