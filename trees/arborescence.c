@@ -8,6 +8,7 @@
 #include "src/util/check_report.h"
 #include "ssched/trees.h"
 #include "src/util/internal.h"
+#include "trees/arborescence_internal.h"
 
 #define NONE SIZE_MAX
 
@@ -50,6 +51,29 @@ void ssched_arborescences_free(ssched_arborescences_t *p)
 
 /* Every property of a packing over n nodes with root < n and a spanned
  * array; a failing one is EINTERNAL in err. */
+ssched_status_t ssched_i_arborescence_begin(size_t n, size_t m, const size_t *from,
+                                            const size_t *to, const mpq_t *cost, size_t root,
+                                            int *found, ssched_arborescence_t *out,
+                                            ssched_error_t *err)
+{
+    *found = 0;
+    if (root >= n)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "arborescence: root %zu out of range (%zu nodes)", root, n);
+    if (m && (!from || !to || !cost))
+        return ssched_error_set(err, SSCHED_EINPUT, "arborescence: %zu arcs but no arc arrays", m);
+    for (size_t e = 0; e < m; e++)
+        if (from[e] >= n || to[e] >= n)
+            return ssched_error_set(err, SSCHED_EINPUT,
+                                    "arborescence: arc %zu (%zu -> %zu) has an end out of range "
+                                    "(%zu nodes)", e, from[e], to[e], n);
+    free(out->arcs);
+    out->arcs = NULL;
+    out->n_arcs = 0;
+    mpq_set_ui(out->weight, 0, 1);
+    return SSCHED_OK;
+}
+
 static ssched_status_t check_packing(size_t n, size_t m, const size_t *from, const size_t *to,
                                      const mpq_t *cap, size_t root,
                                      const ssched_arborescences_t *p, ssched_error_t *err)

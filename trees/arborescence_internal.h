@@ -62,4 +62,11 @@ SSCHED_INTERNAL ssched_status_t ssched_i_arborescence_min_cost_levels(
     size_t root, const unsigned char *required, int *found, ssched_arborescence_t *out,
     ssched_error_t *err);
 
+/* The input checks and output reset both minimum-cost arborescence
+ * versions start with (one contract, so one place): SSCHED_EINPUT naming
+ * the bad root or arc, else out emptied (weight 0) and *found = 0. */
+SSCHED_INTERNAL ssched_status_t ssched_i_arborescence_begin(
+    size_t n_nodes, size_t n_arcs, const size_t *from, const size_t *to, const mpq_t *cost,
+    size_t root, int *found, ssched_arborescence_t *out, ssched_error_t *err);
+
 #endif

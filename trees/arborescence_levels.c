@@ -63,21 +63,9 @@ ssched_status_t ssched_i_arborescence_min_cost_levels(size_t n, size_t m, const 
                                                       int *found, ssched_arborescence_t *out,
                                                       ssched_error_t *err)
 {
-    *found = 0;
-    if (root >= n)
-        return ssched_error_set(err, SSCHED_EINPUT,
-                                "arborescence: root %zu out of range (%zu nodes)", root, n);
-    if (m && (!from || !to || !cost))
-        return ssched_error_set(err, SSCHED_EINPUT, "arborescence: %zu arcs but no arc arrays", m);
-    for (size_t e = 0; e < m; e++)
-        if (from[e] >= n || to[e] >= n)
-            return ssched_error_set(err, SSCHED_EINPUT,
-                                    "arborescence: arc %zu (%zu -> %zu) has an end out of range "
-                                    "(%zu nodes)", e, from[e], to[e], n);
-    free(out->arcs);
-    out->arcs = NULL;
-    out->n_arcs = 0;
-    mpq_set_ui(out->weight, 0, 1);
+    ssched_status_t pst = ssched_i_arborescence_begin(n, m, from, to, cost, root, found, out, err);
+    if (pst != SSCHED_OK)
+        return pst;
 
     ssched_status_t st = SSCHED_OK;
     size_t *lab0 = malloc(n * sizeof *lab0), *tail = ssched_i_alloc(m, sizeof *tail);
