@@ -151,9 +151,9 @@ static size_t n_columns(const void *vctx)
     return ((const cg_ctx_t *)vctx)->m->n_cols;
 }
 
-/* same_order 0: the warm-started exact master certifies the same TP but may
- * end on another optimal basis, changing the printed duals (test_routed_cli) */
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
+/* same_order 1: the exact master is the float master, column for column;
+ * the engine starts large exact passes from the float optimum */
+static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 1};
 
 ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,

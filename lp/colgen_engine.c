@@ -145,13 +145,17 @@ static ssched_status_t float_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
 }
 
 /* The float master's optimal basis as ssched_lp_solve's start_basis
- * (n_cols + n_rows flags, 1 = basic; columns then rows), or NULL.  The float
- * master is re-solved first: lp_solve starts from its last basis, the
- * columns added since enter non-basic, so this costs a few pivots. */
-static unsigned char *float_basis(cg_engine_t *e, size_t n_cols, size_t n_rows)
+ * (n_cols + n_rows flags, 1 = basic; columns then rows), and its solution
+ * in *xd (n_cols column values) and *yd (n_rows non-negative duals), or
+ * NULL.  The float master is re-solved first: lp_solve starts from its
+ * last basis, the columns added since enter non-basic, so this costs a few
+ * pivots. */
+static unsigned char *float_basis(cg_engine_t *e, size_t n_cols, size_t n_rows, double **xd,
+                                  double **yd)
 {
     lprec *lp = e->lp;
     int m = get_Nrows(lp), n = get_Ncolumns(lp);
+    *xd = *yd = NULL;
     if ((size_t)m != n_rows || (size_t)n != n_cols)
         return NULL;
     double t = ssched_i_wall_now();
@@ -176,7 +180,36 @@ static unsigned char *float_basis(cg_engine_t *e, size_t n_cols, size_t n_rows)
             basis[(size_t)(a - m - 1)] = 1;
     }
     free(bas);
+    REAL *xv = NULL;
+    *xd = ssched_i_alloc(n_cols, sizeof **xd);
+    *yd = ssched_i_alloc(n_rows, sizeof **yd);
+    if (*xd && *yd && get_ptr_variables(lp, &xv) && xv && float_duals(lp, n_rows, *yd)) {
+        for (size_t j = 0; j < n_cols; j++)
+            (*xd)[j] = xv[j];
+    } else {
+        free(*xd);
+        free(*yd);
+        *xd = *yd = NULL;
+    }
     return basis;
+}
+
+/* Masters of fewer columns than this are solved exactly from scratch
+ * (ssched_lp_solve's own float solve): there the solve takes milliseconds,
+ * and the optimal vertex it reaches is the one every earlier release
+ * printed (another optimal vertex certifies the same TP with other rates
+ * and prices).  From this size on, the exact pass starts from the float
+ * master's optimum (gossip among 80 hosts of 500 nodes, 7121 columns: the
+ * exact master 10.7 CPU s from scratch, 5.4 s warm-started, 0.13 s
+ * reconstructed). */
+#define WARM_MIN_COLS 1000
+static size_t warm_min_cols = WARM_MIN_COLS;
+
+size_t ssched_i_cge_set_warm_min_cols(size_t n)
+{
+    size_t old = warm_min_cols;
+    warm_min_cols = n;
+    return old;
 }
 
 /* Exact repair pivots allowed from the float master's basis before the
@@ -194,19 +227,33 @@ static ssched_status_t solve_master(cg_engine_t *e, ssched_lp_t *lp, int warm,
     ssched_steady_t *out = e->out;
     cg_clock_t c0 = cg_clock();
     ssched_status_t st = SSCHED_EUNCERTIFIED;
-    unsigned char *basis = warm ? float_basis(e, lp->n_cols, lp->n_rows) : NULL;
-    if (basis) {
+    double *xd = NULL, *yd = NULL;
+    unsigned char *basis = warm ? float_basis(e, lp->n_cols, lp->n_rows, &xd, &yd) : NULL;
+    if (xd && yd) {
+        /* the float optimum's values, reconstructed and certified: no
+         * exact basis solve at all when they pass */
+        st = ssched_i_cg_rational_solution(lp, get_objective((lprec *)e->lp), xd, yd, sol);
+        if (st == SSCHED_ENOMEM)
+            ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        else if (st == SSCHED_OK)
+            cg_add_solve_figures(out, sol);
+        else
+            out->lp.exact_seconds += sol->exact_seconds;
+    }
+    if (basis && st != SSCHED_OK && st != SSCHED_ENOMEM) {
         ssched_lp_options_t o = e->opt->lp;
         o.start_basis = basis;
         if (!o.max_repair_pivots || o.max_repair_pivots > WARM_REPAIR_PIVOTS)
             o.max_repair_pivots = WARM_REPAIR_PIVOTS;
         st = ssched_lp_solve(lp, &o, sol, NULL);
-        free(basis);
         if (st == SSCHED_ENOMEM)
             ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         else if (st == SSCHED_OK)
             cg_add_solve_figures(out, sol);
     }
+    free(basis);
+    free(xd);
+    free(yd);
     if (st != SSCHED_OK && st != SSCHED_ENOMEM) {
         st = ssched_lp_solve(lp, &e->opt->lp, sol, err);
         cg_add_solve_figures(out, sol);
@@ -234,7 +281,8 @@ static ssched_status_t exact_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
         }
         ssched_lp_solution_t sol;
         ssched_lp_solution_init(&sol);
-        st = solve_master(e, &lp, pr->same_order && e->warm, &sol, err);
+        int warm = pr->same_order && e->warm && lp.n_cols >= warm_min_cols;
+        st = solve_master(e, &lp, warm, &sol, err);
         int added = 0;
         if (st == SSCHED_OK) {
             out->cg_exact_passes++;

@@ -48,9 +48,11 @@ typedef struct {
     /* Columns in the master (progress lines). */
     size_t (*n_columns)(const void *ctx);
     /* 1 if exact_master's rows and columns are the float master's, in the
-     * same order: the exact solve then starts from the float master's
-     * optimal basis (lp_solve warm-started from its previous basis) instead
-     * of a fresh floating-point solve of the whole master. */
+     * same order: a large exact master (ssched_i_cge_set_warm_min_cols)
+     * then starts from the float master's optimum (lp_solve warm-started
+     * from its previous basis): its values rationally reconstructed and
+     * certified (lp/colgen_rational.c), else its basis, instead of a fresh
+     * floating-point solve of the whole master. */
     int same_order;
 } cg_pricer_t;
 
@@ -83,6 +85,11 @@ SSCHED_INTERNAL int ssched_i_cge_crash(cg_engine_t *e, const size_t *basic_col);
 /* A progress step inside a long stage (opt->step, rate-limited). */
 SSCHED_INTERNAL void ssched_i_cge_tick(cg_engine_t *e, const char *stage, size_t done,
                                        size_t total);
+/* Test hook: masters of at least n columns (default 1000) start their
+ * exact pass from the float master's optimum (same_order pricers): its
+ * rationally reconstructed values, certified, or its basis.  Returns the
+ * previous value; not thread-safe (tests only). */
+SSCHED_INTERNAL size_t ssched_i_cge_set_warm_min_cols(size_t n);
 /* Run the float phase (when do_float) and then the exact phase with pricer
  * pr on context ctx; per-phase figures into out (phase_float, phase_master,
  * phase_pricing), cg_iterations, cg_exact_passes, cg_pricing_seconds, the

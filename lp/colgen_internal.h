@@ -153,6 +153,17 @@ SSCHED_INTERNAL ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, s
 SSCHED_INTERNAL ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out,
                                                       ssched_error_t *err);
 
+/* The exact master lp's solution from a floating-point one (z: the
+ * objective, x: n_cols column values, y: n_rows row duals, signed as lp's
+ * duals): each value
+ * rationally reconstructed (lp/colgen_rational.c), slacks computed, then
+ * certified by ssched_lp_certify().  SSCHED_OK: sol holds a certified
+ * optimum; SSCHED_EUNCERTIFIED: no certificate that way (sol must still be
+ * freed); SSCHED_ENOMEM. */
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_rational_solution(const ssched_lp_t *lp, double z,
+                                                              const double *x, const double *y,
+                                                              ssched_lp_solution_t *sol);
+
 /* Add one exact master solve's solver figures to out->lp (column
  * generation solves the master several times; the figures are summed). */
 static inline void cg_add_solve_figures(ssched_steady_t *out, const ssched_lp_solution_t *sol)
