@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mk_test_util.h"
+#include "ssched/compare.h"
 #include "ssched/makespan.h"
 #include "test_util.h"
 
@@ -394,6 +395,65 @@ static void test_cli(void)
     expect_bad("--problem sum --times 1,1 --algorithm optimal", "unknown operation 'sum'");
 }
 
+/* compare --operation scan: the one-scan optimum next to M / UB, a lower
+ * bound on M pipelined scans (no schedule yet): rows are exact, the bound
+ * certified (UB >= the achievable TP once there is one), no crossover. */
+static void test_compare(void)
+{
+    ssched_mk_cluster_t c;
+    make_cluster(&c, "1,2,3,4");
+    static const size_t ops[] = {1, 10, 1000};
+    ssched_compare_options_t o;
+    ssched_compare_options_default(&o);
+    o.op = SSCHED_MK_SCAN;
+    o.optimal = 1;
+    o.ops = ops;
+    o.n_ops = 3;
+    ssched_compare_t r;
+    ssched_compare_init(&r);
+    ssched_error_t err;
+    CU_ASSERT_FATAL(ssched_compare_run(&c, &o, &r, &err) == SSCHED_OK);
+    CU_ASSERT(tu_mpq_equals(r.one_shot, "5"));
+    CU_ASSERT(r.pipelined_is_bound == 1 && r.crossover_found == 0 && r.n_rows == 3);
+    CU_ASSERT(mpq_sgn(r.upper_bound) > 0 && mpq_cmp(r.throughput, r.upper_bound) <= 0);
+    /* processor 2 must send v_2 (processor 3 needs it) in t(2) = 3 per
+     * scan, so UB <= 1/3 */
+    CU_ASSERT(mpq_cmp_ui(r.upper_bound, 1, 3) <= 0);
+    mpq_t q;
+    mpq_init(q);
+    for (size_t k = 0; k < r.n_rows; k++) {
+        mpq_mul(q, r.pipelined[k], r.upper_bound);
+        CU_ASSERT(mpq_cmp_ui(q, ops[k], 1) == 0);
+        mpq_set_ui(q, ops[k] * 5, 1);
+        CU_ASSERT(mpq_equal(q, r.sequential[k]));
+    }
+    mpq_inv(q, r.upper_bound);
+    CU_ASSERT(r.pipelining_can_win == (mpq_cmp(q, r.one_shot) < 0));
+    mpq_clear(q);
+    ssched_compare_free(&r);
+    ssched_mk_cluster_free(&c);
+
+    tu_run_t t;
+    CU_ASSERT(tu_run(&t, "compare --times 1,2,3,4 --operation scan --ops 1,1000") == 0);
+    CU_ASSERT(strstr(t.out, "one scan (optimal, exhaustive search): makespan 5 (5)") != NULL);
+    CU_ASSERT(strstr(t.out, "K/UB is a lower bound on the time of K pipelined scans") != NULL);
+    tu_run_free(&t);
+    CU_ASSERT(tu_run(&t, "compare --times 1,1,1 --operation scan --exclusive --algorithm chain "
+                         "--json --ops 5") == 0);
+    CU_ASSERT(strstr(t.out, "\"pipelined\": \"lower_bound\"") != NULL);
+    CU_ASSERT(strstr(t.out, "\"makespan\": \"2\"") != NULL);
+    tu_run_free(&t);
+    CU_ASSERT(tu_run(&t, "compare --times 1,1,1 --operation scan --root 0") == 2);
+    CU_ASSERT(strstr(t.err, "a scan has no root") != NULL && tu_count_lines(t.err) == 1);
+    tu_run_free(&t);
+    CU_ASSERT(tu_run(&t, "compare --times 1,1,1,1,1,1,1 --operation scan") == 2);
+    CU_ASSERT(strstr(t.err, "at most 6 processors, not 7") != NULL && tu_count_lines(t.err) == 1);
+    tu_run_free(&t);
+    CU_ASSERT(tu_run(&t, "compare --times 1,1 --operation reduce --root 0 --exclusive") == 2);
+    CU_ASSERT(strstr(t.err, "--exclusive: applies to --operation scan only") != NULL);
+    tu_run_free(&t);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -403,6 +463,7 @@ int main(void)
         {"checker mutations", test_checker_mutations},
         {"limits", test_limits},
         {"command line", test_cli},
+        {"compare --operation scan", test_compare},
         {NULL, NULL}};
     return tu_main("makespan scan", tests);
 }
