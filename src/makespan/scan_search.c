@@ -399,18 +399,59 @@ ssched_status_t ssched_mk_scan_chain(const ssched_mk_cluster_t *c, int exclusive
     return SSCHED_OK;
 }
 
-/* The best path as an exact schedule. */
+/* Is the best path still a valid scan without the messages marked in
+ * `drop`?  (Every kept message's interval formable by its sender at its
+ * start, every prefix formable at the end.) */
+static int still_valid(const ssearch_t *S, const unsigned char *drop)
+{
+    for (size_t i = 0; i <= S->best_len; i++) {
+        const smsg_t *m = i < S->best_len ? &S->best_msgs[i] : NULL;
+        if (m && drop[i])
+            continue;
+        for (int p = 0; p < S->n; p++) {
+            if (m && p != m->s)
+                continue;
+            uint32_t h = 1u << S->idx[p][p];
+            for (size_t j = 0; j < S->best_len; j++)
+                if (!drop[j] && S->best_msgs[j].r == p && (!m || S->best_msgs[j].end <= m->start))
+                    h |= 1u << S->best_msgs[j].iv;
+            h = closure(S, h);
+            if (m ? !(h >> m->iv & 1) : S->need[p] >= 0 && !(h >> S->need[p] & 1))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The best path as an exact schedule, without the copies it turns out
+ * not to need (latest first: a message sent when useful may be superseded
+ * by a later one, e.g. v[0,0] then v[0,1] to the same processor). */
 static ssched_status_t export_best(const ssearch_t *S, const ssched_mk_cluster_t *c,
                                    int exclusive, ssched_mk_schedule_t *out,
                                    ssched_error_t *err)
 {
-    ssched_status_t st = ssched_mk_schedule_alloc(out, SSCHED_MK_SCAN, c->n, 0, S->best_len, err);
-    if (st != SSCHED_OK)
+    unsigned char *drop = calloc(S->best_len + 1, 1);
+    if (!drop)
+        return ssched_i_mk_nomem(err);
+    size_t kept = S->best_len;
+    for (size_t i = S->best_len; i-- > 0;) {
+        drop[i] = 1;
+        if (still_valid(S, drop))
+            kept--;
+        else
+            drop[i] = 0;
+    }
+    ssched_status_t st = ssched_mk_schedule_alloc(out, SSCHED_MK_SCAN, c->n, 0, kept, err);
+    if (st != SSCHED_OK) {
+        free(drop);
         return st;
+    }
     out->exclusive = exclusive != 0;
-    for (size_t i = 0; i < S->best_len; i++) {
+    for (size_t i = 0, k = 0; i < S->best_len; i++) {
+        if (drop[i])
+            continue;
         const smsg_t *b = &S->best_msgs[i];
-        ssched_mk_message_t *m = &out->msg[i];
+        ssched_mk_message_t *m = &out->msg[k++];
         m->sender = (size_t)b->s;
         m->receiver = (size_t)b->r;
         m->lo = (size_t)S->lo[b->iv];
@@ -420,6 +461,7 @@ static ssched_status_t export_best(const ssearch_t *S, const ssched_mk_cluster_t
         if (mpq_cmp(m->end, out->makespan) > 0)
             mpq_set(out->makespan, m->end);
     }
+    free(drop);
     ssched_i_mk_sort_messages(out);
     return SSCHED_OK;
 }
