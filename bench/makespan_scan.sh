@@ -3,7 +3,7 @@
 # processors, the exact optimum of `ssched makespan scan --algorithm optimal`
 # (inclusive and exclusive) against the chain, with the search's CPU
 # seconds (user + sys, /usr/bin/time).  A search stopped by the node budget
-# (--max-work, default 10^10 steps = 1.3 x 10^8 nodes) shows "stopped@N"
+# (--max-work, default 10^10 steps = 6.7 x 10^7 nodes, 5 to 20 s) shows "stopped@N"
 # (N nodes).
 #   usage: bench/makespan_scan.sh   (SSCHED=path, CLUSTERS="t,t,.. t,t,..")
 set -eu

@@ -391,7 +391,7 @@ static void test_cli(void)
                "--exclusive: applies to scan only");
     expect_bad("scan --times 1,1,1,1,1,1,1 --algorithm optimal", "at most 6 processors, not 7");
     expect_bad("scan --times 5,4,3,2,1 --algorithm optimal --max-work 300000",
-               "stopped after 4000 nodes");
+               "stopped after 2000 nodes");
     expect_bad("--problem sum --times 1,1 --algorithm optimal", "unknown operation 'sum'");
 }
 
