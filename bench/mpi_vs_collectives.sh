@@ -422,7 +422,9 @@ for line in open(sys.argv[1]):
         ref, mark = (num(sim), "") if num(sim) is not None else (num(plan), "p")
     ratio = f"{best[0] / ref:.3f}{mark}" if best and ref else "n/a"
     gap = f"{num(sim) / num(plan) - 1:+.2%}" if num(sim) and num(plan) else "n/a"
-    bl = "  ".join(f"{n}={fmt(t)}{'' if v == 'yes' else '!'}" for n, t, v in base)
+    raw = {b.rsplit("=", 2)[0]: b.rsplit("=", 2)[1] for b in f[9:]}
+    bl = "  ".join(f"{n}={raw[n]}" if t is None and v == "-" and raw[n] != "fail"
+                   else f"{n}={fmt(t)}{'' if v == 'yes' else '!'}" for n, t, v in base)
     bs = f"{best[1]} {fmt(best[0])}" if best else "n/a"
     kts = f"{kt:.4g}" + ("*" if scan else "")
     simt = sim if sim in ("fail", "not-yet") else fmt(num(sim))
