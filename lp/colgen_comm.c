@@ -32,6 +32,7 @@ void ssched_i_cgc_graph_free(cgc_graph_t *g)
     for (size_t e = 0; g->sc && e < g->ne; e++)
         mpq_clear(g->sc[e]);
     free(g->sc);
+    ssched_i_cgc_ws_free(g->ws);
     memset(g, 0, sizeof *g);
 }
 
@@ -60,7 +61,8 @@ ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t 
     g->used = malloc(g->nv);
     g->copy = calloc(g->nv, 1);
     g->sc = ssched_i_alloc(p->n_edges, sizeof *g->sc);
-    if (!g->node || !g->kind || !g->used || !g->copy || !g->sc) {
+    g->ws = ssched_i_cgc_ws_new();
+    if (!g->node || !g->kind || !g->used || !g->copy || !g->sc || !g->ws) {
         free(part);
         ssched_i_cgc_graph_free(g);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
