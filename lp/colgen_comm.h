@@ -113,6 +113,7 @@ typedef enum {
 enum {
     CGC_WS_W, CGC_WS_A, CGC_WS_ARB, CGC_WS_SIDE, /* the dense arborescence   */
     CGC_WS_LAB, CGC_WS_DIST, CGC_WS_FIN, CGC_WS_PRED, /* the float pricing    */
+    CGC_WS_SLOT, CGC_WS_PATHS,
     CGC_WS_SLOTS
 };
 typedef struct cgc_ws cgc_ws_t;
