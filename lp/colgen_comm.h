@@ -113,7 +113,7 @@ typedef enum {
 enum {
     CGC_WS_W, CGC_WS_A, CGC_WS_ARB, CGC_WS_SIDE, /* the dense arborescence   */
     CGC_WS_LAB, CGC_WS_DIST, CGC_WS_FIN, CGC_WS_PRED, /* the float pricing    */
-    CGC_WS_SLOT, CGC_WS_PATHS,
+    CGC_WS_SLOT, CGC_WS_PATHS, CGC_WS_COST, CGC_WS_ARCS, CGC_WS_DUMMY,
     CGC_WS_SLOTS
 };
 typedef struct cgc_ws cgc_ws_t;
@@ -183,13 +183,15 @@ SSCHED_INTERNAL void *ssched_i_cgc_ws_get(cgc_ws_t *ws, int slot, size_t bytes);
 
 /* The dense form of the above on ws's n x n matrix (*W, *A from
  * ssched_i_cgc_arb_matrix, 0 on ENOMEM): W[y*n + x] the cost of the arc
- * x -> y (INFINITY: none; none into root), A[y*n + x] its code, y*n + x,
- * or n*n + y for a second arc root -> y.  Every node must be reached from
- * root.  enter[v] gets the code of the arc entering v in a minimum
- * arborescence (NONE for the root); ties go to the first node, in index
- * order.  1, or -1 on ENOMEM. */
+ * x -> y (INFINITY: none; none into root); A is the algorithm's.  The arc
+ * of entry (y, x) has code y*n + x, but n*n + y when alt (may be NULL) has
+ * alt[y] set and x is the root (a second arc root -> y).  Every node must
+ * be reached from root.  enter[v] gets the code of the arc entering v in
+ * a minimum arborescence (NONE for the root); ties go to the first node,
+ * in index order.  1, or -1 on ENOMEM. */
 SSCHED_INTERNAL int ssched_i_cgc_arb_matrix(cgc_ws_t *ws, size_t n, double **W, size_t **A);
-SSCHED_INTERNAL int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root, size_t *enter);
+SSCHED_INTERNAL int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root,
+                                           const unsigned char *alt, size_t *enter);
 
 /* Merges of vertex v in tree t (by its kind and its number of children). */
 SSCHED_INTERNAL size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);

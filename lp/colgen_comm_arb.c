@@ -76,7 +76,10 @@ typedef struct {
     size_t n, nn, root;
     double *W;           /* W[y * n + x]: cheapest (reduced) cost of an arc
                             x -> y between current super-nodes, INFINITY if none */
-    size_t *A;           /* that arc's code (colgen_comm.h)               */
+    size_t *A;           /* that arc's code, for the entries of a row or
+                            column rewritten by a contraction (sup[] set) */
+    unsigned char *sup;  /* node: a super-node whose row/column were rewritten */
+    const unsigned char *alt; /* node y: W[y*n + root] is the second arc   */
     size_t *uf;          /* node -> node it was merged into (union-find)  */
     unsigned char *alive;
     size_t *pick;        /* per super-node: entering arc code             */
@@ -86,6 +89,15 @@ typedef struct {
     unsigned char *in;   /* scratch: the cycle being contracted           */
     size_t *cyc;         /* scratch: its members (reps)                    */
 } dense_t;
+
+/* The code of the entry x -> y: an original pair's is implied (why: the
+ * fill then writes W alone, half the traffic of a call). */
+static size_t code(const dense_t *d, size_t y, size_t x)
+{
+    if (d->sup[y] || d->sup[x])
+        return d->A[y * d->n + x];
+    return x == d->root && d->alt && d->alt[y] ? d->nn + y : y * d->n + x;
+}
 
 /* The ends of the arc with code a. */
 static size_t arc_from(const dense_t *d, size_t a)
@@ -105,17 +117,20 @@ static size_t find(dense_t *d, size_t v)
     return v;
 }
 
-/* The cheapest arc entering super-node y. */
+/* The cheapest arc entering super-node y (the first of equals). */
 static void repick(dense_t *d, size_t y)
 {
     const double *row = d->W + y * d->n;
-    d->pick[y] = NONE;
+    const unsigned char *alive = d->alive;
+    double best = INFINITY;
+    size_t bx = NONE;
     for (size_t x = 0; x < d->n; x++)
-        if (d->alive[x] && x != y && row[x] < INFINITY &&
-            (d->pick[y] == NONE || row[x] < d->pcost[y])) {
-            d->pick[y] = d->A[y * d->n + x];
-            d->pcost[y] = row[x];
+        if (row[x] < best && alive[x] && x != y) {
+            best = row[x];
+            bx = x;
         }
+    d->pick[y] = bx == NONE ? NONE : code(d, y, bx);
+    d->pcost[y] = best;
 }
 
 /* Contract the cycle through super-node u (following picks) into u. */
@@ -152,11 +167,11 @@ static void contract(dense_t *d, size_t u)
             double wi = d->W[y * n + x] - d->pcost[y];
             if (d->W[y * n + x] < INFINITY && wi < bi) {
                 bi = wi;
-                ai = d->A[y * n + x];
+                ai = code(d, y, x);
             }
             if (d->W[x * n + y] < bo) {
                 bo = d->W[x * n + y];
-                ao = d->A[x * n + y];
+                ao = code(d, x, y);
             }
         }
         d->W[u * n + x] = bi;
@@ -169,6 +184,7 @@ static void contract(dense_t *d, size_t u)
             d->alive[d->cyc[j]] = 0;
             d->uf[d->cyc[j]] = u;
         }
+    d->sup[u] = 1; /* after the loop: its old entries were read as originals */
     d->sid[u] = s;
     repick(d, u);
 }
@@ -177,13 +193,14 @@ static void contract(dense_t *d, size_t u)
  * length) and only the new super-node picks again (the other picks stay
  * valid: their entering arcs are unchanged).  1, or -1 on ENOMEM or when a
  * node has no entering arc. */
-int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root, size_t *enter)
+int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root, const unsigned char *alt,
+                           size_t *enter)
 {
-    dense_t d = {n, n * n, root, ws->buf[CGC_WS_W], ws->buf[CGC_WS_A], NULL, NULL, NULL, NULL, NULL,
-                 NULL, NULL, NULL, NULL, 0, 0, NULL, NULL};
-    /* per-node arrays in one block: n doubles, 14 n + 1 words, 3 n bytes */
+    dense_t d = {n, n * n, root, ws->buf[CGC_WS_W], ws->buf[CGC_WS_A], NULL, alt, NULL, NULL,
+                 NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL};
+    /* per-node arrays in one block: n doubles, 14 n + 1 words, 4 n bytes */
     double *blk = ssched_i_cgc_ws_get(ws, CGC_WS_ARB, n * sizeof(double) +
-                                                  (14 * n + 1) * sizeof(size_t) + 3 * n);
+                                                  (14 * n + 1) * sizeof(size_t) + 4 * n);
     if (!blk || n == 0 || ws->size[CGC_WS_W] < n * n * sizeof(double))
         return -1;
     d.pcost = blk;
@@ -199,6 +216,7 @@ int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root, size_t *enter)
     d.alive = (unsigned char *)(ent + 2 * n);
     d.in = d.alive + n;
     unsigned char *done = d.in + n;
+    d.sup = done + n;
     int r = 1;
     for (size_t v = 0; v < n; v++) {
         d.uf[v] = v;
@@ -207,6 +225,7 @@ int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root, size_t *enter)
         d.up[v] = NONE;
         mark[v] = NONE;
         done[v] = 0;
+        d.sup[v] = 0;
     }
     for (size_t v = 0; v < n; v++)
         if (v != root)
@@ -292,10 +311,8 @@ int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t 
         r = -1;
     if (r == 1) {
         /* the cheapest arc per pair (the first of equals), its index aside */
-        for (size_t k = 0; k < nr * nr; k++) {
+        for (size_t k = 0; k < nr * nr; k++)
             W[k] = INFINITY;
-            A[k] = k;
-        }
         for (size_t e = 0; e < m; e++) {
             size_t f = lab[from[e]], t = lab[to[e]];
             if (f == NONE || t == NONE || f == t || t == 0 || !(cost[e] < W[t * nr + f]))
@@ -303,7 +320,7 @@ int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t 
             W[t * nr + f] = cost[e];
             side[t * nr + f] = e;
         }
-        r = ssched_i_cgc_arb_dense(ws, nr, 0, enter);
+        r = ssched_i_cgc_arb_dense(ws, nr, 0, NULL, enter);
         for (size_t v = 1; r == 1 && v < nr; v++)
             chosen[side[enter[v]]] = 1;
     }
