@@ -129,10 +129,16 @@ int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_colum
     }
     memcpy(c->send_edge, t->edges, c->n_sends * sizeof *t->edges);
     qsort(c->send_edge, c->n_sends, sizeof *c->send_edge, cmp_size);
-    size_t k = 0;
+    size_t k = 0, *mg = malloc((t->nv ? t->nv : 1) * sizeof *mg);
+    if (!mg || !ssched_i_cgc_merges_all(g, t, mg)) {
+        free(mg);
+        ssched_i_cg_column_free(c);
+        return 0;
+    }
     for (size_t v = 0; v < t->nv; v++)
-        for (size_t x = ssched_i_cgc_merges(g, t, v); x > 0 && k < c->n_merges; x--)
+        for (size_t x = mg[v]; x > 0 && k < c->n_merges; x--)
             c->merge_node[k++] = g->node[v];
+    free(mg);
     c->n_merges = k;
     qsort(c->merge_node, k, sizeof *c->merge_node, cmp_size);
     return 1;

@@ -195,6 +195,9 @@ SSCHED_INTERNAL int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root,
 
 /* Merges of vertex v in tree t (by its kind and its number of children). */
 SSCHED_INTERNAL size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
+/* The same for every vertex at once (O(nv), not O(nv^2)): mg[0..nv).
+ * 0 on ENOMEM. */
+SSCHED_INTERNAL int ssched_i_cgc_merges_all(const cgc_graph_t *g, const cgc_tree_t *t, size_t *mg);
 
 /* The tree as a master column: sorted sends and merges.  0 on ENOMEM. */
 SSCHED_INTERNAL int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t,
