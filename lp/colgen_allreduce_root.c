@@ -20,8 +20,11 @@
  * 1 / (size * its cheapest out-edge)), and a root that is not a
  * participant receives at least one message per operation (the result or
  * inputs to it: TP <= 1 / (size * its cheapest in-edge)), and, once those
- * cannot prune, by the ordered reduce alone to that root (its certified
- * optimum: the broadcast only takes resources away).  Candidates are tried by decreasing cheap bound.
+ * cannot prune, for an ordered operator, by pricing that root's trees and
+ * arborescences under the best root's exact duals (ssched_i_car_price_bound:
+ * weak duality, one exact pricing instead of a solve), then by the
+ * ordered reduce alone to that root (its certified optimum: the broadcast
+ * only takes resources away).  Candidates are tried by decreasing cheap bound.
  * On the shipped Tiers platforms Farley's bound proves every candidate's
  * TP optimal, so no edge LP is solved (tiers-99, 6 participants, 99
  * candidates: 1.2 s; with the edge LPs it took 100 s). */
