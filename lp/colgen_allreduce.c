@@ -386,7 +386,8 @@ ssched_status_t ssched_i_car_price_bound(const ssched_platform_t *p, const ssche
     mpq_t *cost = ssched_i_mpq_vec_new(ne);
     mpq_t cc, lower, sum, ltree;
     mpq_inits(cc, lower, sum, ltree, NULL);
-    if (st == SSCHED_OK && (!cost || !ssched_i_cg_scratch_init(&sc, p->n_nodes, ssched_i_res_count(p))))
+    if (st == SSCHED_OK &&
+        (!cost || !ssched_i_cg_scratch_init(&sc, p->n_nodes, ssched_i_res_count(p))))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     /* the capacity rows are the platform's, laid out alike for every root */
     if (st != SSCHED_OK || blocked || n_y != m.n_rows)
