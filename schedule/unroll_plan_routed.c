@@ -83,9 +83,10 @@ static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_prob
 {
     ssched_status_t r = SSCHED_OK;
     /* flags (ssched_i_sched_reduce_pack) 0, 1, 16, 17, 32, 48 and the
-     * balanced shape 64 (alone, kept value, shallow ties) (reduce), 0..3,
-     * 6, 7 (all-reduce), each also with 8 (regrown) */
-    static const int fl[] = {0, 1, 2, 3, 6, 7}, fr[] = {0, 1, 16, 17, 32, 48, 64, 80, 112};
+     * balanced shape 64 with a kept value (80; 112 shallow ties; 64
+     * alone never won on the shipped files) (reduce), 0..3, 6, 7
+     * (all-reduce), each also with 8 (regrown) */
+    static const int fl[] = {0, 1, 2, 3, 6, 7}, fr[] = {0, 1, 16, 17, 32, 48, 80, 112};
     int red = pb->kind == SSCHED_PROBLEM_REDUCE;
     size_t m = red ? sizeof fr / sizeof *fr : n_flags == 2 ? 2 : 6;
     for (size_t f = 0; f < 2 * m && r == SSCHED_OK; f++) {
