@@ -368,3 +368,71 @@ ssched_status_t ssched_i_car_solve_root(const ssched_platform_t *p, const ssched
     ssched_i_cge_free(&eng);
     return st;
 }
+
+ssched_status_t ssched_i_car_price_bound(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const mpq_t *y, size_t n_y, int *bounded, mpq_ptr out,
+                                         ssched_error_t *err)
+{
+    *bounded = 0;
+    car_master_t m;
+    memset(&m, 0, sizeof m);
+    ssched_steady_t scratch; /* setup's intervals and unreachable flags */
+    ssched_steady_init(&scratch);
+    int blocked = 0;
+    ssched_status_t st = setup(&m, p, pb, &scratch, &blocked, err);
+    cg_scratch_t sc;
+    memset(&sc, 0, sizeof sc);
+    size_t ne = p->n_edges;
+    mpq_t *cost = ssched_i_mpq_vec_new(ne);
+    mpq_t cc, lower, sum, ltree;
+    mpq_inits(cc, lower, sum, ltree, NULL);
+    if (st == SSCHED_OK &&
+        (!cost || !ssched_i_cg_scratch_init(&sc, p->n_nodes, ssched_i_res_count(p))))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    /* the capacity rows are the platform's, laid out alike for every root */
+    if (st != SSCHED_OK || blocked || n_y != m.n_rows)
+        goto out;
+    for (size_t r = 0; r < m.r.n_rows; r++) {
+        if (mpq_sgn(y[r]) < 0)
+            goto out; /* not prices: no bound */
+        mpq_add(sum, sum, y[r]);
+    }
+    /* L_tree: the cheapest tree's cost (proven), else the certified lower bound */
+    const cg_prices_q *q = ssched_i_cg_prices_q(&m.r, y, &sc);
+    cg_column_t c;
+    cgc_tree_t tr;
+    int proven = 0;
+    int r = ssched_i_car_price_tree_q(&m, q, &c, &tr, cc, lower, &proven, &st, err);
+    if (r < 0)
+        goto out;
+    if (r == 1)
+        ssched_i_car_drop_tree(&m, &c, &tr);
+    if (r == 0 || (!proven && mpq_sgn(lower) <= 0))
+        goto out; /* no tree (the solve says why), or nothing certified */
+    mpq_set(ltree, proven ? cc : lower);
+    /* L_arb: the cheapest arborescence when the pricing is exact, else a
+     * certified lower bound on every one (shortest paths, dual ascent) */
+    for (size_t e = 0; e < ne; e++)
+        ssched_i_car_edge_price_q(&m, y, e, cost[e]);
+    if (ssched_i_car_arb_exact(&m)) {
+        cgb_column_t a;
+        int ra = ssched_i_cgb_price(&m.b.g, (const mpq_t *)cost, 1, &a, cc, &st, err);
+        if (ra != 1)
+            goto out;
+        free(a.arcs);
+    } else if (!ssched_i_car_arb_lower(&m, (const mpq_t *)cost, cc)) {
+        goto out;
+    }
+    mpq_add(lower, ltree, cc);
+    if (mpq_sgn(lower) > 0) {
+        mpq_div(out, sum, lower);
+        *bounded = 1;
+    }
+out:
+    mpq_clears(cc, lower, sum, ltree, NULL);
+    ssched_i_mpq_vec_free(cost, ne);
+    ssched_i_cg_scratch_free(&sc);
+    master_free(&m);
+    ssched_steady_free(&scratch);
+    return st;
+}

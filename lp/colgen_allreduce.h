@@ -109,6 +109,30 @@ SSCHED_INTERNAL int ssched_i_car_farley_bound(const car_master_t *m, const mpq_t
                                               mpq_srcptr tree_lower, int arb_exact, mpq_srcptr z,
                                               mpq_ptr out);
 
+/* A certified lower bound on the cost of every arborescence from the root
+ * to the broadcast targets under edge costs `cost`: the farthest target by
+ * shortest path, or Wong's dual ascent, the larger.  0 if some target is
+ * unreachable or out of memory. */
+SSCHED_INTERNAL int ssched_i_car_arb_lower(const car_master_t *m, const mpq_t *cost, mpq_ptr out);
+
+/* A certified bound on the all-reduce TP to root pb->target from any
+ * non-negative prices y on the capacity rows (y: n_y values laid out as
+ * the master's rows, e.g. the exact duals of another root's master; the
+ * capacity rows are the platform's, alike for every root).  Weak duality:
+ * every feasible solution uses each row k at most rhs 1, so
+ *     TP (L_tree + L_arb) <= sum_T lambda_T cost_y(T) + sum_A y_A cost_y(A)
+ *                         <= sum_k y_k,
+ * with L_tree the cheapest reduction tree's y-cost to this root (the exact
+ * ordered pricing; a commutative one's certified lower bound) and L_arb a
+ * certified lower bound on every arborescence's (exact pricing, else
+ * ssched_i_car_arb_lower).  *bounded = 1 with out = sum y / (L_tree +
+ * L_arb) when that sum is positive; 0 (no bound) otherwise.  ENOMEM only. */
+SSCHED_INTERNAL ssched_status_t ssched_i_car_price_bound(const ssched_platform_t *p,
+                                                         const ssched_problem_t *pb,
+                                                         const mpq_t *y, size_t n_y,
+                                                         int *bounded, mpq_ptr out,
+                                                         ssched_error_t *err);
+
 /* The master's exact LP (trees, arborescences, TP) and the reading of its
  * certified solution (out->lp) as a steady state (lp/colgen_allreduce_io.c). */
 SSCHED_INTERNAL ssched_status_t ssched_i_car_exact_master(const car_master_t *m, ssched_lp_t *lp,

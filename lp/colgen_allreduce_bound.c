@@ -109,7 +109,7 @@ static int dual_ascent(const car_master_t *m, const mpq_t *cost, mpq_t *rc, unsi
 }
 
 /* A lower bound on every arborescence's cost: the larger of the two. */
-static int arb_lower(const car_master_t *m, const mpq_t *cost, mpq_ptr out)
+int ssched_i_car_arb_lower(const car_master_t *m, const mpq_t *cost, mpq_ptr out)
 {
     size_t n = m->r.p->n_nodes, ne = m->r.p->n_edges;
     mpq_t *d = ssched_i_mpq_vec_new(n), *rc = ssched_i_mpq_vec_new(ne);
@@ -143,7 +143,7 @@ int ssched_i_car_farley_bound(const car_master_t *m, const mpq_t *y, const mpq_t
     int ok = 1;
     if (!tree_proven && mpq_cmp(tree_lower, sr) < 0)
         mpq_set(sr, mpq_sgn(tree_lower) > 0 ? tree_lower : lb); /* lb is 0 here */
-    if (!arb_exact && (ok = arb_lower(m, cost, lb)) && mpq_cmp(lb, sb) < 0)
+    if (!arb_exact && (ok = ssched_i_car_arb_lower(m, cost, lb)) && mpq_cmp(lb, sb) < 0)
         mpq_set(sb, lb);
     mpq_add(lb, sr, sb);
     ok = ok && mpq_sgn(lb) > 0;

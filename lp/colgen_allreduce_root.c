@@ -20,8 +20,11 @@
  * 1 / (size * its cheapest out-edge)), and a root that is not a
  * participant receives at least one message per operation (the result or
  * inputs to it: TP <= 1 / (size * its cheapest in-edge)), and, once those
- * cannot prune, by the ordered reduce alone to that root (its certified
- * optimum: the broadcast only takes resources away).  Candidates are tried by decreasing cheap bound.
+ * cannot prune, for an ordered operator, by pricing that root's trees and
+ * arborescences under the best root's exact duals (ssched_i_car_price_bound:
+ * weak duality, one exact pricing instead of a solve), then by the
+ * ordered reduce alone to that root (its certified optimum: the broadcast
+ * only takes resources away).  Candidates are tried by decreasing cheap bound.
  * On the shipped Tiers platforms Farley's bound proves every candidate's
  * TP optimal, so no edge LP is solved (tiers-99, 6 participants, 99
  * candidates: 1.2 s; with the edge LPs it took 100 s). */
@@ -199,15 +202,27 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
     ssched_problem_t one = *pb; /* shallow: read only */
     ssched_status_t st = SSCHED_OK;
     int have = 0;
-    mpq_t bound;
-    mpq_init(bound);
+    mpq_t bound, bound_q;
+    mpq_inits(bound, bound_q, NULL);
     for (size_t k = 0; k < nc && st == SSCHED_OK; k++) {
         roots[k] = cand[k].node;
         int prune = have && cand[k].bounded && mpq_cmp(cand[k].bound, out->throughput) <= 0;
         /* ordered: the reduce's column generation is exact, so its TP is a
          * certified bound; a commutative reduce's bound may need its
          * relaxation LP, a solve of its own: not worth it for pruning */
-        if (have && !prune && !pb->commutative) {
+        if (have && !prune && !pb->commutative && out->lp.y) {
+            /* the best root's exact duals price this root's trees and
+             * arborescences: a bound at the cost of one exact pricing */
+            int priced = 0;
+            one.target = cand[k].node;
+            st = ssched_i_car_price_bound(p, &one, (const mpq_t *)out->lp.y, out->lp.n_rows,
+                                          &priced, bound_q, err);
+            if (st == SSCHED_OK && priced && mpq_cmp(bound_q, out->throughput) <= 0) {
+                mpq_set(cand[k].bound, bound_q);
+                cand[k].bounded = prune = 1;
+            }
+        }
+        if (st == SSCHED_OK && have && !prune && !pb->commutative) {
             st = reduce_bound(p, pb, cand[k].node, opt, cand[k].bound, err);
             cand[k].bounded = 1;
             prune = st == SSCHED_OK && mpq_cmp(cand[k].bound, out->throughput) <= 0;
@@ -262,7 +277,7 @@ static ssched_status_t best_root(const ssched_platform_t *p, const ssched_proble
         free(tp);
         free(ub);
     }
-    mpq_clear(bound);
+    mpq_clears(bound, bound_q, NULL);
     return st;
 }
 

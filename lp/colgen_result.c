@@ -104,23 +104,39 @@ static void deliver_exactly_tp(const cg_master_t *m, ssched_lp_solution_t *sol, 
     ssched_i_mpq_vec_free(sum, groups);
 }
 
+/* One send of a column in use: key type * ne + edge (the dense ne x nt
+ * array of rates it replaces held 16M rationals on a 3000-node scatter). */
+typedef struct {
+    size_t key, col;
+} rate_ref_t;
+
+static int rate_ref_cmp(const void *a, const void *b)
+{
+    const rate_ref_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->col > y->col) - (x->col < y->col);
+}
+
 /* Interpret the certified master: rates per (edge, type/interval), tasks,
  * port and processor occupation and prices, the rated trees. */
 ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->p;
-    size_t n = m->n, nt = m->reduce ? out->n_intervals : m->n_types;
+    size_t n = m->n;
     size_t first_col = m->reduce ? 0 : 1; /* the TP column comes first */
     ssched_lp_solution_t *sol = &out->lp;
     deliver_exactly_tp(m, sol, first_col);
     mpq_set(out->throughput, sol->objective);
-    size_t ne = p->n_edges;
-    mpq_t *rate = ssched_i_mpq_vec_new(ne * nt);
+    size_t ne = p->n_edges, n_refs = 0, n_sends = 0;
+    for (size_t k = 0; k < m->n_cols; k++)
+        n_sends += m->cols[k].n_sends;
+    rate_ref_t *refs = ssched_i_alloc(n_sends, sizeof *refs);
     /* links: busy time and price of the link row of an edge with a switch
      * end, 0 elsewhere, as in the edge LP (steady.c) */
     int vectors = ssched_i_steady_resources(out, n, ne);
-    if (!rate || !vectors) {
-        ssched_i_mpq_vec_free(rate, ne * nt);
+    if (!refs || !vectors) {
+        free(refs);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     size_t n_merges = 0;
@@ -132,7 +148,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
         out->tree_rates = ssched_i_alloc(m->n_cols, sizeof *out->tree_rates);
     }
     if (!out->tasks || (m->reduce && (!out->rated_trees || !out->tree_rates))) {
-        ssched_i_mpq_vec_free(rate, ne * nt);
+        free(refs);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     }
     mpq_t q;
@@ -145,7 +161,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
         const cg_column_t *c = &m->cols[k];
         for (size_t x = 0; x < c->n_sends; x++) {
             size_t e = c->send_edge[x], ty = m->reduce ? c->send_interval[x] : c->type;
-            mpq_add(rate[ty * ne + e], rate[ty * ne + e], lambda);
+            refs[n_refs++] = (rate_ref_t){ty * ne + e, first_col + k};
         }
         for (size_t x = 0; x < c->n_merges; x++) {
             size_t y;
@@ -182,18 +198,22 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
             mpq_set(out->tree_rates[out->n_rated_trees++], lambda);
         }
     }
-    out->flows = ssched_i_alloc(ne * nt, sizeof *out->flows);
+    qsort(refs, n_refs, sizeof *refs, rate_ref_cmp);
+    size_t n_keys = 0;
+    for (size_t r = 0; r < n_refs; r++)
+        n_keys += r == 0 || refs[r].key != refs[r - 1].key;
+    out->flows = ssched_i_alloc(n_keys, sizeof *out->flows);
     if (!out->flows && st == SSCHED_OK)
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0; k < ne * nt && st == SSCHED_OK; k++) {
-        if (mpq_sgn(rate[k]) == 0)
-            continue;
+    for (size_t r = 0, r2; r < n_refs && st == SSCHED_OK; r = r2) {
+        size_t k = refs[r].key;
         ssched_flow_t *f = &out->flows[out->n_flows++];
         f->edge = k % ne;
         f->type = k / ne;
         mpq_init(f->rate);
-        mpq_set(f->rate, rate[k]);
-        mpq_mul(q, rate[k], p->c[f->edge]);
+        for (r2 = r; r2 < n_refs && refs[r2].key == k; r2++)
+            mpq_add(f->rate, f->rate, sol->x[refs[r2].col]);
+        mpq_mul(q, f->rate, p->c[f->edge]);
         mpq_mul(q, q, m->pb->size);
         /* a switch has no port: its links carry the load instead */
         if (!cg_is_switch(p, p->from[f->edge]))
@@ -216,7 +236,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
     for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
         if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    ssched_i_mpq_vec_free(rate, ne * nt);
+    free(refs);
     mpq_clear(q);
     return st;
 }

@@ -21,12 +21,32 @@ SSCHED_INTERNAL void ssched_i_spvec_free(spvec_t *v);
 /* Append (i, q); i must exceed every index already present. */
 SSCHED_INTERNAL int ssched_i_spvec_push(spvec_t *v, size_t i, const mpq_t q);
 
+/* An exact sparse LU factorization of a square matrix K given as n sparse
+ * rows (indices in [0, n)): Gaussian elimination with Markowitz-style
+ * pivoting (sparsest row, lowest id among equals, then least-used column;
+ * the sparsest row from a priority queue), recording its row operations
+ * (row r -= f row p, in order) so that the one factorization M K = U'
+ * solves K z = b and K^T y = c.  rows becomes U' (owned by the factor). */
+typedef struct {
+    size_t n;
+    spvec_t *rows;            /* U': row piv_row[s] is final from step s on */
+    size_t *piv_row, *piv_col, *diag; /* per step; diag: position in its row */
+    size_t n_ops, cap_ops;
+    size_t *op;               /* 2 per op: p, r                           */
+    mpq_t *op_f;              /* f per op                                 */
+} sp_lu_t;
+
+/* 1 (factored), 0 (K singular), -1 (out of memory); free with
+ * ssched_i_lu_free in every case (it frees rows too). */
+SSCHED_INTERNAL int ssched_i_lu_factor(sp_lu_t *lu, size_t n, spvec_t *rows);
+SSCHED_INTERNAL void ssched_i_lu_free(sp_lu_t *lu);
+/* rhs := K^-1 rhs (ssched_i_lu_solve), K^-T rhs (_solve_t).  1, or -1 on ENOMEM. */
+SSCHED_INTERNAL int ssched_i_lu_solve(const sp_lu_t *lu, mpq_t *rhs);
+SSCHED_INTERNAL int ssched_i_lu_solve_t(const sp_lu_t *lu, mpq_t *rhs);
+
 /* Solve the square system M z = rhs exactly, M given as n sparse rows whose
- * indices are in [0, n).  Rows are consumed (modified).  rhs is overwritten
- * with z.  Markowitz-style pivoting (sparsest row, lowest id among equals,
- * then least-used column) keeps fill-in low on the network matrices ssched
- * builds; the sparsest row comes from a priority queue, so the cost is
- * O((n + nnz + fill) log n) plus the rational arithmetic.
+ * indices are in [0, n) (factor and solve once).  Rows are consumed
+ * (modified, still the caller's to free).  rhs is overwritten with z.
  * Returns 1 on success, 0 if M is singular, -1 on allocation failure. */
 SSCHED_INTERNAL int ssched_i_sparse_solve(size_t n, spvec_t *rows, mpq_t *rhs);
 

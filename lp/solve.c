@@ -94,11 +94,12 @@ static ssched_status_t certify_from(const ssched_lp_t *lp, const csc_t *a,
                                     "exact simplex repair did not reach an optimal basis");
         if (ssched_i_basis_solve(lp, a, basis, sol->x, sol->y) != 1)
             return ssched_error_set(err, SSCHED_EINTERNAL, "repaired basis became singular");
+        /* the repaired basis is certified anew; a valid first certificate
+         * stands as it is */
+        st = ssched_lp_certify(lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y,
+                               sol->objective, &rep, err);
     }
-    st = ssched_i_report_require(ssched_lp_certify(lp, (const mpq_t *)sol->x,
-                                                   (const mpq_t *)sol->y, sol->objective, &rep,
-                                                   err),
-                                 &rep, SSCHED_EUNCERTIFIED, err);
+    st = ssched_i_report_require(st, &rep, SSCHED_EUNCERTIFIED, err);
     if (st == SSCHED_OK)
         memcpy(sol->basic, basis, lp->n_cols + lp->n_rows);
     return st;

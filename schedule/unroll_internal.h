@@ -497,7 +497,10 @@ SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_probl
  * arborescences grown with the trees, one per operation, instead of the
  * solution's apportioned; bit 2 (with bit 1): participants may forward
  * copies; bit 3: every tree ripped up and regrown on the others' loads
- * (a few passes, kept when the busiest load or the sum of squares drops).  out->optimal_throughput is the certified TP.
+ * (a few passes, kept when the busiest load or the sum of squares drops);
+ * bits 4, 5 (reduce): the target keeps its value for the last merge, ties
+ * to the shallower; bit 6 (reduce): only the merges of the balanced
+ * binary tree over the values (the least depth).  out->optimal_throughput is the certified TP.
  * EINPUT when there is none (not routed, commutative, no route). */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_pack(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,

@@ -41,6 +41,25 @@ typedef struct {
     size_t left, right, split; /* children (value ids; SIZE_MAX: a leaf) */
 } val_t;
 
+/* Is [a, b] a node of the balanced binary tree over [lo, hi] (node
+ * [x, y] has the children [x, mid], [mid + 1, y], mid = (x + y) / 2)?
+ * Its depth, ceil(log2(hi - lo + 1)), is the least of any merge tree. */
+static int balanced_node(size_t lo, size_t hi, size_t a, size_t b)
+{
+    while (lo < hi && a >= lo && b <= hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a == lo && b == hi)
+            return 1;
+        if (b <= mid)
+            hi = mid;
+        else if (a > mid)
+            lo = mid + 1;
+        else
+            return 0;
+    }
+    return 0;
+}
+
 static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int balanced,
                      double keep_cap, ssched_tree_t *tr)
 {
@@ -57,6 +76,8 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
                (pb->participants[0] == target || pb->participants[N - 1] == target) &&
                k->load[2 * p->n_nodes + target] + mpq_get_d(p->w[target]) <=
                    keep_cap * (1 + 1e-9);
+    size_t lo = keep && pb->participants[0] == target ? 1 : 0;
+    size_t hi = keep && pb->participants[0] != target ? N - 2 : N - 1;
     val_t *v = ssched_i_alloc(2 * N, sizeof *v);
     size_t *cur = ssched_i_alloc(N, sizeof *cur), ncur = N;
     size_t *stack = ssched_i_alloc(2 * N, sizeof *stack);
@@ -70,6 +91,10 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
         size_t minlev = SIZE_MAX;
         for (size_t i = 0; i + 1 < ncur; i++) {
             size_t la = v[cur[i]].level, lb = v[cur[i + 1]].level, lv = la > lb ? la : lb;
+            /* a kept target value merges only last: its pair is no
+             * tournament pair before that */
+            if (keep && ncur > 2 && (v[cur[i]].loc == target || v[cur[i + 1]].loc == target))
+                continue;
             if (lv < minlev)
                 minlev = lv;
         }
@@ -79,6 +104,12 @@ static int grow_tree(sched_pk_t *k, const ssched_problem_t *pb, size_t target, i
             const val_t *a = &v[cur[i]], *b = &v[cur[i + 1]];
             size_t lv = (a->level > b->level ? a->level : b->level) + 1;
             if ((balanced & 1) && lv - 1 != minlev)
+                continue;
+            /* balanced & 64: only the merges of the balanced tree over the
+             * values (a kept target value merges last, outside it): the
+             * shallowest shape, the shortest fill; the hosts are still
+             * chosen by load */
+            if ((balanced & 64) && ncur > 2 && !balanced_node(lo, hi, a->k, b->m))
                 continue;
             for (size_t h = 0; h < p->n_nodes; h++) {
                 /* the target merges only the last: any earlier merge
@@ -241,7 +272,7 @@ ssched_status_t ssched_i_sched_reduce_pack(const ssched_platform_t *p, const ssc
                                            const ssched_steady_t *st, size_t n, int flags,
                                            ssched_schedule_t *out, ssched_error_t *err)
 {
-    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 33,
+    int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE, balanced = flags & 97,
         own = all && (flags & 2);
     size_t N = pb->n_participants, nn = p->n_nodes, nr = ssched_i_sched_n_resources(p);
     size_t target = all ? st->allreduce_root : pb->target;

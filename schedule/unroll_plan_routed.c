@@ -82,11 +82,13 @@ static ssched_status_t pack_reduce(const ssched_platform_t *p, const ssched_prob
                                    mpq_t best, mpq_t est, int *have, ssched_error_t *err)
 {
     ssched_status_t r = SSCHED_OK;
-    /* flags (ssched_i_sched_reduce_pack) 0, 1 (reduce), 0..3, 6, 7
+    /* flags (ssched_i_sched_reduce_pack) 0, 1, 16, 17, 32, 48 and the
+     * balanced shape 64 with a kept value (80; 112 shallow ties; 64
+     * alone never won on the shipped files) (reduce), 0..3, 6, 7
      * (all-reduce), each also with 8 (regrown) */
-    static const int fl[] = {0, 1, 2, 3, 6, 7}, fr[] = {0, 1, 16, 17, 32, 48};
+    static const int fl[] = {0, 1, 2, 3, 6, 7}, fr[] = {0, 1, 16, 17, 32, 48, 80, 112};
     int red = pb->kind == SSCHED_PROBLEM_REDUCE;
-    size_t m = red ? 6 : n_flags == 2 ? 2 : 6;
+    size_t m = red ? sizeof fr / sizeof *fr : n_flags == 2 ? 2 : 6;
     for (size_t f = 0; f < 2 * m && r == SSCHED_OK; f++) {
         int bal = (red ? fr : fl)[f % m] | (f >= m ? 8 : 0);
         for (size_t k = 0; k < sizeof nred / sizeof *nred && (nred[k] == 1 || nred[k] / 2 <= K) &&
