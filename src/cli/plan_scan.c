@@ -116,6 +116,14 @@ static int segment_lb1(plan_scan_t *sc, mpq_t lb1)
     return rc;
 }
 
+/* The candidate seg bytes as try_segment rounds it. */
+static long round_seg(const plan_opts_t *o, long s)
+{
+    long seg = s < o->bytes ? s : o->bytes;
+    seg -= seg % o->dtsize;
+    return seg < o->dtsize ? o->dtsize : seg;
+}
+
 /* Plan the candidate of s bytes (rounded to a multiple of the datatype, at
  * most M), unless its lower bound is not below the best so far: one line
  * and one JSON candidate either way; skipped when it has more than
@@ -123,10 +131,7 @@ static int segment_lb1(plan_scan_t *sc, mpq_t lb1)
 static int try_segment(plan_scan_t *sc, long s)
 {
     const plan_opts_t *o = sc->o;
-    long seg = s < o->bytes ? s : o->bytes;
-    seg -= seg % o->dtsize;
-    if (seg < o->dtsize)
-        seg = o->dtsize;
+    long seg = round_seg(o, s);
     long K = (o->bytes + seg - 1) / seg;
     if (K > o->max_segments)
         return CLI_EXIT_OK;
@@ -201,6 +206,18 @@ static int try_segment(plan_scan_t *sc, long s)
     return rc;
 }
 
+/* The exact makespan of candidate seg into mk, if it was planned. */
+static int planned_mk(const plan_scan_t *sc, long seg, mpq_t mk)
+{
+    for (size_t k = 0; k < json_array_size(sc->cands); k++) {
+        json_t *c = json_array_get(sc->cands, k);
+        const char *t = json_string_value(json_object_get(c, "predicted"));
+        if (json_integer_value(json_object_get(c, "segment_bytes")) == seg && t)
+            return mpq_set_str(mk, t, 10) == 0;
+    }
+    return 0;
+}
+
 int cli_plan_scan(plan_scan_t *sc)
 {
     const plan_opts_t *o = sc->o;
@@ -211,19 +228,41 @@ int cli_plan_scan(plan_scan_t *sc)
         if (o->segment || s >= o->bytes)
             break;
     }
-    /* fine: s* x k / 8 between the best power of two s* and its
-     * neighbours: the unrolled makespan is not monotone in s (the pattern
+    /* fine: s* x k / 8 between the best power of two s* and its better
+     * neighbour: the unrolled makespan is not monotone in s (the pattern
      * chosen for K changes), and a segment a few eighths off can save a
      * fill period (two_clusters' 16 MB broadcast: 40 KB is 0.26 ms below
-     * 64 KB) */
-    static const int eighths[] = {5, 6, 7, 10, 12, 14};
+     * 32 and 64 KB; its reduce: 40 KB below 32 KB, 48 KB above).  The
+     * other side is skipped, its neighbour being worse (both sides when
+     * neither neighbour was planned); the side's eighths are tried in
+     * increasing s while each improves on the best (a line search: the
+     * first that does not ends it). */
     long pow2 = (long)sc->best_seg;
-    for (size_t k = 0; !o->segment && rc == CLI_EXIT_OK && pow2 &&
-                       k < sizeof eighths / sizeof *eighths; k++) {
-        long s = pow2 * eighths[k] / 8;
-        if (s < o->bytes && s >= 1024)
+    if (o->segment || rc != CLI_EXIT_OK || !pow2)
+        return rc;
+    mpq_t lo, hi;
+    mpq_inits(lo, hi, NULL);
+    int h_lo = planned_mk(sc, round_seg(o, pow2 / 2), lo);
+    int h_hi = pow2 < o->bytes && planned_mk(sc, round_seg(o, 2 * pow2), hi);
+    int down = h_lo && (!h_hi || mpq_cmp(lo, hi) <= 0), up = h_hi && !down;
+    if (!h_lo && !h_hi)
+        down = up = 1;
+    static const int eighths[2][3] = {{5, 6, 7}, {10, 12, 14}};
+    for (int side = 0; side < 2 && rc == CLI_EXIT_OK; side++) {
+        int go = side ? up : down;
+        for (int k = 0; go && k < 3 && rc == CLI_EXIT_OK; k++) {
+            long s = pow2 * eighths[side][k] / 8;
+            if (s >= o->bytes || s < 1024)
+                continue;
+            size_t before = json_array_size(sc->cands);
             rc = try_segment(sc, s);
+            /* tried now (not skipped as over --max-segments): go on only
+             * when it became the best */
+            if (json_array_size(sc->cands) > before)
+                go = sc->best_seg == (size_t)round_seg(o, s);
+        }
     }
+    mpq_clears(lo, hi, NULL);
     if (rc == CLI_EXIT_OK && sc->pruned)
         printf("pruned %zu of %zu candidates (lower bound not below the best makespan found)\n",
                sc->pruned, sc->pruned + sc->planned);
