@@ -141,6 +141,58 @@ static void test_plan_cli(void)
     tu_run_free(&r);
 }
 
+/* The predicted makespan of candidate `seg` in a `ssched plan` table, or
+ * -1 when absent or pruned. */
+static double candidate(const char *out, long seg)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n%12ld ", seg);
+    const char *l = strstr(out, key);
+    long s, K;
+    double t;
+    return l && sscanf(l + 1, "%ld %ld %lf", &s, &K, &t) == 3 ? t : -1;
+}
+
+/* Pruning: a candidate whose lower bound is not below the best makespan
+ * found is not planned; planning every candidate (--no-prune) gives each
+ * pruned one a makespan at least its printed bound, and the same choice */
+static void test_plan_prune(void)
+{
+    const char *dir = tu_tmp_path("plan-prune");
+    tu_run_t r, all;
+    const char *cmd = "plan '%s' --problem allreduce --hostfile '%s' --bytes 1000000 "
+                      "--datatype-size 8 -o '%s' --quiet --max-segments 64%s";
+    tu_run(&r, cmd, PLAT, hostfile(), dir, "");
+    tu_run(&all, cmd, PLAT, hostfile(), dir, " --no-prune");
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_EQUAL(all.status, 0);
+    CU_ASSERT_PTR_NULL(strstr(all.out, "pruned"));
+    const char *c = strstr(r.out, "chosen: "), *ca = strstr(all.out, "chosen: ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ca);
+    CU_ASSERT_EQUAL(strcspn(c, "\n"), strcspn(ca, "\n"));
+    CU_ASSERT_EQUAL(strncmp(c, ca, strcspn(c, "\n")), 0);
+    double best = atof(strstr(c, "predicted ") + strlen("predicted "));
+    int pruned = 0;
+    for (const char *l = strstr(r.out, " pruned "); l; l = strstr(l + 1, " pruned ")) {
+        const char *bol = l;
+        while (bol > r.out && bol[-1] != '\n')
+            bol--;
+        long seg = atol(bol);
+        const char *b = strstr(l, "lower bound ");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        double lb = atof(b + strlen("lower bound "));
+        double t = candidate(all.out, seg);
+        CU_ASSERT(t > 0 && t >= lb * (1 - 1e-9) && lb >= best * (1 - 1e-9));
+        CU_ASSERT(strstr(l, "(K/TP)") == strchr(l, '(') || strstr(l, "(LB1)") == strchr(l, '('));
+        pruned++;
+    }
+    CU_ASSERT(pruned > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "candidates (lower bound not below"));
+    tu_run_free(&r);
+    tu_run_free(&all);
+}
+
 /* mpirun -np 7 pmpi_prog with the interposer preloaded and SSCHED_PLANS=dir:
  * status, stdout and stderr in r */
 /* Under ASan, for the MPI program only: Open MPI's own allocations are
@@ -246,6 +298,15 @@ static void test_smpirun(void)
     if (r.status)
         fprintf(stderr, "%s%s", r.out, r.err);
     tu_run_free(&r);
+    /* a bad plan directory under smpirun too: one line, plain MPI */
+    tu_sh(&r, "SSCHED_PLANS='%s' SSCHED_PMPI_STATS=1 '%s' -np 7 -platform '%s' -hostfile '%s' "
+          "--cfg=smpi/simulate-computation:no '%s'", tu_tmp_path("no-such-dir-smpi"),
+          SSCHED_SMPIRUN, PLAT, hostfile(), SSCHED_PMPI_PROG_SMPI);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pmpi_prog: 8 results identical"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cannot open the directory; plain MPI"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "0 calls ran plans, 8 went to MPI"));
+    tu_run_free(&r);
 }
 #endif
 
@@ -257,6 +318,8 @@ int main(void)
         setenv("OMPI_MCA_orte_tmpdir_base", ompi_tmp, 1);
     const tu_test_t tests[] = {
         {"ssched plan: candidates, choice, descriptor, bad input", test_plan_cli},
+        {"ssched plan: pruned candidates cannot win (--no-prune: the same choice)",
+         test_plan_prune},
         {"mpirun + LD_PRELOAD: results identical to plain MPI; fallback", test_mpirun},
         {"bad plan directories: one line, plain MPI", test_bad_dirs},
 #ifdef SSCHED_PMPI_PROG_SMPI

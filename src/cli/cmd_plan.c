@@ -35,7 +35,7 @@ static const char *synopsis =
     "  MPI interposer libssched_pmpi (SSCHED_PLANS=DIR).\n";
 
 enum { O_BYTES = OPT_PROBLEM_LAST + 1, O_DTSIZE, O_HOSTFILE, O_UNITMSG, O_MAXSEG, O_SEGMENT,
-       O_BASELINE, O_OVERHEAD };
+       O_BASELINE, O_OVERHEAD, O_NOPRUNE };
 static const cli_opt_t plan_table[] = {
     {{"output", required_argument, NULL, 'o'}, "DIR",
      "the plan directory (created if absent): NAME.plan.json, NAME.unrolled.json,\n"
@@ -62,46 +62,15 @@ static const cli_opt_t plan_table[] = {
      "measured), added to the prediction: the time per call printed and\n"
      "written (predicted_call_seconds), compared with --baseline-seconds T\n"
      "(default 0)"},
+    {{"no-prune", no_argument, NULL, O_NOPRUNE}, NULL,
+     "plan every candidate, also those whose lower bound (K / TP or LB1) is\n"
+     "not below the best makespan found (the choice is the same)"},
     {{"help", no_argument, NULL, 'h'}, NULL, "this help"},
     CLI_OPT_END};
 static const cli_opt_t *const plan_tables[] = {cli_problem_table, plan_table, NULL};
 static const char *const plan_titles[] = {"problem and platform options:", "options:", NULL};
 
 #include "src/cli/plan.h"
-
-/* Plan candidate segment size seg: the steady state, the pattern chosen for
- * K, its makespan (streamed to `f`, or to /dev/null when f is NULL). */
-static int plan_one(const cli_problem_opts_t *po, ssched_platform_t *p, ssched_problem_t *pb,
-                    size_t K, FILE *f, ssched_schedule_t *s, mpq_t makespan,
-                    ssched_unroll_figures_t *fig)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    ssched_steady_t st;
-    ssched_steady_init(&st);
-    ssched_steady_options_t sopt;
-    int rc = cli_steady_options("plan", po, &sopt);
-    if (rc == CLI_EXIT_OK && ssched_steady_solve_opts(p, pb, &sopt, &st, &err) != SSCHED_OK)
-        rc = cli_report("plan", &err);
-    else if (rc == CLI_EXIT_OK && mpq_sgn(st.throughput) == 0)
-        rc = cli_bad_input("plan", "TP = 0 (a target is unreachable): nothing to plan");
-    else if (rc == CLI_EXIT_OK &&
-             ssched_unroll_plan(p, pb, &st, K, NULL, 0, s, &err) != SSCHED_OK)
-        rc = cli_report("plan", &err);
-    FILE *sink = f;
-    if (rc == CLI_EXIT_OK && !sink && !(sink = fopen("/dev/null", "w")))
-        rc = cli_bad_input("plan", "cannot open /dev/null: %s", strerror(errno));
-    if (rc == CLI_EXIT_OK) {
-        if (ssched_write_unrolled_stream(sink, p, pb, s, K, NULL, fig, &err) != SSCHED_OK)
-            rc = cli_report("plan", &err);
-        else
-            mpq_set(makespan, fig->makespan);
-    }
-    if (sink && !f)
-        fclose(sink);
-    ssched_steady_free(&st);
-    return rc;
-}
 
 static const char *collective_name(ssched_problem_kind_t k)
 {
@@ -120,10 +89,12 @@ static int write_text(const char *path, const char *what, const char *text)
 }
 
 /* The chosen candidate: its schedule (checked), rank map and descriptor. */
-static int write_plan(const plan_opts_t *o, const cli_problem_opts_t *po, ssched_platform_t *p,
-                      ssched_problem_t *pb, long root, size_t seg, size_t K, json_t *cands,
-                      mpq_srcptr unit_f)
+static int write_plan(const plan_opts_t *o, plan_scan_t *sc, long root, mpq_srcptr unit_f)
 {
+    ssched_platform_t *p = sc->p;
+    ssched_problem_t *pb = sc->pb;
+    size_t seg = sc->best_seg, K = sc->best_K;
+    json_t *cands = sc->cands;
     char name[256], path[4096];
     if (mkdir(o->dir, 0777) != 0 && errno != EEXIST)
         return cli_bad_input("plan", "-o %s: %s", o->dir, strerror(errno));
@@ -148,18 +119,20 @@ static int write_plan(const plan_opts_t *o, const cli_problem_opts_t *po, ssched
     cli_out_t out;
     if ((rc = cli_out_open(&out, "plan", "-o", path)) != CLI_EXIT_OK)
         return rc;
-    ssched_schedule_t s;
-    ssched_schedule_init(&s);
+    /* the pattern kept by the scan, replayed on p scaled as it was planned */
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
     mpq_t mk;
     mpq_init(mk);
-    rc = plan_one(po, p, pb, K, out.f, &s, mk, &fig);
-    if (rc != CLI_EXIT_OK)
-        cli_out_abandon(&out);
-    else
-        rc = cli_out_finish(&out, "plan", SSCHED_OK, NULL);
     ssched_error_t err;
+    ssched_error_clear(&err);
+    if (ssched_write_unrolled_stream(out.f, p, pb, &sc->best_s, K, NULL, &fig, &err) != SSCHED_OK) {
+        rc = cli_report("plan", &err);
+        cli_out_abandon(&out);
+    } else {
+        mpq_set(mk, fig.makespan);
+        rc = cli_out_finish(&out, "plan", SSCHED_OK, NULL);
+    }
     ssched_error_clear(&err);
     if (rc == CLI_EXIT_OK && ssched_file_self_check(path, NULL, &err) != SSCHED_OK)
         rc = cli_report("plan", &err);
@@ -210,7 +183,6 @@ static int write_plan(const plan_opts_t *o, const cli_problem_opts_t *po, ssched
     }
     mpq_clear(mk);
     ssched_unroll_figures_free(&fig);
-    ssched_schedule_free(&s);
     return rc;
 }
 
@@ -257,6 +229,7 @@ int cli_cmd_plan(int argc, char **argv)
         case O_UNITMSG: o.unit_msg = optarg; break;
         case O_BASELINE: o.baseline = optarg; break;
         case O_OVERHEAD: o.overhead = optarg; break;
+        case O_NOPRUNE: o.no_prune = 1; break;
         case 'h': cli_print_help(stdout, synopsis, plan_tables, plan_titles); return CLI_EXIT_OK;
         default:
             return cli_bad_input("plan", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -289,84 +262,6 @@ int cli_cmd_plan(int argc, char **argv)
     return rc;
 }
 
-/* The scan over candidate segment sizes: p carries the scale cur (costs x
- * cur); best, best_seg, best_K the least makespan so far; bound the
- * whole message's steady-state bound. */
-typedef struct {
-    const plan_opts_t *o;
-    const cli_problem_opts_t *po;
-    ssched_platform_t *p;
-    ssched_problem_t *pb;
-    mpq_srcptr U;
-    mpq_ptr cur, best, bound;
-    json_t *cands;
-    size_t best_seg, best_K;
-    int have_bound;
-} plan_scan_t;
-
-/* Plan the candidate of s bytes (rounded to a multiple of the datatype,
- * at most M): one line, one JSON candidate; skipped when it has more than
- * --max-segments segments or was tried already. */
-static int try_segment(plan_scan_t *sc, long s)
-{
-    const plan_opts_t *o = sc->o;
-    long seg = s < o->bytes ? s : o->bytes;
-    seg -= seg % o->dtsize;
-    if (seg < o->dtsize)
-        seg = o->dtsize;
-    long K = (o->bytes + seg - 1) / seg;
-    if (K > o->max_segments)
-        return CLI_EXIT_OK;
-    for (size_t k = 0; k < json_array_size(sc->cands); k++)
-        if (json_integer_value(json_object_get(json_array_get(sc->cands, k), "segment_bytes")) ==
-            seg)
-            return CLI_EXIT_OK;
-    /* p's costs times seg / U, from the scale it carries */
-    mpq_t f, mk;
-    mpq_inits(f, mk, NULL);
-    mpq_set_ui(f, (unsigned long)seg, 1);
-    mpq_div(f, f, sc->U);
-    mpq_div(mk, f, sc->cur);
-    cli_plan_scale(sc->p, mk);
-    mpq_set(sc->cur, f);
-    ssched_schedule_t s1;
-    ssched_schedule_init(&s1);
-    ssched_unroll_figures_t fig;
-    ssched_unroll_figures_init(&fig);
-    int rc = plan_one(sc->po, sc->p, sc->pb, (size_t)K, NULL, &s1, mk, &fig);
-    if (rc == CLI_EXIT_OK) {
-        printf("%12ld %8ld %16.9g\n", seg, K, mpq_get_d(mk));
-        /* K / TP(seg) = K seg / M x (M / seg) / TP(seg), and TP(seg) =
-         * TP(U) U / seg: the bound M / U / TP(U) is steady_time M / (K seg),
-         * the same for every seg (the steady state has no latencies) */
-        if (!sc->have_bound) {
-            mpq_t r;
-            mpq_init(r);
-            mpq_set_ui(r, (unsigned long)o->bytes, (unsigned long)K * (unsigned long)seg);
-            mpq_canonicalize(r);
-            mpq_mul(sc->bound, fig.steady_time, r);
-            mpq_clear(r);
-            sc->have_bound = 1;
-        }
-        char *t = mpq_get_str(NULL, 10, mk);
-        json_array_append_new(sc->cands, json_pack("{s:I, s:I, s:s, s:f, s:f}", "segment_bytes",
-                                                   (json_int_t)seg, "segments", (json_int_t)K,
-                                                   "predicted", t, "predicted_seconds",
-                                                   mpq_get_d(mk), "lower_bound_seconds",
-                                                   mpq_get_d(fig.lower_bound)));
-        free(t);
-        if (!sc->best_seg || mpq_cmp(mk, sc->best) < 0) {
-            mpq_set(sc->best, mk);
-            sc->best_seg = (size_t)seg;
-            sc->best_K = (size_t)K;
-        }
-    }
-    ssched_unroll_figures_free(&fig);
-    ssched_schedule_free(&s1);
-    mpq_clears(f, mk, NULL);
-    return rc;
-}
-
 static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p,
                     ssched_problem_t *pb)
 {
@@ -389,50 +284,30 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     long root = cli_plan_check_problem(o, p, pb);
     if (root < 0)
         return CLI_EXIT_BADINPUT;
-    mpq_t U, f, cur, mk, best, bound;
-    mpq_inits(U, f, cur, mk, best, bound, NULL);
-    mpq_set_ui(U, 1, 1);
-    if (o->unit_msg && !cli_parse_rational("plan", "--unit-message-bytes", o->unit_msg, U))
+    plan_scan_t sc;
+    cli_plan_scan_init(&sc);
+    sc.o = o, sc.po = po, sc.p = p, sc.pb = pb;
+    if (o->unit_msg && !cli_parse_rational("plan", "--unit-message-bytes", o->unit_msg, sc.U))
         rc = CLI_EXIT_BADINPUT;
     else if (!o->unit_msg && po->unit_bytes &&
-             !cli_parse_rational("plan", "--unit-bytes", po->unit_bytes, U))
+             !cli_parse_rational("plan", "--unit-bytes", po->unit_bytes, sc.U))
         rc = CLI_EXIT_BADINPUT;
-    else if (mpq_sgn(U) <= 0)
+    else if (mpq_sgn(sc.U) <= 0)
         rc = cli_bad_input("plan", "the unit message must have a positive size");
     else if (!p->seconds && !o->unit_msg)
         rc = cli_bad_input("plan", "%s: its costs are times of an unknown message: give "
                            "--unit-message-bytes U (or --cost-from ATTR --unit-bytes B)",
                            po->platform_path);
-    mpq_set_ui(cur, 1, 1); /* the scale p carries now */
-    plan_scan_t sc = {o, po, p, pb, U, cur, best, bound, json_array(), 0, 0, 0};
     if (rc == CLI_EXIT_OK) {
         printf("%s of %ld bytes over %zu ranks (time unit: %s)\n", collective_name(pb->kind),
                o->bytes, o->n_ranks, p->seconds ? "second" : "the platform's");
         printf("%12s %8s %16s\n", "segment", "K", "predicted");
+        rc = cli_plan_scan(&sc);
     }
-    /* s = 1 KB, 2 KB, 4 KB, ... below M, and M */
-    for (long s = o->segment ? o->segment : 1024; rc == CLI_EXIT_OK; s = 2 * s) {
-        rc = try_segment(&sc, s);
-        if (o->segment || s >= o->bytes)
-            break;
-    }
-    /* then s* x k / 8 between the best power of two s* and its neighbours:
-     * the unrolled makespan is not monotone in s (the pattern chosen for K
-     * changes), and a segment a few eighths off can save a fill period
-     * (two_clusters' 16 MB broadcast: 40 KB is 0.26 ms below 64 KB) */
-    static const int eighths[] = {5, 6, 7, 10, 12, 14};
-    long pow2 = (long)sc.best_seg;
-    for (size_t k = 0; !o->segment && rc == CLI_EXIT_OK && pow2 &&
-                       k < sizeof eighths / sizeof *eighths; k++) {
-        long s = pow2 * eighths[k] / 8;
-        if (s < o->bytes && s >= 1024)
-            rc = try_segment(&sc, s);
-    }
-    json_t *cands = sc.cands;
     size_t best_seg = sc.best_seg, best_K = sc.best_K;
     if (rc == CLI_EXIT_OK && sc.have_bound)
         printf("bound: any schedule of the %ld bytes takes at least %.9g (M / U / TP, the "
-               "certified steady state)\n", o->bytes, mpq_get_d(bound));
+               "certified steady state)\n", o->bytes, mpq_get_d(sc.bound));
     if (rc == CLI_EXIT_OK && !best_seg)
         rc = cli_bad_input("plan", "no candidate segment size with at most %ld segments "
                            "(raise --max-segments)", o->max_segments);
@@ -444,7 +319,7 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     else if (rc == CLI_EXIT_OK && o->overhead &&
              !cli_parse_rational("plan", "--overhead-seconds", o->overhead, over))
         rc = CLI_EXIT_BADINPUT;
-    mpq_add(over, over, best);
+    mpq_add(over, over, sc.best);
     if (rc == CLI_EXIT_OK && best_seg && o->baseline && mpq_cmp(over, base) >= 0) {
         printf("no gain: the best prediction %.9g (with the overhead %s) is not below "
                "--baseline-seconds %s; no plan written\n", mpq_get_d(over),
@@ -457,28 +332,23 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     mpq_clears(base, over, NULL);
     if (rc == CLI_EXIT_OK && best_seg) {
         printf("chosen: segment %zu bytes, K = %zu, predicted %.9g", best_seg, best_K,
-               mpq_get_d(best));
+               mpq_get_d(sc.best));
         if (o->overhead)
             printf(", per call (+ the overhead %s) %.9g", o->overhead, o->call_seconds = call);
         printf("\n");
-        mpq_set_ui(f, (unsigned long)best_seg, 1);
-        mpq_div(f, f, U);
-        mpq_div(mk, f, cur);
-        cli_plan_scale(p, mk);
-        mpq_set(cur, f);
+        cli_plan_scan_scale(&sc, best_seg); /* p as the kept pattern was planned */
         mpq_t flops;
         mpq_init(flops);
         /* SMPI: flops of a task = --flops-per-task x seg / U (ssched export's
          * w = flops / speed, scaled as w is) */
         if (po->flops_per_task && cli_parse_rational("plan", "--flops-per-task",
                                                      po->flops_per_task, flops))
-            mpq_mul(flops, flops, f);
+            mpq_mul(flops, flops, sc.cur);
         else
-            mpq_set(flops, f);
-        rc = write_plan(o, po, p, pb, root, best_seg, best_K, cands, flops);
+            mpq_set(flops, sc.cur);
+        rc = write_plan(o, &sc, root, flops);
         mpq_clear(flops);
     }
-    json_decref(cands);
-    mpq_clears(U, f, cur, mk, best, bound, NULL);
+    cli_plan_scan_free(&sc);
     return rc;
 }

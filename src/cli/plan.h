@@ -3,11 +3,16 @@
 #ifndef SSCHED_CLI_PLAN_H
 #define SSCHED_CLI_PLAN_H
 
+#include <jansson.h>
+
+#include "src/cli/problem_opts.h"
 #include "ssched/platform.h"
 #include "ssched/problem.h"
+#include "ssched/schedule.h"
 
 typedef struct {
     long bytes, dtsize, max_segments, segment;
+    int no_prune;      /* --no-prune: plan every candidate               */
     const char *dir, *hostfile, *unit_msg, *baseline, *overhead;
     char **ranks;      /* node names of the ranks */
     size_t n_ranks;
@@ -26,5 +31,30 @@ void cli_plan_free_ranks(plan_opts_t *o);
  * or -1 after one line on stderr. */
 long cli_plan_check_problem(const plan_opts_t *o, const ssched_platform_t *p,
                             const ssched_problem_t *pb);
+
+/* The scan over candidate segment sizes (src/cli/plan_scan.c): p carries
+ * the scale cur (costs x cur, from U bytes a unit message); best,
+ * best_seg, best_K, best_s the least makespan so far and its pattern;
+ * bound the whole message's steady-state bound M / U / TP; cands one JSON
+ * object per candidate (planned or pruned). */
+typedef struct {
+    const plan_opts_t *o;
+    const cli_problem_opts_t *po;
+    ssched_platform_t *p;
+    ssched_problem_t *pb;
+    mpq_t U, cur, best, bound;
+    json_t *cands;
+    size_t best_seg, best_K, planned, pruned;
+    ssched_schedule_t best_s;
+    int have_bound;
+} plan_scan_t;
+
+void cli_plan_scan_init(plan_scan_t *sc);
+void cli_plan_scan_free(plan_scan_t *sc);
+/* Scale p from cur to seg / U. */
+void cli_plan_scan_scale(plan_scan_t *sc, size_t seg);
+/* Try the candidates (one line each, pruned ones say by which bound);
+ * 0 or the exit status after one line on stderr. */
+int cli_plan_scan(plan_scan_t *sc);
 
 #endif
