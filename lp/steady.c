@@ -8,6 +8,7 @@
 #include "lp/colgen_comm.h"
 #include "lp/colgen_internal.h"
 #include "lp/colgen_price.h"
+#include "lp/colgen_scan.h"
 #include "lp/internal.h"
 #include "src/util/check_report.h"
 #include "src/util/enum_names.h"
@@ -58,6 +59,12 @@ void ssched_steady_free(ssched_steady_t *s)
     ssched_i_mpq_vec_free(s->root_throughput, s->n_root_candidates);
     ssched_i_mpq_vec_free(s->root_upper_bound, s->n_root_candidates);
     free(s->root_pruned);
+    for (size_t k = 0; k < s->n_scan_structures; k++) {
+        free(s->scan_structures[k].tasks);
+        free(s->scan_structures[k].sends);
+        mpq_clear(s->scan_structures[k].rate);
+    }
+    free(s->scan_structures);
     mpq_clear(s->throughput);
     mpq_clear(s->upper_bound);
     ssched_lp_solution_free(&s->lp);
@@ -136,6 +143,9 @@ ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_pro
 static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 const ssched_steady_options_t *opt, ssched_steady_t *out,
                                 ssched_error_t *err);
+static ssched_status_t solve_scan_colgen(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                        const ssched_steady_options_t *opt, ssched_steady_t *out,
+                                        ssched_error_t *err);
 
 ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssched_problem_t *pb,
                                          const ssched_steady_options_t *opt,
@@ -172,13 +182,12 @@ static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem
         return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
         return ssched_error_set(err, SSCHED_EINPUT, "problem.commutative: not supported yet");
-    /* scan (issue 27): the edge LP is an upper bound; no packing yet */
-    if (pb->kind == SSCHED_PROBLEM_SCAN && opt->method == SSCHED_METHOD_COLGEN)
-        return ssched_error_set(err, SSCHED_EINPUT,
-                                "--method colgen is not supported for scan yet (the edge LP "
-                                "gives its certified upper bound: --method lp or auto)");
-    if (pb->kind == SSCHED_PROBLEM_SCAN)
+    /* scan (issue 27): --method lp the edge LP's upper bound alone; auto
+     * and colgen the achievable packing of prefix structures and the bound */
+    if (pb->kind == SSCHED_PROBLEM_SCAN && opt->method == SSCHED_METHOD_LP)
         return solve_edge_lp(p, pb, &opt->lp, out, err);
+    if (pb->kind == SSCHED_PROBLEM_SCAN)
+        return solve_scan_colgen(p, pb, opt, out, err);
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_METHOD_COLGEN;
@@ -256,6 +265,40 @@ static ssched_status_t tighten_scan(const ssched_model_t *m, ssched_lp_solution_
     return ssched_i_report_require(
         ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
         &rep, SSCHED_EUNCERTIFIED, err);
+}
+
+/* Scan by column generation (lp/colgen_scan.h): the achievable TP of a
+ * packing of prefix structures, then the edge LP's certified optimum as its
+ * upper bound (its own solve), as for a multicast. */
+static ssched_status_t solve_scan_colgen(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const ssched_steady_options_t *opt, ssched_steady_t *out,
+                                         ssched_error_t *err)
+{
+    ssched_status_t st = ssched_i_cgs_solve(p, pb, opt, out, err);
+    unsigned char *reach = ssched_i_alloc(p->n_nodes + 1, 1);
+    out->unreachable = ssched_i_calloc(pb->n_participants, 1);
+    if (st == SSCHED_OK && (!reach || !out->unreachable))
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = scan_unreachable(p, pb, reach, out->unreachable, err);
+    free(reach);
+    if (st != SSCHED_OK)
+        return st;
+    ssched_steady_t ub;
+    ssched_steady_init(&ub);
+    cg_clock_t c0 = cg_clock();
+    st = solve_edge_lp(p, pb, &opt->lp, &ub, err);
+    cg_phase_add(&out->phase_bound, c0);
+    out->phase_bound.count++;
+    if (st == SSCHED_OK) {
+        mpq_set(out->upper_bound, ub.throughput);
+        if (mpq_cmp(out->throughput, ub.throughput) > 0)
+            st = ssched_error_set(err, SSCHED_EINTERNAL,
+                                  "scan: achievable TP above the edge LP's upper bound");
+        out->optimal = mpq_equal(out->throughput, ub.throughput);
+    }
+    ssched_steady_free(&ub);
+    return st;
 }
 
 static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_problem_t *pb,
