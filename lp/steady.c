@@ -267,9 +267,73 @@ static ssched_status_t tighten_scan(const ssched_model_t *m, ssched_lp_solution_
         &rep, SSCHED_EUNCERTIFIED, err);
 }
 
+/* The scan edge LP's size estimate, columns: per demand j, one send per
+ * (edge, interval in [0,a_j]) and one task per (node with w, T in [0,a_j]).
+ * Above SCAN_EDGE_LP_MAX_COLS the edge LP is not solved (bench/scan.sh:
+ * tiers-small N = 8, about 7000 columns, takes 10 s graph and 350 s routed;
+ * the reduce bounds take well under a second). */
+#define SCAN_EDGE_LP_MAX_COLS 4000.0
+static double scan_edge_lp_size(const ssched_platform_t *p, const ssched_problem_t *pb)
+{
+    double nw = 0, cols = 0;
+    for (size_t i = 0; i < p->n_nodes; i++)
+        nw += p->has_w[i] != 0;
+    for (size_t j = 1; j < pb->n_participants; j++) {
+        double a = (double)(pb->exclusive ? j - 1 : j);
+        cols += (double)p->n_edges * (a + 1) * (a + 2) / 2 + nw * (a + 1) * a * (a - 1) / 6;
+    }
+    return cols;
+}
+
+/* The reduce bounds (docs/model.md, "Parallel prefix", the cheap bound):
+ * demand j alone -- v[0,a_j] of r_0..r_{a_j} delivered to r_j at rate TP --
+ * is an ordered reduce to r_j, so the certified optimum of that reduce
+ * (column generation) bounds the scan TP; the smallest over the demands
+ * with a_j >= 1 into out->upper_bound, its demand in out->scan_bound_demand.
+ * *have = 0 when there is none (N = 2 exclusive). */
+static ssched_status_t scan_reduce_bounds(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                         const ssched_steady_options_t *opt, ssched_steady_t *out,
+                                         int *have, ssched_error_t *err)
+{
+    ssched_status_t st = SSCHED_OK;
+    *have = 0;
+    for (size_t j = 1; j < pb->n_participants && st == SSCHED_OK; j++) {
+        size_t a = pb->exclusive ? j - 1 : j;
+        if (a == 0)
+            continue;
+        ssched_problem_t red;
+        ssched_problem_init(&red);
+        red.kind = SSCHED_PROBLEM_REDUCE;
+        red.participants = ssched_i_alloc(a + 1, sizeof *red.participants);
+        if (!red.participants) {
+            ssched_problem_free(&red);
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        memcpy(red.participants, pb->participants, (a + 1) * sizeof *red.participants);
+        red.n_participants = a + 1;
+        red.target = pb->participants[j];
+        mpq_set(red.size, pb->size);
+        ssched_steady_options_t o = *opt;
+        o.method = SSCHED_METHOD_COLGEN;
+        ssched_steady_t r;
+        ssched_steady_init(&r);
+        st = ssched_steady_solve_opts(p, &red, &o, &r, err);
+        if (st == SSCHED_OK && (!*have || mpq_cmp(r.throughput, out->upper_bound) < 0)) {
+            mpq_set(out->upper_bound, r.throughput);
+            out->scan_bound_demand = j;
+            *have = 1;
+        }
+        ssched_steady_free(&r);
+        ssched_problem_free(&red);
+    }
+    return st;
+}
+
 /* Scan by column generation (lp/colgen_scan.h): the achievable TP of a
- * packing of prefix structures, then the edge LP's certified optimum as its
- * upper bound (its own solve), as for a multicast. */
+ * packing of prefix structures, then certified upper bounds: the reduce
+ * bounds, and unless they already meet the achievable TP, the scan edge
+ * LP's optimum when it is small enough (SCAN_EDGE_LP_MAX_COLS) or no
+ * reduce bound exists; upper_bound is the smaller. */
 static ssched_status_t solve_scan_colgen(const ssched_platform_t *p, const ssched_problem_t *pb,
                                          const ssched_steady_options_t *opt, ssched_steady_t *out,
                                          ssched_error_t *err)
@@ -284,20 +348,33 @@ static ssched_status_t solve_scan_colgen(const ssched_platform_t *p, const ssche
     free(reach);
     if (st != SSCHED_OK)
         return st;
-    ssched_steady_t ub;
-    ssched_steady_init(&ub);
     cg_clock_t c0 = cg_clock();
-    st = solve_edge_lp(p, pb, &opt->lp, &ub, err);
-    cg_phase_add(&out->phase_bound, c0);
-    out->phase_bound.count++;
-    if (st == SSCHED_OK) {
-        mpq_set(out->upper_bound, ub.throughput);
-        if (mpq_cmp(out->throughput, ub.throughput) > 0)
-            st = ssched_error_set(err, SSCHED_EINTERNAL,
-                                  "scan: achievable TP above the edge LP's upper bound");
-        out->optimal = mpq_equal(out->throughput, ub.throughput);
+    int have = 0;
+    mpq_t tp;
+    mpq_init(tp);
+    mpq_set(tp, out->throughput); /* the bounds' solves must not touch it */
+    st = scan_reduce_bounds(p, pb, opt, out, &have, err);
+    out->phase_bound.count += pb->n_participants - 1;
+    int edge = !have || !mpq_equal(out->upper_bound, tp);
+    if (st == SSCHED_OK && edge && have && scan_edge_lp_size(p, pb) > SCAN_EDGE_LP_MAX_COLS)
+        edge = 0; /* too big: the reduce bound stands */
+    if (st == SSCHED_OK && edge) {
+        ssched_steady_t ub;
+        ssched_steady_init(&ub);
+        st = solve_edge_lp(p, pb, &opt->lp, &ub, err);
+        out->phase_bound.count++;
+        if (st == SSCHED_OK && (!have || mpq_cmp(ub.throughput, out->upper_bound) <= 0)) {
+            mpq_set(out->upper_bound, ub.throughput);
+            out->scan_bound_demand = 0;
+        }
+        ssched_steady_free(&ub);
     }
-    ssched_steady_free(&ub);
+    cg_phase_add(&out->phase_bound, c0);
+    if (st == SSCHED_OK && mpq_cmp(tp, out->upper_bound) > 0)
+        st = ssched_error_set(err, SSCHED_EINTERNAL,
+                              "scan: achievable TP above a certified upper bound");
+    out->optimal = mpq_equal(tp, out->upper_bound);
+    mpq_clear(tp);
     return st;
 }
 

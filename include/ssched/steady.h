@@ -268,12 +268,18 @@ typedef struct ssched_steady_s {
      * colgen): `throughput` is the achievable TP, the exact master optimum
      * over the generated prefix structures (a certified feasible packing:
      * every structure passes ssched_scan_structure_check); upper_bound the
-     * certified optimum of the scan edge LP (lp/build_scan.c); optimal =
-     * (throughput == upper_bound).  The structures with a nonzero rate;
+     * smallest certified bound computed: the ordered reduce of one
+     * demand's prefix to its participant (scan_bound_demand = j >= 1:
+     * v[0,j] to r_j, exclusive v[0,j-1]; column generation, docs/model.md
+     * "Parallel prefix") or the optimum of the scan edge LP (lp/build_scan.c;
+     * scan_bound_demand = 0), solved when the reduce bounds leave a gap and
+     * it is small enough (lp/steady.c); optimal = (throughput ==
+     * upper_bound).  The structures with a nonzero rate;
      * their rates sum to `throughput`, and flows / tasks are their sums
      * (flow type = interval index). */
     size_t n_scan_structures;
     ssched_scan_structure_t *scan_structures;
+    size_t scan_bound_demand;
     size_t allreduce_root;
     size_t n_root_candidates;
     size_t *root_candidates;

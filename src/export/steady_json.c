@@ -242,7 +242,8 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
         json_object_set_new(root, "note", json_string(scan_cg ?
             "scan: throughput is achievable (exact optimum of the master over the generated "
             "prefix structures, certified feasible, each structure checked); upper_bound is the "
-            "certified optimum of the scan edge LP; optimal is true when the two are equal" : comm ?
+            "smallest certified bound computed (bound_source: the scan edge LP, or the ordered "
+            "reduce of one demand's prefix); optimal is true when the two are equal" : comm ?
             "commutative reduce: throughput is achievable (exact optimum of the master over the "
             "generated reduction in-trees, certified feasible); upper_bound is certified (the "
             "throughput when exact pricing proved no tree improves it, else the smaller of "
@@ -288,8 +289,15 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
                                                       "(docs/model.md, \"Parallel prefix\"); the "
                                                       "achievable throughput is computed by "
                                                       "--method auto or colgen"));
-    if (scan_cg)
+    if (scan_cg) {
+        json_object_set_new(root, "bound_source",
+                            s->scan_bound_demand
+                                ? json_pack("{s:s,s:s}", "reduce_to",
+                                            p->names[pb->participants[s->scan_bound_demand]],
+                                            "kind", "ordered reduce of the prefix")
+                                : json_pack("{s:s}", "kind", "scan edge LP"));
         scan_structures_json(root, p, s);
+    }
     json_object_set_new(root, "certified", json_true());
 
     json_t *rates = json_array();

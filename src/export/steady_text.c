@@ -200,8 +200,13 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         fprintf(out, " (%s) operations per %s%s\n", dec, unit_of(p),
                 s->optimal ? ", optimal" : "");
         char *ub = ssched_rational_to_decimal(s->upper_bound, 10, SSCHED_DECIMAL_SIGNIFICANT);
-        fputs(scan_cg ? "upper bound (scan edge LP, certified optimum) = "
-                      : "upper bound (broadcast edge LP, certified optimum) = ", out);
+        if (scan_cg && s->scan_bound_demand)
+            fprintf(out, "upper bound (ordered reduce of v[0,%zu] to %s, certified optimum) = ",
+                    pb->exclusive ? s->scan_bound_demand - 1 : s->scan_bound_demand,
+                    p->names[pb->participants[s->scan_bound_demand]]);
+        else
+            fputs(scan_cg ? "upper bound (scan edge LP, certified optimum) = "
+                          : "upper bound (broadcast edge LP, certified optimum) = ", out);
         print_q(out, s->upper_bound);
         mpq_t gap;
         mpq_init(gap);
