@@ -57,25 +57,13 @@ typedef struct {
 static ssched_status_t coef(scan_builder_t *b, size_t row, size_t col, long v,
                             ssched_error_t *err)
 {
-    if (row == SSCHED_NO_ROW)
-        return SSCHED_OK;
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_si(q, v, 1);
-    ssched_status_t st = ssched_lp_add_coef(&b->m->lp, row, col, q, err);
-    mpq_clear(q);
-    return st;
+    return ssched_i_model_int_coef(b->m, row, col, v, err);
 }
 
 static ssched_status_t row_le_eq(scan_builder_t *b, const char *name, ssched_row_sense_t sense,
                                  long rhs, size_t *row, ssched_error_t *err)
 {
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_si(q, rhs, 1);
-    ssched_status_t st = ssched_lp_add_row(&b->m->lp, name, sense, q, row, err);
-    mpq_clear(q);
-    return st;
+    return ssched_i_model_int_row(b->m, name, sense, rhs, row, err);
 }
 
 /* The current demand's balance row of interval I at node i (created on
