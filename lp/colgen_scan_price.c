@@ -80,8 +80,14 @@ int ssched_i_cgs_price_d(const ssched_platform_t *p, const ssched_problem_t *pb,
     int r = -1;
     memset(col, 0, sizeof *col);
     if (w && mc) {
+        /* ties broken towards fewer transfers: at zero prices every route
+         * costs 0 and a chain could wander over unpriced ports; a weight of
+         * 1e-9 size*c(e) per transfer keeps the cheapest chain short, and
+         * only the float phase sees it (the exact pass prices exactly) */
+        double eps = 1e-9 * mpq_get_d(pb->size);
         for (size_t e = 0; e < ne; e++)
-            w[e] = ssched_i_edge_price_d(p, e, pb->size, y->out, y->in, y->link);
+            w[e] = ssched_i_edge_price_d(p, e, pb->size, y->out, y->in, y->link) +
+                   eps * mpq_get_d(p->c[e]);
         for (size_t i = 0; i < n; i++)
             mc[i] = p->has_w[i] ? y->cpu[i] * mpq_get_d(p->w[i]) : 0.0;
         r = scan_price_d(p, pb, w, mc, col, cost);
