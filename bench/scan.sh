@@ -6,7 +6,7 @@
 # Part 1 (default method): the achievable TP (column generation over prefix
 # structures, lp/colgen_scan.c), its certified upper bound and where it comes
 # from ("reduce" = the ordered reduce of one demand's prefix, "edge" = the scan
-# edge LP), the gap, and the CPU seconds (user+sys) of the whole `ssched solve`.
+# edge LP, "edge:K" = the scan edge LP over K of the N-1 demands), the gap, and the CPU seconds (user+sys) of the whole `ssched solve`.
 # Issue target: 16 participants on tiers-99, bound and achievable, < 60 s.
 #
 # Part 2 (--method lp): the scan edge LP's bound alone on tiers-small, N <=
@@ -42,6 +42,8 @@ for spec in tiers-small:4 tiers-small:8 tiers-99:8 tiers-99:16; do
             G=$(echo "$OUT" | sed -n 's/^upper bound (.*; gap = \([^ ]*\).*/\1/p')
             S=reduce
             echo "$OUT" | grep -q '^upper bound (scan edge LP' && S=edge
+            K=$(echo "$OUT" | sed -n 's/^upper bound (scan edge LP over \([0-9]*\) of.*/\1/p')
+            [ -n "$K" ] && S="edge:$K"
             printf '%-12s %-3s %-9s %-16s %-14s %-14s %-7s %-12s %8.2f\n' "$name" "$N" "$kind" \
                 "${model:-graph}" "$A" "$B" "$S" "$G" "$(cpu "$TMP")"
         done

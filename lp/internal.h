@@ -97,6 +97,14 @@ SSCHED_INTERNAL ssched_status_t ssched_i_model_build_reduce(const ssched_platfor
 SSCHED_INTERNAL ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p,
                                                           const ssched_problem_t *pb,
                                                           ssched_model_t *m, ssched_error_t *err);
+/* The same LP over the demands j (1 <= j < N) with demand[j] != 0 only: a
+ * relaxation, so its optimum bounds the scan TP as well (lp/steady.c uses it
+ * when the whole LP is too big).  m is freed and rebuilt. */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_build_scan_subset(const ssched_platform_t *p,
+                                                                 const ssched_problem_t *pb,
+                                                                 const unsigned char *demand,
+                                                                 ssched_model_t *m,
+                                                                 ssched_error_t *err);
 /* lp/build_interval.c: the columns of the interval-typed LPs (ordered
  * reduce, scan).  A send x(e,I), recorded in m->send_* (capacity *cap,
  * grown here) and charged size*c(e) on e's port / link rows; a task

@@ -267,22 +267,66 @@ static ssched_status_t tighten_scan(const ssched_model_t *m, ssched_lp_solution_
         &rep, SSCHED_EUNCERTIFIED, err);
 }
 
-/* The scan edge LP's size estimate, columns: per demand j, one send per
+/* The scan edge LP's size estimate, columns, of demand j: one send per
  * (edge, interval in [0,a_j]) and one task per (node with w, T in [0,a_j]).
- * Above SCAN_EDGE_LP_MAX_COLS the edge LP is not solved (bench/scan.sh:
- * tiers-small N = 8, about 7000 columns, takes 10 s graph and 350 s routed;
- * the reduce bounds take well under a second). */
-#define SCAN_EDGE_LP_MAX_COLS 4000.0
-static double scan_edge_lp_size(const ssched_platform_t *p, const ssched_problem_t *pb)
+ * The bound LP takes demands while their sum stays within
+ * SCAN_EDGE_LP_MAX_COLS (a third of it routed, whose resource rows are
+ * denser): bench/scan.sh, tiers-small N = 8 (about 7000 columns) takes 3.5 s
+ * graph and 350 s routed. */
+#define SCAN_EDGE_LP_MAX_COLS 12000.0
+static double scan_demand_size(const ssched_platform_t *p, const ssched_problem_t *pb, size_t j)
 {
-    double nw = 0, cols = 0;
+    double nw = 0, a = (double)(pb->exclusive ? j - 1 : j);
     for (size_t i = 0; i < p->n_nodes; i++)
         nw += p->has_w[i] != 0;
-    for (size_t j = 1; j < pb->n_participants; j++) {
-        double a = (double)(pb->exclusive ? j - 1 : j);
-        cols += (double)p->n_edges * (a + 1) * (a + 2) / 2 + nw * (a + 1) * a * (a - 1) / 6;
+    return (double)p->n_edges * (a + 1) * (a + 2) / 2 + nw * (a + 1) * a * (a - 1) / 6;
+}
+
+/* The edge LP over a subset of the demands (a relaxation: docs/model.md):
+ * the reduce bound's demand first, then the others by increasing prefix
+ * while the size allows; certified exactly.  Lowers out->upper_bound when
+ * smaller (scan_bound_demand = 0, scan_bound_lp_demands = how many). */
+static ssched_status_t scan_edge_bound(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                       const ssched_steady_options_t *opt, int have,
+                                       ssched_steady_t *out, ssched_error_t *err)
+{
+    size_t N = pb->n_participants, count = 0;
+    double cap = SCAN_EDGE_LP_MAX_COLS / (p->routes ? 3 : 1), used = 0;
+    unsigned char *take = ssched_i_calloc(N, 1);
+    if (!take)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (have && scan_demand_size(p, pb, out->scan_bound_demand) <= cap) {
+        take[out->scan_bound_demand] = 1;
+        used = scan_demand_size(p, pb, out->scan_bound_demand);
+        count = 1;
     }
-    return cols;
+    for (size_t j = 1; j < N; j++) /* sizes grow with j */
+        if (!take[j] && used + scan_demand_size(p, pb, j) <= cap) {
+            take[j] = 1;
+            used += scan_demand_size(p, pb, j);
+            count++;
+        }
+    ssched_status_t st = SSCHED_OK;
+    /* demand j* alone is its reduce LP again: nothing to gain */
+    if (count && !(have && count == 1 && take[out->scan_bound_demand])) {
+        ssched_model_t m;
+        ssched_model_init(&m);
+        ssched_lp_solution_t sol;
+        ssched_lp_solution_init(&sol);
+        st = ssched_i_model_build_scan_subset(p, pb, take, &m, err);
+        if (st == SSCHED_OK)
+            st = ssched_lp_solve(&m.lp, &opt->lp, &sol, err);
+        out->phase_bound.count++;
+        if (st == SSCHED_OK && (!have || mpq_cmp(sol.objective, out->upper_bound) < 0)) {
+            mpq_set(out->upper_bound, sol.objective);
+            out->scan_bound_demand = 0;
+            out->scan_bound_lp_demands = count;
+        }
+        ssched_lp_solution_free(&sol);
+        ssched_model_free(&m);
+    }
+    free(take);
+    return st;
 }
 
 /* The reduce bounds (docs/model.md, "Parallel prefix", the cheap bound):
@@ -332,8 +376,8 @@ static ssched_status_t scan_reduce_bounds(const ssched_platform_t *p, const ssch
 /* Scan by column generation (lp/colgen_scan.h): the achievable TP of a
  * packing of prefix structures, then certified upper bounds: the reduce
  * bounds, and unless they already meet the achievable TP, the scan edge
- * LP's optimum when it is small enough (SCAN_EDGE_LP_MAX_COLS) or no
- * reduce bound exists; upper_bound is the smaller. */
+ * LP over as many demands as its size allows (every demand on small
+ * instances: the whole edge LP); upper_bound is the smallest. */
 static ssched_status_t solve_scan_colgen(const ssched_platform_t *p, const ssched_problem_t *pb,
                                          const ssched_steady_options_t *opt, ssched_steady_t *out,
                                          ssched_error_t *err)
@@ -355,20 +399,8 @@ static ssched_status_t solve_scan_colgen(const ssched_platform_t *p, const ssche
     mpq_set(tp, out->throughput); /* the bounds' solves must not touch it */
     st = scan_reduce_bounds(p, pb, opt, out, &have, err);
     out->phase_bound.count += pb->n_participants - 1;
-    int edge = !have || !mpq_equal(out->upper_bound, tp);
-    if (st == SSCHED_OK && edge && have && scan_edge_lp_size(p, pb) > SCAN_EDGE_LP_MAX_COLS)
-        edge = 0; /* too big: the reduce bound stands */
-    if (st == SSCHED_OK && edge) {
-        ssched_steady_t ub;
-        ssched_steady_init(&ub);
-        st = solve_edge_lp(p, pb, &opt->lp, &ub, err);
-        out->phase_bound.count++;
-        if (st == SSCHED_OK && (!have || mpq_cmp(ub.throughput, out->upper_bound) <= 0)) {
-            mpq_set(out->upper_bound, ub.throughput);
-            out->scan_bound_demand = 0;
-        }
-        ssched_steady_free(&ub);
-    }
+    if (st == SSCHED_OK && (!have || !mpq_equal(out->upper_bound, tp)))
+        st = scan_edge_bound(p, pb, opt, have, out, err);
     cg_phase_add(&out->phase_bound, c0);
     if (st == SSCHED_OK && mpq_cmp(tp, out->upper_bound) > 0)
         st = ssched_error_set(err, SSCHED_EINTERNAL,

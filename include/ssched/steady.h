@@ -272,14 +272,15 @@ typedef struct ssched_steady_s {
      * demand's prefix to its participant (scan_bound_demand = j >= 1:
      * v[0,j] to r_j, exclusive v[0,j-1]; column generation, docs/model.md
      * "Parallel prefix") or the optimum of the scan edge LP (lp/build_scan.c;
-     * scan_bound_demand = 0), solved when the reduce bounds leave a gap and
-     * it is small enough (lp/steady.c); optimal = (throughput ==
-     * upper_bound).  The structures with a nonzero rate;
+     * scan_bound_demand = 0) over scan_bound_lp_demands of the N - 1
+     * demands (all of them: the whole edge LP; fewer: a relaxation, when the
+     * whole LP is too big; lp/steady.c), solved when the reduce bounds leave
+     * a gap; optimal = (throughput == upper_bound).  The structures with a nonzero rate;
      * their rates sum to `throughput`, and flows / tasks are their sums
      * (flow type = interval index). */
     size_t n_scan_structures;
     ssched_scan_structure_t *scan_structures;
-    size_t scan_bound_demand;
+    size_t scan_bound_demand, scan_bound_lp_demands;
     size_t allreduce_root;
     size_t n_root_candidates;
     size_t *root_candidates;

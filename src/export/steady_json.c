@@ -295,7 +295,8 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
                                 ? json_pack("{s:s,s:s}", "reduce_to",
                                             p->names[pb->participants[s->scan_bound_demand]],
                                             "kind", "ordered reduce of the prefix")
-                                : json_pack("{s:s}", "kind", "scan edge LP"));
+                                : json_pack("{s:s,s:I}", "kind", "scan edge LP", "demands",
+                                            (json_int_t)s->scan_bound_lp_demands));
         scan_structures_json(root, p, s);
     }
     json_object_set_new(root, "certified", json_true());

@@ -204,6 +204,9 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
             fprintf(out, "upper bound (ordered reduce of v[0,%zu] to %s, certified optimum) = ",
                     pb->exclusive ? s->scan_bound_demand - 1 : s->scan_bound_demand,
                     p->names[pb->participants[s->scan_bound_demand]]);
+        else if (scan_cg && s->scan_bound_lp_demands + 1 < pb->n_participants)
+            fprintf(out, "upper bound (scan edge LP over %zu of the %zu demands, certified "
+                         "optimum) = ", s->scan_bound_lp_demands, pb->n_participants - 1);
         else
             fputs(scan_cg ? "upper bound (scan edge LP, certified optimum) = "
                           : "upper bound (broadcast edge LP, certified optimum) = ", out);
