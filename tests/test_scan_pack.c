@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lp/internal.h"
 #include "ssched/rational.h"
 #include "ssched/steady.h"
 #include "test_util.h"
@@ -596,11 +597,84 @@ static void test_cli(void)
     }
 }
 
+/* The exact optimum of the scan edge LP over the demands in take (NULL:
+ * the whole LP through ssched_model_build). */
+static void subset_value(const ssched_platform_t *p, const ssched_problem_t *pb,
+                         const unsigned char *take, mpq_t v)
+{
+    ssched_model_t m;
+    ssched_model_init(&m);
+    ssched_status_t st = take ? ssched_i_model_build_scan_subset(p, pb, take, &m, NULL)
+                              : ssched_model_build(p, pb, &m, NULL);
+    CU_ASSERT_EQUAL_FATAL(st, SSCHED_OK);
+    ssched_lp_solution_t sol;
+    ssched_lp_solution_init(&sol);
+    CU_ASSERT_EQUAL_FATAL(ssched_lp_solve(&m.lp, NULL, &sol, NULL), SSCHED_OK);
+    mpq_set(v, sol.objective);
+    ssched_lp_solution_free(&sol);
+    ssched_model_free(&m);
+}
+
+static void test_bounds(void)
+{
+    /* The bounds behind upper_bound (docs/model.md): the edge LP over a
+     * subset of the demands relaxes the whole edge LP (>=), equals it
+     * with every demand, and over one demand j with a_j >= 1 it is the
+     * ordered reduce LP of v[0,a_j] to r_j; the achievable TP is below
+     * all of them. */
+    for (int k = 0; k < 10; k++) {
+        ssched_platform_t p;
+        unsigned n = 3 + tu_pick(2);
+        random_platform(&p, n);
+        size_t N = 3 + (n == 4 ? tu_pick(2) : 0), l[4], start = tu_pick(n);
+        for (size_t i = 0; i < N; i++)
+            l[i] = (start + i) % n;
+        ssched_problem_t pb;
+        scan_problem(&pb, l, N, k % 2);
+        mpq_t whole, v, tp, ub;
+        mpq_inits(whole, v, tp, ub, NULL);
+        subset_value(&p, &pb, NULL, whole);
+        solve_pack(&p, &pb, tp, ub);
+        CU_ASSERT(mpq_cmp(tp, whole) <= 0);
+        CU_ASSERT(mpq_cmp(whole, ub) <= 0);
+        unsigned char take[4];
+        memset(take, 1, sizeof take);
+        subset_value(&p, &pb, take, v);
+        CU_ASSERT(mpq_equal(v, whole));
+        for (size_t j = 1; j < N; j++) {
+            memset(take, 0, sizeof take);
+            take[j] = 1;
+            subset_value(&p, &pb, take, v);
+            CU_ASSERT(mpq_cmp(v, whole) >= 0);
+            size_t a = pb.exclusive ? j - 1 : j;
+            if (a == 0)
+                continue;
+            ssched_problem_t red;
+            ssched_problem_init(&red);
+            red.kind = SSCHED_PROBLEM_REDUCE;
+            red.participants = malloc((a + 1) * sizeof(size_t));
+            memcpy(red.participants, l, (a + 1) * sizeof(size_t));
+            red.n_participants = a + 1;
+            red.target = l[j];
+            mpq_t r;
+            mpq_init(r);
+            subset_value(&p, &red, NULL, r);
+            CU_ASSERT(mpq_equal(v, r));
+            mpq_clear(r);
+            ssched_problem_free(&red);
+        }
+        mpq_clears(whole, v, tp, ub, NULL);
+        ssched_problem_free(&pb);
+        ssched_platform_free(&p);
+    }
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"hand cases: achievable = bound (chain, star, complete)", test_hand_cases},
         {"brute force: every anchor chain, exact master = colgen", test_brute_force},
+        {"bounds: subset edge LPs, reduce LPs, achievable below", test_bounds},
         {"structure checker: valid, mutations, bad input", test_checker},
         {"CLI: achievable, bound, gap, structures; bad input", test_cli},
         {NULL, NULL}};
