@@ -82,7 +82,7 @@ static size_t n_columns(const void *vctx)
 static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
 
 /* Column c as a public structure (rate unset). */
-static int to_structure(const cg_master_t *m, const ssched_steady_t *out, const cg_column_t *c,
+static int to_structure(const ssched_steady_t *out, const cg_column_t *c,
                         ssched_scan_structure_t *s)
 {
     s->tasks = ssched_i_alloc(c->n_merges + 1, sizeof *s->tasks);
@@ -97,7 +97,6 @@ static int to_structure(const cg_master_t *m, const ssched_steady_t *out, const 
         const ssched_interval_t *I = &out->intervals[c->send_interval[x]];
         s->sends[s->n_sends++] = (ssched_scan_send_t){c->send_edge[x], I->k, I->m};
     }
-    (void)m;
     return 1;
 }
 
@@ -132,7 +131,7 @@ static ssched_status_t interpret(cg_master_t *m, const ssched_problem_t *pb, ssc
             continue;
         const cg_column_t *c = &m->cols[k];
         ssched_scan_structure_t *s = &out->scan_structures[out->n_scan_structures++];
-        if (!to_structure(m, out, c, s)) {
+        if (!to_structure(out, c, s)) {
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
             break;
         }

@@ -33,4 +33,21 @@ SSCHED_INTERNAL ssched_status_t ssched_i_cgs_solve(const ssched_platform_t *p,
                                                    const ssched_steady_options_t *opt,
                                                    ssched_steady_t *out, ssched_error_t *err);
 
+/* The whole scan solve (lp/colgen_scan_bound.c): ssched_i_cgs_solve, the
+ * participants cut off (out->unreachable), then the certified bounds:
+ * upper_bound, scan_bound_demand, scan_bound_lp_demands, optimal
+ * (steady.h). */
+SSCHED_INTERNAL ssched_status_t ssched_i_cgs_solve_bounded(const ssched_platform_t *p,
+                                                           const ssched_problem_t *pb,
+                                                           const ssched_steady_options_t *opt,
+                                                           ssched_steady_t *out,
+                                                           ssched_error_t *err);
+/* Scan: unreachable[k] = 1 when some r_j, j > k, cannot be reached from
+ * r_k (reach: n scratch flags). */
+SSCHED_INTERNAL ssched_status_t ssched_i_scan_unreachable(const ssched_platform_t *p,
+                                                          const ssched_problem_t *pb,
+                                                          unsigned char *reach,
+                                                          unsigned char *unreachable,
+                                                          ssched_error_t *err);
+
 #endif
