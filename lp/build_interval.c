@@ -3,7 +3,8 @@
  * interval I over edge e and a task t(i,T_{k,l,m}), each recorded in the
  * model (so that solutions name them) and charged on its resource rows.
  * Both builders create them in the same order as before they shared this
- * file, so their LPs are unchanged row for row and column for column. */
+ * file, so their LPs are unchanged row for row and column for column.  Also
+ * their integer row and coefficient helpers. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,4 +79,29 @@ ssched_status_t ssched_i_model_new_task(const ssched_platform_t *p, ssched_model
             return st;
     }
     return ssched_lp_add_coef(&m->lp, m->compute_row[i], *col, p->w[i], err);
+}
+
+ssched_status_t ssched_i_model_int_coef(ssched_model_t *m, size_t row, size_t col, long v,
+                                        ssched_error_t *err)
+{
+    if (row == SSCHED_NO_ROW)
+        return SSCHED_OK;
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_si(q, v, 1);
+    ssched_status_t st = ssched_lp_add_coef(&m->lp, row, col, q, err);
+    mpq_clear(q);
+    return st;
+}
+
+ssched_status_t ssched_i_model_int_row(ssched_model_t *m, const char *name,
+                                       ssched_row_sense_t sense, long rhs, size_t *row,
+                                       ssched_error_t *err)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_set_si(q, rhs, 1);
+    ssched_status_t st = ssched_lp_add_row(&m->lp, name, sense, q, row, err);
+    mpq_clear(q);
+    return st;
 }

@@ -58,11 +58,8 @@ static ssched_status_t balance_row(reduce_builder_t *b, size_t i, size_t I, size
     size_t *r = &b->balance[i * b->nI + I];
     if (*r == SSCHED_NO_ROW) {
         char name[64];
-        mpq_t zero;
-        mpq_init(zero);
         snprintf(name, sizeof name, "bal_n%zu_v%zu_%zu", i, iv->k, iv->m);
-        ssched_status_t st = ssched_lp_add_row(&b->m->lp, name, SSCHED_ROW_EQ, zero, r, err);
-        mpq_clear(zero);
+        ssched_status_t st = ssched_i_model_int_row(b->m, name, SSCHED_ROW_EQ, 0, r, err);
         if (st != SSCHED_OK)
             return st;
     }
@@ -73,14 +70,7 @@ static ssched_status_t balance_row(reduce_builder_t *b, size_t i, size_t I, size
 static ssched_status_t add(reduce_builder_t *b, size_t row, size_t col, long coef,
                            ssched_error_t *err)
 {
-    if (row == SSCHED_NO_ROW)
-        return SSCHED_OK;
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_si(q, coef, 1);
-    ssched_status_t st = ssched_lp_add_coef(&b->m->lp, row, col, q, err);
-    mpq_clear(q);
-    return st;
+    return ssched_i_model_int_coef(b->m, row, col, coef, err);
 }
 
 static ssched_status_t add_send(reduce_builder_t *b, size_t e, size_t I, ssched_error_t *err)

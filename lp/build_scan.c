@@ -57,25 +57,13 @@ typedef struct {
 static ssched_status_t coef(scan_builder_t *b, size_t row, size_t col, long v,
                             ssched_error_t *err)
 {
-    if (row == SSCHED_NO_ROW)
-        return SSCHED_OK;
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_si(q, v, 1);
-    ssched_status_t st = ssched_lp_add_coef(&b->m->lp, row, col, q, err);
-    mpq_clear(q);
-    return st;
+    return ssched_i_model_int_coef(b->m, row, col, v, err);
 }
 
 static ssched_status_t row_le_eq(scan_builder_t *b, const char *name, ssched_row_sense_t sense,
                                  long rhs, size_t *row, ssched_error_t *err)
 {
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_si(q, rhs, 1);
-    ssched_status_t st = ssched_lp_add_row(&b->m->lp, name, sense, q, row, err);
-    mpq_clear(q);
-    return st;
+    return ssched_i_model_int_row(b->m, name, sense, rhs, row, err);
 }
 
 /* The current demand's balance row of interval I at node i (created on
@@ -198,8 +186,9 @@ static ssched_status_t add_demand(scan_builder_t *b, ssched_error_t *err)
     return st;
 }
 
-ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                          ssched_model_t *m, ssched_error_t *err)
+/* The LP over the demands j with demand[j] set (NULL: every demand). */
+static ssched_status_t build(const ssched_platform_t *p, const ssched_problem_t *pb,
+                             const unsigned char *demand, ssched_model_t *m, ssched_error_t *err)
 {
     scan_builder_t b;
     memset(&b, 0, sizeof b);
@@ -242,6 +231,8 @@ ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p, const ssch
         mpq_clear(one);
     }
     for (size_t j = 1; j < N && st == SSCHED_OK; j++) {
+        if (demand && !demand[j])
+            continue;
         b.dem = j;
         b.a = pb->exclusive ? j - 1 : j;
         b.d = pb->participants[j];
@@ -251,4 +242,34 @@ ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p, const ssch
     free(b.tcol);
     free(b.bal);
     return st;
+}
+
+ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                          ssched_model_t *m, ssched_error_t *err)
+{
+    return build(p, pb, NULL, m, err);
+}
+
+/* A subset of the demands: the theorem's proof (docs/model.md) restricted
+ * to those demands, so its optimum bounds the scan TP too. */
+ssched_status_t ssched_i_model_build_scan_subset(const ssched_platform_t *p,
+                                                 const ssched_problem_t *pb,
+                                                 const unsigned char *demand, ssched_model_t *m,
+                                                 ssched_error_t *err)
+{
+    ssched_model_free(m);
+    if (ssched_lp_init(&m->lp, "ssscan_subset") != SSCHED_OK)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    ssched_status_t st = ssched_problem_validate(pb, p, err);
+    if (st != SSCHED_OK)
+        return st;
+    if (pb->kind != SSCHED_PROBLEM_SCAN)
+        return ssched_error_set(err, SSCHED_EINPUT, "scan subset LP: not a scan");
+    size_t nres = ssched_i_res_count(p); /* as ssched_model_build (lp/build_flow.c) */
+    m->link_row = ssched_i_alloc(nres, sizeof *m->link_row);
+    if (!m->link_row)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < nres; k++)
+        m->link_row[k] = SSCHED_NO_ROW;
+    return build(p, pb, demand, m, err);
 }

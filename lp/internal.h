@@ -117,6 +117,14 @@ SSCHED_INTERNAL ssched_status_t ssched_i_model_build_reduce(const ssched_platfor
 SSCHED_INTERNAL ssched_status_t ssched_i_model_build_scan(const ssched_platform_t *p,
                                                           const ssched_problem_t *pb,
                                                           ssched_model_t *m, ssched_error_t *err);
+/* The same LP over the demands j (1 <= j < N) with demand[j] != 0 only: a
+ * relaxation, so its optimum bounds the scan TP as well (lp/steady.c uses it
+ * when the whole LP is too big).  m is freed and rebuilt. */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_build_scan_subset(const ssched_platform_t *p,
+                                                                 const ssched_problem_t *pb,
+                                                                 const unsigned char *demand,
+                                                                 ssched_model_t *m,
+                                                                 ssched_error_t *err);
 /* lp/build_interval.c: the columns of the interval-typed LPs (ordered
  * reduce, scan).  A send x(e,I), recorded in m->send_* (capacity *cap,
  * grown here) and charged size*c(e) on e's port / link rows; a task
@@ -131,6 +139,13 @@ SSCHED_INTERNAL ssched_status_t ssched_i_model_new_task(const ssched_platform_t 
                                                         ssched_model_t *m, size_t *cap, size_t i,
                                                         size_t k, size_t l, size_t mm, size_t *col,
                                                         ssched_error_t *err);
+/* lp/build_interval.c: coefficient v of col in row (nothing when row is
+ * SSCHED_NO_ROW), and a row "sense rhs" with an integer rhs. */
+SSCHED_INTERNAL ssched_status_t ssched_i_model_int_coef(ssched_model_t *m, size_t row, size_t col,
+                                                        long v, ssched_error_t *err);
+SSCHED_INTERNAL ssched_status_t ssched_i_model_int_row(ssched_model_t *m, const char *name,
+                                                       ssched_row_sense_t sense, long rhs,
+                                                       size_t *row, ssched_error_t *err);
 /* lp/build_flow.c: a transfer's coefficients on the port rows at one-port
  * ends and the link rows at switch links. */
 SSCHED_INTERNAL ssched_status_t ssched_i_model_add_transfer_coefs(const ssched_platform_t *p,

@@ -8,6 +8,7 @@
 #include "lp/colgen_comm.h"
 #include "lp/colgen_internal.h"
 #include "lp/colgen_price.h"
+#include "lp/colgen_scan.h"
 #include "lp/internal.h"
 #include "src/util/check_report.h"
 #include "src/util/enum_names.h"
@@ -58,6 +59,12 @@ void ssched_steady_free(ssched_steady_t *s)
     ssched_i_mpq_vec_free(s->root_throughput, s->n_root_candidates);
     ssched_i_mpq_vec_free(s->root_upper_bound, s->n_root_candidates);
     free(s->root_pruned);
+    for (size_t k = 0; k < s->n_scan_structures; k++) {
+        free(s->scan_structures[k].tasks);
+        free(s->scan_structures[k].sends);
+        mpq_clear(s->scan_structures[k].rate);
+    }
+    free(s->scan_structures);
     mpq_clear(s->throughput);
     mpq_clear(s->upper_bound);
     ssched_lp_solution_free(&s->lp);
@@ -172,13 +179,12 @@ static ssched_status_t dispatch(const ssched_platform_t *p, const ssched_problem
         return ssched_i_cgc_solve(p, pb, opt, out, err);
     if (pb->commutative)
         return ssched_error_set(err, SSCHED_EINPUT, "problem.commutative: not supported yet");
-    /* scan (issue 27): the edge LP is an upper bound; no packing yet */
-    if (pb->kind == SSCHED_PROBLEM_SCAN && opt->method == SSCHED_METHOD_COLGEN)
-        return ssched_error_set(err, SSCHED_EINPUT,
-                                "--method colgen is not supported for scan yet (the edge LP "
-                                "gives its certified upper bound: --method lp or auto)");
-    if (pb->kind == SSCHED_PROBLEM_SCAN)
+    /* scan (issue 27): --method lp the edge LP's upper bound alone; auto
+     * and colgen the achievable packing of prefix structures and the bound */
+    if (pb->kind == SSCHED_PROBLEM_SCAN && opt->method == SSCHED_METHOD_LP)
         return solve_edge_lp(p, pb, &opt->lp, out, err);
+    if (pb->kind == SSCHED_PROBLEM_SCAN)
+        return ssched_i_cgs_solve_bounded(p, pb, opt, out, err);
     ssched_method_t method = opt->method;
     if (method == SSCHED_METHOD_AUTO)
         method = SSCHED_METHOD_COLGEN;
@@ -211,24 +217,6 @@ static ssched_status_t tighten_copies(const ssched_model_t *m, ssched_lp_solutio
     return ssched_i_report_require(
         ssched_lp_certify(&m->lp, (const mpq_t *)sol->x, (const mpq_t *)sol->y, NULL, &rep, err),
         &rep, SSCHED_EUNCERTIFIED, err);
-}
-
-/* Scan: participant k is unreachable when some r_j, j > k (whose prefix
- * holds v_k), cannot be reached from r_k. */
-static ssched_status_t scan_unreachable(const ssched_platform_t *p, const ssched_problem_t *pb,
-                                        unsigned char *reach, unsigned char *unreachable,
-                                        ssched_error_t *err)
-{
-    size_t N = pb->n_participants;
-    for (size_t k = 0; k < N; k++) {
-        ssched_status_t st = ssched_platform_reachable(p, pb->participants[k], 0, reach, err);
-        if (st != SSCHED_OK)
-            return st;
-        for (size_t j = k + 1; j < N; j++)
-            if (!reach[pb->participants[j]])
-                unreachable[k] = 1;
-    }
-    return SSCHED_OK;
 }
 
 /* Scan: lower every physical x(e,I) and t(i,T) to the largest demand flow
@@ -347,7 +335,7 @@ static ssched_status_t solve_edge_lp(const ssched_platform_t *p, const ssched_pr
                 out->unreachable[k] = !reach[pb->participants[k]];
         }
         if (pb->kind == SSCHED_PROBLEM_SCAN && st == SSCHED_OK)
-            st = scan_unreachable(p, pb, reach, out->unreachable, err);
+            st = ssched_i_scan_unreachable(p, pb, reach, out->unreachable, err);
         free(reach);
         mpq_set(out->throughput, out->lp.x[m.tp_col]);
         mpq_t busy;

@@ -75,6 +75,28 @@ typedef struct {
     mpq_t rate;                        /* tasks per time unit (solutions)   */
 } ssched_task_t;
 
+/* A prefix structure of a scan (issue 27; lp/colgen_scan*.c): one
+ * operation's way of delivering every participant its prefix (v[0,j] to
+ * r_j, j >= 1; exclusive: v[0,j-1]).  Tasks T_{k,l,m} (v[k,m] = v[k,l] (x)
+ * v[l+1,m] on `node`) and sends of interval v[k,m] over platform edge
+ * `edge`; a value used more than once is sent once per edge (copies), so
+ * no (edge, k, m) repeats and no task repeats.  Resources: each send keeps
+ * its edge's ports / links busy size*c(e), each task its node w(node). */
+typedef struct {
+    size_t node, k, l, m;
+} ssched_scan_task_t;
+
+typedef struct {
+    size_t edge, k, m;
+} ssched_scan_send_t;
+
+typedef struct {
+    size_t n_tasks, n_sends;
+    ssched_scan_task_t *tasks;
+    ssched_scan_send_t *sends;
+    mpq_t rate;                        /* operations per time unit (solutions) */
+} ssched_scan_structure_t;
+
 typedef struct {
     ssched_lp_t lp;
     size_t tp_col;                     /* the throughput variable TP        */
@@ -242,6 +264,23 @@ typedef struct ssched_steady_s {
      * it, so it was not solved (root_throughput[k] = 0).  The reported TP
      * is the maximum over candidates, upper_bound the maximum of their
      * bounds. */
+    /* scan by column generation (lp/colgen_scan.c; method auto or
+     * colgen): `throughput` is the achievable TP, the exact master optimum
+     * over the generated prefix structures (a certified feasible packing:
+     * every structure passes ssched_scan_structure_check); upper_bound the
+     * smallest certified bound computed: the ordered reduce of one
+     * demand's prefix to its participant (scan_bound_demand = j >= 1:
+     * v[0,j] to r_j, exclusive v[0,j-1]; column generation, docs/model.md
+     * "Parallel prefix") or the optimum of the scan edge LP (lp/build_scan.c;
+     * scan_bound_demand = 0) over scan_bound_lp_demands of the N - 1
+     * demands (all of them: the whole edge LP; fewer: a relaxation, when the
+     * whole LP is too big; lp/steady.c), solved when the reduce bounds leave
+     * a gap; optimal = (throughput == upper_bound).  The structures with a nonzero rate;
+     * their rates sum to `throughput`, and flows / tasks are their sums
+     * (flow type = interval index). */
+    size_t n_scan_structures;
+    ssched_scan_structure_t *scan_structures;
+    size_t scan_bound_demand, scan_bound_lp_demands;
     size_t allreduce_root;
     size_t n_root_candidates;
     size_t *root_candidates;
@@ -295,6 +334,19 @@ ssched_status_t ssched_steady_solve_opts(const ssched_platform_t *p, const ssche
 ssched_status_t ssched_steady_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                                     const ssched_lp_options_t *opt, ssched_steady_t *out,
                                     ssched_error_t *err);
+
+/* Independent check of a scan prefix structure for problem pb (a scan):
+ * indices in range, every task on a node with w and merging two adjacent
+ * intervals (k <= l < m), no send or task repeated, and -- starting from
+ * v[k,k] at r_k and closing under the sends and tasks -- every send's
+ * value held at its edge's tail, every task's operands at its node, and
+ * every participant's prefix delivered.  A task joins two adjacent
+ * intervals in order, so every value formed is the ordered product of its
+ * interval, each operand once.  SSCHED_OK with report->valid; EINPUT if pb
+ * is not a scan of p. */
+ssched_status_t ssched_scan_structure_check(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                            const ssched_scan_structure_t *s,
+                                            ssched_check_report_t *report, ssched_error_t *err);
 
 /* Writer (JSON): ssched/export.h. */
 

@@ -22,8 +22,9 @@ static const char *synopsis =
     "         of the other nodes the LP value is only an upper bound, printed as such;\n"
     "         --method colgen adds an achievable TP packing Steiner arborescences)\n"
     "       ssched solve PLATFORM --problem scan --participants P0,P1,.. [--exclusive] [--json]\n"
-    "         (parallel prefix: Pi gets v[0,i], or v[0,i-1] with --exclusive; the certified\n"
-    "         upper bound of the scan edge LP, docs/model.md \"Parallel prefix\")\n";
+    "         (parallel prefix: Pi gets v[0,i], or v[0,i-1] with --exclusive: an achievable\n"
+    "         TP packing prefix structures, the certified upper bound of the scan edge LP\n"
+    "         (docs/model.md \"Parallel prefix\") and the gap; --method lp: the bound only)\n";
 
 static const cli_opt_t solve_table[] = {
     {{"json", no_argument, NULL, 'j'}, NULL, "the result as JSON (README: solve --json)"},

@@ -119,6 +119,35 @@ json_t *ssched_i_problem_json(const ssched_platform_t *p, const ssched_problem_t
 /* All-reduce: the root, the pricing, the rated reduction trees and, for a
  * best-root solve, every candidate root ("pruned": not solved, its cheap
  * bound could not beat the TP found before it). */
+/* A scan's prefix structures (steady.h): rate, tasks [node, k, l, m] and
+ * sends [from, to, k, m]. */
+static void scan_structures_json(json_t *root, const ssched_platform_t *p,
+                                 const ssched_steady_t *s)
+{
+    json_t *arr = json_array();
+    for (size_t k = 0; k < s->n_scan_structures; k++) {
+        const ssched_scan_structure_t *st = &s->scan_structures[k];
+        json_t *o = json_object(), *tasks = json_array(), *sends = json_array();
+        json_object_set_new(o, "rate", ssched_i_json_mpq(st->rate));
+        for (size_t x = 0; x < st->n_tasks; x++)
+            json_array_append_new(tasks, json_pack("[s,I,I,I]", p->names[st->tasks[x].node],
+                                                   (json_int_t)st->tasks[x].k,
+                                                   (json_int_t)st->tasks[x].l,
+                                                   (json_int_t)st->tasks[x].m));
+        for (size_t x = 0; x < st->n_sends; x++) {
+            size_t e = st->sends[x].edge;
+            json_array_append_new(sends, json_pack("[s,s,I,I]", p->names[p->from[e]],
+                                                   p->names[p->to[e]],
+                                                   (json_int_t)st->sends[x].k,
+                                                   (json_int_t)st->sends[x].m));
+        }
+        json_object_set_new(o, "tasks", tasks);
+        json_object_set_new(o, "sends", sends);
+        json_array_append_new(arr, o);
+    }
+    json_object_set_new(root, "scan_structures", arr);
+}
+
 static void allreduce_json(json_t *root, const ssched_platform_t *p, const ssched_steady_t *s,
                            size_t n_parts)
 {
@@ -189,10 +218,13 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
     int allreduce = s->kind == SSCHED_PROBLEM_ALLREDUCE;
     /* a commutative reduce: achievable TP, bound and gap as a multicast */
     int comm = s->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
-    int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || allreduce || comm;
-    /* a scan's edge LP (lp/build_scan.c) is an upper bound too */
+    /* a scan's edge LP (lp/build_scan.c) is an upper bound too; by column
+     * generation a scan has an achievable TP (a packing of prefix structures) */
     int scan = s->kind == SSCHED_PROBLEM_SCAN;
-    int bound_only = (s->multicast && !achieved) || scan;
+    int scan_cg = scan && s->method == SSCHED_METHOD_COLGEN;
+    int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || allreduce || comm ||
+                   scan_cg;
+    int bound_only = (s->multicast && !achieved) || (scan && !scan_cg);
     const char *tp_key = bound_only ? "upper_bound" : "throughput";
     json_object_set_new(root, tp_key, ssched_i_json_mpq(s->throughput));
     /* rates are per second when the costs came from bandwidths */
@@ -207,7 +239,11 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
         json_object_set_new(root, "upper_bound_approx", json_real(mpq_get_d(s->upper_bound)));
         json_object_set_new(root, "gap", ssched_i_json_mpq(gap)); /* upper_bound - throughput */
         json_object_set_new(root, "optimal", json_boolean(s->optimal));
-        json_object_set_new(root, "note", json_string(comm ?
+        json_object_set_new(root, "note", json_string(scan_cg ?
+            "scan: throughput is achievable (exact optimum of the master over the generated "
+            "prefix structures, certified feasible, each structure checked); upper_bound is the "
+            "smallest certified bound computed (bound_source: the scan edge LP, or the ordered "
+            "reduce of one demand's prefix); optimal is true when the two are equal" : comm ?
             "commutative reduce: throughput is achievable (exact optimum of the master over the "
             "generated reduction in-trees, certified feasible); upper_bound is certified (the "
             "throughput when exact pricing proved no tree improves it, else the smaller of "
@@ -247,11 +283,22 @@ ssched_status_t ssched_write_steady_json(FILE *out, const ssched_platform_t *p,
         json_object_set_new(root, "note", json_string("multicast (the targets are not every other "
                                                       "node): the LP value is an upper bound; the "
                                                       "achievable throughput is not computed yet"));
-    if (scan)
+    if (scan && !scan_cg)
         json_object_set_new(root, "note", json_string("scan (parallel prefix): upper_bound is the "
                                                       "certified optimum of the scan edge LP "
                                                       "(docs/model.md, \"Parallel prefix\"); the "
-                                                      "achievable throughput is not computed yet"));
+                                                      "achievable throughput is computed by "
+                                                      "--method auto or colgen"));
+    if (scan_cg) {
+        json_object_set_new(root, "bound_source",
+                            s->scan_bound_demand
+                                ? json_pack("{s:s,s:s}", "reduce_to",
+                                            p->names[pb->participants[s->scan_bound_demand]],
+                                            "kind", "ordered reduce of the prefix")
+                                : json_pack("{s:s,s:I}", "kind", "scan edge LP", "demands",
+                                            (json_int_t)s->scan_bound_lp_demands));
+        scan_structures_json(root, p, s);
+    }
     json_object_set_new(root, "certified", json_true());
 
     json_t *rates = json_array();

@@ -185,7 +185,9 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         fputs("\nmodel: every node one-port (RR-4872)", out);
     }
     char *dec = ssched_rational_to_decimal(s->throughput, 10, SSCHED_DECIMAL_SIGNIFICANT);
-    int achieved = s->multicast && s->method == SSCHED_METHOD_COLGEN;
+    /* a scan by column generation: achievable TP, bound and gap as a multicast */
+    int scan_cg = pb->kind == SSCHED_PROBLEM_SCAN && s->method == SSCHED_METHOD_COLGEN;
+    int achieved = (s->multicast && s->method == SSCHED_METHOD_COLGEN) || scan_cg;
     int allreduce = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     int comm = pb->kind == SSCHED_PROBLEM_REDUCE && pb->commutative;
     if (allreduce) {
@@ -198,7 +200,16 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         fprintf(out, " (%s) operations per %s%s\n", dec, unit_of(p),
                 s->optimal ? ", optimal" : "");
         char *ub = ssched_rational_to_decimal(s->upper_bound, 10, SSCHED_DECIMAL_SIGNIFICANT);
-        fputs("upper bound (broadcast edge LP, certified optimum) = ", out);
+        if (scan_cg && s->scan_bound_demand)
+            fprintf(out, "upper bound (ordered reduce of v[0,%zu] to %s, certified optimum) = ",
+                    pb->exclusive ? s->scan_bound_demand - 1 : s->scan_bound_demand,
+                    p->names[pb->participants[s->scan_bound_demand]]);
+        else if (scan_cg && s->scan_bound_lp_demands + 1 < pb->n_participants)
+            fprintf(out, "upper bound (scan edge LP over %zu of the %zu demands, certified "
+                         "optimum) = ", s->scan_bound_lp_demands, pb->n_participants - 1);
+        else
+            fputs(scan_cg ? "upper bound (scan edge LP, certified optimum) = "
+                          : "upper bound (broadcast edge LP, certified optimum) = ", out);
         print_q(out, s->upper_bound);
         mpq_t gap;
         mpq_init(gap);
@@ -207,6 +218,12 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
         print_qd(out, gap);
         mpq_clear(gap);
         free(ub);
+        if (scan_cg)
+            fprintf(out, "\nnote: scan: TP packs %zu prefix structures (anchor chains, priced "
+                         "exactly over that family);\n      %s\n", s->n_scan_structures,
+                    s->optimal ? "it reaches the upper bound, so it is the optimal scan TP"
+                               : "the optimal scan TP lies between the two");
+        else
         fprintf(out, "\nnote: multicast (the targets are not every other node): TP packs Steiner "
                      "arborescences, %s pricing;\n      %s\n",
                 s->cg_pricing_exact ? "exact" : "heuristic",
@@ -220,11 +237,11 @@ ssched_status_t ssched_write_steady_text(FILE *out, const char *platform_name,
     }
     if (allreduce || comm)
         ; /* printed above */
-    else if (pb->kind == SSCHED_PROBLEM_SCAN)
+    else if (pb->kind == SSCHED_PROBLEM_SCAN && !achieved)
         fprintf(out, " (%s) operations per %s: certified optimum of the scan edge LP\n"
                      "note: a relaxation (docs/model.md, \"Parallel prefix\"): every scan schedule\n"
                      "      fits it, so this bounds the scan TP from above; the achievable TP is\n"
-                     "      not computed yet\n", dec, unit_of(p));
+                     "      computed by --method auto or colgen\n", dec, unit_of(p));
     else if (s->multicast && !achieved)
         fprintf(out, " (%s) operations per %s: certified optimum of the broadcast LP\n"
                      "note: the targets are not every other node (a multicast), so this LP value\n"
