@@ -19,8 +19,12 @@
  * one helper H_g that merges them in order as they arrive (a chain) and
  * then with the partial result of groups 0..g-1 sent from H_{g-1}; H_{G-1}
  * sends the result to the root; then an arborescence from the root grown
- * on the same loads (ssched_i_sched_pk_grow_arb: the root's copy to a
- * helper that fans out).  Each H_g is the helper whose addition keeps the
+ * on the same loads (grow_bcast: the root's one copy to a helper B that
+ * fans out; in the latency mode each copy goes where it arrives first
+ * while the loads stay within n / TP, after optional extra relays fed
+ * first, so that B's copies do not leave one at a time: on
+ * cluster_backbone the broadcast part of an operation took 57 ms from B
+ * alone, 42 ms with one extra relay).  Each H_g is the helper whose addition keeps the
  * busiest touched resource least busy (ties: the least sum of squared
  * loads), operations one after the other on shared loads, so the groups
  * rotate over the helpers.  Floating point only searches: the pattern is
@@ -185,7 +189,8 @@ static double msg_time(const sched_pk_t *k, size_t a, size_t b)
 }
 
 static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned char *helper,
-                      size_t root, int free_fwd, double cap, ssched_arborescence_t *a)
+                      size_t root, int free_fwd, double cap, size_t relays,
+                      ssched_arborescence_t *a)
 {
     const ssched_platform_t *p = k->p;
     size_t nn = p->n_nodes, N = pb->n_participants;
@@ -193,7 +198,7 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
     /* latency mode (cap > 0): per node its copy's estimated arrival and
      * the time its way out is free again (copies leave one at a time) */
     double *ready = ssched_i_calloc(nn, sizeof *ready), *nfree = ssched_i_calloc(nn, sizeof *nfree);
-    a->arcs = ssched_i_alloc(2 * N + 2, sizeof *a->arcs);
+    a->arcs = ssched_i_alloc(2 * N + 2 + relays, sizeof *a->arcs);
     a->n_arcs = 0;
     int ok = reached && part && ready && nfree && a->arcs;
     size_t left = 0;
@@ -233,6 +238,42 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
         reached[root] = 1;
         ready[bb] = msg_time(k, root, bb);
         nfree[bb] = ready[bb];
+    }
+    /* latency mode: `relays` more helpers get the copy first, each from
+     * the holder whose way out is free first (B's fan-out of 6 copies
+     * takes 48 ms on a cluster; with one more relay the copies go out two
+     * at a time), each the helper least loaded by that arc */
+    for (size_t x = 0; ok && cap > 0 && x < relays; x++) {
+        size_t bu = SIZE_MAX;
+        for (size_t u = 0; u < nn; u++)
+            if (reached[u] && u != root && !part[u] &&
+                (bu == SIZE_MAX || (ready[u] > nfree[u] ? ready[u] : nfree[u]) <
+                                       (ready[bu] > nfree[bu] ? ready[bu] : nfree[bu])))
+                bu = u;
+        size_t bh = SIZE_MAX;
+        b1 = b2 = INFINITY;
+        for (size_t h = 0; bu != SIZE_MAX && h < nn; h++) {
+            if (!helper[h] || reached[h])
+                continue;
+            t.n = 0;
+            if (!ssched_i_sched_pk_touch_edge(k, &t, bu, h))
+                continue;
+            double s1, s2;
+            ssched_i_sched_pk_score(k, &t, &s1, &s2);
+            if (s1 < b1 * (1 - 1e-12) || (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+                b1 = s1;
+                b2 = s2;
+                bh = h;
+                bt = t;
+            }
+        }
+        if (bh == SIZE_MAX)
+            break;
+        ssched_i_sched_pk_add(k, &bt, 1);
+        a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
+        reached[bh] = 1;
+        double go = ready[bu] > nfree[bu] ? ready[bu] : nfree[bu];
+        nfree[bu] = ready[bh] = nfree[bh] = go + msg_time(k, bu, bh);
     }
     while (ok && left > 0) {
         /* key: (over cap, then busiest load | within cap, then arrival),
@@ -348,7 +389,8 @@ static void score(const sched_pk_t *k, double *mx, double *sq)
  * loads) drops: the greedy placed the first operations blind to the
  * later ones.  0 on ENOMEM or no growth. */
 static int regrow(sched_pk_t *k, const ssched_problem_t *pb, const unsigned char *helper,
-                  size_t root, size_t G, int free_fwd, double cap, gv_t *v, ssched_tree_t *trees,
+                  size_t root, size_t G, int free_fwd, double cap, size_t relays, gv_t *v,
+                  ssched_tree_t *trees,
                   ssched_arborescence_t *arbs, size_t n)
 {
     for (int pass = 0; pass < 4; pass++) {
@@ -362,7 +404,7 @@ static int regrow(sched_pk_t *k, const ssched_problem_t *pb, const unsigned char
             ssched_arborescence_t na;
             ssched_arborescence_init(&na);
             int ok = grow_op(k, pb, helper, root, G, v, &nt);
-            ok = grow_bcast(k, pb, helper, root, free_fwd, cap, &na) && ok;
+            ok = grow_bcast(k, pb, helper, root, free_fwd, cap, relays, &na) && ok;
             score(k, &m1, &q1);
             int better = ok && (m1 < m0 * (1 - 1e-12) ||
                                 (m1 <= m0 * (1 + 1e-12) && q1 < q0 * (1 - 1e-12)));
@@ -402,6 +444,7 @@ ssched_status_t ssched_i_sched_ar_gather(const ssched_platform_t *p, const ssche
      * broadcast part joins each participant where its copy arrives
      * first among the options within the period n / TP) */
     int free_fwd = flags & 1;
+    size_t relays = (size_t)(flags >> 2 & 3); /* bits 2-3: latency mode's extra relays */
     double cap = (flags & 2) && mpq_sgn(st->throughput) > 0
                      ? (double)n / mpq_get_d(st->throughput)
                      : 0;
@@ -448,12 +491,12 @@ ssched_status_t ssched_i_sched_ar_gather(const ssched_platform_t *p, const ssche
     size_t built = 0;
     while (status == SSCHED_OK && built < n) {
         int ok = grow_op(&k, pb, helper, root, groups, v, &trees[built]);
-        ok = grow_bcast(&k, pb, helper, root, free_fwd, cap, &arbs[built]) && ok;
+        ok = grow_bcast(&k, pb, helper, root, free_fwd, cap, relays, &arbs[built]) && ok;
         built++; /* freed below either way */
         if (!ok)
             status = ssched_error_set(err, SSCHED_EINPUT, "gathered all-reduce: no pattern");
     }
-    if (status == SSCHED_OK && !regrow(&k, pb, helper, root, groups, free_fwd, cap, v, trees, arbs, n))
+    if (status == SSCHED_OK && !regrow(&k, pb, helper, root, groups, free_fwd, cap, relays, v, trees, arbs, n))
         status = ssched_error_set(err, SSCHED_EINPUT, "gathered all-reduce: no pattern");
     if (status == SSCHED_OK) {
         /* every tree and arborescence at rate 1 (TP = n): the pattern

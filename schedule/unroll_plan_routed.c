@@ -155,13 +155,13 @@ static ssched_status_t single_arb(const ssched_platform_t *p, const ssched_probl
     return st;
 }
 
-/* All-reduce: the gathered-groups patterns (unroll_ar_gather.c), 1 to 3
- * groups, copies placed by arrival within the loads of n / TP (placing
- * them by load alone, or letting participants forward, never won on the
- * shipped files).  Counts below 4 never reach TP there (a gathering helper
- * merges 5 values: 50 ms where 1/TP is 8 ms); per group count the counts
- * grow until two patterns at TP in a row beat nothing: a longer one only
- * adds fill. */
+/* All-reduce: the gathered-groups patterns (unroll_ar_gather.c), one or
+ * two groups, copies placed by arrival within the loads of n / TP, with
+ * no extra relay or one (placing copies by load alone, letting
+ * participants forward, or three groups never won on the shipped files).
+ * Counts below 4 never reach TP there (a gathering helper merges 5
+ * values: 50 ms where 1/TP is 8 ms); per variant the counts grow until two
+ * patterns at TP in a row beat nothing: a longer one only adds fill. */
 static const size_t ngat[] = {4, 6, 7, 8, 10, 12, 16, 24};
 
 static ssched_status_t gathered(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -172,13 +172,18 @@ static ssched_status_t gathered(const ssched_platform_t *p, const ssched_problem
     ssched_status_t r = SSCHED_OK;
     mpq_t before;
     mpq_init(before);
-    for (size_t g = 1; g <= 3 && 2 * g <= pb->n_participants && r == SSCHED_OK; g++) {
+    for (size_t v = 0; v < 4 && r == SSCHED_OK; v++) {
+        /* v: 1 to 2 groups, with no extra relay or one */
+        size_t g = 1 + v / 2;
+        int flags = 2 | (int)(v % 2) << 2;
+        if (2 * g > pb->n_participants)
+            break;
         int idle = 0; /* patterns at TP in a row that beat nothing */
         for (size_t k = 0; k < sizeof ngat / sizeof *ngat && ngat[k] / 2 <= K &&
                            r == SSCHED_OK && idle < 2;
              k++) {
             ssched_error_t e;
-            r = ssched_i_sched_ar_gather(p, pb, st, ngat[k], g, 2, cand, &e);
+            r = ssched_i_sched_ar_gather(p, pb, st, ngat[k], g, flags, cand, &e);
             if (r == SSCHED_ENOMEM) {
                 r = ssched_error_set(err, r, "%s", e.message);
                 break;
