@@ -13,7 +13,15 @@
  *             gossip   LIST1 = member ranks (every member sends to every other)
  *             bcast    LIST1 = source rank, LIST2 = target ranks (MPI_Bcast; SMPI
  *                      selects its algorithm with smpi/bcast)
- *             creduce, callreduce: reduce, allreduce with a commutative
+ *             scan     LIST1 = participant ranks (in order): MPI_Scan, participant
+ *                      i gets the ordered product of participants 0..i
+ *             exscan   the same with MPI_Exscan: participant i > 0 gets 0..i-1
+ *                      (SMPI 3.32 has one algorithm for each, no smpi/scan
+ *                      selector, and with a non-commutative operator its
+ *                      MPI_Scan / MPI_Iscan return every rank's own value:
+ *                      the operator is never applied; verified NO)
+ *             creduce, callreduce, cscan, cexscan: reduce, allreduce, scan,
+ *                      exscan with a commutative
  *                      operator (MPI_Op_create(..., commute = 1): blockwise
  *                      entry sums mod 2^31 - 1, the same flops charged), so
  *                      that SMPI may use every algorithm (bench/simgrid_bound.sh)
@@ -128,12 +136,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if (argc < 8) {
         if (wrank == 0)
-            fprintf(stderr, "usage: %s reduce|allreduce|creduce|callreduce|scatter|scatterv|gossip|bcast blocking|nonblocking K UNIT_BYTES "
+            fprintf(stderr, "usage: %s reduce|allreduce|creduce|callreduce|scatter|scatterv|gossip|bcast|scan|exscan blocking|nonblocking K UNIT_BYTES "
                     "FLOPS SIZE LIST1 [LIST2]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *problem = argv[1], *mode = argv[2];
-    int commutative = !strcmp(problem, "creduce") || !strcmp(problem, "callreduce");
+    int commutative = !strcmp(problem, "creduce") || !strcmp(problem, "callreduce") ||
+                      !strcmp(problem, "cscan") || !strcmp(problem, "cexscan");
     if (commutative)
         problem++; /* the same collective, a commutative operator */
     int K = atoi(argv[3]);
@@ -147,7 +156,10 @@ int main(int argc, char **argv)
     /* communicator: key = position; color 0 for members */
     int key = -1;
     int is_allreduce = !strcmp(problem, "allreduce");
-    int is_reduce = !strcmp(problem, "reduce") || is_allreduce, is_scatterv = !strcmp(problem, "scatterv");
+    int is_exscan = !strcmp(problem, "exscan"), is_scan = is_exscan || !strcmp(problem, "scan");
+    /* a scan's values, operator and buffers are the reduce's */
+    int is_reduce = !strcmp(problem, "reduce") || is_allreduce || is_scan;
+    int is_scatterv = !strcmp(problem, "scatterv");
     int is_scatter = is_scatterv || !strcmp(problem, "scatter");
     int is_bcast = !strcmp(problem, "bcast");
     if (!is_reduce && !is_scatter && !is_bcast && strcmp(problem, "gossip")) {
@@ -157,7 +169,7 @@ int main(int argc, char **argv)
     if (is_reduce) {
         for (int i = 0; i < n1; i++)
             if (l1[i] == wrank) key = i + 1;
-        if (key < 0 && !is_allreduce && l2[0] == wrank)
+        if (key < 0 && !is_allreduce && !is_scan && l2[0] == wrank)
             key = 0; /* a non-participating target: first, identity */
         if (bytes % 32) {
             if (wrank == 0) fprintf(stderr, "reduce: UNIT_BYTES * SIZE must be a multiple of 32\n");
@@ -179,7 +191,7 @@ int main(int argc, char **argv)
         MPI_Comm_rank(comm, &crank);
         MPI_Comm_size(comm, &csize);
     }
-    if (is_reduce && !is_allreduce) {
+    if (is_reduce && !is_allreduce && !is_scan) {
         target_participates = 0;
         for (int i = 0; i < n1; i++)
             if (l1[i] == l2[0]) { target_participates = 1; root = i; }
@@ -242,7 +254,13 @@ int main(int argc, char **argv)
             unsigned char *sb = last ? send_real : send_fake;
             unsigned char *rb = last ? recv_real : recv_fake + (nonblocking ? rper * k : 0);
             MPI_Request *r = nonblocking ? &req[k] : NULL;
-            if (is_allreduce) {
+            if (is_scan) {
+                MPI_Op op = last ? op_real : op_charge;
+                if (r && is_exscan) MPI_Iexscan(sb, rb, (int)nmat, mat, op, comm, r);
+                else if (r) MPI_Iscan(sb, rb, (int)nmat, mat, op, comm, r);
+                else if (is_exscan) MPI_Exscan(sb, rb, (int)nmat, mat, op, comm);
+                else MPI_Scan(sb, rb, (int)nmat, mat, op, comm);
+            } else if (is_allreduce) {
                 MPI_Op op = last ? op_real : op_charge;
                 if (r) MPI_Iallreduce(sb, rb, (int)nmat, mat, op, comm, r);
                 else MPI_Allreduce(sb, rb, (int)nmat, mat, op, comm);
@@ -272,13 +290,16 @@ int main(int argc, char **argv)
     /* check the last operation */
     int bad = 0;
     if (comm != MPI_COMM_NULL) {
-        if (is_reduce && (crank == root || is_allreduce)) { /* allreduce: everywhere */
+        /* scan: participant crank's prefix (exscan: up to crank - 1; rank 0
+         * of an exscan gets nothing defined) */
+        int upto = is_exscan ? crank : is_scan ? crank + 1 : n1;
+        if (is_reduce && (crank == root || is_allreduce || is_scan) && upto > 0) {
             const uint64_t *got = (const uint64_t *)recv_real;
             for (long j = 0; j < nmat && !bad; j++) {
                 uint64_t acc[4] = {1, 0, 0, 1};
                 if (commutative)
                     acc[0] = acc[3] = 0;
-                for (int p = 0; p < n1; p++) { /* acc = acc . M_p (participant order) */
+                for (int p = 0; p < upto; p++) { /* acc = acc . M_p (participant order) */
                     uint64_t m[4], t[4];
                     for (int e = 0; e < 4; e++) m[e] = entry(p, j, e);
                     if (commutative) {

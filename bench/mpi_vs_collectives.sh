@@ -11,7 +11,17 @@
 # an ordered all-reduce of 4 participants (tiers-small: h0_0_0_0,h0_0_1_0,
 # h1_0_0_1,h1_0_1_2; otherwise 4 hosts picked as for the reduce; the root is
 # ssched's best; not in the default list) against MPI_Allreduce over the
-# participants with the same non-commutative operator;
+# participants with the same non-commutative operator; a scan (issue 27) of
+# the reduce's 6 participants in the same order against MPI_Scan with the
+# same operator (SMPI 3.32 has no smpi/scan selector: one algorithm, every
+# rank receiving from every lower one, and with a non-commutative operator
+# it returns each rank's own value, so its rows show '!'), MPI_Iscan, and
+# "cScan": MPI_Scan with a commutative operator of the same cost (matrix
+# sums), the time of an SMPI scan that works; ssched has no scan schedule
+# yet (item 4): its column is K/UB, UB the certified upper bound on the scan
+# throughput, a LOWER bound on the time of K scans, and the ratio
+# best/(K/UB) is the most any scan schedule could gain over the best
+# verified baseline; not in the default list (PROBLEMS=scan);
 # K operations each.  For each: K/TP (`ssched solve`), the makespan of
 # `ssched schedule --operations K --unroll`, the SMPI time of ssched's
 # executor (ssched-exec-smpi, "n/a" if not built), and the baselines of
@@ -66,6 +76,7 @@
 #        PROBLEMS="reduce broadcast scatter gossip allreduce reduce-sw
 #        scatter-sw gossip-sw broadcast-sw allreduce-sw"
 #        RUN_TIMEOUT=900 (s per smpirun)
+#        SCAN_NB_MAX_K=100 (largest K of the MPI_Iscan rows: SMPI's memory)
 #        BASELINES=0: ssched's plan and executor only (no MPI baseline)
 #        CROSSTRAFFIC=0: fit the "default" rows' latencies only (no
 #        cross-traffic rates, bench/smpi_latency_fit.py)
@@ -244,6 +255,14 @@ for plat in $PLATFORMS; do
                 OTHERS=$(grep -vx "$(first "$H")" "$W/hosts.txt" | paste -sd, -)
                 set -- --problem broadcast --source "$(first "$H")"
                 L1=$(ranks "$(first "$H")"); L2=$(ranks "$OTHERS") ;;
+            scan)
+                if [ "$pname" = tiers-small ]; then
+                    PART=h0_0_0_0,h0_0_1_0,h1_0_0_0,h1_0_1_0,h0_0_0_1,h1_0_0_1
+                else
+                    PART=$(pick "$H" 6 2)
+                fi
+                set -- --problem scan --participants "$PART"
+                L1=$(ranks "$PART"); L2="" ;;
             gossip)
                 G=$(pick "$H" 6 2)
                 set -- --problem gossip --sources "$G" --targets "$G"
@@ -252,7 +271,12 @@ for plat in $PLATFORMS; do
             # shellcheck disable=SC2086
             set -- "$@" $ROUTERS
             "$SSCHED" solve "$P" "$@" --quiet --json >"$W/solve.json"
-            TP=$(frac "$W/solve.json" throughput)
+            # a scan's solution has upper_bound (and throughput once there is
+            # an achievable packing): K/TP is then K/UB, a lower bound
+            case ${prob%-sw} in
+            scan) TP=$(frac "$W/solve.json" upper_bound) ;;
+            *) TP=$(frac "$W/solve.json" throughput) ;;
+            esac
             for K in $KS; do
                 for model in $MODELS; do
                 if [ "$model" = exact ]; then
@@ -260,7 +284,9 @@ for plat in $PLATFORMS; do
                 else
                     CFG=$DEFAULT_CFG; PP=$W/scaled_default.graphml
                 fi
-                if "$SSCHED" schedule "$PP" "$@" --operations "$K" --unroll -o "$W/u.json" >"$W/sched.log" 2>&1; then
+                if [ "${prob%-sw}" = scan ]; then
+                    PLAN=not-yet # no scan schedule yet (issue 27 item 4)
+                elif "$SSCHED" schedule "$PP" "$@" --operations "$K" --unroll -o "$W/u.json" >"$W/sched.log" 2>&1; then
                     PLAN=$(frac "$W/u.json" makespan)
                 else
                     PLAN=fail
@@ -270,7 +296,7 @@ for plat in $PLATFORMS; do
                 # (latency factors of its messages' sizes, cross-traffic
                 # rates of the pairs it uses both ways) until it no longer
                 # changes (at most 5 more plans)
-                if [ "$model" = default ] && [ "$PLAN" != fail ]; then
+                if [ "$model" = default ] && [ "$PLAN" != fail ] && [ "$PLAN" != not-yet ]; then
                     rm -f "$W/fit.json"
                     n=0
                     while [ $n -lt 5 ] && python3 "$ROOT/bench/smpi_latency_fit.py" "$P0" "$SF" "$lat" "$U" \
@@ -286,12 +312,13 @@ for plat in $PLATFORMS; do
                 fi
                 # which pattern the planner chose (issue 22: the direct,
                 # one-level pattern is a candidate; stderr only)
-                if [ "$PLAN" != fail ] && grep -q "pattern: direct" "$W/sched.log"; then
+                if [ "$PLAN" != fail ] && [ "$PLAN" != not-yet ] && grep -q "pattern: direct" "$W/sched.log"; then
                     echo "    $prob $pname $size $lat $model K=$K: direct pattern chosen" >&2
                 fi
                 : >"$W/row"
                 SIM=n/a
-                if [ -x "$EXEC" ] && [ "$PLAN" != fail ]; then
+                [ "$PLAN" = not-yet ] && SIM=not-yet
+                if [ -x "$EXEC" ] && [ "$PLAN" != fail ] && [ "$PLAN" != not-yet ]; then
                     # shellcheck disable=SC2086
                     if timeout "$RUN_TIMEOUT" smpirun -np "$NP" -platform "$W/plat.xml" -hostfile "$W/hosts.txt" \
                         $CFG "$EXEC" "$W/u.json" --unit-bytes "$U" --flops-per-task "$FLOPS" --json \
@@ -332,6 +359,19 @@ for plat in $PLATFORMS; do
                         smpi "Allreduce:$a" "--cfg=smpi/allreduce:$a" "$W/mc" allreduce blocking "$K" "$U" "$FLOPS" 1 "$L1"
                     done
                     smpi "Iallreduce" "" "$W/mc" allreduce nonblocking "$K" "$U" "$FLOPS" 1 "$L1" ;;
+                scan)
+                    # SMPI keeps a temporary receive buffer per lower rank for
+                    # every pending MPI_Iscan: K = 1000 of 1 MB on 6 ranks
+                    # needed 18 GB; beyond SCAN_NB_MAX_K the Iscan rows are
+                    # not run ("skipped")
+                    smpi "Scan" "" "$W/mc" scan blocking "$K" "$U" "$FLOPS" 1 "$L1"
+                    smpi "cScan" "" "$W/mc" cscan blocking "$K" "$U" "$FLOPS" 1 "$L1"
+                    if [ "$K" -le "${SCAN_NB_MAX_K:-100}" ]; then
+                        smpi "Iscan" "" "$W/mc" scan nonblocking "$K" "$U" "$FLOPS" 1 "$L1"
+                        smpi "cIscan" "" "$W/mc" cscan nonblocking "$K" "$U" "$FLOPS" 1 "$L1"
+                    else
+                        echo "Iscan skipped -" >>"$W/row"
+                    fi ;;
                 broadcast)
                     for a in $BCAST_ALGS; do
                         smpi "Bcast:$a" "--cfg=smpi/bcast:$a" "$W/mc" bcast blocking "$K" "$U" "$FLOPS" 1 "$L1" "$L2"
@@ -375,13 +415,26 @@ for line in open(sys.argv[1]):
         base.append((name, num(t), v))
     ok = [(t, n) for n, t, v in base if t is not None and v == "yes"]
     best = min(ok) if ok else None
-    ref, mark = (num(sim), "") if num(sim) is not None else (num(plan), "p")
+    scan = prob.startswith("scan")
+    if scan:  # no schedule: the certified lower bound K/UB
+        ref, mark = kt, "b"
+    else:
+        ref, mark = (num(sim), "") if num(sim) is not None else (num(plan), "p")
     ratio = f"{best[0] / ref:.3f}{mark}" if best and ref else "n/a"
     gap = f"{num(sim) / num(plan) - 1:+.2%}" if num(sim) and num(plan) else "n/a"
-    bl = "  ".join(f"{n}={fmt(t)}{'' if v == 'yes' else '!'}" for n, t, v in base)
+    raw = {b.rsplit("=", 2)[0]: b.rsplit("=", 2)[1] for b in f[9:]}
+    bl = "  ".join(f"{n}={raw[n]}" if t is None and v == "-" and raw[n] != "fail"
+                   else f"{n}={fmt(t)}{'' if v == 'yes' else '!'}" for n, t, v in base)
     bs = f"{best[1]} {fmt(best[0])}" if best else "n/a"
-    print(f"{prob:<10} {plat:<11} {size(sz):>6} {lat:>5} {model:>7} {K:>5} {kt:>9.4g} {fmt(num(plan)):>9} "
-          f"{fmt(num(sim)) if sim != 'fail' else 'fail':>9} {gap:>7} {bs:>24} {ratio:>11}  {bl}")
+    kts = f"{kt:.4g}" + ("*" if scan else "")
+    simt = sim if sim in ("fail", "not-yet") else fmt(num(sim))
+    plant = plan if plan == "not-yet" else fmt(num(plan))
+    print(f"{prob:<10} {plat:<11} {size(sz):>6} {lat:>5} {model:>7} {K:>5} {kts:>9} {plant:>9} "
+          f"{simt:>9} {gap:>7} {bs:>24} {ratio:>11}  {bl}")
 print("best/ssched: best verified baseline / ssched simulated (suffix p: / planned makespan, "
       "the executor being absent); gap: simulated / planned - 1")
+print("scan: *: K/UB with UB the certified upper bound on the scan throughput, a lower bound on "
+      "the time of K scans (no scan schedule yet: planned and simulated 'not-yet'); suffix b: "
+      "best / (K/UB), the most a scan schedule could gain; cScan: SMPI's MPI_Scan with a "
+      "commutative operator of the same cost (its non-commutative result is wrong: '!')")
 PY

@@ -32,6 +32,7 @@ void ssched_i_cgc_graph_free(cgc_graph_t *g)
     for (size_t e = 0; g->sc && e < g->ne; e++)
         mpq_clear(g->sc[e]);
     free(g->sc);
+    ssched_i_cgc_ws_free(g->ws);
     memset(g, 0, sizeof *g);
 }
 
@@ -60,7 +61,8 @@ ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t 
     g->used = malloc(g->nv);
     g->copy = calloc(g->nv, 1);
     g->sc = ssched_i_alloc(p->n_edges, sizeof *g->sc);
-    if (!g->node || !g->kind || !g->used || !g->copy || !g->sc) {
+    g->ws = ssched_i_cgc_ws_new();
+    if (!g->node || !g->kind || !g->used || !g->copy || !g->sc || !g->ws) {
         free(part);
         ssched_i_cgc_graph_free(g);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
@@ -127,10 +129,16 @@ int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t, cg_colum
     }
     memcpy(c->send_edge, t->edges, c->n_sends * sizeof *t->edges);
     qsort(c->send_edge, c->n_sends, sizeof *c->send_edge, cmp_size);
-    size_t k = 0;
+    size_t k = 0, *mg = malloc((t->nv ? t->nv : 1) * sizeof *mg);
+    if (!mg || !ssched_i_cgc_merges_all(g, t, mg)) {
+        free(mg);
+        ssched_i_cg_column_free(c);
+        return 0;
+    }
     for (size_t v = 0; v < t->nv; v++)
-        for (size_t x = ssched_i_cgc_merges(g, t, v); x > 0 && k < c->n_merges; x--)
+        for (size_t x = mg[v]; x > 0 && k < c->n_merges; x--)
             c->merge_node[k++] = g->node[v];
+    free(mg);
     c->n_merges = k;
     qsort(c->merge_node, k, sizeof *c->merge_node, cmp_size);
     return 1;

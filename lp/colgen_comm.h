@@ -106,6 +106,18 @@ typedef enum {
  * too, recursively; x cannot be a root with o as its only input, since p
  * would then be below o); if p is below o, p's own vertex leaves its parent
  * (which loses an input likewise) and takes o's place, inputs and path. */
+/* Buffers the float pricing keeps from one call to the next (lp/colgen_comm_arb.c):
+ * slot k grows to the largest size asked, its contents do not survive.  Why:
+ * a call of the commut1000 row (805 vertices in play) touched ~40 MB of
+ * fresh pages, and faulting them in was a quarter of the solve. */
+enum {
+    CGC_WS_W, CGC_WS_A, CGC_WS_ARB, CGC_WS_SIDE, /* the dense arborescence   */
+    CGC_WS_LAB, CGC_WS_DIST, CGC_WS_FIN, CGC_WS_PRED, /* the float pricing    */
+    CGC_WS_SLOT, CGC_WS_PATHS, CGC_WS_COST, CGC_WS_ARCS, CGC_WS_DUMMY,
+    CGC_WS_SLOTS
+};
+typedef struct cgc_ws cgc_ws_t;
+
 typedef struct {
     const ssched_platform_t *p;
     const ssched_problem_t *pb;
@@ -116,6 +128,7 @@ typedef struct {
     unsigned char *used;   /* per vertex: 0 for the unused vertex N       */
     unsigned char *copy;   /* per vertex: a participant's second role     */
     mpq_t *sc;             /* per edge: size * c(e)                       */
+    cgc_ws_t *ws;          /* the float pricing's buffers (mutable)        */
 } cgc_graph_t;
 
 /* A tree: parent[v] (vertex, or SIZE_MAX for the root and for vertices not
@@ -162,8 +175,29 @@ SSCHED_INTERNAL int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *fro
                                            const double *cost, size_t root,
                                            const unsigned char *required, unsigned char *chosen);
 
+/* The workspace: new (NULL on ENOMEM), free, and slot's buffer of at
+ * least `bytes` (NULL on ENOMEM). */
+SSCHED_INTERNAL cgc_ws_t *ssched_i_cgc_ws_new(void);
+SSCHED_INTERNAL void ssched_i_cgc_ws_free(cgc_ws_t *ws);
+SSCHED_INTERNAL void *ssched_i_cgc_ws_get(cgc_ws_t *ws, int slot, size_t bytes);
+
+/* The dense form of the above on ws's n x n matrix (*W, *A from
+ * ssched_i_cgc_arb_matrix, 0 on ENOMEM): W[y*n + x] the cost of the arc
+ * x -> y (INFINITY: none; none into root); A is the algorithm's.  The arc
+ * of entry (y, x) has code y*n + x, but n*n + y when alt (may be NULL) has
+ * alt[y] set and x is the root (a second arc root -> y).  Every node must
+ * be reached from root.  enter[v] gets the code of the arc entering v in
+ * a minimum arborescence (NONE for the root); ties go to the first node,
+ * in index order.  1, or -1 on ENOMEM. */
+SSCHED_INTERNAL int ssched_i_cgc_arb_matrix(cgc_ws_t *ws, size_t n, double **W, size_t **A);
+SSCHED_INTERNAL int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root,
+                                           const unsigned char *alt, size_t *enter);
+
 /* Merges of vertex v in tree t (by its kind and its number of children). */
 SSCHED_INTERNAL size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v);
+/* The same for every vertex at once (O(nv), not O(nv^2)): mg[0..nv).
+ * 0 on ENOMEM. */
+SSCHED_INTERNAL int ssched_i_cgc_merges_all(const cgc_graph_t *g, const cgc_tree_t *t, size_t *mg);
 
 /* The tree as a master column: sorted sends and merges.  0 on ENOMEM. */
 SSCHED_INTERNAL int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t,

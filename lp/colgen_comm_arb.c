@@ -1,5 +1,6 @@
 /* A floating-point Chu-Liu/Edmonds for the float phase of the commutative
- * column generation (colgen_comm.h).
+ * column generation (colgen_comm.h), and the buffers that phase keeps
+ * across pricing calls (cgc_ws_t).
  *
  * Why a second implementation: the auxiliary graph of a commutative reduce
  * is dense (one arc per pair of vertices: 63,000 arcs for 252
@@ -16,7 +17,14 @@
  * into the node where the chosen arc enters).  Here on a dense matrix,
  * contracting as soon as a walk along the picks closes a cycle (Tarjan's
  * dense form, O(n^2) per contraction at worst instead of O(m) per level of
- * the level-by-level form, which made ~170 levels on 252 vertices). */
+ * the level-by-level form, which made ~170 levels on 252 vertices).
+ *
+ * The matrix is stored by entering vertex (row y holds the arcs into y),
+ * so that a node's pick scans one contiguous row, and it lives in the
+ * workspace: the float pricing of lp/colgen_comm_price.inc fills it
+ * straight from its path costs (no arc list), and a call no longer
+ * allocates and faults in two fresh n x n matrices (issue 26, commut1000:
+ * most of the float phase was page faults and arc-list copies). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,21 +34,81 @@
 
 #define NONE SIZE_MAX
 
+struct cgc_ws {
+    void *buf[CGC_WS_SLOTS];
+    size_t size[CGC_WS_SLOTS];
+};
+
+cgc_ws_t *ssched_i_cgc_ws_new(void)
+{
+    return calloc(1, sizeof(cgc_ws_t));
+}
+
+void ssched_i_cgc_ws_free(cgc_ws_t *ws)
+{
+    for (size_t k = 0; ws && k < CGC_WS_SLOTS; k++)
+        free(ws->buf[k]);
+    free(ws);
+}
+
+void *ssched_i_cgc_ws_get(cgc_ws_t *ws, int slot, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    if (ws->size[slot] < bytes) { /* the contents need not survive */
+        free(ws->buf[slot]);
+        ws->buf[slot] = malloc(bytes);
+        ws->size[slot] = ws->buf[slot] ? bytes : 0;
+    }
+    return ws->buf[slot];
+}
+
+int ssched_i_cgc_arb_matrix(cgc_ws_t *ws, size_t n, double **W, size_t **A)
+{
+    if (n && n > SIZE_MAX / n / sizeof(double))
+        return 0;
+    *W = ssched_i_cgc_ws_get(ws, CGC_WS_W, n * n * sizeof **W);
+    *A = ssched_i_cgc_ws_get(ws, CGC_WS_A, n * n * sizeof **A);
+    return *W && *A;
+}
+
 typedef struct {
-    size_t n, root;
-    double *W;           /* n x n: cheapest (reduced) cost of an arc x -> y
-                            between current super-nodes, INFINITY if none */
-    size_t *A;           /* n x n: that arc's index                        */
+    size_t n, nn, root;
+    double *W;           /* W[y * n + x]: cheapest (reduced) cost of an arc
+                            x -> y between current super-nodes, INFINITY if none */
+    size_t *A;           /* that arc's code, for the entries of a row or
+                            column rewritten by a contraction (sup[] set) */
+    unsigned char *sup;  /* node: a super-node whose row/column were rewritten */
+    const unsigned char *alt; /* node y: W[y*n + root] is the second arc   */
     size_t *uf;          /* node -> node it was merged into (union-find)  */
     unsigned char *alive;
-    size_t *pick;        /* per super-node: entering arc index            */
+    size_t *pick;        /* per super-node: entering arc code             */
     double *pcost;       /* its reduced cost                              */
     size_t *sid, *up;    /* rep -> super-node id; id -> enclosing id       */
     size_t *rec_start, *rec_mem, *rec_pick, n_rec, n_mem; /* contractions  */
-    const size_t *from;
     unsigned char *in;   /* scratch: the cycle being contracted           */
     size_t *cyc;         /* scratch: its members (reps)                    */
 } dense_t;
+
+/* The code of the entry x -> y: an original pair's is implied (why: the
+ * fill then writes W alone, half the traffic of a call). */
+static size_t code(const dense_t *d, size_t y, size_t x)
+{
+    if (d->sup[y] || d->sup[x])
+        return d->A[y * d->n + x];
+    return x == d->root && d->alt && d->alt[y] ? d->nn + y : y * d->n + x;
+}
+
+/* The ends of the arc with code a. */
+static size_t arc_from(const dense_t *d, size_t a)
+{
+    return a < d->nn ? a % d->n : d->root;
+}
+
+static size_t arc_to(const dense_t *d, size_t a)
+{
+    return a < d->nn ? a / d->n : a - d->nn;
+}
 
 static size_t find(dense_t *d, size_t v)
 {
@@ -49,16 +117,20 @@ static size_t find(dense_t *d, size_t v)
     return v;
 }
 
-/* The cheapest arc entering super-node y. */
+/* The cheapest arc entering super-node y (the first of equals). */
 static void repick(dense_t *d, size_t y)
 {
-    d->pick[y] = NONE;
+    const double *row = d->W + y * d->n;
+    const unsigned char *alive = d->alive;
+    double best = INFINITY;
+    size_t bx = NONE;
     for (size_t x = 0; x < d->n; x++)
-        if (d->alive[x] && x != y && d->W[x * d->n + y] < INFINITY &&
-            (d->pick[y] == NONE || d->W[x * d->n + y] < d->pcost[y])) {
-            d->pick[y] = d->A[x * d->n + y];
-            d->pcost[y] = d->W[x * d->n + y];
+        if (row[x] < best && alive[x] && x != y) {
+            best = row[x];
+            bx = x;
         }
+    d->pick[y] = bx == NONE ? NONE : code(d, y, bx);
+    d->pcost[y] = best;
 }
 
 /* Contract the cycle through super-node u (following picks) into u. */
@@ -71,7 +143,7 @@ static void contract(dense_t *d, size_t u)
         d->rec_mem[d->n_mem] = d->sid[v];
         d->rec_pick[d->n_mem++] = d->pick[v];
         d->up[d->sid[v]] = s;
-        v = find(d, d->from[d->pick[v]]);
+        v = find(d, arc_from(d, d->pick[v]));
     } while (v != u);
     d->rec_start[++d->n_rec] = d->n_mem;
     /* merge rows and columns into u: entering costs reduced by the member's
@@ -83,7 +155,7 @@ static void contract(dense_t *d, size_t u)
     do {
         in[v] = 1;
         d->cyc[k++] = v;
-        v = find(d, d->from[d->pick[v]]);
+        v = find(d, arc_from(d, d->pick[v]));
     } while (v != u);
     for (size_t x = 0; x < n; x++) {
         if (!d->alive[x] || in[x])
@@ -92,65 +164,70 @@ static void contract(dense_t *d, size_t u)
         size_t ai = NONE, ao = NONE;
         for (size_t j = 0; j < k; j++) {
             size_t y = d->cyc[j];
-            double wi = d->W[x * n + y] - d->pcost[y];
-            if (d->W[x * n + y] < INFINITY && wi < bi) {
+            double wi = d->W[y * n + x] - d->pcost[y];
+            if (d->W[y * n + x] < INFINITY && wi < bi) {
                 bi = wi;
-                ai = d->A[x * n + y];
+                ai = code(d, y, x);
             }
-            if (d->W[y * n + x] < bo) {
-                bo = d->W[y * n + x];
-                ao = d->A[y * n + x];
+            if (d->W[x * n + y] < bo) {
+                bo = d->W[x * n + y];
+                ao = code(d, x, y);
             }
         }
-        d->W[x * n + u] = bi;
-        d->A[x * n + u] = ai;
-        d->W[u * n + x] = bo;
-        d->A[u * n + x] = ao;
+        d->W[u * n + x] = bi;
+        d->A[u * n + x] = ai;
+        d->W[x * n + u] = bo;
+        d->A[x * n + u] = ao;
     }
     for (size_t j = 0; j < k; j++)
         if (d->cyc[j] != u) {
             d->alive[d->cyc[j]] = 0;
             d->uf[d->cyc[j]] = u;
         }
+    d->sup[u] = 1; /* after the loop: its old entries were read as originals */
     d->sid[u] = s;
     repick(d, u);
 }
 
-/* Every node of 0..n-1 is reached from root.  chosen[e] set for the arcs of
- * a minimum arborescence.  Dense form: W holds the cheapest arc per pair
- * of super-nodes, so a contraction costs O(n * cycle length) and only the
- * new super-node picks again (the other picks stay valid: their entering
- * arcs are unchanged).  1, or -1 on ENOMEM. */
-static int dense_arb(size_t n, size_t m, const size_t *from, const size_t *to, const double *c,
-                     size_t root, unsigned char *chosen)
+/* Dense form on the workspace's matrix: W costs a contraction O(n * cycle
+ * length) and only the new super-node picks again (the other picks stay
+ * valid: their entering arcs are unchanged).  1, or -1 on ENOMEM or when a
+ * node has no entering arc. */
+int ssched_i_cgc_arb_dense(cgc_ws_t *ws, size_t n, size_t root, const unsigned char *alt,
+                           size_t *enter)
 {
-    dense_t d = {n, root, malloc(n * n * sizeof(double)), malloc(n * n * sizeof(size_t)),
-                 malloc(n * sizeof(size_t)), malloc(n), malloc(n * sizeof(size_t)),
-                 malloc(n * sizeof(double)), malloc(n * sizeof(size_t)),
-                 malloc(2 * n * sizeof(size_t)), malloc((n + 1) * sizeof(size_t)),
-                 malloc(2 * n * sizeof(size_t)), malloc(2 * n * sizeof(size_t)), 0, 0, from,
-                 malloc(n), malloc(n * sizeof(size_t))};
-    size_t *mark = malloc(n * sizeof *mark), *enter = malloc(2 * n * sizeof *enter);
-    unsigned char *done = calloc(n, 1);
-    int r = d.W && d.A && d.uf && d.alive && d.pick && d.pcost && d.sid && d.up && d.rec_start &&
-            d.rec_mem && d.rec_pick && d.in && d.cyc && mark && enter && done ? 1 : -1;
-    for (size_t k = 0; r == 1 && k < n * n; k++) {
-        d.W[k] = INFINITY;
-        d.A[k] = NONE;
-    }
-    for (size_t e = 0; r == 1 && e < m; e++)
-        if (from[e] != to[e] && to[e] != root && c[e] < d.W[from[e] * n + to[e]]) {
-            d.W[from[e] * n + to[e]] = c[e];
-            d.A[from[e] * n + to[e]] = e;
-        }
-    for (size_t v = 0; r == 1 && v < n; v++) {
+    dense_t d = {n, n * n, root, ws->buf[CGC_WS_W], ws->buf[CGC_WS_A], NULL, alt, NULL, NULL,
+                 NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL};
+    /* per-node arrays in one block: n doubles, 14 n + 1 words, 4 n bytes */
+    double *blk = ssched_i_cgc_ws_get(ws, CGC_WS_ARB, n * sizeof(double) +
+                                                  (14 * n + 1) * sizeof(size_t) + 4 * n);
+    if (!blk || n == 0 || ws->size[CGC_WS_W] < n * n * sizeof(double))
+        return -1;
+    d.pcost = blk;
+    d.uf = (size_t *)(blk + n);
+    d.pick = d.uf + n;
+    d.sid = d.pick + n;
+    d.up = d.sid + n;                /* 2n */
+    d.rec_start = d.up + 2 * n;      /* n + 1 */
+    d.rec_mem = d.rec_start + n + 1; /* 2n */
+    d.rec_pick = d.rec_mem + 2 * n;  /* 2n */
+    d.cyc = d.rec_pick + 2 * n;
+    size_t *mark = d.cyc + n, *ent = mark + n; /* 2n */
+    d.alive = (unsigned char *)(ent + 2 * n);
+    d.in = d.alive + n;
+    unsigned char *done = d.in + n;
+    d.sup = done + n;
+    int r = 1;
+    for (size_t v = 0; v < n; v++) {
         d.uf[v] = v;
         d.alive[v] = 1;
         d.sid[v] = v;
         d.up[v] = NONE;
         mark[v] = NONE;
+        done[v] = 0;
+        d.sup[v] = 0;
     }
-    for (size_t v = 0; r == 1 && v < n; v++)
+    for (size_t v = 0; v < n; v++)
         if (v != root)
             repick(&d, v);
     done[root] = 1;
@@ -169,9 +246,9 @@ static int dense_arb(size_t n, size_t m, const size_t *from, const size_t *to, c
                 continue;
             }
             mark[u] = v;
-            u = find(&d, from[d.pick[u]]);
+            u = find(&d, arc_from(&d, d.pick[u]));
         }
-        for (u = find(&d, v); r == 1 && !done[u]; u = find(&d, from[d.pick[u]]))
+        for (u = find(&d, v); r == 1 && !done[u]; u = find(&d, arc_from(&d, d.pick[u])))
             done[u] = 1;
     }
     /* expand: the final picks enter the outermost super-nodes; inside a
@@ -179,21 +256,16 @@ static int dense_arb(size_t n, size_t m, const size_t *from, const size_t *to, c
      * others keep their picks */
     for (size_t v = 0; r == 1 && v < n; v++)
         if (d.alive[v] && v != root)
-            enter[d.sid[v]] = d.pick[v];
+            ent[d.sid[v]] = d.pick[v];
     for (size_t k = d.n_rec; r == 1 && k-- > 0;) {
-        size_t s = n + k, e = enter[s], h = to[e];
+        size_t s = n + k, e = ent[s], h = arc_to(&d, e);
         while (d.up[h] != s)
             h = d.up[h];
         for (size_t x = d.rec_start[k]; x < d.rec_start[k + 1]; x++)
-            enter[d.rec_mem[x]] = d.rec_mem[x] == h ? e : d.rec_pick[x];
+            ent[d.rec_mem[x]] = d.rec_mem[x] == h ? e : d.rec_pick[x];
     }
     for (size_t v = 0; r == 1 && v < n; v++)
-        if (v != root)
-            chosen[enter[v]] = 1;
-    free(d.W); free(d.A); free(d.uf); free(d.alive); free(d.pick); free(d.pcost);
-    free(d.sid); free(d.up); free(d.rec_start); free(d.rec_mem); free(d.rec_pick); free(d.in);
-    free(d.cyc);
-    free(mark); free(enter); free(done);
+        enter[v] = v == root ? NONE : ent[v];
     return r;
 }
 
@@ -203,10 +275,9 @@ int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t 
     /* the nodes reached from the root, relabelled (the root first) */
     size_t *lab = malloc(n * sizeof *lab), *queue = malloc(n * sizeof *queue);
     size_t *start = calloc(n + 1, sizeof *start), *adj = malloc((m + 1) * sizeof *adj);
-    size_t *f2 = malloc((3 * m + 1) * sizeof *f2);
-    double *c2 = malloc((m + 1) * sizeof *c2);
-    unsigned char *ch2 = calloc(m + 1, 1);
-    int r = lab && queue && start && adj && f2 && c2 && ch2 ? 1 : -1;
+    size_t *enter = malloc((n + 1) * sizeof *enter);
+    cgc_ws_t *ws = ssched_i_cgc_ws_new();
+    int r = lab && queue && start && adj && enter && ws ? 1 : -1;
     size_t nr = 0;
     if (r == 1) {
         memset(chosen, 0, m);
@@ -233,19 +304,27 @@ int ssched_i_cgc_min_arb_d(size_t n, size_t m, const size_t *from, const size_t 
             if (lab[v] == NONE && (!required || required[v]))
                 r = 0;
     }
+    double *W;
+    size_t *A, *side = NULL;
+    if (r == 1 && (!ssched_i_cgc_arb_matrix(ws, nr, &W, &A) ||
+                   !(side = ssched_i_cgc_ws_get(ws, CGC_WS_SIDE, nr * nr * sizeof *side))))
+        r = -1;
     if (r == 1) {
-        size_t *t2 = f2 + m, *orig = t2 + m, m2 = 0;
-        for (size_t e = 0; e < m; e++)
-            if (lab[from[e]] != NONE && lab[to[e]] != NONE) {
-                f2[m2] = lab[from[e]];
-                t2[m2] = lab[to[e]];
-                c2[m2] = cost[e];
-                orig[m2++] = e;
-            }
-        r = dense_arb(nr, m2, f2, t2, c2, 0, ch2);
-        for (size_t k = 0; r == 1 && k < m2; k++)
-            chosen[orig[k]] = ch2[k];
+        /* the cheapest arc per pair (the first of equals), its index aside */
+        for (size_t k = 0; k < nr * nr; k++)
+            W[k] = INFINITY;
+        for (size_t e = 0; e < m; e++) {
+            size_t f = lab[from[e]], t = lab[to[e]];
+            if (f == NONE || t == NONE || f == t || t == 0 || !(cost[e] < W[t * nr + f]))
+                continue;
+            W[t * nr + f] = cost[e];
+            side[t * nr + f] = e;
+        }
+        r = ssched_i_cgc_arb_dense(ws, nr, 0, NULL, enter);
+        for (size_t v = 1; r == 1 && v < nr; v++)
+            chosen[side[enter[v]]] = 1;
     }
-    free(lab); free(queue); free(start); free(adj); free(f2); free(c2); free(ch2);
+    free(lab); free(queue); free(start); free(adj); free(enter);
+    ssched_i_cgc_ws_free(ws);
     return r;
 }

@@ -48,17 +48,37 @@ void ssched_i_cgc_tree_free(cgc_tree_t *t)
     memset(t, 0, sizeof *t);
 }
 
-size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v)
+/* Merges of a vertex of kind `kind` with k children. */
+static size_t merges_of(unsigned char kind, size_t k)
 {
-    size_t k = 0;
-    for (size_t u = 0; u < t->nv; u++)
-        k += t->parent[u] == v;
-    switch ((cgc_kind_t)g->kind[v]) {
+    switch ((cgc_kind_t)kind) {
     case CGC_PART: return k;
     case CGC_OPT:
     case CGC_ROOT_FREE: return k ? k - 1 : 0;
     default: return 0;
     }
+}
+
+size_t ssched_i_cgc_merges(const cgc_graph_t *g, const cgc_tree_t *t, size_t v)
+{
+    size_t k = 0;
+    for (size_t u = 0; u < t->nv; u++)
+        k += t->parent[u] == v;
+    return merges_of(g->kind[v], k);
+}
+
+int ssched_i_cgc_merges_all(const cgc_graph_t *g, const cgc_tree_t *t, size_t *mg)
+{
+    size_t *kids = calloc(t->nv ? t->nv : 1, sizeof *kids);
+    if (!kids)
+        return 0;
+    for (size_t u = 0; u < t->nv; u++)
+        if (t->parent[u] != NONE)
+            kids[t->parent[u]]++;
+    for (size_t v = 0; v < t->nv; v++)
+        mg[v] = merges_of(g->kind[v], kids[v]);
+    free(kids);
+    return 1;
 }
 
 /* Does vertex v merge each of its inputs (so an arc into it is charged a

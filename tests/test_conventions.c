@@ -46,7 +46,7 @@ static void test_round_trips(void)
 {
     CHECK_ENUM(row_sense, ssched_row_sense_t, 3);
     CHECK_ENUM(lp_outcome, ssched_lp_outcome_t, 3);
-    CHECK_ENUM(mk_op, ssched_mk_op_t, 3);
+    CHECK_ENUM(mk_op, ssched_mk_op_t, 4);
     CHECK_ENUM(mk_dp2_variant, ssched_mk_dp2_variant_t, 3);
     CHECK_ENUM(mk_bnb_preset, ssched_mk_bnb_preset_t, 3);
     CHECK_ENUM(mk_allreduce_alg, ssched_mk_allreduce_alg_t, 2);
@@ -67,7 +67,7 @@ static void test_counts(void)
 {
     CU_ASSERT_EQUAL(SSCHED_ROW_EQ, 2);
     CU_ASSERT_EQUAL(SSCHED_LP_UNBOUNDED, 2);
-    CU_ASSERT_EQUAL(SSCHED_MK_ALLREDUCE, 2);
+    CU_ASSERT_EQUAL(SSCHED_MK_SCAN, 3);
     CU_ASSERT_EQUAL(SSCHED_MK_DP2_MONO_SF, 2);
     CU_ASSERT_EQUAL(SSCHED_MK_BNB_FULL, 2);
     CU_ASSERT_EQUAL(SSCHED_MK_ALLREDUCE_OPTIMAL, 1);

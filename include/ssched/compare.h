@@ -21,7 +21,16 @@
  *    node holding the message may forward copies, TP is the certified
  *    optimal broadcast throughput (column generation over spanning
  *    arborescences, exact by Edmonds' branching theorem) and the unrolled
- *    schedule copies each message down one weighted arborescence. */
+ *    schedule copies each message down one weighted arborescence;
+ *  - scan (op SSCHED_MK_SCAN, issue 27): the one-shot side is the exact
+ *    optimum of one scan (ssched_mk_scan_optimal, at most 6 processors) or
+ *    the chain; the pipelined side has no scan schedule yet, so its rows
+ *    are M / UB with UB the certified upper bound on the scan throughput
+ *    (ssched_steady_t's upper_bound, or its throughput while upper_bound is
+ *    unset): a LOWER bound on the time of M pipelined scans, not a measured
+ *    time, and no crossover is claimed.  Where the steady state also gives
+ *    an achievable TP (upper_bound set, throughput achievable), it is
+ *    reported beside it. */
 #ifndef SSCHED_COMPARE_H
 #define SSCHED_COMPARE_H
 
@@ -39,9 +48,11 @@ extern "C" {
 #endif
 
 typedef struct {
-    ssched_mk_op_t op;          /* SSCHED_MK_REDUCE or SSCHED_MK_BROADCAST   */
+    ssched_mk_op_t op;          /* SSCHED_MK_REDUCE, _BROADCAST or _SCAN     */
     size_t root;                /* reduce destination / broadcast source     */
-    int optimal;                /* 0: SNF (reduce) / FNF (broadcast)          */
+    int optimal;                /* 0: SNF (reduce) / FNF (broadcast) / chain
+                                   (scan)                                    */
+    int exclusive;              /* scan: MPI_Exscan (v[0,j-1] at j)          */
     const size_t *ops;          /* the M values of the table (ascending)     */
     size_t n_ops;
     size_t crossover_limit;        /* largest M scanned for the crossover   */
@@ -68,6 +79,13 @@ typedef struct {
     int pipelining_can_win;     /* 1 iff 1/TP < one_shot                      */
     int crossover_found;
     size_t crossover;           /* smallest M whose pipelined time is shorter */
+    /* scan: pipelined[k] = M / upper_bound, a lower bound on the time
+     * (pipelined_is_bound = 1); achievable_known = 1 when `throughput` is
+     * an achievable TP below or at upper_bound, else throughput =
+     * upper_bound.  Other operations: upper_bound = throughput, both 0. */
+    mpq_t upper_bound;
+    int pipelined_is_bound;
+    int achievable_known;
 } ssched_compare_t;
 
 void ssched_compare_options_default(ssched_compare_options_t *o);

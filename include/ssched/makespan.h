@@ -73,15 +73,17 @@ ssched_status_t ssched_mk_cluster_validate(const ssched_mk_cluster_t *c, size_t 
 typedef struct {
     size_t sender, receiver;
     mpq_t start, end; /* end = start + t(sender) */
+    size_t lo, hi;    /* scan only: the message carries v[lo,hi] (else 0) */
 } ssched_mk_message_t;
 
 typedef enum {
     SSCHED_MK_REDUCE = 0,
     SSCHED_MK_BROADCAST,
-    SSCHED_MK_ALLREDUCE
+    SSCHED_MK_ALLREDUCE,
+    SSCHED_MK_SCAN    /* parallel prefix (see "scan" below) */
 } ssched_mk_op_t;
 
-/* "reduce", "broadcast", "allreduce" ("unknown" for any other value); parse:
+/* "reduce", "broadcast", "allreduce", "scan" ("unknown" for any other value); parse:
  * SSCHED_EINPUT naming the text and the accepted names. */
 const char *ssched_mk_op_name(ssched_mk_op_t v);
 ssched_status_t ssched_mk_op_parse(const char *text, ssched_mk_op_t *out, ssched_error_t *err);
@@ -99,6 +101,7 @@ typedef struct {
     ssched_mk_message_t *msg;
     mpq_t makespan;
     mpq_t reduce_makespan;
+    int exclusive;    /* scan: processor j ends with v[0,j-1] (else v[0,j]) */
 } ssched_mk_schedule_t;
 
 void ssched_mk_schedule_init(ssched_mk_schedule_t *s);
@@ -336,6 +339,38 @@ ssched_status_t ssched_mk_allreduce_limited(const ssched_mk_cluster_t *c, size_t
                                             ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
                                             ssched_error_t *err);
 
+/* -------------------------------------------------------------------- scan */
+
+/* Parallel prefix (MPI_Scan, MPI_Exscan; issue 27) in the same model.
+ * Processor j holds v_j; the operator is associative, NOT commutative.  A
+ * message carries one interval v[lo,hi] = v_lo (+) ... (+) v_hi that its
+ * sender can form when it starts; merging two adjacent intervals is free
+ * and instantaneous, and a partial result can be used any number of times
+ * (sent again, merged again: copies).  At the end processor j holds
+ * v[0,j] (inclusive) or v[0,j-1] (exclusive; processor 0 needs nothing).
+ * The makespan is the end of the last message, when every processor has
+ * its prefix.  Schedules have op SSCHED_MK_SCAN, root 0, any number of
+ * messages (lo, hi set) and `exclusive`. */
+
+/* The largest cluster the exhaustive scan search accepts (SSCHED_EINPUT
+ * beyond, naming this limit): the search space grows like n^(4n). */
+#define SSCHED_MK_SCAN_MAX_PROCESSORS 6
+
+/* The chain: processor j-1 sends v[0,j-1] to processor j when it has it
+ * (j = 1..n-1), makespan t(0) + ... + t(n-2); valid for both variants. */
+ssched_status_t ssched_mk_scan_chain(const ssched_mk_cluster_t *c, int exclusive,
+                                     ssched_mk_schedule_t *out, ssched_error_t *err);
+
+/* The optimal scan by exhaustive branch-and-bound over left-shifted
+ * schedules (src/makespan/scan_search.c says why it is complete).
+ * lim (may be NULL) bounds the nodes: when reached, the best schedule found
+ * (at worst the chain) is returned with SSCHED_EUNCERTIFIED and
+ * stats->complete = 0.  stats->method = "bnb". */
+ssched_status_t ssched_mk_scan_optimal(const ssched_mk_cluster_t *c, int exclusive,
+                                       const ssched_mk_limits_t *lim,
+                                       ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
+                                       ssched_error_t *err);
+
 /* ------------------------------------------------------------------ checks */
 
 /* Both checkers follow error.h's convention: SSCHED_OK when the schedule
@@ -352,7 +387,10 @@ ssched_status_t ssched_mk_check_inequality1(const ssched_mk_cluster_t *c,
 /* Full validity check of a schedule against the model, dispatching on s->op:
  * message count and roles, end = start + t(sender), data ready before each
  * send, explicit one-port check of the messages, inequality (1) for reduces,
- * and makespan = last end. */
+ * and makespan = last end.  Scan: every message's interval can be formed
+ * by its sender at its start (own value and intervals received by then,
+ * concatenated in operator order) and every processor can form its prefix
+ * by the makespan. */
 ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_schedule_t *s,
                                 ssched_check_report_t *report, ssched_error_t *err);
 

@@ -13,22 +13,29 @@
 
 static const char *synopsis =
     "usage: ssched compare (--times t0,t1,... | PLATFORM) --root I [options]\n"
+    "       ssched compare (--times t0,t1,... | PLATFORM) --operation scan [--exclusive]\n"
     "  The time for M reduces (or broadcasts) done one after another with the SNF/FNF\n"
     "  or optimal one-shot schedule, against the pipelined steady state on the complete\n"
     "  graph with c(i,j) = t(i): exact TP from the LP plus the measured initialization\n"
     "  and clean-up of the unrolled schedule (a broadcast is pipelined down weighted\n"
     "  spanning arborescences at its certified TP).  A PLATFORM must be complete with\n"
     "  sender-determined costs (every edge leaving i costs t(i)); --root is then a node\n"
-    "  name, else a processor index.  Prints a table over M and the crossover M.\n";
+    "  name, else a processor index.  Prints a table over M and the crossover M.\n"
+    "  scan: processor j gets v[0,j] (--exclusive: v[0,j-1]), processors in index\n"
+    "  order; one scan is the exact optimum (at most 6 processors) or the chain; the\n"
+    "  pipelined side is M/UB with UB the certified upper bound on the scan\n"
+    "  throughput: a lower bound on the time of M scans (no scan schedule yet), so\n"
+    "  no crossover is claimed.\n";
 
 enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_QUIET,
-       O_VERBOSE, O_JSON };
+       O_VERBOSE, O_EXCL, O_JSON };
 static const cli_opt_t compare_table[] = {
     {{"times", required_argument, NULL, O_TIMES}, "t0,t1,..",
      "processor times of a cluster (instead of PLATFORM)"},
     {{"root", required_argument, NULL, O_ROOT}, "I", "the root: an index, or a node of PLATFORM"},
-    {{"operation", required_argument, NULL, O_OP}, "reduce|broadcast", "default reduce"},
-    {{"algorithm", required_argument, NULL, O_ALG}, "snf|fnf|optimal",
+    {{"operation", required_argument, NULL, O_OP}, "reduce|broadcast|scan", "default reduce"},
+    {{"exclusive", no_argument, NULL, O_EXCL}, NULL, "scan: processor j gets v[0,j-1]"},
+    {{"algorithm", required_argument, NULL, O_ALG}, "snf|fnf|chain|optimal",
      "the one-shot schedule repeated M times"},
     {{"ops", required_argument, NULL, O_OPS}, "M1,M2,..", "the values of M in the table"},
     {{"max-crossover", required_argument, NULL, O_MAX}, "N",
@@ -54,9 +61,10 @@ static int platform_cluster(const char *path, const char *root_name, ssched_mk_c
     ssched_error_t err;
     ssched_error_clear(&err);
     int rc = CLI_EXIT_OK;
+    *root = 0;
     if (ssched_platform_load(&p, path, NULL, &err) != SSCHED_OK) {
         rc = cli_report("compare", &err);
-    } else if (ssched_platform_find_node(&p, root_name, root, &err) != SSCHED_OK) {
+    } else if (root_name && ssched_platform_find_node(&p, root_name, root, &err) != SSCHED_OK) {
         rc = cli_bad_input("compare", "--root: unknown node '%s'", root_name);
     } else if (ssched_compare_cluster_from_platform(&p, c, &err) != SSCHED_OK) {
         ssched_error_prefix(&err, "%s: ", path);
@@ -126,8 +134,10 @@ int cli_cmd_compare(int argc, char **argv)
         case O_OP:
             /* the library's names; compare has no all-reduce */
             if (ssched_mk_op_parse(optarg, &o.op, NULL) != SSCHED_OK || o.op == SSCHED_MK_ALLREDUCE)
-                return cli_bad_input("compare", "--operation: '%s' is not reduce or broadcast", optarg);
+                return cli_bad_input("compare", "--operation: '%s' is not reduce, broadcast or scan",
+                                     optarg);
             break;
+        case O_EXCL: o.exclusive = 1; break;
         case O_ALG: alg = optarg; break;
         case O_OPS: ops_text = optarg; break;
         case O_MAX:
@@ -161,17 +171,25 @@ int cli_cmd_compare(int argc, char **argv)
         return cli_bad_input("compare", "unexpected argument '%s'", argv[optind]);
     if (!!path == !!times)
         return cli_bad_input("compare", "give either --times t0,t1,... or a PLATFORM file");
-    if (!root_text)
+    int scan = o.op == SSCHED_MK_SCAN;
+    if (!root_text && !scan)
         return cli_bad_input("compare", "missing --root");
+    if (root_text && scan)
+        return cli_bad_input("compare", "--root: a scan has no root (processor j gets the prefix "
+                             "ending at j)");
+    if (o.exclusive && !scan)
+        return cli_bad_input("compare", "--exclusive: applies to --operation scan only");
+    const char *heuristic = scan ? "chain" : o.op == SSCHED_MK_REDUCE ? "snf" : "fnf";
     if (alg) {
         if (!strcmp(alg, "optimal"))
             o.optimal = 1;
-        else if (!strcmp(alg, o.op == SSCHED_MK_REDUCE ? "snf" : "fnf"))
+        else if (!strcmp(alg, heuristic))
             o.optimal = 0;
         else
             return cli_bad_input("compare", "--algorithm: '%s' is not valid for a %s (use %s or optimal)",
-                                 alg, o.op == SSCHED_MK_REDUCE ? "reduce" : "broadcast",
-                                 o.op == SSCHED_MK_REDUCE ? "snf" : "fnf");
+                                 alg, ssched_mk_op_name(o.op), heuristic);
+    } else if (scan) {
+        o.optimal = 1; /* the one-operation view: the best single scan */
     }
     o.crossover_limit = (unsigned long)max_cross;
     size_t *ops = NULL;
@@ -190,18 +208,18 @@ int cli_cmd_compare(int argc, char **argv)
     ssched_error_clear(&err);
     int rc;
     if (times) {
-        long r;
+        long r = 0;
         if (ssched_mk_cluster_parse(&cl, times, &err) != SSCHED_OK) {
             free(ops);
             ssched_error_prefix(&err, "--times: ");
             return cli_report("compare", &err);
         }
-        if (!cli_parse_long("compare", "--root", root_text, 0, (long)cl.n - 1, &r)) {
+        if (root_text && !cli_parse_long("compare", "--root", root_text, 0, (long)cl.n - 1, &r)) {
             ssched_mk_cluster_free(&cl);
             free(ops);
             return CLI_EXIT_BADINPUT;
         }
-        o.root = (size_t)r;
+        o.root = root_text ? (size_t)r : 0;
     } else if ((rc = platform_cluster(path, root_text, &cl, &o.root)) != CLI_EXIT_OK) {
         free(ops);
         return rc;

@@ -15,8 +15,9 @@
 #define CMD "makespan"
 
 static const char *synopsis =
-    "usage: ssched makespan reduce|broadcast|allreduce --times T0,T1,... --algorithm ALG\n"
+    "usage: ssched makespan reduce|broadcast|allreduce|scan --times T0,T1,... --algorithm ALG\n"
     "                       [options]\n"
+    "       (or ssched makespan --problem OP ...)\n"
     "  Model: processor p sends one message to anyone in time t(p); a processor takes\n"
     "  part in one transfer at a time.  Times are exact numbers (3, 1/3, 0.25, 2.5e-1).\n"
     "  reduce     every processor's data is combined at processor I (--root, required)\n"
@@ -32,13 +33,20 @@ static const char *synopsis =
     "                           default hub: the fastest processor\n"
     "                  optimal  optimal reduce + optimal broadcast; default hub: the\n"
     "                           processor giving the shortest such schedule\n"
+    "  scan       processor j gets v[0,j] (--exclusive: v[0,j-1]) of the processors'\n"
+    "             values in index order (associative, not commutative); a message\n"
+    "             carries one partial result v[a,b], which may be sent more than once\n"
+    "             ALG: chain    j-1 sends v[0,j-1] to j, one after another\n"
+    "                  optimal  exact minimum by exhaustive branch-and-bound (at most\n"
+    "                           6 processors)\n"
     "  Output: the makespan (fraction and decimal) and the messages (sender, receiver,\n"
     "  start, end); --json prints {\"makespan\": \"p/q\", \"messages\": [...], ...}.\n"
     "  Limits: --algorithm optimal is refused up front (exit 2) when its estimated\n"
     "  memory exceeds --max-memory MB (default 4096), and stops with exit 2 when\n"
     "  branch-and-bound has spent --max-work STEPS (default 10000000000, about\n"
     "  10 s; a search node costs 150 + 1.5n steps for a reduce, 100 + 60n for a\n"
-    "  broadcast or all-reduce) without proving optimality; 0 = no limit.\n"
+    "  broadcast or all-reduce, 150 for a scan) without proving optimality;\n"
+    "  0 = no limit.\n"
     "  Searches longer than a second report progress on stderr (--quiet: never;\n"
     "  --verbose: from the start).\n"
     "  Exit status: 0 ok, 2 bad input (one line on stderr), 1 failure.\n";
@@ -46,7 +54,8 @@ static const char *synopsis =
 static const cli_opt_t makespan_table[] = {
     {{"times", required_argument, NULL, 't'}, "T0,T1,..", "the processors' send times t(p)"},
     {{"root", required_argument, NULL, 'r'}, "I", "the root (hub of an all-reduce)"},
-    {{"algorithm", required_argument, NULL, 'a'}, "snf|fnf|optimal", "as above"},
+    {{"algorithm", required_argument, NULL, 'a'}, "snf|fnf|chain|optimal", "as above"},
+    {{"exclusive", no_argument, NULL, 'x'}, NULL, "scan: processor j gets v[0,j-1]"},
     {{"json", no_argument, NULL, 'j'}, NULL, "the schedule as JSON"},
     {{"max-memory", required_argument, NULL, 'M'}, "MB",
      "limit on optimal's estimated memory (default 4096)"},
@@ -65,6 +74,8 @@ static const char *const makespan_titles[] = {"options:", NULL};
  * nanosecond each; a broadcast node simulates a heap-ordered bound). */
 static double node_steps(ssched_mk_op_t op, size_t n)
 {
+    if (op == SSCHED_MK_SCAN) /* a transfer tried, its bound and state: 70 to 330 ns */
+        return 150.0;
     return op == SSCHED_MK_REDUCE ? 150.0 + 1.5 * (double)n : 100.0 + 60.0 * (double)n;
 }
 
@@ -83,7 +94,7 @@ typedef enum { ALG_HEURISTIC, ALG_OPTIMAL } alg_t;
  * does not apply. */
 static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
 {
-    const char *heuristic = op == SSCHED_MK_BROADCAST ? "fnf" : "snf";
+    const char *heuristic = op == SSCHED_MK_BROADCAST ? "fnf" : op == SSCHED_MK_SCAN ? "chain" : "snf";
     if (!strcmp(text, heuristic)) {
         *out = ALG_HEURISTIC;
         return 1;
@@ -104,20 +115,25 @@ static int parse_algorithm(ssched_mk_op_t op, const char *text, alg_t *out)
  * (a failure there is an internal error, exit 1), print. */
 int cli_cmd_makespan(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "--problem")) { /* the other commands' spelling */
+        argv++;
+        argc--;
+    }
     if (argc < 2)
-        return cli_bad_input(CMD, "missing operation (reduce, broadcast or allreduce)");
+        return cli_bad_input(CMD, "missing operation (reduce, broadcast, allreduce or scan)");
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         cli_print_help(stdout, synopsis, makespan_tables, makespan_titles);
         return CLI_EXIT_OK;
     }
     ssched_mk_op_t op;
     if (ssched_mk_op_parse(argv[1], &op, NULL) != SSCHED_OK)
-        return cli_bad_input(CMD, "unknown operation '%s' (reduce, broadcast or allreduce)", argv[1]);
+        return cli_bad_input(CMD, "unknown operation '%s' (reduce, broadcast, allreduce or scan)",
+                             argv[1]);
 
     struct option longopts[CLI_MAX_OPTIONS];
     cli_longopts(makespan_tables, longopts);
     const char *times = NULL, *root_text = NULL, *alg_text = NULL;
-    int json = 0, c, progress = 1;
+    int json = 0, c, progress = 1, exclusive = 0;
     long max_memory = CLI_DEFAULT_MAX_MEMORY_MB, max_work = DEFAULT_MAX_WORK;
     int seen_t = 0, seen_r = 0, seen_a = 0, seen_M = 0, seen_W = 0;
     opterr = 0;
@@ -155,6 +171,7 @@ int cli_cmd_makespan(int argc, char **argv)
                 return CLI_EXIT_BADINPUT;
             break;
         case 'j': json = 1; break;
+        case 'x': exclusive = 1; break;
         case 'h': cli_print_help(stdout, synopsis, makespan_tables, makespan_titles); return CLI_EXIT_OK;
         case ':': return cli_bad_input(CMD, "option '%s' needs a value", sub_argv[optind - 1]);
         default: {
@@ -173,8 +190,14 @@ int cli_cmd_makespan(int argc, char **argv)
         return cli_bad_input(CMD, "missing --times T0,T1,... (one transmission time per processor)");
     if (!alg_text)
         return cli_bad_input(CMD, "missing --algorithm (%s or optimal)",
-                             op == SSCHED_MK_BROADCAST ? "fnf" : "snf");
-    if (!root_text && op != SSCHED_MK_ALLREDUCE)
+                             op == SSCHED_MK_BROADCAST ? "fnf" : op == SSCHED_MK_SCAN ? "chain" : "snf");
+    if (exclusive && op != SSCHED_MK_SCAN)
+        return cli_bad_input(CMD, "option --exclusive: applies to scan only, not %s",
+                             ssched_mk_op_name(op));
+    if (root_text && op == SSCHED_MK_SCAN)
+        return cli_bad_input(CMD, "option --root: a scan has no root (processor j gets the "
+                             "prefix ending at j)");
+    if (!root_text && op != SSCHED_MK_ALLREDUCE && op != SSCHED_MK_SCAN)
         return cli_bad_input(CMD, "missing --root I (the %s)",
                              op == SSCHED_MK_REDUCE ? "destination" : "source");
     alg_t alg;
@@ -202,7 +225,14 @@ int cli_cmd_makespan(int argc, char **argv)
         root = (size_t)r;
     }
 
-    if (alg == ALG_OPTIMAL) {
+    if (alg == ALG_OPTIMAL && op == SSCHED_MK_SCAN && cl.n > SSCHED_MK_SCAN_MAX_PROCESSORS) {
+        size_t n = cl.n;
+        ssched_mk_cluster_free(&cl);
+        return cli_bad_input(CMD, "--algorithm optimal: the exhaustive scan search handles at "
+                             "most %d processors, not %zu (use --algorithm chain)",
+                             SSCHED_MK_SCAN_MAX_PROCESSORS, n);
+    }
+    if (alg == ALG_OPTIMAL && op != SSCHED_MK_SCAN) {
         /* refuse up front what would not fit (the branch-and-bound stacks
          * grow as n^2: 30000 processors need gigabytes) */
         ssched_mk_estimate_t e;
@@ -241,6 +271,11 @@ int cli_cmd_makespan(int argc, char **argv)
                                 : ssched_mk_broadcast_fnf(&cl, root, &s, &err);
         method = alg == ALG_OPTIMAL ? stats.method : "fnf";
         break;
+    case SSCHED_MK_SCAN:
+        st = alg == ALG_OPTIMAL ? ssched_mk_scan_optimal(&cl, exclusive, &lim, &s, &stats, &err)
+                                : ssched_mk_scan_chain(&cl, exclusive, &s, &err);
+        method = alg == ALG_OPTIMAL ? stats.method : "chain";
+        break;
     default:
         st = ssched_mk_allreduce_limited(&cl, root,
                                          alg == ALG_OPTIMAL ? SSCHED_MK_ALLREDUCE_OPTIMAL
@@ -258,7 +293,7 @@ int cli_cmd_makespan(int argc, char **argv)
                                 "use --algorithm %s",
                            cl.n, (unsigned long long)stats.nodes,
                            (double)stats.nodes * node_steps(op, cl.n), max_work,
-                           op == SSCHED_MK_BROADCAST ? "fnf" : "snf");
+                           op == SSCHED_MK_BROADCAST ? "fnf" : op == SSCHED_MK_SCAN ? "chain" : "snf");
         ssched_mk_schedule_free(&s);
         ssched_mk_cluster_free(&cl);
         return rc;

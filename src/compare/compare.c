@@ -11,6 +11,7 @@
 #include "ssched/schedule.h"
 #include "src/export/svg_util.h"
 #include "src/util/check_report.h"
+#include "src/compare/compare_internal.h"
 
 /* the optimal-TP schedule and up to 11 fixed periods makespan * 2^k */
 
@@ -27,7 +28,7 @@ void ssched_compare_options_default(ssched_compare_options_t *o)
 void ssched_compare_init(ssched_compare_t *r)
 {
     memset(r, 0, sizeof *r);
-    mpq_inits(r->one_shot, r->throughput, NULL);
+    mpq_inits(r->one_shot, r->throughput, r->upper_bound, NULL);
 }
 
 void ssched_compare_free(ssched_compare_t *r)
@@ -37,14 +38,14 @@ void ssched_compare_free(ssched_compare_t *r)
     free(r->M);
     free(r->sequential);
     free(r->pipelined);
-    mpq_clears(r->one_shot, r->throughput, NULL);
+    mpq_clears(r->one_shot, r->throughput, r->upper_bound, NULL);
     memset(r, 0, sizeof *r);
 }
 
 /* The complete graph c(i,j) = t(i); every node merges for free (w = 0,
  * set directly because platform files require w > 0). */
-static ssched_status_t cluster_platform(const ssched_mk_cluster_t *c, ssched_platform_t *p,
-                                        ssched_error_t *err)
+ssched_status_t ssched_i_compare_cluster_platform(const ssched_mk_cluster_t *c,
+                                                 ssched_platform_t *p, ssched_error_t *err)
 {
     char name[32];
     ssched_status_t st = SSCHED_OK;
@@ -133,8 +134,10 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
 {
     ssched_compare_free(out);
     ssched_compare_init(out);
+    if (o->op == SSCHED_MK_SCAN)
+        return ssched_i_compare_scan(c, o, out, err);
     if (o->op != SSCHED_MK_REDUCE && o->op != SSCHED_MK_BROADCAST)
-        return ssched_error_set(err, SSCHED_EINPUT, "reduce or broadcast only");
+        return ssched_error_set(err, SSCHED_EINPUT, "reduce, broadcast or scan only");
     ssched_status_t st = ssched_mk_cluster_validate(
         c, o->root, o->op == SSCHED_MK_REDUCE ? "destination" : "source", err);
     if (st != SSCHED_OK)
@@ -171,7 +174,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     ssched_steady_init(&steady);
-    st = cluster_platform(c, &p, err);
+    st = ssched_i_compare_cluster_platform(c, &p, err);
     if (st == SSCHED_OK && o->op == SSCHED_MK_REDUCE) {
         size_t *all = malloc(c->n * sizeof *all);
         if (!all)
@@ -194,6 +197,7 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
         st = ssched_steady_solve(&p, &pb, NULL, &steady, err);
     if (st == SSCHED_OK) {
         mpq_set(out->throughput, steady.throughput);
+        mpq_set(out->upper_bound, steady.throughput);
         out->M = ssched_i_alloc(o->n_ops, sizeof *out->M);
         out->sequential = ssched_i_alloc(o->n_ops, sizeof *out->sequential);
         out->pipelined = ssched_i_alloc(o->n_ops, sizeof *out->pipelined);
@@ -313,7 +317,9 @@ ssched_status_t ssched_write_compare_svg(FILE *out, const ssched_compare_t *r, s
                     L, Y(v), W - R, Y(v), L - 6, Y(v) + 4, lab);
         }
     const char *colour[2] = {"#c0392b", "#2471a3"};
-    const char *label[2] = {"one at a time (M x makespan)", "pipelined (unrolled schedule)"};
+    const char *label[2] = {"one at a time (M x makespan)",
+                            r->pipelined_is_bound ? "pipelined: lower bound M/UB (no schedule yet)"
+                                                  : "pipelined (unrolled schedule)"};
     for (int s = 0; s < 2; s++) {
         fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour[s]);
         for (size_t k = 0; k < r->n_rows; k++) {

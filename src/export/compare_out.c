@@ -9,16 +9,31 @@
 
 static const char *algorithm_name(const ssched_compare_options_t *o)
 {
-    return o->optimal ? "optimal" : o->op == SSCHED_MK_REDUCE ? "snf" : "fnf";
+    return o->optimal                  ? "optimal"
+           : o->op == SSCHED_MK_SCAN   ? "chain"
+           : o->op == SSCHED_MK_REDUCE ? "snf"
+                                       : "fnf";
 }
+
+static ssched_status_t write_scan_text(FILE *out, const ssched_mk_cluster_t *c,
+                                       const ssched_compare_options_t *o,
+                                       const ssched_compare_t *r, ssched_error_t *err);
 
 ssched_status_t ssched_write_compare_json(FILE *out, const ssched_compare_options_t *o,
                                           const ssched_compare_t *r, ssched_error_t *err)
 {
     json_t *root = json_object(), *rows = json_array();
     json_object_set_new(root, "format", json_string("ssched-compare/1"));
-    json_object_set_new(root, "operation",
-                        json_string(o->op == SSCHED_MK_REDUCE ? "reduce" : "broadcast"));
+    json_object_set_new(root, "operation", json_string(ssched_mk_op_name(o->op)));
+    if (o->op == SSCHED_MK_SCAN) {
+        /* rows' "pipelined" = M / upper_bound: a lower bound on the time */
+        json_object_set_new(root, "exclusive", json_boolean(o->exclusive));
+        json_object_set_new(root, "pipelined", json_string("lower_bound"));
+        json_object_set_new(root, "upper_bound", ssched_i_json_mpq(r->upper_bound));
+        json_object_set_new(root, "achievable_throughput",
+                            r->achievable_known ? ssched_i_json_mpq(r->throughput) : json_null());
+        json_object_set_new(root, "pipelining_can_win", json_boolean(r->pipelining_can_win));
+    }
     json_object_set_new(root, "algorithm", json_string(algorithm_name(o)));
     json_object_set_new(root, "makespan", ssched_i_json_mpq(r->one_shot));
     json_object_set_new(root, "throughput", ssched_i_json_mpq(r->throughput));
@@ -49,6 +64,8 @@ ssched_status_t ssched_write_compare_text(FILE *out, const ssched_mk_cluster_t *
                                           const ssched_compare_options_t *o,
                                           const ssched_compare_t *r, ssched_error_t *err)
 {
+    if (o->op == SSCHED_MK_SCAN)
+        return write_scan_text(out, c, o, r, err);
     int reduce = o->op == SSCHED_MK_REDUCE;
     const char *what = reduce ? "reduce" : "broadcast";
     fprintf(out, "cluster of %zu processors, %s %s processor %zu\n", c->n, what,
@@ -75,5 +92,42 @@ ssched_status_t ssched_write_compare_text(FILE *out, const ssched_mk_cluster_t *
         fprintf(out, "\ncrossover: pipelining is faster from M = %zu on\n", r->crossover);
     else
         fprintf(out, "\nno crossover up to M = %zu (--max-crossover)\n", o->crossover_limit);
+    return ssched_i_write_status(out, err);
+}
+
+/* compare --operation scan (compare.h): the pipelined column is K / UB, a
+ * lower bound; an achievable TP, once the steady state has one, beside it. */
+static ssched_status_t write_scan_text(FILE *out, const ssched_mk_cluster_t *c,
+                                       const ssched_compare_options_t *o,
+                                       const ssched_compare_t *r, ssched_error_t *err)
+{
+    fprintf(out, "cluster of %zu processors, %s scan in processor order (v[0,j%s] at j)\n", c->n,
+            o->exclusive ? "exclusive" : "inclusive", o->exclusive ? "-1" : "");
+    fprintf(out, "one scan (%s): makespan ", o->optimal ? "optimal, exhaustive search" : "chain");
+    print_q(out, r->one_shot, 0);
+    fprintf(out, "\npipelined: UB = ");
+    print_q(out, r->upper_bound, 0);
+    fprintf(out, " scans per time unit (certified upper bound on the TP; full-duplex "
+                 "one-port, free merges)\n");
+    if (r->achievable_known) {
+        fprintf(out, "pipelined: achievable TP = ");
+        print_q(out, r->throughput, 0);
+        fprintf(out, " (certified packing; steady state only, no schedule yet)\n");
+    } else {
+        fprintf(out, "pipelined: achievable TP not known yet (no scan packing or schedule)\n");
+    }
+    fprintf(out, "\n%8s  %-34s %-34s %s\n", "M", "one at a time", "pipelined >= M/UB",
+            "one at a time vs bound");
+    for (size_t k = 0; k < r->n_rows; k++) {
+        fprintf(out, "%8lu  ", r->M[k]);
+        print_q(out, r->sequential[k], 35);
+        print_q(out, r->pipelined[k], 35);
+        int c2 = mpq_cmp(r->pipelined[k], r->sequential[k]);
+        fputs(c2 < 0 ? "pipelining may win\n" : "one at a time (proved)\n", out);
+    }
+    fprintf(out, "\nK/UB is a lower bound on the time of K pipelined scans, not a measured "
+                 "time: no crossover is claimed\n");
+    if (!r->pipelining_can_win)
+        fprintf(out, "pipelining never wins: 1/UB >= the one-shot makespan\n");
     return ssched_i_write_status(out, err);
 }

@@ -30,12 +30,18 @@ ssched_status_t ssched_write_makespan_json(FILE *out, const ssched_mk_cluster_t 
     free(dec);
     if (s->op == SSCHED_MK_ALLREDUCE)
         json_object_set_new(o, "reduce_makespan", ssched_i_json_mpq(s->reduce_makespan));
+    if (s->op == SSCHED_MK_SCAN)
+        json_object_set_new(o, "exclusive", json_boolean(s->exclusive));
     for (size_t i = 0; i < s->count; i++) {
         json_t *m = json_object();
         json_object_set_new(m, "sender", json_integer((json_int_t)s->msg[i].sender));
         json_object_set_new(m, "receiver", json_integer((json_int_t)s->msg[i].receiver));
         json_object_set_new(m, "start", ssched_i_json_mpq(s->msg[i].start));
         json_object_set_new(m, "end", ssched_i_json_mpq(s->msg[i].end));
+        if (s->op == SSCHED_MK_SCAN) { /* the interval v[lo,hi] it carries */
+            json_object_set_new(m, "lo", json_integer((json_int_t)s->msg[i].lo));
+            json_object_set_new(m, "hi", json_integer((json_int_t)s->msg[i].hi));
+        }
         json_array_append_new(msgs, m);
     }
     json_object_set_new(o, "messages", msgs);
@@ -49,8 +55,14 @@ ssched_status_t ssched_write_makespan_text(FILE *out, const ssched_mk_cluster_t 
     const char *role = s->op == SSCHED_MK_REDUCE      ? "destination"
                        : s->op == SSCHED_MK_BROADCAST ? "source"
                                                       : "hub";
-    fprintf(out, "%s, %zu processors, %s %zu, algorithm %s", ssched_mk_op_name(s->op), c->n, role, s->root,
-            algorithm);
+    int scan = s->op == SSCHED_MK_SCAN;
+    if (scan)
+        fprintf(out, "scan (%s), %zu processors in operator order, algorithm %s",
+                s->exclusive ? "exclusive: processor j gets v[0,j-1]" : "inclusive: processor j gets v[0,j]",
+                c->n, algorithm);
+    else
+        fprintf(out, "%s, %zu processors, %s %zu, algorithm %s", ssched_mk_op_name(s->op), c->n,
+                role, s->root, algorithm);
     if (method && strcmp(method, algorithm))
         fprintf(out, " (method %s)", method);
     fprintf(out, "\n");
@@ -64,9 +76,14 @@ ssched_status_t ssched_write_makespan_text(FILE *out, const ssched_mk_cluster_t 
     }
     fprintf(out, "messages: %zu\n", s->count);
     if (s->count)
-        fprintf(out, "  %8s %8s  %14s  %14s\n", "sender", "receiver", "start", "end");
-    for (size_t i = 0; i < s->count; i++)
-        gmp_fprintf(out, "  %8zu %8zu  %14Qd  %14Qd\n", s->msg[i].sender, s->msg[i].receiver,
+        fprintf(out, "  %8s %8s  %14s  %14s%s\n", "sender", "receiver", "start", "end",
+                scan ? "  value" : "");
+    for (size_t i = 0; i < s->count; i++) {
+        gmp_fprintf(out, "  %8zu %8zu  %14Qd  %14Qd", s->msg[i].sender, s->msg[i].receiver,
                     s->msg[i].start, s->msg[i].end);
+        if (scan)
+            fprintf(out, "  v[%zu,%zu]", s->msg[i].lo, s->msg[i].hi);
+        fputc('\n', out);
+    }
     return ssched_i_write_status(out, err);
 }

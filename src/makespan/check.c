@@ -257,7 +257,7 @@ ssched_status_t ssched_mk_check_inequality1(const ssched_mk_cluster_t *c,
     ssched_status_t st = ssched_mk_cluster_validate(c, s->root, "root", err);
     if (st != SSCHED_OK)
         return st;
-    if (s->op == SSCHED_MK_BROADCAST)
+    if (s->op == SSCHED_MK_BROADCAST || s->op == SSCHED_MK_SCAN)
         return ssched_error_set(err, SSCHED_EINPUT, "inequality (1) concerns reduce schedules");
     /* Below, every EINPUT in verr is a property of the schedule that fails. */
     ssched_error_t verr;
@@ -276,7 +276,7 @@ static ssched_status_t check_schedule(const ssched_mk_cluster_t *c, const ssched
                                       ssched_error_t *err)
 {
     size_t m = c->n - 1, want = s->op == SSCHED_MK_ALLREDUCE ? 2 * m : m;
-    if (s->count != want)
+    if (s->op != SSCHED_MK_SCAN && s->count != want) /* a scan may copy: any count */
         return ssched_error_set(err, SSCHED_EINPUT, "%zu messages, expected %zu", s->count, want);
     ssched_status_t st;
     if ((st = check_messages(c, s->msg, 0, s->count, err)) != SSCHED_OK ||
@@ -304,6 +304,9 @@ static ssched_status_t check_schedule(const ssched_mk_cluster_t *c, const ssched
         if (st == SSCHED_OK) /* the hub has the result when the reduce ends */
             st = check_broadcast(c, s->msg, m, s->root, last, err);
         break;
+    case SSCHED_MK_SCAN:
+        st = ssched_i_mk_check_scan(c, s, err);
+        break;
     }
     if (st == SSCHED_OK) {
         last_end(s->msg, 0, s->count, last);
@@ -326,7 +329,8 @@ ssched_status_t ssched_mk_check(const ssched_mk_cluster_t *c, const ssched_mk_sc
     if (s->n != c->n)
         return ssched_error_set(err, SSCHED_EINPUT, "schedule for %zu processors, cluster has %zu",
                                 s->n, c->n);
-    if (s->op != SSCHED_MK_REDUCE && s->op != SSCHED_MK_BROADCAST && s->op != SSCHED_MK_ALLREDUCE)
+    if (s->op != SSCHED_MK_REDUCE && s->op != SSCHED_MK_BROADCAST && s->op != SSCHED_MK_ALLREDUCE &&
+        s->op != SSCHED_MK_SCAN)
         return ssched_error_set(err, SSCHED_EINPUT, "unknown operation %d", (int)s->op);
     ssched_error_t verr;
     ssched_error_clear(&verr);

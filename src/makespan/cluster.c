@@ -134,6 +134,7 @@ ssched_status_t ssched_mk_schedule_alloc(ssched_mk_schedule_t *s, ssched_mk_op_t
     s->op = op;
     s->n = n;
     s->root = root;
+    s->exclusive = 0;
     mpq_set_ui(s->makespan, 0, 1);
     mpq_set_ui(s->reduce_makespan, 0, 1);
     if (count == 0)

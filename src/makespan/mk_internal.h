@@ -70,6 +70,13 @@ SSCHED_INTERNAL ssched_status_t ssched_i_mk_reduce_from_tree(
 SSCHED_INTERNAL ssched_status_t ssched_i_mk_classes_to_order(
         const mk_classes_t *k, const size_t *seq, size_t len, size_t *out, ssched_error_t *err);
 
+/* The scan properties of ssched_mk_check (scan_check.c): every message's
+ * interval is within 0..n-1 and formable by its sender at its start, every
+ * processor can form its prefix in the end; a failure is EINPUT in err. */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_check_scan(const ssched_mk_cluster_t *c,
+                                                       const ssched_mk_schedule_t *s,
+                                                       ssched_error_t *err);
+
 /* Record SSCHED_ENOMEM ("out of memory") in err and return it. */
 SSCHED_INTERNAL ssched_status_t ssched_i_mk_nomem(ssched_error_t *err);
 

@@ -2,7 +2,8 @@
 #include "ssched/makespan.h"
 #include "src/util/enum_names.h"
 
-SSCHED_I_ENUM_FUNCTIONS(mk_op, ssched_mk_op_t, "operation", "reduce", "broadcast", "allreduce")
+SSCHED_I_ENUM_FUNCTIONS(mk_op, ssched_mk_op_t, "operation", "reduce", "broadcast", "allreduce",
+                        "scan")
 
 SSCHED_I_ENUM_FUNCTIONS(mk_dp2_variant, ssched_mk_dp2_variant_t, "two-class program", "naive",
                         "mono-s", "mono-sf")
