@@ -505,6 +505,16 @@ SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_probl
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_reduce_pack(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
         size_t n, int flags, ssched_schedule_t *out, ssched_error_t *err);
+/* Routed all-reduce: a pattern of n operations, each the participants'
+ * values gathered in `groups` groups of consecutive ones on helpers that
+ * merge them, the result passed through the root, and an arborescence
+ * grown from the root (unroll_ar_gather.c; flags bit 0: participants
+ * forward copies; bit 1: the arborescence's copies placed by their
+ * estimated arrival while the loads stay within n / TP).  EINPUT when
+ * there is none. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_ar_gather(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
+        size_t n, size_t groups, int flags, ssched_schedule_t *out, ssched_error_t *err);
 /* Candidate ranking shared by unroll_plan.c and unroll_plan_routed.c: a
  * built pattern cand (unroll_whole set) that can be walked, fits
  * max_period and 62-bit ticks replaces *out when its time for K (exact

@@ -157,6 +157,56 @@ static ssched_status_t single_arb(const ssched_platform_t *p, const ssched_probl
     return st;
 }
 
+/* All-reduce: the gathered-groups patterns (unroll_ar_gather.c), one or
+ * two groups, copies placed by arrival within the loads of n / TP, with
+ * no extra relay or one (placing copies by load alone, letting
+ * participants forward, or three groups never won on the shipped files).
+ * Counts below 4 never reach TP there (a gathering helper merges 5
+ * values: 50 ms where 1/TP is 8 ms); per variant the counts grow until two
+ * patterns at TP in a row beat nothing: a longer one only adds fill. */
+static const size_t ngat[] = {4, 6, 7, 8, 10, 12, 16, 24};
+
+static ssched_status_t gathered(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                const ssched_steady_t *st, size_t K, mpq_srcptr max_period,
+                                int no_split, ssched_schedule_t *cand, ssched_schedule_t *out,
+                                mpq_t best, mpq_t est, int *have, ssched_error_t *err)
+{
+    ssched_status_t r = SSCHED_OK;
+    mpq_t before;
+    mpq_init(before);
+    for (size_t v = 0; v < 4 && r == SSCHED_OK; v++) {
+        /* v: 1 to 2 groups, with no extra relay or one */
+        size_t g = 1 + v / 2;
+        int flags = 2 | (int)(v % 2) << 2;
+        if (2 * g > pb->n_participants)
+            break;
+        int idle = 0; /* patterns at TP in a row that beat nothing */
+        for (size_t k = 0; k < sizeof ngat / sizeof *ngat && ngat[k] / 2 <= K &&
+                           r == SSCHED_OK && idle < 2;
+             k++) {
+            ssched_error_t e;
+            r = ssched_i_sched_ar_gather(p, pb, st, ngat[k], g, flags, cand, &e);
+            if (r == SSCHED_ENOMEM) {
+                r = ssched_error_set(err, r, "%s", e.message);
+                break;
+            }
+            if (r != SSCHED_OK) {
+                r = SSCHED_OK;
+                break; /* none for this platform */
+            }
+            cand->unroll_whole = no_split;
+            /* the pattern's throughput reaches the certified TP */
+            int at_tp = mpq_cmp(cand->throughput, st->throughput) >= 0, had = *have;
+            mpq_set(before, best);
+            r = ssched_i_sched_plan_consider(p, pb, K, max_period, cand, out, best, est, have,
+                                             err);
+            idle = at_tp && had && mpq_cmp(best, before) >= 0 ? idle + 1 : 0;
+        }
+    }
+    mpq_clear(before);
+    return r;
+}
+
 static ssched_status_t relays(const ssched_platform_t *p, const ssched_problem_t *pb,
                               const ssched_steady_t *steady, size_t K, mpq_srcptr max_period,
                               int no_split, ssched_schedule_t *cand, ssched_schedule_t *out,
@@ -200,6 +250,9 @@ ssched_status_t ssched_i_sched_plan_routed(const ssched_platform_t *p, const ssc
     case SSCHED_PROBLEM_ALLREDUCE: {
         ssched_status_t st = pack_reduce(p, pb, steady, 8, K, max_period, no_split, cand, out,
                                          best, est, have, err);
+        if (st == SSCHED_OK)
+            st = gathered(p, pb, steady, K, max_period, no_split, cand, out, best, est, have,
+                          err);
         return st == SSCHED_OK ? single_arb(p, pb, steady, K, max_period, no_split, cand, out,
                                             best, est, have, err)
                                : st;
