@@ -76,7 +76,7 @@ static size_t pick_host(sched_pk_t *k, const ssched_problem_t *pb, const unsigne
             continue;
         double s1, s2;
         ssched_i_sched_pk_score(k, &t, &s1, &s2);
-        if (s1 < b1 * (1 - 1e-12) || (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+        if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
             b1 = s1;
             b2 = s2;
             bh = h;
@@ -222,7 +222,7 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
             continue;
         double s1, s2;
         ssched_i_sched_pk_score(k, &t, &s1, &s2);
-        if (s1 < b1 * (1 - 1e-12) || (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+        if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
             b1 = s1;
             b2 = s2;
             bb = h;
@@ -260,7 +260,7 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
                 continue;
             double s1, s2;
             ssched_i_sched_pk_score(k, &t, &s1, &s2);
-            if (s1 < b1 * (1 - 1e-12) || (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+            if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
                 b1 = s1;
                 b2 = s2;
                 bh = h;
@@ -307,9 +307,7 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
                         }
                     }
                     if (over < bover ||
-                        (over == bover &&
-                         (s1 < b1 * (1 - 1e-12) ||
-                          (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))))) {
+                        (over == bover && ssched_i_sched_pk_lex_better(s1, s2, b1, b2))) {
                         bover = over;
                         b1 = s1;
                         b2 = s2;
@@ -406,8 +404,7 @@ static int regrow(sched_pk_t *k, const ssched_problem_t *pb, const unsigned char
             int ok = grow_op(k, pb, helper, root, G, v, &nt);
             ok = grow_bcast(k, pb, helper, root, free_fwd, cap, relays, &na) && ok;
             score(k, &m1, &q1);
-            int better = ok && (m1 < m0 * (1 - 1e-12) ||
-                                (m1 <= m0 * (1 + 1e-12) && q1 < q0 * (1 - 1e-12)));
+            int better = ok && ssched_i_sched_pk_lex_better(m1, q1, m0, q0);
             ssched_tree_t *drop = better ? &trees[t] : &nt;
             ssched_arborescence_t *dropa = better ? &arbs[t] : &na;
             if (ok && !better)

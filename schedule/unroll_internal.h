@@ -487,6 +487,13 @@ SSCHED_INTERNAL void ssched_i_sched_pk_add(sched_pk_t *k, const sched_touch_t *t
  * squared loads. */
 SSCHED_INTERNAL void ssched_i_sched_pk_score(const sched_pk_t *k, const sched_touch_t *t,
                                              double *max, double *sq);
+/* Score (x1, x2) beats the best (b1, b2) lexicographically, each level
+ * with a relative tolerance of 1e-12 (float loads summed in other orders
+ * must tie, so that the first candidate of equal score stays). */
+static inline int ssched_i_sched_pk_lex_better(double x1, double x2, double b1, double b2)
+{
+    return x1 < b1 * (1 - 1e-12) || (x1 <= b1 * (1 + 1e-12) && x2 < b2 * (1 - 1e-12));
+}
 SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb,
                                                size_t root, int free_fwd,
                                                ssched_arborescence_t *a);

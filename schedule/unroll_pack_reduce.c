@@ -253,7 +253,7 @@ static void regrow(sched_pk_t *k, const ssched_problem_t *pb, size_t target, int
                 return;
             }
             score(k, &m1, &q1);
-            if (m1 < m0 * (1 - 1e-12) || (m1 <= m0 * (1 + 1e-12) && q1 < q0 * (1 - 1e-12))) {
+            if (ssched_i_sched_pk_lex_better(m1, q1, m0, q0)) {
                 tree_free(&trees[t]);
                 trees[t] = nt;
                 changed = 1;

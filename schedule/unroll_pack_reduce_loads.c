@@ -175,8 +175,7 @@ int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb, size_t
                         continue;
                     double s1, s2;
                     ssched_i_sched_pk_score(k, &t, &s1, &s2);
-                    if (s1 < b1 * (1 - 1e-12) ||
-                        (s1 <= b1 * (1 + 1e-12) && s2 < b2 * (1 - 1e-12))) {
+                    if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
                         b1 = s1;
                         b2 = s2;
                         bu = u;

@@ -13,25 +13,6 @@
 #include "ssched/trees.h"
 #include "test_util.h"
 
-static void node(ssched_platform_t *p, const char *name, const char *w)
-{
-    mpq_t q;
-    mpq_init(q);
-    if (w)
-        ssched_rational_parse(q, w, NULL);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(p, name, w ? q : NULL, NULL, NULL), SSCHED_OK);
-    mpq_clear(q);
-}
-
-static void edge(ssched_platform_t *p, size_t a, size_t b, const char *c)
-{
-    mpq_t q;
-    mpq_init(q);
-    ssched_rational_parse(q, c, NULL);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, a, b, q, NULL), SSCHED_OK);
-    mpq_clear(q);
-}
-
 static int checker_valid(const char *text)
 {
     ssched_check_report_t rep;
@@ -53,10 +34,10 @@ static void test_two_node_correction(void)
      * most 2 tasks per 4 time units: TP = 1/2. */
     ssched_platform_t p;
     ssched_platform_init(&p);
-    node(&p, "A", "4");
-    node(&p, "B", "4");
-    edge(&p, 0, 1, "1");
-    edge(&p, 1, 0, "1");
+    tu_node(&p, "A", "4");
+    tu_node(&p, "B", "4");
+    tu_edge(&p, 0, 1, "1");
+    tu_edge(&p, 1, 0, "1");
     ssched_platform_finalize(&p, NULL);
     ssched_problem_t pb;
     ssched_problem_init(&pb);
@@ -174,13 +155,13 @@ static void full_pipeline(const ssched_platform_t *p, const ssched_problem_t *pb
 static void fig6(ssched_platform_t *p)
 {
     ssched_platform_init(p);
-    node(p, "P0", "1/2");
-    node(p, "P1", "1");
-    node(p, "P2", "1");
+    tu_node(p, "P0", "1/2");
+    tu_node(p, "P1", "1");
+    tu_node(p, "P2", "1");
     for (size_t a = 0; a < 3; a++)
         for (size_t b = 0; b < 3; b++)
             if (a != b)
-                edge(p, a, b, "1");
+                tu_edge(p, a, b, "1");
     ssched_platform_finalize(p, NULL);
 }
 
@@ -211,13 +192,13 @@ static void test_target_not_participant(void)
      * result: two hosts merge and send v[0,1] to it. */
     ssched_platform_t p;
     ssched_platform_init(&p);
-    node(&p, "a", "1");
-    node(&p, "b", "2");
-    node(&p, "r", NULL);
-    edge(&p, 0, 1, "1");
-    edge(&p, 1, 0, "1");
-    edge(&p, 0, 2, "1/2");
-    edge(&p, 1, 2, "1/2");
+    tu_node(&p, "a", "1");
+    tu_node(&p, "b", "2");
+    tu_node(&p, "r", NULL);
+    tu_edge(&p, 0, 1, "1");
+    tu_edge(&p, 1, 0, "1");
+    tu_edge(&p, 0, 2, "1/2");
+    tu_edge(&p, 1, 2, "1/2");
     ssched_platform_finalize(&p, NULL);
     ssched_problem_t pb;
     ssched_problem_init(&pb);

@@ -19,26 +19,6 @@
 #include "ssched/steady.h"
 #include "test_util.h"
 
-static void node(ssched_platform_t *p, const char *name, const char *w)
-{
-    mpq_t q;
-    mpq_init(q);
-    if (w)
-        ssched_rational_parse(q, w, NULL);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(p, name, w ? q : NULL, NULL, NULL), SSCHED_OK);
-    mpq_clear(q);
-}
-
-static void link2(ssched_platform_t *p, size_t a, size_t b, const char *c)
-{
-    mpq_t q;
-    mpq_init(q);
-    ssched_rational_parse(q, c, NULL);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, a, b, q, NULL), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, b, a, q, NULL), SSCHED_OK);
-    mpq_clear(q);
-}
-
 /* n rational zeros (the chain schedule's loads). */
 static mpq_t *loads_new(size_t n)
 {
@@ -119,11 +99,11 @@ static void test_chain(void)
      * so the LP optimum is exactly 1. */
     ssched_platform_t p;
     ssched_platform_init(&p);
-    node(&p, "P0", "1");
-    node(&p, "P1", "1");
-    node(&p, "P2", "1");
-    link2(&p, 0, 1, "1");
-    link2(&p, 1, 2, "1");
+    tu_node(&p, "P0", "1");
+    tu_node(&p, "P1", "1");
+    tu_node(&p, "P2", "1");
+    tu_link2(&p, 0, 1, "1");
+    tu_link2(&p, 1, 2, "1");
     ssched_platform_finalize(&p, NULL);
     size_t l[] = {0, 1, 2};
     expect(&p, l, 3, 0, "1");
@@ -150,13 +130,13 @@ static void test_star(void)
     for (int sw = 0; sw < 2; sw++) {
         ssched_platform_t p;
         ssched_platform_init(&p);
-        node(&p, "C", sw ? NULL : "1");
-        node(&p, "P0", "1");
-        node(&p, "P1", "1");
-        node(&p, "P2", "1");
-        link2(&p, 0, 1, "1");
-        link2(&p, 0, 2, "1");
-        link2(&p, 0, 3, "1");
+        tu_node(&p, "C", sw ? NULL : "1");
+        tu_node(&p, "P0", "1");
+        tu_node(&p, "P1", "1");
+        tu_node(&p, "P2", "1");
+        tu_link2(&p, 0, 1, "1");
+        tu_link2(&p, 0, 2, "1");
+        tu_link2(&p, 0, 3, "1");
         ssched_platform_finalize(&p, NULL);
         if (sw)
             p.multiport[0] = 1;
@@ -165,20 +145,6 @@ static void test_star(void)
         expect(&p, l, 3, 1, sw ? "1" : "1/2");
         ssched_platform_free(&p);
     }
-}
-
-static void complete(ssched_platform_t *p, size_t n, const char *w)
-{
-    ssched_platform_init(p);
-    char name[24];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "P%zu", i);
-        node(p, name, w);
-    }
-    for (size_t a = 0; a < n; a++)
-        for (size_t b = a + 1; b < n; b++)
-            link2(p, a, b, "1");
-    ssched_platform_finalize(p, NULL);
 }
 
 static void test_complete(void)
@@ -201,16 +167,16 @@ static void test_complete(void)
      * dual feasible with equal objectives), so 2/3 is the LP optimum. */
     ssched_platform_t p;
     size_t l[] = {0, 1, 2, 3};
-    complete(&p, 3, "1");
+    tu_complete(&p, 3, "1");
     expect(&p, l, 3, 0, "1");
     ssched_platform_free(&p);
-    complete(&p, 4, "1");
+    tu_complete(&p, 4, "1");
     expect(&p, l, 4, 0, "1");
     ssched_platform_free(&p);
-    complete(&p, 3, "2");
+    tu_complete(&p, 3, "2");
     expect(&p, l, 3, 0, "3/4");
     ssched_platform_free(&p);
-    complete(&p, 4, "2");
+    tu_complete(&p, 4, "2");
     expect(&p, l, 4, 0, "2/3");
     ssched_platform_free(&p);
 }

@@ -20,26 +20,6 @@
 #include "ssched/steady.h"
 #include "test_util.h"
 
-static void node(ssched_platform_t *p, const char *name, const char *w)
-{
-    mpq_t q;
-    mpq_init(q);
-    if (w)
-        ssched_rational_parse(q, w, NULL);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(p, name, w ? q : NULL, NULL, NULL), SSCHED_OK);
-    mpq_clear(q);
-}
-
-static void link2(ssched_platform_t *p, size_t a, size_t b, const char *c)
-{
-    mpq_t q;
-    mpq_init(q);
-    ssched_rational_parse(q, c, NULL);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, a, b, q, NULL), SSCHED_OK);
-    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, b, a, q, NULL), SSCHED_OK);
-    mpq_clear(q);
-}
-
 static void scan_problem(ssched_problem_t *pb, const size_t *list, size_t N, int exclusive)
 {
     ssched_problem_init(pb);
@@ -138,20 +118,6 @@ static void expect_optimal(const ssched_platform_t *p, const size_t *list, size_
     ssched_problem_free(&pb);
 }
 
-static void complete(ssched_platform_t *p, size_t n, const char *w)
-{
-    ssched_platform_init(p);
-    char name[24];
-    for (size_t i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "P%zu", i);
-        node(p, name, w);
-    }
-    for (size_t a = 0; a < n; a++)
-        for (size_t b = a + 1; b < n; b++)
-            link2(p, a, b, "1");
-    ssched_platform_finalize(p, NULL);
-}
-
 static void test_hand_cases(void)
 {
     /* Upper bounds (proved in tests/test_scan.c, token arguments):
@@ -164,11 +130,11 @@ static void test_hand_cases(void)
      * feasibility is recounted here without the solver.  Equal: gap 0. */
     ssched_platform_t p;
     ssched_platform_init(&p);
-    node(&p, "P0", "1");
-    node(&p, "P1", "1");
-    node(&p, "P2", "1");
-    link2(&p, 0, 1, "1");
-    link2(&p, 1, 2, "1");
+    tu_node(&p, "P0", "1");
+    tu_node(&p, "P1", "1");
+    tu_node(&p, "P2", "1");
+    tu_link2(&p, 0, 1, "1");
+    tu_link2(&p, 1, 2, "1");
     ssched_platform_finalize(&p, NULL);
     size_t l[] = {0, 1, 2, 3}, r[] = {2, 1, 0};
     expect_optimal(&p, l, 3, 0, "1");
@@ -177,13 +143,13 @@ static void test_hand_cases(void)
     ssched_platform_free(&p);
     for (int sw = 0; sw < 2; sw++) {
         ssched_platform_init(&p);
-        node(&p, "C", sw ? NULL : "1");
-        node(&p, "P0", "1");
-        node(&p, "P1", "1");
-        node(&p, "P2", "1");
-        link2(&p, 0, 1, "1");
-        link2(&p, 0, 2, "1");
-        link2(&p, 0, 3, "1");
+        tu_node(&p, "C", sw ? NULL : "1");
+        tu_node(&p, "P0", "1");
+        tu_node(&p, "P1", "1");
+        tu_node(&p, "P2", "1");
+        tu_link2(&p, 0, 1, "1");
+        tu_link2(&p, 0, 2, "1");
+        tu_link2(&p, 0, 3, "1");
         ssched_platform_finalize(&p, NULL);
         if (sw)
             p.multiport[0] = 1;
@@ -197,7 +163,7 @@ static void test_hand_cases(void)
         const char *w, *tp;
     } kn[] = {{3, "1", "1"}, {4, "1", "1"}, {3, "2", "3/4"}, {4, "2", "2/3"}};
     for (size_t k = 0; k < sizeof kn / sizeof kn[0]; k++) {
-        complete(&p, kn[k].n, kn[k].w);
+        tu_complete(&p, kn[k].n, kn[k].w);
         expect_optimal(&p, l, kn[k].n, 0, kn[k].tp);
         ssched_platform_free(&p);
     }
@@ -492,11 +458,11 @@ static void test_checker(void)
 {
     ssched_platform_t p;
     ssched_platform_init(&p);
-    node(&p, "P0", "1");
-    node(&p, "P1", "1");
-    node(&p, "P2", NULL);
-    link2(&p, 0, 1, "1"); /* edges 0: P0->P1, 1: P1->P0 */
-    link2(&p, 1, 2, "1"); /* 2: P1->P2, 3: P2->P1 */
+    tu_node(&p, "P0", "1");
+    tu_node(&p, "P1", "1");
+    tu_node(&p, "P2", NULL);
+    tu_link2(&p, 0, 1, "1"); /* edges 0: P0->P1, 1: P1->P0 */
+    tu_link2(&p, 1, 2, "1"); /* 2: P1->P2, 3: P2->P1 */
     ssched_platform_finalize(&p, NULL);
     size_t l[] = {0, 1, 2};
     ssched_problem_t pb;

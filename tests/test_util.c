@@ -439,3 +439,42 @@ int tu_within(const mpq_t m, const mpq_t ktp, const char *slack)
     mpq_clears(q, one, NULL);
     return ok;
 }
+
+void tu_node(ssched_platform_t *p, const char *name, const char *w)
+{
+    mpq_t q;
+    mpq_init(q);
+    if (w)
+        ssched_rational_parse(q, w, NULL);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_node(p, name, w ? q : NULL, NULL, NULL), SSCHED_OK);
+    mpq_clear(q);
+}
+
+void tu_edge(ssched_platform_t *p, size_t a, size_t b, const char *c)
+{
+    mpq_t q;
+    mpq_init(q);
+    ssched_rational_parse(q, c, NULL);
+    CU_ASSERT_EQUAL_FATAL(ssched_platform_add_edge(p, a, b, q, NULL), SSCHED_OK);
+    mpq_clear(q);
+}
+
+void tu_link2(ssched_platform_t *p, size_t a, size_t b, const char *c)
+{
+    tu_edge(p, a, b, c);
+    tu_edge(p, b, a, c);
+}
+
+void tu_complete(ssched_platform_t *p, size_t n, const char *w)
+{
+    ssched_platform_init(p);
+    char name[24];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "P%zu", i);
+        tu_node(p, name, w);
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n; b++)
+            tu_link2(p, a, b, "1");
+    ssched_platform_finalize(p, NULL);
+}

@@ -43,6 +43,16 @@ void tu_random_platform(ssched_platform_t *p, unsigned n);
  * b in 1..6); then finalize. */
 void tu_random_edges(ssched_platform_t *p, unsigned n);
 
+/* Hand-built platforms: a node with processing time w (NULL: none), an edge
+ * a -> b of cost c, and both directions of a link (rationals as text; a
+ * failure fails the running test). */
+void tu_node(ssched_platform_t *p, const char *name, const char *w);
+void tu_edge(ssched_platform_t *p, size_t a, size_t b, const char *c);
+void tu_link2(ssched_platform_t *p, size_t a, size_t b, const char *c);
+/* The complete graph on n nodes P0..P(n-1) of processing time w, links of
+ * cost 1; initialised here and finalized. */
+void tu_complete(ssched_platform_t *p, size_t n, const char *w);
+
 /* QSopt_ex's exact optimum of the LP written by ssched_write_lp, or -1
  * if esolver fails: the reference that shares nothing with ssched but the
  * exported file. */
