@@ -30,9 +30,13 @@ ssched_status_t ssched_i_cge_init(cg_engine_t *e, size_t n_rows, const double *r
     /* the duals only: PRESOLVE_SENSDUALS would also range every dual and
      * objective coefficient after each solve (one ftran per variable) */
     set_presolve(lp, PRESOLVE_DUALS, get_presolveloops(lp));
+    e->rhs = ssched_i_alloc(n_rows + 1, sizeof *e->rhs);
+    if (!e->rhs)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     for (size_t r = 0; r < n_rows; r++) {
+        e->rhs[r] = rhs ? rhs[r] : 1.0;
         set_constr_type(lp, (int)r + 1, LE);
-        set_rh(lp, (int)r + 1, rhs ? rhs[r] : 1.0);
+        set_rh(lp, (int)r + 1, e->rhs[r]);
     }
     return SSCHED_OK;
 }
@@ -42,10 +46,19 @@ void ssched_i_cge_free(cg_engine_t *e)
     if (e->lp)
         delete_lp((lprec *)e->lp);
     e->lp = NULL;
+    free(e->rhs);
+    e->rhs = NULL;
 }
 
 int ssched_i_cge_add(cg_engine_t *e, int cnt, const double *val, const int *row)
 {
+    if (e->y_check) { /* smoothing: does it improve at the master's duals? */
+        double rc = 0;
+        for (int k = 0; k < cnt; k++)
+            rc += row[k] == 0 ? val[k] : -val[k] * e->y_check[row[k] - 1];
+        if (rc > 1e-9)
+            e->n_improving++;
+    }
     /* add_columnex takes non-const arrays but does not write them */
     return add_columnex((lprec *)e->lp, cnt, (REAL *)(uintptr_t)val, (int *)(uintptr_t)row);
 }
@@ -112,15 +125,38 @@ static int float_duals(lprec *lp, size_t n_rows, double *y)
     return 1;
 }
 
-/* Float phase: add the pricer's columns while they improve the master. */
+/* Float phase: add the pricer's columns while they improve the master.
+ *
+ * Dual smoothing (Wentges 1997, "Weighted Dantzig-Wolfe decomposition for
+ * linear mixed-integer programming"), when e->smooth = a > 0: the master's
+ * duals y oscillate from round to round (the ordered reduce's Farley bound
+ * jumps up and down by a factor 2), so the pricer is given
+ * ys = a c + (1 - a) y instead, c (the centre) being the priced point
+ * with the best upper bound so far; its bound is valid at any non-negative
+ * prices (rhs.ys over the cheapest column's cost ratio).  A column priced
+ * at ys is kept when it improves at ys; the round is good when one of them
+ * also improves at y (ssched_i_cge_add checks each against y).  Else
+ * (mispricing) the round prices again at y itself, so the phase still
+ * stops only when nothing improves at the master's own duals: smoothing
+ * changes which columns come, never the certified optimum. */
 static ssched_status_t float_phase(cg_engine_t *e, const cg_pricer_t *pr, void *ctx,
                                    ssched_error_t *err)
 {
     ssched_steady_t *out = e->out;
     lprec *lp = e->lp;
-    double *y = malloc((e->n_rows + 1) * sizeof *y);
-    if (!y)
+    size_t nr = e->n_rows;
+    int smooth = e->smooth > 0 && e->smooth < 1;
+    double *y = malloc((nr + 1) * sizeof *y);
+    double *ys = smooth ? malloc((nr + 1) * sizeof *ys) : NULL;
+    double *centre = smooth ? malloc((nr + 1) * sizeof *centre) : NULL;
+    if (!y || (smooth && (!ys || !centre))) {
+        free(y);
+        free(ys);
+        free(centre);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    double best_ub = INFINITY;
+    int have_centre = 0;
     ssched_status_t st = SSCHED_OK;
     e->last = ssched_i_wall_now();
     for (long it = 0; st == SSCHED_OK; it++) {
@@ -128,19 +164,51 @@ static ssched_status_t float_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
         int ret = solve(lp);
         out->lp.float_seconds += ssched_i_wall_now() - t;
         out->lp.float_solves++;
-            if (ret != OPTIMAL || !float_duals(lp, e->n_rows, y))
+        if (ret != OPTIMAL || !float_duals(lp, nr, y))
             break; /* leave it to the exact phase */
-        double z = get_objective(lp), upper = NAN;
-        int added = 0;
+        double z = get_objective(lp), upper = NAN, bound = NAN;
+        int added = 0, at_y = 1, good = 0;
         t = ssched_i_wall_now();
-        st = pr->price_d(ctx, e, y, z, &added, &upper, err);
+        if (have_centre) {
+            double zs = 0;
+            for (size_t r = 0; r < nr; r++) {
+                ys[r] = e->smooth * centre[r] + (1 - e->smooth) * y[r];
+                zs += e->rhs[r] * ys[r];
+            }
+            e->y_check = y;
+            e->n_improving = 0;
+            st = pr->price_d(ctx, e, ys, zs, &added, &bound, err);
+            e->y_check = NULL;
+            good = e->n_improving > 0;
+            at_y = st == SSCHED_OK && !good;
+            e->mispriced += at_y;
+            if (bound < best_ub) {
+                best_ub = bound;
+                memcpy(centre, ys, nr * sizeof *ys);
+            }
+            upper = bound;
+        }
+        if (at_y) {
+            added = 0;
+            bound = NAN;
+            st = pr->price_d(ctx, e, y, z, &added, &bound, err);
+            good = added > 0;
+            if (smooth && (!have_centre || bound < best_ub)) {
+                best_ub = bound;
+                memcpy(centre, y, nr * sizeof *y);
+                have_centre = 1;
+            }
+            upper = isnan(upper) || bound < upper ? bound : upper;
+        }
         out->cg_pricing_seconds += ssched_i_wall_now() - t;
         out->cg_iterations++;
         report(e, pr, ctx, it, z, upper, 0);
-        if (!added)
+        if (!good)
             break;
     }
     free(y);
+    free(ys);
+    free(centre);
     return st;
 }
 

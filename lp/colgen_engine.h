@@ -63,6 +63,19 @@ struct cg_engine {
     ssched_steady_t *out;
     double t0, last;                      /* solve start; last progress line */
     int warm;                             /* the float master was solved    */
+    /* Dual smoothing (Wentges), set by the caller after ssched_i_cge_init:
+     * 0 (the default) off; else the float phase prices at
+     * smooth * centre + (1 - smooth) * y, the centre being the priced
+     * duals of the best upper bound so far (see float_phase). */
+    double smooth;
+    double *rhs;                          /* the rows' right-hand sides     */
+    const double *y_check;                /* while smoothing: the master's
+                                             duals, ssched_i_cge_add counts
+                                             the columns they price as
+                                             improving in n_improving     */
+    long n_improving;
+    long mispriced;                       /* smoothed rounds that found no
+                                             improving column             */
 };
 
 /* A float master of n_rows rows "<= rhs[r]" (rhs NULL: every rhs 1), maximising; out receives the

@@ -69,6 +69,15 @@ SSCHED_INTERNAL int ssched_i_cg_price_reduce_q(const ssched_platform_t *p,
                                                const ssched_problem_t *pb, const cg_prices_q *y,
                                                cg_column_t *tree, mpq_ptr cost);
 
+/* Ordered reduces of at least ssched_i_cg_large_reduce(0) participants
+ * (default 32) are priced with the pendant closure (lp/colgen_rdp.inc,
+ * rdp_closure_leaf) at smoothed duals (lp/colgen_engine.c, float_phase);
+ * smaller ones with the heap closure and the master's own duals, which
+ * give the trees, hence the rounds, of every earlier release (the
+ * certified TP is the same either way).  With n > 0, sets the threshold
+ * to n (test hook, not thread-safe); returns the previous value. */
+SSCHED_INTERNAL size_t ssched_i_cg_large_reduce(size_t n);
+
 /* Scatter/gossip pricing: the cheapest origin->dest path of one type. */
 SSCHED_INTERNAL int ssched_i_cg_price_path_d(const ssched_platform_t *p, const ssched_problem_t *pb,
                                              size_t origin, size_t dest, const cg_prices_d *y,

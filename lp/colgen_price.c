@@ -40,6 +40,18 @@ static int cg_push_send(cg_column_t *c, size_t *cap, size_t edge, size_t interva
     return 1;
 }
 
+/* Large ordered reduces (colgen_internal.h): at 32 participants and more
+ * the pricing's closures dominate a round (see lp/colgen_rdp.inc). */
+static size_t large_reduce = 32;
+
+size_t ssched_i_cg_large_reduce(size_t n)
+{
+    size_t old = large_reduce;
+    if (n)
+        large_reduce = n;
+    return old;
+}
+
 /* ---- the exact reduce program on integers ---- */
 #define CG_NUM_I64
 #include "lp/colgen_num_int.h"
