@@ -5,7 +5,7 @@
 # Rows (ONLY="row ..." selects some):
 #   reduce100   ordered reduce, the first 100 hosts of 250 nodes, target the first
 #   reduce150   the same, 150 hosts of 375 nodes
-#   reduce200   the same, 200 hosts of 500 nodes (1 run: > 120 s)
+#   reduce200   the same, 200 hosts of 500 nodes (~20 CPU s; 1 run when > 120 s)
 #   gossip80    all-to-all among every 5th host of 500 nodes (80 hosts)
 #   commut1000  commutative reduce, every host of 1000 nodes, target the first
 #   bcast10000  broadcast from the first host to every other node of 10^4 nodes
