@@ -31,7 +31,9 @@ int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges, size
     P->n_links = n_links;
     P->n_res = 3 * n_nodes + n_edges + n_links;
     P->res = ssched_i_calloc(P->n_res, sizeof *P->res);
-    mpq_inits(P->lo, P->hit_time, P->hit_sum, NULL);
+    mpq_inits(P->lo, P->sh, P->hit_time, P->hit_sum, NULL);
+    P->grp = NULL;
+    P->n_grp = P->cap_grp = 0;
     P->rw = NULL;
     P->n_rw = 0;
     P->ready = 1;
@@ -51,7 +53,10 @@ void ssched_i_chk_ports_free(chk_ports_t *P)
     for (size_t k = 0; k < P->n_rw; k++)
         mpq_clear(P->rw[k]);
     free(P->rw);
-    mpq_clears(P->lo, P->hit_time, P->hit_sum, NULL);
+    for (size_t k = 0; k < P->cap_grp; k++)
+        mpq_clears(P->grp[k].lo, P->grp[k].hi, NULL);
+    free(P->grp);
+    mpq_clears(P->lo, P->sh, P->hit_time, P->hit_sum, NULL);
     P->res = NULL;
     P->ready = 0;
 }
@@ -93,6 +98,7 @@ static int keep(chk_res_t *R, const mpq_t lo, const mpq_t hi)
     }
     mpq_set(R->iv[R->n].lo, lo);
     mpq_set(R->iv[R->n].hi, hi);
+    R->iv[R->n].g = 0;
     R->n++;
     return 1;
 }
@@ -130,12 +136,33 @@ static int route_shares(chk_t *c, chk_ports_t *P)
     return 1;
 }
 
-/* Does [lo, hi) (lo < hi) with share f exceed link R at some instant?
- * Prunes what ends by now.  The kept shares' sum is a step function that
- * only rises at a kept interval's start, so its maximum over [lo, hi) is
- * at lo or at such a start inside: 1 (P->hit_time, P->hit_sum set) or 0. */
-static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, const mpq_t hi,
-                const mpq_t f)
+/* The share of SHARED link L that kept phase x takes: link_c(L) / c(e)
+ * at the full rate (rw), link_c(L) / (g link_c(gl)) in a shared-rate group
+ * (check_shared.c). */
+static void share_of(const chk_t *c, const chk_ports_t *P, size_t wi, unsigned long g, size_t gl,
+                     size_t L, mpq_t out)
+{
+    if (!g) {
+        mpq_set(out, P->rw[wi]);
+        return;
+    }
+    mpq_set_ui(out, g, 1);
+    mpq_mul(out, out, c->link_c[gl]);
+    mpq_div(out, c->link_c[L], out);
+}
+
+static void iv_share(const chk_t *c, const chk_ports_t *P, const chk_iv_t *x, size_t L, mpq_t out)
+{
+    share_of(c, P, x->wi, x->g, x->gl, L, out);
+}
+
+/* Does [lo, hi) (lo < hi) with share f exceed link L (resource R) at some
+ * instant?  Prunes what ends by now.  The kept shares' sum is a step
+ * function that only rises at a kept interval's start, so its maximum over
+ * [lo, hi) is at lo or at such a start inside: 1 (P->hit_time, P->hit_sum
+ * set) or 0. */
+static int over(const chk_t *c, chk_ports_t *P, chk_res_t *R, size_t L, const mpq_t now,
+                const mpq_t lo, const mpq_t hi, const mpq_t f)
 {
     size_t w = 0;
     for (size_t k = 0; k < R->n; k++) {
@@ -146,6 +173,8 @@ static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, c
             mpq_swap(R->iv[w].lo, x->lo);
             mpq_swap(R->iv[w].hi, x->hi);
             R->iv[w].wi = x->wi;
+            R->iv[w].g = x->g;
+            R->iv[w].gl = x->gl;
         }
         w++;
     }
@@ -160,8 +189,10 @@ static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, c
         }
         mpq_set(P->hit_sum, f);
         for (size_t k = 0; k < R->n; k++)
-            if (mpq_cmp(R->iv[k].lo, t) <= 0 && mpq_cmp(R->iv[k].hi, t) > 0)
-                mpq_add(P->hit_sum, P->hit_sum, P->rw[R->iv[k].wi]);
+            if (mpq_cmp(R->iv[k].lo, t) <= 0 && mpq_cmp(R->iv[k].hi, t) > 0) {
+                iv_share(c, P, &R->iv[k], L, P->sh);
+                mpq_add(P->hit_sum, P->hit_sum, P->sh);
+            }
         if (mpz_cmp(mpq_numref(P->hit_sum), mpq_denref(P->hit_sum)) > 0) {
             mpq_set(P->hit_time, t);
             return 1;
@@ -170,9 +201,88 @@ static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, c
     return 0;
 }
 
-/* 4: the link P->hit_link is over-used (at P->hit_time). */
+/* Shared-rate groups (check_shared.c): pending groups whose phase starts
+ * before now are short (every member starts by its phase's start, and
+ * events come in start order): 1 with P->hit_link the group's index. */
+static int group_short(chk_ports_t *P, const mpq_t now)
+{
+    for (size_t k = 0; k < P->n_grp; k++)
+        if (mpq_cmp(P->grp[k].lo, now) < 0) {
+            P->hit_link = k;
+            return 1;
+        }
+    return 0;
+}
+
+static void group_drop(chk_ports_t *P, size_t k)
+{
+    chk_group_t t = P->grp[k];
+    P->grp[k] = P->grp[--P->n_grp];
+    P->grp[P->n_grp] = t; /* its mpqs stay initialised for reuse */
+}
+
+/* Count the phase [P->lo, end) on the pending groups it belongs to: same
+ * phase, on the group's link, taking 1/g there (a full-rate transfer whose
+ * share is 1/g runs exactly as a member).  A member (g > 0) with no
+ * pending group opens one, counting the kept phases that qualify.  Must
+ * run before the phase is kept; 0 on ENOMEM. */
+static int group_count(const chk_t *c, chk_ports_t *P, size_t edge, const mpq_t end,
+                       unsigned long g, size_t gl, size_t index)
+{
+    int found = 0;
+    for (size_t k = 0; k < P->n_grp; k++) {
+        chk_group_t *G = &P->grp[k];
+        if (!mpq_equal(G->lo, P->lo) || !mpq_equal(G->hi, end))
+            continue;
+        int in = g ? (G->link == gl && G->g == g) : 0;
+        for (size_t r = c->route_start[edge]; !g && r < c->route_start[edge + 1]; r++)
+            if (c->route_links[r] == G->link && mpz_cmp_ui(mpq_numref(P->rw[r]), 1) == 0 &&
+                mpz_cmp_ui(mpq_denref(P->rw[r]), G->g) == 0)
+                in = 1;
+        if (in) {
+            G->count++;
+            found |= g != 0;
+        }
+    }
+    if (g && !found) {
+        if (P->n_grp == P->cap_grp) {
+            size_t cap = P->cap_grp ? 2 * P->cap_grp : 4;
+            chk_group_t *n = realloc(P->grp, cap * sizeof *n);
+            if (!n)
+                return 0;
+            for (size_t k = P->cap_grp; k < cap; k++)
+                mpq_inits(n[k].lo, n[k].hi, NULL);
+            P->grp = n;
+            P->cap_grp = cap;
+        }
+        chk_group_t *G = &P->grp[P->n_grp++];
+        mpq_set(G->lo, P->lo);
+        mpq_set(G->hi, end);
+        G->link = gl;
+        G->g = g;
+        G->edge = edge;
+        G->index = index;
+        G->count = 1;
+        /* the members placed before it (kept: they end after now) */
+        chk_res_t *R = &P->res[3 * P->n_nodes + P->n_edges + gl];
+        for (size_t k = 0; k < R->n; k++) {
+            if (!mpq_equal(R->iv[k].lo, P->lo) || !mpq_equal(R->iv[k].hi, end))
+                continue;
+            iv_share(c, P, &R->iv[k], gl, P->sh);
+            if (mpz_cmp_ui(mpq_numref(P->sh), 1) == 0 && mpz_cmp_ui(mpq_denref(P->sh), g) == 0)
+                G->count++;
+        }
+    }
+    for (size_t k = P->n_grp; k-- > 0;)
+        if (P->grp[k].count >= P->grp[k].g)
+            group_drop(P, k); /* complete: the capacity rule keeps L theirs */
+    return 1;
+}
+
+/* 4: the link P->hit_link is over-used (at P->hit_time); 5: the pending
+ * group P->hit_link is short.  g > 0: a shared-rate group's member on gl. */
 static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
-                       const mpq_t end)
+                       const mpq_t end, unsigned long g, size_t gl, size_t index)
 {
     size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
     chk_res_t *snd = c->hosts_one_port ? &P->res[i] : NULL;
@@ -180,19 +290,29 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     size_t base = 3 * nn + P->n_edges;
     if (!P->rw && !route_shares(c, P))
         return -1;
+    if (group_short(P, start))
+        return 5;
     mpq_add(P->lo, start, c->lat[edge]); /* the bandwidth phase [lo, end) */
     int r = 0, phase = mpq_cmp(P->lo, end) < 0;
     if (snd && meets(snd, start, P->lo, end))
         r = 1;
     else if (rcv && meets(rcv, start, P->lo, end))
         r = 2;
+    mpq_t f;
+    mpq_init(f);
     for (size_t k = c->route_start[edge]; phase && r == 0 && k < c->route_start[edge + 1]; k++) {
         size_t L = c->route_links[k];
-        if (!c->fatpipe[L] && over(P, &P->res[base + L], start, P->lo, end, P->rw[k])) {
+        if (c->fatpipe[L])
+            continue;
+        share_of(c, P, k, g, gl, L, f);
+        if (over(c, P, &P->res[base + L], L, start, P->lo, end, f)) {
             P->hit_link = L;
             r = 4;
         }
     }
+    mpq_clear(f);
+    if (r == 0 && phase && (g || P->n_grp) && !group_count(c, P, edge, end, g, gl, index))
+        r = -1;
     if (r == 0) {
         if ((snd && !keep(snd, P->lo, end)) || (rcv && !keep(rcv, P->lo, end)))
             r = -1;
@@ -202,13 +322,39 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
             chk_res_t *R = &P->res[base + L];
             if (c->fatpipe[L])
                 continue;
-            if (!keep(R, P->lo, end))
+            if (!keep(R, P->lo, end)) {
                 r = -1;
-            else
+            } else {
                 R->iv[R->n - 1].wi = k;
+                R->iv[R->n - 1].g = g;
+                R->iv[R->n - 1].gl = gl;
+            }
         }
     }
     return r;
+}
+
+/* A short group's message (the group P->grp[k]). */
+static int group_violation(chk_t *c, chk_ports_t *P, size_t k)
+{
+    chk_group_t *G = &P->grp[k];
+    char *t = mpq_get_str(NULL, 10, G->lo);
+    int r = ssched_i_chk_violation(
+        c, "transfer %zu (%s->%s) runs at 1/%lu of SHARED link %s's rate, but only %lu "
+           "transfer(s) of its group share its bandwidth phase from time %s (a shared-rate "
+           "group is %lu equal phases taking 1/%lu of the link each)",
+        G->index, c->names[c->from[G->edge]], c->names[c->to[G->edge]], G->g,
+        c->link_names[G->link], G->count, t ? t : "?", G->g, G->g);
+    void (*gfree)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &gfree);
+    if (t)
+        gfree(t, strlen(t) + 1);
+    return r;
+}
+
+int ssched_i_chk_ports_finish(chk_t *c, chk_ports_t *P)
+{
+    return P->n_grp ? group_violation(c, P, 0) : 1;
 }
 
 /* The message of an over-used routed link (what: "messages", "things"). */
@@ -234,7 +380,7 @@ static int link_over(chk_t *c, chk_ports_t *P, size_t edge, const char *where)
 static int take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end)
 {
     if (c->routed)
-        return take_routed(c, P, edge, start, end);
+        return take_routed(c, P, edge, start, end, 0, 0, 0);
     size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
     int si = chk_multi(c, i), sj = chk_multi(c, j);
     /* the bandwidth phase */
@@ -274,6 +420,8 @@ int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t s
                                       "an earlier one)", i, j, where);
     case 4:
         return link_over(c, P, edge, where);
+    case 5:
+        return group_violation(c, P, P->hit_link);
     default:
         return nomem(c);
     }
@@ -295,6 +443,26 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
                                       where);
     case 4:
         return link_over(c, P, edge, where);
+    case 5:
+        return group_violation(c, P, P->hit_link);
+    default:
+        return nomem(c);
+    }
+}
+
+int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
+                                  const mpq_t end, unsigned long g, size_t link, size_t index,
+                                  const char *where)
+{
+    if (!g || !c->routed)
+        return ssched_i_chk_ports_take_thing(c, P, edge, start, end, where);
+    switch (take_routed(c, P, edge, start, end, g, link, index)) {
+    case 0:
+        return 1;
+    case 4:
+        return link_over(c, P, edge, where);
+    case 5:
+        return group_violation(c, P, P->hit_link);
     default:
         return nomem(c);
     }

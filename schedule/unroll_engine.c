@@ -295,6 +295,8 @@ static int64_t *receiver_res(sched_engine_t *e, size_t edge)
  * ssched_i_sched_lcm_latency) or the floor and ceiling on a rounded grid. */
 static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
 {
+    if (e->lat_ticks)
+        return SSCHED_OK;
     const ssched_platform_t *p = e->p;
     const sched_scale_t *sc = &e->sc;
     e->lat_ticks = ssched_i_calloc(p->n_edges, sizeof *e->lat_ticks);
@@ -328,6 +330,37 @@ static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
             e->lat_max = e->lat_ticks[x];
     }
     mpz_clears(t, u, NULL);
+    return st;
+}
+
+ssched_status_t ssched_i_sched_lat_ready(sched_engine_t *e, ssched_error_t *err)
+{
+    return lat_init(e, err);
+}
+
+ssched_status_t ssched_i_sched_emit_group(sched_engine_t *e, const sched_defer_t *const *m,
+                                          size_t g, size_t link, int64_t ph, int64_t dur,
+                                          ssched_error_t *err)
+{
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < g && st == SSCHED_OK; k++) {
+        sched_event_t ev = {0};
+        ev.edge = m[k]->edge;
+        ev.type = m[k]->type;
+        ev.op = m[k]->op;
+        ev.lat = e->lat_hi[ev.edge];
+        ev.start = ph - ev.lat;
+        ev.group = (unsigned long)g;
+        ev.group_link = link;
+        ev.end = ph + dur;
+        ev.off = 0;
+        ev.len = ev.bamt = e->sc.a;
+        if (ev.end > e->makespan)
+            e->makespan = ev.end;
+        e->transfers++;
+        *m[k]->av = ev.end;
+        st = push_event(e, &ev, err);
+    }
     return st;
 }
 
