@@ -407,6 +407,7 @@ typedef struct {
     unsigned long g;               /* 0, or a shared-rate group's size: the
                                       share is link_c / (g link_c(gl))    */
     size_t gl;
+    size_t edge;                   /* a routed link's: the transfer's edge */
 } chk_iv_t;
 /* A shared-rate group being seen (check_ports.c): its phase on link L,
  * its size g and the members counted so far. */

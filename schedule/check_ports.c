@@ -175,6 +175,7 @@ static int over(const chk_t *c, chk_ports_t *P, chk_res_t *R, size_t L, const mp
             R->iv[w].wi = x->wi;
             R->iv[w].g = x->g;
             R->iv[w].gl = x->gl;
+            R->iv[w].edge = x->edge;
         }
         w++;
     }
@@ -222,29 +223,41 @@ static void group_drop(chk_ports_t *P, size_t k)
 }
 
 /* Count the phase [P->lo, end) on the pending groups it belongs to: same
- * phase, on the group's link, taking 1/g there (a full-rate transfer whose
- * share is 1/g runs exactly as a member).  A member (g > 0) with no
- * pending group opens one, counting the kept phases that qualify.  Must
- * run before the phase is kept; 0 on ENOMEM. */
+ * phase and latency (SimGrid's sharing penalty: equal penalties, equal
+ * rates), crossing the group's link, taking 1/g there (a full-rate
+ * transfer whose share is 1/g runs exactly as a member).  A member (g > 0)
+ * with no pending group opens one per SHARED link of its route of that
+ * link_c (its shares do not depend on which: z link_c(L') / phase), each
+ * counting the kept phases that qualify; when one is complete its
+ * siblings go.  Must run before the phase is kept; 0 on ENOMEM, 2 a
+ * member with no latency (SimGrid's penalty 0: no group rule). */
 static int group_count(const chk_t *c, chk_ports_t *P, size_t edge, const mpq_t end,
                        unsigned long g, size_t gl, size_t index)
 {
     int found = 0;
     for (size_t k = 0; k < P->n_grp; k++) {
         chk_group_t *G = &P->grp[k];
-        if (!mpq_equal(G->lo, P->lo) || !mpq_equal(G->hi, end))
+        if (!mpq_equal(G->lo, P->lo) || !mpq_equal(G->hi, end) ||
+            !mpq_equal(c->lat[G->edge], c->lat[edge]))
             continue;
-        int in = g ? (G->link == gl && G->g == g) : 0;
-        for (size_t r = c->route_start[edge]; !g && r < c->route_start[edge + 1]; r++)
-            if (c->route_links[r] == G->link && mpz_cmp_ui(mpq_numref(P->rw[r]), 1) == 0 &&
-                mpz_cmp_ui(mpq_denref(P->rw[r]), G->g) == 0)
-                in = 1;
+        int in = 0;
+        for (size_t r = c->route_start[edge]; r < c->route_start[edge + 1]; r++) {
+            if (c->route_links[r] != G->link)
+                continue;
+            share_of(c, P, r, g, gl, G->link, P->sh);
+            in = mpz_cmp_ui(mpq_numref(P->sh), 1) == 0 && mpz_cmp_ui(mpq_denref(P->sh), G->g) == 0;
+        }
         if (in) {
             G->count++;
             found |= g != 0;
         }
     }
-    if (g && !found) {
+    if (g && !found && mpq_sgn(c->lat[edge]) <= 0)
+        return 2;
+    for (size_t r = c->route_start[edge]; g && !found && r < c->route_start[edge + 1]; r++) {
+        size_t L = c->route_links[r];
+        if (c->fatpipe[L] || !mpq_equal(c->link_c[L], c->link_c[gl]))
+            continue;
         if (P->n_grp == P->cap_grp) {
             size_t cap = P->cap_grp ? 2 * P->cap_grp : 4;
             chk_group_t *n = realloc(P->grp, cap * sizeof *n);
@@ -258,29 +271,39 @@ static int group_count(const chk_t *c, chk_ports_t *P, size_t edge, const mpq_t 
         chk_group_t *G = &P->grp[P->n_grp++];
         mpq_set(G->lo, P->lo);
         mpq_set(G->hi, end);
-        G->link = gl;
+        G->link = L;
         G->g = g;
         G->edge = edge;
         G->index = index;
         G->count = 1;
         /* the members placed before it (kept: they end after now) */
-        chk_res_t *R = &P->res[3 * P->n_nodes + P->n_edges + gl];
+        chk_res_t *R = &P->res[3 * P->n_nodes + P->n_edges + L];
         for (size_t k = 0; k < R->n; k++) {
-            if (!mpq_equal(R->iv[k].lo, P->lo) || !mpq_equal(R->iv[k].hi, end))
+            if (!mpq_equal(R->iv[k].lo, P->lo) || !mpq_equal(R->iv[k].hi, end) ||
+                !mpq_equal(c->lat[R->iv[k].edge], c->lat[edge]))
                 continue;
-            iv_share(c, P, &R->iv[k], gl, P->sh);
+            iv_share(c, P, &R->iv[k], L, P->sh);
             if (mpz_cmp_ui(mpq_numref(P->sh), 1) == 0 && mpz_cmp_ui(mpq_denref(P->sh), g) == 0)
                 G->count++;
         }
     }
-    for (size_t k = P->n_grp; k-- > 0;)
-        if (P->grp[k].count >= P->grp[k].g)
-            group_drop(P, k); /* complete: the capacity rule keeps L theirs */
+    for (size_t k = P->n_grp; k-- > 0;) {
+        if (k >= P->n_grp || P->grp[k].count < P->grp[k].g)
+            continue;
+        /* complete (the capacity rule keeps its link theirs): it and its
+         * siblings (same phase, opened by the same transfer) go */
+        size_t opener = P->grp[k].index;
+        mpq_set(P->sh, P->grp[k].lo);
+        for (size_t j = P->n_grp; j-- > 0;)
+            if (P->grp[j].index == opener && mpq_equal(P->grp[j].lo, P->sh))
+                group_drop(P, j);
+        k = P->n_grp;
+    }
     return 1;
 }
 
 /* 4: the link P->hit_link is over-used (at P->hit_time); 5: the pending
- * group P->hit_link is short.  g > 0: a shared-rate group's member on gl. */
+ * group P->hit_link is short; 6: a member without latency.  g > 0: a shared-rate group's member on gl. */
 static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
                        const mpq_t end, unsigned long g, size_t gl, size_t index)
 {
@@ -311,8 +334,10 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
         }
     }
     mpq_clear(f);
-    if (r == 0 && phase && (g || P->n_grp) && !group_count(c, P, edge, end, g, gl, index))
-        r = -1;
+    if (r == 0 && phase && (g || P->n_grp)) {
+        int n = group_count(c, P, edge, end, g, gl, index);
+        r = n == 0 ? -1 : n == 2 ? 6 : 0;
+    }
     if (r == 0) {
         if ((snd && !keep(snd, P->lo, end)) || (rcv && !keep(rcv, P->lo, end)))
             r = -1;
@@ -328,6 +353,7 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
                 R->iv[R->n - 1].wi = k;
                 R->iv[R->n - 1].g = g;
                 R->iv[R->n - 1].gl = gl;
+                R->iv[R->n - 1].edge = edge;
             }
         }
     }
@@ -463,6 +489,12 @@ int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size_t edge, const m
         return link_over(c, P, edge, where);
     case 5:
         return group_violation(c, P, P->hit_link);
+    case 6:
+        return ssched_i_chk_violation(c, "%s (%s->%s) runs below its full rate, as a shared-rate "
+                                      "group's member, but its route has no latency (groups "
+                                      "need equal positive latencies: SimGrid's sharing "
+                                      "penalties)", where, c->names[c->from[edge]],
+                                      c->names[c->to[edge]]);
     default:
         return nomem(c);
     }

@@ -64,12 +64,13 @@ void ssched_i_sched_deferred_free(sched_deferred_t *q)
     memset(q, 0, sizeof *q);
 }
 
-/* May edge x be in a group: routed, SHARED links only, a latency the
- * scale holds. */
+/* May edge x be in a group: routed, SHARED links only, a positive latency
+ * (SimGrid's sharing penalty) the scale holds. */
 static int eligible(const sched_engine_t *e, size_t x)
 {
     const ssched_routes_t *rt = e->p->routes;
-    if (!rt || rt->hosts_one_port || e->redge_w[x] != 0 || e->lat_hi[x] < 0)
+    if (!rt || rt->hosts_one_port || e->redge_w[x] != 0 || e->lat_hi[x] < 0 || !e->p->l ||
+        mpq_sgn(e->p->l[x]) <= 0)
         return 0;
     for (size_t k = rt->route_start[x]; k < rt->route_start[x + 1]; k++)
         if (rt->sharing[rt->route_links[k]] != SSCHED_LINK_SHARED)
@@ -212,7 +213,7 @@ static size_t find_group(const sched_engine_t *e, const sched_deferred_t *q, siz
         for (size_t j = i + 1; j < q->n && n < GROUP_MAX; j++) {
             size_t y = q->d[j].edge, at;
             if (q->done[j] || q->d[j].op != q->d[i].op || !eligible(e, y) ||
-                (at = heavy_at(e, y, L)) == SIZE_MAX)
+                !mpq_equal(e->p->l[y], e->p->l[x]) || (at = heavy_at(e, y, L)) == SIZE_MAX)
                 continue;
             gain |= e->rroute_w[at] < e->rlink_cap[L];
             c[n++] = &q->d[j];
