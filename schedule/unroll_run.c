@@ -62,10 +62,13 @@ unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s, si
  * each event its exact times (start on the grid, end = start + the exact
  * duration) and keeps the exact makespan, the latest exact end.  A member
  * of a shared-rate group (unroll_shared.c) starts l(e) before its phase,
- * t = (start + lat) ticks, and ends at t + g z link_c(L): its exact start
- * lies in (start, start + 1) ticks, so the events of one start tick are
- * held and passed on in exact start order (every event of an earlier tick
- * starts no later, of a later tick no earlier). */
+ * t = (start + lat) ticks (lat = ceil(l / tick)), and ends at t + g z
+ * link_c(L): its exact start lies in [start, start + 1) ticks, so the
+ * members of one start tick are held until an event of a later tick
+ * comes and passed on in exact start order (the other events of their
+ * tick start no later, those of a later tick no earlier).  Only members
+ * are held: they move whole values (no piece text, which the engine
+ * reuses). */
 typedef struct {
     sched_sink_t base;
     sched_sink_t *inner;
@@ -125,6 +128,12 @@ static ssched_status_t exact_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
     ssched_status_t st = SSCHED_OK;
     if (w->n_held && w->held[0].start != ev->start)
         st = exact_flush(w, err);
+    if (st == SSCHED_OK && !ev->group) {
+        sched_event_t x = *ev;
+        x.xstart = w->xs;
+        x.xend = w->xe;
+        return w->inner->emit(w->inner, &x, err);
+    }
     if (st == SSCHED_OK && w->n_held == w->cap_held) {
         size_t cap = w->cap_held ? 2 * w->cap_held : 16;
         sched_event_t *h = realloc(w->held, cap * sizeof *h);
