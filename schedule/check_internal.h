@@ -463,6 +463,19 @@ SSCHED_INTERNAL int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size
                                                   const char *where);
 /* After the last event: 1, or 0 with a short group's violation. */
 SSCHED_INTERNAL int ssched_i_chk_ports_finish(chk_t *c, chk_ports_t *P);
+/* check_ports.c: the share of SHARED link L that a phase takes (route
+ * position wi at the full rate, g = 0; else 1 / g of link gl's rate). */
+SSCHED_INTERNAL void ssched_i_chk_share(const chk_t *c, const chk_ports_t *P, size_t wi,
+                                        unsigned long g, size_t gl, size_t L, mpq_t out);
+/* check_shared.c, for check_ports.c's routed takes: a pending group whose
+ * phase starts before now (1, P->hit_link its index); the phase [P->lo,
+ * end) counted on its groups (1; 0 ENOMEM; 2 a member without latency);
+ * a short group's violation. */
+SSCHED_INTERNAL int ssched_i_chk_group_short(chk_ports_t *P, const mpq_t now);
+SSCHED_INTERNAL int ssched_i_chk_group_count(const chk_t *c, chk_ports_t *P, size_t edge,
+                                             const mpq_t end, unsigned long g, size_t gl,
+                                             size_t index);
+SSCHED_INTERNAL int ssched_i_chk_group_violation(chk_t *c, chk_ports_t *P, size_t k);
 /* A computation on node over [start, end): the same results. */
 SSCHED_INTERNAL int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node,
                                                const mpq_t start, const mpq_t end,

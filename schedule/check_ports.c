@@ -139,8 +139,8 @@ static int route_shares(chk_t *c, chk_ports_t *P)
 /* The share of SHARED link L that kept phase x takes: link_c(L) / c(e)
  * at the full rate (rw), link_c(L) / (g link_c(gl)) in a shared-rate group
  * (check_shared.c). */
-static void share_of(const chk_t *c, const chk_ports_t *P, size_t wi, unsigned long g, size_t gl,
-                     size_t L, mpq_t out)
+void ssched_i_chk_share(const chk_t *c, const chk_ports_t *P, size_t wi, unsigned long g,
+                        size_t gl, size_t L, mpq_t out)
 {
     if (!g) {
         mpq_set(out, P->rw[wi]);
@@ -153,7 +153,7 @@ static void share_of(const chk_t *c, const chk_ports_t *P, size_t wi, unsigned l
 
 static void iv_share(const chk_t *c, const chk_ports_t *P, const chk_iv_t *x, size_t L, mpq_t out)
 {
-    share_of(c, P, x->wi, x->g, x->gl, L, out);
+    ssched_i_chk_share(c, P, x->wi, x->g, x->gl, L, out);
 }
 
 /* Does [lo, hi) (lo < hi) with share f exceed link L (resource R) at some
@@ -202,106 +202,6 @@ static int over(const chk_t *c, chk_ports_t *P, chk_res_t *R, size_t L, const mp
     return 0;
 }
 
-/* Shared-rate groups (check_shared.c): pending groups whose phase starts
- * before now are short (every member starts by its phase's start, and
- * events come in start order): 1 with P->hit_link the group's index. */
-static int group_short(chk_ports_t *P, const mpq_t now)
-{
-    for (size_t k = 0; k < P->n_grp; k++)
-        if (mpq_cmp(P->grp[k].lo, now) < 0) {
-            P->hit_link = k;
-            return 1;
-        }
-    return 0;
-}
-
-static void group_drop(chk_ports_t *P, size_t k)
-{
-    chk_group_t t = P->grp[k];
-    P->grp[k] = P->grp[--P->n_grp];
-    P->grp[P->n_grp] = t; /* its mpqs stay initialised for reuse */
-}
-
-/* Count the phase [P->lo, end) on the pending groups it belongs to: same
- * phase and latency (SimGrid's sharing penalty: equal penalties, equal
- * rates), crossing the group's link, taking 1/g there (a full-rate
- * transfer whose share is 1/g runs exactly as a member).  A member (g > 0)
- * with no pending group opens one per SHARED link of its route of that
- * link_c (its shares do not depend on which: z link_c(L') / phase), each
- * counting the kept phases that qualify; when one is complete its
- * siblings go.  Must run before the phase is kept; 0 on ENOMEM, 2 a
- * member with no latency (SimGrid's penalty 0: no group rule). */
-static int group_count(const chk_t *c, chk_ports_t *P, size_t edge, const mpq_t end,
-                       unsigned long g, size_t gl, size_t index)
-{
-    int found = 0;
-    for (size_t k = 0; k < P->n_grp; k++) {
-        chk_group_t *G = &P->grp[k];
-        if (!mpq_equal(G->lo, P->lo) || !mpq_equal(G->hi, end) ||
-            !mpq_equal(c->lat[G->edge], c->lat[edge]))
-            continue;
-        int in = 0;
-        for (size_t r = c->route_start[edge]; r < c->route_start[edge + 1]; r++) {
-            if (c->route_links[r] != G->link)
-                continue;
-            share_of(c, P, r, g, gl, G->link, P->sh);
-            in = mpz_cmp_ui(mpq_numref(P->sh), 1) == 0 && mpz_cmp_ui(mpq_denref(P->sh), G->g) == 0;
-        }
-        if (in) {
-            G->count++;
-            found |= g != 0;
-        }
-    }
-    if (g && !found && mpq_sgn(c->lat[edge]) <= 0)
-        return 2;
-    for (size_t r = c->route_start[edge]; g && !found && r < c->route_start[edge + 1]; r++) {
-        size_t L = c->route_links[r];
-        if (c->fatpipe[L] || !mpq_equal(c->link_c[L], c->link_c[gl]))
-            continue;
-        if (P->n_grp == P->cap_grp) {
-            size_t cap = P->cap_grp ? 2 * P->cap_grp : 4;
-            chk_group_t *n = realloc(P->grp, cap * sizeof *n);
-            if (!n)
-                return 0;
-            for (size_t k = P->cap_grp; k < cap; k++)
-                mpq_inits(n[k].lo, n[k].hi, NULL);
-            P->grp = n;
-            P->cap_grp = cap;
-        }
-        chk_group_t *G = &P->grp[P->n_grp++];
-        mpq_set(G->lo, P->lo);
-        mpq_set(G->hi, end);
-        G->link = L;
-        G->g = g;
-        G->edge = edge;
-        G->index = index;
-        G->count = 1;
-        /* the members placed before it (kept: they end after now) */
-        chk_res_t *R = &P->res[3 * P->n_nodes + P->n_edges + L];
-        for (size_t k = 0; k < R->n; k++) {
-            if (!mpq_equal(R->iv[k].lo, P->lo) || !mpq_equal(R->iv[k].hi, end) ||
-                !mpq_equal(c->lat[R->iv[k].edge], c->lat[edge]))
-                continue;
-            iv_share(c, P, &R->iv[k], L, P->sh);
-            if (mpz_cmp_ui(mpq_numref(P->sh), 1) == 0 && mpz_cmp_ui(mpq_denref(P->sh), g) == 0)
-                G->count++;
-        }
-    }
-    for (size_t k = P->n_grp; k-- > 0;) {
-        if (k >= P->n_grp || P->grp[k].count < P->grp[k].g)
-            continue;
-        /* complete (the capacity rule keeps its link theirs): it and its
-         * siblings (same phase, opened by the same transfer) go */
-        size_t opener = P->grp[k].index;
-        mpq_set(P->sh, P->grp[k].lo);
-        for (size_t j = P->n_grp; j-- > 0;)
-            if (P->grp[j].index == opener && mpq_equal(P->grp[j].lo, P->sh))
-                group_drop(P, j);
-        k = P->n_grp;
-    }
-    return 1;
-}
-
 /* 4: the link P->hit_link is over-used (at P->hit_time); 5: the pending
  * group P->hit_link is short; 6: a member without latency.  g > 0: a shared-rate group's member on gl. */
 static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
@@ -313,7 +213,7 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     size_t base = 3 * nn + P->n_edges;
     if (!P->rw && !route_shares(c, P))
         return -1;
-    if (group_short(P, start))
+    if (ssched_i_chk_group_short(P, start))
         return 5;
     mpq_add(P->lo, start, c->lat[edge]); /* the bandwidth phase [lo, end) */
     int r = 0, phase = mpq_cmp(P->lo, end) < 0;
@@ -327,7 +227,7 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
         size_t L = c->route_links[k];
         if (c->fatpipe[L])
             continue;
-        share_of(c, P, k, g, gl, L, f);
+        ssched_i_chk_share(c, P, k, g, gl, L, f);
         if (over(c, P, &P->res[base + L], L, start, P->lo, end, f)) {
             P->hit_link = L;
             r = 4;
@@ -335,7 +235,7 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     }
     mpq_clear(f);
     if (r == 0 && phase && (g || P->n_grp)) {
-        int n = group_count(c, P, edge, end, g, gl, index);
+        int n = ssched_i_chk_group_count(c, P, edge, end, g, gl, index);
         r = n == 0 ? -1 : n == 2 ? 6 : 0;
     }
     if (r == 0) {
@@ -358,29 +258,6 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
         }
     }
     return r;
-}
-
-/* A short group's message (the group P->grp[k]). */
-static int group_violation(chk_t *c, chk_ports_t *P, size_t k)
-{
-    chk_group_t *G = &P->grp[k];
-    char *t = mpq_get_str(NULL, 10, G->lo);
-    int r = ssched_i_chk_violation(
-        c, "transfer %zu (%s->%s) runs at 1/%lu of SHARED link %s's rate, but only %lu "
-           "transfer(s) of its group share its bandwidth phase from time %s (a shared-rate "
-           "group is %lu equal phases taking 1/%lu of the link each)",
-        G->index, c->names[c->from[G->edge]], c->names[c->to[G->edge]], G->g,
-        c->link_names[G->link], G->count, t ? t : "?", G->g, G->g);
-    void (*gfree)(void *, size_t);
-    mp_get_memory_functions(NULL, NULL, &gfree);
-    if (t)
-        gfree(t, strlen(t) + 1);
-    return r;
-}
-
-int ssched_i_chk_ports_finish(chk_t *c, chk_ports_t *P)
-{
-    return P->n_grp ? group_violation(c, P, 0) : 1;
 }
 
 /* The message of an over-used routed link (what: "messages", "things"). */
@@ -447,7 +324,7 @@ int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t s
     case 4:
         return link_over(c, P, edge, where);
     case 5:
-        return group_violation(c, P, P->hit_link);
+        return ssched_i_chk_group_violation(c, P, P->hit_link);
     default:
         return nomem(c);
     }
@@ -470,7 +347,7 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
     case 4:
         return link_over(c, P, edge, where);
     case 5:
-        return group_violation(c, P, P->hit_link);
+        return ssched_i_chk_group_violation(c, P, P->hit_link);
     default:
         return nomem(c);
     }
@@ -488,7 +365,7 @@ int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size_t edge, const m
     case 4:
         return link_over(c, P, edge, where);
     case 5:
-        return group_violation(c, P, P->hit_link);
+        return ssched_i_chk_group_violation(c, P, P->hit_link);
     case 6:
         return ssched_i_chk_violation(c, "%s (%s->%s) runs below its full rate, as a shared-rate "
                                       "group's member, but its route has no latency (groups "

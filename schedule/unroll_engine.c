@@ -9,7 +9,7 @@
 #include "schedule/unroll_internal.h"
 #include "src/util/internal.h"
 
-static ssched_status_t push_event(sched_engine_t *e, sched_event_t *ev, ssched_error_t *err)
+ssched_status_t ssched_i_sched_push_event(sched_engine_t *e, sched_event_t *ev, ssched_error_t *err)
 {
     if (e->n_fresh == e->cap_fresh) {
         size_t cap = e->cap_fresh ? 2 * e->cap_fresh : 1024;
@@ -338,32 +338,6 @@ ssched_status_t ssched_i_sched_lat_ready(sched_engine_t *e, ssched_error_t *err)
     return lat_init(e, err);
 }
 
-ssched_status_t ssched_i_sched_emit_group(sched_engine_t *e, const sched_defer_t *const *m,
-                                          size_t g, size_t link, int64_t ph, int64_t dur,
-                                          ssched_error_t *err)
-{
-    ssched_status_t st = SSCHED_OK;
-    for (size_t k = 0; k < g && st == SSCHED_OK; k++) {
-        sched_event_t ev = {0};
-        ev.edge = m[k]->edge;
-        ev.type = m[k]->type;
-        ev.op = m[k]->op;
-        ev.lat = e->lat_hi[ev.edge];
-        ev.start = ph - ev.lat;
-        ev.group = (unsigned long)g;
-        ev.group_link = link;
-        ev.end = ph + dur;
-        ev.off = 0;
-        ev.len = ev.bamt = e->sc.a;
-        if (ev.end > e->makespan)
-            e->makespan = ev.end;
-        e->transfers++;
-        *m[k]->av = ev.end;
-        st = push_event(e, &ev, err);
-    }
-    return st;
-}
-
 /* Place a transfer of `dur` ticks (its bandwidth phase) over `edge`: as
  * early as its input (`ready`), the release time, both ports and (routed)
  * the profiles of its SHARED links allow.  With latency l it starts at s, holds its resources in
@@ -453,7 +427,7 @@ ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, siz
     if (len != e->sc.a)
         e->pieces++;
     *end = ev.end;
-    return push_event(e, &ev, err);
+    return ssched_i_sched_push_event(e, &ev, err);
 }
 
 ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, size_t op,
@@ -473,7 +447,7 @@ ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t
     if (json)
         e->pieces++;
     *end = ev.end;
-    return push_event(e, &ev, err);
+    return ssched_i_sched_push_event(e, &ev, err);
 }
 
 ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
@@ -507,5 +481,5 @@ ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_
         e->makespan = ev.end;
     e->computations++;
     *end = ev.end;
-    return push_event(e, &ev, err);
+    return ssched_i_sched_push_event(e, &ev, err);
 }

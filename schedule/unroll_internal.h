@@ -322,6 +322,9 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_group(sched_engine_t *e,
 SSCHED_INTERNAL void ssched_i_sched_plan_groups(const ssched_platform_t *p,
                                                 const ssched_problem_t *pb, ssched_schedule_t *s,
                                                 size_t K, mpq_t est);
+/* unroll_engine.c: a placed event to the sink's queue. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_push_event(sched_engine_t *e, sched_event_t *ev,
+                                                          ssched_error_t *err);
 /* The edges' latencies in ticks (e->lat_ticks, e->lat_hi), once. */
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_lat_ready(sched_engine_t *e, ssched_error_t *err);
 /* unroll_links.c: the earliest p' >= p at which [p', p' + len) takes w[k]

@@ -64,6 +64,32 @@ void ssched_i_sched_deferred_free(sched_deferred_t *q)
     memset(q, 0, sizeof *q);
 }
 
+ssched_status_t ssched_i_sched_emit_group(sched_engine_t *e, const sched_defer_t *const *m,
+                                          size_t g, size_t link, int64_t ph, int64_t dur,
+                                          ssched_error_t *err)
+{
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < g && st == SSCHED_OK; k++) {
+        sched_event_t ev = {0};
+        ev.edge = m[k]->edge;
+        ev.type = m[k]->type;
+        ev.op = m[k]->op;
+        ev.lat = e->lat_hi[ev.edge];
+        ev.start = ph - ev.lat;
+        ev.group = (unsigned long)g;
+        ev.group_link = link;
+        ev.end = ph + dur;
+        ev.off = 0;
+        ev.len = ev.bamt = e->sc.a;
+        if (ev.end > e->makespan)
+            e->makespan = ev.end;
+        e->transfers++;
+        *m[k]->av = ev.end;
+        st = ssched_i_sched_push_event(e, &ev, err);
+    }
+    return st;
+}
+
 /* May edge x be in a group: routed, SHARED links only, a positive latency
  * (SimGrid's sharing penalty) the scale holds. */
 static int eligible(const sched_engine_t *e, size_t x)
