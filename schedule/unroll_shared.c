@@ -281,11 +281,60 @@ ssched_status_t ssched_i_sched_place_deferred(sched_engine_t *e, sched_deferred_
     return st;
 }
 
+/* Does edge x take more than half of SHARED link L (route position k)? */
+static int heavy_q(const ssched_platform_t *p, size_t x, size_t k, mpq_t t)
+{
+    const ssched_routes_t *rt = p->routes;
+    size_t L = rt->route_links[k];
+    if (rt->sharing[L] != SSCHED_LINK_SHARED)
+        return 0;
+    mpq_add(t, rt->link_c[L], rt->link_c[L]);
+    return mpq_cmp(t, p->c[x]) > 0;
+}
+
+/* Could edges x and y form a group (the engine's rule, necessary
+ * conditions): one positive latency, both taking more than half of a
+ * common SHARED link, one of them less than all of it. */
+static int pair_possible(const ssched_platform_t *p, size_t x, size_t y, mpq_t t)
+{
+    const ssched_routes_t *rt = p->routes;
+    if (x == y || !p->l || mpq_sgn(p->l[x]) <= 0 || !mpq_equal(p->l[x], p->l[y]))
+        return 0;
+    for (size_t i = rt->route_start[x]; i < rt->route_start[x + 1]; i++)
+        for (size_t j = rt->route_start[y]; j < rt->route_start[y + 1]; j++) {
+            size_t L = rt->route_links[i];
+            if (L == rt->route_links[j] && heavy_q(p, x, i, t) && heavy_q(p, y, j, t) &&
+                (mpq_cmp(rt->link_c[L], p->c[x]) != 0 || mpq_cmp(rt->link_c[L], p->c[y]) != 0))
+                return 1;
+        }
+    return 0;
+}
+
+/* Could the pattern hold a group at all: members are transfers of one
+ * operation, so two sends of one tree.  Spares the planner a replay per
+ * candidate where none can form. */
+static int groups_possible(const ssched_platform_t *p, const ssched_schedule_t *s)
+{
+    mpq_t t;
+    mpq_init(t);
+    int found = 0;
+    for (size_t k = 0; k < s->trees.n_trees && !found; k++) {
+        const ssched_tree_t *tr = &s->trees.trees[k];
+        for (size_t a = 0; a < tr->n_tasks && !found; a++)
+            for (size_t b = a + 1; b < tr->n_tasks && !found; b++)
+                found = tr->tasks[a].kind == SSCHED_TREE_SEND &&
+                        tr->tasks[b].kind == SSCHED_TREE_SEND &&
+                        pair_possible(p, tr->tasks[a].edge, tr->tasks[b].edge, t);
+    }
+    mpq_clear(t);
+    return found;
+}
+
 void ssched_i_sched_plan_groups(const ssched_platform_t *p, const ssched_problem_t *pb,
                                 ssched_schedule_t *s, size_t K, mpq_t est)
 {
     if (!p->routes || p->routes->hosts_one_port || pb->kind != SSCHED_PROBLEM_REDUCE ||
-        (s->unroll_order & 64))
+        (s->unroll_order & 64) || !groups_possible(p, s))
         return;
     int was = s->unroll_order;
     s->unroll_order = was | 64;
