@@ -152,6 +152,13 @@ typedef struct {
     cg_scratch_t sc;    /* price scratch                                    */
     mpq_t cost, lower;  /* lower: the last exact pass's bound on every tree */
     int none;           /* the last exact pass proved that no tree exists   */
+    /* dual smoothing (price_d): the center, the smoothed prices, their
+     * scratch, the center's Farley bound */
+    double *center, *ys, best_ub;
+    int has_center;
+    long mispriced;
+    size_t *mg;
+    cg_scratch_t sc2;
 } cgc_state_t;
 
 /* Add tree t (ownership taken on success): 1 added, 0 already known or
@@ -194,7 +201,25 @@ static int add_tree(cgc_state_t *s, cgc_tree_t *t, int *nomem)
 }
 
 /* Float pricing: the heuristics, then (when they find nothing and
- * optional points are in play) the enumeration of the points in play. */
+ * optional points are in play) the enumeration of the points in play.
+ *
+ * Dual smoothing (Wentges 1997): the master's duals y oscillate from one
+ * round to the next, so the tree priced at y is often dropped again a few
+ * rounds later.  The pricing runs first at ys = a*center + (1-a)*y, the
+ * center being the prices with the best (smallest) Farley bound
+ * sum(ys)/cost(ys) seen so far; the tree found there is added when it
+ * improves the master under y itself, else (a mis-pricing) the round
+ * prices at y as before.  The float phase only proposes columns: the exact
+ * pass still prices the exact duals over every tree. */
+static double smooth_alpha = CGC_SMOOTH;
+
+double ssched_i_cgc_set_smoothing(double alpha)
+{
+    double old = smooth_alpha;
+    smooth_alpha = alpha;
+    return old;
+}
+
 static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, double z,
                                int *added, double *upper, ssched_error_t *err)
 {
@@ -202,21 +227,57 @@ static ssched_status_t price_d(void *ctx, cg_engine_t *e, const double *y, doubl
     cg_master_t *m = &s->m;
     (void)e;
     (void)z;
+    size_t nr = m->n_rows;
+    if (!s->center) {
+        s->center = malloc(2 * nr * sizeof *s->center);
+        s->mg = malloc((s->g.nv ? s->g.nv : 1) * sizeof *s->mg);
+        if (!s->center || !s->mg)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        s->ys = s->center + nr;
+    }
     cg_prices_d pr = ssched_i_cg_prices_d(m, y, &s->sc);
     int can_exact = s->g.n_opt > 0, nomem = 0;
     ssched_status_t st = SSCHED_OK;
-    for (int exact = 0; exact <= can_exact && !*added && st == SSCHED_OK; exact++) {
-        cgc_tree_t tr;
-        double cost = 0;
-        int r = ssched_i_cgc_price_d(&s->g, &pr, exact, &tr, &cost, &st, err);
-        if (r != 1)
+    double alpha = s->has_center ? smooth_alpha : 0.0;
+    for (;;) {
+        const double *yp = y;
+        cg_prices_d ps = pr;
+        if (alpha > 0) {
+            for (size_t r = 0; r < nr; r++)
+                s->ys[r] = alpha * s->center[r] + (1 - alpha) * y[r];
+            yp = s->ys;
+            ps = ssched_i_cg_prices_d(m, yp, &s->sc2);
+        }
+        for (int exact = 0; exact <= (alpha > 0 ? 0 : can_exact) && !*added && st == SSCHED_OK;
+             exact++) {
+            cgc_tree_t tr;
+            double cost = 0;
+            int r = ssched_i_cgc_price_d(&s->g, &ps, exact, &tr, &cost, &st, err);
+            if (r != 1)
+                break;
+            if (cost > 0) { /* the center: the smallest Farley bound */
+                double sum = 0;
+                for (size_t k = 0; k < nr; k++)
+                    sum += yp[k];
+                if (!s->has_center || sum / cost < s->best_ub) {
+                    memcpy(s->center, yp, nr * sizeof *yp);
+                    s->best_ub = sum / cost;
+                    s->has_center = 1;
+                }
+            }
+            if (alpha > 0)
+                cost = ssched_i_cgc_tree_cost_d(&s->g, &pr, &tr, s->mg);
+            if (cost < 1 - 1e-9)
+                *added = add_tree(s, &tr, &nomem);
+            else
+                ssched_i_cgc_tree_free(&tr);
+            if (nomem)
+                st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        }
+        if (*added || alpha <= 0 || st != SSCHED_OK)
             break;
-        if (cost < 1 - 1e-9)
-            *added = add_tree(s, &tr, &nomem);
-        else
-            ssched_i_cgc_tree_free(&tr);
-        if (nomem)
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        s->mispriced++;
+        alpha = 0; /* mis-pricing: price at y */
     }
     *upper = NAN;
     return st;
@@ -322,7 +383,8 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
         st = ssched_i_cg_master_rows(&s.m, 0, err); /* the ordered colgen's rows */
     if (st == SSCHED_OK) /* every row a capacity: rhs 1 */
         st = ssched_i_cge_init(&eng, s.m.n_rows, NULL, opt, out, err);
-    if (st == SSCHED_OK && !ssched_i_cg_scratch_init(&s.sc, p->n_nodes, s.m.nres))
+    if (st == SSCHED_OK && (!ssched_i_cg_scratch_init(&s.sc, p->n_nodes, s.m.nres) ||
+                            !ssched_i_cg_scratch_init(&s.sc2, p->n_nodes, s.m.nres)))
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     /* a participant that cannot reach the target forces TP = 0 */
     out->unreachable = ssched_i_calloc(N, 1);
@@ -371,6 +433,9 @@ ssched_status_t ssched_i_cgc_solve(const ssched_platform_t *p, const ssched_prob
     }
     mpq_clears(s.cost, s.lower, NULL);
     ssched_i_cg_scratch_free(&s.sc);
+    ssched_i_cg_scratch_free(&s.sc2);
+    free(s.center);
+    free(s.mg);
     ssched_i_cge_free(&eng);
     for (size_t k = 0; k < s.m.n_cols; k++) {
         ssched_i_cg_column_free(&s.m.cols[k]);

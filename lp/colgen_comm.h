@@ -73,6 +73,13 @@
 #define CGC_BB_NODES_FLOAT (1L << 10)
 #define CGC_BB_EXACT 2048L
 
+/* Dual smoothing of the float pricing (colgen_comm.c, price_d): the
+ * weight of the stability center.  Measured on the commut1000 row of
+ * bench/scale.sh (CPU s, float rounds): 0 (none) 14.0 s, 254 rounds;
+ * 0.01: 2.2 s, 56; 0.3: 1.8 s, 42; 0.5: 1.8 s, 44; 0.8: 1.8 s, 42;
+ * 0.9: 3.2 s, 77.  The same certified TP each time. */
+#define CGC_SMOOTH 0.5
+
 /* Participant flows (N x edges) up to which the relaxation LP is solved for
  * the upper bound when Farley's bound exists too (colgen_comm.c). */
 #define CGC_RELAX_MAX 20000
@@ -161,6 +168,11 @@ SSCHED_INTERNAL int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q
                                          cgc_tree_t *tree, mpq_ptr cost, mpq_ptr lower, int *proven,
                                          ssched_status_t *status, ssched_error_t *err);
 
+/* Tree t's cost under prices y in doubles (mg: t->nv scratch entries);
+ * NAN on ENOMEM. */
+SSCHED_INTERNAL double ssched_i_cgc_tree_cost_d(const cgc_graph_t *g, const cg_prices_d *y,
+                                                const cgc_tree_t *t, size_t *mg);
+
 /* The same on per-edge and per-node costs (ecost[e] >= 0 for a message
  * over e, mcost[v] >= 0 for a merge on v). */
 SSCHED_INTERNAL int ssched_i_cgc_price(const cgc_graph_t *g, const mpq_t *ecost, const mpq_t *mcost,
@@ -202,6 +214,10 @@ SSCHED_INTERNAL int ssched_i_cgc_merges_all(const cgc_graph_t *g, const cgc_tree
 /* The tree as a master column: sorted sends and merges.  0 on ENOMEM. */
 SSCHED_INTERNAL int ssched_i_cgc_tree_column(const cgc_graph_t *g, const cgc_tree_t *t,
                                              cg_column_t *c);
+
+/* Test hook: the smoothing weight of the float pricing (0: none,
+ * default CGC_SMOOTH); returns the previous one.  Not thread-safe. */
+SSCHED_INTERNAL double ssched_i_cgc_set_smoothing(double alpha);
 
 /* Build / free the auxiliary vertices of a validated commutative reduce. */
 SSCHED_INTERNAL ssched_status_t ssched_i_cgc_graph_init(cgc_graph_t *g, const ssched_platform_t *p,

@@ -234,6 +234,20 @@ int ssched_i_cgc_price_d(const cgc_graph_t *g, const cg_prices_d *y, int exact, 
     return r;
 }
 
+double ssched_i_cgc_tree_cost_d(const cgc_graph_t *g, const cg_prices_d *y, const cgc_tree_t *t,
+                                size_t *mg)
+{
+    double cost = 0;
+    for (size_t k = 0; k < t->off[t->nv]; k++)
+        cost += edge_price_d(g, y, t->edges[k]) * mpq_get_d(g->sc[t->edges[k]]);
+    if (!ssched_i_cgc_merges_all(g, t, mg))
+        return NAN;
+    for (size_t v = 0; v < t->nv; v++)
+        if (mg[v] && g->p->has_w[g->node[v]])
+            cost += (double)mg[v] * y->cpu[g->node[v]] * mpq_get_d(g->p->w[g->node[v]]);
+    return cost;
+}
+
 int ssched_i_cgc_price_q(const cgc_graph_t *g, const cg_prices_q *y, int exact, cgc_tree_t *tree,
                 mpq_ptr cost, mpq_ptr lower, int *proven, ssched_status_t *status,
                 ssched_error_t *err)

@@ -11,7 +11,11 @@
  *     certified lower bound, and the float cost is the tree's own cost;
  *   - a root without w (exactly one input: the penalty M path);
  *   - the workspace reused across calls of different sizes gives the same
- *     answer as a fresh one. */
+ *     answer as a fresh one;
+ *   - ssched_i_cgc_tree_cost_d (the smoothing's re-pricing at the master's
+ *     own duals) gives the tree's exact cost, up to rounding;
+ *   - whole solves with and without the float pricing's dual smoothing
+ *     (lp/colgen_comm.c) certify the same TP, bound and optimal flag. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -161,6 +165,9 @@ static void compare(uint64_t seed, size_t nodes, int cpu, int router_target, int
         if (rd == 1 && rq == 1) {
             tree_cost(&g, &pr, &td, ct);
             CU_ASSERT(close_to(cd, ct)); /* the float cost is the tree's */
+            size_t *mg = malloc(td.nv * sizeof *mg);
+            CU_ASSERT(close_to(ssched_i_cgc_tree_cost_d(&g, &pr.d, &td, mg), ct));
+            free(mg);
             CU_ASSERT(mpq_cmp(ct, lower) >= 0); /* lower bounds every tree */
             if (!cpu) { /* both exact: the same optimum */
                 CU_ASSERT(proven);
@@ -214,12 +221,65 @@ static void test_router_target(void)
     CU_ASSERT(n >= 12);
 }
 
+/* One solve of pb with smoothing weight alpha: TP, bound, optimal flag,
+ * float rounds. */
+static void solve_with(const ssched_platform_t *p, const ssched_problem_t *pb, double alpha,
+                       mpq_ptr tp, mpq_ptr ub, int *optimal, long *rounds)
+{
+    double old = ssched_i_cgc_set_smoothing(alpha);
+    ssched_steady_options_t o;
+    ssched_steady_options_default(&o);
+    o.method = SSCHED_METHOD_COLGEN;
+    ssched_steady_t s;
+    ssched_steady_init(&s);
+    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve_opts(p, pb, &o, &s, NULL), SSCHED_OK);
+    ssched_i_cgc_set_smoothing(old);
+    mpq_set(tp, s.throughput);
+    mpq_set(ub, s.upper_bound);
+    *optimal = s.optimal;
+    *rounds = (long)s.cg_iterations;
+    ssched_steady_free(&s);
+}
+
+/* Smoothing only changes which columns the float phase proposes: the
+ * certified values are those of the unsmoothed solve.  Random Tiers, every
+ * host a participant, the target a random host or a router. */
+static void test_smoothing_same_values(void)
+{
+    long r0 = 0, r1 = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        ssched_platform_t p;
+        tiers(&p, 300 + seed, 30 + 6 * (size_t)seed);
+        ssched_problem_t pb;
+        all_hosts(&pb, &p, seed % 3 == 0);
+        mpq_t tp0, ub0, tp1, ub1;
+        mpq_inits(tp0, ub0, tp1, ub1, NULL);
+        int o0, o1;
+        long it0, it1;
+        solve_with(&p, &pb, 0.0, tp0, ub0, &o0, &it0);
+        solve_with(&p, &pb, CGC_SMOOTH, tp1, ub1, &o1, &it1);
+        CU_ASSERT(mpq_equal(tp0, tp1));
+        CU_ASSERT(mpq_equal(ub0, ub1));
+        CU_ASSERT_EQUAL(o0, o1);
+        if (!mpq_equal(tp0, tp1))
+            gmp_fprintf(stderr, "\n  seed %d: TP %Qd without smoothing, %Qd with\n", (int)seed,
+                        tp0, tp1);
+        r0 += it0;
+        r1 += it1;
+        mpq_clears(tp0, ub0, tp1, ub1, NULL);
+        ssched_problem_free(&pb);
+        ssched_platform_free(&p);
+    }
+    printf("\n  float rounds: %ld without smoothing, %ld with\n", r0, r1);
+}
+
 static const tu_test_t tests[] = {
     {"float pricing = exact pricing without merge points (shared paths, dense arborescence)",
      test_no_cpu_prices},
     {"float pricing with cpu prices: a real tree at its own cost, above the lower bound",
      test_cpu_prices},
     {"float pricing into a root without w (one input: the penalty)", test_router_target},
+    {"dual smoothing: the same certified values as without", test_smoothing_same_values},
     {NULL, NULL}};
 
 int main(void)
