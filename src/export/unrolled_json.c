@@ -476,6 +476,24 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
     /* times of a rounded scale (unroll_internal.h) may need more than a
      * long as one denominator: then each is written as it is */
     int exact = !mpz_fits_slong_p(Q);
+    if (!exact) { /* and every time in ticks of 1/Q fits too (events that
+                     did not come from the engine, e.g. a scan's) */
+        mpq_t last;
+        mpq_init(last);
+        for (size_t k = 0; k < u->n_transfers; k++)
+            if (mpq_cmp(u->transfers[k].end, last) > 0)
+                mpq_set(last, u->transfers[k].end);
+        for (size_t k = 0; k < u->n_computations; k++)
+            if (mpq_cmp(u->computations[k].end, last) > 0)
+                mpq_set(last, u->computations[k].end);
+        mpz_t t;
+        mpz_init(t);
+        mpz_cdiv_q(t, mpq_numref(last), mpq_denref(last));
+        mpz_mul(t, t, Q);
+        exact = !mpz_fits_slong_p(t);
+        mpz_clear(t);
+        mpq_clear(last);
+    }
     w.q = ok && !exact ? mpz_get_si(Q) : 1;
     w.a = ok && !exact_a ? mpz_get_si(A) : 1;
     /* a table pays only for many events */
