@@ -868,10 +868,10 @@ ssched_status_t ssched_scan_unroll(const ssched_platform_t *p, const ssched_prob
     mpq_init(ratio);
     if (rc == SSCHED_OK)
         rc = try_modulo(&c, st, K, count, done, out, ratio, err);
-    /* the greedy placement when the pattern is missing or slow: the
-     * shorter is kept */
+    /* the greedy placement when the pattern is missing or slow, or K is
+     * small (the pattern's start-up then weighs): the shorter is kept */
     mpq_set_ui(c.v, 21, 20);
-    if (rc == SSCHED_OK && (mpq_sgn(ratio) == 0 || mpq_cmp(ratio, c.v) > 0)) {
+    if (rc == SSCHED_OK && (mpq_sgn(ratio) == 0 || mpq_cmp(ratio, c.v) > 0 || K <= 200)) {
         ssched_unrolled_t g;
         ssched_unrolled_init(&g);
         g.transfers = ssched_i_alloc(K * most + 1, sizeof *g.transfers);
