@@ -329,12 +329,91 @@ static void test_cli(void)
     }
 }
 
+/* ssched-exec --verify under mpirun: every participant j >= 1 gets the
+ * ordered product of the 2x2 matrices of participants 0..j (exclusive
+ * 0..j-1), exactly once per operation; a failing result callback fails
+ * the run.  Under SMPI, paced (--pace 1: no event before its planned
+ * start), the simulated makespan is the plan's within 1e-9. */
+#ifdef SSCHED_MPIRUN
+#define MPIRUN "OMPI_MCA_mpi_yield_when_idle=1 " SSCHED_MPIRUN " --allow-run-as-root --oversubscribe -q"
+#endif
+
+static const char *scan_file(const char *plat, const char *parts, const char *extra, unsigned long K,
+                             const char *name)
+{
+    const char *path = tu_tmp_path(name);
+    tu_run_t r;
+    tu_run(&r, "schedule '%s/examples/%s.graphml' --problem scan --participants %s %s "
+               "--operations %lu --unroll -o '%s'", SSCHED_SOURCE_DIR, plat, parts, extra, K, path);
+    if (r.status != 0)
+        fprintf(stderr, "\n  ssched schedule (scan) failed: %s", r.err);
+    CU_ASSERT_EQUAL(r.status, 0);
+    tu_run_free(&r);
+    return path;
+}
+
+static void test_exec(void)
+{
+#if defined(SSCHED_EXEC) && defined(SSCHED_MPIRUN)
+    static const struct {
+        const char *plat, *parts, *extra;
+        int np;
+    } runs[] = {{"fig6", "P0,P1,P2", "", 3},
+                {"fig6", "P0,P1,P2", "--exclusive", 3},
+                {"tiers-small", "h0_0_0_0,h0_0_1_0,h1_0_0_0,h0_0_0_1", "", 20},
+                {"tiers-small", "h0_0_0_0,h0_0_1_0,h1_0_0_0,h0_0_0_1", "--exclusive", 20}};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "scan-exec-%zu.json", k);
+        const char *path = scan_file(runs[k].plat, runs[k].parts, runs[k].extra, 40, name);
+        tu_run_t r;
+        tu_sh(&r, MPIRUN " -np %d '%s' '%s' --verify --json --unit-bytes 640", runs[k].np,
+              SSCHED_EXEC, path);
+        const char *last = r.out ? strrchr(r.out, '{') : NULL;
+        int ok = r.status == 0 && last && strstr(last, "\"verified\": true");
+        if (!ok)
+            fprintf(stderr, "\n  %s: status %d\n%s\n%s", path, r.status, r.out ? r.out : "",
+                    r.err ? r.err : "");
+        CU_ASSERT(ok);
+        tu_run_free(&r);
+        if (k == 0) { /* a result callback that fails: the run fails */
+            tu_sh(&r, "SSCHED_EXEC_FAIL_OP=3 " MPIRUN " -np 3 '%s' '%s' --verify --unit-bytes 640",
+                  SSCHED_EXEC, path);
+            CU_ASSERT_NOT_EQUAL(r.status, 0);
+            tu_run_free(&r);
+        }
+    }
+#endif
+#if defined(SSCHED_EXEC_SMPI) && defined(SSCHED_SMPIRUN)
+    const char *xml = tu_tmp_path("scan-ts.xml"), *hosts = tu_tmp_path("scan-ts.hosts");
+    tu_run_t s;
+    tu_run(&s, "export simgrid '%s/examples/tiers-small.graphml' -o '%s' --hostfile '%s'",
+           SSCHED_SOURCE_DIR, xml, hosts);
+    CU_ASSERT_EQUAL_FATAL(s.status, 0);
+    tu_run_free(&s);
+    const char *path = scan_file("tiers-small", "h0_0_0_0,h0_0_1_0,h1_0_0_0", "", 100,
+                                 "scan-smpi.json");
+    tu_sh(&s, SSCHED_SMPIRUN " -np 20 -platform '%s' -hostfile '%s' "
+          "$(sh '%s/bench/smpi_exact.sh' --print-cfg B) --log=root.thres:warning '%s' '%s' "
+          "--json --verify --pace 1", xml, hosts, SSCHED_SOURCE_DIR, SSCHED_EXEC_SMPI, path);
+    const char *m = s.out ? strstr(s.out, "\"ratio\": ") : NULL;
+    double ratio = m ? atof(m + 9) : 0;
+    int ok = ratio > 1 - 1e-9 && ratio < 1 + 1e-9 && strstr(s.out, "\"verified\": true");
+    if (!ok)
+        fprintf(stderr, "\n  smpi scan: status %d ratio %.17g\n%s\n%s", s.status, ratio,
+                s.out ? s.out : "", s.err ? s.err : "");
+    CU_ASSERT(ok);
+    tu_run_free(&s);
+#endif
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"valid: star (one-port, switch), complete graphs, latency; bounds", test_valid},
         {"checker mutations: operands, dropped copy, early send, receiver", test_mutations},
         {"CLI: schedule --unroll, check; bad input", test_cli},
+        {"ssched-exec --verify under mpirun; SMPI paced = plan within 1e-9", test_exec},
         {NULL, NULL}};
     return tu_main("scan_unroll", tests);
 }
