@@ -17,11 +17,11 @@
 # rank receiving from every lower one, and with a non-commutative operator
 # it returns each rank's own value, so its rows show '!'), MPI_Iscan, and
 # "cScan": MPI_Scan with a commutative operator of the same cost (matrix
-# sums), the time of an SMPI scan that works; ssched has no scan schedule
-# yet (item 4): its column is K/UB, UB the certified upper bound on the scan
-# throughput, a LOWER bound on the time of K scans, and the ratio
-# best/(K/UB) is the most any scan schedule could gain over the best
-# verified baseline; not in the default list (PROBLEMS=scan);
+# sums), the time of an SMPI scan that works; ssched's scan is planned
+# (`ssched schedule --unroll`, schedule/unroll_scan.c) and run by
+# ssched-exec-smpi like the others; its K/TP column is K/UB, UB the
+# certified upper bound on the scan throughput (a LOWER bound on the time of
+# K scans, marked *); not in the default list (PROBLEMS=scan);
 # K operations each.  For each: K/TP (`ssched solve`), the makespan of
 # `ssched schedule --operations K --unroll`, the SMPI time of ssched's
 # executor (ssched-exec-smpi, "n/a" if not built), and the baselines of
@@ -284,9 +284,7 @@ for plat in $PLATFORMS; do
                 else
                     CFG=$DEFAULT_CFG; PP=$W/scaled_default.graphml
                 fi
-                if [ "${prob%-sw}" = scan ]; then
-                    PLAN=not-yet # no scan schedule yet (issue 27 item 4)
-                elif "$SSCHED" schedule "$PP" "$@" --operations "$K" --unroll -o "$W/u.json" >"$W/sched.log" 2>&1; then
+                if "$SSCHED" schedule "$PP" "$@" --operations "$K" --unroll -o "$W/u.json" >"$W/sched.log" 2>&1; then
                     PLAN=$(frac "$W/u.json" makespan)
                 else
                     PLAN=fail
@@ -416,10 +414,9 @@ for line in open(sys.argv[1]):
     ok = [(t, n) for n, t, v in base if t is not None and v == "yes"]
     best = min(ok) if ok else None
     scan = prob.startswith("scan")
-    if scan:  # no schedule: the certified lower bound K/UB
+    ref, mark = (num(sim), "") if num(sim) is not None else (num(plan), "p")
+    if scan and ref is None:  # no schedule: the certified lower bound K/UB
         ref, mark = kt, "b"
-    else:
-        ref, mark = (num(sim), "") if num(sim) is not None else (num(plan), "p")
     ratio = f"{best[0] / ref:.3f}{mark}" if best and ref else "n/a"
     gap = f"{num(sim) / num(plan) - 1:+.2%}" if num(sim) and num(plan) else "n/a"
     raw = {b.rsplit("=", 2)[0]: b.rsplit("=", 2)[1] for b in f[9:]}
@@ -434,7 +431,7 @@ for line in open(sys.argv[1]):
 print("best/ssched: best verified baseline / ssched simulated (suffix p: / planned makespan, "
       "the executor being absent); gap: simulated / planned - 1")
 print("scan: *: K/UB with UB the certified upper bound on the scan throughput, a lower bound on "
-      "the time of K scans (no scan schedule yet: planned and simulated 'not-yet'); suffix b: "
-      "best / (K/UB), the most a scan schedule could gain; cScan: SMPI's MPI_Scan with a "
-      "commutative operator of the same cost (its non-commutative result is wrong: '!')")
+      "the time of K scans; suffix b (no ssched time): best / (K/UB); cScan: SMPI's MPI_Scan "
+      "with a commutative operator of the same cost, the correct SMPI scan (the "
+      "non-commutative MPI_Scan's result is wrong: '!')")
 PY

@@ -70,3 +70,31 @@ for N in 4 6 8; do
         done
     done
 done
+
+echo
+echo "== unrolled scans (ssched schedule --unroll; checked): makespan against K/TP and K/UB =="
+echo "   (UNROLL_K=\"100 1000\" by default; graph model, one-port and --routers switch)"
+printf '%-12s %-3s %-9s %-16s %6s %-16s %-12s %-12s %8s\n' platform N kind model K makespan \
+    'mk/(K/TP)' 'mk/(K/UB)' cpu_s
+for spec in tiers-small:4 tiers-small:8 tiers-99:8 tiers-99:16; do
+    name=${spec%%:*}
+    N=${spec##*:}
+    PLAT=examples/$name.graphml
+    LIST=$(hosts "$PLAT" | head -n "$N" | paste -sd, -)
+    for kind in inclusive exclusive; do
+        X=; [ $kind = exclusive ] && X=--exclusive
+        for model in "" "--routers switch"; do
+            for K in ${UNROLL_K:-100 1000}; do
+                # shellcheck disable=SC2086
+                OUT=$(/usr/bin/time -f '%U %S' -o "$TMP" "$SSCHED" schedule "$PLAT" \
+                    --problem scan --participants "$LIST" $X $model --operations "$K" \
+                    --unroll -o /dev/null)
+                M=$(echo "$OUT" | sed -n 's/^time for K operations: [^ ]* (\([^)]*\)).*/\1/p')
+                R1=$(echo "$OUT" | sed -n 's/^makespan \/ LB(K) = [^ ]* (\([^)]*\)).*/\1/p')
+                R2=$(echo "$OUT" | sed -n 's/.*makespan \/ max(K\/UB, LB1) = [^ ]* (\([^)]*\)).*/\1/p')
+                printf '%-12s %-3s %-9s %-16s %6s %-16s %-12s %-12s %8.2f\n' "$name" "$N" \
+                    "$kind" "${model:-graph}" "$K" "$M" "$R1" "$R2" "$(cpu "$TMP")"
+            done
+        done
+    done
+done

@@ -324,6 +324,9 @@ static ssched_status_t check_unrolled_text(json_t *root, const chk_extent_t *tr,
         else if (c.bcast)
             st = co->present ? ssched_i_chk_bad(&c, "\"computations\" in a broadcast schedule")
                              : ssched_i_chk_unrolled_broadcast(&c, root, tr);
+        else if (c.scan)
+            st = co->present ? ssched_i_chk_unrolled_scan(&c, root, tr, co)
+                             : ssched_i_chk_bad(&c, "missing \"computations\" array");
         else if (c.reduce)
             st = co->present ? ssched_i_chk_unrolled_reduce(&c, root, tr, co)
                              : ssched_i_chk_bad(&c, "missing \"computations\" array");
@@ -469,7 +472,10 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
     else if ((st = ssched_i_chk_read_platform(&c, root, periodic)) == SSCHED_OK &&
              (st = ssched_i_chk_read_problem(&c, root, periodic)) == SSCHED_OK &&
              (st = ssched_i_chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
-        if (!strcmp(format, "ssched-schedule/1")) {
+        if (!strcmp(format, "ssched-schedule/1") && c.scan) {
+            st = ssched_i_chk_bad(&c, "a periodic scan schedule is not supported by this "
+                                      "checker (unrolled files only)");
+        } else if (!strcmp(format, "ssched-schedule/1")) {
             st = c.allreduce ? ssched_i_chk_allreduce(&c, root)
                  : c.bcast   ? ssched_i_chk_broadcast(&c, root)
                              : ssched_i_chk_periodic(&c, root);

@@ -190,6 +190,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
                                               "commutative", NULL};
     static const char *const allreduce_keys[] = {"kind", "participants", "root", "size",
                                                  "commutative", NULL};
+    static const char *const scan_keys[] = {"kind", "participants", "exclusive", "size", NULL};
     json_t *pb = json_object_get(root, "problem");
     const char *kind = json_string_value(json_object_get(pb, "kind"));
     if (!kind)
@@ -199,6 +200,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
                                   : !strcmp(kind, "gossip") ? gossip_keys
                                   : !strcmp(kind, "reduce") ? reduce_keys
                                   : !strcmp(kind, "allreduce") ? allreduce_keys
+                                  : !strcmp(kind, "scan")      ? scan_keys
                                                             : NULL;
         ssched_status_t kst = keys ? ssched_i_chk_keys(c, pb, "problem", keys) : SSCHED_OK;
         if (kst != SSCHED_OK)
@@ -216,6 +218,40 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
         json_decref(wrap);
     } else if (!strcmp(kind, "gossip")) {
         st = node_list(c, pb, "sources", &src, &ns, strict);
+    } else if (!strcmp(kind, "scan")) {
+        /* intervals as a reduce's; participant j ends with its prefix
+         * (check_unrolled_scan.c); "target" is the last participant, for
+         * the shared reduce code only */
+        c->reduce = c->scan = 1;
+        json_t *x = json_object_get(pb, "exclusive");
+        if (x && !json_is_boolean(x))
+            return ssched_i_chk_bad(c, "problem.exclusive must be true or false");
+        c->exclusive = json_is_true(x);
+        st = node_list(c, pb, "participants", &c->participants, &c->N, 0);
+        if (st == SSCHED_OK && c->N < 2)
+            st = ssched_i_chk_bad(c, "problem.participants: a scan needs at least 2 participants");
+        for (size_t a = 0; a < c->N && st == SSCHED_OK; a++)
+            for (size_t b = 0; b < a; b++)
+                if (c->participants[a] == c->participants[b])
+                    st = ssched_i_chk_bad(c, "problem.participants: '%s' listed twice",
+                                          c->names[c->participants[a]]);
+        if (st == SSCHED_OK)
+            c->target = c->participants[c->N - 1];
+        if (st == SSCHED_OK)
+            st = read_size(c, pb);
+        size_t nI = c->N * (c->N + 1) / 2;
+        if (st == SSCHED_OK) {
+            c->type_origin = malloc(nI * sizeof(size_t));
+            c->type_dest = malloc(nI * sizeof(size_t));
+            if (!c->type_origin || !c->type_dest)
+                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+            for (size_t k = 0; k < c->N && st == SSCHED_OK; k++)
+                for (size_t m = k; m < c->N; m++) {
+                    c->type_origin[c->n_types] = k;
+                    c->type_dest[c->n_types++] = m;
+                }
+        }
+        return st;
     } else if (!strcmp(kind, "reduce") || !strcmp(kind, "allreduce")) {
         /* an all-reduce's reduce part is checked as a reduce to its root
          * (the file's "root" when the problem left it open) */

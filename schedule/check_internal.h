@@ -36,6 +36,12 @@ typedef struct {
                                       sets met so far (check_commut.c)   */
     ssched_sets_t sets;
     uint64_t *scratch;             /* sets.words words                   */
+    int scan, exclusive;           /* scan (issue 27): reduce is set too
+                                      (interval types, participants);
+                                      participant j must end with v[0,j]
+                                      (exclusive: v[0,j-1]); values are
+                                      copied, never consumed
+                                      (check_unrolled_scan.c)             */
     int bcast;                     /* broadcast: one type (type 0), no
                                       origin/dest in transfers            */
     size_t source;                 /* broadcast                          */
@@ -236,6 +242,9 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_allreduce(chk_t *c, json_t *root);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_reduce_balance(chk_t *c, json_t *root,
                                                             mpq_t *const net, const mpq_t period,
                                                             const mpq_t ops);
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_scan(chk_t *c, json_t *root,
+                                                            const chk_extent_t *tr,
+                                                            const chk_extent_t *co);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_reduce(
         chk_t *c, json_t *root, const chk_extent_t *tr, const chk_extent_t *co);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_reduce_trees(chk_t *c, json_t *root, const mpq_t ops);

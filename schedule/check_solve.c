@@ -120,6 +120,10 @@ static ssched_status_t make_problem(chk_t *c, json_t *root, ssched_problem_t *pb
         st = node_list(c, o, "source", &pb->sources, &pb->n_sources);
         if (st == SSCHED_OK)
             st = node_list(c, o, "targets", &pb->targets, &pb->n_targets);
+    } else if (c->scan) {
+        pb->kind = SSCHED_PROBLEM_SCAN;
+        pb->exclusive = c->exclusive;
+        st = node_list(c, o, "participants", &pb->participants, &pb->n_participants);
     } else if (c->reduce) {
         pb->kind = c->allreduce ? SSCHED_PROBLEM_ALLREDUCE : SSCHED_PROBLEM_REDUCE;
         pb->commutative = c->comm;
@@ -186,7 +190,7 @@ static ssched_status_t solve_again(chk_t *c, json_t *root, ref_t *ref)
     }
     if (st == SSCHED_OK) {
         int multicast = c->bcast && s.multicast;
-        ref->exact = !(multicast || c->comm || c->allreduce);
+        ref->exact = !(multicast || c->comm || c->allreduce || c->scan);
         mpq_set(ref->tp, s.throughput);
         mpq_set(ref->ub, ref->exact ? s.throughput : s.upper_bound);
         ref->optimal = ref->exact || s.optimal;

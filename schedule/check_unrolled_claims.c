@@ -191,6 +191,36 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
         for (size_t t = 0; t < c->N; t++)
             port(c, c->participants[t], 0, 1, dummy, cut, have_cut);
         mpq_clear(dummy);
+    } else if (c->scan) {
+        /* LB1 of a scan: demand j (v[0,a_j] at r_j, j >= 1) needs every
+         * v[k,k], k <= a_j, merged on some x that computes and then a
+         * value reaching r_j: max_k min_x d(r_k,x) + w(x) + d(x,r_j); with
+         * a_j = 0 (exclusive j = 1) v[0,0] travels, d(r_0,r_1).  No cut. */
+        for (size_t j = 1; j < c->N; j++) {
+            size_t aj = c->exclusive ? j - 1 : j, dj = c->participants[j];
+            if (aj == 0) {
+                distances(c, c->participants[0], 0, 0, a);
+                if (mpq_sgn(a[dj]) >= 0 && mpq_cmp(a[dj], lb) > 0)
+                    mpq_set(lb, a[dj]);
+                continue;
+            }
+            distances(c, dj, 1, 0, b);
+            for (size_t k = 0; k <= aj; k++) {
+                distances(c, c->participants[k], 0, 0, a);
+                int any = 0;
+                for (size_t x = 0; x < c->n_nodes; x++) {
+                    if (!c->has_w[x] || mpq_sgn(a[x]) < 0 || mpq_sgn(b[x]) < 0)
+                        continue;
+                    mpq_add(q, a[x], c->w[x]);
+                    mpq_add(q, q, b[x]);
+                    if (!any || mpq_cmp(q, best) < 0)
+                        mpq_set(best, q);
+                    any = 1;
+                }
+                if (any && mpq_cmp(best, lb) > 0)
+                    mpq_set(lb, best);
+            }
+        }
     } else if (!c->reduce) {
         /* message types are (origin, dest) pairs */
         for (size_t v = 0; v < c->n_nodes; v++) {

@@ -110,7 +110,9 @@ typedef struct {
     size_t n_participants;     /* reduce                                    */
     long participant;          /* this node's index among them, or -1       */
     int is_target;             /* reduce: this node receives the results
-                                  (all-reduce: every participant)           */
+                                  (all-reduce: every participant; scan:
+                                  participants 1..N-1, their prefixes)     */
+    int exclusive;             /* scan: participant j gets v[0,j-1]         */
     int commutative;           /* reduce: a commutative operator; combine
                                   then merges the partial results of two
                                   disjoint sets of participants, in no

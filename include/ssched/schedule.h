@@ -341,6 +341,21 @@ ssched_status_t ssched_unroll_limited(const ssched_platform_t *p, const ssched_p
                                       const ssched_unroll_limits_t *limits,
                                       ssched_unrolled_t *out, ssched_error_t *err);
 
+/* Scan (issue 27; schedule/unroll_scan.c): K >= 1 operations of the
+ * certified packing of prefix structures st->scan_structures (a scan
+ * solution by column generation), operation q on the structure furthest
+ * below its share x_s / TP, its sends and tasks list-scheduled in exact
+ * time on one-port hosts, switch links and processors (whole values, a
+ * value kept where it arrives, so it can be sent again and merged).  s
+ * receives the header of the unrolled file (kind scan, intervals as types,
+ * throughput = the achievable TP), out the events in start order and the
+ * figures; write them with ssched_write_unrolled_json.  EINPUT for a
+ * routed platform, a solution without structures, K = 0 or more than
+ * 5*10^7 events. */
+ssched_status_t ssched_scan_unroll(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                   const ssched_steady_t *st, size_t K, ssched_schedule_t *s,
+                                   ssched_unrolled_t *out, ssched_error_t *err);
+
 /* The same streamed to a file while it is generated:
  * ssched_write_unrolled_stream (ssched/export.h). */
 

@@ -11,6 +11,7 @@
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
+#include "src/cli/schedule_scan.h"
 #include "ssched/export.h"
 #include "ssched/schedule.h"
 
@@ -435,6 +436,36 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         (o->gantt || o->dot || o->trees_dot))
         rc = cli_bad_input("schedule", "allreduce: --gantt, --dot and --trees-dot are not "
                            "supported yet");
+    /* scan (issue 27): unrolled schedules only (src/cli/schedule_scan.c) */
+    if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_SCAN) {
+        if (!o->unroll)
+            rc = cli_bad_input("schedule", "scan: only --unroll schedules are supported so far "
+                               "(--operations K --unroll -o FILE)");
+        else if (o->fixed || o->has_max_period || o->has_pattern || o->batch || o->pieces >= 0 ||
+                 o->no_check || o->gantt || o->dot || o->trees_dot || o->no_split)
+            rc = cli_bad_input("schedule", "scan: --unroll takes no --fixed-period, --max-period, "
+                               "--pattern, --batch, --pieces, --no-split, --no-check, --gantt, "
+                               "--dot or --trees-dot");
+        ssched_steady_t st;
+        ssched_steady_init(&st);
+        ssched_steady_options_t sopt;
+        ssched_error_t err;
+        ssched_error_clear(&err);
+        if (rc != CLI_EXIT_OK)
+            ;
+        else if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
+            ; /* bad --method: already reported */
+        else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
+            rc = cli_report("schedule", &err);
+        else if (mpq_sgn(st.throughput) == 0)
+            rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
+        else
+            rc = cli_schedule_scan(o->output, (size_t)o->operations, o->quiet, &p, &pb, &st);
+        ssched_steady_free(&st);
+        ssched_problem_free(&pb);
+        ssched_platform_free(&p);
+        return rc;
+    }
     if (rc == CLI_EXIT_OK) {
         ssched_steady_t st;
         ssched_schedule_t s;

@@ -397,10 +397,11 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
     if (o->commutative && kind != SSCHED_PROBLEM_REDUCE && kind != SSCHED_PROBLEM_ALLREDUCE)
         return cli_bad_input(cmd, "--commutative: applies to reduce and allreduce only, not %s",
                              o->problem);
-    /* scan (issue 27): the upper-bound LP only, so far; no schedule yet */
-    if (kind == SSCHED_PROBLEM_SCAN && strcmp(cmd, "solve") && strcmp(cmd, "lp"))
+    /* scan (issue 27): solve, lp and unrolled schedules so far */
+    if (kind == SSCHED_PROBLEM_SCAN && strcmp(cmd, "solve") && strcmp(cmd, "lp") &&
+        strcmp(cmd, "schedule"))
         return cli_bad_input(cmd, "--problem scan: not supported for scan yet (only ssched "
-                             "solve and ssched lp: its certified upper bound)");
+                             "solve, ssched lp and ssched schedule --unroll)");
     if (o->exclusive && kind != SSCHED_PROBLEM_SCAN)
         return cli_bad_input(cmd, "--exclusive: applies to scan only, not %s", o->problem);
     if (o->root && kind != SSCHED_PROBLEM_ALLREDUCE)

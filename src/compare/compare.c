@@ -105,6 +105,20 @@ static ssched_status_t timed(const ssched_compare_options_t *o, const ssched_pla
     return best_time(p, pb, steady, M, out, err);
 }
 
+ssched_status_t ssched_i_compare_checked(const ssched_mk_cluster_t *c, ssched_mk_schedule_t *s,
+                                        ssched_status_t st, mpq_t out, ssched_error_t *err)
+{
+    if (st == SSCHED_OK) { /* a schedule we built that fails the model is a bug */
+        ssched_check_report_t rep;
+        st = ssched_i_report_require(ssched_mk_check(c, s, &rep, err), &rep, SSCHED_EINTERNAL,
+                                     err);
+    }
+    if (st == SSCHED_OK)
+        mpq_set(out, s->makespan);
+    ssched_mk_schedule_free(s);
+    return st;
+}
+
 static ssched_status_t one_shot(const ssched_mk_cluster_t *c, const ssched_compare_options_t *o,
                                 mpq_t out, ssched_error_t *err)
 {
@@ -118,15 +132,7 @@ static ssched_status_t one_shot(const ssched_mk_cluster_t *c, const ssched_compa
     else
         st = o->optimal ? ssched_mk_broadcast_optimal(c, o->root, &s, &stats, err)
                         : ssched_mk_broadcast_fnf(c, o->root, &s, err);
-    if (st == SSCHED_OK) { /* a schedule we built that fails the model is a bug */
-        ssched_check_report_t rep;
-        st = ssched_i_report_require(ssched_mk_check(c, &s, &rep, err), &rep, SSCHED_EINTERNAL,
-                                     err);
-    }
-    if (st == SSCHED_OK)
-        mpq_set(out, s.makespan);
-    ssched_mk_schedule_free(&s);
-    return st;
+    return ssched_i_compare_checked(c, &s, st, out, err);
 }
 
 ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_compare_options_t *o,

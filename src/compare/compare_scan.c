@@ -1,7 +1,7 @@
 /* compare --operation scan: the best makespan of ONE scan (exhaustive
  * search, or the chain) against the pipelined view, which for a scan is
- * the certified upper bound UB on the throughput only (no scan schedule
- * exists yet, issue 27 item 4): M / UB is a lower bound on the time of M
+ * the certified upper bound UB on the throughput only (an unrolled scan
+ * reaches the achievable TP <= UB, schedule/unroll_scan.c): M / UB is a lower bound on the time of M
  * pipelined scans (RR-4872 Lemma 1: no schedule does more than TP <= UB
  * operations per time unit), so the table shows where pipelining CANNOT
  * win (1/UB >= the one-shot makespan) and never claims a crossover. */
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "src/compare/compare_internal.h"
-#include "src/util/check_report.h"
 #include "ssched/problem.h"
 #include "ssched/steady.h"
 
@@ -23,15 +22,7 @@ static ssched_status_t one_scan(const ssched_mk_cluster_t *c, const ssched_compa
     ssched_mk_stats_t stats;
     ssched_status_t st = o->optimal ? ssched_mk_scan_optimal(c, o->exclusive, NULL, &s, &stats, err)
                                     : ssched_mk_scan_chain(c, o->exclusive, &s, err);
-    if (st == SSCHED_OK) { /* a schedule we built that fails the model is a bug */
-        ssched_check_report_t rep;
-        st = ssched_i_report_require(ssched_mk_check(c, &s, &rep, err), &rep, SSCHED_EINTERNAL,
-                                     err);
-    }
-    if (st == SSCHED_OK)
-        mpq_set(out, s.makespan);
-    ssched_mk_schedule_free(&s);
-    return st;
+    return ssched_i_compare_checked(c, &s, st, out, err);
 }
 
 /* "p0,p1,...": the participants in index order (operator order). */

@@ -82,12 +82,20 @@ static int set_text(text_t *t, const char *a, const char *b, const char *c, cons
     return 1;
 }
 
+/* Intervals as types and computations: reduce, all-reduce, scan. */
+static int interval_like(const ssched_schedule_t *s)
+{
+    return sched_reduce_like(s) || s->kind == SSCHED_PROBLEM_SCAN;
+}
+
 /* Message types: commodities, intervals or (commutative) sets; an
  * all-reduce adds the copies of the result (ssched_schedule_copy_type). */
 static size_t type_count(const ssched_schedule_t *s)
 {
     if (s->kind == SSCHED_PROBLEM_ALLREDUCE)
         return ssched_schedule_copy_type(s) + 1;
+    if (s->kind == SSCHED_PROBLEM_SCAN)
+        return s->n_intervals;
     if (s->kind != SSCHED_PROBLEM_REDUCE)
         return s->n_commodities;
     return s->commutative ? s->sets.n : s->n_intervals;
@@ -140,7 +148,7 @@ static int stream_init(stream_t *w, const ssched_platform_t *p, const ssched_sch
             /* one message: no origin or dest */
             if (!set_text(&w->type_txt[t], "", "", "", ""))
                 return 0;
-        } else if (sched_reduce_like(s)) {
+        } else if (interval_like(s)) {
             char b[64];
             snprintf(b, sizeof b, "[%zu, %zu]", s->intervals[t].k, s->intervals[t].m);
             if (!set_text(&w->type_txt[t], ", \"interval\": ", b, "", ""))
@@ -335,7 +343,7 @@ static void write_q(FILE *out, const char *key, const mpq_t q, int last)
 }
 
 static void write_figures(FILE *out, const ssched_unroll_figures_t *f, char **quoted,
-                          size_t n_nodes)
+                          size_t n_nodes, int buffers)
 {
     char *t = mpz_get_str(NULL, 10, f->ops_per_period);
     fprintf(out, " \"operations_per_period\": \"%s\",\n", t ? t : "0");
@@ -350,7 +358,10 @@ static void write_figures(FILE *out, const ssched_unroll_figures_t *f, char **qu
     write_q(out, "overhead", f->overhead, 0);
     write_q(out, "lb1", f->lb1, 0);
     write_q(out, "lower_bound", f->lower_bound, 0);
-    write_q(out, "ratio", f->ratio, 0);
+    /* a scan states no buffer figures (values are kept where they arrive) */
+    write_q(out, "ratio", f->ratio, !buffers);
+    if (!buffers)
+        return;
     write_q(out, "buffer_peak", f->buffer_peak, 0);
     fprintf(out, " \"buffer_node\": %s\n",
             f->buffer_node < n_nodes ? quoted[f->buffer_node] : "null");
@@ -408,7 +419,7 @@ ssched_status_t ssched_write_unrolled_stream(FILE *out, const ssched_platform_t 
     if (st == SSCHED_OK && !close_arrays(&w, out, comps))
         st = write_failed(&w, err);
     if (st == SSCHED_OK) {
-        write_figures(out, fig, w.quoted, p->n_nodes);
+        write_figures(out, fig, w.quoted, p->n_nodes, 1);
         fputs("}\n", out);
         if (fflush(out) != 0 || ferror(out))
             st = write_failed(&w, err);
@@ -465,6 +476,24 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
     /* times of a rounded scale (unroll_internal.h) may need more than a
      * long as one denominator: then each is written as it is */
     int exact = !mpz_fits_slong_p(Q);
+    if (!exact) { /* and every time in ticks of 1/Q fits too (events that
+                     did not come from the engine, e.g. a scan's) */
+        mpq_t last;
+        mpq_init(last);
+        for (size_t k = 0; k < u->n_transfers; k++)
+            if (mpq_cmp(u->transfers[k].end, last) > 0)
+                mpq_set(last, u->transfers[k].end);
+        for (size_t k = 0; k < u->n_computations; k++)
+            if (mpq_cmp(u->computations[k].end, last) > 0)
+                mpq_set(last, u->computations[k].end);
+        mpz_t t;
+        mpz_init(t);
+        mpz_cdiv_q(t, mpq_numref(last), mpq_denref(last));
+        mpz_mul(t, t, Q);
+        exact = !mpz_fits_slong_p(t);
+        mpz_clear(t);
+        mpq_clear(last);
+    }
     w.q = ok && !exact ? mpz_get_si(Q) : 1;
     w.a = ok && !exact_a ? mpz_get_si(A) : 1;
     /* a table pays only for many events */
@@ -515,7 +544,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         free(json);
     }
     ssched_i_obuf_flush(&w.out);
-    if (ok && sched_reduce_like(s)) {
+    if (ok && interval_like(s)) {
         fputs("\n ],\n \"computations\": [\n", out);
         for (size_t k = 0; ok && k < u->n_computations; k++) {
             const ssched_timed_computation_t *x = &u->computations[k];
@@ -539,7 +568,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
     }
     if (ok && !w.out.failed) {
         fputs("\n ],\n", out);
-        write_figures(out, &u->fig, w.quoted, p->n_nodes);
+        write_figures(out, &u->fig, w.quoted, p->n_nodes, s->kind != SSCHED_PROBLEM_SCAN);
         fputs("}\n", out);
     }
     ok = ok && !w.out.failed;

@@ -238,6 +238,15 @@ static ssched_status_t read_problem(reader_t *r, json_t *o)
                             &pb->participants, &pb->n_participants)) == SSCHED_OK)
             st = node_of(r, json_object_get(o, all ? "root" : "target"),
                          all ? "problem \"root\"" : "problem \"target\"", &pb->target);
+    } else if (!strcmp(kind, "scan")) {
+        /* intervals as a reduce's; participant j ends with its prefix */
+        pb->kind = SSCHED_PROBLEM_SCAN;
+        json_t *ex = json_object_get(o, "exclusive");
+        if (ex && !json_is_boolean(ex))
+            return bad(r, "problem: %s must be true or false", "\"exclusive\"");
+        pb->exclusive = json_is_true(ex);
+        st = node_list(r, json_object_get(o, "participants"), "participants", &pb->participants,
+                       &pb->n_participants);
     } else if (!strcmp(kind, "broadcast")) {
         /* whole messages from one source: every transfer is type 0 */
         pb->kind = SSCHED_PROBLEM_BROADCAST;
@@ -263,7 +272,8 @@ static ssched_status_t read_problem(reader_t *r, json_t *o)
 static ssched_status_t index_types(reader_t *r)
 {
     size_t n = r->p->n_nodes;
-    if (r->pb->kind == SSCHED_PROBLEM_REDUCE || r->pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
+    if (r->pb->kind == SSCHED_PROBLEM_REDUCE || r->pb->kind == SSCHED_PROBLEM_ALLREDUCE ||
+        r->pb->kind == SSCHED_PROBLEM_SCAN) {
         r->N = r->pb->n_participants;
         if (r->pb->commutative) { /* sets: numbered as they are met */
             ssched_sets_init(r->sets, r->N);
@@ -359,7 +369,7 @@ static ssched_status_t read_transfer(reader_t *r, json_t *x, size_t index,
         if ((st = get_set(r, json_object_get(x, "set"), &t->type, 0, where)))
             return st;
     } else if (r->pb->kind == SSCHED_PROBLEM_REDUCE ||
-               r->pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
+               r->pb->kind == SSCHED_PROBLEM_ALLREDUCE || r->pb->kind == SSCHED_PROBLEM_SCAN) {
         if ((st = get_interval(r, json_object_get(x, "interval"), &t->type, where)))
             return st;
     } else if (r->pb->kind == SSCHED_PROBLEM_BROADCAST) {
@@ -436,7 +446,8 @@ static ssched_status_t read_computation(reader_t *r, json_t *x, size_t index,
 static ssched_status_t read_events(reader_t *r, json_t *root, ssched_unrolled_t *u)
 {
     json_t *tr = json_object_get(root, "transfers"), *co = json_object_get(root, "computations");
-    int reduce = r->pb->kind == SSCHED_PROBLEM_REDUCE || r->pb->kind == SSCHED_PROBLEM_ALLREDUCE;
+    int reduce = r->pb->kind == SSCHED_PROBLEM_REDUCE || r->pb->kind == SSCHED_PROBLEM_ALLREDUCE ||
+                 r->pb->kind == SSCHED_PROBLEM_SCAN;
     if (!json_is_array(tr) || (reduce && !json_is_array(co)))
         return bad(r, "%s", reduce ? "needs \"transfers\" and \"computations\" arrays"
                                    : "needs a \"transfers\" array");

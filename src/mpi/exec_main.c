@@ -18,7 +18,8 @@
  * once); reduce values are
  * arrays of 2x2 matrices mod 2^31-1 derived from (participant, op),
  * combined by the blockwise product left x right (not commutative), and
- * each result is compared with the ordered product v_0 ... v_{N-1}; a
+ * each result is compared with the ordered product v_0 ... v_{N-1} (a
+ * scan's at participant j with its prefix v_0 ... v_j, exclusive v_{j-1}); a
  * commutative reduce's values are arrays of words mod 2^31-1 combined by
  * elementwise sums: the first N words of participant k's value count it
  * (1 at word k, 0 elsewhere) and the others are pseudo-random, so a result
@@ -240,7 +241,11 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
         return ENOMEM; /* reported as out of memory */
     m = acc + 4 * nmat;
     leaf(0, op, acc, nmat);
-    for (size_t k = 1; k < v->N; k++) { /* the ordered reduction v_0 ... v_{N-1} */
+    /* scan: participant j's prefix v_0 ... v_j (exclusive: ... v_{j-1}) */
+    size_t upto = x->kind != SSCHED_PROBLEM_SCAN ? v->N
+                  : x->participant < 0            ? 0
+                                                  : (size_t)x->participant + !x->exclusive;
+    for (size_t k = 1; k < upto; k++) { /* the ordered reduction v_0 ... v_{N-1} */
         leaf(k, op, m, nmat);
         product(acc, m, acc, nmat);
     }
@@ -253,8 +258,9 @@ static int result(const ssched_mpi_t *x, size_t op, const void *buf, size_t byte
 /* Did every message (or result) this rank should get arrive exactly once? */
 static int all_arrived(const ssched_mpi_t *x, const vctx_t *v)
 {
-    if (x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE) {
-        /* all-reduce: every participant is a target */
+    if (x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE ||
+        x->kind == SSCHED_PROBLEM_SCAN) {
+        /* all-reduce: every participant is a target; scan: 1..N-1 */
         for (size_t op = 0; x->is_target && op < v->K; op++)
             if (v->got[op] != 1)
                 return 0;
@@ -401,7 +407,8 @@ int main(int argc, char **argv)
     const char *scale = getenv("SSCHED_EXEC_SCALE_VALUE");
     if (scale && sscanf(scale, "%ld,%ld", &v.scale_k, &v.scale_m) != 2)
         v.scale_k = -1, v.scale_m = 1;
-    size_t ngot = x.kind == SSCHED_PROBLEM_REDUCE || x.kind == SSCHED_PROBLEM_ALLREDUCE
+    size_t ngot = x.kind == SSCHED_PROBLEM_REDUCE || x.kind == SSCHED_PROBLEM_ALLREDUCE ||
+                          x.kind == SSCHED_PROBLEM_SCAN
                       ? x.operations : x.n_types * x.operations;
     v.got = calloc(ngot + 1, 1);
     ssched_mpi_callbacks_t cb;

@@ -328,6 +328,8 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
     int all = pb->kind == SSCHED_PROBLEM_ALLREDUCE;
     int reduce = pb->kind == SSCHED_PROBLEM_REDUCE || all;
     int bcast = pb->kind == SSCHED_PROBLEM_BROADCAST || all;
+    int scan = pb->kind == SSCHED_PROBLEM_SCAN; /* values as a reduce's, copied (plan_scan.c) */
+    reduce |= scan;
     size_t copy = all ? (pb->commutative ? u->sets.n : N * (N + 1) / 2) : SIZE_MAX;
     b.origin = malloc((pb->n_sources * pb->n_targets + 1) * sizeof *b.origin);
     for (size_t a = 0; b.origin && a < pb->n_sources; a++)
@@ -357,7 +359,10 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
                    (it == u->n_transfers ||
                     mpq_cmp(u->computations[ic].start, u->transfers[it].start) <= 0);
         if (comp) {
-            ssched_i_plan_reduce_computation(&b, &u->computations[ic++]);
+            if (scan)
+                ssched_i_plan_scan_computation(&b, &u->computations[ic++]);
+            else
+                ssched_i_plan_reduce_computation(&b, &u->computations[ic++]);
             continue;
         }
         /* a batch of n operations is replayed as n transfers, each for one
@@ -372,6 +377,8 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
         for (b.bk = 0; b.bk < nb && !b.nomem && !b.broken; b.bk++) {
             if (bcast && (!all || t->type == copy))
                 ssched_i_plan_bcast_transfer(&b, t);
+            else if (scan)
+                ssched_i_plan_scan_transfer(&b, t);
             else if (reduce)
                 ssched_i_plan_reduce_transfer(&b, t);
             else
@@ -387,7 +394,9 @@ ssched_status_t ssched_i_mpi_build_plans(const ssched_platform_t *p, const ssche
         int root_takes = !all;
         for (size_t k = 0; all && k < N; k++)
             root_takes |= pb->participants[k] == pb->target;
-        if (reduce && root_takes)
+        if (scan)
+            ssched_i_plan_scan_deliveries(&b);
+        else if (reduce && root_takes)
             ssched_i_plan_reduce_deliveries(&b);
         if (bcast)
             ssched_i_plan_bcast_deliveries(&b);

@@ -96,6 +96,13 @@ SSCHED_INTERNAL void ssched_i_plan_reduce_transfer(bld_t *b, const ssched_timed_
 SSCHED_INTERNAL void ssched_i_plan_reduce_computation(bld_t *b,
                                                       const ssched_timed_computation_t *c);
 SSCHED_INTERNAL void ssched_i_plan_reduce_deliveries(bld_t *b);
+/* The value (node, type I, op) of a reduce or scan (insert: make it; NULL
+ * when absent, or out of memory with b->nomem). */
+SSCHED_INTERNAL val_t *ssched_i_plan_val(bld_t *b, size_t node, size_t I, size_t op, int insert);
+/* Scan (plan_scan.c): values are copied, never consumed. */
+SSCHED_INTERNAL void ssched_i_plan_scan_transfer(bld_t *b, const ssched_timed_transfer_t *t);
+SSCHED_INTERNAL void ssched_i_plan_scan_computation(bld_t *b, const ssched_timed_computation_t *c);
+SSCHED_INTERNAL void ssched_i_plan_scan_deliveries(bld_t *b);
 /* All-reduce: op's complete result at the root, or NULL if not there yet. */
 SSCHED_INTERNAL val_t *ssched_i_plan_root_result(bld_t *b, size_t op);
 

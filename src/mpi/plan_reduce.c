@@ -51,7 +51,7 @@ static size_t full_type(const bld_t *b)
     return SIZE_MAX;
 }
 
-static val_t *val(bld_t *b, size_t node, size_t I, size_t op, int insert)
+val_t *ssched_i_plan_val(bld_t *b, size_t node, size_t I, size_t op, int insert)
 {
     uint64_t key = ((uint64_t)node * n_value_types(b) + I) * b->u->operations + op + 1;
     if (insert && 2 * (b->vn + 1) > b->vcap) {
@@ -95,7 +95,7 @@ static int64_t take(bld_t *b, size_t node, size_t I, size_t op, vec_t *deps)
             *leaf = ssched_i_plan_add_buf(b, node, BUF_VALUE, (int64_t)k, (int64_t)op);
         return *leaf;
     }
-    val_t *v = I == SIZE_MAX ? NULL : val(b, node, I, op, 0);
+    val_t *v = I == SIZE_MAX ? NULL : ssched_i_plan_val(b, node, I, op, 0);
     if (!v || !v->present)
         return b->broken = 1, -1;
     v->present = 0;
@@ -106,7 +106,7 @@ static int64_t take(bld_t *b, size_t node, size_t I, size_t op, vec_t *deps)
 
 static val_t *put(bld_t *b, size_t node, size_t I, size_t op)
 {
-    val_t *v = val(b, node, I, op, 1);
+    val_t *v = ssched_i_plan_val(b, node, I, op, 1);
     if (!v)
         return NULL;
     if (v->present)
@@ -134,7 +134,7 @@ void ssched_i_plan_reduce_transfer(bld_t *b, const ssched_timed_transfer_t *t)
         free(v->sprod.v);
         v->sprod = deps;
         v->sbuf = sbuf;
-    } else if (!(v = val(b, j, I, (t->op + b->bk), 0))) {
+    } else if (!(v = ssched_i_plan_val(b, j, I, (t->op + b->bk), 0))) {
         return (void)(b->broken = 1);
     }
     int64_t id = (int64_t)(t->op + b->bk);
@@ -176,7 +176,7 @@ void ssched_i_plan_reduce_computation(bld_t *b, const ssched_timed_computation_t
 val_t *ssched_i_plan_root_result(bld_t *b, size_t op)
 {
     size_t full = full_type(b);
-    val_t *v = full == SIZE_MAX ? NULL : val(b, b->pb->target, full, op, 0);
+    val_t *v = full == SIZE_MAX ? NULL : ssched_i_plan_val(b, b->pb->target, full, op, 0);
     return v && v->present ? v : NULL;
 }
 

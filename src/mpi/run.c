@@ -296,7 +296,8 @@ ssched_status_t ssched_mpi_run(ssched_mpi_t *x, const ssched_mpi_callbacks_t *cb
     R.timers = R.im->pace > 0 ? malloc((no + 1) * sizeof *R.timers) : NULL;
     int ok = R.cnt && R.ready && R.posted && R.refs && R.mem && R.sent && R.got &&
              (!R.pl->n_xbufs || R.stage) && (!(R.im->pace > 0) || (R.wait && R.timers)), all = 0;
-    if ((x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE) &&
+    if ((x->kind == SSCHED_PROBLEM_REDUCE || x->kind == SSCHED_PROBLEM_ALLREDUCE ||
+         x->kind == SSCHED_PROBLEM_SCAN) &&
         !R.cb->combine &&
         (R.cb->mpi_op == MPI_OP_NULL || R.cb->mpi_op == (MPI_Op)0 ||
          R.cb->datatype == MPI_DATATYPE_NULL || R.cb->datatype == (MPI_Datatype)0))

@@ -347,7 +347,8 @@ void ssched_i_mpi_start(run_t *R, int64_t k)
         int rc = 0;
         /* reduce and all-reduce deliver results (at every participant for
          * an all-reduce: the root's own, the copies elsewhere) */
-        int red = R->x->kind == SSCHED_PROBLEM_REDUCE || R->x->kind == SSCHED_PROBLEM_ALLREDUCE;
+        int red = R->x->kind == SSCHED_PROBLEM_REDUCE || R->x->kind == SSCHED_PROBLEM_ALLREDUCE ||
+                  R->x->kind == SSCHED_PROBLEM_SCAN;
         if (red && cb->result)
             rc = cb->result(R->x, id, b, (size_t)n, cb->ctx);
         else if (!red && cb->deliver)

@@ -203,8 +203,10 @@ static ssched_status_t prepare(const ssched_platform_t *p, const ssched_problem_
         st = ssched_i_mpi_build_plans(p, pb, u, (uint64_t)mpz_get_si(bytes), rank_of, opt->window,
                                       *plans, err);
     if (st == SSCHED_OK) {
+        /* a scan has no target: slot 5 says whether it is exclusive */
         int64_t head[8] = {pb->kind, (int64_t)u->operations, (int64_t)n, (int64_t)nt, (int64_t)N,
-                           (int64_t)pb->target, mpz_get_si(bytes), pb->commutative};
+                           pb->kind == SSCHED_PROBLEM_SCAN ? pb->exclusive : (int64_t)pb->target,
+                           mpz_get_si(bytes), pb->commutative};
         memcpy(h, head, sizeof head);
         size_t at = 8;
         for (size_t a = 0; a < pb->n_sources; a++)
@@ -272,7 +274,9 @@ static int unpack_header(ssched_mpi_t *x, const int64_t *h, int rank)
             x->participant = (long)k;
     /* an all-reduce delivers every result at every participant */
     x->is_target = (x->kind == SSCHED_PROBLEM_REDUCE && (size_t)h[5] == x->node) ||
-                   (x->kind == SSCHED_PROBLEM_ALLREDUCE && x->participant >= 0);
+                   (x->kind == SSCHED_PROBLEM_ALLREDUCE && x->participant >= 0) ||
+                   (x->kind == SSCHED_PROBLEM_SCAN && x->participant >= 1);
+    x->exclusive = x->kind == SSCHED_PROBLEM_SCAN && h[5] != 0;
     return 1;
 }
 
@@ -319,7 +323,8 @@ static ssched_status_t setup(ssched_mpi_t *x, const char *path, const ssched_pla
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: rank 0 needs the schedule");
     if (rank == 0 && st == SSCHED_OK && pb0->kind != SSCHED_PROBLEM_SCATTER &&
         pb0->kind != SSCHED_PROBLEM_GOSSIP && pb0->kind != SSCHED_PROBLEM_REDUCE &&
-        pb0->kind != SSCHED_PROBLEM_BROADCAST && pb0->kind != SSCHED_PROBLEM_ALLREDUCE)
+        pb0->kind != SSCHED_PROBLEM_BROADCAST && pb0->kind != SSCHED_PROBLEM_ALLREDUCE &&
+        pb0->kind != SSCHED_PROBLEM_SCAN)
         st = ssched_error_set(&e, SSCHED_EINPUT, "ssched_mpi_setup: %s schedules are not executed "
                               "(scatter, gossip, reduce, broadcast and allreduce are)",
                               ssched_problem_kind_name(pb0->kind));

@@ -1,0 +1,72 @@
+/* ssched schedule --problem scan --unroll (issue 27 item 4): the unrolled
+ * scan of K operations (schedule/unroll_scan.c) from the certified packing
+ * of prefix structures, passed through the independent checker, then
+ * written to -o and summed up against its bounds. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "src/cli/cli.h"
+#include "src/cli/schedule_scan.h"
+#include "ssched/export.h"
+#include "ssched/rational.h"
+#include "ssched/schedule.h"
+
+static void put_q(FILE *out, const char *label, const mpq_t q, const char *tail)
+{
+    char *t = ssched_rational_to_string(q);
+    fprintf(out, "%s%s (%.9g)%s", label, t ? t : "?", mpq_get_d(q), tail);
+    free(t);
+}
+
+static void summary(FILE *out, const ssched_steady_t *st, const ssched_unrolled_t *u)
+{
+    const ssched_unroll_figures_t *f = &u->fig;
+    fprintf(out, "unrolled scan for %zu operations: %zu transfers, %zu computations, %zu prefix "
+                 "structures by rate\n", f->operations, f->transfers, f->computations,
+            st->n_scan_structures);
+    put_q(out, "time for K operations: ", f->makespan, "\n");
+    put_q(out, "achievable TP (certified packing) = ", st->throughput, ", ");
+    put_q(out, "upper bound UB = ", st->upper_bound, "\n");
+    put_q(out, "K/TP = ", f->steady_time, ", ");
+    put_q(out, "LB1 = ", f->lb1, "\n");
+    mpq_t kub;
+    mpq_init(kub);
+    mpq_set_ui(kub, f->operations, 1);
+    mpq_div(kub, kub, st->upper_bound);
+    put_q(out, "every scan schedule needs at least max(K/UB, LB1): K/UB = ", kub, "\n");
+    if (mpq_cmp(kub, f->lb1) < 0)
+        mpq_set(kub, f->lb1);
+    mpq_div(kub, f->makespan, kub);
+    put_q(out, "makespan / LB(K) = ", f->ratio, ", ");
+    put_q(out, "makespan / max(K/UB, LB1) = ", kub, "\n");
+    mpq_clear(kub);
+}
+
+int cli_schedule_scan(const char *output, size_t K, int quiet, const ssched_platform_t *p,
+                      const ssched_problem_t *pb, const ssched_steady_t *st)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_schedule_t s;
+    ssched_unrolled_t u;
+    ssched_schedule_init(&s);
+    ssched_unrolled_init(&u);
+    int rc = CLI_EXIT_OK;
+    if (ssched_scan_unroll(p, pb, st, K, &s, &u, &err) != SSCHED_OK ||
+        ssched_unrolled_self_check(p, pb, &s, &u, NULL, &err) != SSCHED_OK) {
+        rc = cli_report("schedule", &err);
+    } else {
+        cli_out_t o;
+        if ((rc = cli_out_open(&o, "schedule", "-o", output)) == CLI_EXIT_OK)
+            rc = cli_out_finish(&o, "schedule", ssched_write_unrolled_json(o.f, p, pb, &s, &u, &err),
+                                &err);
+        if (rc == CLI_EXIT_OK && !(quiet && output[0] == '-' && !output[1])) {
+            FILE *out = output[0] == '-' && !output[1] ? stderr : stdout;
+            summary(out, st, &u);
+            fprintf(out, "checked: valid (ssched check %s)\n", output);
+        }
+    }
+    ssched_unrolled_free(&u);
+    ssched_schedule_free(&s);
+    return rc;
+}
