@@ -42,6 +42,7 @@ typedef struct {
     int json, no_split, unroll, fixed, has_max_period, quiet, no_check;
     long operations, max_operations, max_events;
     long batch;                 /* --batch N (0: chosen)                     */
+    long segments;              /* --segments P (0: whole operations)        */
     int pieces;                 /* --pieces: -1 chosen, 0 split, 1 whole     */
     ssched_pattern_t pattern;   /* --pattern (default auto)                  */
     int has_pattern;
@@ -232,7 +233,7 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
        O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK, O_BATCH, O_PIECES,
-       O_PATTERN };
+       O_PATTERN, O_SEGMENTS };
 static const cli_opt_t schedule_table[] = {
     {{"json", no_argument, NULL, O_JSON}, NULL, "ssched-schedule/1 JSON instead of the table"},
     {{"output", required_argument, NULL, 'o'}, "FILE", "write the schedule (JSON) to FILE"},
@@ -267,6 +268,10 @@ static const cli_opt_t schedule_table[] = {
      "steady state; direct, every message straight to its destination on its\n"
      "shortest route (reduce: every value to the target, merged there);\n"
      "auto (default): both, the direct one when strictly faster for K"},
+    {{"segments", required_argument, NULL, O_SEGMENTS}, "P",
+     "with --unroll (all-reduce, reduce, broadcast): cut each operation into\n"
+     "P segments planned as K*P operations of size/P (each may take its own\n"
+     "trees and root; merges take w/P); the file says \"segments\": P"},
     {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
      "with --unroll: skip the self-check of the written file\n"
      "(check it later with `ssched check FILE`)"},
@@ -284,6 +289,35 @@ static const cli_opt_t *const schedule_tables[] = {cli_problem_table, schedule_t
 static const char *const schedule_titles[] = {"problem and platform options:", "options:", NULL};
 
 static int run_schedule(int argc, char **argv, sched_opts_t *o);
+
+/* --segments P: the segment problem (schedule/unroll_seg.c), K*P
+ * operations; a segment must be whole bytes (the executor sends
+ * unit_bytes x size of them). */
+static int schedule_segments(sched_opts_t *o, const cli_problem_opts_t *po, ssched_platform_t *p,
+                             ssched_problem_t *pb)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    if (ssched_unroll_segments(p, pb, (unsigned long)o->segments, &err) != SSCHED_OK)
+        return cli_report("schedule", &err);
+    o->operations *= o->segments;
+    if (o->batch > o->operations)
+        return cli_bad_input("schedule", "--batch %ld is above K x P = %ld", o->batch,
+                             o->operations);
+    if (!po->unit_bytes)
+        return CLI_EXIT_OK;
+    mpq_t b;
+    mpq_init(b);
+    int ok = cli_parse_rational("schedule", "--unit-bytes", po->unit_bytes, b);
+    mpq_mul(b, b, pb->size);
+    int whole = mpz_cmp_ui(mpq_denref(b), 1) == 0;
+    mpq_clear(b);
+    if (!ok)
+        return CLI_EXIT_BADINPUT;
+    return whole ? CLI_EXIT_OK : cli_bad_input("schedule", "--segments %ld: a segment of "
+                                               "--unit-bytes %s x size is not whole bytes",
+                                               o->segments, po->unit_bytes);
+}
 
 int cli_cmd_schedule(int argc, char **argv)
 {
@@ -316,6 +350,12 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
             if (o->operations)
                 return cli_bad_input("schedule", "--operations given twice");
             if (!cli_parse_long("schedule", "--operations", optarg, 1, 1000000000L, &o->operations))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_SEGMENTS:
+            if (o->segments)
+                return cli_bad_input("schedule", "--segments given twice");
+            if (!cli_parse_long("schedule", "--segments", optarg, 1, 65536L, &o->segments))
                 return CLI_EXIT_BADINPUT;
             break;
         case O_BATCH:
@@ -413,6 +453,10 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->batch > o->operations && o->unroll && o->operations)
         return cli_bad_input("schedule", "--batch %ld is above K = %ld operations", o->batch,
                              o->operations);
+    if (o->segments && !o->unroll)
+        return cli_bad_input("schedule", "--segments is used with --unroll");
+    if (o->segments > 1 && o->operations > 1000000000L / o->segments)
+        return cli_bad_input("schedule", "--operations x --segments is above 10^9");
     if (o->no_check && !o->unroll)
         return cli_bad_input("schedule", "--no-check is used with --unroll");
     if ((o->max_operations || o->max_events) && !o->unroll)
@@ -426,6 +470,8 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
     int rc = cli_problem_load("schedule", &po, &p, &pb);
+    if (rc == CLI_EXIT_OK && o->segments > 1)
+        rc = schedule_segments(o, &po, &p, &pb);
     /* an unrolled all-reduce replays its own pattern (the LCM of the
      * trees' and arborescences' rates): no fixed or bounded period */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->unroll && o->fixed)
@@ -473,6 +519,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                 s.unroll_batch = (size_t)o->batch;
             if (o->pieces >= 0)
                 s.unroll_whole = o->pieces;
+            s.segments = o->segments > 1 ? (size_t)o->segments : 0;
             rc = emit(o, &p, &pb, &st, &s);
         }
         ssched_schedule_free(&s);
