@@ -43,6 +43,8 @@ typedef struct {
     long operations, max_operations, max_events;
     long batch;                 /* --batch N (0: chosen)                     */
     long segments;              /* --segments P (0: whole operations)        */
+    int seg_auto;               /* --segments auto                           */
+    mpq_ptr eval;               /* non-NULL: plan, store the makespan, no file */
     int pieces;                 /* --pieces: -1 chosen, 0 split, 1 whole     */
     ssched_pattern_t pattern;   /* --pattern (default auto)                  */
     int has_pattern;
@@ -77,6 +79,29 @@ static int copy_to_stdout(const char *path)
     return ok;
 }
 
+/* --segments auto: the makespan of one candidate (its events streamed to
+ * a temporary file, dropped). */
+static int eval_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
+                         const ssched_problem_t *pb, const ssched_schedule_t *s)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    FILE *t = tmpfile();
+    if (!t)
+        return cli_bad_input("schedule", "--segments auto: cannot create a temporary file");
+    ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
+                                  (unsigned long long)o->max_events, 0, NULL, NULL};
+    ssched_unroll_figures_t fig;
+    ssched_unroll_figures_init(&fig);
+    ssched_status_t st = ssched_write_unrolled_stream(t, p, pb, s, (unsigned long)o->operations,
+                                                      &lim, &fig, &err);
+    fclose(t);
+    if (st == SSCHED_OK)
+        mpq_set(o->eval, fig.makespan);
+    ssched_unroll_figures_free(&fig);
+    return st == SSCHED_OK ? CLI_EXIT_OK : cli_report("schedule", &err);
+}
+
 /* Stream the unrolled schedule to the output file, then check the file. */
 static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
                          const ssched_problem_t *pb, const ssched_schedule_t *s)
@@ -84,6 +109,8 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
     ssched_error_t err;
     ssched_error_clear(&err);
     sched_opts_t copy = *o_in, *o = &copy;
+    if (o->eval)
+        return eval_unrolled(o, p, pb, s);
     int to_stdout = !strcmp(o_in->output, "-");
     FILE *f = NULL;
     cli_out_t file = {0};
@@ -137,6 +164,9 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
         FILE *out = to_stdout ? stderr : stdout; /* stdout holds the JSON only */
         if (ssched_write_unrolled_summary(out, p, s, &fig, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
+        if (o->segments > 1) /* the bound: schedule/unroll_seg.c */
+            fprintf(out, "segments: %ld operations cut into %ld each; K/TP is the original "
+                    "problem's, LB1 a segment's\n", o->operations / o->segments, o->segments);
         if (o->no_check)
             fprintf(out, "not checked (--no-check): run ssched check %s\n", o_in->output);
         else
@@ -158,7 +188,7 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
     ssched_error_clear(&err);
     if (o->unroll) {
         int rc = emit_unrolled(o, p, pb, s);
-        return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
+        return rc == CLI_EXIT_OK && !o->eval ? write_pictures(o, p, pb, s) : rc;
     }
     if (ssched_schedule_self_check(p, pb, s, NULL, &err) != SSCHED_OK)
         return cli_report("schedule", &err);
@@ -289,35 +319,8 @@ static const cli_opt_t *const schedule_tables[] = {cli_problem_table, schedule_t
 static const char *const schedule_titles[] = {"problem and platform options:", "options:", NULL};
 
 static int run_schedule(int argc, char **argv, sched_opts_t *o);
-
-/* --segments P: the segment problem (schedule/unroll_seg.c), K*P
- * operations; a segment must be whole bytes (the executor sends
- * unit_bytes x size of them). */
-static int schedule_segments(sched_opts_t *o, const cli_problem_opts_t *po, ssched_platform_t *p,
-                             ssched_problem_t *pb)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    if (ssched_unroll_segments(p, pb, (unsigned long)o->segments, &err) != SSCHED_OK)
-        return cli_report("schedule", &err);
-    o->operations *= o->segments;
-    if (o->batch > o->operations)
-        return cli_bad_input("schedule", "--batch %ld is above K x P = %ld", o->batch,
-                             o->operations);
-    if (!po->unit_bytes)
-        return CLI_EXIT_OK;
-    mpq_t b;
-    mpq_init(b);
-    int ok = cli_parse_rational("schedule", "--unit-bytes", po->unit_bytes, b);
-    mpq_mul(b, b, pb->size);
-    int whole = mpz_cmp_ui(mpq_denref(b), 1) == 0;
-    mpq_clear(b);
-    if (!ok)
-        return CLI_EXIT_BADINPUT;
-    return whole ? CLI_EXIT_OK : cli_bad_input("schedule", "--segments %ld: a segment of "
-                                               "--unit-bytes %s x size is not whole bytes",
-                                               o->segments, po->unit_bytes);
-}
+static int plan_once(sched_opts_t *o, cli_problem_opts_t *po);
+static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po);
 
 int cli_cmd_schedule(int argc, char **argv)
 {
@@ -353,9 +356,11 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                 return CLI_EXIT_BADINPUT;
             break;
         case O_SEGMENTS:
-            if (o->segments)
+            if (o->segments || o->seg_auto)
                 return cli_bad_input("schedule", "--segments given twice");
-            if (!cli_parse_long("schedule", "--segments", optarg, 1, 65536L, &o->segments))
+            if (!strcmp(optarg, "auto"))
+                o->seg_auto = 1;
+            else if (!cli_parse_long("schedule", "--segments", optarg, 1, 65536L, &o->segments))
                 return CLI_EXIT_BADINPUT;
             break;
         case O_BATCH:
@@ -453,7 +458,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->batch > o->operations && o->unroll && o->operations)
         return cli_bad_input("schedule", "--batch %ld is above K = %ld operations", o->batch,
                              o->operations);
-    if (o->segments && !o->unroll)
+    if ((o->segments || o->seg_auto) && !o->unroll)
         return cli_bad_input("schedule", "--segments is used with --unroll");
     if (o->segments > 1 && o->operations > 1000000000L / o->segments)
         return cli_bad_input("schedule", "--operations x --segments is above 10^9");
@@ -464,14 +469,54 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->unroll && o->max_operations == 0 && o->operations > 10000000L)
         return cli_bad_input("schedule", "--operations %ld is above the limit 10000000 (raise it "
                              "with --max-operations)", o->operations);
+    return o->seg_auto ? auto_segments(o, &po) : plan_once(o, &po);
+}
 
+/* --segments auto: P = 1, 2, 4, ... 64 (a segment of whole bytes), each
+ * planned for its exact makespan; stop at the first P no better than the
+ * best so far (the fill shrinks with P, the latencies paid grow with it);
+ * then the best one is planned again and written. */
+static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po)
+{
+    long K = o->operations, best = 1;
+    mpq_t m, bm;
+    mpq_inits(m, bm, NULL);
+    int rc = CLI_EXIT_OK;
+    for (long P = 1; P <= 64 && rc == CLI_EXIT_OK; P *= 2) {
+        if (P > 1 && !cli_segments_whole(P, po->unit_bytes, po->size))
+            break;
+        o->segments = P, o->operations = K, o->eval = m;
+        if ((rc = plan_once(o, po)) != CLI_EXIT_OK)
+            break;
+        if (!o->quiet)
+            gmp_fprintf(stderr, "ssched schedule: --segments %ld: makespan %Qd (%.6g)\n", P, m,
+                        mpq_get_d(m));
+        if (P > 1 && mpq_cmp(m, bm) >= 0)
+            break;
+        best = P;
+        mpq_set(bm, m);
+    }
+    mpq_clears(m, bm, NULL);
+    o->segments = best, o->operations = K, o->eval = NULL;
+    return rc == CLI_EXIT_OK ? plan_once(o, po) : rc;
+}
+
+/* Load, solve, plan and write (or, with o->eval, only measure) one
+ * schedule; o->operations is multiplied by o->segments on the way. */
+static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
+{
     ssched_platform_t p;
     ssched_problem_t pb;
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
-    int rc = cli_problem_load("schedule", &po, &p, &pb);
-    if (rc == CLI_EXIT_OK && o->segments > 1)
-        rc = schedule_segments(o, &po, &p, &pb);
+    int rc = cli_problem_load("schedule", po, &p, &pb);
+    if (rc == CLI_EXIT_OK && o->segments > 1) {
+        rc = cli_segments_apply(o->segments, po->unit_bytes, po->size, &p, &pb);
+        o->operations *= o->segments;
+        if (rc == CLI_EXIT_OK && o->batch > o->operations)
+            rc = cli_bad_input("schedule", "--batch %ld is above K x P = %ld", o->batch,
+                               o->operations);
+    }
     /* an unrolled all-reduce replays its own pattern (the LCM of the
      * trees' and arborescences' rates): no fixed or bounded period */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->unroll && o->fixed)
@@ -494,7 +539,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         so.rule = o->rule;
         so.fixed_period = o->fixed ? o->fixed_period : NULL;
         ssched_steady_options_t sopt;
-        if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
+        if ((rc = cli_steady_options("schedule", po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
         else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);

@@ -75,4 +75,12 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
  * on a bad method, 0 otherwise. */
 int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_steady_options_t *opt);
 
+/* ssched schedule --segments P (schedule_seg.c): is a segment of
+ * unit_bytes x size / P whole bytes (1 when unit_bytes is NULL)?  And the
+ * segment problem of (p, pb) (ssched_unroll_segments), with that check;
+ * an exit status. */
+int cli_segments_whole(long segments, const char *unit_bytes, const char *size);
+int cli_segments_apply(long segments, const char *unit_bytes, const char *size,
+                       ssched_platform_t *p, ssched_problem_t *pb);
+
 #endif
