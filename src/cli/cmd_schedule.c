@@ -474,8 +474,9 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
 
 /* --segments auto: P = 1, 2, 4, ... 64 (a segment of whole bytes), each
  * planned for its exact makespan; stop at the first P no better than the
- * best so far (the fill shrinks with P, the latencies paid grow with it);
- * then the best one is planned again and written. */
+ * best so far (the fill shrinks with P, the latencies paid grow with it)
+ * or less than 0.5 % better; then the best one is planned again and
+ * written. */
 static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po)
 {
     long K = o->operations, best = 1;
@@ -493,8 +494,13 @@ static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po)
                         mpq_get_d(m));
         if (P > 1 && mpq_cmp(m, bm) >= 0)
             break;
+        /* a doubling that gains less than 0.5 % ends the search: the
+         * planning time grows with P, the fill left is small */
+        int small = P > 1 && 200 * mpq_get_d(m) > 199 * mpq_get_d(bm);
         best = P;
         mpq_set(bm, m);
+        if (small)
+            break;
     }
     mpq_clears(m, bm, NULL);
     o->segments = best, o->operations = K, o->eval = NULL;
