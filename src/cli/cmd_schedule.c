@@ -298,10 +298,11 @@ static const cli_opt_t schedule_table[] = {
      "steady state; direct, every message straight to its destination on its\n"
      "shortest route (reduce: every value to the target, merged there);\n"
      "auto (default): both, the direct one when strictly faster for K"},
-    {{"segments", required_argument, NULL, O_SEGMENTS}, "P",
+    {{"segments", required_argument, NULL, O_SEGMENTS}, "P|auto",
      "with --unroll (all-reduce, reduce, broadcast): cut each operation into\n"
      "P segments planned as K*P operations of size/P (each may take its own\n"
-     "trees and root; merges take w/P); the file says \"segments\": P"},
+     "trees and root; merges take w/P); the file says \"segments\": P;\n"
+     "auto: P = 1, 2, 4 .. 64, the least exact makespan"},
     {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
      "with --unroll: skip the self-check of the written file\n"
      "(check it later with `ssched check FILE`)"},
