@@ -5,8 +5,9 @@
  * On a 4-host cluster (cluster_backbone.xml's cluster cut to 4 hosts: 125
  * MB/s private links, 50 us, a 2.25 GB/s backbone; 1 MB messages, 10^7
  * flops per merge), the all-reduce of 20 operations runs 0.3278 s whole and
- * 0.2826 s in 4 segments (K/TP = 24/95 both: the segment problem's TP is 4
- * times the original's, exactly), and ssched-exec-smpirun runs the
+ * 0.279 s in 5 segments (K/TP = 24/95 both: the segment problem's TP is 5
+ * times the original's, exactly; a segment holds whole 32-byte elements,
+ * the executor's 2x2 matrices), and ssched-exec-smpirun runs the
  * segmented file with the ORIGINAL --unit-bytes and --flops-per-task (the
  * executor sends unit x size bytes and runs flops x size per merge), every
  * segment's result verified, simulated = planned.  The checker accepts the
@@ -69,14 +70,14 @@ static void test_cli_segments(void)
     const char *xml = cluster4(), *whole = tu_tmp_path("seg_whole.json"),
                *cut = tu_tmp_path("seg_cut.json");
     CU_ASSERT_FATAL(plan(xml, AR, 20, NULL, whole) == 0);
-    CU_ASSERT_FATAL(plan(xml, AR, 20, "4", cut) == 0);
+    CU_ASSERT_FATAL(plan(xml, AR, 20, "5", cut) == 0);
     json_t *a = json_load_file(whole, 0, NULL), *b = json_load_file(cut, 0, NULL);
     CU_ASSERT_FATAL(a && b);
     CU_ASSERT(json_object_get(a, "segments") == NULL);
-    CU_ASSERT(json_integer_value(json_object_get(b, "segments")) == 4);
-    CU_ASSERT(json_integer_value(json_object_get(b, "operations")) == 80);
+    CU_ASSERT(json_integer_value(json_object_get(b, "segments")) == 5);
+    CU_ASSERT(json_integer_value(json_object_get(b, "operations")) == 100);
     CU_ASSERT(!strcmp(json_string_value(json_object_get(json_object_get(b, "problem"), "size")),
-                      "1/4"));
+                      "1/5"));
     mpq_t ma, mb, sa, sb;
     mpq_inits(ma, mb, sa, sb, NULL);
     fig(a, "makespan", ma);
@@ -136,7 +137,8 @@ static void test_cli_bad(void)
     const char *xml = cluster4(), *out = tu_tmp_path("seg_bad.json");
     static const char *cases[][2] = {
         {"--segments 2", "--segments is used with --unroll"},
-        {"--operations 4 --unroll --segments 3", "not a whole number of bytes"},
+        {"--operations 4 --unroll --segments 3", "not a whole number of 32-byte elements"},
+        {"--operations 4 --unroll --segments 4", "not a whole number of 32-byte elements"},
         {"--operations 4 --unroll --segments 0", "--segments"},
         {"--operations 4 --unroll --segments 2 --segments 2", "given twice"},
     };
@@ -156,8 +158,8 @@ static void test_cli_bad(void)
     tu_run_free(&r);
 }
 
-/* --segments auto picks P >= 2 here (measured: 64, 0.2613 s against
- * 0.3278 whole at K = 20; K = 4 keeps the test short) */
+/* --segments auto picks P >= 2 here (measured at K = 4: P = 1, 2, 5, 10,
+ * 25, 50 tried, 50 kept, 0.0559 s against 0.1018 whole) */
 static void test_cli_auto(void)
 {
     const char *xml = cluster4(), *out = tu_tmp_path("seg_auto.json");
@@ -241,7 +243,7 @@ static void test_exec_segments(void)
 int main(void)
 {
     static const tu_test_t tests[] = {
-        {"--segments 4: K*4 operations of size 1/4, the same K/TP, a shorter makespan",
+        {"--segments 5: K*5 operations of size 1/5, the same K/TP, a shorter makespan",
          test_cli_segments},
         {"check: \"segments\" must divide the operations, element-wise problems only",
          test_check_segments},

@@ -302,7 +302,9 @@ static const cli_opt_t schedule_table[] = {
      "with --unroll (all-reduce, reduce, broadcast): cut each operation into\n"
      "P segments planned as K*P operations of size/P (each may take its own\n"
      "trees and root; merges take w/P); the file says \"segments\": P;\n"
-     "auto: P = 1, 2, 4 .. 64, the least exact makespan"},
+     "auto: P from 1 about doubling up to 64, the least exact makespan\n"
+     "(a segment must hold whole elements of ssched-exec: 8 bytes summed,\n"
+     "32 multiplied in order)"},
     {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
      "with --unroll: skip the self-check of the written file\n"
      "(check it later with `ssched check FILE`)"},
@@ -473,7 +475,9 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     return o->seg_auto ? auto_segments(o, &po) : plan_once(o, &po);
 }
 
-/* --segments auto: P = 1, 2, 4, ... 64 (a segment of whole bytes), each
+/* --segments auto: P = 1, then each time the largest P' <= 2P whose
+ * segment is whole elements (1 MB of 32-byte matrices: 1, 2, 5, 10, 25,
+ * 50), up to 64, each
  * planned for its exact makespan; stop at the first P no better than the
  * best so far (the fill shrinks with P, the latencies paid grow with it)
  * or less than 0.5 % better; then the best one is planned again and
@@ -484,9 +488,7 @@ static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po)
     mpq_t m, bm;
     mpq_inits(m, bm, NULL);
     int rc = CLI_EXIT_OK;
-    for (long P = 1; P <= 64 && rc == CLI_EXIT_OK; P *= 2) {
-        if (P > 1 && !cli_segments_whole(P, po->unit_bytes, po->size))
-            break;
+    for (long P = 1; P >= 1 && P <= 64 && rc == CLI_EXIT_OK; P = cli_segments_next(P, po)) {
         o->segments = P, o->operations = K, o->eval = m;
         if ((rc = plan_once(o, po)) != CLI_EXIT_OK)
             break;
@@ -518,7 +520,7 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
     ssched_problem_init(&pb);
     int rc = cli_problem_load("schedule", po, &p, &pb);
     if (rc == CLI_EXIT_OK && o->segments > 1) {
-        rc = cli_segments_apply(o->segments, po->unit_bytes, po->size, &p, &pb);
+        rc = cli_segments_apply(o->segments, po, &p, &pb);
         o->operations *= o->segments;
         if (rc == CLI_EXIT_OK && o->batch > o->operations)
             rc = cli_bad_input("schedule", "--batch %ld is above K x P = %ld", o->batch,
