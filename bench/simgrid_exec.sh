@@ -27,7 +27,12 @@
 #        MPI=0 (no baselines), RUN_TIMEOUT (s per smpirun, 600), PLAN_TIMEOUT
 #        (s per `ssched schedule`, 600: the multicast LP on cluster_backbone's
 #        100 hosts takes minutes), BUILD
-#        (build/release)
+#        (build/release), SEGMENTS (P or auto: `ssched schedule --segments`,
+#        each operation cut into P segments, for the problems in SEG_PROBLEMS,
+#        default allreduce; the row's problem reads e.g. allreduce/32; the
+#        executor runs the file with the same units; LB(K) is then
+#        max(K/TP, LB1 of a segment), K/TP the original problem's:
+#        schedule/unroll_seg.c)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build/release}
@@ -113,13 +118,17 @@ for plat in $PLATFORMS; do
         *) echo "unknown problem $prob" >&2; continue ;;
         esac
         OPTS="--unit-bytes $U --flops-per-task $FLOPS"
+        SEG=""
+        case " ${SEG_PROBLEMS:-allreduce} " in *" $prob "*) [ -n "${SEGMENTS:-}" ] && SEG="--segments $SEGMENTS" ;; esac
         # shellcheck disable=SC2086
-        if ! timeout "$PLAN_TIMEOUT" "$SSCHED" schedule "$P" "$@" $OPTS --operations "$K" --unroll --quiet -o "$W/u.json" \
+        if ! timeout "$PLAN_TIMEOUT" "$SSCHED" schedule "$P" "$@" $OPTS $SEG --operations "$K" --unroll --quiet -o "$W/u.json" \
             >"$W/plan.log" 2>&1; then
             printf '%-17s %-9s %2s %4s plan failed: %s\n' "$plat" "$prob" "$n" "$K" "$(tail -1 "$W/plan.log")"
             continue
         fi
         PLAN=$(field "$W/u.json" makespan); LB=$(field "$W/u.json" lower_bound)
+        PSEG=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1])).get('segments', ''))" "$W/u.json")
+        LABEL=$prob; [ -z "$PSEG" ] || LABEL="$prob/$PSEG"
         KTP=$(field "$W/u.json" steady_time)
         # shellcheck disable=SC2086
         if timeout "$RUN_TIMEOUT" "$RUNNER" -np "$NP" -platform "$P" -hostfile "$W/hosts.txt" \
@@ -150,7 +159,7 @@ for plat in $PLATFORMS; do
                 mpi Iallreduce "" allreduce nonblocking "$K" "$U" "$FLOPS" 1 "$L1" ;;
             esac
         fi
-        python3 - "$plat" "$prob" "$n" "$K" "$KTP" "$LB" "$PLAN" "$SIM" "$W/mpi" "$MPI" <<'PY'
+        python3 - "$plat" "$LABEL" "$n" "$K" "$KTP" "$LB" "$PLAN" "$SIM" "$W/mpi" "$MPI" <<'PY'
 import sys
 plat, prob, n, K, ktp, lb, plan, sim, mpif, mpi = sys.argv[1:]
 ktp, lb, plan = float(ktp), float(lb), float(plan)

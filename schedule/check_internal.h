@@ -327,6 +327,10 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_claims(
         chk_t *c, json_t *root, size_t K, const mpq_t makespan, const mpq_t buf_peak,
         size_t buf_node);
 
+/* The optional "segments" (check_unrolled_seg.c): a violation unless it
+ * divides K and the problem is element-wise; EINPUT unless an integer >= 2. */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_segments(chk_t *c, json_t *root, size_t K);
+
 /* Buffer occupancy (check_buffer.c), exact (GMP), for the reference
  * simulations: "buffer_peak" is the largest amount of messages a node
  * holds for others.  Acquisitions come in non-decreasing time order;

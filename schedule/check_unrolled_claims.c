@@ -305,10 +305,12 @@ ssched_status_t ssched_i_chk_unrolled_claims(chk_t *c, json_t *root, size_t K,
         "format", "problem", "platform", "throughput", "operations", "split", "transfers",
         "computations", "operations_per_period", "period", "pattern_throughput", "makespan",
         "steady_time", "overhead", "lb1", "lower_bound", "ratio", "periods", "buffer_peak",
-        "buffer_node", NULL};
+        "buffer_node", "segments", NULL};
     const char *format = json_string_value(json_object_get(root, "format"));
     int v2 = format && !strcmp(format, "ssched-unrolled/2");
     ssched_status_t st = v2 ? ssched_i_chk_keys(c, root, "schedule", keys) : SSCHED_OK;
+    if (st == SSCHED_OK && v2)
+        st = ssched_i_chk_segments(c, root, K);
     if (st != SSCHED_OK)
         return st;
     size_t nn = c->n_nodes;

@@ -180,14 +180,6 @@ static int grow_op(sched_pk_t *k, const ssched_problem_t *pb, const unsigned cha
  * resource least busy (ties: the least sum of squares); participants
  * forward only with free_fwd.  Arcs sorted by head node.  0 on ENOMEM or
  * no route. */
-/* Time of one whole message over a -> b (latency included), in double:
- * the latency mode's estimate only. */
-static double msg_time(const sched_pk_t *k, size_t a, size_t b)
-{
-    size_t e = k->edge[a * k->n + b];
-    return mpq_get_d(k->size) * mpq_get_d(k->p->c[e]) + mpq_get_d(k->p->l[e]);
-}
-
 static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned char *helper,
                       size_t root, int free_fwd, double cap, size_t relays,
                       ssched_arborescence_t *a)
@@ -207,27 +199,9 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
             part[pb->participants[j]] = 1;
             left++;
         }
-    sched_touch_t t, bt;
-    double b1 = INFINITY, b2 = INFINITY;
-    size_t bb = SIZE_MAX;
-    for (size_t h = 0; ok && h < nn; h++) {
-        if (!helper[h])
-            continue;
-        t.n = 0;
-        int okh = ssched_i_sched_pk_touch_edge(k, &t, root, h);
-        for (size_t v = 0; okh && v < nn; v++)
-            if (part[v])
-                okh = ssched_i_sched_pk_touch_edge(k, &t, h, v);
-        if (!okh)
-            continue;
-        double s1, s2;
-        ssched_i_sched_pk_score(k, &t, &s1, &s2);
-        if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
-            b1 = s1;
-            b2 = s2;
-            bb = h;
-        }
-    }
+    sched_touch_t t;
+    /* B: chosen as if it sent every copy itself */
+    size_t bb = ok ? ssched_i_sched_pk_best_relay(k, helper, NULL, root, part, &t) : SIZE_MAX;
     ok = ok && bb != SIZE_MAX;
     if (ok) {
         t.n = 0;
@@ -236,7 +210,7 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
         a->arcs[a->n_arcs++] = k->edge[root * nn + bb];
         reached[bb] = 1;
         reached[root] = 1;
-        ready[bb] = msg_time(k, root, bb);
+        ready[bb] = ssched_i_sched_grow_msg_time(k, root, bb);
         nfree[bb] = ready[bb];
     }
     /* latency mode: `relays` more helpers get the copy first, each from
@@ -250,100 +224,22 @@ static int grow_bcast(sched_pk_t *k, const ssched_problem_t *pb, const unsigned 
                 (bu == SIZE_MAX || (ready[u] > nfree[u] ? ready[u] : nfree[u]) <
                                        (ready[bu] > nfree[bu] ? ready[bu] : nfree[bu])))
                 bu = u;
-        size_t bh = SIZE_MAX;
-        b1 = b2 = INFINITY;
-        for (size_t h = 0; bu != SIZE_MAX && h < nn; h++) {
-            if (!helper[h] || reached[h])
-                continue;
-            t.n = 0;
-            if (!ssched_i_sched_pk_touch_edge(k, &t, bu, h))
-                continue;
-            double s1, s2;
-            ssched_i_sched_pk_score(k, &t, &s1, &s2);
-            if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
-                b1 = s1;
-                b2 = s2;
-                bh = h;
-                bt = t;
-            }
-        }
+        size_t bh = bu == SIZE_MAX ? SIZE_MAX
+                                   : ssched_i_sched_pk_best_relay(k, helper, reached, bu, NULL, &t);
         if (bh == SIZE_MAX)
             break;
-        ssched_i_sched_pk_add(k, &bt, 1);
+        ssched_i_sched_pk_add(k, &t, 1);
         a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
         reached[bh] = 1;
         double go = ready[bu] > nfree[bu] ? ready[bu] : nfree[bu];
-        nfree[bu] = ready[bh] = nfree[bh] = go + msg_time(k, bu, bh);
+        nfree[bu] = ready[bh] = nfree[bh] = go + ssched_i_sched_grow_msg_time(k, bu, bh);
     }
-    while (ok && left > 0) {
-        /* key: (over cap, then busiest load | within cap, then arrival),
-         * then the sum of squares */
-        b1 = b2 = INFINITY;
-        int bover = 2;
-        size_t bu = SIZE_MAX, bh = SIZE_MAX, bv = SIZE_MAX;
-        for (size_t u = 0; u < nn; u++) {
-            if (!reached[u] || u == root || (part[u] && !free_fwd))
-                continue;
-            for (size_t v = 0; v < nn; v++) {
-                if (!part[v] || reached[v])
-                    continue;
-                for (size_t h = 0; h <= nn; h++) { /* h = nn: direct */
-                    if (h < nn && (reached[h] || !helper[h]))
-                        continue;
-                    t.n = 0;
-                    if (h == nn ? !ssched_i_sched_pk_touch_edge(k, &t, u, v)
-                                : !ssched_i_sched_pk_touch_edge(k, &t, u, h) ||
-                                      !ssched_i_sched_pk_touch_edge(k, &t, h, v))
-                        continue;
-                    double s1, s2;
-                    ssched_i_sched_pk_score(k, &t, &s1, &s2);
-                    int over = 0;
-                    if (cap > 0) {
-                        over = s1 > cap * (1 + 1e-9);
-                        if (!over) { /* the copy's arrival at v */
-                            double go = ready[u] > nfree[u] ? ready[u] : nfree[u];
-                            s1 = h == nn ? go + msg_time(k, u, v)
-                                         : go + msg_time(k, u, h) + msg_time(k, h, v);
-                        }
-                    }
-                    if (over < bover ||
-                        (over == bover && ssched_i_sched_pk_lex_better(s1, s2, b1, b2))) {
-                        bover = over;
-                        b1 = s1;
-                        b2 = s2;
-                        bu = u;
-                        bh = h;
-                        bv = v;
-                        bt = t;
-                    }
-                }
-            }
-        }
-        if (bv == SIZE_MAX) {
-            ok = 0;
-            break;
-        }
-        ssched_i_sched_pk_add(k, &bt, 1);
-        double go = ready[bu] > nfree[bu] ? ready[bu] : nfree[bu];
-        if (bh < nn) {
-            a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
-            reached[bh] = 1;
-            nfree[bu] = go + msg_time(k, bu, bh);
-            ready[bh] = nfree[bh] = nfree[bu];
-            bu = bh;
-            go = ready[bh];
-        }
-        a->arcs[a->n_arcs++] = k->edge[bu * nn + bv];
-        reached[bv] = 1;
-        nfree[bu] = ready[bv] = go + msg_time(k, bu, bv);
-        left--;
-    }
-    for (size_t i = 1; ok && i < a->n_arcs; i++)
-        for (size_t j = i; j > 0 && p->to[a->arcs[j - 1]] > p->to[a->arcs[j]]; j--) {
-            size_t x = a->arcs[j];
-            a->arcs[j] = a->arcs[j - 1];
-            a->arcs[j - 1] = x;
-        }
+    /* the participants, from reached helpers (never the root: its one
+     * copy went to B) */
+    sched_grow_t g = {helper, free_fwd, 0, cap, ready, nfree};
+    ok = ok && ssched_i_sched_pk_grow_join(k, &g, reached, part, root, left, a);
+    if (ok)
+        ssched_i_sched_arcs_by_head(p, a);
     free(reached);
     free(part);
     free(ready);

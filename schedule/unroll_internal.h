@@ -549,6 +549,36 @@ static inline int ssched_i_sched_pk_lex_better(double x1, double x2, double b1, 
 {
     return x1 < b1 * (1 - 1e-12) || (x1 <= b1 * (1 + 1e-12) && x2 < b2 * (1 - 1e-12));
 }
+/* Growing an arborescence's copies (unroll_arb_grow.c): join the `left`
+ * participants (part) not reached yet, each from a reached node that
+ * forwards (participants only with free_fwd; the root only with root_fwd,
+ * and directly only with free_fwd), directly or through one relay h not
+ * reached (helper[h]; NULL: any non-participant); cap > 0: the latency
+ * mode (estimated arrivals in ready/nfree, per node).  Arcs appended to
+ * a->arcs (room for 2 per participant); 0 when a participant cannot be
+ * joined. */
+typedef struct {
+    const unsigned char *helper;
+    int free_fwd, root_fwd;
+    double cap;
+    double *ready, *nfree;
+} sched_grow_t;
+SSCHED_INTERNAL int ssched_i_sched_pk_grow_join(sched_pk_t *k, const sched_grow_t *g,
+                                                unsigned char *reached, const unsigned char *part,
+                                                size_t root, size_t left,
+                                                ssched_arborescence_t *a);
+/* The relay h (helper[h], not reached when reached != NULL) whose arc
+ * from `from` (and, with fan, its arcs to every fan[v] node) keeps the
+ * busiest touched load least busy, then the least sum of squares; its
+ * touches in *best; SIZE_MAX when none has the routes. */
+SSCHED_INTERNAL size_t ssched_i_sched_pk_best_relay(sched_pk_t *k, const unsigned char *helper,
+                                                    const unsigned char *reached, size_t from,
+                                                    const unsigned char *fan, sched_touch_t *best);
+/* A whole message's time over a -> b, latency included (double). */
+SSCHED_INTERNAL double ssched_i_sched_grow_msg_time(const sched_pk_t *k, size_t a, size_t b);
+/* Sort an arborescence's arcs by head node. */
+SSCHED_INTERNAL void ssched_i_sched_arcs_by_head(const ssched_platform_t *p,
+                                                 ssched_arborescence_t *a);
 SSCHED_INTERNAL int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb,
                                                size_t root, int free_fwd,
                                                ssched_arborescence_t *a);

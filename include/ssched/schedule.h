@@ -131,6 +131,10 @@ typedef struct {
                                   message of n times the range, one latency);
                                   0 or 1: one.  ssched_unroll_plan chooses it
                                   from the latencies, K and the size          */
+    size_t segments;           /* unrolling: 0 or 1, whole operations; p > 1:
+                                  the operations are segments, p per
+                                  operation of the problem the user gave
+                                  (ssched_unroll_segments; "segments": p) */
     int unroll_direct;         /* unrolling: the direct (one-level) pattern of
                                   ssched_unroll_plan_pattern, not one derived
                                   from the steady state                      */
@@ -452,6 +456,19 @@ ssched_status_t ssched_unroll_plan_pattern(const ssched_platform_t *p,
                                            mpq_srcptr max_period, int no_split,
                                            ssched_pattern_t which, ssched_schedule_t *out,
                                            ssched_error_t *err);
+
+/* Segments: K operations of an element-wise problem (all-reduce, reduce,
+ * broadcast) cut into p segments are K*p independent operations of size
+ * size/p, each merge of a segment taking w/p (the executor: flops per task
+ * x size).  ssched_unroll_segments turns p (platform, problem) into the
+ * segment problem (size and every w divided by p; 1: unchanged; EINPUT for
+ * another kind); plan it for K*p operations and set out->segments = p so
+ * the file says "segments": p.  The file's LB(K*p) is then max(K/TP,
+ * LB1(size/p)), TP the original problem's: a bound on every segmented
+ * schedule, K/TP on every schedule (proof: schedule/unroll_seg.c). */
+int ssched_unroll_segmentable(ssched_problem_kind_t kind);
+ssched_status_t ssched_unroll_segments(ssched_platform_t *p, ssched_problem_t *pb,
+                                       unsigned long segments, ssched_error_t *err);
 
 /* ---------------------------------------------------------------------- */
 /* Export. */

@@ -43,6 +43,9 @@ typedef struct {
     int json, no_split, unroll, fixed, has_max_period, quiet, no_check;
     long operations, max_operations, max_events;
     long batch;                 /* --batch N (0: chosen)                     */
+    long segments;              /* --segments P (0: whole operations)        */
+    int seg_auto;               /* --segments auto                           */
+    mpq_ptr eval;               /* non-NULL: plan, store the makespan, no file */
     int pieces;                 /* --pieces: -1 chosen, 0 split, 1 whole     */
     ssched_pattern_t pattern;   /* --pattern (default auto)                  */
     int has_pattern;
@@ -77,6 +80,29 @@ static int copy_to_stdout(const char *path)
     return ok;
 }
 
+/* --segments auto: the makespan of one candidate (its events streamed to
+ * a temporary file, dropped). */
+static int eval_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
+                         const ssched_problem_t *pb, const ssched_schedule_t *s)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    FILE *t = tmpfile();
+    if (!t)
+        return cli_bad_input("schedule", "--segments auto: cannot create a temporary file");
+    ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
+                                  (unsigned long long)o->max_events, 0, NULL, NULL};
+    ssched_unroll_figures_t fig;
+    ssched_unroll_figures_init(&fig);
+    ssched_status_t st = ssched_write_unrolled_stream(t, p, pb, s, (unsigned long)o->operations,
+                                                      &lim, &fig, &err);
+    fclose(t);
+    if (st == SSCHED_OK)
+        mpq_set(o->eval, fig.makespan);
+    ssched_unroll_figures_free(&fig);
+    return st == SSCHED_OK ? CLI_EXIT_OK : cli_report("schedule", &err);
+}
+
 /* Stream the unrolled schedule to the output file, then check the file. */
 static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
                          const ssched_problem_t *pb, const ssched_schedule_t *s)
@@ -84,6 +110,8 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
     ssched_error_t err;
     ssched_error_clear(&err);
     sched_opts_t copy = *o_in, *o = &copy;
+    if (o->eval)
+        return eval_unrolled(o, p, pb, s);
     int to_stdout = !strcmp(o_in->output, "-");
     FILE *f = NULL;
     cli_out_t file = {0};
@@ -137,6 +165,9 @@ static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
         FILE *out = to_stdout ? stderr : stdout; /* stdout holds the JSON only */
         if (ssched_write_unrolled_summary(out, p, s, &fig, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
+        if (o->segments > 1) /* the bound: schedule/unroll_seg.c */
+            fprintf(out, "segments: %ld operations cut into %ld each; K/TP is the original "
+                    "problem's, LB1 a segment's\n", o->operations / o->segments, o->segments);
         if (o->no_check)
             fprintf(out, "not checked (--no-check): run ssched check %s\n", o_in->output);
         else
@@ -158,7 +189,7 @@ static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_
     ssched_error_clear(&err);
     if (o->unroll) {
         int rc = emit_unrolled(o, p, pb, s);
-        return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
+        return rc == CLI_EXIT_OK && !o->eval ? write_pictures(o, p, pb, s) : rc;
     }
     if (ssched_schedule_self_check(p, pb, s, NULL, &err) != SSCHED_OK)
         return cli_report("schedule", &err);
@@ -233,7 +264,7 @@ static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
        O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK, O_BATCH, O_PIECES,
-       O_PATTERN };
+       O_PATTERN, O_SEGMENTS };
 static const cli_opt_t schedule_table[] = {
     {{"json", no_argument, NULL, O_JSON}, NULL, "ssched-schedule/1 JSON instead of the table"},
     {{"output", required_argument, NULL, 'o'}, "FILE", "write the schedule (JSON) to FILE"},
@@ -268,6 +299,13 @@ static const cli_opt_t schedule_table[] = {
      "steady state; direct, every message straight to its destination on its\n"
      "shortest route (reduce: every value to the target, merged there);\n"
      "auto (default): both, the direct one when strictly faster for K"},
+    {{"segments", required_argument, NULL, O_SEGMENTS}, "P|auto",
+     "with --unroll (all-reduce, reduce, broadcast): cut each operation into\n"
+     "P segments planned as K*P operations of size/P (each may take its own\n"
+     "trees and root; merges take w/P); the file says \"segments\": P;\n"
+     "auto: P from 1 about doubling up to 64, the least exact makespan\n"
+     "(a segment must hold whole elements of ssched-exec: 8 bytes summed,\n"
+     "32 multiplied in order)"},
     {{"no-check", no_argument, NULL, O_NOCHECK}, NULL,
      "with --unroll: skip the self-check of the written file\n"
      "(check it later with `ssched check FILE`)"},
@@ -285,6 +323,8 @@ static const cli_opt_t *const schedule_tables[] = {cli_problem_table, schedule_t
 static const char *const schedule_titles[] = {"problem and platform options:", "options:", NULL};
 
 static int run_schedule(int argc, char **argv, sched_opts_t *o);
+static int plan_once(sched_opts_t *o, cli_problem_opts_t *po);
+static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po);
 
 int cli_cmd_schedule(int argc, char **argv)
 {
@@ -317,6 +357,14 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
             if (o->operations)
                 return cli_bad_input("schedule", "--operations given twice");
             if (!cli_parse_long("schedule", "--operations", optarg, 1, 1000000000L, &o->operations))
+                return CLI_EXIT_BADINPUT;
+            break;
+        case O_SEGMENTS:
+            if (o->segments || o->seg_auto)
+                return cli_bad_input("schedule", "--segments given twice");
+            if (!strcmp(optarg, "auto"))
+                o->seg_auto = 1;
+            else if (!cli_parse_long("schedule", "--segments", optarg, 1, 65536L, &o->segments))
                 return CLI_EXIT_BADINPUT;
             break;
         case O_BATCH:
@@ -414,6 +462,10 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->batch > o->operations && o->unroll && o->operations)
         return cli_bad_input("schedule", "--batch %ld is above K = %ld operations", o->batch,
                              o->operations);
+    if ((o->segments || o->seg_auto) && !o->unroll)
+        return cli_bad_input("schedule", "--segments is used with --unroll");
+    if (o->segments > 1 && o->operations > 1000000000L / o->segments)
+        return cli_bad_input("schedule", "--operations x --segments is above 10^9");
     if (o->no_check && !o->unroll)
         return cli_bad_input("schedule", "--no-check is used with --unroll");
     if ((o->max_operations || o->max_events) && !o->unroll)
@@ -421,12 +473,60 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
     if (o->unroll && o->max_operations == 0 && o->operations > 10000000L)
         return cli_bad_input("schedule", "--operations %ld is above the limit 10000000 (raise it "
                              "with --max-operations)", o->operations);
+    return o->seg_auto ? auto_segments(o, &po) : plan_once(o, &po);
+}
 
+/* --segments auto: P = 1, then each time the largest P' <= 2P whose
+ * segment is whole elements (1 MB of 32-byte matrices: 1, 2, 5, 10, 25,
+ * 50), up to 64, each
+ * planned for its exact makespan; stop at the first P no better than the
+ * best so far (the fill shrinks with P, the latencies paid grow with it)
+ * or less than 0.5 % better; then the best one is planned again and
+ * written. */
+static int auto_segments(sched_opts_t *o, cli_problem_opts_t *po)
+{
+    long K = o->operations, best = 1;
+    mpq_t m, bm;
+    mpq_inits(m, bm, NULL);
+    int rc = CLI_EXIT_OK;
+    for (long P = 1; P >= 1 && P <= 64 && rc == CLI_EXIT_OK; P = cli_segments_next(P, po)) {
+        o->segments = P, o->operations = K, o->eval = m;
+        if ((rc = plan_once(o, po)) != CLI_EXIT_OK)
+            break;
+        if (!o->quiet)
+            gmp_fprintf(stderr, "ssched schedule: --segments %ld: makespan %Qd (%.6g)\n", P, m,
+                        mpq_get_d(m));
+        if (P > 1 && mpq_cmp(m, bm) >= 0)
+            break;
+        /* a doubling that gains less than 0.5 % ends the search: the
+         * planning time grows with P, the fill left is small */
+        int small = P > 1 && 200 * mpq_get_d(m) > 199 * mpq_get_d(bm);
+        best = P;
+        mpq_set(bm, m);
+        if (small)
+            break;
+    }
+    mpq_clears(m, bm, NULL);
+    o->segments = best, o->operations = K, o->eval = NULL;
+    return rc == CLI_EXIT_OK ? plan_once(o, po) : rc;
+}
+
+/* Load, solve, plan and write (or, with o->eval, only measure) one
+ * schedule; o->operations is multiplied by o->segments on the way. */
+static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
+{
     ssched_platform_t p;
     ssched_problem_t pb;
     ssched_platform_init(&p);
     ssched_problem_init(&pb);
-    int rc = cli_problem_load("schedule", &po, &p, &pb);
+    int rc = cli_problem_load("schedule", po, &p, &pb);
+    if (rc == CLI_EXIT_OK && o->segments > 1) {
+        rc = cli_segments_apply(o->segments, po, &p, &pb);
+        o->operations *= o->segments;
+        if (rc == CLI_EXIT_OK && o->batch > o->operations)
+            rc = cli_bad_input("schedule", "--batch %ld is above K x P = %ld", o->batch,
+                               o->operations);
+    }
     /* an unrolled all-reduce replays its own pattern (the LCM of the
      * trees' and arborescences' rates): no fixed or bounded period */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_ALLREDUCE && o->unroll && o->fixed)
@@ -479,7 +579,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
         so.rule = o->rule;
         so.fixed_period = o->fixed ? o->fixed_period : NULL;
         ssched_steady_options_t sopt;
-        if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
+        if ((rc = cli_steady_options("schedule", po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
         else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
@@ -504,6 +604,7 @@ static int run_schedule(int argc, char **argv, sched_opts_t *o)
                 s.unroll_batch = (size_t)o->batch;
             if (o->pieces >= 0)
                 s.unroll_whole = o->pieces;
+            s.segments = o->segments > 1 ? (size_t)o->segments : 0;
             rc = emit(o, &p, &pb, &st, &s);
         }
         ssched_schedule_free(&s);

@@ -75,4 +75,15 @@ int cli_problem_load(const char *cmd, const cli_problem_opts_t *o, ssched_platfo
  * on a bad method, 0 otherwise. */
 int cli_steady_options(const char *cmd, const cli_problem_opts_t *o, ssched_steady_options_t *opt);
 
+/* ssched schedule --segments P (schedule_seg.c): is a segment of
+ * unit_bytes x size / P a whole number of the executor's elements (8
+ * bytes summed, 32 multiplied in order; 1 for a broadcast; always when
+ * no --unit-bytes)?  The next candidate of --segments auto after prev
+ * (the largest such P <= 2 prev, else the least above; 0: none).  And the segment problem of
+ * (p, pb) (ssched_unroll_segments) with that check, an exit status. */
+int cli_segments_whole(long segments, const cli_problem_opts_t *po);
+long cli_segments_next(long prev, const cli_problem_opts_t *po);
+int cli_segments_apply(long segments, const cli_problem_opts_t *po, ssched_platform_t *p,
+                       ssched_problem_t *pb);
+
 #endif

@@ -314,6 +314,8 @@ static ssched_status_t write_header(FILE *out, const ssched_platform_t *p,
                                                           ? s->optimal_throughput : s->throughput));
     json_object_set_new(root, "operations", json_integer((json_int_t)K));
     json_object_set_new(root, "split", json_boolean(s->split && !s->unroll_whole));
+    if (s->segments > 1) /* K / segments operations cut (schedule/unroll_seg.c) */
+        json_object_set_new(root, "segments", json_integer((json_int_t)s->segments));
     if (s->kind == SSCHED_PROBLEM_ALLREDUCE) /* the root the events reduce to */
         json_object_set_new(json_object_get(root, "problem"), "root",
                             json_string(p->names[s->root]));
