@@ -150,63 +150,12 @@ int ssched_i_sched_pk_grow_arb(sched_pk_t *k, const ssched_problem_t *pb, size_t
         }
     if (ok)
         reached[root] = 1;
-    sched_touch_t t, bt;
-    while (ok && left > 0) {
-        double b1 = INFINITY, b2 = INFINITY;
-        size_t bu = SIZE_MAX, bh = SIZE_MAX, bv = SIZE_MAX;
-        for (size_t u = 0; u < nn; u++) {
-            /* participants never forward (their way out carries their
-             * value) and the root's one copy goes to a helper, which
-             * fans out: a greedy step cannot see that a direct copy
-             * from the root leaves nobody free to forward (free_fwd:
-             * any reached node forwards, for platforms of few helpers) */
-            if (!reached[u] || (part[u] && !free_fwd))
-                continue;
-            for (size_t v = 0; v < nn; v++) {
-                if (!part[v] || reached[v])
-                    continue;
-                for (size_t h = 0; h <= nn; h++) { /* h = nn: direct */
-                    if ((h < nn && (reached[h] || part[h])) || (h == nn && u == root && !free_fwd))
-                        continue;
-                    t.n = 0;
-                    if (h == nn ? !ssched_i_sched_pk_touch_edge(k, &t, u, v)
-                                : !ssched_i_sched_pk_touch_edge(k, &t, u, h) ||
-                                      !ssched_i_sched_pk_touch_edge(k, &t, h, v))
-                        continue;
-                    double s1, s2;
-                    ssched_i_sched_pk_score(k, &t, &s1, &s2);
-                    if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
-                        b1 = s1;
-                        b2 = s2;
-                        bu = u;
-                        bh = h;
-                        bv = v;
-                        bt = t;
-                    }
-                }
-            }
-        }
-        if (bv == SIZE_MAX) {
-            ok = 0;
-            break;
-        }
-        ssched_i_sched_pk_add(k, &bt, 1);
-        if (bh < nn) {
-            a->arcs[a->n_arcs++] = k->edge[bu * nn + bh];
-            reached[bh] = 1;
-            bu = bh;
-        }
-        a->arcs[a->n_arcs++] = k->edge[bu * nn + bv];
-        reached[bv] = 1;
-        left--;
-    }
-    /* sorted by head node (insertion: a handful of arcs) */
-    for (size_t i = 1; ok && i < a->n_arcs; i++)
-        for (size_t j = i; j > 0 && p->to[a->arcs[j - 1]] > p->to[a->arcs[j]]; j--) {
-            size_t x = a->arcs[j];
-            a->arcs[j] = a->arcs[j - 1];
-            a->arcs[j - 1] = x;
-        }
+    /* the join loop shared with the gathered all-reduce's copies
+     * (unroll_arb_grow.c): any non-participant relays, the root forwards */
+    sched_grow_t g = {NULL, free_fwd, 1, 0, NULL, NULL};
+    ok = ok && ssched_i_sched_pk_grow_join(k, &g, reached, part, root, left, a);
+    if (ok)
+        ssched_i_sched_arcs_by_head(p, a);
     free(reached);
     free(part);
     return ok;
