@@ -553,7 +553,7 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
         ssched_error_clear(&err);
         if (rc != CLI_EXIT_OK)
             ;
-        else if ((rc = cli_steady_options("schedule", &po, &sopt)) != CLI_EXIT_OK)
+        else if ((rc = cli_steady_options("schedule", po, &sopt)) != CLI_EXIT_OK)
             ; /* bad --method: already reported */
         else if (ssched_steady_solve_opts(&p, &pb, &sopt, &st, &err) != SSCHED_OK)
             rc = cli_report("schedule", &err);
