@@ -160,16 +160,28 @@ PY
         esac
         eval "ALGS=\$ALGS_$coll"
         # the executor's fixed cost per call of this collective on this
-        # platform (its start, and where the plan ends): a one-segment
-        # 1 KB call, measured - planned
+        # platform, per rank (its start minus the rank's entry: ranks leave
+        # the benchmark's barrier apart; src/cli/plan_call.c): a
+        # one-segment 1 KB call, each rank's measured time (the interposer
+        # prints it, SSCHED_PMPI_STATS=2) minus its end in the plan
         rm -rf "$W/plans"
         # shellcheck disable=SC2086
         "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes 1024 --datatype-size $DT \
             --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
         PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
-        set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" 1024 0)
-        OVER=$(python3 -c "print('%.9f' % max(0, $1 - $PRED))")
-        echo "$coll: the executor's fixed cost per call: $OVER s (1 KB, one segment: $1 s measured, $PRED s planned)"
+        set -- $(SSCHED_PMPI_STATS=2 SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" 1024 0)
+        OVER=$(python3 - "$W/err" "$W"/plans/*.plan.json <<'PY'
+import json, re, sys
+from fractions import Fraction as F
+ends = json.load(open(sys.argv[2]))["rank_end_seconds"]
+t = {int(m.group(1)): F(m.group(2)) for m in
+     re.finditer(r"libssched_pmpi: rank (\d+) call 1: ([0-9.]+) s", open(sys.argv[1]).read())}
+if sorted(t) != list(range(len(ends))):
+    sys.exit("dropin.sh: the calibration run did not report every rank")
+print(",".join("%.12f" % (t[r] - F(repr(e)).limit_denominator(10**12)) for r, e in enumerate(ends)))
+PY
+)
+        echo "$coll: the executor's fixed cost per call, per rank: $OVER s (1 KB, one segment: $1 s measured, $PRED s planned)"
         for size in $SIZES; do
             best=""; bestn=""; vplain=""; tdef=""
             for a in $ALGS; do
@@ -186,8 +198,8 @@ PY
             # no plan where the best prediction plus the fixed cost is not
             # below the plain (default selection) time: the interposer then
             # falls back
-            BASE=""
-            [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="--baseline-seconds $tdef --overhead-seconds $OVER"
+            BASE="--overhead-seconds $OVER"
+            [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="$BASE --baseline-seconds $tdef"
             # shellcheck disable=SC2086
             "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
                 --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
@@ -196,7 +208,7 @@ PY
             # the whole message's bound (M / U / TP: no schedule is faster)
             # and the prediction per call, the plan + C
             BOUND=$(sed -n 's/^bound: .* at least \([0-9.e+-]*\) .*/\1/p' "$W/plan.out")
-            PC=$(python3 -c "print('%.9g' % ($PRED + $OVER))")
+            PC=$(sed -n 's/.*per call (+ the overhead per rank) \([0-9.e+-]*\)$/\1/p; s/^no gain: the best prediction \([0-9.e+-]*\) .*/\1/p' "$W/plan.out")
             [ -n "$SEG" ] || SEG=none
             set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" "$size" 0)
             ti=$1 vi=$2
