@@ -10,7 +10,7 @@
 # (platform, collective, size): the plain time (SMPI's default selection,
 # or the algorithm ALG of smpi/COLL:ALG), the whole message's bound (M / U
 # / TP: no schedule is faster), ssched's predicted makespan, that plus the
-# executor's fixed cost C (the predicted time per call), the interposer's
+# executor's fixed cost per rank (the predicted time per call), the interposer's
 # time, whether both runs verified their results (the program checks the
 # last call of each size against a closed form), the ratios plain /
 # interposer (above 1: the interposer faster), best / bound (the most any
@@ -21,11 +21,13 @@
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
 # after MPI_Init in both builds).  The interposer (compiled with
 # SSCHED_SMPI) runs each plan paced where the platform has latencies, its
-# combines taking the plan's simulated time: its time is the planned
-# makespan plus the executor's fixed cost per call (its start: about one
-# latency after the last rank entered, src/mpi/run.c ssched_i_mpi_lean),
-# which the script measures per platform and collective and gives `ssched
-# plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative
+# combines taking the plan's simulated time: on rank r a call takes its
+# fixed cost C_r (from its entry to the start, one margin after the last
+# rank entered, src/mpi/run.c ssched_i_mpi_lean: ranks leave the
+# benchmark's barrier apart) plus r's end in the plan; the script measures
+# C_r per platform and collective (a one-segment 1 KB call) and gives
+# them to `ssched plan --overhead-seconds C_0,C_1,...`, which predicts
+# max_r (C_r + end_r) per call (src/cli/plan_call.c).  The reduce and all-reduce use a non-commutative
 # operator on 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
 #
@@ -44,6 +46,11 @@
 #        MAX_RANKS (default: every host) at most that many ranks, on hosts
 #        spread over the platform's (cluster_backbone: 100 hosts)
 #        RUN_TIMEOUT=900
+#        PLAIN_SHARED=1: the plain runs (not the interposer's) with
+#        OSU_SHARED=1 (bench/osu_coll.c: SMPI_SHARED_MALLOC buffers, the
+#        same simulated time, results unchecked, shown '?'): for sizes
+#        whose 2 x NP real buffers do not fit (256 MB on 20 ranks); list
+#        then only algorithms verified at smaller sizes
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build/release}
@@ -57,6 +64,7 @@ ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
 MAXSEG=${MAX_SEGMENTS:-512}
 MAX_RANKS=${MAX_RANKS:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+PLAIN_SHARED=${PLAIN_SHARED:-}
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
 W=$(mktemp -d)
@@ -112,7 +120,7 @@ run() { # label binary coll size root extra...  -> "time verified" or "fail -"
 
 printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %8s   %s\n" platform \
     coll bytes segment default "best (SMPI alg)" bound predicted "pred. + C" interposer verified \
-    def/int best/int best/bnd int/pred "plain runs (! = wrong result)"
+    def/int best/int best/bnd int/pred "plain runs (! = wrong result, ? = unchecked)"
 for plat in $PLATFORMS; do
     case $plat in
     tiers-small) tiers; P=$W/tiers.xml ;;
@@ -185,10 +193,11 @@ PY
         for size in $SIZES; do
             best=""; bestn=""; vplain=""; tdef=""
             for a in $ALGS; do
-                set -- $(run "$W/osu_plain" "$coll" "$size" 0 "--cfg=smpi/$coll:$a")
-                vplain="$vplain$a=$1$([ "$2" = yes ] || echo '!') "
+                set -- $(OSU_SHARED=$PLAIN_SHARED run "$W/osu_plain" "$coll" "$size" 0 \
+                    "--cfg=smpi/$coll:$a")
+                vplain="$vplain$a=$1$(case $2 in yes) ;; unchecked) echo '?' ;; *) echo '!' ;; esac) "
                 [ "$a" = default ] && tdef=$1
-                [ "$1" != fail ] && [ "$2" = yes ] || continue
+                [ "$1" != fail ] && { [ "$2" = yes ] || [ "$2" = unchecked ]; } || continue
                 if [ -z "$best" ] || python3 -c "import sys; sys.exit(not $1 < $best)"; then
                     best=$1; bestn=$a
                 fi
@@ -228,5 +237,6 @@ done
 echo "def/int: SMPI's default selection / interposer; best/int: the best verified SMPI algorithm /"
 echo "interposer (above 1: the interposer faster); segment none: no plan (the best prediction was"
 echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate's"
-echo "makespan; pred. + C: that plus the executor's fixed cost per call; bound: the whole message's"
+echo "makespan; pred. + C: the time per call ssched plan predicts, max over ranks r of the rank's"
+echo "fixed cost C_r (measured at 1 KB) + its end in the plan; bound: the whole message's"
 echo "M / U / TP; best/bnd: the most any schedule could gain over the best SMPI algorithm"
