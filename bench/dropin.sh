@@ -10,7 +10,7 @@
 # (platform, collective, size): the plain time (SMPI's default selection,
 # or the algorithm ALG of smpi/COLL:ALG), the whole message's bound (M / U
 # / TP: no schedule is faster), ssched's predicted makespan, that plus the
-# executor's fixed cost C (the predicted time per call), the interposer's
+# executor's fixed cost per rank (the predicted time per call), the interposer's
 # time, whether both runs verified their results (the program checks the
 # last call of each size against a closed form), the ratios plain /
 # interposer (above 1: the interposer faster), best / bound (the most any
@@ -21,11 +21,13 @@
 # the envelope cancelled by src/mpi/smpi_envelope.cpp, called by osu_coll
 # after MPI_Init in both builds).  The interposer (compiled with
 # SSCHED_SMPI) runs each plan paced where the platform has latencies, its
-# combines taking the plan's simulated time: its time is the planned
-# makespan plus the executor's fixed cost per call (its start: about one
-# latency after the last rank entered, src/mpi/run.c ssched_i_mpi_lean),
-# which the script measures per platform and collective and gives `ssched
-# plan --overhead-seconds`.  The reduce and all-reduce use a non-commutative
+# combines taking the plan's simulated time: on rank r a call takes its
+# fixed cost C_r (from its entry to the start, one margin after the last
+# rank entered, src/mpi/run.c ssched_i_mpi_lean: ranks leave the
+# benchmark's barrier apart) plus r's end in the plan; the script measures
+# C_r per platform and collective (a one-segment 1 KB call) and gives
+# them to `ssched plan --overhead-seconds C_0,C_1,...`, which predicts
+# max_r (C_r + end_r) per call (src/cli/plan_call.c).  The reduce and all-reduce use a non-commutative
 # operator on 8-byte elements; SMPI algorithms that reorder operands fail verification
 # (marked '!').
 #
@@ -44,6 +46,11 @@
 #        MAX_RANKS (default: every host) at most that many ranks, on hosts
 #        spread over the platform's (cluster_backbone: 100 hosts)
 #        RUN_TIMEOUT=900
+#        PLAIN_SHARED=1: the plain runs (not the interposer's) with
+#        OSU_SHARED=1 (bench/osu_coll.c: SMPI_SHARED_MALLOC buffers, the
+#        same simulated time, results unchecked, shown '?'): for sizes
+#        whose 2 x NP real buffers do not fit (256 MB on 20 ranks); list
+#        then only algorithms verified at smaller sizes
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build/release}
@@ -57,6 +64,7 @@ ALGS_allreduce=${ALGS_allreduce:-"default redbcast rdb lr"}
 MAXSEG=${MAX_SEGMENTS:-512}
 MAX_RANKS=${MAX_RANKS:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
+PLAIN_SHARED=${PLAIN_SHARED:-}
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
 W=$(mktemp -d)
@@ -112,7 +120,7 @@ run() { # label binary coll size root extra...  -> "time verified" or "fail -"
 
 printf "%-13s %-9s %10s %7s %11s %-21s %11s %11s %11s %11s %7s %7s %7s %8s %8s   %s\n" platform \
     coll bytes segment default "best (SMPI alg)" bound predicted "pred. + C" interposer verified \
-    def/int best/int best/bnd int/pred "plain runs (! = wrong result)"
+    def/int best/int best/bnd int/pred "plain runs (! = wrong result, ? = unchecked)"
 for plat in $PLATFORMS; do
     case $plat in
     tiers-small) tiers; P=$W/tiers.xml ;;
@@ -160,23 +168,36 @@ PY
         esac
         eval "ALGS=\$ALGS_$coll"
         # the executor's fixed cost per call of this collective on this
-        # platform (its start, and where the plan ends): a one-segment
-        # 1 KB call, measured - planned
+        # platform, per rank (its start minus the rank's entry: ranks leave
+        # the benchmark's barrier apart; src/cli/plan_call.c): a
+        # one-segment 1 KB call, each rank's measured time (the interposer
+        # prints it, SSCHED_PMPI_STATS=2) minus its end in the plan
         rm -rf "$W/plans"
         # shellcheck disable=SC2086
         "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes 1024 --datatype-size $DT \
             --segment 1024 -o "$W/plans" --quiet >"$W/plan.out"
         PRED=$(sed -n 's/.*predicted \([0-9.e+-]*\)$/\1/p' "$W/plan.out" | tail -n 1)
-        set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" 1024 0)
-        OVER=$(python3 -c "print('%.9f' % max(0, $1 - $PRED))")
-        echo "$coll: the executor's fixed cost per call: $OVER s (1 KB, one segment: $1 s measured, $PRED s planned)"
+        set -- $(SSCHED_PMPI_STATS=2 SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" 1024 0)
+        OVER=$(python3 - "$W/err" "$W"/plans/*.plan.json <<'PY'
+import json, re, sys
+from fractions import Fraction as F
+ends = json.load(open(sys.argv[2]))["rank_end_seconds"]
+t = {int(m.group(1)): F(m.group(2)) for m in
+     re.finditer(r"libssched_pmpi: rank (\d+) call 1: ([0-9.]+) s", open(sys.argv[1]).read())}
+if sorted(t) != list(range(len(ends))):
+    sys.exit("dropin.sh: the calibration run did not report every rank")
+print(",".join("%.12f" % (t[r] - F(repr(e)).limit_denominator(10**12)) for r, e in enumerate(ends)))
+PY
+)
+        echo "$coll: the executor's fixed cost per call, per rank: $OVER s (1 KB, one segment: $1 s measured, $PRED s planned)"
         for size in $SIZES; do
             best=""; bestn=""; vplain=""; tdef=""
             for a in $ALGS; do
-                set -- $(run "$W/osu_plain" "$coll" "$size" 0 "--cfg=smpi/$coll:$a")
-                vplain="$vplain$a=$1$([ "$2" = yes ] || echo '!') "
+                set -- $(OSU_SHARED=$PLAIN_SHARED run "$W/osu_plain" "$coll" "$size" 0 \
+                    "--cfg=smpi/$coll:$a")
+                vplain="$vplain$a=$1$(case $2 in yes) ;; unchecked) echo '?' ;; *) echo '!' ;; esac) "
                 [ "$a" = default ] && tdef=$1
-                [ "$1" != fail ] && [ "$2" = yes ] || continue
+                [ "$1" != fail ] && { [ "$2" = yes ] || [ "$2" = unchecked ]; } || continue
                 if [ -z "$best" ] || python3 -c "import sys; sys.exit(not $1 < $best)"; then
                     best=$1; bestn=$a
                 fi
@@ -186,8 +207,8 @@ PY
             # no plan where the best prediction plus the fixed cost is not
             # below the plain (default selection) time: the interposer then
             # falls back
-            BASE=""
-            [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="--baseline-seconds $tdef --overhead-seconds $OVER"
+            BASE="--overhead-seconds $OVER"
+            [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="$BASE --baseline-seconds $tdef"
             # shellcheck disable=SC2086
             "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
                 --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
@@ -196,7 +217,7 @@ PY
             # the whole message's bound (M / U / TP: no schedule is faster)
             # and the prediction per call, the plan + C
             BOUND=$(sed -n 's/^bound: .* at least \([0-9.e+-]*\) .*/\1/p' "$W/plan.out")
-            PC=$(python3 -c "print('%.9g' % ($PRED + $OVER))")
+            PC=$(sed -n 's/.*per call (+ the overhead per rank) \([0-9.e+-]*\)$/\1/p; s/^no gain: the best prediction \([0-9.e+-]*\) .*/\1/p' "$W/plan.out")
             [ -n "$SEG" ] || SEG=none
             set -- $(SSCHED_PLANS="$W/plans" run "$W/osu_ssched" "$coll" "$size" 0)
             ti=$1 vi=$2
@@ -216,5 +237,6 @@ done
 echo "def/int: SMPI's default selection / interposer; best/int: the best verified SMPI algorithm /"
 echo "interposer (above 1: the interposer faster); segment none: no plan (the best prediction was"
 echo "not below the default's time), the interposer fell back to MPI; predicted: the best candidate's"
-echo "makespan; pred. + C: that plus the executor's fixed cost per call; bound: the whole message's"
+echo "makespan; pred. + C: the time per call ssched plan predicts, max over ranks r of the rank's"
+echo "fixed cost C_r (measured at 1 KB) + its end in the plan; bound: the whole message's"
 echo "M / U / TP; best/bnd: the most any schedule could gain over the best SMPI algorithm"

@@ -57,11 +57,12 @@ static const cli_opt_t plan_table[] = {
     {{"baseline-seconds", required_argument, NULL, O_BASELINE}, "T",
      "the time MPI itself takes (measured): no plan is written when the\n"
      "best prediction is not below T (the call stays MPI's)"},
-    {{"overhead-seconds", required_argument, NULL, O_OVERHEAD}, "O",
+    {{"overhead-seconds", required_argument, NULL, O_OVERHEAD}, "O|O0,O1,...",
      "the executor's fixed cost per call (its start: about one latency;\n"
      "measured), added to the prediction: the time per call printed and\n"
      "written (predicted_call_seconds), compared with --baseline-seconds T\n"
-     "(default 0)"},
+     "(default 0).  One value per rank (rank r's entry to the start; ranks\n"
+     "enter apart): the time per call is max_r (O_r + rank r's end)"},
     {{"no-prune", no_argument, NULL, O_NOPRUNE}, NULL,
      "plan every candidate, also those whose lower bound (K / TP or LB1) is\n"
      "not below the best makespan found (the choice is the same)"},
@@ -161,7 +162,16 @@ static int write_plan(const plan_opts_t *o, plan_scan_t *sc, long root, mpq_srcp
         if (d && o->call)
             json_object_set_new(d, "predicted_call", json_string(o->call)),
                 json_object_set_new(d, "predicted_call_seconds", json_real(o->call_seconds));
-        if (!d || json_object_set_new(d, "map", json_string(mapname)) != 0)
+        /* each rank's end in the plan: with its measured fixed cost, its
+         * time per call (src/cli/plan_call.c) */
+        json_t *ends = json_array();
+        for (size_t r = 0; ends && r < o->n_ranks; r++)
+            json_array_append_new(ends, json_real(o->rank_end[r]));
+        if (d && ends)
+            json_object_set_new(d, "rank_end_seconds", ends);
+        else
+            json_decref(ends);
+        if (!d || !ends || json_object_set_new(d, "map", json_string(mapname)) != 0)
             rc = cli_bad_input("plan", "out of memory");
         char *text = d ? json_dumps(d, JSON_INDENT(2)) : NULL;
         json_decref(d);
@@ -257,6 +267,7 @@ int cli_cmd_plan(int argc, char **argv)
     int rc = run_plan(&o, &po, &p, &pb);
     cli_plan_free_ranks(&o);
     free(o.call);
+    free(o.rank_end);
     ssched_problem_free(&pb);
     ssched_platform_free(&p);
     return rc;
@@ -311,32 +322,50 @@ static int run_plan(plan_opts_t *o, cli_problem_opts_t *po, ssched_platform_t *p
     if (rc == CLI_EXIT_OK && !best_seg)
         rc = cli_bad_input("plan", "no candidate segment size with at most %ld segments "
                            "(raise --max-segments)", o->max_segments);
-    mpq_t base, over;
+    /* the time per call (src/cli/plan_call.c): the chosen plan's end per
+     * rank, plus each rank's fixed cost */
+    mpq_t base, over, *ends = NULL;
     mpq_inits(base, over, NULL);
+    size_t n = o->n_ranks;
+    if (rc == CLI_EXIT_OK && best_seg) {
+        cli_plan_scan_scale(&sc, best_seg); /* p as the kept pattern was planned */
+        if (!(ends = malloc((n ? n : 1) * sizeof *ends)) ||
+            !(o->rank_end = malloc((n ? n : 1) * sizeof *o->rank_end)))
+            rc = cli_bad_input("plan", "out of memory");
+        for (size_t r = 0; ends && r < n; r++)
+            mpq_init(ends[r]);
+        if (rc == CLI_EXIT_OK)
+            rc = cli_plan_rank_ends(&sc, ends);
+        for (size_t r = 0; rc == CLI_EXIT_OK && r < n; r++)
+            o->rank_end[r] = mpq_get_d(ends[r]);
+        if (rc == CLI_EXIT_OK)
+            rc = cli_plan_call(o, ends, sc.best, over);
+    }
     if (rc == CLI_EXIT_OK && o->baseline &&
              !cli_parse_rational("plan", "--baseline-seconds", o->baseline, base))
         rc = CLI_EXIT_BADINPUT;
-    else if (rc == CLI_EXIT_OK && o->overhead &&
-             !cli_parse_rational("plan", "--overhead-seconds", o->overhead, over))
-        rc = CLI_EXIT_BADINPUT;
-    mpq_add(over, over, sc.best);
     if (rc == CLI_EXIT_OK && best_seg && o->baseline && mpq_cmp(over, base) >= 0) {
         printf("no gain: the best prediction %.9g (with the overhead %s) is not below "
                "--baseline-seconds %s; no plan written\n", mpq_get_d(over),
-               o->overhead ? o->overhead : "0", o->baseline);
+               o->overhead ? (strchr(o->overhead, ',') ? "per rank" : o->overhead) : "0",
+               o->baseline);
         best_seg = 0;
     }
     double call = mpq_get_d(over); /* the prediction per call: plan + O */
-    if (o->overhead)
+    if (rc == CLI_EXIT_OK && best_seg && o->overhead)
         o->call = mpq_get_str(NULL, 10, over);
+    for (size_t r = 0; ends && r < n; r++)
+        mpq_clear(ends[r]);
+    free(ends);
     mpq_clears(base, over, NULL);
     if (rc == CLI_EXIT_OK && best_seg) {
         printf("chosen: segment %zu bytes, K = %zu, predicted %.9g", best_seg, best_K,
                mpq_get_d(sc.best));
-        if (o->overhead)
+        if (o->overhead && strchr(o->overhead, ','))
+            printf(", per call (+ the overhead per rank) %.9g", o->call_seconds = call);
+        else if (o->overhead)
             printf(", per call (+ the overhead %s) %.9g", o->overhead, o->call_seconds = call);
         printf("\n");
-        cli_plan_scan_scale(&sc, best_seg); /* p as the kept pattern was planned */
         mpq_t flops;
         mpq_init(flops);
         /* SMPI: flops of a task = --flops-per-task x seg / U (ssched export's

@@ -18,6 +18,7 @@ typedef struct {
     size_t n_ranks;
     char *call;        /* the prediction + --overhead-seconds (exact)    */
     double call_seconds;
+    double *rank_end;  /* n_ranks: the chosen plan's end per rank        */
 } plan_opts_t;
 
 /* Multiply every unit-message cost of p by f (c, w, a routed platform's
@@ -56,5 +57,15 @@ void cli_plan_scan_scale(plan_scan_t *sc, size_t seg);
 /* Try the candidates (one line each, pruned ones say by which bound);
  * 0 or the exit status after one line on stderr. */
 int cli_plan_scan(plan_scan_t *sc);
+
+/* The time per call (src/cli/plan_call.c).  ends[r] (n_ranks, initialised):
+ * the end of the last event of rank r's node in the chosen plan (p scaled
+ * to best_seg), unrolled again in memory; 0 or the exit status after one
+ * line on stderr. */
+int cli_plan_rank_ends(plan_scan_t *sc, mpq_t *ends);
+/* call = the plan's time per call: --overhead-seconds O: O + makespan; a
+ * list O_0,...,O_{n-1} (one per rank): max_r (O_r + ends[r]); none: the
+ * makespan.  0 or the exit status after one line on stderr. */
+int cli_plan_call(const plan_opts_t *o, mpq_t *ends, mpq_srcptr makespan, mpq_t call);
 
 #endif
