@@ -211,10 +211,17 @@ static int layers_one_free(mt_hk_t *h, size_t limit)
         return 1;
     if (!reached_from(h, v, 1, limit))
         return -1;
-    /* layer 2: left nodes still INF whose matched right node a layer-1
-     * node reaches (decided before any is set: dist 2 is not 1) */
+    /* layer 2 is the left nodes still INF whose matched right node a
+     * layer-1 node reaches.  Every other left node gets 2 as well: the DFS
+     * reads dist[w] == d + 1 only for a w reached from a node of layer d,
+     * so a 2 is read only from layer 1, where "reached from layer 1" holds
+     * by itself; layer 2 looks for a 3 (none) and layer 0 for a 1.  The
+     * DFS therefore takes the same steps as with the exact layer 2, whose
+     * computation scanned right lists to their ends once the graph was
+     * sparse (a sum over nearly every live pair in each of ~pairs rounds,
+     * a third of the P = 512 preemptive redistribution). */
     for (size_t x = 0; x < h->n; x++)
-        if (h->dist[x] == HK_INF && reached_from(h, h->pv[h->mate_l[x]], 1, limit))
+        if (h->dist[x] == HK_INF)
             h->dist[x] = 2;
     return 1;
 }
