@@ -21,6 +21,10 @@
  * passes move one place forward (O(P) integer moves).  Total: O(PK·(K + P))
  * integer steps and O(PK log P) exact comparisons; the choice of every event
  * is the same as the rational scan's, since ranks order the same keys.
+ * Then (issue 26) no rank[] and no scan of R_i: R_i is a bit row, and the
+ * receiver of least key in R_i is the first of order[] whose bit is set, so
+ * the scan stops at the first hit instead of reading all of R_i (P·K²/2
+ * gathers), and moving j back is one memmove (no rank updates).
  *
  * Exact times on machine words (issue 26).  Every time of the schedule is a
  * sum of message costs, so with L the LCM of the costs' denominators it is
@@ -101,18 +105,18 @@ static size_t heap_pop(heap_t *h)
     return top;
 }
 
-/* Receivers sorted by (recvavail, index): order[rank[j]] = j. */
+/* Receivers sorted by (recvavail, index) in order[]. */
 typedef struct {
-    uint32_t *order, *rank;
+    uint32_t *order;
     size_t P;
 } ranking_t;
 
-/* recvavail[j] has just risen: move j back to its place, shifting the
- * receivers it passes one place forward. */
-static void rerank(ranking_t *k, const times_t *avail, size_t P, uint32_t j)
+/* recvavail[j] of the receiver j = order[q] has just risen: move it back to
+ * its place, shifting the receivers it passes one place forward. */
+static void rerank(ranking_t *k, const times_t *avail, size_t P, size_t q, uint32_t j)
 {
-    size_t lo = (size_t)k->rank[j] + 1, hi = k->P; /* new place in [lo - 1, hi - 1] */
-    while (lo < hi) {                              /* first q with key(order[q]) > key(j) */
+    size_t lo = q + 1, hi = k->P; /* new place in [lo - 1, hi - 1] */
+    while (lo < hi) {             /* first q with key(order[q]) > key(j) */
         size_t mid = lo + (hi - lo) / 2;
         uint32_t o = k->order[mid];
         int c = tcmp(avail, P + o, P + j); /* receiver times follow the P senders' */
@@ -121,12 +125,8 @@ static void rerank(ranking_t *k, const times_t *avail, size_t P, uint32_t j)
         else
             lo = mid + 1;
     }
-    for (size_t q = k->rank[j]; q + 1 < lo; q++) {
-        k->order[q] = k->order[q + 1];
-        k->rank[k->order[q]] = (uint32_t)q;
-    }
+    memmove(k->order + q, k->order + q + 1, (lo - 1 - q) * sizeof *k->order);
     k->order[lo - 1] = j;
-    k->rank[j] = (uint32_t)(lo - 1);
 }
 
 /* Costs as numerators over L in nl limbs (w[e·nl ..]), L and nl chosen as
@@ -162,32 +162,29 @@ static int scale_costs(const ssched_redist_t *r, mpz_t L, mp_limb_t **w_out, siz
 ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                                    ssched_error_t *err)
 {
-    size_t P = r->P, M = r->n_messages, nl = 1;
+    size_t P = r->P, M = r->n_messages, nl = 1, W = (P + 63) / 64;
     mpz_t L;
     mpz_init(L);
     mp_limb_t *w = NULL;
     int wfail = scale_costs(r, L, &w, &nl);
-    /* R_i: messages of sender i (r->messages is sorted by source), as a
-     * compactable list: rset[first[i] .. first[i] + left[i]), with their
-     * receivers beside them in rdst (the scan reads only rdst and rank). */
-    size_t *first = calloc(P + 1, sizeof *first), *left = calloc(P, sizeof *left);
-    size_t *rset = ssched_i_alloc(M, sizeof *rset);
-    uint32_t *rdst = ssched_i_alloc(M, sizeof *rdst);
-    uint32_t *ranks = ssched_i_alloc(2 * P, sizeof *ranks);
+    /* R_i: a bit per receiver (row i of member), left[i] of them set;
+     * msg[i·P + j] = the message i -> j */
+    uint64_t *member = ssched_i_calloc(P * W, sizeof *member);
+    size_t *left = calloc(P, sizeof *left);
+    uint32_t *msg = ssched_i_alloc(P * P, sizeof *msg);
+    uint32_t *order = ssched_i_alloc(P, sizeof *order);
     size_t *heap = malloc(P * sizeof *heap);
     /* per processor (senders 0..P-1, receivers P..2P-1): its free time and
      * the transfer whose end that is (SIZE_MAX: time 0) */
     mp_limb_t *avail = ssched_i_calloc(2 * P * nl, sizeof *avail);
     size_t *freed_by = ssched_i_alloc(2 * P, sizeof *freed_by);
     mp_limb_t *end = ssched_i_alloc(nl, sizeof *end);
-    if (wfail || !first || !left || !rset || !rdst || !ranks || !heap || !avail || !freed_by ||
-        !end) {
+    if (wfail || !member || !left || !msg || !order || !heap || !avail || !freed_by || !end) {
         free(w);
-        free(first);
+        free(member);
         free(left);
-        free(rset);
-        free(rdst);
-        free(ranks);
+        free(msg);
+        free(order);
         free(heap);
         free(avail);
         free(freed_by);
@@ -202,17 +199,14 @@ ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_sched
     mpq_init(amount);
     for (size_t p = 0; p < 2 * P; p++)
         freed_by[p] = SIZE_MAX;
-    ranking_t rk = {ranks, ranks + P, P};
+    ranking_t rk = {order, P};
     for (size_t p = 0; p < P; p++) /* every recvavail is 0: index order */
-        rk.order[p] = rk.rank[p] = (uint32_t)p;
+        order[p] = (uint32_t)p;
     for (size_t e = 0; e < M; e++) {
-        first[r->messages[e].src + 1]++;
-        rset[e] = e;
-        rdst[e] = (uint32_t)r->messages[e].dst;
-    }
-    for (size_t p = 0; p < P; p++) {
-        left[p] = first[p + 1];
-        first[p + 1] += first[p];
+        size_t i = r->messages[e].src, j = r->messages[e].dst;
+        member[i * W + j / 64] |= (uint64_t)1 << (j % 64);
+        msg[i * P + j] = (uint32_t)e; /* M < P² <= 2^20 */
+        left[i]++;
     }
     heap_t h = {heap, 0, &av};
     for (size_t p = 0; p < P; p++)
@@ -221,16 +215,14 @@ ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_sched
 
     ssched_status_t st = SSCHED_OK;
     while (h.n > 0) {
-        size_t i = heap_pop(&h), n = left[i], best = 0;
-        size_t *R = rset + first[i];
-        const uint32_t *D = rdst + first[i], *rank = rk.rank;
-        uint32_t best_rank = rank[D[0]];
-        for (size_t k = 1; k < n; k++)
-            if (rank[D[k]] < best_rank) {
-                best_rank = rank[D[k]];
-                best = k;
-            }
-        size_t e = R[best], j = r->messages[e].dst;
+        size_t i = heap_pop(&h), q = 0;
+        uint64_t *row = member + i * W;
+        /* the receiver of R_i of least key: the first of order[] in R_i
+         * (R_i is not empty: i is in the queue) */
+        while (!(row[order[q] / 64] >> (order[q] % 64) & 1))
+            q++;
+        uint32_t j = order[q];
+        size_t e = msg[i * P + j];
         size_t from = tcmp(&av, i, P + j) >= 0 ? i : P + j; /* t = the later free time */
         mp_limb_t carry = mpn_add_n(end, tm(&av, from), w + e * nl, (mp_size_t)nl);
         if (carry) { /* impossible by the bound on nl: never a wrong number */
@@ -252,10 +244,9 @@ ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_sched
         memcpy(avail + i * nl, end, nl * sizeof *end);
         memcpy(avail + (P + j) * nl, end, nl * sizeof *end);
         freed_by[i] = freed_by[P + j] = s->n_transfers - 1;
-        rerank(&rk, &av, P, (uint32_t)j);
-        R[best] = R[--left[i]]; /* delete j from R_i */
-        rdst[first[i] + best] = rdst[first[i] + left[i]];
-        if (left[i])
+        rerank(&rk, &av, P, q, j);
+        row[j / 64] &= ~((uint64_t)1 << (j % 64)); /* delete j from R_i */
+        if (--left[i])
             heap_push(&h, i);
     }
     mpq_clear(zero);
@@ -263,11 +254,10 @@ ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_sched
     mpq_clear(amount);
     mpz_clear(L);
     free(w);
-    free(first);
+    free(member);
     free(left);
-    free(rset);
-    free(rdst);
-    free(ranks);
+    free(msg);
+    free(order);
     free(heap);
     free(avail);
     free(freed_by);
