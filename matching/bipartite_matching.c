@@ -95,24 +95,35 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
  * O(pairs), which made the decomposition quadratic in the pairs (rounds are
  * about as many as pairs).  The lists end up exactly as a full pass leaves
  * them, in the same order. */
+/* Left node u's matched pair has died: drop the dead pairs from u's list
+ * and from that pair's right node's list. */
+static void compact_node(mt_hk_t *h, size_t u)
+{
+    size_t *a = h->adj + h->adj_start[u], k = 0;
+    for (size_t i = 0; i < h->adj_len[u]; i++)
+        if (h->rank[a[i]] != MT_NONE)
+            a[k++] = a[i];
+    h->adj_len[u] = k;
+    size_t v = h->pv[h->mate_l[u]]; /* the same pair's right list */
+    a = h->radj + h->radj_start[v];
+    k = 0;
+    for (size_t i = 0; i < h->radj_len[v]; i++)
+        if (h->rank[a[i]] != MT_NONE)
+            a[k++] = a[i];
+    h->radj_len[v] = k;
+}
+
 void ssched_i_mt_hk_compact(mt_hk_t *h)
 {
-    for (size_t u = 0; u < h->n; u++) {
-        if (h->mate_l[u] == MT_NONE || h->rank[h->mate_l[u]] != MT_NONE)
-            continue;
-        size_t *a = h->adj + h->adj_start[u], k = 0;
-        for (size_t i = 0; i < h->adj_len[u]; i++)
-            if (h->rank[a[i]] != MT_NONE)
-                a[k++] = a[i];
-        h->adj_len[u] = k;
-        size_t v = h->pv[h->mate_l[u]]; /* the same pair's right list */
-        a = h->radj + h->radj_start[v];
-        k = 0;
-        for (size_t i = 0; i < h->radj_len[v]; i++)
-            if (h->rank[a[i]] != MT_NONE)
-                a[k++] = a[i];
-        h->radj_len[v] = k;
-    }
+    for (size_t u = 0; u < h->n; u++)
+        if (h->mate_l[u] != MT_NONE && h->rank[h->mate_l[u]] == MT_NONE)
+            compact_node(h, u);
+}
+
+void ssched_i_mt_hk_compact_nodes(mt_hk_t *h, const size_t *nodes, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        compact_node(h, nodes[i]);
 }
 
 /* BFS layering from the free left nodes over usable pairs.  Returns 1 if

@@ -209,15 +209,18 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
         out->rounds++;
         if (!ranked) {
             mpz_add(S, S, lambda);
-            /* the pairs whose death is now: weight 0, dead */
+            /* the pairs whose death is now: weight 0, dead (their left
+             * nodes, distinct, listed in k.tmp for the compaction) */
+            size_t n_dead = 0;
             while (lz.q.n > 0 && mpz_cmp(lz.death[lz.q.heap[0]], S) == 0) {
                 size_t p = lz.q.heap[0];
                 ssched_i_mt_qheap_remove(&lz.q, p);
                 mpz_set_ui(pg->w[p], 0);
                 h.rank[p] = MT_NONE; /* dead: ssched_i_mt_hk_maximize unmatches it */
                 k.n_live--;
+                k.tmp[n_dead++] = pg->pu[p];
             }
-            ssched_i_mt_hk_compact(&h);
+            ssched_i_mt_hk_compact_nodes(&h, k.tmp, n_dead);
             continue;
         }
         for (size_t u = 0; u < h.n; u++) {

@@ -78,6 +78,9 @@ SSCHED_INTERNAL void ssched_i_mt_hk_free(mt_hk_t *h);
 /* Drop dead pairs (rank MT_NONE) from the adjacency lists.  Precondition:
  * every dead pair not dropped yet is matched (mate_l), as after a round. */
 SSCHED_INTERNAL void ssched_i_mt_hk_compact(mt_hk_t *h);
+/* The same when the caller knows those left nodes (each once): O(their
+ * lists) instead of a pass over every node. */
+SSCHED_INTERNAL void ssched_i_mt_hk_compact_nodes(mt_hk_t *h, const size_t *nodes, size_t count);
 /* Unmatch pairs of rank > limit, then augment to a maximum matching of the
  * pairs of rank <= limit.  Returns the matching size. */
 SSCHED_INTERNAL size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit);
