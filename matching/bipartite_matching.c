@@ -95,24 +95,35 @@ ssched_status_t ssched_i_mt_hk_init(mt_hk_t *h, const mt_padded_t *g)
  * O(pairs), which made the decomposition quadratic in the pairs (rounds are
  * about as many as pairs).  The lists end up exactly as a full pass leaves
  * them, in the same order. */
+/* Left node u's matched pair has died: drop the dead pairs from u's list
+ * and from that pair's right node's list. */
+static void compact_node(mt_hk_t *h, size_t u)
+{
+    size_t *a = h->adj + h->adj_start[u], k = 0;
+    for (size_t i = 0; i < h->adj_len[u]; i++)
+        if (h->rank[a[i]] != MT_NONE)
+            a[k++] = a[i];
+    h->adj_len[u] = k;
+    size_t v = h->pv[h->mate_l[u]]; /* the same pair's right list */
+    a = h->radj + h->radj_start[v];
+    k = 0;
+    for (size_t i = 0; i < h->radj_len[v]; i++)
+        if (h->rank[a[i]] != MT_NONE)
+            a[k++] = a[i];
+    h->radj_len[v] = k;
+}
+
 void ssched_i_mt_hk_compact(mt_hk_t *h)
 {
-    for (size_t u = 0; u < h->n; u++) {
-        if (h->mate_l[u] == MT_NONE || h->rank[h->mate_l[u]] != MT_NONE)
-            continue;
-        size_t *a = h->adj + h->adj_start[u], k = 0;
-        for (size_t i = 0; i < h->adj_len[u]; i++)
-            if (h->rank[a[i]] != MT_NONE)
-                a[k++] = a[i];
-        h->adj_len[u] = k;
-        size_t v = h->pv[h->mate_l[u]]; /* the same pair's right list */
-        a = h->radj + h->radj_start[v];
-        k = 0;
-        for (size_t i = 0; i < h->radj_len[v]; i++)
-            if (h->rank[a[i]] != MT_NONE)
-                a[k++] = a[i];
-        h->radj_len[v] = k;
-    }
+    for (size_t u = 0; u < h->n; u++)
+        if (h->mate_l[u] != MT_NONE && h->rank[h->mate_l[u]] == MT_NONE)
+            compact_node(h, u);
+}
+
+void ssched_i_mt_hk_compact_nodes(mt_hk_t *h, const size_t *nodes, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        compact_node(h, nodes[i]);
 }
 
 /* BFS layering from the free left nodes over usable pairs.  Returns 1 if
@@ -211,10 +222,17 @@ static int layers_one_free(mt_hk_t *h, size_t limit)
         return 1;
     if (!reached_from(h, v, 1, limit))
         return -1;
-    /* layer 2: left nodes still INF whose matched right node a layer-1
-     * node reaches (decided before any is set: dist 2 is not 1) */
+    /* layer 2 is the left nodes still INF whose matched right node a
+     * layer-1 node reaches.  Every other left node gets 2 as well: the DFS
+     * reads dist[w] == d + 1 only for a w reached from a node of layer d,
+     * so a 2 is read only from layer 1, where "reached from layer 1" holds
+     * by itself; layer 2 looks for a 3 (none) and layer 0 for a 1.  The
+     * DFS therefore takes the same steps as with the exact layer 2, whose
+     * computation scanned right lists to their ends once the graph was
+     * sparse (a sum over nearly every live pair in each of ~pairs rounds,
+     * a third of the P = 512 preemptive redistribution). */
     for (size_t x = 0; x < h->n; x++)
-        if (h->dist[x] == HK_INF && reached_from(h, h->pv[h->mate_l[x]], 1, limit))
+        if (h->dist[x] == HK_INF)
             h->dist[x] = 2;
     return 1;
 }

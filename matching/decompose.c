@@ -19,7 +19,13 @@
  * (bottleneck.c); pairs are kept sorted by residual weight so the thresholds
  * are ranks.  After a round only the n matched pairs changed, all by the same
  * λ, so their relative order is unchanged: re-sorting is one O(m') merge of
- * two sorted lists instead of a full sort. */
+ * two sorted lists instead of a full sort.
+ *
+ * The arbitrary rule keeps the residual weights lazily (qheap.c): a matched
+ * pair holds death[p] = S + w(p), S = Σ λ so far, and λ = min death - S; w
+ * is written back only when the matching drops a live pair.  Same λ, same
+ * matchings, same output; O(changes · log n) GMP calls per round instead of
+ * 2n. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +97,49 @@ static void rerank(ranking_t *k, const mt_padded_t *pg)
     k->n_live = o;
 }
 
+/* Lazy residual weights of the arbitrary rule (see the header). */
+typedef struct {
+    mt_qheap_t q;     /* matched live pairs by death            */
+    mpz_t *death;     /* per pair, valid while in q             */
+    size_t *prev;     /* per left node: its pair last round     */
+} lazy_t;
+
+static ssched_status_t lazy_init(lazy_t *z, size_t n_pairs, size_t n)
+{
+    z->death = ssched_i_mt_mpz_array(n_pairs);
+    z->prev = ssched_i_alloc(n, sizeof *z->prev);
+    if (!z->death || !z->prev || ssched_i_mt_qheap_init(&z->q, n_pairs, (const mpz_t *)z->death))
+        return SSCHED_ENOMEM;
+    for (size_t u = 0; u < n; u++)
+        z->prev[u] = MT_NONE;
+    return SSCHED_OK;
+}
+
+static void lazy_free(lazy_t *z, size_t n_pairs)
+{
+    ssched_i_mt_mpz_array_free(z->death, z->death ? n_pairs : 0);
+    free(z->prev);
+    ssched_i_mt_qheap_free(&z->q);
+}
+
+/* After a matching search: a live pair the matching dropped gets its weight
+ * back (death - S); a pair it took gets its death (S + w). */
+static void lazy_sync(lazy_t *z, mt_padded_t *pg, const size_t *mate_l, const mpz_t S)
+{
+    for (size_t u = 0; u < pg->n; u++) {
+        size_t old = z->prev[u], p = mate_l[u];
+        if (old == p)
+            continue;
+        if (old != MT_NONE && z->q.pos[old] != MT_NONE) {
+            ssched_i_mt_qheap_remove(&z->q, old);
+            mpz_sub(pg->w[old], z->death[old], S);
+        }
+        mpz_add(z->death[p], S, pg->w[p]);
+        ssched_i_mt_qheap_push(&z->q, p);
+        z->prev[u] = p;
+    }
+}
+
 /* The round loop on the padded graph pg (consumed: its weights reach 0). */
 static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
                                   ssched_matching_rule_t rule, ssched_matching_result_t *out,
@@ -101,27 +150,33 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
     mt_expand_t x;
     ranking_t k = {0};
     size_t m = pg->n_pairs ? pg->n_pairs : 1;
-    mpz_t lambda;
+    mpz_t lambda, S;
     mpz_init(lambda);
+    mpz_init(S);
+    lazy_t lz = {0};
     if (ssched_i_mt_hk_init(&h, pg) != SSCHED_OK) {
         mpz_clear(lambda);
+        mpz_clear(S);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the matching search");
     }
     if (ssched_i_mt_expand_init(&x, g, pg) != SSCHED_OK) {
         ssched_i_mt_hk_free(&h);
         mpz_clear(lambda);
+        mpz_clear(S);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the matching search");
     }
     k.order = malloc(m * sizeof *k.order);
     k.tmp = malloc(m * sizeof *k.tmp);
     k.b_list = malloc(m * sizeof *k.b_list);
     k.in_m = calloc(m, 1);
-    if (!k.order || !k.tmp || !k.b_list || !k.in_m) {
+    int ranked = rule == SSCHED_MATCHING_BOTTLENECK;
+    if (!k.order || !k.tmp || !k.b_list || !k.in_m ||
+        (!ranked && (lazy_init(&lz, pg->n_pairs, h.n) != SSCHED_OK ||
+                     ssched_i_mt_expand_lazy(&x) != SSCHED_OK))) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the matching search");
         goto done;
     }
     /* The arbitrary rule needs no order: every live pair has rank 0. */
-    int ranked = rule == SSCHED_MATCHING_BOTTLENECK;
     for (size_t p = 0; p < pg->n_pairs; p++)
         k.order[p] = p;
     k.n_live = pg->n_pairs;
@@ -139,14 +194,35 @@ static ssched_status_t run_rounds(const ssched_bipartite_t *g, mt_padded_t *pg,
                                   out->rounds);
             goto done;
         }
-        mpz_set(lambda, pg->w[h.mate_l[0]]);
-        for (size_t u = 1; u < h.n; u++)
-            if (mpz_cmp(pg->w[h.mate_l[u]], lambda) < 0)
-                mpz_set(lambda, pg->w[h.mate_l[u]]);
+        if (!ranked) {
+            lazy_sync(&lz, pg, h.mate_l, S);
+            mpz_sub(lambda, lz.death[lz.q.heap[0]], S);
+        } else {
+            mpz_set(lambda, pg->w[h.mate_l[0]]);
+            for (size_t u = 1; u < h.n; u++)
+                if (mpz_cmp(pg->w[h.mate_l[u]], lambda) < 0)
+                    mpz_set(lambda, pg->w[h.mate_l[u]]);
+        }
         st = ssched_i_mt_expand_round(&x, h.mate_l, lambda, out, err);
         if (st != SSCHED_OK)
             goto done;
         out->rounds++;
+        if (!ranked) {
+            mpz_add(S, S, lambda);
+            /* the pairs whose death is now: weight 0, dead (their left
+             * nodes, distinct, listed in k.tmp for the compaction) */
+            size_t n_dead = 0;
+            while (lz.q.n > 0 && mpz_cmp(lz.death[lz.q.heap[0]], S) == 0) {
+                size_t p = lz.q.heap[0];
+                ssched_i_mt_qheap_remove(&lz.q, p);
+                mpz_set_ui(pg->w[p], 0);
+                h.rank[p] = MT_NONE; /* dead: ssched_i_mt_hk_maximize unmatches it */
+                k.n_live--;
+                k.tmp[n_dead++] = pg->pu[p];
+            }
+            ssched_i_mt_hk_compact_nodes(&h, k.tmp, n_dead);
+            continue;
+        }
         for (size_t u = 0; u < h.n; u++) {
             size_t p = h.mate_l[u];
             mpz_sub(pg->w[p], pg->w[p], lambda);
@@ -174,6 +250,8 @@ done:
     ssched_i_mt_expand_free(&x);
     ssched_i_mt_hk_free(&h);
     mpz_clear(lambda);
+    mpz_clear(S);
+    lazy_free(&lz, pg->n_pairs);
     return st;
 }
 

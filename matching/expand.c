@@ -12,7 +12,13 @@
  *
  * Cost of the cuts (the bound reported in the result): a boundary is crossed
  * once in the whole decomposition, so the cuts add at most
- * Σ_p (segments(p) - 1) steps to the number of rounds. */
+ * Σ_p (segments(p) - 1) steps to the number of rounds.
+ *
+ * Lazy mode (arbitrary rule, qheap.c): instead of advancing all n matched
+ * timelines by λ each round (two GMP calls per pair per round), a matched
+ * pair keeps the absolute time nb at which its current segment ends; only
+ * the pairs with nb <= S + λ, taken from the heap, run the walk below, with
+ * used[] brought up to date first.  Same events, same pieces. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +38,30 @@ void ssched_i_mt_expand_free(mt_expand_t *x)
     mpz_clear(x->remaining);
     mpz_clear(x->offset);
     mpz_clear(x->len);
+    if (x->lazy) {
+        ssched_i_mt_mpz_array_free(x->nb, x->nb ? x->pg->n_pairs : 0);
+        free(x->prev);
+        ssched_i_mt_qheap_free(&x->q);
+        mpz_clear(x->S);
+        mpz_clear(x->E);
+    }
     memset(x, 0, sizeof *x);
+}
+
+ssched_status_t ssched_i_mt_expand_lazy(mt_expand_t *x)
+{
+    size_t n = x->pg->n;
+    x->lazy = 1;
+    mpz_init(x->S);
+    mpz_init(x->E);
+    x->nb = ssched_i_mt_mpz_array(x->pg->n_pairs);
+    x->prev = ssched_i_alloc(n, sizeof *x->prev);
+    if (!x->nb || !x->prev ||
+        ssched_i_mt_qheap_init(&x->q, x->pg->n_pairs, (const mpz_t *)x->nb) != SSCHED_OK)
+        return SSCHED_ENOMEM;
+    for (size_t u = 0; u < n; u++)
+        x->prev[u] = MT_NONE;
+    return SSCHED_OK;
 }
 
 /* Returns SSCHED_OK or SSCHED_ENOMEM (x is then freed). */
@@ -134,7 +163,11 @@ static int emit_piece(mt_expand_t *x, const size_t *mate_l, const mpz_t length,
     if (!edges)
         return -1;
     memcpy(edges, x->piece, k * sizeof *edges);
-    qsort(edges, k, sizeof *edges, cmp_size);
+    size_t sorted = 1; /* edges sorted by sender come sorted: check first */
+    while (sorted < k && edges[sorted - 1] < edges[sorted])
+        sorted++;
+    if (sorted < k)
+        qsort(edges, k, sizeof *edges, cmp_size);
     ssched_matching_t *m = &out->matchings[out->n_matchings++];
     mpz_init_set(m->lambda, length);
     m->n_edges = k;
@@ -148,11 +181,47 @@ static int emit_piece(mt_expand_t *x, const size_t *mate_l, const mpz_t length,
  * Precondition: mate_l is a perfect matching of live pairs, lambda > 0 and
  * <= every matched pair's residual weight.
  * Returns SSCHED_OK, SSCHED_ENOMEM or SSCHED_EINTERNAL (timeline overrun). */
+/* Walk pair p (matched to left node u) for lambda units from used[p],
+ * recording the boundaries crossed strictly inside the round. */
+static ssched_status_t walk(mt_expand_t *x, size_t u, size_t p, const mpz_t lambda,
+                            ssched_error_t *err)
+{
+    mpz_set(x->remaining, lambda);
+    mpz_set_ui(x->offset, 0);
+    for (;;) {
+        if (x->seg[p] >= n_segments(x, p))
+            return ssched_error_set(err, SSCHED_EINTERNAL,
+                                    "matching: round overruns pair %zu's timeline", p);
+        mpz_sub(x->len, *segment_length(x, p, x->seg[p]), x->used[p]);
+        if (mpz_cmp(x->len, x->remaining) > 0) {
+            mpz_add(x->used[p], x->used[p], x->remaining);
+            break;
+        }
+        mpz_add(x->offset, x->offset, x->len);
+        mpz_sub(x->remaining, x->remaining, x->len);
+        x->seg[p]++;
+        mpz_set_ui(x->used[p], 0);
+        if (mpz_sgn(x->remaining) == 0)
+            break;
+        if (push_event(x, u, x->offset))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory splitting a step");
+    }
+    return SSCHED_OK;
+}
+
+static ssched_status_t emit_round(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
+                                  ssched_matching_result_t *out, ssched_error_t *err);
+static ssched_status_t expand_lazy(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
+                                   ssched_matching_result_t *out, ssched_error_t *err);
+
 ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
                                 ssched_matching_result_t *out, ssched_error_t *err)
 {
+    if (x->lazy)
+        return expand_lazy(x, mate_l, lambda, out, err);
     const mt_padded_t *pg = x->pg;
     x->n_events = 0;
+    ssched_status_t st;
     for (size_t u = 0; u < pg->n; u++) {
         size_t p = mate_l[u];
         x->cur[u] = x->seg[p];
@@ -166,28 +235,61 @@ ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l, c
                 continue;
             }
         }
-        mpz_set(x->remaining, lambda);
-        mpz_set_ui(x->offset, 0);
-        for (;;) {
-            if (x->seg[p] >= n_segments(x, p))
-                return ssched_error_set(err, SSCHED_EINTERNAL,
-                                        "matching: round overruns pair %zu's timeline", p);
-            mpz_sub(x->len, *segment_length(x, p, x->seg[p]), x->used[p]);
-            if (mpz_cmp(x->len, x->remaining) > 0) {
-                mpz_add(x->used[p], x->used[p], x->remaining);
-                break;
+        st = walk(x, u, p, lambda, err);
+        if (st != SSCHED_OK)
+            return st;
+    }
+    return emit_round(x, mate_l, lambda, out, err);
+}
+
+/* Lazy mode of ssched_i_mt_expand_round (see the header). */
+static ssched_status_t expand_lazy(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
+                                   ssched_matching_result_t *out, ssched_error_t *err)
+{
+    const mt_padded_t *pg = x->pg;
+    x->n_events = 0;
+    for (size_t u = 0; u < pg->n; u++) {
+        size_t old = x->prev[u], p = mate_l[u];
+        if (old != p) {
+            if (old != MT_NONE && x->q.pos[old] != MT_NONE) { /* dropped: bring used up to date */
+                ssched_i_mt_qheap_remove(&x->q, old);
+                mpz_sub(x->len, x->nb[old], x->S);
+                mpz_sub(x->used[old], *segment_length(x, old, x->seg[old]), x->len);
             }
-            mpz_add(x->offset, x->offset, x->len);
-            mpz_sub(x->remaining, x->remaining, x->len);
-            x->seg[p]++;
-            mpz_set_ui(x->used[p], 0);
-            if (mpz_sgn(x->remaining) == 0)
-                break;
-            if (push_event(x, u, x->offset))
-                return ssched_error_set(err, SSCHED_ENOMEM, "out of memory splitting a step");
+            if (x->seg[p] < n_segments(x, p)) {
+                mpz_sub(x->nb[p], *segment_length(x, p, x->seg[p]), x->used[p]);
+                mpz_add(x->nb[p], x->nb[p], x->S);
+                ssched_i_mt_qheap_push(&x->q, p);
+            }
+            x->prev[u] = p;
+        }
+        x->cur[u] = x->seg[p];
+    }
+    mpz_add(x->E, x->S, lambda);
+    while (x->q.n > 0 && mpz_cmp(x->nb[x->q.heap[0]], x->E) <= 0) {
+        size_t p = x->q.heap[0];
+        ssched_i_mt_qheap_remove(&x->q, p);
+        mpz_sub(x->len, x->nb[p], x->S);
+        mpz_sub(x->used[p], *segment_length(x, p, x->seg[p]), x->len);
+        ssched_status_t st = walk(x, pg->pu[p], p, lambda, err);
+        if (st != SSCHED_OK)
+            return st;
+        if (x->seg[p] < n_segments(x, p)) {
+            mpz_sub(x->nb[p], *segment_length(x, p, x->seg[p]), x->used[p]);
+            mpz_add(x->nb[p], x->nb[p], x->E);
+            ssched_i_mt_qheap_push(&x->q, p);
         }
     }
+    /* every pair left in q ends this round inside its segment (nb > E):
+     * the eager walk's common case */
+    mpz_swap(x->S, x->E);
+    return emit_round(x, mate_l, lambda, out, err);
+}
 
+/* Emit the pieces of a round from its events. */
+static ssched_status_t emit_round(mt_expand_t *x, const size_t *mate_l, const mpz_t lambda,
+                                  ssched_matching_result_t *out, ssched_error_t *err)
+{
     for (size_t i = 0; i < x->n_events; i++)
         x->ev_order[i] = i;
     ssched_i_mt_sort_by_mpz(x->ev_order, x->n_events, (const mpz_t *)x->ev_offset, 0, x->ev_tmp);

@@ -10,7 +10,9 @@
  *   decompose.c           the rounds: match, subtract, re-rank
  *   expand.c              map each round back to the caller's edges (splits
  *                         along parallel edges and slack), merge equal steps
- *   verify.c              the independent checker */
+ *   verify.c              the independent checker
+ *   qheap.c               indexed min-heap of pairs by an mpz key (lazy
+ *                         rounds of the arbitrary rule) */
 #ifndef SSCHED_MATCHING_INTERNAL_H
 #define SSCHED_MATCHING_INTERNAL_H
 
@@ -76,6 +78,9 @@ SSCHED_INTERNAL void ssched_i_mt_hk_free(mt_hk_t *h);
 /* Drop dead pairs (rank MT_NONE) from the adjacency lists.  Precondition:
  * every dead pair not dropped yet is matched (mate_l), as after a round. */
 SSCHED_INTERNAL void ssched_i_mt_hk_compact(mt_hk_t *h);
+/* The same when the caller knows those left nodes (each once): O(their
+ * lists) instead of a pass over every node. */
+SSCHED_INTERNAL void ssched_i_mt_hk_compact_nodes(mt_hk_t *h, const size_t *nodes, size_t count);
 /* Unmatch pairs of rank > limit, then augment to a maximum matching of the
  * pairs of rank <= limit.  Returns the matching size. */
 SSCHED_INTERNAL size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit);
@@ -85,6 +90,20 @@ SSCHED_INTERNAL size_t ssched_i_mt_hk_maximize(mt_hk_t *h, size_t limit);
  * weight (pairs ranked 0.. by decreasing weight, n_groups distinct weights).
  * Returns 0, or -1 if no perfect matching exists (a broken invariant). */
 SSCHED_INTERNAL int ssched_i_mt_bottleneck_perfect(mt_hk_t *h, size_t n_groups);
+
+/* ---- qheap.c ----
+ * Min-heap of pair ids by key[p] (ties by id); pos[p] = its slot or MT_NONE.
+ * A key must not change while its pair is in the heap. */
+typedef struct {
+    size_t *heap, *pos, n;
+    const mpz_t *key;
+} mt_qheap_t;
+
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_qheap_init(mt_qheap_t *q, size_t n_pairs,
+                                                       const mpz_t *key);
+SSCHED_INTERNAL void ssched_i_mt_qheap_free(mt_qheap_t *q);
+SSCHED_INTERNAL void ssched_i_mt_qheap_push(mt_qheap_t *q, size_t p);
+SSCHED_INTERNAL void ssched_i_mt_qheap_remove(mt_qheap_t *q, size_t p);
 
 /* ---- sort.c ----
  * Stable merge sort of idx[0..n) by key[idx[i]], ascending or descending;
@@ -106,11 +125,23 @@ typedef struct {
     size_t *piece;        /* edges of the piece being emitted              */
     size_t out_cap;       /* capacity of out->matchings                    */
     mpz_t remaining, offset, len;
+    /* lazy mode (arbitrary rule): a matched pair whose segment goes on
+     * holds nb[p] = S + what is left of that segment, in q; used[p] is
+     * then stale until the pair's boundary falls in a round or the
+     * matching drops it.  S = Σ λ of the rounds so far. */
+    int lazy;
+    mt_qheap_t q;
+    mpz_t *nb;
+    size_t *prev;         /* per padded left node: its pair last round     */
+    mpz_t S, E;
 } mt_expand_t;
 
 SSCHED_INTERNAL ssched_status_t ssched_i_mt_expand_init(mt_expand_t *x, const ssched_bipartite_t *g,
                                const mt_padded_t *pg);
 SSCHED_INTERNAL void ssched_i_mt_expand_free(mt_expand_t *x);
+/* Switch x (just initialised) to lazy mode: rounds must then be consecutive
+ * rounds of one decomposition.  SSCHED_OK or SSCHED_ENOMEM. */
+SSCHED_INTERNAL ssched_status_t ssched_i_mt_expand_lazy(mt_expand_t *x);
 /* Append to out the pieces of one round: the perfect matching given by
  * mate_l (pair per padded left node) held for lambda units. */
 SSCHED_INTERNAL ssched_status_t ssched_i_mt_expand_round(mt_expand_t *x, const size_t *mate_l,

@@ -21,6 +21,21 @@
  * passes move one place forward (O(P) integer moves).  Total: O(PK·(K + P))
  * integer steps and O(PK log P) exact comparisons; the choice of every event
  * is the same as the rational scan's, since ranks order the same keys.
+ * Then (issue 26) no rank[] and no scan of R_i: R_i is a bit row, and the
+ * receiver of least key in R_i is the first of order[] whose bit is set, so
+ * the scan stops at the first hit instead of reading all of R_i (P·K²/2
+ * gathers), and moving j back is one memmove (no rank updates).
+ *
+ * Exact times on machine words (issue 26).  Every time of the schedule is a
+ * sum of message costs, so with L the LCM of the costs' denominators it is
+ * an integer multiple of 1/L, and it never exceeds the sum of all costs.
+ * Times are therefore held as numerators over L in NL limbs, NL chosen from
+ * that sum (no carry can leave them: the bound is proved, not hoped), and
+ * compared/added with mpn_cmp/mpn_add_n on contiguous arrays.  mpq_add
+ * canonicalised every end by gcds of ~300-bit numbers (L = lcm(10..200)
+ * at bandwidths 10..200) and the mpq times lay scattered on the heap.  The
+ * stored records stay canonical mpq: an end is t/L reduced once; a start is
+ * 0 or a copy of the end of the transfer that freed that processor.
  * Guarantee (seed 003 Lemma): completion <= one row sum + one column sum of C
  * <= twice the lower bound. */
 #include <stdint.h>
@@ -29,15 +44,32 @@
 
 #include "src/redistribution/internal.h"
 #include "src/util/internal.h"
+#include "ssched/rational.h"
+
+/* Times: NL limbs each, time p at base + p·NL. */
+typedef struct {
+    mp_limb_t *v;
+    size_t nl;
+} times_t;
+
+static const mp_limb_t *tm(const times_t *t, size_t p)
+{
+    return t->v + p * t->nl;
+}
+
+static int tcmp(const times_t *t, size_t a, size_t b)
+{
+    return mpn_cmp(tm(t, a), tm(t, b), (mp_size_t)t->nl);
+}
 
 typedef struct {
     size_t *heap, n;
-    const mpq_t *key; /* sendavail */
+    const times_t *key; /* sendavail: times 0..P-1 */
 } heap_t;
 
 static int less(const heap_t *h, size_t a, size_t b)
 {
-    int c = mpq_cmp(h->key[a], h->key[b]);
+    int c = tcmp(h->key, a, b);
     return c < 0 || (c == 0 && a < b);
 }
 
@@ -73,119 +105,162 @@ static size_t heap_pop(heap_t *h)
     return top;
 }
 
-/* Receivers sorted by (recvavail, index): order[rank[j]] = j. */
+/* Receivers sorted by (recvavail, index) in order[]. */
 typedef struct {
-    uint32_t *order, *rank;
+    uint32_t *order;
     size_t P;
 } ranking_t;
 
-/* recvavail[j] has just risen: move j back to its place, shifting the
- * receivers it passes one place forward. */
-static void rerank(ranking_t *k, const mpq_t *recvavail, uint32_t j)
+/* recvavail[j] of the receiver j = order[q] has just risen: move it back to
+ * its place, shifting the receivers it passes one place forward. */
+static void rerank(ranking_t *k, const times_t *avail, size_t P, size_t q, uint32_t j)
 {
-    size_t lo = (size_t)k->rank[j] + 1, hi = k->P; /* new place in [lo - 1, hi - 1] */
-    while (lo < hi) {                              /* first q with key(order[q]) > key(j) */
+    size_t lo = q + 1, hi = k->P; /* new place in [lo - 1, hi - 1] */
+    while (lo < hi) {             /* first q with key(order[q]) > key(j) */
         size_t mid = lo + (hi - lo) / 2;
         uint32_t o = k->order[mid];
-        int c = mpq_cmp(recvavail[o], recvavail[j]);
+        int c = tcmp(avail, P + o, P + j); /* receiver times follow the P senders' */
         if (c > 0 || (c == 0 && o > j))
             hi = mid;
         else
             lo = mid + 1;
     }
-    for (size_t q = k->rank[j]; q + 1 < lo; q++) {
-        k->order[q] = k->order[q + 1];
-        k->rank[k->order[q]] = (uint32_t)q;
-    }
+    memmove(k->order + q, k->order + q + 1, (lo - 1 - q) * sizeof *k->order);
     k->order[lo - 1] = j;
-    k->rank[j] = (uint32_t)(lo - 1);
+}
+
+/* Costs as numerators over L in nl limbs (w[e·nl ..]), L and nl chosen as
+ * the header says.  0 or -1 (ENOMEM). */
+static int scale_costs(const ssched_redist_t *r, mpz_t L, mp_limb_t **w_out, size_t *nl_out)
+{
+    size_t M = r->n_messages;
+    mpz_t we, sum;
+    mpz_init(we);
+    mpz_init(sum);
+    mpz_set_ui(L, 1);
+    for (size_t e = 0; e < M; e++)
+        ssched_rational_lcm_den(L, r->messages[e].cost);
+    for (size_t e = 0; e < M; e++) {
+        mpz_divexact(we, L, mpq_denref(r->messages[e].cost));
+        mpz_addmul(sum, we, mpq_numref(r->messages[e].cost));
+    }
+    /* every time <= sum: nl limbs hold it (and a transfer's end) */
+    size_t nl = mpz_size(sum) + 1;
+    mp_limb_t *w = ssched_i_calloc(M * nl, sizeof *w);
+    for (size_t e = 0; w && e < M; e++) {
+        mpz_divexact(we, L, mpq_denref(r->messages[e].cost));
+        mpz_mul(we, we, mpq_numref(r->messages[e].cost));
+        mpz_export(w + e * nl, NULL, -1, sizeof *w, 0, 0, we);
+    }
+    mpz_clear(we);
+    mpz_clear(sum);
+    *w_out = w;
+    *nl_out = nl;
+    return w ? 0 : -1;
 }
 
 ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                                    ssched_error_t *err)
 {
-    size_t P = r->P, M = r->n_messages;
-    /* R_i: messages of sender i (r->messages is sorted by source), as a
-     * compactable list: rset[first[i] .. first[i] + left[i]), with their
-     * receivers beside them in rdst (the scan reads only rdst and rank). */
-    size_t *first = calloc(P + 1, sizeof *first), *left = calloc(P, sizeof *left);
-    size_t *rset = ssched_i_alloc(M, sizeof *rset);
-    uint32_t *rdst = ssched_i_alloc(M, sizeof *rdst);
-    uint32_t *ranks = ssched_i_alloc(2 * P, sizeof *ranks);
+    size_t P = r->P, M = r->n_messages, nl = 1, W = (P + 63) / 64;
+    mpz_t L;
+    mpz_init(L);
+    mp_limb_t *w = NULL;
+    int wfail = scale_costs(r, L, &w, &nl);
+    /* R_i: a bit per receiver (row i of member), left[i] of them set;
+     * msg[i·P + j] = the message i -> j */
+    uint64_t *member = ssched_i_calloc(P * W, sizeof *member);
+    size_t *left = calloc(P, sizeof *left);
+    uint32_t *msg = ssched_i_alloc(P * P, sizeof *msg);
+    uint32_t *order = ssched_i_alloc(P, sizeof *order);
     size_t *heap = malloc(P * sizeof *heap);
-    mpq_t *avail = malloc(2 * P * sizeof *avail), t, end, amount;
-    if (!first || !left || !rset || !rdst || !ranks || !heap || !avail) {
-        free(first);
+    /* per processor (senders 0..P-1, receivers P..2P-1): its free time and
+     * the transfer whose end that is (SIZE_MAX: time 0) */
+    mp_limb_t *avail = ssched_i_calloc(2 * P * nl, sizeof *avail);
+    size_t *freed_by = ssched_i_alloc(2 * P, sizeof *freed_by);
+    mp_limb_t *end = ssched_i_alloc(nl, sizeof *end);
+    if (wfail || !member || !left || !msg || !order || !heap || !avail || !freed_by || !end) {
+        free(w);
+        free(member);
         free(left);
-        free(rset);
-        free(rdst);
-        free(ranks);
+        free(msg);
+        free(order);
         free(heap);
         free(avail);
+        free(freed_by);
+        free(end);
+        mpz_clear(L);
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the greedy schedule");
     }
-    mpq_t *sendavail = avail, *recvavail = avail + P;
-    for (size_t p = 0; p < 2 * P; p++)
-        mpq_init(avail[p]);
-    mpq_init(t);
-    mpq_init(end);
+    times_t av = {avail, nl};
+    mpq_t zero, qend, amount;
+    mpq_init(zero);
+    mpq_init(qend);
     mpq_init(amount);
-    ranking_t rk = {ranks, ranks + P, P};
+    for (size_t p = 0; p < 2 * P; p++)
+        freed_by[p] = SIZE_MAX;
+    ranking_t rk = {order, P};
     for (size_t p = 0; p < P; p++) /* every recvavail is 0: index order */
-        rk.order[p] = rk.rank[p] = (uint32_t)p;
+        order[p] = (uint32_t)p;
     for (size_t e = 0; e < M; e++) {
-        first[r->messages[e].src + 1]++;
-        rset[e] = e;
-        rdst[e] = (uint32_t)r->messages[e].dst;
+        size_t i = r->messages[e].src, j = r->messages[e].dst;
+        member[i * W + j / 64] |= (uint64_t)1 << (j % 64);
+        msg[i * P + j] = (uint32_t)e; /* M < P² <= 2^20 */
+        left[i]++;
     }
-    for (size_t p = 0; p < P; p++) {
-        left[p] = first[p + 1];
-        first[p + 1] += first[p];
-    }
-    heap_t h = {heap, 0, (const mpq_t *)sendavail};
+    heap_t h = {heap, 0, &av};
     for (size_t p = 0; p < P; p++)
         if (left[p])
             heap_push(&h, p);
 
     ssched_status_t st = SSCHED_OK;
     while (h.n > 0) {
-        size_t i = heap_pop(&h), n = left[i], best = 0;
-        size_t *R = rset + first[i];
-        const uint32_t *D = rdst + first[i], *rank = rk.rank;
-        uint32_t best_rank = rank[D[0]];
-        for (size_t k = 1; k < n; k++)
-            if (rank[D[k]] < best_rank) {
-                best_rank = rank[D[k]];
-                best = k;
-            }
-        const ssched_redist_message_t *m = &r->messages[R[best]];
-        mpq_set(t,
-                mpq_cmp(sendavail[i], recvavail[m->dst]) >= 0 ? sendavail[i] : recvavail[m->dst]);
-        mpq_add(end, t, m->cost);
-        mpq_set_ui(amount, m->elements, 1);
-        if (ssched_i_rd_add_transfer(s, R[best], t, end, amount)) {
+        size_t i = heap_pop(&h), q = 0;
+        uint64_t *row = member + i * W;
+        /* the receiver of R_i of least key: the first of order[] in R_i
+         * (R_i is not empty: i is in the queue) */
+        while (!(row[order[q] / 64] >> (order[q] % 64) & 1))
+            q++;
+        uint32_t j = order[q];
+        size_t e = msg[i * P + j];
+        size_t from = tcmp(&av, i, P + j) >= 0 ? i : P + j; /* t = the later free time */
+        mp_limb_t carry = mpn_add_n(end, tm(&av, from), w + e * nl, (mp_size_t)nl);
+        if (carry) { /* impossible by the bound on nl: never a wrong number */
+            st = ssched_error_set(err, SSCHED_EINTERNAL, "greedy: time beyond its proved bound");
+            break;
+        }
+        mpz_t num;
+        mpq_set_num(qend, mpz_roinit_n(num, end, (mp_size_t)nl));
+        mpq_set_den(qend, L);
+        mpq_canonicalize(qend);
+        mpq_set_ui(amount, r->messages[e].elements, 1);
+        size_t fb = freed_by[from];
+        if (ssched_i_rd_add_transfer(s, e, zero, qend, amount)) {
             st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory for the greedy schedule");
             break;
         }
-        mpq_set(sendavail[i], end);
-        mpq_set(recvavail[m->dst], end);
-        rerank(&rk, (const mpq_t *)recvavail, (uint32_t)m->dst);
-        R[best] = R[--left[i]]; /* delete j from R_i */
-        rdst[first[i] + best] = rdst[first[i] + left[i]];
-        if (left[i])
+        if (fb != SIZE_MAX) /* the start is the end of the transfer that freed it */
+            mpq_set(s->transfers[s->n_transfers - 1].start, s->transfers[fb].end);
+        memcpy(avail + i * nl, end, nl * sizeof *end);
+        memcpy(avail + (P + j) * nl, end, nl * sizeof *end);
+        freed_by[i] = freed_by[P + j] = s->n_transfers - 1;
+        rerank(&rk, &av, P, q, j);
+        row[j / 64] &= ~((uint64_t)1 << (j % 64)); /* delete j from R_i */
+        if (--left[i])
             heap_push(&h, i);
     }
-    for (size_t p = 0; p < 2 * P; p++)
-        mpq_clear(avail[p]);
-    mpq_clear(t);
-    mpq_clear(end);
+    mpq_clear(zero);
+    mpq_clear(qend);
     mpq_clear(amount);
-    free(first);
+    mpz_clear(L);
+    free(w);
+    free(member);
     free(left);
-    free(rset);
-    free(rdst);
-    free(ranks);
+    free(msg);
+    free(order);
     free(heap);
     free(avail);
+    free(freed_by);
+    free(end);
     return st;
 }

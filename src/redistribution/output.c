@@ -1,10 +1,12 @@
 /* Writers: a readable per-processor report and exact JSON. */
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/redistribution/internal.h"
 #include "ssched/rational.h"
 #include "src/export/export_internal.h"
+#include "src/util/internal.h"
 
 static ssched_status_t nomem(ssched_error_t *err)
 {
@@ -19,6 +21,77 @@ static void print_q(FILE *out, const mpq_t q)
     if (dec && mpz_cmp_ui(mpq_denref(q), 1) != 0)
         fprintf(out, " (~%s)", dec);
     free(dec);
+}
+
+/* "p/q" (or "p"), as mpq_out_str prints it; NULL on ENOMEM. */
+static char *qtext(const mpq_t q)
+{
+    size_t n = mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3;
+    char *t = malloc(n);
+    if (!t)
+        return NULL;
+    mpz_get_str(t, 10, mpq_numref(q));
+    if (mpz_cmp_ui(mpq_denref(q), 1) != 0) {
+        size_t k = strlen(t);
+        t[k] = '/';
+        mpz_get_str(t + k + 1, 10, mpq_denref(q));
+    }
+    return t;
+}
+
+/* Each transfer is printed twice, in its sender's and in its receiver's
+ * line; its two times are converted to decimal once (issue 26: the
+ * conversions were most of the writer at P = 1024, ~85-digit numbers) and
+ * the text is freed after the second use. */
+typedef struct {
+    char **text; /* 2 per transfer: start, end (NULL: not converted yet) */
+    unsigned char *uses;
+} text_cache_t;
+
+static void print_interval(FILE *out, text_cache_t *c, const ssched_redist_schedule_t *s,
+                           size_t i)
+{
+    const ssched_redist_transfer_t *t = &s->transfers[i];
+    if (c->text && !c->text[2 * i]) {
+        c->text[2 * i] = qtext(t->start);
+        c->text[2 * i + 1] = qtext(t->end);
+    }
+    fputc('[', out);
+    if (c->text && c->text[2 * i])
+        fputs(c->text[2 * i], out);
+    else
+        ssched_write_rational(out, t->start, NULL);
+    fputs(", ", out);
+    if (c->text && c->text[2 * i + 1])
+        fputs(c->text[2 * i + 1], out);
+    else
+        ssched_write_rational(out, t->end, NULL);
+    fputc(')', out);
+    if (c->text && ++c->uses[i] == 2) {
+        free(c->text[2 * i]);
+        free(c->text[2 * i + 1]);
+        c->text[2 * i] = c->text[2 * i + 1] = NULL;
+    }
+}
+
+/* The lists visit transfers in processor order, i.e. all over memory, and
+ * each visit chases pointers (record, message, limbs): prefetch the record
+ * a few entries ahead and its message and cached text once it has come. */
+static void prefetch(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
+                     const text_cache_t *c, const size_t *list, size_t k, size_t end)
+{
+    if (k + 16 < end)
+        __builtin_prefetch(&s->transfers[list[k + 16]]);
+    if (k + 8 < end) {
+        size_t i = list[k + 8];
+        __builtin_prefetch(&r->messages[s->transfers[i].message]);
+        __builtin_prefetch(mpq_numref(s->transfers[i].start)->_mp_d);
+        __builtin_prefetch(mpq_numref(s->transfers[i].end)->_mp_d);
+        if (c->text) {
+            __builtin_prefetch(&c->text[2 * i]);
+            __builtin_prefetch(&c->uses[i]);
+        }
+    }
 }
 
 ssched_status_t ssched_write_redist_text(FILE *out, const ssched_redist_t *r,
@@ -39,27 +112,37 @@ ssched_status_t ssched_write_redist_text(FILE *out, const ssched_redist_t *r,
     fprintf(out, "\ncompletion:  ");
     print_q(out, s->completion);
     fputc('\n', out);
+    /* without memory for the cache every time is converted where printed */
+    text_cache_t c = {ssched_i_calloc(2 * s->n_transfers, sizeof(char *)),
+                      ssched_i_calloc(s->n_transfers, 1)};
+    if (!c.text || !c.uses) {
+        free(c.text);
+        free(c.uses);
+        c.text = NULL;
+        c.uses = NULL;
+    }
     for (size_t p = 0; p < r->P; p++) {
         fprintf(out, "P%zu sends:", p);
         for (size_t k = s->send_start[p]; k < s->send_start[p + 1]; k++) {
-            const ssched_redist_transfer_t *t = &s->transfers[s->send_list[k]];
-            fprintf(out, " ->P%zu [", r->messages[t->message].dst);
-            ssched_write_rational(out, t->start, NULL);
-            fputs(", ", out);
-            ssched_write_rational(out, t->end, NULL);
-            fputs(")", out);
+            size_t i = s->send_list[k];
+            prefetch(r, s, &c, s->send_list, k, s->send_start[p + 1]);
+            fprintf(out, " ->P%zu ", r->messages[s->transfers[i].message].dst);
+            print_interval(out, &c, s, i);
         }
         fprintf(out, "\nP%zu receives:", p);
         for (size_t k = s->recv_start[p]; k < s->recv_start[p + 1]; k++) {
-            const ssched_redist_transfer_t *t = &s->transfers[s->recv_list[k]];
-            fprintf(out, " <-P%zu [", r->messages[t->message].src);
-            ssched_write_rational(out, t->start, NULL);
-            fputs(", ", out);
-            ssched_write_rational(out, t->end, NULL);
-            fputs(")", out);
+            size_t i = s->recv_list[k];
+            prefetch(r, s, &c, s->recv_list, k, s->recv_start[p + 1]);
+            fprintf(out, " <-P%zu ", r->messages[s->transfers[i].message].src);
+            print_interval(out, &c, s, i);
         }
         fputc('\n', out);
     }
+    if (c.text)
+        for (size_t i = 0; i < 2 * s->n_transfers; i++)
+            free(c.text[i]);
+    free(c.text);
+    free(c.uses);
     return ssched_i_write_status(out, err);
 }
 

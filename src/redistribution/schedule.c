@@ -142,8 +142,17 @@ static void sort_bucket(const ssched_redist_transfer_t *t, size_t *a, size_t n, 
      * so checking that costs n - 1 exact comparisons instead of n log n
      * (cross-multiplied rationals: most of finalize at P = 1024). */
     size_t sorted = 1;
-    while (sorted < n && by_start(t, a[sorted - 1], a[sorted]) < 0)
+    while (sorted < n) {
+        if (sorted + 8 < n) { /* records lie all over memory: fetch ahead */
+            __builtin_prefetch(mpq_numref(t[a[sorted + 8]].start)->_mp_d);
+            __builtin_prefetch(mpq_denref(t[a[sorted + 8]].start)->_mp_d);
+        }
+        if (sorted + 16 < n)
+            __builtin_prefetch(&t[a[sorted + 16]]);
+        if (by_start(t, a[sorted - 1], a[sorted]) >= 0)
+            break;
         sorted++;
+    }
     if (sorted >= n)
         return;
     for (size_t w = 1; w < n; w *= 2) {
