@@ -56,6 +56,10 @@
 #        TCP-gamma, cross-traffic, only the exact configuration's
 #        non-network options kept, as in bench/mpi_vs_collectives.sh; plans
 #        and MPI both run under it; the bound column is not checked there),
+#        PLAN_VIEW=file|default (default: plan on the platform as SMPI's
+#        default model simulates it, bench/simgrid_default_view.py: latencies
+#        x its latency factor, SHARED links / 1.05 for cross-traffic,
+#        TCP-gamma; the plan still runs on the original file),
 #        REDUCE_ALGS, BCAST_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, ALLTOALL_ALGS,
 #        ALLREDUCE_ALGS (space-separated; default: SMPI's whole list),
 #        RUN_TIMEOUT (s per smpirun, 600), PLAN_TIMEOUT
@@ -76,6 +80,7 @@ MPI=${MPI:-1}
 MPI_TSV=${MPI_TSV:-$ROOT/bench/results/simgrid_exec_mpi.tsv}
 MPI_TIMEOUT=${MPI_TIMEOUT:-120}
 CONFIG=${CONFIG:-exact}
+PLAN_VIEW=${PLAN_VIEW:-file}
 # empty: SMPI's own list (algs below)
 REDUCE_ALGS=${REDUCE_ALGS:-}
 SCATTER_ALGS=${SCATTER_ALGS:-}
@@ -91,6 +96,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 fi
 case $MPI in 0 | 1 | cached) ;; *) echo "MPI must be 0, 1 or cached" >&2; exit 2 ;; esac
 case $CONFIG in exact | default) ;; *) echo "CONFIG must be exact or default" >&2; exit 2 ;; esac
+case $PLAN_VIEW in file | default) ;; *) echo "PLAN_VIEW must be file or default" >&2; exit 2 ;; esac
 K=${K:-100}
 PLATFORMS=${PLATFORMS:-"small_platform two_clusters cluster_fat_tree cluster_backbone"}
 PROBLEMS=${PROBLEMS:-"reduce broadcast scatter gossip allreduce"}
@@ -166,7 +172,10 @@ for plat in $PLATFORMS; do
     "$SSCHED" export hostfile "$P" -o "$W/hosts.txt" >/dev/null
     NP=$(wc -l <"$W/hosts.txt")
     H=$(pick "$W/hosts.txt")
+    P_FILE=$P # P is the planned platform while planning (PLAN_VIEW)
+    [ "$PLAN_VIEW" != default ] || python3 "$ROOT/bench/simgrid_default_view.py" "$P" "$W/view.xml" "$U"
     for prob in $PROBLEMS; do
+        P=$P_FILE
         case $prob in
         reduce) set -- --problem reduce --participants "$H" --target "$(first "$H")"
             L1=$(ranks "$H"); L2=$(ranks "$(first "$H")"); n=$(echo "$H" | tr ',' '\n' | wc -l) ;;
@@ -181,6 +190,7 @@ for plat in $PLATFORMS; do
         *) echo "unknown problem $prob" >&2; continue ;;
         esac
         OPTS="--unit-bytes $U --flops-per-task $FLOPS"
+        [ "$PLAN_VIEW" != default ] || P=$W/view.xml
         # shellcheck disable=SC2086
         if ! timeout "$PLAN_TIMEOUT" "$SSCHED" schedule "$P" "$@" $OPTS --operations "$K" --unroll --quiet -o "$W/u.json" \
             >"$W/plan.log" 2>&1; then
@@ -193,7 +203,7 @@ for plat in $PLATFORMS; do
         # plan's TP is only achievable (multicast, all-reduce); needed only
         # where MPI times are compared with it
         KUB=$KTP
-        if [ "$MPI" != 0 ] && { [ "$prob" = broadcast ] || [ "$prob" = allreduce ]; }; then
+        if [ "$MPI" != 0 ] && [ "$CONFIG" = exact ] && { [ "$prob" = broadcast ] || [ "$prob" = allreduce ]; }; then
             # shellcheck disable=SC2086
             if timeout "$PLAN_TIMEOUT" "$SSCHED" solve "$P" "$@" $OPTS --quiet --json >"$W/solve.json" 2>/dev/null; then
                 KUB=$(python3 -c "import json,sys; from fractions import Fraction as F
@@ -203,6 +213,7 @@ d = json.load(open(sys.argv[1])); print(float(int(sys.argv[2]) / F(d.get('upper_
                 KUB=n/a
             fi
         fi
+        P=$P_FILE
         if [ "$CONFIG" = default ]; then # smpirun itself: no exact options
             LAUNCH="smpirun $DEFAULT_CFG" PROG=$BUILD/ssched-exec-smpi
         else
