@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A SimGrid platform file as SMPI's default network model simulates it.
 
-usage: simgrid_default_view.py IN.xml OUT.xml BYTES [GAMMA]
+usage: simgrid_default_view.py IN.xml OUT.xml BYTES [GAMMA] [--gamma-on scaled|file]
+       [--cross shared|all]
 
 Under network/model:SMPI (SimGrid 3.32; bench/simgrid_exec.sh CONFIG=default,
 the envelope shim keeping the bandwidth factor exact) a message of S bytes
@@ -29,7 +30,8 @@ explicit routes: their TCP-gamma bound is left out (their latencies are
 small: the bound is above their links' bandwidth on the shipped files, see
 bench/simgrid_exec.sh).  SPLITDUPLEX links keep their bandwidth (their
 reverse direction is another resource; the 5 % matters only when both
-directions carry flows).  Host names and order are unchanged, so a plan
+directions carry flows; --cross all divides them too, for plans that use
+both directions).  Host names and order are unchanged, so a plan
 made on OUT runs on IN with IN's hostfile.
 """
 import re
@@ -66,7 +68,8 @@ def dec(q):
 
 def main():
     src, dst, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    gamma = F(sys.argv[4]) if len(sys.argv) > 4 else F(4194304)
+    gamma = F(sys.argv[4]) if len(sys.argv) > 4 and not sys.argv[4].startswith("-") else F(4194304)
+    cross_all = "--cross" in sys.argv and sys.argv[sys.argv.index("--cross") + 1] == "all"
     on = "file"
     if "--gamma-on" in sys.argv:
         on = sys.argv[sys.argv.index("--gamma-on") + 1]
@@ -86,7 +89,7 @@ def main():
         if la:
             tag = tag.replace(la.group(0), f'latency="{dec(seconds(la.group(1)) * f)}s"')
         sp = re.search(r'sharing_policy="([^"]*)"', tag)
-        if not sp or sp.group(1) == "SHARED":
+        if cross_all or not sp or sp.group(1) == "SHARED":
             bw = re.search(r'bandwidth="([^"]*)"', tag)
             tag = tag.replace(bw.group(0), f'bandwidth="{dec(bytes_per_s(bw.group(1)) / F(21, 20))}Bps"')
         return tag
@@ -106,7 +109,7 @@ def main():
             tag = tag.replace(bb.group(0), f'bb_bw="{dec(bytes_per_s(bb.group(1)) / F(21, 20))}Bps"')
         sp = re.search(r'\bsharing_policy="([^"]*)"', tag)
         bw = re.search(r'\bbw="([^"]*)"', tag)
-        if bw and sp and sp.group(1) == "SHARED":
+        if bw and (cross_all or (sp and sp.group(1) == "SHARED")):
             tag = tag.replace(bw.group(0), f'bw="{dec(bytes_per_s(bw.group(1)) / F(21, 20))}Bps"')
         return tag
     t = re.sub(r"<cluster\b[^>]*>", cluster, t)

@@ -59,7 +59,8 @@
 #        PLAN_VIEW=file|default (default: plan on the platform as SMPI's
 #        default model simulates it, bench/simgrid_default_view.py: latencies
 #        x its latency factor, SHARED links / 1.05 for cross-traffic,
-#        TCP-gamma; the plan still runs on the original file),
+#        TCP-gamma; the plan still runs on the original file), VIEW_OPTS
+#        (more options of simgrid_default_view.py, e.g. "--cross all"),
 #        REDUCE_ALGS, BCAST_ALGS, SCATTER_ALGS, ALLTOALLV_ALGS, ALLTOALL_ALGS,
 #        ALLREDUCE_ALGS (space-separated; default: SMPI's whole list),
 #        RUN_TIMEOUT (s per smpirun, 600), PLAN_TIMEOUT
@@ -173,7 +174,8 @@ for plat in $PLATFORMS; do
     NP=$(wc -l <"$W/hosts.txt")
     H=$(pick "$W/hosts.txt")
     P_FILE=$P # P is the planned platform while planning (PLAN_VIEW)
-    [ "$PLAN_VIEW" != default ] || python3 "$ROOT/bench/simgrid_default_view.py" "$P" "$W/view.xml" "$U"
+    # shellcheck disable=SC2086
+    [ "$PLAN_VIEW" != default ] || python3 "$ROOT/bench/simgrid_default_view.py" "$P" "$W/view.xml" "$U" ${VIEW_OPTS:-}
     for prob in $PROBLEMS; do
         P=$P_FILE
         case $prob in
