@@ -176,6 +176,10 @@ typedef struct {
     size_t op;
     size_t batch;                        /* transfer: operations op .. op+batch-1 */
     size_t index;
+    unsigned long group;                 /* transfer: 0 full rate, else a member
+                                            of a group of that many on link
+                                            group_link (shared rates)       */
+    size_t group_link;
 } chk_rev_t;
 struct chk_names; /* below */
 /* The event at it->pos of an ordered (not commutative, not all-reduce)
@@ -290,11 +294,25 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_transfer_op(chk_t *c, json_t *x, co
                                                          size_t k, size_t batch, size_t K,
                                                          const mpq_t start, mpq_t prev,
                                                          size_t *op, int *go);
+/* d := l(e) + batch * len * size * c(e): a transfer's duration at its
+ * full rate 1/c(e) (every unrolled checker and the fast readers). */
+SSCHED_INTERNAL void ssched_i_chk_transfer_time(const chk_t *c, size_t edge, size_t batch,
+                                                const mpq_t len, mpq_t d);
 /* end - start == l(e) + batch * len * size * c(e)?  1, or 0 with the
  * violation recorded; d is scratch. */
 SSCHED_INTERNAL int ssched_i_chk_duration(chk_t *c, size_t edge, size_t batch, const mpq_t len,
                                           const mpq_t start, const mpq_t end, const char *where,
                                           mpq_t d);
+/* The same, also accepting (routed, multi-port hosts) a member of a
+ * shared-rate group (docs/model.md, "Shared rates"): a bandwidth phase
+ * of g * batch * len * size * link_c(L) for a SHARED link L of the route
+ * and a whole g >= 2, slower than the full rate.  *g = 0 at the full
+ * rate, else g and *link = L (the group itself is checked by
+ * ssched_i_chk_ports_take_group). */
+SSCHED_INTERNAL int ssched_i_chk_duration_group(chk_t *c, size_t edge, size_t batch,
+                                                const mpq_t len, const mpq_t start,
+                                                const mpq_t end, const char *where, mpq_t d,
+                                                unsigned long *g, size_t *link);
 /* buf_peak, buf_node: the buffer figures the events give (below). */
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_unrolled_claims(
         chk_t *c, json_t *root, size_t K, const mpq_t makespan, const mpq_t buf_peak,
@@ -386,7 +404,18 @@ typedef struct {
     mpq_t lo, hi;
     size_t wi;                     /* a routed link's: the route position
                                       whose share it takes (rw[wi])       */
+    unsigned long g;               /* 0, or a shared-rate group's size: the
+                                      share is link_c / (g link_c(gl))    */
+    size_t gl;
+    size_t edge;                   /* a routed link's: the transfer's edge */
 } chk_iv_t;
+/* A shared-rate group being seen (check_ports.c): its phase on link L,
+ * its size g and the members counted so far. */
+typedef struct {
+    mpq_t lo, hi;
+    size_t link, edge, index;
+    unsigned long g, count;
+} chk_group_t;
 typedef struct {
     chk_iv_t *iv;                  /* intervals that may meet a later one */
     size_t n, cap;                 /* cap entries initialised             */
@@ -402,7 +431,9 @@ typedef struct {
                                       the share of L a transfer takes;
                                       NULL until the first routed take    */
     size_t n_rw;
-    mpq_t lo;                      /* scratch                             */
+    mpq_t lo, sh;                  /* scratch                             */
+    chk_group_t *grp;              /* shared-rate groups not complete yet  */
+    size_t n_grp, cap_grp;
     int ready;                     /* init was called (free is then due)  */
 } chk_ports_t;
 /* 0: ENOMEM */
@@ -418,6 +449,33 @@ SSCHED_INTERNAL int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edg
 SSCHED_INTERNAL int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge,
                                                   const mpq_t start, const mpq_t end,
                                                   const char *where);
+/* The same for a transfer at a shared rate (g >= 2 on SHARED link L,
+ * ssched_i_chk_duration_group; g = 0: full rate, as _thing).  Its shares
+ * are link_c(L') / (g link_c(L)) on every SHARED link L' of its route; its
+ * group is g transfers with this very bandwidth phase, each taking 1/g of
+ * L (so L is saturated by them alone: the capacity rule keeps every other
+ * phase off it), counted as they come; a group still short when the
+ * events pass its phase's start (or at ssched_i_chk_ports_finish) is a
+ * violation.  index: the event's, named in that message. */
+SSCHED_INTERNAL int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size_t edge,
+                                                  const mpq_t start, const mpq_t end,
+                                                  unsigned long g, size_t link, size_t index,
+                                                  const char *where);
+/* After the last event: 1, or 0 with a short group's violation. */
+SSCHED_INTERNAL int ssched_i_chk_ports_finish(chk_t *c, chk_ports_t *P);
+/* check_ports.c: the share of SHARED link L that a phase takes (route
+ * position wi at the full rate, g = 0; else 1 / g of link gl's rate). */
+SSCHED_INTERNAL void ssched_i_chk_share(const chk_t *c, const chk_ports_t *P, size_t wi,
+                                        unsigned long g, size_t gl, size_t L, mpq_t out);
+/* check_shared.c, for check_ports.c's routed takes: a pending group whose
+ * phase starts before now (1, P->hit_link its index); the phase [P->lo,
+ * end) counted on its groups (1; 0 ENOMEM; 2 a member without latency);
+ * a short group's violation. */
+SSCHED_INTERNAL int ssched_i_chk_group_short(chk_ports_t *P, const mpq_t now);
+SSCHED_INTERNAL int ssched_i_chk_group_count(const chk_t *c, chk_ports_t *P, size_t edge,
+                                             const mpq_t end, unsigned long g, size_t gl,
+                                             size_t index);
+SSCHED_INTERNAL int ssched_i_chk_group_violation(chk_t *c, chk_ports_t *P, size_t k);
 /* A computation on node over [start, end): the same results. */
 SSCHED_INTERNAL int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node,
                                                const mpq_t start, const mpq_t end,

@@ -31,7 +31,9 @@ int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges, size
     P->n_links = n_links;
     P->n_res = 3 * n_nodes + n_edges + n_links;
     P->res = ssched_i_calloc(P->n_res, sizeof *P->res);
-    mpq_inits(P->lo, P->hit_time, P->hit_sum, NULL);
+    mpq_inits(P->lo, P->sh, P->hit_time, P->hit_sum, NULL);
+    P->grp = NULL;
+    P->n_grp = P->cap_grp = 0;
     P->rw = NULL;
     P->n_rw = 0;
     P->ready = 1;
@@ -51,7 +53,10 @@ void ssched_i_chk_ports_free(chk_ports_t *P)
     for (size_t k = 0; k < P->n_rw; k++)
         mpq_clear(P->rw[k]);
     free(P->rw);
-    mpq_clears(P->lo, P->hit_time, P->hit_sum, NULL);
+    for (size_t k = 0; k < P->cap_grp; k++)
+        mpq_clears(P->grp[k].lo, P->grp[k].hi, NULL);
+    free(P->grp);
+    mpq_clears(P->lo, P->sh, P->hit_time, P->hit_sum, NULL);
     P->res = NULL;
     P->ready = 0;
 }
@@ -93,6 +98,7 @@ static int keep(chk_res_t *R, const mpq_t lo, const mpq_t hi)
     }
     mpq_set(R->iv[R->n].lo, lo);
     mpq_set(R->iv[R->n].hi, hi);
+    R->iv[R->n].g = 0;
     R->n++;
     return 1;
 }
@@ -130,12 +136,33 @@ static int route_shares(chk_t *c, chk_ports_t *P)
     return 1;
 }
 
-/* Does [lo, hi) (lo < hi) with share f exceed link R at some instant?
- * Prunes what ends by now.  The kept shares' sum is a step function that
- * only rises at a kept interval's start, so its maximum over [lo, hi) is
- * at lo or at such a start inside: 1 (P->hit_time, P->hit_sum set) or 0. */
-static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, const mpq_t hi,
-                const mpq_t f)
+/* The share of SHARED link L that kept phase x takes: link_c(L) / c(e)
+ * at the full rate (rw), link_c(L) / (g link_c(gl)) in a shared-rate group
+ * (check_shared.c). */
+void ssched_i_chk_share(const chk_t *c, const chk_ports_t *P, size_t wi, unsigned long g,
+                        size_t gl, size_t L, mpq_t out)
+{
+    if (!g) {
+        mpq_set(out, P->rw[wi]);
+        return;
+    }
+    mpq_set_ui(out, g, 1);
+    mpq_mul(out, out, c->link_c[gl]);
+    mpq_div(out, c->link_c[L], out);
+}
+
+static void iv_share(const chk_t *c, const chk_ports_t *P, const chk_iv_t *x, size_t L, mpq_t out)
+{
+    ssched_i_chk_share(c, P, x->wi, x->g, x->gl, L, out);
+}
+
+/* Does [lo, hi) (lo < hi) with share f exceed link L (resource R) at some
+ * instant?  Prunes what ends by now.  The kept shares' sum is a step
+ * function that only rises at a kept interval's start, so its maximum over
+ * [lo, hi) is at lo or at such a start inside: 1 (P->hit_time, P->hit_sum
+ * set) or 0. */
+static int over(const chk_t *c, chk_ports_t *P, chk_res_t *R, size_t L, const mpq_t now,
+                const mpq_t lo, const mpq_t hi, const mpq_t f)
 {
     size_t w = 0;
     for (size_t k = 0; k < R->n; k++) {
@@ -146,6 +173,9 @@ static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, c
             mpq_swap(R->iv[w].lo, x->lo);
             mpq_swap(R->iv[w].hi, x->hi);
             R->iv[w].wi = x->wi;
+            R->iv[w].g = x->g;
+            R->iv[w].gl = x->gl;
+            R->iv[w].edge = x->edge;
         }
         w++;
     }
@@ -160,8 +190,10 @@ static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, c
         }
         mpq_set(P->hit_sum, f);
         for (size_t k = 0; k < R->n; k++)
-            if (mpq_cmp(R->iv[k].lo, t) <= 0 && mpq_cmp(R->iv[k].hi, t) > 0)
-                mpq_add(P->hit_sum, P->hit_sum, P->rw[R->iv[k].wi]);
+            if (mpq_cmp(R->iv[k].lo, t) <= 0 && mpq_cmp(R->iv[k].hi, t) > 0) {
+                iv_share(c, P, &R->iv[k], L, P->sh);
+                mpq_add(P->hit_sum, P->hit_sum, P->sh);
+            }
         if (mpz_cmp(mpq_numref(P->hit_sum), mpq_denref(P->hit_sum)) > 0) {
             mpq_set(P->hit_time, t);
             return 1;
@@ -170,9 +202,10 @@ static int over(chk_ports_t *P, chk_res_t *R, const mpq_t now, const mpq_t lo, c
     return 0;
 }
 
-/* 4: the link P->hit_link is over-used (at P->hit_time). */
+/* 4: the link P->hit_link is over-used (at P->hit_time); 5: the pending
+ * group P->hit_link is short; 6: a member without latency.  g > 0: a shared-rate group's member on gl. */
 static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
-                       const mpq_t end)
+                       const mpq_t end, unsigned long g, size_t gl, size_t index)
 {
     size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
     chk_res_t *snd = c->hosts_one_port ? &P->res[i] : NULL;
@@ -180,18 +213,30 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     size_t base = 3 * nn + P->n_edges;
     if (!P->rw && !route_shares(c, P))
         return -1;
+    if (ssched_i_chk_group_short(P, start))
+        return 5;
     mpq_add(P->lo, start, c->lat[edge]); /* the bandwidth phase [lo, end) */
     int r = 0, phase = mpq_cmp(P->lo, end) < 0;
     if (snd && meets(snd, start, P->lo, end))
         r = 1;
     else if (rcv && meets(rcv, start, P->lo, end))
         r = 2;
+    mpq_t f;
+    mpq_init(f);
     for (size_t k = c->route_start[edge]; phase && r == 0 && k < c->route_start[edge + 1]; k++) {
         size_t L = c->route_links[k];
-        if (!c->fatpipe[L] && over(P, &P->res[base + L], start, P->lo, end, P->rw[k])) {
+        if (c->fatpipe[L])
+            continue;
+        ssched_i_chk_share(c, P, k, g, gl, L, f);
+        if (over(c, P, &P->res[base + L], L, start, P->lo, end, f)) {
             P->hit_link = L;
             r = 4;
         }
+    }
+    mpq_clear(f);
+    if (r == 0 && phase && (g || P->n_grp)) {
+        int n = ssched_i_chk_group_count(c, P, edge, end, g, gl, index);
+        r = n == 0 ? -1 : n == 2 ? 6 : 0;
     }
     if (r == 0) {
         if ((snd && !keep(snd, P->lo, end)) || (rcv && !keep(rcv, P->lo, end)))
@@ -202,10 +247,14 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
             chk_res_t *R = &P->res[base + L];
             if (c->fatpipe[L])
                 continue;
-            if (!keep(R, P->lo, end))
+            if (!keep(R, P->lo, end)) {
                 r = -1;
-            else
+            } else {
                 R->iv[R->n - 1].wi = k;
+                R->iv[R->n - 1].g = g;
+                R->iv[R->n - 1].gl = gl;
+                R->iv[R->n - 1].edge = edge;
+            }
         }
     }
     return r;
@@ -234,7 +283,7 @@ static int link_over(chk_t *c, chk_ports_t *P, size_t edge, const char *where)
 static int take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start, const mpq_t end)
 {
     if (c->routed)
-        return take_routed(c, P, edge, start, end);
+        return take_routed(c, P, edge, start, end, 0, 0, 0);
     size_t i = c->from[edge], j = c->to[edge], nn = P->n_nodes;
     int si = chk_multi(c, i), sj = chk_multi(c, j);
     /* the bandwidth phase */
@@ -274,6 +323,8 @@ int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t s
                                       "an earlier one)", i, j, where);
     case 4:
         return link_over(c, P, edge, where);
+    case 5:
+        return ssched_i_chk_group_violation(c, P, P->hit_link);
     default:
         return nomem(c);
     }
@@ -295,6 +346,32 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
                                       where);
     case 4:
         return link_over(c, P, edge, where);
+    case 5:
+        return ssched_i_chk_group_violation(c, P, P->hit_link);
+    default:
+        return nomem(c);
+    }
+}
+
+int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
+                                  const mpq_t end, unsigned long g, size_t link, size_t index,
+                                  const char *where)
+{
+    if (!g || !c->routed)
+        return ssched_i_chk_ports_take_thing(c, P, edge, start, end, where);
+    switch (take_routed(c, P, edge, start, end, g, link, index)) {
+    case 0:
+        return 1;
+    case 4:
+        return link_over(c, P, edge, where);
+    case 5:
+        return ssched_i_chk_group_violation(c, P, P->hit_link);
+    case 6:
+        return ssched_i_chk_violation(c, "%s (%s->%s) runs below its full rate, as a shared-rate "
+                                      "group's member, but its route has no latency (groups "
+                                      "need equal positive latencies: SimGrid's sharing "
+                                      "penalties)", where, c->names[c->from[edge]],
+                                      c->names[c->to[edge]]);
     default:
         return nomem(c);
     }

@@ -270,17 +270,7 @@ int ssched_i_chk_duration(chk_t *c, size_t edge, size_t batch, const mpq_t len,
     mpq_t q;
     mpq_init(q);
     mpq_sub(q, end, start);
-    mpq_mul(d, c->cost[edge], c->size);
-    mpq_mul(d, d, len);
-    if (batch > 1) {
-        mpq_t b;
-        mpq_init(b);
-        mpq_set_ui(b, (unsigned long)batch, 1);
-        mpq_mul(d, d, b);
-        mpq_clear(b);
-    }
-    if (c->lat)
-        mpq_add(d, d, c->lat[edge]);
+    ssched_i_chk_transfer_time(c, edge, batch, len, d);
     int ok = mpq_equal(q, d);
     if (!ok)
         ssched_i_chk_violation(c, "%s: lasts %s time units than %s", where,

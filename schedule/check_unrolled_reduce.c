@@ -207,6 +207,7 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
     snprintf(where, sizeof where, "%s[%zu]", compute ? "computations" : "transfers", index);
     e->compute = compute;
     e->index = index;
+    e->group = 0;
     ssched_status_t st;
     if ((strict && (st = ssched_i_chk_keys(c, x, where, keys)) != SSCHED_OK) ||
         (st = ssched_i_chk_get_q(c, x, "start", where, e->start)) != SSCHED_OK ||
@@ -238,9 +239,11 @@ static ssched_status_t parse_event(chk_t *c, json_t *x, int compute, size_t inde
             mpq_clear(q);
             return st;
         }
-        /* l + batch * length * size * c of its edge */
+        /* l + batch * length * size * c of its edge, or a shared-rate
+         * group's member (check_shared.c) */
         if (c->report->valid)
-            ssched_i_chk_duration(c, e->node_or_edge, e->batch, e->len, e->start, e->end, where, q);
+            ssched_i_chk_duration_group(c, e->node_or_edge, e->batch, e->len, e->start, e->end,
+                                        where, q, &e->group, &e->group_link);
     }
     mpq_clear(q);
     if (compute)
@@ -389,7 +392,8 @@ static ssched_status_t run_event(chk_t *c, table_t *table, ev_t *e, chk_ports_t 
                                  where), SSCHED_OK;
         taken = ssched_i_chk_ports_compute(c, ports, e->node_or_edge, e->start, e->end, where);
     } else {
-        taken = ssched_i_chk_ports_take_thing(c, ports, e->node_or_edge, e->start, e->end, where);
+        taken = ssched_i_chk_ports_take_group(c, ports, e->node_or_edge, e->start, e->end,
+                                              e->group, e->group_link, e->index, where);
     }
     if (taken <= 0)
         return taken < 0 ? SSCHED_ENOMEM : SSCHED_OK;
@@ -515,6 +519,8 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     }
     c->report->n_transfers = counts[0];
     c->report->n_slots = counts[1];
+    if (st == SSCHED_OK && c->report->valid && ssched_i_chk_ports_finish(c, &ports) < 0)
+        st = SSCHED_ENOMEM;
     /* every time-stamp's result is on the target and is the ordered reduction */
     size_t full = ssched_i_chk_full_type(c);
     if (full == SIZE_MAX && st == SSCHED_OK)

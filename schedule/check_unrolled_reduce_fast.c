@@ -212,20 +212,11 @@ int ssched_i_chk_reduce_fast_event(chk_t *c, const struct chk_names *names, chk_
             mpq_set_ui(e->off, 0, 1);
             mpq_set_ui(e->len, 1, 1);
         }
-        /* end - start = l + batch * len * size * c, as ssched_i_chk_duration */
+        /* end - start = l + batch * len * size * c, as ssched_i_chk_duration
+         * (a shared-rate group's member is left to the exact reader) */
         mpq_t d;
         mpq_init(d);
-        mpq_mul(d, c->cost[edge], c->size);
-        mpq_mul(d, d, e->len);
-        if (batch > 1) {
-            mpq_t q;
-            mpq_init(q);
-            mpq_set_ui(q, (unsigned long)batch, 1);
-            mpq_mul(d, d, q);
-            mpq_clear(q);
-        }
-        if (c->lat)
-            mpq_add(d, d, c->lat[edge]);
+        ssched_i_chk_transfer_time(c, edge, batch, e->len, d);
         int ok = mpq_equal(scratch, d);
         mpq_clear(d);
         if (!ok)
@@ -237,6 +228,7 @@ int ssched_i_chk_reduce_fast_event(chk_t *c, const struct chk_names *names, chk_
     e->index = it->index;
     e->op = op;
     e->batch = batch;
+    e->group = 0;
     if (mpq_cmp(e->end, c->makespan) > 0)
         mpq_set(c->makespan, e->end);
     ssched_i_chk_iter_skip(it, after);

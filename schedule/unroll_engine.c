@@ -9,7 +9,7 @@
 #include "schedule/unroll_internal.h"
 #include "src/util/internal.h"
 
-static ssched_status_t push_event(sched_engine_t *e, sched_event_t *ev, ssched_error_t *err)
+ssched_status_t ssched_i_sched_push_event(sched_engine_t *e, sched_event_t *ev, ssched_error_t *err)
 {
     if (e->n_fresh == e->cap_fresh) {
         size_t cap = e->cap_fresh ? 2 * e->cap_fresh : 1024;
@@ -295,6 +295,8 @@ static int64_t *receiver_res(sched_engine_t *e, size_t edge)
  * ssched_i_sched_lcm_latency) or the floor and ceiling on a rounded grid. */
 static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
 {
+    if (e->lat_ticks)
+        return SSCHED_OK;
     const ssched_platform_t *p = e->p;
     const sched_scale_t *sc = &e->sc;
     e->lat_ticks = ssched_i_calloc(p->n_edges, sizeof *e->lat_ticks);
@@ -329,6 +331,11 @@ static ssched_status_t lat_init(sched_engine_t *e, ssched_error_t *err)
     }
     mpz_clears(t, u, NULL);
     return st;
+}
+
+ssched_status_t ssched_i_sched_lat_ready(sched_engine_t *e, ssched_error_t *err)
+{
+    return lat_init(e, err);
 }
 
 /* Place a transfer of `dur` ticks (its bandwidth phase) over `edge`: as
@@ -420,7 +427,7 @@ ssched_status_t ssched_i_sched_emit_transfer(sched_engine_t *e, size_t edge, siz
     if (len != e->sc.a)
         e->pieces++;
     *end = ev.end;
-    return push_event(e, &ev, err);
+    return ssched_i_sched_push_event(e, &ev, err);
 }
 
 ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t type, size_t op,
@@ -440,7 +447,7 @@ ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, size_t edge, size_t
     if (json)
         e->pieces++;
     *end = ev.end;
-    return push_event(e, &ev, err);
+    return ssched_i_sched_push_event(e, &ev, err);
 }
 
 ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_tree_task_t *x,
@@ -474,5 +481,5 @@ ssched_status_t ssched_i_sched_emit_computation(sched_engine_t *e, const ssched_
         e->makespan = ev.end;
     e->computations++;
     *end = ev.end;
-    return push_event(e, &ev, err);
+    return ssched_i_sched_push_event(e, &ev, err);
 }

@@ -65,6 +65,12 @@ typedef struct {
                                    the sender (its copy is released at end) */
     int64_t lat;                /* transfer: its edge's latency in ticks: the
                                    bandwidth phase is [start + lat, end)    */
+    unsigned long group;        /* transfer: 0, or a shared-rate group's size
+                                   g on SHARED link group_link: its phase
+                                   [start + lat, end) reserves ticks; exact,
+                                   it is [t, t + g z link_c) with t = (start
+                                   + lat) ticks, sent l(e) earlier        */
+    size_t group_link;
     /* the exact times when the scale is rounded (set by the driver just
      * before the sink gets the event; NULL otherwise: start, end in ticks) */
     mpq_srcptr xstart, xend;
@@ -280,6 +286,55 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_piece(sched_engine_t *e, siz
                                                           mpq_srcptr len, const char *json,
                                                           int64_t bamt, int64_t ready, int64_t *end,
                                                           ssched_error_t *err);
+/* Shared-rate groups (docs/model.md, "Shared rates"; unroll_shared.c):
+ * whole transfers deferred within a period, then placed alone or as
+ * groups of g equal transfers taking 1/g of one SHARED link each, their
+ * bandwidth phases together.  av: where the transfer's end goes. */
+typedef struct {
+    size_t edge, type, op;
+    int64_t ready;
+    int64_t *av;
+} sched_defer_t;
+typedef struct {
+    sched_defer_t *d;
+    unsigned char *done;
+    size_t n, cap;
+} sched_deferred_t;
+/* 0 on ENOMEM */
+SSCHED_INTERNAL int ssched_i_sched_defer(sched_deferred_t *q, size_t edge, size_t type, size_t op,
+                                         int64_t ready, int64_t *av);
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_place_deferred(sched_engine_t *e,
+                                                              sched_deferred_t *q,
+                                                              ssched_error_t *err);
+SSCHED_INTERNAL void ssched_i_sched_deferred_free(sched_deferred_t *q);
+/* The events of a group whose members' bandwidth phases are [ph, ph + dur)
+ * in ticks (each starts its latency earlier, by lat_hi ticks on a
+ * rounded scale, where its exact start is t - l(e), t = ph ticks: the
+ * driver's exact sink; the links' profiles are the caller's); each
+ * member's end goes to its av. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_group(sched_engine_t *e,
+                                                          const sched_defer_t *const *m, size_t g,
+                                                          size_t link, int64_t ph, int64_t dur,
+                                                          ssched_error_t *err);
+/* Planning: a routed reduce's pattern s (ranked est) replayed again with
+ * shared-rate groups (unroll_order | 64); kept when strictly shorter
+ * (est then lowered), else s is left as it was. */
+SSCHED_INTERNAL void ssched_i_sched_plan_groups(const ssched_platform_t *p,
+                                                const ssched_problem_t *pb, ssched_schedule_t *s,
+                                                size_t K, mpq_t est);
+/* unroll_engine.c: a placed event to the sink's queue. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_push_event(sched_engine_t *e, sched_event_t *ev,
+                                                          ssched_error_t *err);
+/* The edges' latencies in ticks (e->lat_ticks, e->lat_hi), once. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_lat_ready(sched_engine_t *e, ssched_error_t *err);
+/* unroll_links.c: the earliest p' >= p at which [p', p' + len) takes w[k]
+ * more of each SHARED link links[k]; taking them. */
+SSCHED_INTERNAL int64_t ssched_i_sched_links_earliest_set(const sched_engine_t *e,
+                                                          const size_t *links, const int64_t *w,
+                                                          size_t n, int64_t p, int64_t len);
+SSCHED_INTERNAL int ssched_i_sched_links_add_set(sched_engine_t *e, const size_t *links,
+                                                 const int64_t *w, size_t n, int64_t lo,
+                                                 int64_t hi);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_computation(
         sched_engine_t *e, const ssched_tree_task_t *x, size_t op, int64_t ready,
         int64_t *end, ssched_error_t *err);

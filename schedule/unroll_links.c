@@ -202,6 +202,25 @@ int64_t ssched_i_sched_links_earliest(const sched_engine_t *e, size_t edge, int6
     return p;
 }
 
+int64_t ssched_i_sched_links_earliest_set(const sched_engine_t *e, const size_t *links,
+                                          const int64_t *w, size_t n, int64_t p, int64_t len)
+{
+    if (len <= 0)
+        return p;
+    for (int moved = 1; moved;) { /* the ratchet, as above */
+        moved = 0;
+        for (size_t k = 0; k < n; k++) {
+            int64_t q = earliest(&e->rprof[links[k]], w[k], e->rlink_cap[links[k]], p, len,
+                                 e->rlag);
+            if (q > p) {
+                p = q;
+                moved = 1;
+            }
+        }
+    }
+    return p;
+}
+
 /* Make x a breakpoint; its index, -1 on ENOMEM. */
 static ptrdiff_t breakpoint(sched_profile_t *P, int64_t x)
 {
@@ -284,6 +303,15 @@ int ssched_i_sched_links_add(sched_engine_t *e, size_t edge, int64_t lo, int64_t
         if (!profile_add(&e->rprof[L], w, lo, hi))
             return 0;
     }
+    return 1;
+}
+
+int ssched_i_sched_links_add_set(sched_engine_t *e, const size_t *links, const int64_t *w,
+                                 size_t n, int64_t lo, int64_t hi)
+{
+    for (size_t k = 0; hi > lo && k < n; k++)
+        if (w[k] > 0 && !profile_add(&e->rprof[links[k]], w[k], lo, hi))
+            return 0;
     return 1;
 }
 

@@ -400,6 +400,7 @@ static ssched_status_t plan_pattern(const ssched_platform_t *p, const ssched_pro
         if (pb->kind != SSCHED_PROBLEM_REDUCE && !no_split)
             choose_whole(p, pb, &cand, K);
         rank(p, pb, &cand, K, 2000000ULL, est);
+        ssched_i_sched_plan_groups(p, pb, &cand, K, est); /* routed reduce */
         if (!have || mpq_cmp(est, best) < 0) {
             ssched_schedule_t tmp = *out;
             *out = cand;

@@ -59,6 +59,7 @@ void ssched_i_sched_plan_choose_order(const ssched_platform_t *p, const ssched_p
         mpq_clear(t);
     }
     s->unroll_order = bo;
+    ssched_i_sched_plan_groups(p, pb, s, K, est); /* unroll_shared.c */
     mpq_clear(o);
 }
 

@@ -133,6 +133,9 @@ struct sched_reduce_replay {
     size_t rel_batch;    /* the batch whose release rel_ticks is */
     int64_t rel_ticks;
     size_t (*by_op)[4]; /* oldest_first's keys, the instance last */
+    int groups;          /* unroll_order bit 64: shared-rate groups of whole
+                            transfers (unroll_shared.c) */
+    sched_deferred_t deferred;
 };
 
 void ssched_i_sched_reduce_hook(sched_reduce_replay_t *r, size_t type,
@@ -155,6 +158,7 @@ void ssched_i_sched_reduce_end(sched_reduce_replay_t *r)
         free(r->sets[t]);
     free(r->sets);
     free(r->by_op);
+    ssched_i_sched_deferred_free(&r->deferred);
     free(r->depth);
     free(r->levels); free(r->offset); free(r->inst); free(r->need); free(r->cursor_of);
     free(r->ring.avail);
@@ -247,6 +251,10 @@ ssched_status_t ssched_i_sched_reduce_begin(sched_engine_t *e, const ssched_prob
     r->batches = (K + r->ops - 1) / r->ops;
     r->lag = (s->unroll_order >> 2 & 3) ? (size_t)(s->unroll_order >> 2 & 3) - 1 : SIZE_MAX;
     r->rel_batch = SIZE_MAX;
+    /* shared-rate groups: a routed ordered or commutative reduce whose
+     * hosts are multi-port (not an all-reduce: its copies are the hook's) */
+    r->groups = (s->unroll_order & 64) && e->p->routes && !e->p->routes->hosts_one_port &&
+                pb->kind == SSCHED_PROBLEM_REDUCE && s->unroll_batch <= 1;
     if (st != SSCHED_OK) {
         ssched_i_sched_reduce_end(r);
         return st;
@@ -290,6 +298,26 @@ static int cmp_key(const void *x, const void *y)
     return 0;
 }
 
+/* A transfer instance's move: placed now, or (shared-rate groups, a whole
+ * value) deferred to the end of the period's transfers, its end then
+ * written to *av; dependencies cross periods only, so nothing of this
+ * period waits for it. */
+static ssched_status_t move(sched_engine_t *e, sched_reduce_replay_t *r, size_t edge,
+                            size_t type, size_t op, int64_t off, int64_t len, int64_t ready,
+                            int64_t *av, ssched_error_t *err)
+{
+    if (r->groups && off == 0 && len == e->sc.a) {
+        if (!ssched_i_sched_defer(&r->deferred, edge, type, op, ready, av))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        return SSCHED_OK;
+    }
+    int64_t end;
+    ssched_status_t st = ssched_i_sched_emit_transfer(e, edge, type, op, off, len, ready, &end,
+                                                      err);
+    *av = end;
+    return st;
+}
+
 /* Whole values: the period's transfer instances in operation order (the
  * oldest operation's, the critical ones at the fill and the drain,
  * take the resources first).  Dependencies cross periods only (a task's
@@ -313,11 +341,10 @@ static ssched_status_t oldest_first(sched_engine_t *e, sched_reduce_replay_t *r,
     ssched_status_t st = SSCHED_OK;
     for (size_t q = 0; q < m && st == SSCHED_OK; q++) {
         size_t x = r->by_op[q][3];
-        int64_t *av = ring_at(&r->ring, r->inst[x].op, r->inst[x].key_b), end;
+        int64_t *av = ring_at(&r->ring, r->inst[x].op, r->inst[x].key_b);
         int64_t ready = at_least(*av, op_release(e, r, r->inst[x].op));
-        st = ssched_i_sched_emit_transfer(e, r->inst[x].key_a, r->inst[x].key_b, r->inst[x].op, 0,
-                                          r->need[x], ready, &end, err);
-        *av = end;
+        st = move(e, r, r->inst[x].key_a, r->inst[x].key_b, r->inst[x].op, 0, r->need[x], ready,
+                  av, err);
         r->need[x] = 0;
     }
     return st;
@@ -408,15 +435,13 @@ static ssched_status_t run_period(sched_engine_t *e, sched_reduce_replay_t *r, s
                 if (*next >= n || inst[*next].key_a != tr->edge || inst[*next].key_b != tr->type)
                     break;
                 size_t x = *next;
-                int64_t len = need[x] < want ? need[x] : want, end;
+                int64_t len = need[x] < want ? need[x] : want;
                 int64_t *av = ring_at(&ring, inst[x].op, tr->type);
                 int64_t ready = at_least(*av, op_release(e, r, inst[x].op));
-                st = ssched_i_sched_emit_transfer(e, tr->edge, tr->type, inst[x].op, A - need[x], len,
-                                                  ready, &end, err);
                 /* later pieces go over the same port: waiting for this
                  * one's end changes nothing; the value is at the receiver
-                 * once the last piece ends */
-                *av = end;
+                 * once the last piece ends (*av) */
+                st = move(e, r, tr->edge, tr->type, inst[x].op, A - need[x], len, ready, av, err);
                 need[x] -= len;
                 want -= len;
                 if (need[x] == 0)
@@ -426,6 +451,8 @@ static ssched_status_t run_period(sched_engine_t *e, sched_reduce_replay_t *r, s
     }
     if (by_op && st == SSCHED_OK)
         st = oldest_first(e, r, n, err);
+    if (r->groups && st == SSCHED_OK)
+        st = ssched_i_sched_place_deferred(e, &r->deferred, err);
     for (size_t k = 0; k < n && st == SSCHED_OK; k++)
         if (inst[k].key_a < p->n_edges && need[k] != 0)
             st = ssched_error_set(err, SSCHED_EINTERNAL,

@@ -60,14 +60,47 @@ unsigned long long ssched_i_sched_estimate_events(const ssched_schedule_t *s, si
 
 /* The driver's sink in front of the caller's: on a rounded scale it gives
  * each event its exact times (start on the grid, end = start + the exact
- * duration) and keeps the exact makespan, the latest exact end. */
+ * duration) and keeps the exact makespan, the latest exact end.  A member
+ * of a shared-rate group (unroll_shared.c) starts l(e) before its phase,
+ * t = (start + lat) ticks (lat = ceil(l / tick)), and ends at t + g z
+ * link_c(L): its exact start lies in [start, start + 1) ticks, so the
+ * members of one start tick are held until an event of a later tick
+ * comes and passed on in exact start order (the other events of their
+ * tick start no later, those of a later tick no earlier).  Only members
+ * are held: they move whole values (no piece text, which the engine
+ * reuses). */
 typedef struct {
     sched_sink_t base;
     sched_sink_t *inner;
     const ssched_platform_t *p;
     const ssched_problem_t *pb;
     mpq_t xs, xe, d, makespan;
+    sched_event_t *held;        /* events of one start tick, exact times in */
+    mpq_t *hx;                  /* hx[2k], hx[2k + 1]                       */
+    size_t n_held, cap_held;
 } exact_sink_t;
+
+static ssched_status_t exact_flush(exact_sink_t *w, ssched_error_t *err)
+{
+    size_t n = w->n_held;
+    /* stable insertion sort on the exact start (a tick's events are few) */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && mpq_cmp(w->hx[2 * j - 2], w->hx[2 * j]) > 0; j--) {
+            sched_event_t t = w->held[j];
+            w->held[j] = w->held[j - 1];
+            w->held[j - 1] = t;
+            mpq_swap(w->hx[2 * j], w->hx[2 * j - 2]);
+            mpq_swap(w->hx[2 * j + 1], w->hx[2 * j - 1]);
+        }
+    ssched_status_t st = SSCHED_OK;
+    for (size_t k = 0; k < n && st == SSCHED_OK; k++) {
+        w->held[k].xstart = w->hx[2 * k];
+        w->held[k].xend = w->hx[2 * k + 1];
+        st = w->inner->emit(w->inner, &w->held[k], err);
+    }
+    w->n_held = 0;
+    return st;
+}
 
 static ssched_status_t exact_emit(sched_sink_t *sk, const sched_event_t *ev, ssched_error_t *err)
 {
@@ -75,15 +108,53 @@ static ssched_status_t exact_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
     w->inner->bu = sk->bu; /* the engine's buffer units (the batching sink) */
     if (!sk->sc->rounded)
         return w->inner->emit(w->inner, ev, err);
-    sched_event_t x = *ev;
-    ssched_i_sched_ticks_to_q(sk->sc, ev->start, w->xs);
-    ssched_i_sched_exact_dur(w->p, w->pb, sk->sc, ev, w->d);
-    mpq_add(w->xe, w->xs, w->d);
+    if (ev->group) {
+        ssched_i_sched_ticks_to_q(sk->sc, ev->start + ev->lat, w->xe); /* the phase */
+        mpq_set_si(w->d, (long)ev->len, (unsigned long)sk->sc->a);
+        mpq_canonicalize(w->d);
+        mpq_mul(w->d, w->d, w->pb->size);
+        mpq_mul(w->d, w->d, w->p->routes->link_c[ev->group_link]);
+        mpz_mul_ui(mpq_numref(w->d), mpq_numref(w->d), ev->group);
+        mpq_canonicalize(w->d);
+        mpq_sub(w->xs, w->xe, w->p->l[ev->edge]);
+        mpq_add(w->xe, w->xe, w->d);
+    } else {
+        ssched_i_sched_ticks_to_q(sk->sc, ev->start, w->xs);
+        ssched_i_sched_exact_dur(w->p, w->pb, sk->sc, ev, w->d);
+        mpq_add(w->xe, w->xs, w->d);
+    }
     if (mpq_cmp(w->xe, w->makespan) > 0)
         mpq_set(w->makespan, w->xe);
-    x.xstart = w->xs;
-    x.xend = w->xe;
-    return w->inner->emit(w->inner, &x, err);
+    ssched_status_t st = SSCHED_OK;
+    if (w->n_held && w->held[0].start != ev->start)
+        st = exact_flush(w, err);
+    if (st == SSCHED_OK && !ev->group) {
+        sched_event_t x = *ev;
+        x.xstart = w->xs;
+        x.xend = w->xe;
+        return w->inner->emit(w->inner, &x, err);
+    }
+    if (st == SSCHED_OK && w->n_held == w->cap_held) {
+        size_t cap = w->cap_held ? 2 * w->cap_held : 16;
+        sched_event_t *h = realloc(w->held, cap * sizeof *h);
+        if (h)
+            w->held = h;
+        mpq_t *x = realloc(w->hx, 2 * cap * sizeof *x);
+        if (x)
+            w->hx = x;
+        if (!h || !x)
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        for (size_t k = 2 * w->cap_held; k < 2 * cap; k++)
+            mpq_init(w->hx[k]);
+        w->cap_held = cap;
+    }
+    if (st == SSCHED_OK) {
+        w->held[w->n_held] = *ev;
+        mpq_set(w->hx[2 * w->n_held], w->xs);
+        mpq_set(w->hx[2 * w->n_held + 1], w->xe);
+        w->n_held++;
+    }
+    return st;
 }
 
 ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssched_problem_t *pb,
@@ -202,6 +273,8 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
              : s->kind == SSCHED_PROBLEM_BROADCAST ? ssched_i_sched_replay_broadcast(&e, pb, K, &periods, err)
              : s->kind == SSCHED_PROBLEM_ALLREDUCE ? ssched_i_sched_replay_allreduce(&e, pb, K, &periods, err)
                                                    : ssched_i_sched_replay_flow(&e, pb, K, &periods, err);
+    if (st == SSCHED_OK && xs.n_held)
+        st = exact_flush(&xs, err);
     if (st == SSCHED_OK) {
         fig->operations = K;
         if (e.sc.rounded)
@@ -238,6 +311,10 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
     ssched_i_sched_scale_free(&e.sc);
     mpq_clear(e.period_ticks);
     mpq_clears(xs.xs, xs.xe, xs.d, xs.makespan, NULL);
+    for (size_t k = 0; k < 2 * xs.cap_held; k++)
+        mpq_clear(xs.hx[k]);
+    free(xs.hx);
+    free(xs.held);
     free(e.sends);
     free(e.computes);
     free(e.link_free);

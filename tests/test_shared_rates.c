@@ -1,0 +1,192 @@
+/* Shared-rate groups (docs/model.md, "Shared rates"; schedule/unroll_shared.c,
+ * schedule/check_shared.c): three hosts send their values over private
+ * links of 100, 80 and 70 MB/s and one SHARED link L of 100 MB/s into the
+ * target h3 (every route 200 us: equal latencies, SimGrid's sharing
+ * penalties).  Their shares of L are 1, 0.8 and 0.7: at full rates they
+ * cross L one after the other (3.68 units of L's time), in a group each
+ * at 1/3 of L together (3 units).  The planner keeps the groups (strictly
+ * shorter); the checker accepts them and refuses a group short of a member
+ * or a member out of phase; under smpirun (exact configuration) the
+ * simulated makespan is the plan's to 1e-6 (measured: 1 + 2.4e-14). */
+#include <CUnit/Basic.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static const char *star =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"h0\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h1\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h2\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h3\" speed=\"1Gf\"/>\n"
+    "    <link id=\"p0\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <link id=\"p1\" bandwidth=\"80MBps\" latency=\"100us\"/>\n"
+    "    <link id=\"p2\" bandwidth=\"70MBps\" latency=\"100us\"/>\n"
+    "    <link id=\"L\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <route src=\"h0\" dst=\"h3\"><link_ctn id=\"p0\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h3\"><link_ctn id=\"p1\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h2\" dst=\"h3\"><link_ctn id=\"p2\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h1\"><link_ctn id=\"p0\"/><link_ctn id=\"p1\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h2\"><link_ctn id=\"p0\"/><link_ctn id=\"p2\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"p1\"/><link_ctn id=\"p2\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+static const char *units = "--unit-bytes 1000000 --flops-per-task 10000000";
+
+/* The planned file (8 operations), or NULL. */
+static json_t *plan(const char **xml, const char **hosts, const char **file)
+{
+    *xml = tu_tmp_path("sr_star.xml");
+    *hosts = tu_tmp_path("sr_hosts.txt");
+    *file = tu_tmp_path("sr_plan.json");
+    if (tu_write_file(*xml, star) != 0)
+        return NULL;
+    tu_run_t r;
+    tu_run(&r, "export hostfile '%s' -o '%s'", *xml, *hosts);
+    int ok = r.status == 0;
+    tu_run_free(&r);
+    tu_run(&r, "schedule '%s' --problem reduce --participants h0,h1,h2,h3 --target h3 %s "
+           "--operations 8 --unroll -o '%s'", *xml, units, *file);
+    ok = ok && r.status == 0;
+    if (!ok)
+        fprintf(stderr, "\n%s\n%s", r.out ? r.out : "", r.err ? r.err : "");
+    tu_run_free(&r);
+    return ok ? json_load_file(*file, 0, NULL) : NULL;
+}
+
+/* 1 valid, 0 invalid, -1 malformed; why: the violation. */
+static int check(json_t *root, char *why, size_t cap)
+{
+    char *text = json_dumps(root, JSON_INDENT(1));
+    CU_ASSERT_FATAL(text != NULL);
+    int r = tu_check_text(text, why, cap);
+    free(text);
+    return r;
+}
+
+/* The transfer from -> h3 of operation op. */
+static size_t find(json_t *tr, const char *from, json_int_t op)
+{
+    for (size_t k = 0; k < json_array_size(tr); k++) {
+        json_t *x = json_array_get(tr, k);
+        if (!strcmp(json_string_value(json_object_get(x, "from")), from) &&
+            !strcmp(json_string_value(json_object_get(x, "to")), "h3") &&
+            json_integer_value(json_object_get(x, "op")) == op)
+            return k;
+    }
+    return (size_t)-1;
+}
+
+static void test_groups(void)
+{
+    const char *xml, *hosts, *file;
+    json_t *root = plan(&xml, &hosts, &file);
+    CU_ASSERT_FATAL(root != NULL);
+    json_t *tr = json_object_get(root, "transfers");
+    /* operation 0's three values: one phase, [200 us, 30.2 ms), 10 ms of
+     * L each (full rates: 10, 12.5 and 14.3 ms one after the other) */
+    const char *from[] = {"h0", "h1", "h2"};
+    for (int k = 0; k < 3; k++) {
+        size_t i = find(tr, from[k], 0);
+        CU_ASSERT_FATAL(i != (size_t)-1);
+        json_t *x = json_array_get(tr, i);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(x, "start")), "0");
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(x, "end")), "151/5000");
+    }
+    char why[512];
+    CU_ASSERT(check(root, why, sizeof why) == 1);
+
+    /* a member out of phase (h1's 0.1 ms later): L over its capacity */
+    json_t *m = json_deep_copy(root);
+    json_t *x = json_array_get(json_object_get(m, "transfers"), find(tr, "h1", 0));
+    json_object_set_new(x, "start", json_string("1/10000"));
+    json_object_set_new(x, "end", json_string("303/10000"));
+    /* start order: it goes after every transfer starting at 0 */
+    json_t *mt = json_object_get(m, "transfers");
+    json_incref(x);
+    json_array_remove(mt, find(mt, "h1", 0));
+    size_t at = 0;
+    while (at < json_array_size(mt) &&
+           !strcmp(json_string_value(json_object_get(json_array_get(mt, at), "start")), "0"))
+        at++;
+    json_array_insert_new(mt, at, x);
+    int got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    if (got != 0 || !strstr(why, "SHARED link"))
+        fprintf(stderr, "\nout of phase: %d %s\n", got, why);
+    json_decref(m);
+
+    /* a group short of a member: h2's value of operation 0 moved to the
+     * end at its full rate (the group of 1/3 shares is then 2/3 of L) */
+    m = json_deep_copy(root);
+    mt = json_object_get(m, "transfers");
+    size_t i2 = find(mt, "h2", 0);
+    x = json_array_get(mt, i2);
+    json_incref(x);
+    json_array_remove(mt, i2);
+    json_object_set_new(x, "start", json_string("10"));
+    /* 200 us + 1 MB at 70 MB/s */
+    json_object_set_new(x, "end", json_string("350507/35000"));
+    json_array_append_new(mt, x);
+    got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    CU_ASSERT(strstr(why, "group") != NULL);
+    if (got != 0 || !strstr(why, "group"))
+        fprintf(stderr, "\nshort group: %d %s\n", got, why);
+    json_decref(m);
+
+    /* a member slower than any group of L (no whole g) */
+    m = json_deep_copy(root);
+    x = json_array_get(json_object_get(m, "transfers"), find(tr, "h0", 0));
+    json_object_set_new(x, "end", json_string("152/5000"));
+    got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    CU_ASSERT(strstr(why, "lasts more time units") != NULL);
+    json_decref(m);
+    json_decref(root);
+}
+
+static void test_smpi(void)
+{
+    char runner[1024];
+    snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
+    tu_run_t r;
+    tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
+    int have = r.status == 0;
+    tu_run_free(&r);
+    if (!have) {
+        fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
+        return;
+    }
+    const char *xml, *hosts, *file;
+    json_t *root = plan(&xml, &hosts, &file);
+    CU_ASSERT_FATAL(root != NULL);
+    json_decref(root);
+    tu_sh(&r, "'%s' -np 4 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
+          "--verify --json", runner, xml, hosts, file, units);
+    const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
+    double ratio = m ? atof(m + 9) : 0;
+    int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
+             ratio > 1 - 1e-6 && ratio < 1 + 1e-6;
+    if (!ok)
+        fprintf(stderr, "\n  status %d ratio %.17g\n%s\n%s", r.status, ratio,
+                r.out ? r.out : "", r.err ? r.err : "");
+    CU_ASSERT(ok);
+    tu_run_free(&r);
+}
+
+int main(void)
+{
+    static const tu_test_t tests[] = {
+        {"groups planned, checked, mutations refused", test_groups},
+        {"simulated = planned under smpirun", test_smpi},
+        {NULL, NULL},
+    };
+    return tu_main("shared_rates", tests);
+}
