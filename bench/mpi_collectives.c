@@ -11,6 +11,10 @@
  *                      to itself, a free local copy): SMPI selects algorithms
  *                      (smpi/scatter) for MPI_Scatter, not for MPI_Scatterv
  *             gossip   LIST1 = member ranks (every member sends to every other)
+ *             alltoall the same with MPI_Alltoall (equal blocks; each member's
+ *                      block to itself is the call's own local copy): SMPI
+ *                      selects algorithms (smpi/alltoall) for it, and it has
+ *                      more of them than smpi/alltoallv
  *             bcast    LIST1 = source rank, LIST2 = target ranks (MPI_Bcast; SMPI
  *                      selects its algorithm with smpi/bcast)
  *             scan     LIST1 = participant ranks (in order): MPI_Scan, participant
@@ -136,7 +140,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);
     if (argc < 8) {
         if (wrank == 0)
-            fprintf(stderr, "usage: %s reduce|allreduce|creduce|callreduce|scatter|scatterv|gossip|bcast|scan|exscan blocking|nonblocking K UNIT_BYTES "
+            fprintf(stderr, "usage: %s reduce|allreduce|creduce|callreduce|scatter|scatterv|gossip|alltoall|bcast|scan|exscan blocking|nonblocking K UNIT_BYTES "
                     "FLOPS SIZE LIST1 [LIST2]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -162,7 +166,8 @@ int main(int argc, char **argv)
     int is_scatterv = !strcmp(problem, "scatterv");
     int is_scatter = is_scatterv || !strcmp(problem, "scatter");
     int is_bcast = !strcmp(problem, "bcast");
-    if (!is_reduce && !is_scatter && !is_bcast && strcmp(problem, "gossip")) {
+    int is_alltoall = !strcmp(problem, "alltoall"); /* a gossip through MPI_Alltoall */
+    if (!is_reduce && !is_scatter && !is_bcast && !is_alltoall && strcmp(problem, "gossip")) {
         if (wrank == 0) fprintf(stderr, "unknown problem '%s'\n", problem);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -239,7 +244,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < csize; i++) {
                 counts[i] = rcounts[i] = i == crank ? 0 : bytes;
                 displs[i] = rdispls[i] = i * bytes;
-                if (i != crank)
+                if (i != crank || is_alltoall)
                     for (long b = 0; b < bytes; b++) send_real[i * bytes + b] = byte_of(crank, i, b);
             }
         }
@@ -276,6 +281,9 @@ int main(int argc, char **argv)
                 else if (!is_scatterv) MPI_Scatter(sb, bytes, MPI_BYTE, rb, bytes, MPI_BYTE, 0, comm);
                 else if (r) MPI_Iscatterv(sb, counts, displs, MPI_BYTE, rb, rcounts[0], MPI_BYTE, 0, comm, r);
                 else MPI_Scatterv(sb, counts, displs, MPI_BYTE, rb, rcounts[0], MPI_BYTE, 0, comm);
+            } else if (is_alltoall) {
+                if (r) MPI_Ialltoall(sb, (int)bytes, MPI_BYTE, rb, (int)bytes, MPI_BYTE, comm, r);
+                else MPI_Alltoall(sb, (int)bytes, MPI_BYTE, rb, (int)bytes, MPI_BYTE, comm);
             } else {
                 if (r) MPI_Ialltoallv(sb, counts, displs, MPI_BYTE, rb, rcounts, rdispls, MPI_BYTE, comm, r);
                 else MPI_Alltoallv(sb, counts, displs, MPI_BYTE, rb, rcounts, rdispls, MPI_BYTE, comm);
@@ -320,7 +328,7 @@ int main(int argc, char **argv)
             for (long b = 0; b < bytes && !bad; b++) bad |= recv_real[b] != byte_of(0, crank, b);
         } else if (!is_reduce && !is_scatter && !is_bcast) {
             for (int i = 0; i < csize && !bad; i++)
-                if (i != crank)
+                if (i != crank || is_alltoall)
                     for (long b = 0; b < bytes && !bad; b++)
                         bad |= recv_real[i * bytes + b] != byte_of(i, crank, b);
         }
