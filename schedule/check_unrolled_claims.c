@@ -169,6 +169,25 @@ static void piece(const chk_t *c, size_t o, size_t d, const mpq_t dl, mpq_t lb)
     mpq_clears(co, ci, lat, q, NULL);
 }
 
+/* A value whose node's distances are a[] (from it) must be merged on
+ * some node x that computes before the result travels b[x] (to its
+ * destination): lb = max(lb, min_x a[x] + w(x) + b[x]); q, best scratch. */
+static void merged_first(const chk_t *c, mpq_t *a, mpq_t *b, mpq_t q, mpq_t best, mpq_t lb)
+{
+    int any = 0;
+    for (size_t x = 0; x < c->n_nodes; x++) {
+        if (!c->has_w[x] || mpq_sgn(a[x]) < 0 || mpq_sgn(b[x]) < 0)
+            continue;
+        mpq_add(q, a[x], c->w[x]);
+        mpq_add(q, q, b[x]);
+        if (!any || mpq_cmp(q, best) < 0)
+            mpq_set(best, q);
+        any = 1;
+    }
+    if (any && mpq_cmp(best, lb) > 0)
+        mpq_set(lb, best);
+}
+
 /* LB1 and the port cut on TP. */
 static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a, mpq_t *b)
 {
@@ -207,18 +226,7 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
             distances(c, dj, 1, 0, b);
             for (size_t k = 0; k <= aj; k++) {
                 distances(c, c->participants[k], 0, 0, a);
-                int any = 0;
-                for (size_t x = 0; x < c->n_nodes; x++) {
-                    if (!c->has_w[x] || mpq_sgn(a[x]) < 0 || mpq_sgn(b[x]) < 0)
-                        continue;
-                    mpq_add(q, a[x], c->w[x]);
-                    mpq_add(q, q, b[x]);
-                    if (!any || mpq_cmp(q, best) < 0)
-                        mpq_set(best, q);
-                    any = 1;
-                }
-                if (any && mpq_cmp(best, lb) > 0)
-                    mpq_set(lb, best);
+                merged_first(c, a, b, q, best, lb);
             }
         }
     } else if (!c->reduce) {
@@ -249,18 +257,7 @@ static void bounds(const chk_t *c, mpq_t lb, mpq_t cut, int *have_cut, mpq_t *a,
                 continue;
             }
             distances(c, pk, 0, 0, a);
-            int any = 0;
-            for (size_t x = 0; x < c->n_nodes; x++) {
-                if (!c->has_w[x] || mpq_sgn(a[x]) < 0 || mpq_sgn(b[x]) < 0)
-                    continue;
-                mpq_add(q, a[x], c->w[x]);
-                mpq_add(q, q, b[x]);
-                if (!any || mpq_cmp(q, best) < 0)
-                    mpq_set(best, q);
-                any = 1;
-            }
-            if (any && mpq_cmp(best, lb) > 0)
-                mpq_set(lb, best);
+            merged_first(c, a, b, q, best, lb);
             /* a value that is not born on the target leaves its node */
             if (pk != c->target) {
                 mpq_t dummy;
