@@ -24,7 +24,7 @@
  *    schedule copies each message down one weighted arborescence;
  *  - scan (op SSCHED_MK_SCAN, issue 27): the one-shot side is the exact
  *    optimum of one scan (ssched_mk_scan_optimal, at most 6 processors) or
- *    the chain; the pipelined side has no scan schedule yet, so its rows
+ *    the chain; the pipelined side plans no scan schedule, so its rows
  *    are M / UB with UB the certified upper bound on the scan throughput
  *    (ssched_steady_t's upper_bound, or its throughput while upper_bound is
  *    unset): a LOWER bound on the time of M pipelined scans, not a measured

@@ -24,7 +24,7 @@ static const char *synopsis =
     "  scan: processor j gets v[0,j] (--exclusive: v[0,j-1]), processors in index\n"
     "  order; one scan is the exact optimum (at most 6 processors) or the chain; the\n"
     "  pipelined side is M/UB with UB the certified upper bound on the scan\n"
-    "  throughput: a lower bound on the time of M scans (no scan schedule yet), so\n"
+    "  throughput: a lower bound on the time of M scans (no schedule planned), so\n"
     "  no crossover is claimed.\n";
 
 enum { O_TIMES = 1, O_ROOT, O_OP, O_ALG, O_OPS, O_MAX, O_PLOT, O_MAXOPS, O_MAXMEM, O_QUIET,
