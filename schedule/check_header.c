@@ -153,6 +153,23 @@ static ssched_status_t read_size(chk_t *c, json_t *pb)
     return st;
 }
 
+/* A reduce's or scan's message types: the intervals [k,m] of the N
+ * participants, k-major (type_origin = k, type_dest = m). */
+static ssched_status_t interval_types(chk_t *c)
+{
+    size_t nI = c->N * (c->N + 1) / 2;
+    c->type_origin = malloc(nI * sizeof(size_t));
+    c->type_dest = malloc(nI * sizeof(size_t));
+    if (!c->type_origin || !c->type_dest)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < c->N; k++)
+        for (size_t m = k; m < c->N; m++) {
+            c->type_origin[c->n_types] = k;
+            c->type_dest[c->n_types++] = m;
+        }
+    return SSCHED_OK;
+}
+
 static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict);
 
 /* A switch only forwards (issue 12): it is never a source, target or
@@ -239,19 +256,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
             c->target = c->participants[c->N - 1];
         if (st == SSCHED_OK)
             st = read_size(c, pb);
-        size_t nI = c->N * (c->N + 1) / 2;
-        if (st == SSCHED_OK) {
-            c->type_origin = malloc(nI * sizeof(size_t));
-            c->type_dest = malloc(nI * sizeof(size_t));
-            if (!c->type_origin || !c->type_dest)
-                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-            for (size_t k = 0; k < c->N && st == SSCHED_OK; k++)
-                for (size_t m = k; m < c->N; m++) {
-                    c->type_origin[c->n_types] = k;
-                    c->type_dest[c->n_types++] = m;
-                }
-        }
-        return st;
+        return st == SSCHED_OK ? interval_types(c) : st;
     } else if (!strcmp(kind, "reduce") || !strcmp(kind, "allreduce")) {
         /* an all-reduce's reduce part is checked as a reduce to its root
          * (the file's "root" when the problem left it open) */
@@ -276,20 +281,7 @@ static ssched_status_t read_problem_nodes(chk_t *c, json_t *root, int strict)
                                  c->names[c->participants[a]]);
         if (st == SSCHED_OK)
             st = read_size(c, pb);
-        /* types are the intervals [k,m], k-major */
-        size_t nI = c->N * (c->N + 1) / 2;
-        if (st == SSCHED_OK && !c->comm) {
-            c->type_origin = malloc(nI * sizeof(size_t));
-            c->type_dest = malloc(nI * sizeof(size_t));
-            if (!c->type_origin || !c->type_dest)
-                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-            for (size_t k = 0; k < c->N && st == SSCHED_OK; k++)
-                for (size_t m = k; m < c->N; m++) {
-                    c->type_origin[c->n_types] = k;
-                    c->type_dest[c->n_types++] = m;
-                }
-        }
-        return st;
+        return st == SSCHED_OK && !c->comm ? interval_types(c) : st;
     } else if (!strcmp(kind, "broadcast")) {
         return ssched_i_chk_broadcast_problem(c, pb, strict);
     } else {
