@@ -21,7 +21,10 @@
  * fair one, unique.  The checker re-derives g and L from the times alone:
  * the phase is end - start - l(e); g = phase / (z link_c(L)) must be a whole
  * number >= 2 for a SHARED link L of the route (the first such link in
- * route order), and the group is counted by check_ports.c. */
+ * route order), and the group is counted by check_ports.c.  A slower
+ * transfer that fits no whole g is a latency-weighted member
+ * (check_shared_w.c) when it moves one whole value over a route with a
+ * latency. */
 #include <stdlib.h>
 #include <string.h>
 

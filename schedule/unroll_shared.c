@@ -28,7 +28,9 @@
  * which it fits under the profiles: all of L (its whole capacity D_L) and,
  * on every other link, the members' shares rounded up to whole units of
  * the profile (never less than the true share: the profile is at least as
- * strict as the checker).  Any other transfer is placed alone as before. */
+ * strict as the checker).  Members of unequal latencies (SimGrid's
+ * sharing penalties differ) form a latency-weighted group instead
+ * (unroll_shared_w.c).  Any other transfer is placed alone as before. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,7 +301,7 @@ static int heavy_q(const ssched_platform_t *p, size_t x, size_t k, mpq_t t)
 }
 
 /* Could edges x and y form a group (the engine's rule, necessary
- * conditions): one positive latency, both taking more than half of a
+ * conditions): positive latencies, both taking more than half of a
  * common SHARED link, one of them less than all of it. */
 static int pair_possible(const ssched_platform_t *p, size_t x, size_t y, mpq_t t)
 {
