@@ -9,6 +9,7 @@
  * or a member out of phase; under smpirun (exact configuration) the
  * simulated makespan is the plan's to 1e-6 (measured: 1 + 2.4e-14). */
 #include <CUnit/Basic.h>
+#include <gmp.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,36 @@ static const char *star_w =
     "    <route src=\"h0\" dst=\"h3\"><link_ctn id=\"p0\"/><link_ctn id=\"L\"/></route>\n"
     "    <route src=\"h1\" dst=\"h3\"><link_ctn id=\"p1\"/><link_ctn id=\"L\"/></route>\n"
     "    <route src=\"h2\" dst=\"h3\"><link_ctn id=\"p2\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h1\"><link_ctn id=\"p0\"/><link_ctn id=\"p1\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h2\"><link_ctn id=\"p0\"/><link_ctn id=\"p2\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"p1\"/><link_ctn id=\"p2\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+/* Two links filled in turn: h1's and h2's routes also cross q (90 MB/s,
+ * 50 us: routes of 200, 400 and 750 us).  While the three share L, q
+ * carries 43 MB/s; once h0 ends, h1 and h2 would take 65 + 35 MB/s of L,
+ * so q fills first and their rates come from q (as link 4 on
+ * small_platform, shared by Jupiter's and Tremblay's routes). */
+static const char *star_q =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"h0\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h1\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h2\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h3\" speed=\"1Gf\"/>\n"
+    "    <link id=\"p0\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <link id=\"p1\" bandwidth=\"75MBps\" latency=\"250us\"/>\n"
+    "    <link id=\"p2\" bandwidth=\"70MBps\" latency=\"600us\"/>\n"
+    "    <link id=\"q\" bandwidth=\"90MBps\" latency=\"50us\"/>\n"
+    "    <link id=\"L\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <route src=\"h0\" dst=\"h3\"><link_ctn id=\"p0\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h3\"><link_ctn id=\"p1\"/><link_ctn id=\"q\"/>"
+    "<link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h2\" dst=\"h3\"><link_ctn id=\"p2\"/><link_ctn id=\"q\"/>"
+    "<link_ctn id=\"L\"/></route>\n"
     "    <route src=\"h0\" dst=\"h1\"><link_ctn id=\"p0\"/><link_ctn id=\"p1\"/></route>\n"
     "    <route src=\"h0\" dst=\"h2\"><link_ctn id=\"p0\"/><link_ctn id=\"p2\"/></route>\n"
     "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"p1\"/><link_ctn id=\"p2\"/></route>\n"
@@ -284,10 +315,46 @@ static void test_smpi(void)
     smpi_on(star, "star");
 }
 
-/* latency-weighted (measured: 1 + 1.7e-14) */
+/* latency-weighted (measured: 1 + 1.7e-14); two links filled in turn (1 + 2.2e-14) */
 static void test_smpi_weighted(void)
 {
     smpi_on(star_w, "w");
+    smpi_on(star_q, "q");
+}
+
+/* star_q: the planned file is checked valid (plan_on), and operation 0's
+ * three values are a weighted group: one phase start, each slower than
+ * its full rate (h1's 1 MB at 75 MB/s: 13.3 ms; h2's at 70: 14.3 ms). */
+static void test_two_links(void)
+{
+    const char *xml, *hosts, *file;
+    json_t *root = plan_on(star_q, "q", &xml, &hosts, &file);
+    CU_ASSERT_FATAL(root != NULL);
+    json_t *tr = json_object_get(root, "transfers");
+    const char *from[] = {"h0", "h1", "h2"};
+    const char *lat[] = {"1/5000", "1/2500", "3/4000"};          /* route latencies */
+    const char *full[] = {"51/5000", "103/7500", "421/28000"};  /* l + 1 MB at 100, 75, 70 */
+    mpq_t ph, t, a, b;
+    mpq_inits(ph, t, a, b, NULL);
+    for (int k = 0; k < 3; k++) {
+        size_t i = find(tr, from[k], 0);
+        CU_ASSERT_FATAL(i != (size_t)-1);
+        json_t *x = json_array_get(tr, i);
+        mpq_set_str(a, json_string_value(json_object_get(x, "start")), 10);
+        mpq_set_str(b, json_string_value(json_object_get(x, "end")), 10);
+        mpq_set_str(t, lat[k], 10);
+        mpq_add(t, t, a); /* the phase start */
+        if (k == 0)
+            mpq_set(ph, t);
+        CU_ASSERT(mpq_equal(t, ph));
+        mpq_sub(b, b, a);
+        mpq_set_str(t, full[k], 10);
+        CU_ASSERT(mpq_cmp(b, t) > 0);
+    }
+    mpq_clears(ph, t, a, b, NULL);
+    char why[512];
+    CU_ASSERT(check(root, why, sizeof why) == 1);
+    json_decref(root);
 }
 
 int main(void)
@@ -296,6 +363,7 @@ int main(void)
         {"groups planned, checked, mutations refused", test_groups},
         {"simulated = planned under smpirun", test_smpi},
         {"latency-weighted groups: exact ends, checked, mutations refused", test_weighted},
+        {"latency-weighted groups: two links filled in turn", test_two_links},
         {"latency-weighted groups: simulated = planned under smpirun", test_smpi_weighted},
         {NULL, NULL},
     };
