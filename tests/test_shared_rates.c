@@ -278,6 +278,26 @@ static void test_weighted(void)
     if (got != 0 || !strstr(why, "latency-weighted"))
         fprintf(stderr, "\nweighted short: %d %s\n", got, why);
     json_decref(m);
+
+    /* h0's value of operation 1 moved into the group's time, started
+     * before the group's phase: at its full rate it takes all of L, which
+     * the group fills (peak 1) */
+    m = json_deep_copy(root);
+    mt = json_object_get(m, "transfers");
+    size_t i1 = find(mt, "h0", 1);
+    CU_ASSERT_FATAL(i1 != (size_t)-1);
+    x = json_array_get(mt, i1);
+    json_incref(x);
+    json_array_remove(mt, i1);
+    json_object_set_new(x, "start", json_string("1/10000"));
+    json_object_set_new(x, "end", json_string("103/10000")); /* 200 us + 10 ms */
+    json_array_insert_new(mt, 1, x); /* after h2's, which starts at 0 */
+    got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    CU_ASSERT(strstr(why, "over its capacity") && strstr(why, "latency-weighted group"));
+    if (got != 0 || !strstr(why, "latency-weighted group"))
+        fprintf(stderr, "\nweighted peak: %d %s\n", got, why);
+    json_decref(m);
     json_decref(root);
 }
 
