@@ -12,7 +12,9 @@
  *    h3 through one SHARED link, planned as one group per operation): the
  *    file is first checked to hold groups (three transfers into h3 of one
  *    operation with one start and one end), so this test runs that path;
- *    and the same star in 2 segments.
+ *    the same star in 2 segments; and the latency-weighted star (unequal
+ *    route latencies, schedule/unroll_shared_w.c), checked to overlap
+ *    transfers into h3 (a group) before it runs.
  * Segment sizes: the executor sends --unit-bytes x size bytes per transfer
  * and a segment holds whole 32-byte elements (2x2 matrices of doubles), so
  * --unit-bytes 6400 is used with P dividing 200. */
@@ -47,12 +49,14 @@ static const char *cluster4(void)
     return xml;
 }
 
-/* tests/test_shared_rates.c's star: equal route latencies, shares of L 1,
- * 0.8 and 0.7 */
-static const char *star(void)
+/* tests/test_shared_rates.c's stars: equal route latencies, shares of L 1,
+ * 0.8 and 0.7 (weighted = 0); or unequal latencies (weighted = 1: p1 75
+ * MB/s 250 us, p2 70 MB/s 600 us), SimGrid's latency-weighted shares */
+static const char *star(int weighted)
 {
-    const char *xml = tu_tmp_path("ep_star.xml");
-    CU_ASSERT_FATAL(tu_write_file(xml,
+    const char *xml = tu_tmp_path(weighted ? "ep_star_w.xml" : "ep_star.xml");
+    char text[2048];
+    snprintf(text, sizeof text,
         "<?xml version='1.0'?>\n"
         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
         "<platform version=\"4.1\">\n"
@@ -62,8 +66,8 @@ static const char *star(void)
         "    <host id=\"h2\" speed=\"10Mf\"/>\n"
         "    <host id=\"h3\" speed=\"1Gf\"/>\n"
         "    <link id=\"p0\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
-        "    <link id=\"p1\" bandwidth=\"80MBps\" latency=\"100us\"/>\n"
-        "    <link id=\"p2\" bandwidth=\"70MBps\" latency=\"100us\"/>\n"
+        "    <link id=\"p1\" bandwidth=\"%s\" latency=\"%s\"/>\n"
+        "    <link id=\"p2\" bandwidth=\"70MBps\" latency=\"%s\"/>\n"
         "    <link id=\"L\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
         "    <route src=\"h0\" dst=\"h3\"><link_ctn id=\"p0\"/><link_ctn id=\"L\"/></route>\n"
         "    <route src=\"h1\" dst=\"h3\"><link_ctn id=\"p1\"/><link_ctn id=\"L\"/></route>\n"
@@ -72,7 +76,9 @@ static const char *star(void)
         "    <route src=\"h0\" dst=\"h2\"><link_ctn id=\"p0\"/><link_ctn id=\"p2\"/></route>\n"
         "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"p1\"/><link_ctn id=\"p2\"/></route>\n"
         "  </zone>\n"
-        "</platform>\n") == 0);
+        "</platform>\n", weighted ? "75MBps" : "80MBps", weighted ? "250us" : "100us",
+        weighted ? "600us" : "100us");
+    CU_ASSERT_FATAL(tu_write_file(xml, text) == 0);
     return xml;
 }
 
@@ -200,10 +206,43 @@ static int has_group(const char *path)
     return found;
 }
 
-/* Shared-rate groups: the star's reduce, whole and in 2 segments. */
+static double frac(json_t *x, const char *key)
+{
+    const char *t = json_string_value(json_object_get(x, key));
+    const char *slash = t ? strchr(t, '/') : NULL;
+    return t ? strtod(t, NULL) / (slash ? strtod(slash + 1, NULL) : 1) : -1;
+}
+
+/* 1 if two values of one operation from different hosts into h3 overlap
+ * in time: at full rates they cross L one after the other, so an overlap
+ * is a shared-rate group (weighted members end at different times) */
+static int has_overlap(const char *path)
+{
+    json_t *root = json_load_file(path, 0, NULL);
+    CU_ASSERT_FATAL(root != NULL);
+    json_t *tr = json_object_get(root, "transfers");
+    int found = 0;
+    for (size_t a = 0; a < json_array_size(tr) && !found; a++)
+        for (size_t b = 0; b < json_array_size(tr) && !found; b++) {
+            json_t *x = json_array_get(tr, a), *y = json_array_get(tr, b);
+            found = a != b && !strcmp(json_string_value(json_object_get(x, "to")), "h3") &&
+                    !strcmp(json_string_value(json_object_get(y, "to")), "h3") &&
+                    strcmp(json_string_value(json_object_get(x, "from")),
+                           json_string_value(json_object_get(y, "from"))) &&
+                    json_integer_value(json_object_get(x, "op")) ==
+                        json_integer_value(json_object_get(y, "op")) &&
+                    frac(x, "start") <= frac(y, "start") &&
+                    frac(y, "start") < frac(x, "end") - 1e-9;
+        }
+    json_decref(root);
+    return found;
+}
+
+/* Shared-rate groups: the star's reduce, whole and in 2 segments; the
+ * latency-weighted star whole. */
 static void test_shared_groups(void)
 {
-    const char *xml = star();
+    const char *xml = star(0);
     const char *prob = "--problem reduce --participants h0,h1,h2,h3 --target h3";
     for (int P = 1; P <= 2; P++) {
         const char *path = tu_tmp_path(P == 1 ? "ep_star.json" : "ep_star_seg.json");
@@ -220,6 +259,12 @@ static void test_shared_groups(void)
         CU_ASSERT(run_verified(path, 4, ops, NULL));
 #endif
     }
+    const char *path = tu_tmp_path("ep_star_w.json");
+    CU_ASSERT_FATAL(plan(star(1), prob, 8, 1, path) == 0);
+    CU_ASSERT(has_overlap(path));
+#if defined(SSCHED_EXEC) && defined(SSCHED_MPIRUN)
+    CU_ASSERT(run_verified(path, 4, 8, NULL));
+#endif
 }
 
 int main(void)
