@@ -186,6 +186,124 @@ static ssched_status_t period_totals(const ent_t *e, size_t ns, size_t nt, ssche
     return SSCHED_OK;
 }
 
+/* Resources (ssched_i_sched_n_resources) one instance of structure x
+ * uses: its sends (each once: copies) and its tasks. */
+static void structure_usage(const ssched_platform_t *p, const ssched_problem_t *pb,
+                            const ssched_scan_structure_t *x, mpq_t *use)
+{
+    size_t n = p->n_nodes;
+    for (size_t i = 0; i < ssched_i_sched_n_resources(p); i++)
+        mpq_set_ui(use[i], 0, 1);
+    for (size_t t = 0; t < x->n_sends; t++)
+        ssched_i_sched_edge_usage(p, x->sends[t].edge, pb->size, use);
+    for (size_t t = 0; t < x->n_tasks; t++)
+        mpq_add(use[2 * n + x->tasks[t].node], use[2 * n + x->tasks[t].node],
+                p->w[x->tasks[t].node]);
+}
+
+/* A fixed period TF (RR-4872 §4.6, as build_reduce.c does for trees):
+ * structure S runs r_S = floor(x_S TF) times (x_S TF = n_S TF / T fits,
+ * since the rates do), then, largest rate first, as many extra instances
+ * as every resource it uses still allows within TF.  Resources add up
+ * linearly over instances (a structure's copies are its own), so every
+ * port, link and processor stays within TF and the slots fit.  The
+ * `rate` of each structure becomes its instances per period; those left
+ * with none are dropped. */
+static ssched_status_t fix_period(const ssched_platform_t *p, const ssched_problem_t *pb,
+                                  ssched_schedule_t *out, mpq_srcptr TF, ssched_error_t *err)
+{
+    size_t ns = out->n_scan_structures, nr = ssched_i_sched_n_resources(p);
+    mpq_t *cap = ssched_i_mpq_vec_new(nr), *use = ssched_i_mpq_vec_new(nr);
+    if (!cap || !use) {
+        ssched_i_mpq_vec_free(cap, nr);
+        ssched_i_mpq_vec_free(use, nr);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    }
+    mpq_t q, card;
+    mpz_t r, extra, total;
+    mpq_inits(q, card, NULL);
+    mpz_inits(r, extra, total, NULL);
+    for (size_t i = 0; i < nr; i++)
+        mpq_set(cap[i], TF);
+    /* largest rate first, for the extras (an insertion sort: the
+     * packing's structures are few) */
+    for (size_t a = 1; a < ns; a++)
+        for (size_t b = a; b > 0 && mpq_cmp(out->scan_structures[b].rate,
+                                            out->scan_structures[b - 1].rate) > 0; b--) {
+            ssched_scan_structure_t t = out->scan_structures[b];
+            out->scan_structures[b] = out->scan_structures[b - 1];
+            out->scan_structures[b - 1] = t;
+        }
+    for (size_t k = 0; k < ns; k++) {
+        ssched_scan_structure_t *x = &out->scan_structures[k];
+        mpq_mul(q, x->rate, TF);
+        mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
+        mpq_set_z(x->rate, r);
+        mpz_add(total, total, r);
+        structure_usage(p, pb, x, use);
+        for (size_t i = 0; i < nr; i++) {
+            mpq_mul(use[i], use[i], x->rate);
+            mpq_sub(cap[i], cap[i], use[i]);
+        }
+    }
+    mpq_set_z(out->floor_throughput, total);
+    mpq_div(out->floor_throughput, out->floor_throughput, TF);
+    mpq_set_ui(card, ns, 1);
+    mpq_div(card, card, TF);
+    mpq_sub(out->report_bound, out->optimal_throughput, card);
+    mpz_set_ui(out->extra_instances, 0);
+    for (size_t k = 0; k < ns; k++) {
+        ssched_scan_structure_t *x = &out->scan_structures[k];
+        structure_usage(p, pb, x, use);
+        int limited = 0;
+        for (size_t i = 0; i < nr; i++) {
+            if (mpq_sgn(use[i]) == 0)
+                continue;
+            mpq_div(q, cap[i], use[i]);
+            mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
+            if (!limited || mpz_cmp(r, extra) < 0)
+                mpz_set(extra, r);
+            limited = 1;
+        }
+        if (!limited || mpz_sgn(extra) <= 0)
+            continue;
+        mpq_set_z(q, extra);
+        mpq_add(x->rate, x->rate, q);
+        mpz_add(total, total, extra);
+        mpz_add(out->extra_instances, out->extra_instances, extra);
+        for (size_t i = 0; i < nr; i++) {
+            mpq_mul(use[i], use[i], q);
+            mpq_sub(cap[i], cap[i], use[i]);
+        }
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < ns; k++) {
+        ssched_scan_structure_t *x = &out->scan_structures[k];
+        if (mpq_sgn(x->rate) == 0) {
+            free(x->tasks);
+            free(x->sends);
+            mpq_clear(x->rate);
+        } else {
+            out->scan_structures[kept++] = *x;
+        }
+    }
+    out->n_scan_structures = kept;
+    mpz_set(out->ops_per_period, total);
+    mpq_set(out->period, TF);
+    mpq_set_z(out->throughput, total);
+    mpq_div(out->throughput, out->throughput, TF);
+    out->fixed = 1;
+    ssched_i_mpq_vec_free(cap, nr);
+    ssched_i_mpq_vec_free(use, nr);
+    mpq_clears(q, card, NULL);
+    mpz_clears(r, extra, total, NULL);
+    if (kept == 0)
+        return ssched_error_set(err, SSCHED_EINPUT,
+                                "scan: options.fixed_period is too short for one operation of "
+                                "any prefix structure");
+    return SSCHED_OK;
+}
+
 ssched_status_t ssched_i_sched_build_scan(const ssched_platform_t *p, const ssched_problem_t *pb,
                                           const ssched_steady_t *st,
                                           const ssched_schedule_options_t *opt,
@@ -196,10 +314,8 @@ ssched_status_t ssched_i_sched_build_scan(const ssched_platform_t *p, const ssch
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "scan: the solution has no prefix structures to schedule (the edge "
                                 "LP gives only an upper bound: use method auto or colgen)");
-    if (opt->fixed_period)
-        return ssched_error_set(err, SSCHED_EINPUT,
-                                "scan: options.fixed_period is not supported (the period is the "
-                                "LCM of the prefix structures' rates)");
+    if (opt->fixed_period && mpq_sgn(opt->fixed_period) <= 0)
+        return ssched_error_set(err, SSCHED_EINPUT, "options.fixed_period must be positive");
     out->n_intervals = N * (N + 1) / 2;
     out->intervals = ssched_i_alloc(out->n_intervals, sizeof *out->intervals);
     if (!out->intervals)
@@ -229,14 +345,25 @@ ssched_status_t ssched_i_sched_build_scan(const ssched_platform_t *p, const ssch
     if (!e)
         return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     scan_period(p, pb, st, out, e, ns, nt, out->lcm_period);
-    mpq_set_z(out->period, out->lcm_period);
-    for (size_t k = 0; k < out->n_scan_structures; k++)
-        mpq_mul(out->scan_structures[k].rate, out->scan_structures[k].rate, out->period);
-    mpq_t q;
-    mpq_init(q);
-    mpq_mul(q, st->throughput, out->period);
-    mpz_set(out->ops_per_period, mpq_numref(q));
-    mpq_clear(q);
+    free(e);
+    if (opt->fixed_period) {
+        status = fix_period(p, pb, out, opt->fixed_period, err);
+        if (status != SSCHED_OK)
+            return status;
+    } else {
+        mpq_set_z(out->period, out->lcm_period);
+        for (size_t k = 0; k < out->n_scan_structures; k++)
+            mpq_mul(out->scan_structures[k].rate, out->scan_structures[k].rate, out->period);
+        mpq_t q;
+        mpq_init(q);
+        mpq_mul(q, st->throughput, out->period);
+        mpz_set(out->ops_per_period, mpq_numref(q));
+        mpq_clear(q);
+    }
+    /* the entries again: a fixed period may have dropped structures */
+    e = structure_entries(N, out, &ns, &nt);
+    if (!e)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
     sched_load_t *loads = NULL;
     size_t n_loads = 0;
     status = period_totals(e, ns, nt, out, &loads, &n_loads, err);

@@ -345,7 +345,7 @@ ssched_status_t ssched_i_chk_periodic_scan(chk_t *c, json_t *root)
     static const char *const keys[] = {"format", "problem", "platform", "throughput", "period",
                                        "operations_per_period", "split", "slots", "figures",
                                        "computations", "structures", "upper_bound", "optimal",
-                                       NULL};
+                                       "fixed_period", NULL};
     ssched_status_t st = ssched_i_chk_keys(c, root, "schedule", keys);
     if (st != SSCHED_OK)
         return st;

@@ -251,8 +251,17 @@ ssched_status_t ssched_i_chk_throughput_claims(chk_t *c, json_t *root)
         st = equal_claim(c, root, "throughput", "schedule", ref.tp, what);
     } else if (c->scan) {
         /* a periodic scan's throughput is its structures' packing: exactly
-         * the achievable TP re-derived here, never a number taken on trust */
-        if ((st = equal_claim(c, root, "throughput", "schedule", ref.tp, what)) == SSCHED_OK &&
+         * the achievable TP re-derived here, never a number taken on trust
+         * (a fixed period: the packing's TP is optimal_throughput, and the
+         * floors and extras stay below it) */
+        if (fixed && mpq_cmp(c->throughput, ref.tp) > 0) {
+            show(c->throughput, a, sizeof a);
+            show(ref.tp, b, sizeof b);
+            ssched_i_chk_violation(c, "the throughput %s exceeds %s %s (its problem solved "
+                                      "again)", a, what, b);
+        }
+        if ((st = equal_claim(c, fixed ? fixed : root, fixed ? "optimal_throughput" : "throughput",
+                              fixed ? "fixed_period" : "schedule", ref.tp, what)) == SSCHED_OK &&
             (st = equal_claim(c, root, "upper_bound", "schedule", ref.ub,
                               "the certified upper bound")) == SSCHED_OK && c->report->valid &&
             json_is_true(json_object_get(root, "optimal")) != mpq_equal(ref.tp, ref.ub))

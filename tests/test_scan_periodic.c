@@ -180,6 +180,69 @@ static void test_random(void)
     }
 }
 
+/* --fixed-period TF: floor(x_S TF) instances of each structure plus
+ * greedy extras, within TF on every resource: valid, between the floors'
+ * throughput and the achievable TP; a TF too short for any instance is
+ * refused; a claimed optimal_throughput is re-derived. */
+static void test_fixed_period(void)
+{
+    ssched_platform_t p;
+    tu_complete(&p, 4, "2");
+    ssched_problem_t pb;
+    scan_problem(&pb, 4, 0);
+    ssched_steady_t st;
+    ssched_steady_init(&st);
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve_opts(&p, &pb, NULL, &st, &err), SSCHED_OK);
+    static const char *const tfs[] = {"3", "10", "37/2", "100"};
+    mpq_t tf;
+    mpq_init(tf);
+    for (size_t k = 0; k < sizeof tfs / sizeof tfs[0]; k++)
+        for (int ns = 0; ns < 2; ns++) {
+            mpq_set_str(tf, tfs[k], 10);
+            ssched_schedule_t s;
+            ssched_schedule_init(&s);
+            ssched_schedule_options_t so;
+            ssched_schedule_options_default(&so);
+            so.fixed_period = tf;
+            so.no_split = ns;
+            CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &st, &so, &s, &err), SSCHED_OK);
+            CU_ASSERT(s.fixed);
+            CU_ASSERT(mpq_cmp(s.throughput, st.throughput) <= 0);
+            CU_ASSERT(mpq_cmp(s.throughput, s.floor_throughput) >= 0);
+            CU_ASSERT(mpq_equal(s.optimal_throughput, st.throughput));
+            char *text = tu_schedule_json(&p, &pb, &s);
+            expect_valid_text(text, tfs[k]);
+            if (ns == 0 && k == 1) {
+                json_error_t je;
+                json_t *r = json_loads(text, 0, &je);
+                CU_ASSERT_FATAL(r != NULL);
+                json_t *f = json_object_get(r, "fixed_period");
+                json_object_set_new(f, "optimal_throughput", json_string("1"));
+                char *bad = json_dumps(r, 0);
+                char why[600];
+                CU_ASSERT_EQUAL(tu_check_text(bad, why, sizeof why), 0);
+                free(bad);
+                json_decref(r);
+            }
+            free(text);
+            ssched_schedule_free(&s);
+        }
+    mpq_set_str(tf, "1/100", 10);
+    ssched_schedule_t s;
+    ssched_schedule_init(&s);
+    ssched_schedule_options_t so;
+    ssched_schedule_options_default(&so);
+    so.fixed_period = tf;
+    CU_ASSERT_EQUAL(ssched_schedule_build(&p, &pb, &st, &so, &s, &err), SSCHED_EINPUT);
+    ssched_schedule_free(&s);
+    mpq_clear(tf);
+    ssched_steady_free(&st);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 /* ---- mutations ---- */
 
 static void expect_rejected(json_t *root, const char *what, const char *needle)
@@ -357,7 +420,13 @@ static void test_cli(void)
     tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "check %s", out), 0);
     tu_run_free(&r);
-    static const char *const bad[] = {"--fixed-period 10", "--gantt /dev/null", "--method lp"};
+    CU_ASSERT_EQUAL(tu_run(&r, "schedule %s --problem scan --participants %s --fixed-period 100 "
+                               "-o %s", plat, list, out), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "check %s", out), 0);
+    tu_run_free(&r);
+    static const char *const bad[] = {"--fixed-period 1/100", "--gantt /dev/null", "--method lp",
+                                      "--dot /dev/null"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         CU_ASSERT_EQUAL(tu_run(&r, "schedule %s --problem scan --participants %s %s", plat, list,
                                bad[k]), 2);
@@ -370,6 +439,7 @@ int main(void)
 {
     static const tu_test_t tests[] = {{"hand cases reach the proven optimum", test_hand_cases},
                                       {"random platforms pass the checker", test_random},
+                                      {"fixed period", test_fixed_period},
                                       {"mutations are rejected", test_mutations},
                                       {"cli", test_cli},
                                       {NULL, NULL}};

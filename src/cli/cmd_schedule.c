@@ -538,9 +538,9 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
                            "supported yet");
     /* scan (issue 27): periodic or unrolled (src/cli/schedule_scan.c) */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_SCAN) {
-        if (!o->unroll && (o->fixed || o->gantt || o->dot || o->trees_dot))
-            rc = cli_bad_input("schedule", "scan: a periodic schedule takes no --fixed-period, "
-                               "--gantt, --dot or --trees-dot");
+        if (!o->unroll && (o->gantt || o->dot || o->trees_dot))
+            rc = cli_bad_input("schedule", "scan: a periodic schedule takes no --gantt, --dot "
+                               "or --trees-dot");
         else if (!o->unroll)
             ;
         else if (o->fixed || o->has_max_period || o->has_pattern || o->batch || o->pieces >= 0 ||
@@ -562,7 +562,8 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
         else if (!o->unroll)
-            rc = cli_schedule_scan_periodic(o->output, o->json, o->no_split, o->rule, &p, &pb, &st);
+            rc = cli_schedule_scan_periodic(o->output, o->json, o->no_split, o->rule,
+                                            o->fixed ? o->fixed_period : NULL, &p, &pb, &st);
         else
             rc = cli_schedule_scan(o->output, (size_t)o->operations, o->quiet, &p, &pb, &st);
         ssched_steady_free(&st);

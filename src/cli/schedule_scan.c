@@ -74,7 +74,8 @@ int cli_schedule_scan(const char *output, size_t K, int quiet, const ssched_plat
 }
 
 int cli_schedule_scan_periodic(const char *output, int json, int no_split,
-                               ssched_matching_rule_t rule, const ssched_platform_t *p,
+                               ssched_matching_rule_t rule, mpq_srcptr fixed_period,
+                               const ssched_platform_t *p,
                                const ssched_problem_t *pb, const ssched_steady_t *st)
 {
     ssched_error_t err;
@@ -85,6 +86,7 @@ int cli_schedule_scan_periodic(const char *output, int json, int no_split,
     ssched_schedule_options_default(&so);
     so.no_split = no_split;
     so.rule = rule;
+    so.fixed_period = fixed_period;
     int rc = CLI_EXIT_OK;
     if (ssched_schedule_build(p, pb, st, &so, &s, &err) != SSCHED_OK ||
         ssched_schedule_self_check(p, pb, &s, NULL, &err) != SSCHED_OK) {
@@ -107,7 +109,14 @@ int cli_schedule_scan_periodic(const char *output, int json, int no_split,
                 s.n_computations, s.split ? "" : " (no split)");
         put_q(out, "period = ", s.period, ", ");
         gmp_fprintf(out, "operations per period = %Zd\n", s.ops_per_period);
-        put_q(out, "throughput = achievable TP (certified packing) = ", s.throughput, "\n");
+        if (s.fixed) {
+            put_q(out, "throughput in the fixed period = ", s.throughput, "\n");
+            put_q(out, "  achievable TP (certified packing) = ", s.optimal_throughput, ", ");
+            put_q(out, "floors only = ", s.floor_throughput, ", ");
+            gmp_fprintf(out, "extra instances = %Zd\n", s.extra_instances);
+        } else {
+            put_q(out, "throughput = achievable TP (certified packing) = ", s.throughput, "\n");
+        }
         put_q(out, "upper bound UB = ", s.upper_bound, s.optimal ? " (optimal)\n" : "\n");
         if (output && !to_stdout)
             fprintf(out, "checked: valid (ssched check %s)\n", output);
