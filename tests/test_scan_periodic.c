@@ -154,22 +154,26 @@ static void test_hand_cases(void)
     }
 }
 
-/* Random platforms of 3-5 nodes with processors, N = 3 or 4: every
- * schedule built passes the whole checker. */
+/* Random platforms of 3-5 nodes with processors, N = 3 or 4, the last
+ * node a switch every other time there is one to spare: every schedule
+ * built passes the whole checker. */
 static void test_random(void)
 {
-    for (int rep = 0; rep < 12; rep++) {
+    for (int rep = 0; rep < 16; rep++) {
         unsigned n = 3 + tu_pick(3);
+        size_t N = n > 3 && tu_pick(2) ? 4 : 3;
+        int sw = n > N && rep % 4 >= 2;
         ssched_platform_t p;
         ssched_platform_init(&p);
         char name[16], w[16];
         for (unsigned i = 0; i < n; i++) {
             snprintf(name, sizeof name, "P%u", i);
             snprintf(w, sizeof w, "%u/%u", tu_pick(5) + 1, tu_pick(3) + 1);
-            tu_node(&p, name, w);
+            tu_node(&p, name, sw && i == n - 1 ? NULL : w);
         }
         tu_random_edges(&p, n);
-        size_t N = n > 3 && tu_pick(2) ? 4 : 3;
+        if (sw)
+            p.multiport[n - 1] = 1;
         ssched_problem_t pb;
         scan_problem(&pb, N, rep % 2);
         char *text = periodic_text(&p, &pb, rep % 3 == 0, NULL, NULL);
@@ -417,6 +421,11 @@ static void test_cli(void)
     }
     CU_ASSERT_EQUAL(tu_run(&r, "schedule %s --problem scan --participants %s --no-split "
                                "--routers switch -o %s", plat, list, out), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "check %s", out), 0);
+    tu_run_free(&r);
+    CU_ASSERT_EQUAL(tu_run(&r, "schedule %s --problem scan --participants %s --model routed "
+                               "-o %s", plat, list, out), 0);
     tu_run_free(&r);
     CU_ASSERT_EQUAL(tu_run(&r, "check %s", out), 0);
     tu_run_free(&r);
