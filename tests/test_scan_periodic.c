@@ -403,6 +403,72 @@ static void test_mutations(void)
     ssched_platform_free(&p);
 }
 
+/* Malformed or inconsistent fields: refused (malformed, -1) or a
+ * violation (0), one line either way, never a crash. */
+static void test_malformed(void)
+{
+    ssched_platform_t p;
+    tu_complete(&p, 3, "2");
+    ssched_problem_t pb;
+    scan_problem(&pb, 3, 0);
+    char *text = periodic_text(&p, &pb, 0, NULL, NULL);
+    CU_ASSERT_FATAL(text != NULL);
+    json_error_t je;
+    json_t *orig = json_loads(text, 0, &je);
+    free(text);
+    CU_ASSERT_FATAL(orig != NULL);
+    static const struct {
+        const char *path, *key, *value; /* value: JSON text; NULL deletes the key */
+        int want;                       /* -1 malformed, 0 violation */
+    } cases[] = {
+        {"", "structures", NULL, -1},
+        {"", "optimal", NULL, -1},
+        {"", "trees", "[]", -1},
+        {"s0", "weight", "\"-1\"", 0},
+        {"s0", "weight", "\"1/2\"", 0},
+        {"s0", "sends", "[5]", -1},
+        {"s0", "sends", "[{\"from\": \"P0\", \"to\": \"P1\", \"interval\": [2, 1]}]", -1},
+        {"s0", "sends", "[{\"from\": \"P0\", \"to\": \"P1\", \"interval\": [0, 0]}, "
+                        "{\"from\": \"P0\", \"to\": \"P1\", \"interval\": [0, 0]}]", 0},
+        {"s0", "tasks", "[{\"node\": \"P9\", \"task\": [0, 0, 1]}]", -1},
+        {"s0", "tasks", "{}", -1},
+        {"c0", "task", "[0, 1]", -1},
+        {"c0", "count", "\"1/2\"", 0},
+        {"c0", "count", "\"0\"", 0},
+        {"t0", "amount", "\"-1\"", 0},
+        {"t0", "interval", "[0, 7]", -1},
+        {"", "operations_per_period", "\"0\"", 0},
+        {"", "period", "\"-1\"", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        json_t *r = json_deep_copy(orig), *obj = r;
+        if (!strcmp(cases[k].path, "s0"))
+            obj = json_array_get(json_object_get(r, "structures"), 0);
+        else if (!strcmp(cases[k].path, "c0"))
+            obj = json_array_get(json_object_get(r, "computations"), 0);
+        else if (!strcmp(cases[k].path, "t0"))
+            obj = json_array_get(json_object_get(json_array_get(json_object_get(r, "slots"), 0),
+                                                 "transfers"), 0);
+        CU_ASSERT_FATAL(obj != NULL);
+        if (cases[k].value)
+            json_object_set_new(obj, cases[k].key, json_loads(cases[k].value, JSON_DECODE_ANY, &je));
+        else
+            json_object_del(obj, cases[k].key);
+        char *bad = json_dumps(r, 0), why[600];
+        int v = tu_check_text(bad, why, sizeof why);
+        if (v != cases[k].want || strchr(why, '\n') || !why[0])
+            fprintf(stderr, "\n  case %zu (%s.%s): %d '%s'\n", k, cases[k].path, cases[k].key, v,
+                    why);
+        CU_ASSERT_EQUAL(v, cases[k].want);
+        CU_ASSERT(!strchr(why, '\n') && why[0]);
+        free(bad);
+        json_decref(r);
+    }
+    json_decref(orig);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+}
+
 /* The CLI: a periodic scan file written and checked again; what it does
  * not support refused with exit 2 and one line. */
 static void test_cli(void)
@@ -450,6 +516,7 @@ int main(void)
                                       {"random platforms pass the checker", test_random},
                                       {"fixed period", test_fixed_period},
                                       {"mutations are rejected", test_mutations},
+                                      {"malformed fields", test_malformed},
                                       {"cli", test_cli},
                                       {NULL, NULL}};
     return tu_main("scan_periodic", tests);
