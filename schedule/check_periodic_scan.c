@@ -147,12 +147,12 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
     mpq_t start, end, prev;
     mpq_inits(start, end, prev, NULL);
     ssched_status_t st = SSCHED_OK;
+    for (size_t e = 0; busy && e < ne; e++)
+        mpq_init(busy[e]);
     if (!busy || !sends_to || !recv_from) {
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         goto out;
     }
-    for (size_t e = 0; e < ne; e++)
-        mpq_init(busy[e]);
     for (size_t i = 0; i < nn; i++)
         sends_to[i] = recv_from[i] = (size_t)-1;
     c->report->n_slots = json_array_size(slots);
