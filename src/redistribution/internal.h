@@ -58,4 +58,11 @@ SSCHED_INTERNAL void ssched_i_rd_sum_add(ssched_i_rd_sum_t *g, mpq_srcptr a, mpz
 SSCHED_INTERNAL int ssched_i_rd_check_fast(const ssched_redist_t *r,
                                            const ssched_redist_schedule_t *s);
 
+/* check.c: ssched_redist_check() without the fast path (tests compare the
+ * two verdicts). */
+SSCHED_INTERNAL ssched_status_t ssched_i_rd_check_exact(const ssched_redist_t *r,
+                                                        const ssched_redist_schedule_t *s,
+                                                        ssched_check_report_t *report,
+                                                        ssched_error_t *err);
+
 #endif
