@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "src/redistribution/internal.h"
+#include "ssched/matching.h"
 #include "ssched/rational.h"
 #include "ssched/redistribution.h"
 #include "test_util.h"
@@ -173,11 +174,112 @@ static void test_fast_sound(void)
     mpq_clears(d, ks, ke, ka, kc, NULL);
 }
 
+/* The run-based matching check (matching/verify.c, issue 26) against the
+ * definition: every matching is one (no node twice), λ > 0, each edge's
+ * λ over the matchings that list it equals its weight, Σλ = total <= T. */
+static int naive_valid(const ssched_bipartite_t *g, const mpz_t T,
+                       const ssched_matching_result_t *r)
+{
+    int ok = 1;
+    mpz_t *sum = malloc(g->n_edges * sizeof *sum), tot;
+    mpz_init(tot);
+    for (size_t e = 0; e < g->n_edges; e++)
+        mpz_init(sum[e]);
+    for (size_t i = 0; i < r->n_matchings && ok; i++) {
+        const ssched_matching_t *m = &r->matchings[i];
+        ok = mpz_sgn(m->lambda) > 0;
+        mpz_add(tot, tot, m->lambda);
+        for (size_t j = 0; j < m->n_edges && ok; j++) {
+            size_t e = m->edges[j];
+            ok = e < g->n_edges;
+            for (size_t k = 0; k < j && ok; k++)
+                ok = g->edges[m->edges[k]].left != g->edges[e].left &&
+                     g->edges[m->edges[k]].right != g->edges[e].right;
+            if (ok)
+                mpz_add(sum[e], sum[e], m->lambda);
+        }
+    }
+    for (size_t e = 0; e < g->n_edges && ok; e++)
+        ok = mpz_cmp(sum[e], g->edges[e].weight) == 0;
+    ok = ok && mpz_cmp(tot, r->total) == 0 && mpz_cmp(tot, T) <= 0;
+    for (size_t e = 0; e < g->n_edges; e++)
+        mpz_clear(sum[e]);
+    free(sum);
+    mpz_clear(tot);
+    return ok;
+}
+
+static void test_matching_check_runs(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dULL;
+    size_t rejected = 0;
+    for (int c = 0; c < 12; c++) {
+        size_t n = 3 + (size_t)c % 5, m = n * (2 + (size_t)c % 3);
+        ssched_bipartite_t g;
+        ssched_bipartite_init(&g, n, n);
+        mpz_t w, T;
+        mpz_inits(w, T, NULL);
+        for (size_t k = 0; k < m; k++) {
+            mpz_set_ui(w, 1 + rng(&x) % 50);
+            CU_ASSERT_EQUAL_FATAL(
+                ssched_bipartite_add_edge(&g, rng(&x) % n, rng(&x) % n, w, NULL, NULL), SSCHED_OK);
+        }
+        CU_ASSERT_EQUAL_FATAL(ssched_bipartite_max_degree(&g, T, NULL), SSCHED_OK);
+        ssched_matching_result_t r;
+        ssched_matching_result_init(&r);
+        CU_ASSERT_EQUAL_FATAL(
+            ssched_matching_decompose(&g, T, c % 2 ? SSCHED_MATCHING_ARBITRARY
+                                                   : SSCHED_MATCHING_BOTTLENECK, &r, NULL),
+            SSCHED_OK);
+        for (int k = 0; k < 60 && r.n_matchings > 1; k++) {
+            /* drop an edge from a step, or copy one into a neighbour step,
+             * or move one unit of length between two steps */
+            size_t i = rng(&x) % r.n_matchings, i2 = (i + 1) % r.n_matchings;
+            ssched_matching_t *a = &r.matchings[i], *b = &r.matchings[i2];
+            int kind = (int)(rng(&x) % 3);
+            size_t saved_n = a->n_edges, *grown = NULL;
+            if (kind == 0 && a->n_edges > 0) {
+                size_t j = rng(&x) % a->n_edges, keep = a->edges[j];
+                a->edges[j] = a->edges[a->n_edges - 1];
+                a->edges[a->n_edges - 1] = keep;
+                a->n_edges--;
+            } else if (kind == 1 && b->n_edges > 0) {
+                grown = realloc(a->edges, (a->n_edges + 1) * sizeof *grown);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(grown);
+                a->edges = grown;
+                a->edges[a->n_edges++] = b->edges[rng(&x) % b->n_edges];
+            } else {
+                mpz_add_ui(a->lambda, a->lambda, 1);
+                mpz_sub_ui(b->lambda, b->lambda, 1);
+            }
+            ssched_check_report_t rep;
+            CU_ASSERT_EQUAL_FATAL(ssched_matching_check(&g, T, &r, &rep, NULL), SSCHED_OK);
+            CU_ASSERT_EQUAL(rep.valid, naive_valid(&g, T, &r));
+            rejected += !rep.valid;
+            if (kind == 0 && saved_n > 0) {
+                a->n_edges++; /* the dropped edge is still at the end */
+            } else if (kind == 1 && b->n_edges > 0) {
+                a->n_edges--;
+            } else {
+                mpz_sub_ui(a->lambda, a->lambda, 1);
+                mpz_add_ui(b->lambda, b->lambda, 1);
+            }
+            CU_ASSERT_EQUAL_FATAL(ssched_matching_check(&g, T, &r, &rep, NULL), SSCHED_OK);
+            CU_ASSERT(rep.valid);
+        }
+        ssched_matching_result_free(&r);
+        ssched_bipartite_free(&g);
+        mpz_clears(w, T, NULL);
+    }
+    CU_ASSERT(rejected > 100);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"fast path certifies the algorithms' schedules", test_fast_certifies},
         {"fast path never accepts a broken schedule", test_fast_sound},
+        {"run-based matching check = the definition", test_matching_check_runs},
         {NULL, NULL}};
     return tu_main("redistrib_fast", tests);
 }
