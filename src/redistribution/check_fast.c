@@ -162,13 +162,15 @@ static void prefetch(const fast_t *f, size_t i)
 }
 
 /* Delivered amounts: a piece carrying the whole message counts in whole[e];
- * any other piece adds to part[e] (initialised on first use, has_part[e]).
- * A message is delivered exactly iff whole = 1 and no other piece, or
- * whole = 0 and the other pieces add up to its elements. */
+ * any other piece adds its amount times V = U·den(B) to part[e] (initialised
+ * on first use, has_part[e]), an integer when den(amount) | V (a preemptive
+ * piece without start-up carries B·λ/L elements, L | U; other pieces
+ * decline).  A message is delivered exactly iff whole = 1 and no other
+ * piece, or whole = 0 and the other pieces add up to m·V. */
 typedef struct {
     uint32_t *whole;
     char *has_part;
-    ssched_i_rd_sum_t *part;
+    mpz_t *part;
 } deliver_t;
 
 /* The transfers in their own order: ranges, signs, times over U, durations,
@@ -199,17 +201,24 @@ static int pass_transfers(fast_t *f, deliver_t *g, mp_limb_t *last)
                 return 0; /* the whole message twice */
             continue;
         }
+        /* over V = U·den(B): den(amount) | V for the pieces meant here */
+        const mpq_t *bw = (const mpq_t *)&r->bandwidth[m->src * r->P + m->dst];
+        mpz_mul(f->lhs, f->U, mpq_denref(*bw));
+        mpz_tdiv_qr(f->q, f->rem, f->lhs, mpq_denref(t->amount));
+        if (mpz_sgn(f->rem) != 0)
+            return 0;
         if (!g->has_part[e]) {
             g->has_part[e] = 1;
-            mpz_init(g->part[e].num);
-            mpz_init_set_ui(g->part[e].den, 1);
+            mpz_init(g->part[e]);
         }
-        ssched_i_rd_sum_add(&g->part[e], t->amount, f->rem);
+        mpz_addmul(g->part[e], f->q, mpq_numref(t->amount));
     }
     for (size_t e = 0; e < r->n_messages; e++) {
         if (g->has_part[e]) {
-            mpz_mul_ui(f->rhs, g->part[e].den, r->messages[e].elements);
-            if (g->whole[e] || mpz_cmp(g->part[e].num, f->rhs) != 0)
+            const ssched_redist_message_t *m = &r->messages[e];
+            mpz_mul(f->rhs, f->U, mpq_denref(r->bandwidth[m->src * r->P + m->dst]));
+            mpz_mul_ui(f->rhs, f->rhs, m->elements);
+            if (g->whole[e] || mpz_cmp(g->part[e], f->rhs) != 0)
                 return 0;
         } else if (g->whole[e] != 1) {
             return 0;
@@ -307,10 +316,8 @@ int ssched_i_rd_check_fast(const ssched_redist_t *r, const ssched_redist_schedul
         }
     }
     for (size_t e = 0; g.has_part && e < M; e++)
-        if (g.has_part[e]) {
-            mpz_clear(g.part[e].num);
-            mpz_clear(g.part[e].den);
-        }
+        if (g.has_part[e])
+            mpz_clear(g.part[e]);
     free(g.whole);
     free(g.has_part);
     free(g.part);
