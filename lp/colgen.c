@@ -11,6 +11,7 @@
  * feasible solution is a combination of trees or paths, RR-4872 Lemma 2,
  * and the exact duals price every one of them non-positively). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,19 +142,12 @@ static ssched_status_t price_q(void *vctx, cg_engine_t *e, const ssched_lp_solut
     return st;
 }
 
-static ssched_status_t exact_master(void *vctx, ssched_lp_t *lp, ssched_error_t *err)
-{
-    return ssched_i_cg_exact_master(((cg_ctx_t *)vctx)->m, lp, err);
-}
-
-static size_t n_columns(const void *vctx)
-{
-    return ((const cg_ctx_t *)vctx)->m->n_cols;
-}
-
+/* the master's adapters: the context starts with the master's pointer */
+_Static_assert(offsetof(cg_ctx_t, m) == 0, "cg_ctx_t: m first (ssched_i_cge_master_exact)");
 /* same_order 1: the exact master is the float master, column for column;
  * the engine starts large exact passes from the float optimum */
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 1};
+static const cg_pricer_t pricer = {price_d, price_q, ssched_i_cge_master_exact,
+                                    ssched_i_cge_master_n_columns, 1};
 
 ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,

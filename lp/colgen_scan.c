@@ -2,6 +2,7 @@
  * (lp/colgen_scan.h): the ordered reduce's master (one operation per
  * column; ports, processors, links) with the anchor-chain pricer, on the
  * engine (lp/colgen_engine.h), read back as a certified feasible packing. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,17 +70,10 @@ static ssched_status_t price_q(void *vctx, cg_engine_t *e, const ssched_lp_solut
     return SSCHED_OK;
 }
 
-static ssched_status_t exact_master(void *vctx, ssched_lp_t *lp, ssched_error_t *err)
-{
-    return ssched_i_cg_exact_master(((cgs_ctx_t *)vctx)->m, lp, err);
-}
-
-static size_t n_columns(const void *vctx)
-{
-    return ((const cgs_ctx_t *)vctx)->m->n_cols;
-}
-
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
+/* the master's adapters: the context starts with the master's pointer */
+_Static_assert(offsetof(cgs_ctx_t, m) == 0, "cgs_ctx_t: m first (ssched_i_cge_master_exact)");
+static const cg_pricer_t pricer = {price_d, price_q, ssched_i_cge_master_exact,
+                                    ssched_i_cge_master_n_columns, 0};
 
 /* Column c as a public structure (rate unset). */
 static int to_structure(const ssched_steady_t *out, const cg_column_t *c,
