@@ -111,6 +111,34 @@ void tu_routed_plan(const ssched_platform_t *p, const ssched_problem_t *pb, size
                     mpq_t makespan, mpq_t ktp);
 void tu_load_simgrid(ssched_platform_t *p, const char *file);
 int tu_within(const mpq_t m, const mpq_t ktp, const char *slack);
+/* tu_routed_plan, then K/TP must be ktp (NULL: any) and the makespan
+ * within slack of it (NULL: not checked). */
+void tu_routed_expect(const ssched_platform_t *p, const ssched_problem_t *pb, size_t K,
+                      const char *ktp, const char *slack);
+/* Plan K operations of the solved st (no_split as ssched_unroll_plan
+ * takes it) into s and unroll them into u; a failure says why on stderr
+ * and fails the running test. */
+void tu_unroll_planned(const ssched_platform_t *p, const ssched_problem_t *pb,
+                       const ssched_steady_t *st, size_t K, int no_split, ssched_schedule_t *s,
+                       ssched_unrolled_t *u);
+
+/* Runs under SMPI (tests/tu_routed.c).  tu_smpi_runner: the exact
+ * configuration's wrapper ssched-exec-smpirun into runner; 0 (and a
+ * "skipped" line) when it or smpirun is absent.  tu_hostfile: `ssched
+ * export hostfile xml` into the scratch path name (a failure fails the
+ * running test).  tu_smpi_within: run the unrolled file plan on np ranks
+ * of xml with --verify --json: 1 iff it exits 0, every payload verified,
+ * simulated / planned makespan within tol of 1 and the output holds
+ * expect (NULL: anything); else 0, why on stderr (label first).
+ * tu_cluster4_xml: cluster_backbone.xml's cluster cut to 4 hosts node-0
+ * .. node-3 (125 MB/s private links, 50 us; a 2.25 GB/s backbone) written
+ * to the scratch path name. */
+int tu_smpi_runner(char *runner, size_t cap);
+const char *tu_hostfile(const char *xml, const char *name);
+int tu_smpi_within(const char *label, const char *runner, int np, const char *xml,
+                   const char *hosts, const char *plan, const char *units, double tol,
+                   const char *expect);
+const char *tu_cluster4_xml(const char *name);
 
 /* Register the NULL-terminated tests as one suite, run them with the basic
  * interface, and return the exit status for main(): 0 iff all passed. */
