@@ -319,14 +319,7 @@ static void test_random_scatters(void)
         if (nh >= 2) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_SCATTER;
-            pb.n_sources = 1;
-            pb.sources = malloc(sizeof(size_t));
-            pb.sources[0] = h[tu_pick((unsigned)nh)];
-            pb.targets = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh; i++)
-                if (h[i] != pb.sources[0] && (tu_pick(3) || pb.n_targets == 0))
-                    pb.targets[pb.n_targets++] = h[i];
+            tu_random_host_problem(&pb, SSCHED_PROBLEM_SCATTER, h, nh, 0);
             checked += check_random(&p, &pb);
             ssched_problem_free(&pb);
         }
@@ -346,15 +339,7 @@ static void test_random_gossips(void)
         if (nh >= 2) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_GOSSIP;
-            pb.sources = malloc(nh * sizeof(size_t));
-            pb.targets = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh; i++) {
-                if (tu_pick(4) || pb.n_sources == 0)
-                    pb.sources[pb.n_sources++] = h[i];
-                if (tu_pick(4) || pb.n_targets == 0)
-                    pb.targets[pb.n_targets++] = h[i];
-            }
+            tu_random_host_problem(&pb, SSCHED_PROBLEM_GOSSIP, h, nh, 0);
             checked += check_random(&p, &pb);
             ssched_problem_free(&pb);
         }
@@ -374,12 +359,7 @@ static void test_random_reduces(void)
         if (nh >= 2) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_REDUCE;
-            pb.participants = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh && pb.n_participants < 3; i++)
-                if (tu_pick(3) || nh - i <= 2 - pb.n_participants)
-                    pb.participants[pb.n_participants++] = h[i];
-            pb.target = h[tu_pick((unsigned)nh)];
+            tu_random_host_problem(&pb, SSCHED_PROBLEM_REDUCE, h, nh, 3);
             checked += check_random(&p, &pb);
             ssched_problem_free(&pb);
         }

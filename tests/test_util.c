@@ -332,6 +332,40 @@ const char *tu_example_problem(const char *plat, const char *kind, char *buf, si
     return buf;
 }
 
+void tu_random_host_problem(ssched_problem_t *pb, ssched_problem_kind_t kind, const size_t *h,
+                            size_t nh, size_t max_part)
+{
+    pb->kind = kind;
+    if (kind == SSCHED_PROBLEM_SCATTER) {
+        pb->n_sources = 1;
+        pb->sources = malloc(sizeof(size_t));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb->sources);
+        pb->sources[0] = h[tu_pick((unsigned)nh)];
+        pb->targets = malloc(nh * sizeof(size_t));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb->targets);
+        for (size_t i = 0; i < nh; i++)
+            if (h[i] != pb->sources[0] && (tu_pick(3) || pb->n_targets == 0))
+                pb->targets[pb->n_targets++] = h[i];
+    } else if (kind == SSCHED_PROBLEM_GOSSIP) {
+        pb->sources = malloc(nh * sizeof(size_t));
+        pb->targets = malloc(nh * sizeof(size_t));
+        CU_ASSERT_FATAL(pb->sources && pb->targets);
+        for (size_t i = 0; i < nh; i++) {
+            if (tu_pick(4) || pb->n_sources == 0)
+                pb->sources[pb->n_sources++] = h[i];
+            if (tu_pick(4) || pb->n_targets == 0)
+                pb->targets[pb->n_targets++] = h[i];
+        }
+    } else {
+        pb->participants = malloc(nh * sizeof(size_t));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb->participants);
+        for (size_t i = 0; i < nh && pb->n_participants < max_part; i++)
+            if (tu_pick(3) || nh - i <= 2 - pb->n_participants)
+                pb->participants[pb->n_participants++] = h[i];
+        pb->target = h[tu_pick((unsigned)nh)];
+    }
+}
+
 /* The text a writer (status st) put in the memory stream f over *buf. */
 static char *mem_result(FILE *f, char **buf, ssched_status_t st)
 {

@@ -97,6 +97,14 @@ void tu_host_list(const ssched_platform_t *p, size_t n, size_t step, size_t skip
 #include "ssched/problem.h"
 ssched_status_t tu_host_problem(const ssched_platform_t *p, int kind, size_t n_targets,
                                 size_t reduce_target, ssched_problem_t *pb);
+/* A random problem of kind (scatter, gossip or reduce) on the hosts
+ * h[0..nh) (nh >= 2) into the initialised pb, drawn with tu_pick: a
+ * scatter from h[tu_pick(nh)] to each other host with probability 2/3 (at
+ * least one); a gossip from and to each host with probability 3/4 each (at
+ * least one of each); a reduce of at most max_part of the hosts in order,
+ * each with probability 2/3 (at least 2), to h[tu_pick(nh)]. */
+void tu_random_host_problem(ssched_problem_t *pb, ssched_problem_kind_t kind, const size_t *h,
+                            size_t nh, size_t max_part);
 /* The CLI problem options of the shipped examples for (platform, kind):
  * "fig2" (scatter, gossip), "fig6" and "tiers-small" (scatter, gossip,
  * reduce).  Returns buf. */
