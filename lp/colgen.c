@@ -154,26 +154,13 @@ ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_probl
                          ssched_error_t *err)
 {
     cg_master_t m;
-    memset(&m, 0, sizeof m);
-    m.p = p;
-    m.pb = pb;
-    m.reduce = pb->kind == SSCHED_PROBLEM_REDUCE;
-    m.n = p->n_nodes;
-    out->method = SSCHED_METHOD_COLGEN;
-    out->kind = pb->kind;
     size_t N = pb->n_participants;
-    ssched_status_t st = SSCHED_OK;
     /* message types: intervals (reduce) or (origin, dest) pairs */
-    if (m.reduce) {
-        out->n_intervals = N * (N + 1) / 2;
-        out->intervals = malloc(out->n_intervals * sizeof *out->intervals);
-        if (!out->intervals)
-            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        size_t I = 0;
-        for (size_t k = 0; k < N; k++)
-            for (size_t mm = k; mm < N; mm++)
-                out->intervals[I++] = (ssched_interval_t){k, mm};
-    } else {
+    ssched_status_t st = ssched_i_cg_master_start(&m, p, pb, pb->kind == SSCHED_PROBLEM_REDUCE,
+                                                  out, err);
+    if (st != SSCHED_OK)
+        return st;
+    if (!m.reduce) {
         size_t cap = pb->n_sources * pb->n_targets;
         m.types = ssched_i_alloc(cap, sizeof *m.types);
         if (!m.types)

@@ -113,6 +113,14 @@ typedef struct {
                                           (colgen_master.c; lazy)        */
 } cg_master_t;
 
+/* The start of a master-backed solve of pb on p: m cleared, its p, pb, n
+ * and reduce (a column is one operation: every row a capacity row) set,
+ * out->method COLGEN and out->kind; with reduce, out's N(N+1)/2
+ * intervals [k, l] of the N participants, k ascending then l.  ENOMEM or
+ * OK. */
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_master_start(cg_master_t *m, const ssched_platform_t *p,
+                                                         const ssched_problem_t *pb, int reduce,
+                                                         ssched_steady_t *out, ssched_error_t *err);
 /* The master's rows: out-port and in-port per node, then a cpu row per
  * node with w (m->reduce) or n_delivery delivery rows, then a row per link
  * resource some edge charges (lp/resources.c: an edge with a switch end;

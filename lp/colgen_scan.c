@@ -195,22 +195,11 @@ ssched_status_t ssched_i_cgs_solve(const ssched_platform_t *p, const ssched_prob
                                    ssched_error_t *err)
 {
     cg_master_t m;
-    memset(&m, 0, sizeof m);
-    m.p = p;
-    m.pb = pb;
-    m.reduce = 1; /* one operation per column, every row a capacity row */
-    m.n = p->n_nodes;
-    out->method = SSCHED_METHOD_COLGEN;
-    out->kind = pb->kind;
-    size_t N = pb->n_participants;
-    out->n_intervals = N * (N + 1) / 2;
-    out->intervals = ssched_i_alloc(out->n_intervals, sizeof *out->intervals);
-    if (!out->intervals)
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0, I = 0; k < N; k++)
-        for (size_t mm = k; mm < N; mm++)
-            out->intervals[I++] = (ssched_interval_t){k, mm};
-    ssched_status_t st = ssched_i_cg_master_rows(&m, 0, err);
+    /* one operation per column, every row a capacity row */
+    ssched_status_t st = ssched_i_cg_master_start(&m, p, pb, 1, out, err);
+    if (st != SSCHED_OK)
+        return st;
+    st = ssched_i_cg_master_rows(&m, 0, err);
     cg_engine_t eng;
     memset(&eng, 0, sizeof eng);
     if (st == SSCHED_OK)
