@@ -8,6 +8,18 @@
 #include "ssched/makespan.h"
 #include "test_util.h"
 
+/* The programs' pseudo-random numbers in [0, bound): a 64-bit LCG
+ * (Knuth's MMIX constants), high bits; a program defines MK_RNG_SEED
+ * before including this header to get rnd(). */
+#ifdef MK_RNG_SEED
+static unsigned long long rng_state = MK_RNG_SEED;
+static inline unsigned rnd(unsigned bound)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)((rng_state >> 33) % bound);
+}
+#endif
+
 /* A cluster from "t0,t1,..." (the test fails if it does not parse). */
 static inline void make_cluster(ssched_mk_cluster_t *c, const char *list)
 {

@@ -4,14 +4,9 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
+#define MK_RNG_SEED 777 /* rnd() */
 #include "mk_test_util.h"
 
-static unsigned long long rng_state = 777;
-static unsigned rnd(unsigned bound)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (unsigned)((rng_state >> 33) % bound);
-}
 
 /* Seed 002 Fig. 1's cluster (times 1, 1, 2, 3, 2).  FNF from 0: 1 at 1;
  * then 2 (t=2) and 4 (t=2) at 2 (from 0 and from 1, fastest senders

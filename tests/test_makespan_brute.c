@@ -7,16 +7,11 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
+#define MK_RNG_SEED 0x9e3779b97f4a7c15ULL /* rnd() */
 #include "mk_test_util.h"
 
 /* ----------------------------------------------------------- utilities */
 
-static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
-static unsigned rnd(unsigned bound)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (unsigned)((rng_state >> 33) % bound);
-}
 
 /* A random cluster of n processors: times from a pool of `classes` random
  * rationals (classes = 0: all independent). */
