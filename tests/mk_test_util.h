@@ -20,6 +20,17 @@ static inline unsigned rnd(unsigned bound)
 }
 #endif
 
+/* The generic branch-and-bound with only technique `bit` on (0 the
+ * theory order, 1 theory pruning, 2 the strong bound, 3 symmetry). */
+static inline void mk_bnb_one_technique(ssched_mk_bnb_options_t *o, int bit)
+{
+    ssched_mk_bnb_options(o, SSCHED_MK_BNB_GENERIC);
+    o->theory_order = bit == 0;
+    o->theory_prune = bit == 1;
+    o->strong_bound = bit == 2;
+    o->symmetry = bit == 3;
+}
+
 /* A cluster from "t0,t1,..." (the test fails if it does not parse). */
 static inline void make_cluster(ssched_mk_cluster_t *c, const char *list)
 {

@@ -180,11 +180,7 @@ static void test_dpk_vs_bnb(void)
         if (n <= 11) { /* every technique alone */
             for (int bit = 0; bit < 4; bit++) {
                 ssched_mk_bnb_options_t o;
-                ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-                o.theory_order = bit == 0;
-                o.theory_prune = bit == 1;
-                o.strong_bound = bit == 2;
-                o.symmetry = bit == 3;
+                mk_bnb_one_technique(&o, bit);
                 CU_ASSERT(ssched_mk_broadcast_bnb(&c, src, &o, &b, &st, &err) == SSCHED_OK);
                 CU_ASSERT(st.leaves >= 1);
                 bad += !mpq_equal(a.makespan, b.makespan);

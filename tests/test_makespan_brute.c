@@ -283,11 +283,7 @@ static int check_reduce_algorithms(const ssched_mk_cluster_t *c, size_t dest, co
     /* each technique alone must stay exact too */
     for (int bit = 0; bit < 4; bit++) {
         ssched_mk_bnb_options_t o;
-        ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-        o.theory_order = bit == 0;
-        o.theory_prune = bit == 1;
-        o.strong_bound = bit == 2;
-        o.symmetry = bit == 3;
+        mk_bnb_one_technique(&o, bit);
         CU_ASSERT(ssched_mk_reduce_bnb(c, dest, &o, &s, &stats, &err) == SSCHED_OK);
         bad += !mpq_equal(s.makespan, opt);
     }
@@ -324,11 +320,7 @@ static int check_broadcast_algorithms(const ssched_mk_cluster_t *c, size_t src, 
     }
     for (int bit = 0; bit < 4; bit++) {
         ssched_mk_bnb_options_t o;
-        ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-        o.theory_order = bit == 0;
-        o.theory_prune = bit == 1;
-        o.strong_bound = bit == 2;
-        o.symmetry = bit == 3;
+        mk_bnb_one_technique(&o, bit);
         CU_ASSERT(ssched_mk_broadcast_bnb(c, src, &o, &s, &stats, &err) == SSCHED_OK);
         bad += !mpq_equal(s.makespan, opt);
     }
