@@ -253,21 +253,9 @@ static void test_random(void)
 static void test_tiers(void)
 {
     for (unsigned seed = 1; seed <= 3; seed++) {
-        ssched_gen_tiers_params_t P;
-        ssched_gen_tiers_params_init(&P);
-        P.seed = seed;
-        P.wan = 2;
-        P.man_per_wan = 1;
-        P.lan_per_man = 1 + seed % 2;
-        P.hosts_per_lan = 2;
         ssched_platform_t p;
-        ssched_platform_init(&p);
-        CU_ASSERT_EQUAL_FATAL(ssched_gen_tiers(&P, &p, NULL), SSCHED_OK);
-        ssched_gen_tiers_params_free(&P);
-        size_t host = 0;
-        while (host < p.n_nodes && !p.has_w[host])
-            host++;
-        CU_ASSERT_FATAL(host < p.n_nodes);
+        tu_small_tiers(&p, seed);
+        size_t host = tu_first_host(&p);
         ssched_problem_t pb;
         ssched_problem_init(&pb);
         CU_ASSERT_EQUAL_FATAL(

@@ -1,4 +1,5 @@
 #include "ssched/export.h"
+#include "ssched/gen.h"
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
@@ -364,6 +365,33 @@ void tu_random_host_problem(ssched_problem_t *pb, ssched_problem_kind_t kind, co
                 pb->participants[pb->n_participants++] = h[i];
         pb->target = h[tu_pick((unsigned)nh)];
     }
+}
+
+void tu_small_tiers(ssched_platform_t *p, unsigned seed)
+{
+    ssched_gen_tiers_params_t P;
+    ssched_gen_tiers_params_init(&P);
+    P.seed = seed;
+    P.wan = 2;
+    P.man_per_wan = 1;
+    P.lan_per_man = 1 + seed % 2;
+    P.hosts_per_lan = 2;
+    ssched_platform_init(p);
+    ssched_error_t err;
+    ssched_status_t st = ssched_gen_tiers(&P, p, &err);
+    ssched_gen_tiers_params_free(&P);
+    if (st != SSCHED_OK)
+        fprintf(stderr, "\n  gen tiers: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(st, SSCHED_OK);
+}
+
+size_t tu_first_host(const ssched_platform_t *p)
+{
+    size_t host = 0;
+    while (host < p->n_nodes && !p->has_w[host])
+        host++;
+    CU_ASSERT_FATAL(host < p->n_nodes);
+    return host;
 }
 
 /* The text a writer (status st) put in the memory stream f over *buf. */

@@ -105,6 +105,12 @@ ssched_status_t tu_host_problem(const ssched_platform_t *p, int kind, size_t n_t
  * each with probability 2/3 (at least 2), to h[tu_pick(nh)]. */
 void tu_random_host_problem(ssched_problem_t *pb, ssched_problem_kind_t kind, const size_t *h,
                             size_t nh, size_t max_part);
+/* A small `gen tiers` platform (2 WANs of 1 MAN, 1 + seed % 2 LANs of 2
+ * hosts each; seed), initialised here; a failure fails the running test.
+ * tu_first_host: the index of p's first host (a node with w; none fails
+ * the running test). */
+void tu_small_tiers(ssched_platform_t *p, unsigned seed);
+size_t tu_first_host(const ssched_platform_t *p);
 /* The CLI problem options of the shipped examples for (platform, kind):
  * "fig2" (scatter, gossip), "fig6" and "tiers-small" (scatter, gossip,
  * reduce).  Returns buf. */
