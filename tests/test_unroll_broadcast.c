@@ -129,20 +129,11 @@ static double run_case(const ssched_platform_t *p, const ssched_problem_t *pb, u
         fprintf(stderr, "\n  in memory K=%lu: %s\n", K, why);
     CU_ASSERT_EQUAL(valid, 1);
     free(text);
-    const char *path = tu_tmp_path("ub.json");
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
-    fclose(f);
+    const char *path = tu_stream_checked(p, pb, &s, K, "ub.json", &fig, "broadcast");
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.buffer_peak, u.fig.buffer_peak));
-    ssched_check_report_t rep;
-    CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
-    CU_ASSERT(rep.valid);
-    if (!rep.valid)
-        fprintf(stderr, "\n  streamed K=%lu: %s\n", K, rep.violation);
     if (cli) {
         tu_run_t rr;
         CU_ASSERT_EQUAL(tu_run(&rr, "check '%s'", path), 0);

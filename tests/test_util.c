@@ -394,6 +394,25 @@ size_t tu_first_host(const ssched_platform_t *p)
     return host;
 }
 
+const char *tu_stream_checked(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_schedule_t *s, unsigned long K, const char *name,
+                              ssched_unroll_figures_t *fig, const char *label)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    const char *path = tu_tmp_path(name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, s, K, NULL, fig, &err), SSCHED_OK);
+    fclose(f);
+    ssched_check_report_t rep;
+    CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
+    if (!rep.valid)
+        fprintf(stderr, "\n  streamed %s K=%lu: %s\n", label, K, rep.violation);
+    CU_ASSERT(rep.valid);
+    return path;
+}
+
 /* The text a writer (status st) put in the memory stream f over *buf. */
 static char *mem_result(FILE *f, char **buf, ssched_status_t st)
 {

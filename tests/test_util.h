@@ -68,6 +68,13 @@ char *tu_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
 char *tu_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                        const ssched_schedule_t *s, const ssched_unrolled_t *u);
 
+/* Stream the K operations of s (ssched_write_unrolled_stream) to the
+ * scratch path name, its figures into fig (initialised by the caller),
+ * then check the file: it must be valid (else why on stderr, after
+ * label).  Returns the path. */
+const char *tu_stream_checked(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_schedule_t *s, unsigned long K, const char *name,
+                              ssched_unroll_figures_t *fig, const char *label);
 /* Check schedule JSON text: 1 valid, 0 invalid, -1 malformed; why gets
  * the violation or the error. */
 int tu_check_text(const char *text, char *why, size_t cap);
