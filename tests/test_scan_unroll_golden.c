@@ -1,0 +1,72 @@
+/* Golden files of the unrolled scan (schedule/unroll_scan*.c): the exact
+ * bytes `ssched schedule --unroll` writes on three instances, recorded as
+ * length and FNV-1a 64-bit hash.  A refactoring (the file split, a faster
+ * index of busy intervals) must leave them unchanged; a deliberate change
+ * of the placement updates the table below (run this test: it prints the
+ * new values) and says why in its commit.  Each file also passes
+ * `ssched check`. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t k = 0; k < n; k++) {
+        h ^= (unsigned char)s[k];
+        h *= 1099511628211u;
+    }
+    return h;
+}
+
+static const struct {
+    const char *plat, *parts, *extra;
+    unsigned K;
+    size_t len;
+    uint64_t hash;
+} golden[] = {
+    {"tiers-small", "lan0_0_0,h0_0_0_0,h0_0_0_1,h0_0_0_2", "", 30, 36633, 0xadc9ebf0f12a1cccu},
+    {"tiers-small", "lan0_0_0,h0_0_0_0,h0_0_0_1,h0_0_0_2,lan0_0_1,h0_0_1_0,h0_0_1_1,h0_0_1_2",
+     "--exclusive --routers switch", 30, 68149, 0x7e02c03e667dffb5u},
+    {"tiers-99", "lan0_0_0,h0_0_0_0,h0_0_0_1,h0_0_0_2,h0_0_0_3,lan0_0_1,h0_0_1_0,h0_0_1_1", "",
+     20, 67309, 0x5c7a09be82ae3e39u},
+};
+
+static void test_golden(void)
+{
+    for (size_t g = 0; g < sizeof golden / sizeof golden[0]; g++) {
+        const char *path = tu_tmp_path("golden.json");
+        tu_run_t r;
+        tu_run(&r, "schedule '%s/examples/%s.graphml' --problem scan --participants %s %s "
+                   "--operations %u --unroll -o '%s'", SSCHED_SOURCE_DIR, golden[g].plat,
+               golden[g].parts, golden[g].extra, golden[g].K, path);
+        if (r.status != 0)
+            fprintf(stderr, "\n  golden %zu: %s", g, r.err ? r.err : "");
+        CU_ASSERT_EQUAL(r.status, 0);
+        CU_ASSERT(r.out && strstr(r.out, "checked: valid"));
+        tu_run_free(&r);
+        char *text = tu_read_file(path);
+        CU_ASSERT_FATAL(text != NULL);
+        size_t len = strlen(text);
+        uint64_t h = fnv1a(text, len);
+        if (len != golden[g].len || h != golden[g].hash)
+            fprintf(stderr, "\n  golden %zu (%s, K = %u): length %zu hash 0x%016" PRIx64
+                    ", recorded %zu 0x%016" PRIx64 "\n", g, golden[g].plat, golden[g].K, len, h,
+                    golden[g].len, golden[g].hash);
+        CU_ASSERT_EQUAL(len, golden[g].len);
+        CU_ASSERT(h == golden[g].hash);
+        free(text);
+        remove(path);
+    }
+}
+
+int main(void)
+{
+    static const tu_test_t tests[] = {
+        {"unrolled scan files byte-identical to the recorded ones", test_golden},
+        {NULL, NULL}};
+    return tu_main("scan_unroll_golden", tests);
+}
