@@ -31,7 +31,7 @@ typedef struct {
     mpq_t *avail;              /* nn x nI: when the value is at the node    */
     unsigned *stamp;           /* avail[x] is set iff stamp[x] == cur       */
     unsigned cur;
-    mpq_t t, u, best, dur;
+    mpq_t t, u, best, dur, lat;
     /* modulo placement (a pattern repeated every P): resources hold the
      * offsets in [0, P) of what one pattern uses; fail: no room */
     int modulo, fail;
@@ -57,6 +57,19 @@ SSCHED_INTERNAL int ssched_i_scan_hold(scan_ctx_t *c, tl_t *r, const mpq_t lo, c
  * the deficit rule; operations 0..n-1 placed into u (emptied first),
  * modulo c->P when modulo. */
 SSCHED_INTERNAL int ssched_i_scan_transfer_res(scan_ctx_t *c, size_t e, tl_t **rs);
+/* The pieces of an event (a send x < n_sends, else a task) shared by the
+ * greedy and the offset placements: when its inputs are there (0 if one
+ * is missing); the resources it holds, its latency and held length; a new
+ * operation begun (only every v[k,k] at r_k); the event emitted at start
+ * (resources held when hold). */
+SSCHED_INTERNAL int ssched_i_scan_ready(scan_ctx_t *c, const ssched_scan_structure_t *s, size_t x,
+                                        mpq_t t);
+SSCHED_INTERNAL int ssched_i_scan_event(scan_ctx_t *c, const ssched_scan_structure_t *s, size_t x,
+                                        tl_t **rs, mpq_t lat, mpq_t d);
+SSCHED_INTERNAL void ssched_i_scan_begin_op(scan_ctx_t *c);
+SSCHED_INTERNAL ssched_status_t ssched_i_scan_emit(scan_ctx_t *c, const ssched_scan_structure_t *s,
+                                                   size_t x, size_t op, const mpq_t start, int hold,
+                                                   ssched_unrolled_t *u, ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_scan_assign(scan_ctx_t *c, const ssched_steady_t *st, size_t n,
                                           size_t *count, size_t *pick_out);
 SSCHED_INTERNAL ssched_status_t ssched_i_scan_run_ops(scan_ctx_t *c, const ssched_steady_t *st,

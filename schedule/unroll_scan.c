@@ -91,7 +91,7 @@ static void ctx_free(scan_ctx_t *c)
         mpq_clear(c->avail[x]);
     free(c->avail);
     free(c->stamp);
-    mpq_clears(c->t, c->u, c->best, c->dur, c->P, c->off, c->t0, c->v, NULL);
+    mpq_clears(c->t, c->u, c->best, c->dur, c->lat, c->P, c->off, c->t0, c->v, NULL);
 }
 
 mpq_t *ssched_i_scan_q_array(size_t n)
@@ -190,7 +190,7 @@ ssched_status_t ssched_scan_unroll(const ssched_platform_t *p, const ssched_prob
     c.N = N;
     c.nI = N * (N + 1) / 2;
     c.nn = p->n_nodes;
-    mpq_inits(c.t, c.u, c.best, c.dur, c.P, c.off, c.t0, c.v, NULL);
+    mpq_inits(c.t, c.u, c.best, c.dur, c.lat, c.P, c.off, c.t0, c.v, NULL);
     c.res = ssched_i_calloc(3 * c.nn + p->n_edges, sizeof *c.res);
     c.avail = ssched_i_scan_q_array(c.nn * c.nI);
     c.stamp = ssched_i_calloc(c.nn * c.nI, sizeof *c.stamp);
