@@ -50,6 +50,8 @@ static inline size_t ssched_i_scan_iv(const scan_ctx_t *c, size_t k, size_t m)
  * whole period has no room); hold [lo, hi) on r (0: out of memory). */
 SSCHED_INTERNAL void ssched_i_scan_fit(scan_ctx_t *c, tl_t *const *rs, int n, mpq_t t,
                                        const mpq_t d);
+SSCHED_INTERNAL int ssched_i_scan_first_offset(scan_ctx_t *c, tl_t *const *rs, int n,
+                                               const mpq_t d, mpq_t out);
 SSCHED_INTERNAL int ssched_i_scan_hold(scan_ctx_t *c, tl_t *r, const mpq_t lo, const mpq_t hi);
 
 /* unroll_scan_greedy.c: the resources of a transfer over e (bandwidth
@@ -84,6 +86,13 @@ SSCHED_INTERNAL ssched_status_t ssched_i_scan_try_modulo(scan_ctx_t *c, const ss
                                                          unsigned char *done,
                                                          ssched_unrolled_t *out, mpq_t ratio,
                                                          ssched_error_t *err);
+/* unroll_scan_offset.c: n operations (structures by the deficit rule)
+ * placed modulo c->P offsets first, into pat (its events appended);
+ * *placed = 0 when an event finds no room. */
+SSCHED_INTERNAL ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c,
+                                                           const ssched_steady_t *st, size_t n,
+                                                           size_t *count, ssched_unrolled_t *pat,
+                                                           int *placed, ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_scan_clear_events(ssched_unrolled_t *u);
 
 /* unroll_scan.c: n initialised rationals (NULL on out of memory). */

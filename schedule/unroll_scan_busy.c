@@ -241,3 +241,37 @@ int ssched_i_scan_hold(scan_ctx_t *c, tl_t *r, const mpq_t lo, const mpq_t hi)
     mpq_clears(a, b, NULL);
     return ok;
 }
+
+/* The least offset o in [0, P) such that [o, o + d) modulo P is idle on
+ * every resource of rs[0..n), among 0 and the ends of the intervals held
+ * there (an idle placement can always slide left onto one of them, so
+ * these are the only offsets that pack without slivers), into out; 0 when
+ * none is idle (or d > P). */
+int ssched_i_scan_first_offset(scan_ctx_t *c, tl_t *const *rs, int n, const mpq_t d, mpq_t out)
+{
+    if (mpq_cmp(d, c->P) > 0)
+        return 0;
+    int found = 0;
+    mpq_t cand;
+    mpq_init(cand);
+    for (int k = -1; k < n; k++)
+        for (size_t i = 0; i < (k < 0 ? 1 : rs[k]->n); i++) {
+            if (k < 0)
+                mpq_set_ui(cand, 0, 1);
+            else if (mpq_cmp(rs[k]->hi[i], c->P) >= 0)
+                continue; /* the end P is the offset 0, tried first */
+            else
+                mpq_set(cand, rs[k]->hi[i]);
+            if (found && mpq_cmp(cand, out) >= 0)
+                continue;
+            int ok = 1;
+            for (int j = 0; j < n && ok; j++)
+                ok = idle_mod(c, rs[j], cand, d);
+            if (ok) {
+                found = 1;
+                mpq_set(out, cand);
+            }
+        }
+    mpq_clear(cand);
+    return found;
+}

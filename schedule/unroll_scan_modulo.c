@@ -66,9 +66,14 @@ static ssched_status_t modulo_place(scan_ctx_t *c, const ssched_steady_t *st, si
     mpq_set_ui(step, 1, 32);
     mpq_mul(step, step, c->P);
     for (int attempt = 0; attempt < tries && rc == SSCHED_OK && !*placed; attempt++) {
+        /* offsets first (unroll_scan_offset.c), else in data order */
         ssched_i_scan_clear_events(pat);
-        rc = ssched_i_scan_run_ops(c, st, n, 1, count, done, pat, err);
-        *placed = rc == SSCHED_OK && !c->fail;
+        rc = ssched_i_scan_offset_place(c, st, n, count, pat, placed, err);
+        if (rc == SSCHED_OK && !*placed) {
+            ssched_i_scan_clear_events(pat);
+            rc = ssched_i_scan_run_ops(c, st, n, 1, count, done, pat, err);
+            *placed = rc == SSCHED_OK && !c->fail;
+        }
         if (!*placed) /* no room: a longer period */
             mpq_add(c->P, c->P, step);
     }
