@@ -47,9 +47,13 @@ static inline size_t ssched_i_scan_iv(const scan_ctx_t *c, size_t k, size_t m)
 
 /* unroll_scan_busy.c: the least t' >= t at which [t', t' + d) is idle on
  * every resource of rs[0..n) (modulo c->P when c->modulo; c->fail when a
- * whole period has no room); hold [lo, hi) on r (0: out of memory). */
+ * whole period has no room; fit prefers a start abutting held intervals,
+ * fit_earliest does not); the least packing offset (see there); hold
+ * [lo, hi) on r (0: out of memory). */
 SSCHED_INTERNAL void ssched_i_scan_fit(scan_ctx_t *c, tl_t *const *rs, int n, mpq_t t,
                                        const mpq_t d);
+SSCHED_INTERNAL void ssched_i_scan_fit_earliest(scan_ctx_t *c, tl_t *const *rs, int n, mpq_t t,
+                                                const mpq_t d);
 SSCHED_INTERNAL int ssched_i_scan_first_offset(scan_ctx_t *c, tl_t *const *rs, int n,
                                                const mpq_t d, mpq_t out);
 SSCHED_INTERNAL int ssched_i_scan_hold(scan_ctx_t *c, tl_t *r, const mpq_t lo, const mpq_t hi);
@@ -87,12 +91,14 @@ SSCHED_INTERNAL ssched_status_t ssched_i_scan_try_modulo(scan_ctx_t *c, const ss
                                                          ssched_unrolled_t *out, mpq_t ratio,
                                                          ssched_error_t *err);
 /* unroll_scan_offset.c: n operations (structures by the deficit rule)
- * placed modulo c->P offsets first, into pat (its events appended);
- * *placed = 0 when an event finds no room. */
+ * placed modulo c->P offsets first (hybrid: only the busiest resources'
+ * events, the others at their earliest room in data order), into pat (its
+ * events appended); *placed = 0 when an event finds no room. */
 SSCHED_INTERNAL ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c,
                                                            const ssched_steady_t *st, size_t n,
-                                                           size_t *count, ssched_unrolled_t *pat,
-                                                           int *placed, ssched_error_t *err);
+                                                           int hybrid, size_t *count,
+                                                           ssched_unrolled_t *pat, int *placed,
+                                                           ssched_error_t *err);
 SSCHED_INTERNAL void ssched_i_scan_clear_events(ssched_unrolled_t *u);
 
 /* unroll_scan.c: n initialised rationals (NULL on out of memory). */

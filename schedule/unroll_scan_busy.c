@@ -150,8 +150,14 @@ static int fit_adjacent(scan_ctx_t *c, tl_t *const *rs, int n, mpq_t t, const mp
 
 static void fit_mod(scan_ctx_t *c, tl_t *const *rs, int n, mpq_t t, const mpq_t d)
 {
-    if (fit_adjacent(c, rs, n, t, d))
-        return;
+    if (!fit_adjacent(c, rs, n, t, d))
+        ssched_i_scan_fit_earliest(c, rs, n, t, d);
+}
+
+/* The least t' >= t at which [t', t' + d) modulo P is idle on every
+ * resource of rs[0..n) (c->fail when a whole period has no room). */
+void ssched_i_scan_fit_earliest(scan_ctx_t *c, tl_t *const *rs, int n, mpq_t t, const mpq_t d)
+{
     int empty = mpq_sgn(d) == 0, moved = 1;
     mpq_set(c->t0, t);
     mpq_add(c->t0, c->t0, c->P);

@@ -68,7 +68,10 @@ static ssched_status_t modulo_place(scan_ctx_t *c, const ssched_steady_t *st, si
     for (int attempt = 0; attempt < tries && rc == SSCHED_OK && !*placed; attempt++) {
         /* offsets first (unroll_scan_offset.c), else in data order */
         ssched_i_scan_clear_events(pat);
-        rc = ssched_i_scan_offset_place(c, st, n, count, pat, placed, err);
+        for (int hybrid = 1; hybrid >= 0 && rc == SSCHED_OK && !*placed; hybrid--) {
+            ssched_i_scan_clear_events(pat);
+            rc = ssched_i_scan_offset_place(c, st, n, hybrid, count, pat, placed, err);
+        }
         if (rc == SSCHED_OK && !*placed) {
             ssched_i_scan_clear_events(pat);
             rc = ssched_i_scan_run_ops(c, st, n, 1, count, done, pat, err);

@@ -47,8 +47,8 @@ static int ord_cmp(const void *a, const void *b)
 
 /* Phase 2 for operation q (structure s, offsets off): its events into pat. */
 static ssched_status_t times(scan_ctx_t *c, const ssched_scan_structure_t *s, size_t q,
-                             mpq_t *off, unsigned char *done, ssched_unrolled_t *pat,
-                             ssched_error_t *err)
+                             mpq_t *off, const unsigned char *fixed, unsigned char *done,
+                             ssched_unrolled_t *pat, ssched_error_t *err)
 {
     size_t n_ev = s->n_sends + s->n_tasks;
     tl_t *rs[3];
@@ -62,9 +62,20 @@ static ssched_status_t times(scan_ctx_t *c, const ssched_scan_structure_t *s, si
         for (size_t x = 0; x < n_ev; x++) {
             if (done[x] || !ssched_i_scan_ready(c, s, x, st))
                 continue;
-            ssched_i_scan_event(c, s, x, rs, c->lat, c->dur);
-            /* s + lat = off + j P, j = ceil((ready + lat - off) / P) >= 0 */
+            int nrs = ssched_i_scan_event(c, s, x, rs, c->lat, c->dur);
             mpq_add(st, st, c->lat);
+            if (!fixed[x]) { /* the earliest room modulo P */
+                ssched_i_scan_fit_earliest(c, rs, nrs, st, c->dur);
+                if (c->fail)
+                    break;
+                mpq_sub(st, st, c->lat);
+                if (pick == SIZE_MAX || mpq_cmp(st, c->best) < 0) {
+                    pick = x;
+                    mpq_set(c->best, st);
+                }
+                continue;
+            }
+            /* s + lat = off + j P, j = ceil((ready + lat - off) / P) >= 0 */
             mpq_sub(k, st, off[x]);
             if (mpq_sgn(k) <= 0) {
                 mpq_set_ui(k, 0, 1);
@@ -81,21 +92,23 @@ static ssched_status_t times(scan_ctx_t *c, const ssched_scan_structure_t *s, si
                 mpq_set(c->best, st);
             }
         }
+        if (c->fail)
+            break;
         if (pick == SIZE_MAX) {
             rc = ssched_error_set(err, SSCHED_EINTERNAL, "internal error: scan structure "
                                   "cannot be replayed (an input is never produced)");
             break;
         }
         done[pick] = 1;
-        rc = ssched_i_scan_emit(c, s, pick, q, c->best, 0, pat, err);
+        rc = ssched_i_scan_emit(c, s, pick, q, c->best, !fixed[pick], pat, err);
     }
     mpq_clears(st, k, NULL);
     return rc;
 }
 
 ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c, const ssched_steady_t *st, size_t n,
-                                           size_t *count, ssched_unrolled_t *pat, int *placed,
-                                           ssched_error_t *err)
+                                           int hybrid, size_t *count, ssched_unrolled_t *pat,
+                                           int *placed, ssched_error_t *err)
 {
     size_t nr = 3 * c->nn + c->p->n_edges, E = 0, most = 1;
     *placed = 0;
@@ -113,9 +126,9 @@ ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c, const ssched_steady_t 
     mpq_t *off = ssched_i_scan_q_array(E);
     ord_t *ord = ssched_i_alloc(E ? E : 1, sizeof *ord);
     size_t *first = ssched_i_alloc(n + 1, sizeof *first);
-    unsigned char *done = ssched_i_alloc(most, 1);
+    unsigned char *done = ssched_i_alloc(most, 1), *fixed = ssched_i_calloc(E ? E : 1, 1);
     ssched_status_t rc = SSCHED_OK;
-    if (!load || !key || !off || !ord || !first || !done) {
+    if (!load || !key || !off || !ord || !first || !done || !fixed) {
         rc = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         goto out;
     }
@@ -147,7 +160,10 @@ ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c, const ssched_steady_t 
     /* phase 1: the offsets */
     int ok = 1;
     for (size_t i = 0; i < E && ok && rc == SSCHED_OK; i++) {
+        if (hybrid && mpq_cmp(ord[i].key, ord[0].key) < 0)
+            break; /* hybrid: only the busiest resources' events */
         size_t e = ord[i].idx, q = 0;
+        fixed[e] = 1;
         while (first[q + 1] <= e)
             q++;
         const ssched_scan_structure_t *s = &st->scan_structures[pick[q]];
@@ -160,8 +176,9 @@ ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c, const ssched_steady_t 
     }
     /* phase 2: the times, operation by operation */
     for (size_t q = 0; q < n && ok && rc == SSCHED_OK; q++)
-        rc = times(c, &st->scan_structures[pick[q]], q, off + first[q], done, pat, err);
-    *placed = ok && rc == SSCHED_OK;
+        rc = times(c, &st->scan_structures[pick[q]], q, off + first[q], fixed + first[q], done,
+                   pat, err);
+    *placed = ok && rc == SSCHED_OK && !c->fail;
 out:
     for (size_t x = 0; load && x < nr; x++)
         mpq_clear(load[x]);
@@ -175,6 +192,7 @@ out:
     free(ord);
     free(first);
     free(done);
+    free(fixed);
     free(pick);
     c->modulo = 0;
     return rc;

@@ -30,9 +30,9 @@ static const struct {
 } golden[] = {
     {"tiers-small", "lan0_0_0,h0_0_0_0,h0_0_0_1,h0_0_0_2", "", 30, 36633, 0xadc9ebf0f12a1cccu},
     {"tiers-small", "lan0_0_0,h0_0_0_0,h0_0_0_1,h0_0_0_2,lan0_0_1,h0_0_1_0,h0_0_1_1,h0_0_1_2",
-     "--exclusive --routers switch", 30, 68149, 0x7e02c03e667dffb5u},
+     "--exclusive --routers switch", 30, 66710, 0x0a8730971f805fd5u},
     {"tiers-99", "lan0_0_0,h0_0_0_0,h0_0_0_1,h0_0_0_2,h0_0_0_3,lan0_0_1,h0_0_1_0,h0_0_1_1", "",
-     20, 67599, 0x70d00b39caaa470eu},
+     20, 67427, 0x729032043e6d930cu},
 };
 
 static void test_golden(void)
