@@ -20,6 +20,11 @@ SSCHED_INTERNAL ssched_status_t ssched_i_scan_figures(const ssched_platform_t *p
 typedef struct {
     mpq_t *lo, *hi;
     size_t n, cap;
+    /* mind > 0: no event on this resource holds it for less; then the
+     * first `dense` intervals have only gaps shorter than mind between
+     * them, which no event can use (gaps only shrink as intervals come) */
+    mpq_t mind;
+    size_t dense;
 } tl_t;
 
 typedef struct {

@@ -81,6 +81,7 @@ static int sort_events(void *arr, size_t n, size_t size, size_t start_off)
 static void ctx_free(scan_ctx_t *c)
 {
     for (size_t r = 0; c->res && r < 3 * c->nn + c->p->n_edges; r++) {
+        mpq_clear(c->res[r].mind);
         for (size_t x = 0; x < c->res[r].cap; x++)
             mpq_clears(c->res[r].lo[x], c->res[r].hi[x], NULL);
         free(c->res[r].lo);
@@ -100,6 +101,35 @@ mpq_t *ssched_i_scan_q_array(size_t n)
     for (size_t x = 0; a && x < n; x++)
         mpq_init(a[x]);
     return a;
+}
+
+/* Each resource's least hold (tl_t.mind): size c(e) over the edges whose
+ * transfers hold it, w for a processor (0 when none: the dense prefix is
+ * then not used). */
+static void least_holds(scan_ctx_t *c)
+{
+    const ssched_platform_t *p = c->p;
+    size_t nr = 3 * c->nn + p->n_edges;
+    unsigned char *set = ssched_i_calloc(nr, 1);
+    for (size_t r = 0; r < nr; r++)
+        mpq_init(c->res[r].mind);
+    if (!set)
+        return; /* all 0: correct, only slower */
+    for (size_t e = 0; e < p->n_edges; e++) {
+        tl_t *rs[3];
+        int n = ssched_i_scan_transfer_res(c, e, rs);
+        mpq_mul(c->dur, c->pb->size, p->c[e]);
+        for (int k = 0; k < n; k++) {
+            size_t r = (size_t)(rs[k] - c->res);
+            if (!set[r] || mpq_cmp(c->dur, rs[k]->mind) < 0)
+                mpq_set(rs[k]->mind, c->dur);
+            set[r] = 1;
+        }
+    }
+    for (size_t v = 0; v < c->nn; v++)
+        if (mpq_sgn(p->w[v]) > 0)
+            mpq_set(c->res[2 * c->nn + v].mind, p->w[v]);
+    free(set);
 }
 
 /* The header schedule of the unrolled file: kind scan, the intervals as
@@ -192,6 +222,8 @@ ssched_status_t ssched_scan_unroll(const ssched_platform_t *p, const ssched_prob
     c.nn = p->n_nodes;
     mpq_inits(c.t, c.u, c.best, c.dur, c.lat, c.P, c.off, c.t0, c.v, NULL);
     c.res = ssched_i_calloc(3 * c.nn + p->n_edges, sizeof *c.res);
+    if (c.res)
+        least_holds(&c);
     c.avail = ssched_i_scan_q_array(c.nn * c.nI);
     c.stamp = ssched_i_calloc(c.nn * c.nI, sizeof *c.stamp);
     size_t *count = ssched_i_calloc(m, sizeof *count);

@@ -210,7 +210,7 @@ void ssched_i_scan_assign(scan_ctx_t *c, const ssched_steady_t *st, size_t n, si
 static void reset(scan_ctx_t *c)
 {
     for (size_t r = 0; r < 3 * c->nn + c->p->n_edges; r++)
-        c->res[r].n = 0;
+        c->res[r].n = c->res[r].dense = 0;
     c->fail = 0;
 }
 

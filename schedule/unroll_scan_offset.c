@@ -133,7 +133,7 @@ ssched_status_t ssched_i_scan_offset_place(scan_ctx_t *c, const ssched_steady_t 
         goto out;
     }
     for (size_t r = 0; r < nr; r++)
-        c->res[r].n = 0;
+        c->res[r].n = c->res[r].dense = 0;
     c->fail = 0;
     c->modulo = 1;
     tl_t *rs[3];
