@@ -53,11 +53,14 @@ static int initial_period(scan_ctx_t *c, const ssched_steady_t *st, size_t n, si
     return 1;
 }
 
-/* Place n operations modulo c->P into pat, raising P by P/32 while there
- * is no room (at most tries attempts); *placed says whether it fit. */
+/* Place n operations modulo c->P into pat by method (0: in data order,
+ * run_ops modulo; 1: hybrid offsets; 2: offsets first,
+ * unroll_scan_offset.c), raising P by P/32 while there is no room (at
+ * most tries attempts); *placed says whether it fit. */
 static ssched_status_t modulo_place(scan_ctx_t *c, const ssched_steady_t *st, size_t n,
-                                    size_t *count, unsigned char *done, ssched_unrolled_t *pat,
-                                    int tries, int *placed, ssched_error_t *err)
+                                    int method, size_t *count, unsigned char *done,
+                                    ssched_unrolled_t *pat, int tries, int *placed,
+                                    ssched_error_t *err)
 {
     ssched_status_t rc = SSCHED_OK;
     *placed = 0;
@@ -66,14 +69,10 @@ static ssched_status_t modulo_place(scan_ctx_t *c, const ssched_steady_t *st, si
     mpq_set_ui(step, 1, 32);
     mpq_mul(step, step, c->P);
     for (int attempt = 0; attempt < tries && rc == SSCHED_OK && !*placed; attempt++) {
-        /* offsets first (unroll_scan_offset.c), else in data order */
         ssched_i_scan_clear_events(pat);
-        for (int hybrid = 1; hybrid >= 0 && rc == SSCHED_OK && !*placed; hybrid--) {
-            ssched_i_scan_clear_events(pat);
-            rc = ssched_i_scan_offset_place(c, st, n, hybrid, count, pat, placed, err);
-        }
-        if (rc == SSCHED_OK && !*placed) {
-            ssched_i_scan_clear_events(pat);
+        if (method) {
+            rc = ssched_i_scan_offset_place(c, st, n, method == 1, count, pat, placed, err);
+        } else {
             rc = ssched_i_scan_run_ops(c, st, n, 1, count, done, pat, err);
             *placed = rc == SSCHED_OK && !c->fail;
         }
@@ -83,6 +82,24 @@ static ssched_status_t modulo_place(scan_ctx_t *c, const ssched_steady_t *st, si
     mpq_clear(step);
     c->modulo = 0;
     return rc;
+}
+
+/* The end of the pattern pat (n operations, period P) repeated over K
+ * operations into mk: operation j of the pattern last runs in block
+ * (K - 1 - j) / n. */
+static void repeated_end(const ssched_unrolled_t *pat, size_t n, size_t K, const mpq_t P,
+                         mpq_t mk, mpq_t tmp)
+{
+    mpq_set_ui(mk, 0, 1);
+    for (size_t k = 0; k < pat->n_transfers + pat->n_computations; k++) {
+        int tr = k < pat->n_transfers;
+        size_t j = tr ? pat->transfers[k].op : pat->computations[k - pat->n_transfers].op;
+        mpq_set_ui(tmp, (K - 1 - j) / n, 1);
+        mpq_mul(tmp, tmp, P);
+        mpq_add(tmp, tmp, tr ? pat->transfers[k].end : pat->computations[k - pat->n_transfers].end);
+        if (mpq_cmp(tmp, mk) > 0)
+            mpq_set(mk, tmp);
+    }
 }
 
 /* The modulo pattern: n operations (n = 1..16, at most K) placed modulo P,
@@ -108,13 +125,16 @@ ssched_status_t ssched_i_scan_try_modulo(scan_ctx_t *c, const ssched_steady_t *s
     pat.transfers = ssched_i_alloc(nmax * most + 1, sizeof *pat.transfers);
     pat.computations = ssched_i_alloc(nmax * most + 1, sizeof *pat.computations);
     ssched_status_t rc = SSCHED_OK;
-    mpq_t bestP, r;
-    mpq_inits(bestP, r, NULL);
+    mpq_t bestP, r, P0, mk0, bestmk;
+    mpq_inits(bestP, r, P0, mk0, bestmk, NULL);
     mpq_set_ui(ratio, 0, 1);
     if (!pick || !load || !pat.transfers || !pat.computations) {
         rc = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         goto done;
     }
+    /* every n, every method: the least P where it fits; the least
+     * makespan for K wins (the first at a tie) */
+    int method = 0;
     for (size_t nn = 1; nn <= nmax && rc == SSCHED_OK; nn++) {
         initial_period(c, st, nn, count, load, pick);
         mpq_set_ui(r, nn, 1);
@@ -122,27 +142,33 @@ ssched_status_t ssched_i_scan_try_modulo(scan_ctx_t *c, const ssched_steady_t *s
         mpq_mul(r, r, st->throughput);
         if (n && mpq_cmp(r, ratio) >= 0)
             continue; /* cannot beat the best */
-        int placed;
-        rc = modulo_place(c, st, nn, count, done, &pat, 24, &placed, err);
-        if (rc != SSCHED_OK || !placed)
-            continue;
-        mpq_set_ui(r, nn, 1);
-        mpq_div(r, c->P, r);
-        mpq_mul(r, r, st->throughput);
-        if (!n || mpq_cmp(r, ratio) < 0) {
-            n = nn;
-            mpq_set(ratio, r);
-            mpq_set(bestP, c->P);
+        mpq_set(P0, c->P);
+        for (int m = 0; m < 3 && rc == SSCHED_OK; m++) {
+            int placed;
+            mpq_set(c->P, P0);
+            rc = modulo_place(c, st, nn, m, count, done, &pat, 24, &placed, err);
+            if (rc != SSCHED_OK || !placed)
+                continue;
+            repeated_end(&pat, nn, K, c->P, mk0, r);
+            if (!n || mpq_cmp(mk0, bestmk) < 0) {
+                n = nn;
+                method = m;
+                mpq_set_ui(r, nn, 1);
+                mpq_div(r, c->P, r);
+                mpq_mul(ratio, r, st->throughput);
+                mpq_set(bestP, c->P);
+                mpq_set(bestmk, mk0);
+            }
         }
-        if (mpq_cmp_ui(ratio, 1, 1) <= 0)
+        if (n && mpq_cmp_ui(ratio, 1, 1) <= 0)
             break; /* the certified TP itself */
     }
     if (getenv("SSCHED_SCAN_DEBUG"))
-        fprintf(stderr, "modulo: n %zu P*TP/n %.6f\n", n, mpq_get_d(ratio));
+        fprintf(stderr, "modulo: n %zu method %d P*TP/n %.6f\n", n, method, mpq_get_d(ratio));
     int placed = 0;
     if (rc == SSCHED_OK && n) {
         mpq_set(c->P, bestP);
-        rc = modulo_place(c, st, n, count, done, &pat, 1, &placed, err);
+        rc = modulo_place(c, st, n, method, count, done, &pat, 1, &placed, err);
     }
     if (rc != SSCHED_OK || !placed) {
         mpq_set_ui(ratio, 0, 1);
@@ -231,7 +257,7 @@ done:
         mpq_clear(load[x]);
     free(load);
     free(pick);
-    mpq_clears(bestP, r, NULL);
+    mpq_clears(bestP, r, P0, mk0, bestmk, NULL);
     ssched_unrolled_free(&pat);
     return rc;
 }
