@@ -26,6 +26,13 @@
  * independent of K when the structures share their bottleneck (measured:
  * bench/scan.sh, tests/test_scan_unroll.c).
  *
+ * Two placements, the shorter kept: a modulo pattern of n <= 16
+ * operations repeated every P (unroll_scan_modulo.c; its events placed in
+ * data order, or offsets first / hybrid, unroll_scan_offset.c), and the
+ * greedy above over all K operations (unroll_scan_greedy.c) when the
+ * pattern is slower than 1.05 x K / TP or K <= 200.  Busy intervals and
+ * the search for room: unroll_scan_busy.c.  Figures: unroll_scan_fig.c.
+ *
  * The graph model (switches included); routed platforms are refused. */
 #include <stdio.h>
 #include <stdlib.h>
