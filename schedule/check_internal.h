@@ -447,6 +447,10 @@ typedef struct {
     mpq_t lo, sh;                  /* scratch                             */
     chk_group_t *grp;              /* shared-rate groups not complete yet  */
     size_t n_grp, cap_grp;
+    struct chk_wm *wm;             /* latency-weighted members pending     */
+    size_t n_wm, cap_wm;           /* (check_shared_w.c)                   */
+    mpq_t *wsh;                    /* kept weighted groups' shares (g =    */
+    size_t n_wsh, cap_wsh;         /* CHK_WEIGHTED: wi indexes these)      */
     int ready;                     /* init was called (free is then due)  */
 } chk_ports_t;
 /* 0: ENOMEM */
@@ -489,6 +493,18 @@ SSCHED_INTERNAL int ssched_i_chk_group_count(const chk_t *c, chk_ports_t *P, siz
                                              const mpq_t end, unsigned long g, size_t gl,
                                              size_t index);
 SSCHED_INTERNAL int ssched_i_chk_group_violation(chk_t *c, chk_ports_t *P, size_t k);
+/* check_shared_w.c: latency-weighted groups.  A member (g = CHK_WEIGHTED
+ * from ssched_i_chk_duration_group) waits; the members of one phase start
+ * t0 are resolved when a routed take starts at or after t0 (or at the
+ * finish): 1, 0 a violation recorded, -1 ENOMEM.  ssched_i_chk_link_hold:
+ * [lo, hi) at share f on SHARED link L (1, 0 over: P->hit_*, -1). */
+#define CHK_WEIGHTED (~0UL)
+SSCHED_INTERNAL int ssched_i_chk_wm_add(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
+                                        const mpq_t end, size_t index);
+SSCHED_INTERNAL int ssched_i_chk_wm_resolve(chk_t *c, chk_ports_t *P, const mpq_t now, int all);
+SSCHED_INTERNAL void ssched_i_chk_wm_free(chk_ports_t *P);
+SSCHED_INTERNAL int ssched_i_chk_link_hold(chk_t *c, chk_ports_t *P, size_t L, const mpq_t lo,
+                                           const mpq_t hi, const mpq_t f, size_t edge);
 /* A computation on node over [start, end): the same results. */
 SSCHED_INTERNAL int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node,
                                                const mpq_t start, const mpq_t end,

@@ -34,6 +34,10 @@ int ssched_i_chk_ports_init(chk_ports_t *P, size_t n_nodes, size_t n_edges, size
     mpq_inits(P->lo, P->sh, P->hit_time, P->hit_sum, NULL);
     P->grp = NULL;
     P->n_grp = P->cap_grp = 0;
+    P->wm = NULL;
+    P->n_wm = P->cap_wm = 0;
+    P->wsh = NULL;
+    P->n_wsh = P->cap_wsh = 0;
     P->rw = NULL;
     P->n_rw = 0;
     P->ready = 1;
@@ -56,6 +60,7 @@ void ssched_i_chk_ports_free(chk_ports_t *P)
     for (size_t k = 0; k < P->cap_grp; k++)
         mpq_clears(P->grp[k].lo, P->grp[k].hi, NULL);
     free(P->grp);
+    ssched_i_chk_wm_free(P);
     mpq_clears(P->lo, P->sh, P->hit_time, P->hit_sum, NULL);
     P->res = NULL;
     P->ready = 0;
@@ -146,6 +151,10 @@ void ssched_i_chk_share(const chk_t *c, const chk_ports_t *P, size_t wi, unsigne
         mpq_set(out, P->rw[wi]);
         return;
     }
+    if (g == CHK_WEIGHTED) { /* a weighted group's peak (check_shared_w.c) */
+        mpq_set(out, P->wsh[wi]);
+        return;
+    }
     mpq_set_ui(out, g, 1);
     mpq_mul(out, out, c->link_c[gl]);
     mpq_div(out, c->link_c[L], out);
@@ -213,6 +222,13 @@ static int take_routed(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t start,
     size_t base = 3 * nn + P->n_edges;
     if (!P->rw && !route_shares(c, P))
         return -1;
+    if (P->n_wm) {
+        int w = ssched_i_chk_wm_resolve(c, P, start, 0);
+        if (w <= 0)
+            return w < 0 ? -1 : 7;
+    }
+    if (g == CHK_WEIGHTED) /* waits for its group */
+        return ssched_i_chk_wm_add(c, P, edge, start, end, index) ? 0 : -1;
     if (ssched_i_chk_group_short(P, start))
         return 5;
     mpq_add(P->lo, start, c->lat[edge]); /* the bandwidth phase [lo, end) */
@@ -325,6 +341,8 @@ int ssched_i_chk_ports_take(chk_t *c, chk_ports_t *P, size_t edge, const mpq_t s
         return link_over(c, P, edge, where);
     case 5:
         return ssched_i_chk_group_violation(c, P, P->hit_link);
+    case 7:
+        return 0; /* recorded */
     default:
         return nomem(c);
     }
@@ -348,6 +366,8 @@ int ssched_i_chk_ports_take_thing(chk_t *c, chk_ports_t *P, size_t edge, const m
         return link_over(c, P, edge, where);
     case 5:
         return ssched_i_chk_group_violation(c, P, P->hit_link);
+    case 7:
+        return 0; /* recorded */
     default:
         return nomem(c);
     }
@@ -362,6 +382,8 @@ int ssched_i_chk_ports_take_group(chk_t *c, chk_ports_t *P, size_t edge, const m
     switch (take_routed(c, P, edge, start, end, g, link, index)) {
     case 0:
         return 1;
+    case 7:
+        return 0;
     case 4:
         return link_over(c, P, edge, where);
     case 5:
@@ -385,4 +407,34 @@ int ssched_i_chk_ports_compute(chk_t *c, chk_ports_t *P, size_t node, const mpq_
         return ssched_i_chk_violation(c, "node %s computes two things at once (at %s)",
                                       c->names[node], where);
     return keep(cpu, start, end) ? 1 : nomem(c);
+}
+
+int ssched_i_chk_link_hold(chk_t *c, chk_ports_t *P, size_t L, const mpq_t lo, const mpq_t hi,
+                           const mpq_t f, size_t edge)
+{
+    chk_res_t *R = &P->res[3 * P->n_nodes + P->n_edges + L];
+    if (!P->rw && !route_shares(c, P))
+        return -1;
+    if (over(c, P, R, L, lo, lo, hi, f)) {
+        P->hit_link = L;
+        return 0;
+    }
+    if (P->n_wsh == P->cap_wsh) {
+        size_t cap = P->cap_wsh ? 2 * P->cap_wsh : 8;
+        mpq_t *n = realloc(P->wsh, cap * sizeof *n);
+        if (!n)
+            return -1;
+        for (size_t k = P->cap_wsh; k < cap; k++)
+            mpq_init(n[k]);
+        P->wsh = n;
+        P->cap_wsh = cap;
+    }
+    if (!keep(R, lo, hi))
+        return -1;
+    mpq_set(P->wsh[P->n_wsh], f);
+    R->iv[R->n - 1].wi = P->n_wsh++;
+    R->iv[R->n - 1].g = CHK_WEIGHTED;
+    R->iv[R->n - 1].gl = L;
+    R->iv[R->n - 1].edge = edge;
+    return 1;
 }

@@ -21,7 +21,10 @@
  * fair one, unique.  The checker re-derives g and L from the times alone:
  * the phase is end - start - l(e); g = phase / (z link_c(L)) must be a whole
  * number >= 2 for a SHARED link L of the route (the first such link in
- * route order), and the group is counted by check_ports.c. */
+ * route order), and the group is counted by check_ports.c.  A slower
+ * transfer that fits no whole g is a latency-weighted member
+ * (check_shared_w.c) when it moves one whole value over a route with a
+ * latency. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +89,15 @@ int ssched_i_chk_duration_group(chk_t *c, size_t edge, size_t batch, const mpq_t
         }
         mpq_sub(q, end, start);
         ssched_i_chk_transfer_time(c, edge, batch, len, d);
+        /* else a latency-weighted member (check_shared_w.c): one whole
+         * value, a positive latency (its sharing penalty); its end is
+         * checked with its group's */
+        if (!ok && c->lat && mpq_sgn(c->lat[edge]) > 0 && batch <= 1 &&
+            mpq_cmp_ui(len, 1, 1) == 0) {
+            *g = CHK_WEIGHTED;
+            *link = 0;
+            ok = 1;
+        }
     }
     if (!ok)
         ssched_i_chk_violation(c, "%s: lasts %s time units than %s", where,
@@ -217,5 +229,10 @@ int ssched_i_chk_group_violation(chk_t *c, chk_ports_t *P, size_t k)
 
 int ssched_i_chk_ports_finish(chk_t *c, chk_ports_t *P)
 {
+    if (P->n_wm) {
+        int w = ssched_i_chk_wm_resolve(c, P, P->lo, 1);
+        if (w <= 0)
+            return w;
+    }
     return P->n_grp ? ssched_i_chk_group_violation(c, P, 0) : 1;
 }

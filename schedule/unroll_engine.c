@@ -180,6 +180,7 @@ void ssched_i_sched_engine_free_runs(sched_engine_t *e)
     free(e->keys2);
     free(e->lat_ticks);
     free(e->lat_hi);
+    ssched_i_sched_gx_free(e);
 }
 
 void ssched_i_sched_engine_period(sched_engine_t *e, size_t b)

@@ -71,6 +71,10 @@ typedef struct {
                                    it is [t, t + g z link_c) with t = (start
                                    + lat) ticks, sent l(e) earlier        */
     size_t group_link;
+    mpq_srcptr gdur;            /* a latency-weighted group's member
+                                   (unroll_shared_w.c): its exact bandwidth
+                                   phase, from t = (start + lat) ticks;
+                                   NULL otherwise                          */
     /* the exact times when the scale is rounded (set by the driver just
      * before the sink gets the event; NULL otherwise: start, end in ticks) */
     mpq_srcptr xstart, xend;
@@ -210,7 +214,12 @@ typedef struct {
      * Sound for the flush: there every later event starts no earlier
      * than its period's release time, the watermark's bound. */
     sched_profile_t *cpuprof;
+    /* latency-weighted groups' exact phases (events point into them):
+     * chunks of SCHED_GX_CHUNK, kept until the engine is freed */
+    mpq_t **gx;
+    size_t n_gx, cap_gx;
 } sched_engine_t;
+#define SCHED_GX_CHUNK 256
 
 /* Start replaying period b (window: the pattern's depth): sets the
  * release time floor((b - window) * period) in ticks.  Every event of
@@ -316,6 +325,14 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_group(sched_engine_t *e,
                                                           const sched_defer_t *const *m, size_t g,
                                                           size_t link, int64_t ph, int64_t dur,
                                                           ssched_error_t *err);
+/* unroll_shared_w.c: place the group m[0..g) of unequal latencies on
+ * SHARED link L at latency-weighted max-min rates: 1 placed, 0 not
+ * possible (placed alone then), -1 error (err set). */
+SSCHED_INTERNAL int ssched_i_sched_place_weighted(sched_engine_t *e,
+                                                  const sched_defer_t *const *m, size_t g,
+                                                  size_t L, ssched_error_t *err);
+/* Free e->gx. */
+SSCHED_INTERNAL void ssched_i_sched_gx_free(sched_engine_t *e);
 /* Planning: a routed reduce's pattern s (ranked est) replayed again with
  * shared-rate groups (unroll_order | 64); kept when strictly shorter
  * (est then lowered), else s is left as it was. */

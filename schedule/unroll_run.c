@@ -75,6 +75,10 @@ typedef struct {
     const ssched_platform_t *p;
     const ssched_problem_t *pb;
     mpq_t xs, xe, d, makespan;
+    int64_t tmax;               /* exact scale: the latest end in ticks of
+                                   the events without gdur                 */
+    int weighted;               /* exact scale: some event had gdur (its
+                                   exact end in makespan)                  */
     sched_event_t *held;        /* events of one start tick, exact times in */
     mpq_t *hx;                  /* hx[2k], hx[2k + 1]                       */
     size_t n_held, cap_held;
@@ -106,9 +110,28 @@ static ssched_status_t exact_emit(sched_sink_t *sk, const sched_event_t *ev, ssc
 {
     exact_sink_t *w = (exact_sink_t *)sk;
     w->inner->bu = sk->bu; /* the engine's buffer units (the batching sink) */
-    if (!sk->sc->rounded)
+    if (!sk->sc->rounded && !ev->gdur) {
+        if (ev->end > w->tmax)
+            w->tmax = ev->end;
         return w->inner->emit(w->inner, ev, err);
-    if (ev->group) {
+    }
+    if (!sk->sc->rounded) { /* a weighted member, exact ticks: end exact */
+        sched_event_t x = *ev;
+        ssched_i_sched_ticks_to_q(sk->sc, ev->start, w->xs);
+        ssched_i_sched_ticks_to_q(sk->sc, ev->start + ev->lat, w->xe);
+        mpq_add(w->xe, w->xe, ev->gdur);
+        if (!w->weighted || mpq_cmp(w->xe, w->makespan) > 0)
+            mpq_set(w->makespan, w->xe);
+        w->weighted = 1;
+        x.xstart = w->xs;
+        x.xend = w->xe;
+        return w->inner->emit(w->inner, &x, err);
+    }
+    if (ev->gdur) { /* a weighted member (unroll_shared_w.c) */
+        ssched_i_sched_ticks_to_q(sk->sc, ev->start + ev->lat, w->xe);
+        mpq_sub(w->xs, w->xe, w->p->l[ev->edge]);
+        mpq_add(w->xe, w->xe, ev->gdur);
+    } else if (ev->group) {
         ssched_i_sched_ticks_to_q(sk->sc, ev->start + ev->lat, w->xe); /* the phase */
         mpq_set_si(w->d, (long)ev->len, (unsigned long)sk->sc->a);
         mpq_canonicalize(w->d);
@@ -277,10 +300,15 @@ ssched_status_t ssched_i_sched_unroll_run(const ssched_platform_t *p, const ssch
         st = exact_flush(&xs, err);
     if (st == SSCHED_OK) {
         fig->operations = K;
-        if (e.sc.rounded)
+        if (e.sc.rounded) {
             mpq_set(fig->makespan, xs.makespan);
-        else
+        } else if (xs.weighted) { /* members' exact ends, others' ticks */
+            ssched_i_sched_ticks_to_q(&e.sc, xs.tmax, fig->makespan);
+            if (mpq_cmp(xs.makespan, fig->makespan) > 0)
+                mpq_set(fig->makespan, xs.makespan);
+        } else {
             ssched_i_sched_ticks_to_q(&e.sc, e.makespan, fig->makespan);
+        }
         mpq_set(fig->throughput, s->optimal_throughput);
         if (mpq_sgn(fig->throughput) == 0)
             mpq_set(fig->throughput, s->throughput);

@@ -28,7 +28,9 @@
  * which it fits under the profiles: all of L (its whole capacity D_L) and,
  * on every other link, the members' shares rounded up to whole units of
  * the profile (never less than the true share: the profile is at least as
- * strict as the checker).  Any other transfer is placed alone as before. */
+ * strict as the checker).  Members of unequal latencies (SimGrid's
+ * sharing penalties differ) form a latency-weighted group instead
+ * (unroll_shared_w.c).  Any other transfer is placed alone as before. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,8 +240,9 @@ static size_t find_group(const sched_engine_t *e, const sched_deferred_t *q, siz
         c[n++] = &q->d[i];
         for (size_t j = i + 1; j < q->n && n < GROUP_MAX; j++) {
             size_t y = q->d[j].edge, at;
+            /* unequal latencies: a latency-weighted group (unroll_shared_w.c) */
             if (q->done[j] || q->d[j].op != q->d[i].op || !eligible(e, y) ||
-                !mpq_equal(e->p->l[y], e->p->l[x]) || (at = heavy_at(e, y, L)) == SIZE_MAX)
+                (at = heavy_at(e, y, L)) == SIZE_MAX)
                 continue;
             gain |= e->rroute_w[at] < e->rlink_cap[L];
             c[n++] = &q->d[j];
@@ -263,7 +266,12 @@ ssched_status_t ssched_i_sched_place_deferred(sched_engine_t *e, sched_deferred_
         const sched_defer_t *m[GROUP_MAX];
         size_t g;
         size_t L = find_group(e, q, i, m, &g);
-        int placed = L == SIZE_MAX ? 0 : place_group(e, m, g, L, err);
+        int same = 1;
+        for (size_t k = 1; k < g && L != SIZE_MAX; k++)
+            same &= mpq_equal(e->p->l[m[k]->edge], e->p->l[m[0]->edge]);
+        int placed = L == SIZE_MAX ? 0
+                     : same        ? place_group(e, m, g, L, err)
+                                   : ssched_i_sched_place_weighted(e, m, g, L, err);
         if (placed < 0)
             return err->status != SSCHED_OK ? err->status : SSCHED_EINTERNAL;
         if (placed) {
@@ -293,12 +301,12 @@ static int heavy_q(const ssched_platform_t *p, size_t x, size_t k, mpq_t t)
 }
 
 /* Could edges x and y form a group (the engine's rule, necessary
- * conditions): one positive latency, both taking more than half of a
+ * conditions): positive latencies, both taking more than half of a
  * common SHARED link, one of them less than all of it. */
 static int pair_possible(const ssched_platform_t *p, size_t x, size_t y, mpq_t t)
 {
     const ssched_routes_t *rt = p->routes;
-    if (x == y || !p->l || mpq_sgn(p->l[x]) <= 0 || !mpq_equal(p->l[x], p->l[y]))
+    if (x == y || !p->l || mpq_sgn(p->l[x]) <= 0 || mpq_sgn(p->l[y]) <= 0)
         return 0;
     for (size_t i = rt->route_start[x]; i < rt->route_start[x + 1]; i++)
         for (size_t j = rt->route_start[y]; j < rt->route_start[y + 1]; j++) {

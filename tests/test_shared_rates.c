@@ -9,6 +9,7 @@
  * or a member out of phase; under smpirun (exact configuration) the
  * simulated makespan is the plan's to 1e-6 (measured: 1 + 2.4e-14). */
 #include <CUnit/Basic.h>
+#include <gmp.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +38,78 @@ static const char *star =
     "  </zone>\n"
     "</platform>\n";
 
+/* Unequal latencies (routes 200, 350 and 700 us; h1's link 75 MB/s):
+ * latency-weighted groups (schedule/unroll_shared_w.c, check_shared_w.c).
+ * Operation 0's three values share L in proportion 1/200 : 1/350 : 1/700
+ * (53.8, 30.8, 15.4 MB/s), h0 ends its 1 MB after 13/700 s, then h1 and h2
+ * take 2/3 and 1/3 (h1 ends at 1/40 s), then h2 runs alone at its 70 MB/s
+ * and ends at 9/280 s (one after the other at full rates: 36.8 ms). */
+static const char *star_w =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"h0\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h1\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h2\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h3\" speed=\"1Gf\"/>\n"
+    "    <link id=\"p0\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <link id=\"p1\" bandwidth=\"75MBps\" latency=\"250us\"/>\n"
+    "    <link id=\"p2\" bandwidth=\"70MBps\" latency=\"600us\"/>\n"
+    "    <link id=\"L\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <route src=\"h0\" dst=\"h3\"><link_ctn id=\"p0\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h3\"><link_ctn id=\"p1\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h2\" dst=\"h3\"><link_ctn id=\"p2\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h1\"><link_ctn id=\"p0\"/><link_ctn id=\"p1\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h2\"><link_ctn id=\"p0\"/><link_ctn id=\"p2\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"p1\"/><link_ctn id=\"p2\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+/* Two links filled in turn: h1's and h2's routes also cross q (90 MB/s,
+ * 50 us: routes of 200, 400 and 750 us).  While the three share L, q
+ * carries 43 MB/s; once h0 ends, h1 and h2 would take 65 + 35 MB/s of L,
+ * so q fills first and their rates come from q (as link 4 on
+ * small_platform, shared by Jupiter's and Tremblay's routes). */
+static const char *star_q =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"z\" routing=\"Full\">\n"
+    "    <host id=\"h0\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h1\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h2\" speed=\"10Mf\"/>\n"
+    "    <host id=\"h3\" speed=\"1Gf\"/>\n"
+    "    <link id=\"p0\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <link id=\"p1\" bandwidth=\"75MBps\" latency=\"250us\"/>\n"
+    "    <link id=\"p2\" bandwidth=\"70MBps\" latency=\"600us\"/>\n"
+    "    <link id=\"q\" bandwidth=\"90MBps\" latency=\"50us\"/>\n"
+    "    <link id=\"L\" bandwidth=\"100MBps\" latency=\"100us\"/>\n"
+    "    <route src=\"h0\" dst=\"h3\"><link_ctn id=\"p0\"/><link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h3\"><link_ctn id=\"p1\"/><link_ctn id=\"q\"/>"
+    "<link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h2\" dst=\"h3\"><link_ctn id=\"p2\"/><link_ctn id=\"q\"/>"
+    "<link_ctn id=\"L\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h1\"><link_ctn id=\"p0\"/><link_ctn id=\"p1\"/></route>\n"
+    "    <route src=\"h0\" dst=\"h2\"><link_ctn id=\"p0\"/><link_ctn id=\"p2\"/></route>\n"
+    "    <route src=\"h1\" dst=\"h2\"><link_ctn id=\"p1\"/><link_ctn id=\"p2\"/></route>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
 static const char *units = "--unit-bytes 1000000 --flops-per-task 10000000";
 
-/* The planned file (8 operations), or NULL. */
-static json_t *plan(const char **xml, const char **hosts, const char **file)
+/* The planned file (8 operations) on platform text (file names tagged), or NULL. */
+static json_t *plan_on(const char *text, const char *tag, const char **xml, const char **hosts,
+                       const char **file)
 {
-    *xml = tu_tmp_path("sr_star.xml");
-    *hosts = tu_tmp_path("sr_hosts.txt");
-    *file = tu_tmp_path("sr_plan.json");
-    if (tu_write_file(*xml, star) != 0)
+    char name[64];
+    snprintf(name, sizeof name, "sr_%s.xml", tag);
+    *xml = tu_tmp_path(name);
+    snprintf(name, sizeof name, "sr_%s_hosts.txt", tag);
+    *hosts = tu_tmp_path(name);
+    snprintf(name, sizeof name, "sr_%s_plan.json", tag);
+    *file = tu_tmp_path(name);
+    if (tu_write_file(*xml, text) != 0)
         return NULL;
     tu_run_t r;
     tu_run(&r, "export hostfile '%s' -o '%s'", *xml, *hosts);
@@ -58,6 +122,11 @@ static json_t *plan(const char **xml, const char **hosts, const char **file)
         fprintf(stderr, "\n%s\n%s", r.out ? r.out : "", r.err ? r.err : "");
     tu_run_free(&r);
     return ok ? json_load_file(*file, 0, NULL) : NULL;
+}
+
+static json_t *plan(const char **xml, const char **hosts, const char **file)
+{
+    return plan_on(star, "star", xml, hosts, file);
 }
 
 /* 1 valid, 0 invalid, -1 malformed; why: the violation. */
@@ -147,12 +216,92 @@ static void test_groups(void)
     json_object_set_new(x, "end", json_string("152/5000"));
     got = check(m, why, sizeof why);
     CU_ASSERT(got == 0);
-    CU_ASSERT(strstr(why, "lasts more time units") != NULL);
+    /* (alone at its phase start: no latency-weighted group either) */
+    CU_ASSERT(strstr(why, "below its full rate") != NULL);
+    if (got != 0 || !strstr(why, "below its full rate"))
+        fprintf(stderr, "\nno whole g: %d %s\n", got, why);
     json_decref(m);
     json_decref(root);
 }
 
-static void test_smpi(void)
+static const char *end_of(json_t *tr, const char *from, json_int_t op)
+{
+    size_t i = find(tr, from, op);
+    return i == (size_t)-1 ? "" : json_string_value(json_object_get(json_array_get(tr, i), "end"));
+}
+
+static void test_weighted(void)
+{
+    const char *xml, *hosts, *file;
+    json_t *root = plan_on(star_w, "w", &xml, &hosts, &file);
+    CU_ASSERT_FATAL(root != NULL);
+    json_t *tr = json_object_get(root, "transfers");
+    /* operation 0: phases from 700 us (h2 sent at 0), the ends above */
+    size_t i2 = find(tr, "h2", 0);
+    CU_ASSERT_FATAL(i2 != (size_t)-1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(tr, i2), "start")),
+                           "0");
+    CU_ASSERT_STRING_EQUAL(end_of(tr, "h0", 0), "1349/70000"); /* 7/10000 + 13/700 */
+    CU_ASSERT_STRING_EQUAL(end_of(tr, "h1", 0), "257/10000"); /* 7/10000 + 1/40 */
+    CU_ASSERT_STRING_EQUAL(end_of(tr, "h2", 0), "2299/70000"); /* 7/10000 + 9/280 */
+    char why[512];
+    int got = check(root, why, sizeof why);
+    CU_ASSERT(got == 1);
+    if (got != 1)
+        fprintf(stderr, "\nweighted: %d %s\n", got, why);
+
+    /* h1 claimed to end 1 us earlier: the shares give 257/10000 */
+    json_t *m = json_deep_copy(root);
+    json_t *x = json_array_get(json_object_get(m, "transfers"), find(tr, "h1", 0));
+    json_object_set_new(x, "end", json_string("2569/100000"));
+    got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    CU_ASSERT(strstr(why, "latency-weighted") != NULL);
+    if (got != 0 || !strstr(why, "latency-weighted"))
+        fprintf(stderr, "\nweighted end: %d %s\n", got, why);
+    json_decref(m);
+
+    /* h0's value of operation 0 leaves the group (moved to the end at its
+     * full rate): the two left share L otherwise, their ends are wrong */
+    m = json_deep_copy(root);
+    json_t *mt = json_object_get(m, "transfers");
+    size_t i0 = find(mt, "h0", 0);
+    x = json_array_get(mt, i0);
+    json_incref(x);
+    json_array_remove(mt, i0);
+    json_object_set_new(x, "start", json_string("10"));
+    json_object_set_new(x, "end", json_string("10102/1000")); /* 200 us + 10 ms */
+    json_array_append_new(mt, x);
+    got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    CU_ASSERT(strstr(why, "latency-weighted") != NULL);
+    if (got != 0 || !strstr(why, "latency-weighted"))
+        fprintf(stderr, "\nweighted short: %d %s\n", got, why);
+    json_decref(m);
+
+    /* h0's value of operation 1 moved into the group's time, started
+     * before the group's phase: at its full rate it takes all of L, which
+     * the group fills (peak 1) */
+    m = json_deep_copy(root);
+    mt = json_object_get(m, "transfers");
+    size_t i1 = find(mt, "h0", 1);
+    CU_ASSERT_FATAL(i1 != (size_t)-1);
+    x = json_array_get(mt, i1);
+    json_incref(x);
+    json_array_remove(mt, i1);
+    json_object_set_new(x, "start", json_string("1/10000"));
+    json_object_set_new(x, "end", json_string("103/10000")); /* 200 us + 10 ms */
+    json_array_insert_new(mt, 1, x); /* after h2's, which starts at 0 */
+    got = check(m, why, sizeof why);
+    CU_ASSERT(got == 0);
+    CU_ASSERT(strstr(why, "over its capacity") && strstr(why, "latency-weighted group"));
+    if (got != 0 || !strstr(why, "latency-weighted group"))
+        fprintf(stderr, "\nweighted peak: %d %s\n", got, why);
+    json_decref(m);
+    json_decref(root);
+}
+
+static void smpi_on(const char *text, const char *tag)
 {
     char runner[1024];
     snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
@@ -165,7 +314,7 @@ static void test_smpi(void)
         return;
     }
     const char *xml, *hosts, *file;
-    json_t *root = plan(&xml, &hosts, &file);
+    json_t *root = plan_on(text, tag, &xml, &hosts, &file);
     CU_ASSERT_FATAL(root != NULL);
     json_decref(root);
     tu_sh(&r, "'%s' -np 4 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
@@ -181,11 +330,61 @@ static void test_smpi(void)
     tu_run_free(&r);
 }
 
+static void test_smpi(void)
+{
+    smpi_on(star, "star");
+}
+
+/* latency-weighted (measured: 1 + 1.7e-14); two links filled in turn (1 + 2.2e-14) */
+static void test_smpi_weighted(void)
+{
+    smpi_on(star_w, "w");
+    smpi_on(star_q, "q");
+}
+
+/* star_q: the planned file is checked valid (plan_on), and operation 0's
+ * three values are a weighted group: one phase start, each slower than
+ * its full rate (h1's 1 MB at 75 MB/s: 13.3 ms; h2's at 70: 14.3 ms). */
+static void test_two_links(void)
+{
+    const char *xml, *hosts, *file;
+    json_t *root = plan_on(star_q, "q", &xml, &hosts, &file);
+    CU_ASSERT_FATAL(root != NULL);
+    json_t *tr = json_object_get(root, "transfers");
+    const char *from[] = {"h0", "h1", "h2"};
+    const char *lat[] = {"1/5000", "1/2500", "3/4000"};          /* route latencies */
+    const char *full[] = {"51/5000", "103/7500", "421/28000"};  /* l + 1 MB at 100, 75, 70 */
+    mpq_t ph, t, a, b;
+    mpq_inits(ph, t, a, b, NULL);
+    for (int k = 0; k < 3; k++) {
+        size_t i = find(tr, from[k], 0);
+        CU_ASSERT_FATAL(i != (size_t)-1);
+        json_t *x = json_array_get(tr, i);
+        mpq_set_str(a, json_string_value(json_object_get(x, "start")), 10);
+        mpq_set_str(b, json_string_value(json_object_get(x, "end")), 10);
+        mpq_set_str(t, lat[k], 10);
+        mpq_add(t, t, a); /* the phase start */
+        if (k == 0)
+            mpq_set(ph, t);
+        CU_ASSERT(mpq_equal(t, ph));
+        mpq_sub(b, b, a);
+        mpq_set_str(t, full[k], 10);
+        CU_ASSERT(mpq_cmp(b, t) > 0);
+    }
+    mpq_clears(ph, t, a, b, NULL);
+    char why[512];
+    CU_ASSERT(check(root, why, sizeof why) == 1);
+    json_decref(root);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
         {"groups planned, checked, mutations refused", test_groups},
         {"simulated = planned under smpirun", test_smpi},
+        {"latency-weighted groups: exact ends, checked, mutations refused", test_weighted},
+        {"latency-weighted groups: two links filled in turn", test_two_links},
+        {"latency-weighted groups: simulated = planned under smpirun", test_smpi_weighted},
         {NULL, NULL},
     };
     return tu_main("shared_rates", tests);
