@@ -51,6 +51,11 @@
 #        same simulated time, results unchecked, shown '?'): for sizes
 #        whose 2 x NP real buffers do not fit (256 MB on 20 ranks); list
 #        then only algorithms verified at smaller sizes
+#        BIGMEM_LOCK=FILE: each smpirun under `flock FILE` (a machine shared
+#        with other big-memory runs: 256 MB on 16 ranks is about 9 GB)
+#        RUNLOG=FILE: append one line per smpirun and per `ssched plan` of a
+#        size to FILE (platform, collective, bytes, what, user and sys CPU
+#        seconds, max RSS in KB, from /usr/bin/time): the memory a size needs
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build/release}
@@ -65,6 +70,17 @@ MAXSEG=${MAX_SEGMENTS:-512}
 MAX_RANKS=${MAX_RANKS:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-900}
 PLAIN_SHARED=${PLAIN_SHARED:-}
+RUNLOG=${RUNLOG:-}
+BIGMEM_LOCK=${BIGMEM_LOCK:-}
+# timed WHAT CMD...: CMD, its CPU seconds and max RSS appended to RUNLOG
+timed() {
+    what=$1; shift
+    if [ -z "$RUNLOG" ]; then "$@"; return; fi
+    rc=0
+    /usr/bin/time -f '%U %S %M' -o "$W/time" "$@" || rc=$?
+    echo "$(basename "$P" .xml) ${coll:-} ${size:-} $what $(tail -n 1 "$W/time")" >>"$RUNLOG"
+    return $rc
+}
 [ -x "$SSCHED" ] && [ -f "$B/libssched_pmpi_smpi.a" ] ||
     { echo "build first: cmake --build $B (ssched, libssched_pmpi_smpi.a)" >&2; exit 1; }
 W=$(mktemp -d)
@@ -110,7 +126,7 @@ PY
 run() { # label binary coll size root extra...  -> "time verified" or "fail -"
     bin=$1 coll=$2 size=$3 root=$4; shift 4
     # shellcheck disable=SC2086
-    if timeout "$RUN_TIMEOUT" smpirun -np "$NP" -platform "$P" -hostfile "$W/hosts.txt" $CFG "$@" \
+    if timed "$(basename "$bin")${1:+:${1#--cfg=smpi/*:}}" ${BIGMEM_LOCK:+flock "$BIGMEM_LOCK"} timeout "$RUN_TIMEOUT" smpirun -np "$NP" -platform "$P" -hostfile "$W/hosts.txt" $CFG "$@" \
         "$bin" "$coll" "$size" "$size" 1 "$root" >"$W/out" 2>"$W/err"; then
         awk '$1 == "size" { print $4, $6 }' "$W/out"
     else
@@ -210,7 +226,7 @@ PY
             BASE="--overhead-seconds $OVER"
             [ -n "$tdef" ] && [ "$tdef" != fail ] && BASE="$BASE --baseline-seconds $tdef"
             # shellcheck disable=SC2086
-            "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
+            timed plan "$SSCHED" plan "$PP" $PROB --hostfile "$W/hosts.txt" --bytes "$size" \
                 --datatype-size $DT --max-segments "$MAXSEG" -o "$W/plans" --quiet $BASE >"$W/plan.out"
             SEG=$(sed -n 's/^chosen: segment \([0-9]*\) bytes.*/\1/p' "$W/plan.out")
             PRED=$(awk '$1 ~ /^[0-9]+$/ && NF == 3 { if (m == "" || $3 < m) m = $3 } END { print m }' "$W/plan.out")

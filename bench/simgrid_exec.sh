@@ -72,6 +72,15 @@
 #        executor runs the file with the same units; LB(K) is then
 #        max(K/TP, LB1 of a segment), K/TP the original problem's:
 #        schedule/unroll_seg.c)
+#        EXEC_DETACHED=0 (CONFIG=default only): ssched-exec-smpi runs with
+#        --cfg=smpi/send-is-detached-thresh:0 (the MPI runs keep SMPI's
+#        default, 65536).  Under SMPI's default a send below 64 KB is
+#        detached, and the executor then deadlocks in MPI_Waitany on
+#        segmented files whose segments are that small (two_clusters
+#        all-reduce, 1 MB, --segments 25 or 50, even K = 1; SimGrid reports
+#        "Deadlock detected", every rank in ActivityWaitanySimcall); the
+#        option only changes when a sender's request completes, not the
+#        network's times
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build/release}
@@ -200,6 +209,14 @@ for plat in $PLATFORMS; do
         SEG=""
         case " ${SEG_PROBLEMS:-allreduce} " in *" $prob "*) [ -n "${SEGMENTS:-}" ] && SEG="--segments $SEGMENTS" ;; esac
         [ "$PLAN_VIEW" != default ] || P=$W/view.xml
+        if [ "$PLAN_VIEW" = default ] && [ -n "$SEG" ] && [ "$SEGMENTS" != auto ]; then
+            # segmented: the messages are U / P bytes, and SMPI's latency
+            # factor depends on the message size (below 64 KB it differs)
+            # shellcheck disable=SC2086
+            python3 "$ROOT/bench/simgrid_default_view.py" "$P_FILE" "$W/view_seg.xml" \
+                "$((U / SEGMENTS))" ${VIEW_OPTS:-}
+            P=$W/view_seg.xml
+        fi
         # shellcheck disable=SC2086
         if ! timeout "$PLAN_TIMEOUT" "$SSCHED" schedule "$P" "$@" $OPTS $SEG --operations "$K" --unroll --quiet -o "$W/u.json" \
             >"$W/plan.log" 2>&1; then
@@ -227,6 +244,7 @@ d = json.load(open(sys.argv[1])); print(float(int(sys.argv[2]) / F(d.get('upper_
         P=$P_FILE
         if [ "$CONFIG" = default ]; then # smpirun itself: no exact options
             LAUNCH="smpirun $DEFAULT_CFG" PROG=$BUILD/ssched-exec-smpi
+            [ "${EXEC_DETACHED:-}" != 0 ] || LAUNCH="$LAUNCH --cfg=smpi/send-is-detached-thresh:0"
         else
             LAUNCH=$RUNNER PROG=
         fi

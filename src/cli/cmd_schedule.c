@@ -536,11 +536,13 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
         (o->gantt || o->dot || o->trees_dot))
         rc = cli_bad_input("schedule", "allreduce: --gantt, --dot and --trees-dot are not "
                            "supported yet");
-    /* scan (issue 27): unrolled schedules only (src/cli/schedule_scan.c) */
+    /* scan (issue 27): periodic or unrolled (src/cli/schedule_scan.c) */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_SCAN) {
-        if (!o->unroll)
-            rc = cli_bad_input("schedule", "scan: only --unroll schedules are supported so far "
-                               "(--operations K --unroll -o FILE)");
+        if (!o->unroll && (o->gantt || o->dot || o->trees_dot))
+            rc = cli_bad_input("schedule", "scan: a periodic schedule takes no --gantt, --dot "
+                               "or --trees-dot");
+        else if (!o->unroll)
+            ;
         else if (o->fixed || o->has_max_period || o->has_pattern || o->batch || o->pieces >= 0 ||
                  o->no_check || o->gantt || o->dot || o->trees_dot || o->no_split)
             rc = cli_bad_input("schedule", "scan: --unroll takes no --fixed-period, --max-period, "
@@ -559,6 +561,9 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
+        else if (!o->unroll)
+            rc = cli_schedule_scan_periodic(o->output, o->json, o->no_split, o->rule,
+                                            o->fixed ? o->fixed_period : NULL, &p, &pb, &st);
         else
             rc = cli_schedule_scan(o->output, (size_t)o->operations, o->quiet, &p, &pb, &st);
         ssched_steady_free(&st);
