@@ -73,9 +73,35 @@ done
 
 echo
 echo "== unrolled scans (ssched schedule --unroll; checked): makespan against K/TP and K/UB =="
-echo "   (UNROLL_K=\"100 1000\" by default; graph model, one-port and --routers switch)"
-printf '%-12s %-3s %-9s %-16s %6s %-16s %-12s %-12s %8s\n' platform N kind model K makespan \
+echo "   (UNROLL_K=\"100 1000\" by default; graph model, one-port and --routers switch; cpu_s:"
+echo "   the median of REPEAT=3 runs, user+sys, the check included; BEFORE=<git commit>: the"
+echo "   same rows from that commit's ssched beside, e.g. BEFORE=53cca80, before issue 27's"
+echo "   offset-first pattern and the greedy's interval index)"
+OLD=
+if [ -n "${BEFORE:-}" ]; then
+    BDIR=$(mktemp -d)
+    git archive "$BEFORE" | tar -x -C "$BDIR"
+    cmake -S "$BDIR" -B "$BDIR/build" -DCMAKE_BUILD_TYPE=Release -DSSCHED_BUILD_TESTS=OFF >/dev/null
+    cmake --build "$BDIR/build" -j2 --target ssched_cli >/dev/null
+    OLD="$BDIR/build/ssched"
+    trap 'rm -f "$TMP"; rm -rf "$BDIR"' EXIT
+fi
+# run_unroll BIN ARGS..: OUT (the last run's output), RATIO (makespan / LB(K)) and
+# CPU (the median of REPEAT runs' user+sys)
+run_unroll() {
+    local bin=$1 cpus=
+    shift
+    for _ in $(seq "${REPEAT:-3}"); do
+        OUT=$(/usr/bin/time -f '%U %S' -o "$TMP" "$bin" schedule "$@" -o /dev/null)
+        cpus="$cpus $(cpu "$TMP")"
+    done
+    RATIO=$(echo "$OUT" | sed -n 's/^makespan \/ LB(K) = [^ ]* (\([^)]*\)).*/\1/p')
+    CPU=$(echo $cpus | tr ' ' '\n' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+}
+printf '%-12s %-3s %-9s %-16s %6s %-16s %-12s %-12s %8s' platform N kind model K makespan \
     'mk/(K/TP)' 'mk/(K/UB)' cpu_s
+[ -n "$OLD" ] && printf ' %-12s %8s' 'before:mk/LB' cpu_s
+echo
 for spec in tiers-small:4 tiers-small:8 tiers-99:8 tiers-99:16; do
     name=${spec%%:*}
     N=${spec##*:}
@@ -86,14 +112,19 @@ for spec in tiers-small:4 tiers-small:8 tiers-99:8 tiers-99:16; do
         for model in "" "--routers switch"; do
             for K in ${UNROLL_K:-100 1000}; do
                 # shellcheck disable=SC2086
-                OUT=$(/usr/bin/time -f '%U %S' -o "$TMP" "$SSCHED" schedule "$PLAT" \
-                    --problem scan --participants "$LIST" $X $model --operations "$K" \
-                    --unroll -o /dev/null)
+                set -- "$PLAT" --problem scan --participants "$LIST" $X $model --operations "$K" --unroll
+                run_unroll "$SSCHED" "$@"
+                C=$CPU
                 M=$(echo "$OUT" | sed -n 's/^time for K operations: [^ ]* (\([^)]*\)).*/\1/p')
                 R1=$(echo "$OUT" | sed -n 's/^makespan \/ LB(K) = [^ ]* (\([^)]*\)).*/\1/p')
                 R2=$(echo "$OUT" | sed -n 's/.*makespan \/ max(K\/UB, LB1) = [^ ]* (\([^)]*\)).*/\1/p')
-                printf '%-12s %-3s %-9s %-16s %6s %-16s %-12s %-12s %8.2f\n' "$name" "$N" \
-                    "$kind" "${model:-graph}" "$K" "$M" "$R1" "$R2" "$(cpu "$TMP")"
+                printf '%-12s %-3s %-9s %-16s %6s %-16s %-12s %-12s %8.2f' "$name" "$N" \
+                    "$kind" "${model:-graph}" "$K" "$M" "$R1" "$R2" "$C"
+                if [ -n "$OLD" ]; then
+                    run_unroll "$OLD" "$@"
+                    printf ' %-12s %8.2f' "$RATIO" "$CPU"
+                fi
+                echo
             done
         done
     done

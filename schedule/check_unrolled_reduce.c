@@ -31,102 +31,16 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "schedule/check_values.h"
 #include "src/util/internal.h"
 
-/* The values present somewhere: open-addressing table keyed by
- * (node, interval, time-stamp). */
-typedef struct {
-    size_t node, interval;
-    size_t op;
-    int used;
-    char *value;
-    mpq_t since;   /* time it became available at the node */
-    int partial;   /* arriving in pieces: not usable yet   */
-    size_t from;   /* the node the pieces come from        */
-    mpq_t got;     /* the length received so far           */
-} slot_t;
-
-typedef struct {
-    size_t cap, n;
-    slot_t *s;
-} table_t;
-
-static uint64_t hash3(size_t a, size_t b, size_t c)
-{
-    uint64_t h = 1469598103934665603ULL;
-    h = (h ^ a) * 1099511628211ULL;
-    h = (h ^ b) * 1099511628211ULL;
-    h = (h ^ c) * 1099511628211ULL;
-    return h ^ (h >> 29);
-}
-
-static slot_t *lookup(table_t *t, size_t node, size_t interval, size_t op, int insert)
-{
-    if (insert && 2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
-        slot_t *s = calloc(cap, sizeof *s);
-        if (!s)
-            return NULL;
-        for (size_t k = 0; k < t->cap; k++)
-            if (t->s[k].used) {
-                size_t h = hash3(t->s[k].node, t->s[k].interval, t->s[k].op) & (cap - 1);
-                while (s[h].used)
-                    h = (h + 1) & (cap - 1);
-                s[h] = t->s[k];
-            }
-        free(t->s);
-        t->s = s;
-        t->cap = cap;
-    }
-    if (!t->cap)
-        return NULL;
-    size_t h = hash3(node, interval, op) & (t->cap - 1);
-    while (t->s[h].used) {
-        if (t->s[h].node == node && t->s[h].interval == interval && t->s[h].op == op)
-            return &t->s[h];
-        h = (h + 1) & (t->cap - 1);
-    }
-    if (!insert)
-        return NULL;
-    slot_t *x = &t->s[h];
-    x->used = 1;
-    x->node = node;
-    x->interval = interval;
-    x->op = op;
-    x->value = NULL;
-    x->partial = 0;
-    mpq_inits(x->since, x->got, NULL);
-    t->n++;
-    return x;
-}
-
-/* A consumed value leaves the table (a slot with value NULL and one never
- * made answer every question alike: absent, not partial).  The table then
- * holds the values alive at one time (those in flight, and the results at
- * the target, read at the end) instead of every value the schedule ever
- * made: for K = 10^5 operations of 12 participants on tiers-99, 3.5 GB of
- * slots before.  Deletion in linear probing without tombstones (Knuth,
- * TAOCP vol. 3, 6.4 Algorithm R): the slots after the hole that cannot be
- * reached past it move back into it. */
-static void erase(table_t *t, slot_t *x)
-{
-    size_t mask = t->cap - 1, i = (size_t)(x - t->s);
-    mpq_clears(t->s[i].since, t->s[i].got, NULL);
-    free(t->s[i].value);
-    for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
-        if (!t->s[j].used)
-            break;
-        size_t h = hash3(t->s[j].node, t->s[j].interval, t->s[j].op) & mask;
-        /* j's home h lies cyclically in (i, j]: it stays reachable */
-        if (i < j ? (i < h && h <= j) : (i < h || h <= j))
-            continue;
-        t->s[i] = t->s[j]; /* moves the mpq's limbs too */
-        i = j;
-    }
-    t->s[i].used = 0;
-    t->s[i].value = NULL;
-    t->n--;
-}
+/* The values present somewhere (schedule/check_values.h); a consumed
+ * value leaves the table, which then holds the values alive at one time
+ * (those in flight, and the results at the target, read at the end)
+ * instead of every value the schedule ever made: for K = 10^5 operations
+ * of 12 participants on tiers-99, 3.5 GB of slots before. */
+typedef chk_val_t slot_t;
+typedef chk_vals_t table_t;
 
 typedef chk_rev_t ev_t;
 
@@ -145,7 +59,7 @@ static char *take(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
     size_t own = ssched_i_chk_type_own(c, interval);
     if (own != SIZE_MAX && c->participants[own] == node)
         return leaf_value(own, op); /* the participant's own value: always there */
-    slot_t *x = lookup(t, node, interval, op, 0);
+    slot_t *x = ssched_i_chk_val_find(t, node, interval, op, 0);
     int absent = !x || !x->value;
     if (absent || x->partial || mpq_cmp(x->since, at) > 0) {
         char name[96]; /* named only when reported: takes are many */
@@ -161,14 +75,14 @@ static char *take(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
     }
     char *v = x->value;
     x->value = NULL;
-    erase(t, x);
+    ssched_i_chk_val_erase(t, x);
     return v;
 }
 
 static int put(chk_t *c, table_t *t, size_t node, size_t interval, size_t op,
                const mpq_t at, char *value)
 {
-    slot_t *x = lookup(t, node, interval, op, 1);
+    slot_t *x = ssched_i_chk_val_find(t, node, interval, op, 1);
     if (!x) {
         free(value);
         return -1;
@@ -300,7 +214,7 @@ static const char *root_result(chk_t *c, table_t *t, size_t op, const mpq_t at, 
         *nomem = 1;
         return NULL;
     }
-    slot_t *x = lookup(t, c->target, full, op, 0);
+    slot_t *x = ssched_i_chk_val_find(t, c->target, full, op, 0);
     return x && x->value && !x->partial && mpq_cmp(x->since, at) <= 0 ? x->value : NULL;
 }
 
@@ -335,7 +249,7 @@ static ssched_status_t move_value(chk_t *c, table_t *table, ev_t *e, size_t op, 
             return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
         if (v)
             buffers_move(c, buf, e, km, i, j);
-        slot_t *y = v ? lookup(table, j, km, op, 0) : NULL;
+        slot_t *y = v ? ssched_i_chk_val_find(table, j, km, op, 0) : NULL;
         if (y && mpq_cmp_ui(e->len, 1, 1) != 0) {
             y->partial = 1;
             y->from = i;
@@ -344,7 +258,7 @@ static ssched_status_t move_value(chk_t *c, table_t *table, ev_t *e, size_t op, 
         return SSCHED_OK;
     }
     /* later pieces follow in order, from the same node */
-    slot_t *y = lookup(table, j, km, op, 0);
+    slot_t *y = ssched_i_chk_val_find(table, j, km, op, 0);
     if (!y || !y->value || !y->partial || y->from != i || !mpq_equal(y->got, e->off)) {
         char name[96];
         ssched_i_chk_type_name(c, km, name, sizeof name);
@@ -526,7 +440,7 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     if (full == SIZE_MAX && st == SSCHED_OK)
         st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
     for (size_t t = 0; t < K && c->report->valid && st == SSCHED_OK; t++) {
-        slot_t *x = lookup(&table, c->target, full, t, 0);
+        slot_t *x = ssched_i_chk_val_find(&table, c->target, full, t, 0);
         int ok = x && x->value && !x->partial ? ssched_i_chk_reduce_result_ok(c, x->value, t) : 0;
         if (ok < 0)
             st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
@@ -552,12 +466,7 @@ ssched_status_t ssched_i_chk_unrolled_reduce(chk_t *c, json_t *root, const chk_e
     mpq_clear(peak);
     ssched_i_chk_buf_free(buf);
     ssched_i_chk_bsim_free(copies);
-    for (size_t k = 0; k < table.cap; k++)
-        if (table.s[k].used) {
-            free(table.s[k].value);
-            mpq_clears(table.s[k].since, table.s[k].got, NULL);
-        }
-    free(table.s);
+    ssched_i_chk_vals_free(&table);
     for (int k = 0; k < 2; k++)
         mpq_clears(s[k].ev.start, s[k].ev.end, s[k].ev.off, s[k].ev.len, s[k].prev,
                    s[k].prev_scratch, NULL);

@@ -28,68 +28,13 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "schedule/check_values.h"
 #include "src/util/internal.h"
 
-typedef struct {
-    size_t node, type, op;
-    int used;
-    char *value;
-    mpq_t since;
-} val_t;
-
-typedef struct {
-    size_t cap, n;
-    val_t *s;
-} vtab_t;
-
-static uint64_t vhash(size_t a, size_t b, size_t c)
-{
-    uint64_t h = 1469598103934665603ULL;
-    h = (h ^ a) * 1099511628211ULL;
-    h = (h ^ b) * 1099511628211ULL;
-    h = (h ^ c) * 1099511628211ULL;
-    return h ^ (h >> 29);
-}
-
-/* The slot of (node, type, op); insert: make it (NULL: out of memory). */
-static val_t *vfind(vtab_t *t, size_t node, size_t type, size_t op, int insert)
-{
-    if (insert && 2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 1024;
-        val_t *s = calloc(cap, sizeof *s);
-        if (!s)
-            return NULL;
-        for (size_t k = 0; k < t->cap; k++)
-            if (t->s[k].used) {
-                size_t h = vhash(t->s[k].node, t->s[k].type, t->s[k].op) & (cap - 1);
-                while (s[h].used)
-                    h = (h + 1) & (cap - 1);
-                s[h] = t->s[k];
-            }
-        free(t->s);
-        t->s = s;
-        t->cap = cap;
-    }
-    if (!t->cap)
-        return NULL;
-    size_t h = vhash(node, type, op) & (t->cap - 1);
-    while (t->s[h].used) {
-        if (t->s[h].node == node && t->s[h].type == type && t->s[h].op == op)
-            return &t->s[h];
-        h = (h + 1) & (t->cap - 1);
-    }
-    if (!insert)
-        return NULL;
-    val_t *x = &t->s[h];
-    x->used = 1;
-    x->node = node;
-    x->type = type;
-    x->op = op;
-    x->value = NULL;
-    mpq_init(x->since);
-    t->n++;
-    return x;
-}
+/* The values present (schedule/check_values.h; the scan uses node,
+ * interval, op, value and since). */
+typedef chk_val_t val_t;
+typedef chk_vals_t vtab_t;
 
 typedef struct {
     int compute;
@@ -110,7 +55,7 @@ static char *get(chk_t *c, vtab_t *t, size_t node, size_t type, size_t op, const
         snprintf(buf, sizeof buf, "%zu.%zu;", own, op);
         v = strdup(buf);
     } else {
-        val_t *x = vfind(t, node, type, op, 0);
+        val_t *x = ssched_i_chk_val_find(t, node, type, op, 0);
         char name[96];
         if (!x || !x->value || mpq_cmp(x->since, at) > 0) {
             ssched_i_chk_type_name(c, type, name, sizeof name);
@@ -130,7 +75,7 @@ static char *get(chk_t *c, vtab_t *t, size_t node, size_t type, size_t op, const
  * time when it is already there.  0 on out of memory (value freed). */
 static int put(vtab_t *t, size_t node, size_t type, size_t op, const mpq_t at, char *value)
 {
-    val_t *x = vfind(t, node, type, op, 1);
+    val_t *x = ssched_i_chk_val_find(t, node, type, op, 1);
     if (!x) {
         free(value);
         return 0;
@@ -270,7 +215,7 @@ static ssched_status_t results(chk_t *c, vtab_t *t, size_t K)
             if (r == 0 || r >= c->N)
                 continue;
             size_t type = ssched_i_chk_interval(c, 0, j), node = c->participants[r];
-            val_t *x = vfind(t, node, type, op, 0);
+            val_t *x = ssched_i_chk_val_find(t, node, type, op, 0);
             char name[96];
             ssched_i_chk_type_name(c, type, name, sizeof name);
             if (!x || !x->value)
@@ -328,12 +273,7 @@ ssched_status_t ssched_i_chk_unrolled_scan(chk_t *c, json_t *root, const chk_ext
         st = ssched_i_chk_unrolled_claims(c, root, K, c->makespan, zero, 0);
         mpq_clear(zero);
     }
-    for (size_t k = 0; k < table.cap; k++)
-        if (table.s[k].used) {
-            free(table.s[k].value);
-            mpq_clear(table.s[k].since);
-        }
-    free(table.s);
+    ssched_i_chk_vals_free(&table);
     for (int k = 0; k < 2; k++)
         mpq_clears(s[k].ev.start, s[k].ev.end, s[k].prev, NULL);
     ssched_i_chk_ports_free(&ports);
