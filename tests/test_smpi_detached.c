@@ -12,8 +12,8 @@
  * is on), all-reduce of its 4 hosts, 1 MB in 50 segments of 20 KB, K = 1,
  * run by plain smpirun (only the executor's computation kept out of the
  * simulated time), then the exact configuration with only crosstraffic and
- * the detached threshold switched back on.  Each must end, every payload
- * verified.  Skipped when smpirun or ssched-exec-smpi is absent. */
+ * the detached threshold switched back on, then the PMPI interposer (same
+ * run code) with 16 KB segments.  Each must end, every payload verified.  Skipped when smpirun or ssched-exec-smpi is absent. */
 #include <CUnit/Basic.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +104,42 @@ static void test_exact_but_detached(void)
                             "--cfg=smpi/send-is-detached-thresh:65536"));
 }
 
+/* The interposer runs the same executor (libssched_pmpi_smpi): osu_coll's
+ * 1 MB all-reduce with a plan of 16 KB segments, SMPI's default options
+ * (deadlocked as ssched-exec did).  Skipped when osu_coll_smpi is absent
+ * (built with test_pmpi). */
+static void test_interposer(void)
+{
+    char prog[1024], osu[1024];
+    if (!have_smpi(prog, sizeof prog))
+        return;
+    snprintf(osu, sizeof osu, "%s/tests/osu_coll_smpi", SSCHED_BUILD_DIR);
+    tu_run_t r;
+    tu_sh(&r, "test -x '%s'", osu);
+    int have = r.status == 0;
+    tu_run_free(&r);
+    if (!have) {
+        fprintf(stderr, "\n  skipped: osu_coll_smpi absent\n");
+        return;
+    }
+    const char *hosts, *plan, *dir = tu_tmp_path("dt_plans");
+    CU_ASSERT_FATAL(make_case(&hosts, &plan));
+    tu_run(&r, "plan '%s' --problem allreduce --hostfile '%s' --bytes 1048576 --datatype-size 8 "
+           "--segment 16384 -o '%s'", PLAT, hosts, dir);
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    tu_run_free(&r);
+    tu_sh(&r, "SSCHED_PLANS='%s' timeout 300 smpirun --cfg=smpi/simulate-computation:no -np 4 "
+          "-platform '%s' -hostfile '%s' --log=root.thres:critical '%s' allreduce 1048576 "
+          "1048576 1 0", dir, PLAT, hosts, osu);
+    int ok = r.status == 0 && r.out && strstr(r.out, "size 1048576 time ") &&
+             strstr(r.out, "verified yes") && (!r.err || !strstr(r.err, "Deadlock"));
+    CU_ASSERT(ok);
+    if (!ok)
+        fprintf(stderr, "\n  interposer: status %d\n%s\n%s", r.status, r.out ? r.out : "",
+                r.err ? r.err : "");
+    tu_run_free(&r);
+}
+
 int main(void)
 {
     static const tu_test_t tests[] = {
@@ -111,6 +147,8 @@ int main(void)
          test_default_options},
         {"the same, exact configuration with crosstraffic and detached sends: runs, verified",
          test_exact_but_detached},
+        {"the interposer (osu_coll, 16 KB segments), smpirun's default options: verified",
+         test_interposer},
         {NULL, NULL},
     };
     return tu_main("ssched-exec with detached sends (SMPI defaults)", tests);
