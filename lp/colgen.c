@@ -11,6 +11,7 @@
  * feasible solution is a combination of trees or paths, RR-4872 Lemma 2,
  * and the exact duals price every one of them non-positively). */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,45 +142,25 @@ static ssched_status_t price_q(void *vctx, cg_engine_t *e, const ssched_lp_solut
     return st;
 }
 
-static ssched_status_t exact_master(void *vctx, ssched_lp_t *lp, ssched_error_t *err)
-{
-    return ssched_i_cg_exact_master(((cg_ctx_t *)vctx)->m, lp, err);
-}
-
-static size_t n_columns(const void *vctx)
-{
-    return ((const cg_ctx_t *)vctx)->m->n_cols;
-}
-
+/* the master's adapters: the context starts with the master's pointer */
+_Static_assert(offsetof(cg_ctx_t, m) == 0, "cg_ctx_t: m first (ssched_i_cge_master_exact)");
 /* same_order 1: the exact master is the float master, column for column;
  * the engine starts large exact passes from the float optimum */
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 1};
+static const cg_pricer_t pricer = {price_d, price_q, ssched_i_cge_master_exact,
+                                    ssched_i_cge_master_n_columns, 1};
 
 ssched_status_t ssched_i_cg_solve(const ssched_platform_t *p, const ssched_problem_t *pb,
                          const ssched_steady_options_t *opt, ssched_steady_t *out,
                          ssched_error_t *err)
 {
     cg_master_t m;
-    memset(&m, 0, sizeof m);
-    m.p = p;
-    m.pb = pb;
-    m.reduce = pb->kind == SSCHED_PROBLEM_REDUCE;
-    m.n = p->n_nodes;
-    out->method = SSCHED_METHOD_COLGEN;
-    out->kind = pb->kind;
     size_t N = pb->n_participants;
-    ssched_status_t st = SSCHED_OK;
     /* message types: intervals (reduce) or (origin, dest) pairs */
-    if (m.reduce) {
-        out->n_intervals = N * (N + 1) / 2;
-        out->intervals = malloc(out->n_intervals * sizeof *out->intervals);
-        if (!out->intervals)
-            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-        size_t I = 0;
-        for (size_t k = 0; k < N; k++)
-            for (size_t mm = k; mm < N; mm++)
-                out->intervals[I++] = (ssched_interval_t){k, mm};
-    } else {
+    ssched_status_t st = ssched_i_cg_master_start(&m, p, pb, pb->kind == SSCHED_PROBLEM_REDUCE,
+                                                  out, err);
+    if (st != SSCHED_OK)
+        return st;
+    if (!m.reduce) {
         size_t cap = pb->n_sources * pb->n_targets;
         m.types = ssched_i_alloc(cap, sizeof *m.types);
         if (!m.types)

@@ -193,25 +193,10 @@ ssched_status_t ssched_i_cgc_interpret(const cgc_graph_t *g, const cg_master_t *
         mpq_init(f->rate);
         mpq_set(f->rate, rate[e]);
         mpq_mul(q, rate[e], g->sc[e]);
-        /* a switch has no port: its links carry the load instead */
-        if (!cg_is_switch(p, p->from[e]))
-            mpq_add(out->out_busy[p->from[e]], out->out_busy[p->from[e]], q);
-        if (!cg_is_switch(p, p->to[e]))
-            mpq_add(out->in_busy[p->to[e]], out->in_busy[p->to[e]], q);
-        if (ssched_i_edge_tracks_load(p, e))
-            mpq_add(out->link_busy[e], out->link_busy[e], q);
+        ssched_i_cg_add_busy(p, out, e, q);
     }
-    for (size_t i = 0; i < n && st == SSCHED_OK; i++) {
-        if (!cg_is_switch(p, i)) { /* a switch's port rows are empty */
-            mpq_set(out->out_price[i], sol->y[i]);
-            mpq_set(out->in_price[i], sol->y[n + i]);
-        }
-        if (m->cpu_row[i] != SIZE_MAX)
-            mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
-    }
-    for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
-        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = ssched_i_cg_set_prices(m, sol, out, err);
     mpq_clear(q);
     for (size_t e = 0; rate && e < ne; e++)
         mpq_clear(rate[e]);

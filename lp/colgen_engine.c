@@ -373,6 +373,16 @@ static ssched_status_t exact_phase(cg_engine_t *e, const cg_pricer_t *pr, void *
     return st;
 }
 
+ssched_status_t ssched_i_cge_master_exact(void *ctx, ssched_lp_t *lp, ssched_error_t *err)
+{
+    return ssched_i_cg_exact_master(*(cg_master_t *const *)ctx, lp, err);
+}
+
+size_t ssched_i_cge_master_n_columns(const void *ctx)
+{
+    return (*(const cg_master_t *const *)ctx)->n_cols;
+}
+
 ssched_status_t ssched_i_cge_run(cg_engine_t *e, const cg_pricer_t *pr, void *ctx, int do_float,
                                  ssched_error_t *err)
 {

@@ -103,6 +103,13 @@ SSCHED_INTERNAL void ssched_i_cge_tick(cg_engine_t *e, const char *stage, size_t
  * rationally reconstructed values, certified, or its basis.  Returns the
  * previous value; not thread-safe (tests only). */
 SSCHED_INTERNAL size_t ssched_i_cge_set_warm_min_cols(size_t n);
+/* The exact_master and n_columns of a pricer backed by a cg_master_t
+ * (lp/colgen_internal.h) whose context's first member is that master's
+ * pointer (lp/colgen.c, lp/colgen_scan.c: a pointer to a struct is a
+ * pointer to its first member, C11 6.7.2.1). */
+SSCHED_INTERNAL ssched_status_t ssched_i_cge_master_exact(void *ctx, ssched_lp_t *lp,
+                                                          ssched_error_t *err);
+SSCHED_INTERNAL size_t ssched_i_cge_master_n_columns(const void *ctx);
 /* Run the float phase (when do_float) and then the exact phase with pricer
  * pr on context ctx; per-phase figures into out (phase_float, phase_master,
  * phase_pricing), cg_iterations, cg_exact_passes, cg_pricing_seconds, the

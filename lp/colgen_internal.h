@@ -113,6 +113,14 @@ typedef struct {
                                           (colgen_master.c; lazy)        */
 } cg_master_t;
 
+/* The start of a master-backed solve of pb on p: m cleared, its p, pb, n
+ * and reduce (a column is one operation: every row a capacity row) set,
+ * out->method COLGEN and out->kind; with reduce, out's N(N+1)/2
+ * intervals [k, l] of the N participants, k ascending then l.  ENOMEM or
+ * OK. */
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_master_start(cg_master_t *m, const ssched_platform_t *p,
+                                                         const ssched_problem_t *pb, int reduce,
+                                                         ssched_steady_t *out, ssched_error_t *err);
 /* The master's rows: out-port and in-port per node, then a cpu row per
  * node with w (m->reduce) or n_delivery delivery rows, then a row per link
  * resource some edge charges (lp/resources.c: an edge with a switch end;
@@ -148,6 +156,23 @@ static inline int cg_capacity_row(const cg_master_t *m, size_t r)
 {
     return m->reduce || r < 2 * m->n || r >= m->link0;
 }
+/* Reading a certified master back as a steady state (lp/colgen_result.c,
+ * colgen_scan.c, colgen_comm_result.c).  ssched_i_cg_add_merges: column
+ * c at rate lambda, its merges' tasks in out (found or added: out->tasks
+ * has room for every merge) gain lambda and their processors lambda w
+ * (q: scratch).  ssched_i_cg_add_busy: q time units a period on edge e,
+ * to its end ports (a switch has no port: its links carry the load
+ * instead) and to the link resource it tracks.  ssched_i_cg_set_prices:
+ * out's prices from the master's certified duals sol->y (ports but a
+ * switch's, processors of a reduce master, link resources); ENOMEM or
+ * OK. */
+SSCHED_INTERNAL void ssched_i_cg_add_merges(const ssched_platform_t *p, const cg_column_t *c,
+                                            mpq_srcptr lambda, ssched_steady_t *out, mpq_t q);
+SSCHED_INTERNAL void ssched_i_cg_add_busy(const ssched_platform_t *p, ssched_steady_t *out,
+                                          size_t e, const mpq_t q);
+SSCHED_INTERNAL ssched_status_t ssched_i_cg_set_prices(const cg_master_t *m,
+                                                       const ssched_lp_solution_t *sol,
+                                                       ssched_steady_t *out, ssched_error_t *err);
 /* Add a column to the master and to its floating-point model; the master
  * takes ownership.  0 on failure. */
 SSCHED_INTERNAL int ssched_i_cg_master_add(cg_master_t *m, cg_column_t *c);

@@ -310,6 +310,30 @@ ssched_status_t ssched_i_cg_exact_master(const cg_master_t *m, ssched_lp_t *lp, 
     return st;
 }
 
+ssched_status_t ssched_i_cg_master_start(cg_master_t *m, const ssched_platform_t *p,
+                                         const ssched_problem_t *pb, int reduce,
+                                         ssched_steady_t *out, ssched_error_t *err)
+{
+    memset(m, 0, sizeof *m);
+    m->p = p;
+    m->pb = pb;
+    m->reduce = reduce;
+    m->n = p->n_nodes;
+    out->method = SSCHED_METHOD_COLGEN;
+    out->kind = pb->kind;
+    if (!reduce)
+        return SSCHED_OK;
+    size_t N = pb->n_participants;
+    out->n_intervals = N * (N + 1) / 2;
+    out->intervals = ssched_i_alloc(out->n_intervals, sizeof *out->intervals);
+    if (!out->intervals)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0, I = 0; k < N; k++)
+        for (size_t l = k; l < N; l++)
+            out->intervals[I++] = (ssched_interval_t){k, l};
+    return SSCHED_OK;
+}
+
 ssched_status_t ssched_i_cg_master_rows(cg_master_t *m, size_t n_delivery, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->p;

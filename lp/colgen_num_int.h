@@ -9,25 +9,7 @@
 #include <gmp.h>
 #include <stdint.h>
 
-#undef NUM
-#undef N_EXACT
-#undef N_INIT
-#undef N_CLEAR
-#undef N_SET
-#undef N_SETUI
-#undef N_ZERO
-#undef N_ADD
-#undef N_SUB
-#undef N_ADDUI
-#undef N_MULUI
-#undef N_MUL_Q
-#undef N_CMP
-#undef N_SWAP
-#undef N_POS
-#undef N_OUT
-#undef N_AT
-#undef N_REF
-#undef SFX
+#include "lp/colgen_num_undef.h" /* the previous number type's macros */
 
 #if defined(CG_NUM_I64)
 #define NUM int64_t

@@ -120,6 +120,56 @@ static int rate_ref_cmp(const void *a, const void *b)
 
 /* Interpret the certified master: rates per (edge, type/interval), tasks,
  * port and processor occupation and prices, the rated trees. */
+void ssched_i_cg_add_merges(const ssched_platform_t *p, const cg_column_t *c, mpq_srcptr lambda,
+                            ssched_steady_t *out, mpq_t q)
+{
+    for (size_t x = 0; x < c->n_merges; x++) {
+        size_t y;
+        for (y = 0; y < out->n_tasks; y++)
+            if (out->tasks[y].node == c->merge_node[x] && out->tasks[y].k == c->merge_k[x] &&
+                out->tasks[y].l == c->merge_l[x] && out->tasks[y].m == c->merge_m[x])
+                break;
+        if (y == out->n_tasks) {
+            out->tasks[y] = (ssched_task_t){.node = c->merge_node[x], .k = c->merge_k[x],
+                                            .l = c->merge_l[x], .m = c->merge_m[x]};
+            mpq_init(out->tasks[y].rate);
+            out->n_tasks++;
+        }
+        mpq_add(out->tasks[y].rate, out->tasks[y].rate, lambda);
+        mpq_mul(q, lambda, p->w[c->merge_node[x]]);
+        mpq_add(out->compute_busy[c->merge_node[x]], out->compute_busy[c->merge_node[x]], q);
+    }
+}
+
+void ssched_i_cg_add_busy(const ssched_platform_t *p, ssched_steady_t *out, size_t e, const mpq_t q)
+{
+    if (!cg_is_switch(p, p->from[e]))
+        mpq_add(out->out_busy[p->from[e]], out->out_busy[p->from[e]], q);
+    if (!cg_is_switch(p, p->to[e]))
+        mpq_add(out->in_busy[p->to[e]], out->in_busy[p->to[e]], q);
+    if (ssched_i_edge_tracks_load(p, e))
+        mpq_add(out->link_busy[e], out->link_busy[e], q);
+}
+
+ssched_status_t ssched_i_cg_set_prices(const cg_master_t *m, const ssched_lp_solution_t *sol,
+                                       ssched_steady_t *out, ssched_error_t *err)
+{
+    const ssched_platform_t *p = m->p;
+    size_t n = p->n_nodes;
+    for (size_t i = 0; i < n; i++) {
+        if (!cg_is_switch(p, i)) { /* a switch's port rows are empty */
+            mpq_set(out->out_price[i], sol->y[i]);
+            mpq_set(out->in_price[i], sol->y[n + i]);
+        }
+        if (m->reduce && m->cpu_row[i] != SIZE_MAX)
+            mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
+    }
+    for (size_t k = 0; k < m->nres; k++)
+        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
+            return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    return SSCHED_OK;
+}
+
 ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssched_error_t *err)
 {
     const ssched_platform_t *p = m->p;
@@ -163,25 +213,7 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
             size_t e = c->send_edge[x], ty = m->reduce ? c->send_interval[x] : c->type;
             refs[n_refs++] = (rate_ref_t){ty * ne + e, first_col + k};
         }
-        for (size_t x = 0; x < c->n_merges; x++) {
-            size_t y;
-            for (y = 0; y < out->n_tasks; y++)
-                if (out->tasks[y].node == c->merge_node[x] && out->tasks[y].k == c->merge_k[x] &&
-                    out->tasks[y].l == c->merge_l[x] && out->tasks[y].m == c->merge_m[x])
-                    break;
-            if (y == out->n_tasks) {
-                ssched_task_t *nt2 = &out->tasks[y];
-                nt2->node = c->merge_node[x];
-                nt2->k = c->merge_k[x];
-                nt2->l = c->merge_l[x];
-                nt2->m = c->merge_m[x];
-                mpq_init(nt2->rate);
-                out->n_tasks++;
-            }
-            mpq_add(out->tasks[y].rate, out->tasks[y].rate, lambda);
-            mpq_mul(q, lambda, p->w[c->merge_node[x]]);
-            mpq_add(out->compute_busy[c->merge_node[x]], out->compute_busy[c->merge_node[x]], q);
-        }
+        ssched_i_cg_add_merges(p, c, lambda, out, q);
         if (m->reduce) {
             ssched_tree_t *t = &out->rated_trees[out->n_rated_trees];
             int made = column_to_tree(m, out, c, t);
@@ -215,27 +247,12 @@ ssched_status_t ssched_i_cg_interpret(cg_master_t *m, ssched_steady_t *out, ssch
             mpq_add(f->rate, f->rate, sol->x[refs[r2].col]);
         mpq_mul(q, f->rate, p->c[f->edge]);
         mpq_mul(q, q, m->pb->size);
-        /* a switch has no port: its links carry the load instead */
-        if (!cg_is_switch(p, p->from[f->edge]))
-            mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], q);
-        if (!cg_is_switch(p, p->to[f->edge]))
-            mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
-        if (ssched_i_edge_tracks_load(p, f->edge))
-            mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], q);
+        ssched_i_cg_add_busy(p, out, f->edge, q);
     }
     if (out->flows)
         qsort(out->flows, out->n_flows, sizeof *out->flows, ssched_i_lp_flow_by_edge_then_type);
-    for (size_t i = 0; i < n; i++) {
-        if (!cg_is_switch(p, i)) { /* a switch's port rows are empty */
-            mpq_set(out->out_price[i], sol->y[i]);
-            mpq_set(out->in_price[i], sol->y[n + i]);
-        }
-        if (m->reduce && m->cpu_row[i] != SIZE_MAX)
-            mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
-    }
-    for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
-        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = ssched_i_cg_set_prices(m, sol, out, err);
     free(refs);
     mpq_clear(q);
     return st;

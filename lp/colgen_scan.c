@@ -2,6 +2,7 @@
  * (lp/colgen_scan.h): the ordered reduce's master (one operation per
  * column; ports, processors, links) with the anchor-chain pricer, on the
  * engine (lp/colgen_engine.h), read back as a certified feasible packing. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,17 +70,10 @@ static ssched_status_t price_q(void *vctx, cg_engine_t *e, const ssched_lp_solut
     return SSCHED_OK;
 }
 
-static ssched_status_t exact_master(void *vctx, ssched_lp_t *lp, ssched_error_t *err)
-{
-    return ssched_i_cg_exact_master(((cgs_ctx_t *)vctx)->m, lp, err);
-}
-
-static size_t n_columns(const void *vctx)
-{
-    return ((const cgs_ctx_t *)vctx)->m->n_cols;
-}
-
-static const cg_pricer_t pricer = {price_d, price_q, exact_master, n_columns, 0};
+/* the master's adapters: the context starts with the master's pointer */
+_Static_assert(offsetof(cgs_ctx_t, m) == 0, "cgs_ctx_t: m first (ssched_i_cge_master_exact)");
+static const cg_pricer_t pricer = {price_d, price_q, ssched_i_cge_master_exact,
+                                    ssched_i_cge_master_n_columns, 0};
 
 /* Column c as a public structure (rate unset). */
 static int to_structure(const ssched_steady_t *out, const cg_column_t *c,
@@ -145,22 +139,7 @@ static ssched_status_t interpret(cg_master_t *m, const ssched_problem_t *pb, ssc
             size_t r = c->send_interval[x] * ne + c->send_edge[x];
             mpq_add(rate[r], rate[r], lambda);
         }
-        for (size_t x = 0; x < c->n_merges; x++) {
-            size_t y;
-            for (y = 0; y < out->n_tasks; y++)
-                if (out->tasks[y].node == c->merge_node[x] && out->tasks[y].k == c->merge_k[x] &&
-                    out->tasks[y].l == c->merge_l[x] && out->tasks[y].m == c->merge_m[x])
-                    break;
-            if (y == out->n_tasks) {
-                out->tasks[y] = (ssched_task_t){.node = c->merge_node[x], .k = c->merge_k[x],
-                                                .l = c->merge_l[x], .m = c->merge_m[x]};
-                mpq_init(out->tasks[y].rate);
-                out->n_tasks++;
-            }
-            mpq_add(out->tasks[y].rate, out->tasks[y].rate, lambda);
-            mpq_mul(q, lambda, p->w[c->merge_node[x]]);
-            mpq_add(out->compute_busy[c->merge_node[x]], out->compute_busy[c->merge_node[x]], q);
-        }
+        ssched_i_cg_add_merges(p, c, lambda, out, q);
     }
     for (size_t k = 0; k < ne * nI && st == SSCHED_OK; k++) {
         if (mpq_sgn(rate[k]) == 0)
@@ -172,25 +151,11 @@ static ssched_status_t interpret(cg_master_t *m, const ssched_problem_t *pb, ssc
         mpq_set(f->rate, rate[k]);
         mpq_mul(q, rate[k], p->c[f->edge]);
         mpq_mul(q, q, pb->size);
-        if (!cg_is_switch(p, p->from[f->edge]))
-            mpq_add(out->out_busy[p->from[f->edge]], out->out_busy[p->from[f->edge]], q);
-        if (!cg_is_switch(p, p->to[f->edge]))
-            mpq_add(out->in_busy[p->to[f->edge]], out->in_busy[p->to[f->edge]], q);
-        if (ssched_i_edge_tracks_load(p, f->edge))
-            mpq_add(out->link_busy[f->edge], out->link_busy[f->edge], q);
+        ssched_i_cg_add_busy(p, out, f->edge, q);
     }
     qsort(out->flows, out->n_flows, sizeof *out->flows, ssched_i_lp_flow_by_edge_then_type);
-    for (size_t i = 0; i < n; i++) {
-        if (!cg_is_switch(p, i)) {
-            mpq_set(out->out_price[i], sol->y[i]);
-            mpq_set(out->in_price[i], sol->y[n + i]);
-        }
-        if (m->cpu_row[i] != SIZE_MAX)
-            mpq_set(out->compute_price[i], sol->y[m->cpu_row[i]]);
-    }
-    for (size_t k = 0; k < m->nres && st == SSCHED_OK; k++)
-        if (m->link_row[k] != SIZE_MAX && !ssched_i_res_set_price(p, out, k, sol->y[m->link_row[k]]))
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    if (st == SSCHED_OK)
+        st = ssched_i_cg_set_prices(m, sol, out, err);
     ssched_i_mpq_vec_free(rate, ne * nI);
     mpq_clear(q);
     return st;
@@ -201,22 +166,11 @@ ssched_status_t ssched_i_cgs_solve(const ssched_platform_t *p, const ssched_prob
                                    ssched_error_t *err)
 {
     cg_master_t m;
-    memset(&m, 0, sizeof m);
-    m.p = p;
-    m.pb = pb;
-    m.reduce = 1; /* one operation per column, every row a capacity row */
-    m.n = p->n_nodes;
-    out->method = SSCHED_METHOD_COLGEN;
-    out->kind = pb->kind;
-    size_t N = pb->n_participants;
-    out->n_intervals = N * (N + 1) / 2;
-    out->intervals = ssched_i_alloc(out->n_intervals, sizeof *out->intervals);
-    if (!out->intervals)
-        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    for (size_t k = 0, I = 0; k < N; k++)
-        for (size_t mm = k; mm < N; mm++)
-            out->intervals[I++] = (ssched_interval_t){k, mm};
-    ssched_status_t st = ssched_i_cg_master_rows(&m, 0, err);
+    /* one operation per column, every row a capacity row */
+    ssched_status_t st = ssched_i_cg_master_start(&m, p, pb, 1, out, err);
+    if (st != SSCHED_OK)
+        return st;
+    st = ssched_i_cg_master_rows(&m, 0, err);
     cg_engine_t eng;
     memset(&eng, 0, sizeof eng);
     if (st == SSCHED_OK)

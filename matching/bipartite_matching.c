@@ -223,17 +223,24 @@ static int layers_one_free(mt_hk_t *h, size_t limit)
     if (!reached_from(h, v, 1, limit))
         return -1;
     /* layer 2 is the left nodes still INF whose matched right node a
-     * layer-1 node reaches.  Every other left node gets 2 as well: the DFS
-     * reads dist[w] == d + 1 only for a w reached from a node of layer d,
-     * so a 2 is read only from layer 1, where "reached from layer 1" holds
-     * by itself; layer 2 looks for a 3 (none) and layer 0 for a 1.  The
-     * DFS therefore takes the same steps as with the exact layer 2, whose
-     * computation scanned right lists to their ends once the graph was
-     * sparse (a sum over nearly every live pair in each of ~pairs rounds,
-     * a third of the P = 512 preemptive redistribution). */
-    for (size_t x = 0; x < h->n; x++)
-        if (h->dist[x] == HK_INF)
-            h->dist[x] = 2;
+     * layer-1 node reaches.  The DFS reads dist[w] == d + 1 only for a w
+     * reached from a node of layer d, so a 2 is read only from layer 1,
+     * where "reached from layer 1" holds by itself: any INF node may be
+     * given 2.  And from a node w of layer 2 the DFS looks for a free right
+     * node (only v) or a node of layer 3 (none): it augments through w iff
+     * w has a usable pair to v, and otherwise scans w's whole list, fails
+     * and sets dist[w] = INF.  So only those INF nodes with a usable pair
+     * to v get 2 (read from v's right list); for the others the DFS now
+     * skips at once what it used to enter, scan and abandon, and it takes
+     * the same augmenting path.  (Entering those dead ends was most of the
+     * search in the sparse rounds of the P = 512 preemptive
+     * redistribution.  Before that, the exact layer 2 scanned right lists
+     * to their ends each round.) */
+    for (size_t k = h->radj_start[v]; k < h->radj_start[v] + h->radj_len[v]; k++) {
+        size_t p = h->radj[k], w = h->pu[p];
+        if (h->rank[p] <= limit && h->dist[w] == HK_INF)
+            h->dist[w] = 2;
+    }
     return 1;
 }
 

@@ -39,6 +39,12 @@ void ssched_schedule_free(ssched_schedule_t *s)
     free(s->commodities);
     free(s->intervals);
     free(s->computations);
+    for (size_t k = 0; k < s->n_scan_structures; k++) {
+        free(s->scan_structures[k].tasks);
+        free(s->scan_structures[k].sends);
+        mpq_clear(s->scan_structures[k].rate);
+    }
+    free(s->scan_structures);
     ssched_trees_free(&s->trees);
     ssched_sets_free(&s->sets);
     ssched_arborescences_free(&s->arborescences);
@@ -213,7 +219,8 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
     ssched_schedule_free(out);
     ssched_schedule_init(out);
     if ((pb->kind == SSCHED_PROBLEM_BROADCAST) != (st->kind == SSCHED_PROBLEM_BROADCAST) ||
-        (pb->kind == SSCHED_PROBLEM_ALLREDUCE) != (st->kind == SSCHED_PROBLEM_ALLREDUCE))
+        (pb->kind == SSCHED_PROBLEM_ALLREDUCE) != (st->kind == SSCHED_PROBLEM_ALLREDUCE) ||
+        (pb->kind == SSCHED_PROBLEM_SCAN) != (st->kind == SSCHED_PROBLEM_SCAN))
         return ssched_error_set(err, SSCHED_EINPUT, "schedule: the solution is not of the problem's kind");
     out->kind = pb->kind;
     mpq_set(out->throughput, st->throughput);
@@ -226,6 +233,9 @@ ssched_status_t ssched_schedule_build(const ssched_platform_t *p, const ssched_p
         status = ssched_i_sched_build_reduce(p, pb, st, opt, out, err);
     } else if (pb->kind == SSCHED_PROBLEM_ALLREDUCE) {
         return ssched_i_sched_build_allreduce(p, pb, st, opt, out, err);
+    } else if (pb->kind == SSCHED_PROBLEM_SCAN) {
+        /* applies no_split itself (build_scan.c) */
+        return ssched_i_sched_build_scan(p, pb, st, opt, out, err);
     } else if (pb->kind == SSCHED_PROBLEM_BROADCAST) {
         /* applies no_split itself; with switches (a multicast: a switch is
          * never a target) the slots are not compared with one-port ones */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "schedule/check_internal.h"
+#include "schedule/check_periodic_scan.h"
 #include "src/util/internal.h"
 #include "ssched/rational.h"
 
@@ -472,11 +473,9 @@ ssched_status_t ssched_i_chk_check_buffer(const char *text, size_t len, int mapp
     else if ((st = ssched_i_chk_read_platform(&c, root, periodic)) == SSCHED_OK &&
              (st = ssched_i_chk_read_problem(&c, root, periodic)) == SSCHED_OK &&
              (st = ssched_i_chk_get_q(&c, root, "throughput", "schedule", c.throughput)) == SSCHED_OK) {
-        if (!strcmp(format, "ssched-schedule/1") && c.scan) {
-            st = ssched_i_chk_bad(&c, "a periodic scan schedule is not supported by this "
-                                      "checker (unrolled files only)");
-        } else if (!strcmp(format, "ssched-schedule/1")) {
-            st = c.allreduce ? ssched_i_chk_allreduce(&c, root)
+        if (!strcmp(format, "ssched-schedule/1")) {
+            st = c.scan        ? ssched_i_chk_periodic_scan(&c, root) /* check_periodic_scan.c */
+                 : c.allreduce ? ssched_i_chk_allreduce(&c, root)
                  : c.bcast   ? ssched_i_chk_broadcast(&c, root)
                              : ssched_i_chk_periodic(&c, root);
             if (st == SSCHED_OK && report->valid)

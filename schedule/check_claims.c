@@ -90,7 +90,8 @@ ssched_status_t ssched_i_chk_claims(chk_t *c, json_t *root, const mpq_t period, 
     if (mpq_sgn(ops) < 0 || !is_integer(ops))
         return ssched_i_chk_violation(c, "operations_per_period must be a non-negative integer"), SSCHED_OK;
     json_t *fig = json_object_get(root, "figures"), *fixed = json_object_get(root, "fixed_period");
-    json_t *trees = json_object_get(root, "trees");
+    /* a scan's prefix structures weigh like trees (instances per period) */
+    json_t *trees = json_object_get(root, c->scan ? "structures" : "trees");
     if (!fig && !fixed)
         return SSCHED_OK; /* the file claims nothing more */
     if (!fig)

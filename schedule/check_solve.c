@@ -249,6 +249,24 @@ ssched_status_t ssched_i_chk_throughput_claims(chk_t *c, json_t *root)
     else if (c->report->unrolled) {
         /* steady_time, lower_bound and ratio were recomputed from it */
         st = equal_claim(c, root, "throughput", "schedule", ref.tp, what);
+    } else if (c->scan) {
+        /* a periodic scan's throughput is its structures' packing: exactly
+         * the achievable TP re-derived here, never a number taken on trust
+         * (a fixed period: the packing's TP is optimal_throughput, and the
+         * floors and extras stay below it) */
+        if (fixed && mpq_cmp(c->throughput, ref.tp) > 0) {
+            show(c->throughput, a, sizeof a);
+            show(ref.tp, b, sizeof b);
+            ssched_i_chk_violation(c, "the throughput %s exceeds %s %s (its problem solved "
+                                      "again)", a, what, b);
+        }
+        if ((st = equal_claim(c, fixed ? fixed : root, fixed ? "optimal_throughput" : "throughput",
+                              fixed ? "fixed_period" : "schedule", ref.tp, what)) == SSCHED_OK &&
+            (st = equal_claim(c, root, "upper_bound", "schedule", ref.ub,
+                              "the certified upper bound")) == SSCHED_OK && c->report->valid &&
+            json_is_true(json_object_get(root, "optimal")) != mpq_equal(ref.tp, ref.ub))
+            ssched_i_chk_violation(c, "\"optimal\" does not say whether the achievable TP reaches "
+                                      "the certified upper bound (its problem solved again)");
     } else if (mpq_cmp(c->throughput, ref.ub) > 0) {
         /* the slots reach it, so only a checker or solver bug gets here */
         show(c->throughput, a, sizeof a);

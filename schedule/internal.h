@@ -68,4 +68,10 @@ SSCHED_INTERNAL ssched_status_t ssched_i_sched_build_allreduce(
         const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
         const ssched_schedule_options_t *opt, ssched_schedule_t *out, ssched_error_t *err);
 
+/* The scan front end of ssched_schedule_build() (build_scan.c); applies
+ * no_split itself. */
+SSCHED_INTERNAL ssched_status_t ssched_i_sched_build_scan(
+        const ssched_platform_t *p, const ssched_problem_t *pb, const ssched_steady_t *st,
+        const ssched_schedule_options_t *opt, ssched_schedule_t *out, ssched_error_t *err);
+
 #endif

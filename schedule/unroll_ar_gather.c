@@ -72,16 +72,8 @@ static size_t pick_host(sched_pk_t *k, const ssched_problem_t *pb, const unsigne
             ok = ssched_i_sched_pk_touch_edge(k, &t, prev, h);
         if (ok && last)
             ok = ssched_i_sched_pk_touch_edge(k, &t, h, root);
-        if (!ok)
-            continue;
-        double s1, s2;
-        ssched_i_sched_pk_score(k, &t, &s1, &s2);
-        if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
-            b1 = s1;
-            b2 = s2;
+        if (ok && ssched_i_sched_pk_keep_best(k, &t, &b1, &b2, best))
             bh = h;
-            *best = t;
-        }
     }
     return bh;
 }

@@ -44,16 +44,8 @@ size_t ssched_i_sched_pk_best_relay(sched_pk_t *k, const unsigned char *helper,
         for (size_t v = 0; ok && fan && v < nn; v++)
             if (fan[v])
                 ok = ssched_i_sched_pk_touch_edge(k, &t, h, v);
-        if (!ok)
-            continue;
-        double s1, s2;
-        ssched_i_sched_pk_score(k, &t, &s1, &s2);
-        if (ssched_i_sched_pk_lex_better(s1, s2, b1, b2)) {
-            b1 = s1;
-            b2 = s2;
+        if (ok && ssched_i_sched_pk_keep_best(k, &t, &b1, &b2, best))
             bh = h;
-            *best = t;
-        }
     }
     return bh;
 }

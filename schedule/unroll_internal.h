@@ -566,6 +566,21 @@ static inline int ssched_i_sched_pk_lex_better(double x1, double x2, double b1, 
 {
     return x1 < b1 * (1 - 1e-12) || (x1 <= b1 * (1 + 1e-12) && x2 < b2 * (1 - 1e-12));
 }
+/* A chooser's step: when the candidate touching t scores better than the
+ * best (*b1, *b2) so far (ssched_i_sched_pk_lex_better), it becomes the
+ * best (its score in *b1, *b2, its touches in *best) and 1 is returned. */
+static inline int ssched_i_sched_pk_keep_best(const sched_pk_t *k, const sched_touch_t *t,
+                                              double *b1, double *b2, sched_touch_t *best)
+{
+    double s1, s2;
+    ssched_i_sched_pk_score(k, t, &s1, &s2);
+    if (!ssched_i_sched_pk_lex_better(s1, s2, *b1, *b2))
+        return 0;
+    *b1 = s1;
+    *b2 = s2;
+    *best = *t;
+    return 1;
+}
 /* Growing an arborescence's copies (unroll_arb_grow.c): join the `left`
  * participants (part) not reached yet, each from a reached node that
  * forwards (participants only with free_fwd; the root only with root_fwd,

@@ -8,6 +8,29 @@
 #include "ssched/makespan.h"
 #include "test_util.h"
 
+/* The programs' pseudo-random numbers in [0, bound): a 64-bit LCG
+ * (Knuth's MMIX constants), high bits; a program defines MK_RNG_SEED
+ * before including this header to get rnd(). */
+#ifdef MK_RNG_SEED
+static unsigned long long rng_state = MK_RNG_SEED;
+static inline unsigned rnd(unsigned bound)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)((rng_state >> 33) % bound);
+}
+#endif
+
+/* The generic branch-and-bound with only technique `bit` on (0 the
+ * theory order, 1 theory pruning, 2 the strong bound, 3 symmetry). */
+static inline void mk_bnb_one_technique(ssched_mk_bnb_options_t *o, int bit)
+{
+    ssched_mk_bnb_options(o, SSCHED_MK_BNB_GENERIC);
+    o->theory_order = bit == 0;
+    o->theory_prune = bit == 1;
+    o->strong_bound = bit == 2;
+    o->symmetry = bit == 3;
+}
+
 /* A cluster from "t0,t1,..." (the test fails if it does not parse). */
 static inline void make_cluster(ssched_mk_cluster_t *c, const char *list)
 {

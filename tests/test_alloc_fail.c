@@ -217,6 +217,37 @@ static ssched_status_t run_schedule(const void *varg, char *answer, size_t size)
     return st;
 }
 
+/* Solve a scan of fig6's P0,P1,P2 and build one period
+ * (schedule/build_scan.c): the answer is its throughput. */
+static ssched_status_t run_scan_schedule(const void *arg, char *answer, size_t size)
+{
+    (void)arg;
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_steady_t s;
+    ssched_schedule_t sch;
+    ssched_platform_init(&p);
+    ssched_problem_init(&pb);
+    ssched_steady_init(&s);
+    ssched_schedule_init(&sch);
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    ssched_status_t st = ssched_platform_load_graphml(&p, FIG6, &err);
+    if (st == SSCHED_OK)
+        st = ssched_problem_set_scan(&pb, &p, "P0,P1,P2", 0, &err);
+    if (st == SSCHED_OK)
+        st = ssched_steady_solve(&p, &pb, NULL, &s, &err);
+    if (st == SSCHED_OK)
+        st = ssched_schedule_build(&p, &pb, &s, NULL, &sch, &err);
+    if (st == SSCHED_OK)
+        gmp_snprintf(answer, size, "%Qd", sch.throughput);
+    ssched_schedule_free(&sch);
+    ssched_steady_free(&s);
+    ssched_problem_free(&pb);
+    ssched_platform_free(&p);
+    return st;
+}
+
 static char *schedule_text; /* made once by the CLI */
 
 /* Check the periodic schedule text: the answer is its validity. */
@@ -375,6 +406,8 @@ static void test_schedule(void)
     sweep(&a);
     job_t b = {"schedule and unroll scatter", run_schedule, &scatter_colgen, 1};
     sweep(&b);
+    job_t c = {"periodic scan schedule", run_scan_schedule, NULL, 1};
+    sweep(&c);
 }
 
 static void test_check(void)
@@ -390,6 +423,17 @@ static void test_check(void)
      * input whatever the cause (schedule/ is not this test's to change) */
     job_t j = {"check reduce schedule", run_check, NULL, 0};
     sweep(&j);
+    free(schedule_text);
+    schedule_text = NULL;
+    /* a periodic scan: its structures, balance rule and re-solve */
+    path = tu_tmp_path("fig6-scan.json");
+    CU_ASSERT_EQUAL_FATAL(tu_run(&r, "schedule %s --problem scan --participants P0,P1,P2 "
+                                     "--json -o %s", FIG6, path), 0);
+    tu_run_free(&r);
+    schedule_text = tu_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(schedule_text);
+    job_t k = {"check periodic scan schedule", run_check, NULL, 0};
+    sweep(&k);
     free(schedule_text);
     schedule_text = NULL;
 }

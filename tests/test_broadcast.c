@@ -318,18 +318,8 @@ static void test_tiers_vs_esolver(void)
     mpq_t tp;
     mpq_init(tp);
     for (unsigned seed = 1; seed <= 6; seed++) {
-        ssched_gen_tiers_params_t P;
-        ssched_gen_tiers_params_init(&P);
-        P.seed = seed;
-        P.wan = 2;
-        P.man_per_wan = 1;
-        P.lan_per_man = 1 + seed % 2;
-        P.hosts_per_lan = 2;
         ssched_platform_t p;
-        ssched_platform_init(&p);
-        ssched_error_t err;
-        CU_ASSERT_EQUAL_FATAL(ssched_gen_tiers(&P, &p, &err), SSCHED_OK);
-        ssched_gen_tiers_params_free(&P);
+        tu_small_tiers(&p, seed);
         size_t host = SIZE_MAX, seen = 0;
         for (size_t i = 0; i < p.n_nodes; i++)
             if (p.has_w[i] && seen++ == seed % 3)

@@ -278,22 +278,11 @@ static void test_random(void)
 static void test_tiers(void)
 {
     for (unsigned seed = 1; seed <= 3; seed++) {
-        ssched_gen_tiers_params_t P;
-        ssched_gen_tiers_params_init(&P);
-        P.seed = seed;
-        P.wan = 2;
-        P.man_per_wan = 1;
-        P.lan_per_man = 1 + seed % 2;
-        P.hosts_per_lan = 2;
         ssched_platform_t p;
-        ssched_platform_init(&p);
+        tu_small_tiers(&p, seed);
         ssched_error_t err;
         ssched_error_clear(&err);
-        CU_ASSERT_EQUAL_FATAL(ssched_gen_tiers(&P, &p, &err), SSCHED_OK);
-        ssched_gen_tiers_params_free(&P);
-        size_t host = 0;
-        while (!p.has_w[host])
-            host++;
+        size_t host = tu_first_host(&p);
         for (int ns = 0; ns <= 1; ns++) {
             ssched_schedule_t s;
             ssched_schedule_init(&s);

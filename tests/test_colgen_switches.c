@@ -252,84 +252,43 @@ static int any_switch(const ssched_platform_t *p)
     return 0;
 }
 
-static void test_random_scatters(void)
+/* runs random platforms with a switch (some_platform(k), 4 + tu_pick(spread)
+ * nodes), each with a random problem of kind on its hosts when it has 2
+ * (tu_random_host_problem) and a random size; how many check_instance
+ * checked */
+static int random_runs(int runs, unsigned spread, ssched_problem_kind_t kind, size_t max_part)
 {
     int checked = 0;
-    for (int k = 0; k < 45; k++) {
+    for (int k = 0; k < runs; k++) {
         ssched_platform_t p;
-        some_platform(&p, k, 4 + tu_pick(5));
+        some_platform(&p, k, 4 + tu_pick(spread));
         size_t h[16], nh = hosts_of(&p, h);
         if (nh >= 2 && any_switch(&p)) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_SCATTER;
-            pb.n_sources = 1;
-            pb.sources = malloc(sizeof(size_t));
-            pb.sources[0] = h[tu_pick((unsigned)nh)];
-            pb.targets = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh; i++)
-                if (h[i] != pb.sources[0] && (tu_pick(3) || pb.n_targets == 0))
-                    pb.targets[pb.n_targets++] = h[i];
+            tu_random_host_problem(&pb, kind, h, nh, max_part);
             random_size(&pb);
             checked += check_instance(&p, &pb);
             ssched_problem_free(&pb);
         }
         ssched_platform_free(&p);
     }
-    CU_ASSERT(checked >= 20);
+    return checked;
+}
+
+static void test_random_scatters(void)
+{
+    CU_ASSERT(random_runs(45, 5, SSCHED_PROBLEM_SCATTER, 0) >= 20);
 }
 
 static void test_random_gossips(void)
 {
-    int checked = 0;
-    for (int k = 0; k < 40; k++) {
-        ssched_platform_t p;
-        some_platform(&p, k, 4 + tu_pick(4));
-        size_t h[16], nh = hosts_of(&p, h);
-        if (nh >= 2 && any_switch(&p)) {
-            ssched_problem_t pb;
-            ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_GOSSIP;
-            pb.sources = malloc(nh * sizeof(size_t));
-            pb.targets = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh; i++) {
-                if (tu_pick(4) || pb.n_sources == 0)
-                    pb.sources[pb.n_sources++] = h[i];
-                if (tu_pick(4) || pb.n_targets == 0)
-                    pb.targets[pb.n_targets++] = h[i];
-            }
-            random_size(&pb);
-            checked += check_instance(&p, &pb);
-            ssched_problem_free(&pb);
-        }
-        ssched_platform_free(&p);
-    }
-    CU_ASSERT(checked >= 20);
+    CU_ASSERT(random_runs(40, 4, SSCHED_PROBLEM_GOSSIP, 0) >= 20);
 }
 
 static void test_random_reduces(void)
 {
-    int checked = 0;
-    for (int k = 0; k < 45; k++) {
-        ssched_platform_t p;
-        some_platform(&p, k, 4 + tu_pick(4));
-        size_t h[16], nh = hosts_of(&p, h);
-        if (nh >= 2 && any_switch(&p)) {
-            ssched_problem_t pb;
-            ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_REDUCE;
-            pb.participants = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh && pb.n_participants < 4; i++)
-                if (tu_pick(3) || nh - i <= 2 - pb.n_participants)
-                    pb.participants[pb.n_participants++] = h[i];
-            pb.target = h[tu_pick((unsigned)nh)];
-            random_size(&pb);
-            checked += check_instance(&p, &pb);
-            ssched_problem_free(&pb);
-        }
-        ssched_platform_free(&p);
-    }
-    CU_ASSERT(checked >= 20);
+    CU_ASSERT(random_runs(45, 4, SSCHED_PROBLEM_REDUCE, 4) >= 20);
 }
 
 /* Runs after the three random suites. */

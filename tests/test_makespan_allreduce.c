@@ -3,14 +3,9 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
+#define MK_RNG_SEED 4242 /* rnd() */
 #include "mk_test_util.h"
 
-static unsigned long long rng_state = 4242;
-static unsigned rnd(unsigned bound)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (unsigned)((rng_state >> 33) % bound);
-}
 
 /* SNF+FNF uses the fastest processor as hub and is exactly SNF to it
  * followed by FNF from it, shifted by the reduce makespan. */

@@ -4,14 +4,9 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
+#define MK_RNG_SEED 777 /* rnd() */
 #include "mk_test_util.h"
 
-static unsigned long long rng_state = 777;
-static unsigned rnd(unsigned bound)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (unsigned)((rng_state >> 33) % bound);
-}
 
 /* Seed 002 Fig. 1's cluster (times 1, 1, 2, 3, 2).  FNF from 0: 1 at 1;
  * then 2 (t=2) and 4 (t=2) at 2 (from 0 and from 1, fastest senders
@@ -185,11 +180,7 @@ static void test_dpk_vs_bnb(void)
         if (n <= 11) { /* every technique alone */
             for (int bit = 0; bit < 4; bit++) {
                 ssched_mk_bnb_options_t o;
-                ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-                o.theory_order = bit == 0;
-                o.theory_prune = bit == 1;
-                o.strong_bound = bit == 2;
-                o.symmetry = bit == 3;
+                mk_bnb_one_technique(&o, bit);
                 CU_ASSERT(ssched_mk_broadcast_bnb(&c, src, &o, &b, &st, &err) == SSCHED_OK);
                 CU_ASSERT(st.leaves >= 1);
                 bad += !mpq_equal(a.makespan, b.makespan);

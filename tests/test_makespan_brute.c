@@ -7,16 +7,11 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
+#define MK_RNG_SEED 0x9e3779b97f4a7c15ULL /* rnd() */
 #include "mk_test_util.h"
 
 /* ----------------------------------------------------------- utilities */
 
-static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
-static unsigned rnd(unsigned bound)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (unsigned)((rng_state >> 33) % bound);
-}
 
 /* A random cluster of n processors: times from a pool of `classes` random
  * rationals (classes = 0: all independent). */
@@ -252,8 +247,34 @@ static int count_classes(const ssched_mk_cluster_t *c, size_t skip)
     return k;
 }
 
-/* Every reduce algorithm against opt; returns the number of mismatches. */
-static int check_reduce_algorithms(const ssched_mk_cluster_t *c, size_t dest, const mpq_t opt)
+/* One collective's algorithms: the heuristic within twice the optimum
+ * (reduce: SNF, seed 000 Theorem 2; broadcast: FNF, seed 002 Theorem 4.7),
+ * the class-count program, branch-and-bound and the optimal choice. */
+typedef struct {
+    ssched_status_t (*heuristic)(const ssched_mk_cluster_t *c, size_t root,
+                                 ssched_mk_schedule_t *out, ssched_error_t *err);
+    ssched_status_t (*dpk)(const ssched_mk_cluster_t *c, size_t root, ssched_mk_schedule_t *out,
+                           ssched_mk_stats_t *stats, ssched_error_t *err);
+    ssched_status_t (*bnb)(const ssched_mk_cluster_t *c, size_t root,
+                           const ssched_mk_bnb_options_t *opt, ssched_mk_schedule_t *out,
+                           ssched_mk_stats_t *stats, ssched_error_t *err);
+    ssched_status_t (*optimal)(const ssched_mk_cluster_t *c, size_t root,
+                               ssched_mk_schedule_t *out, ssched_mk_stats_t *stats,
+                               ssched_error_t *err);
+    int reduce; /* also the two-class programs, and every preset's search completes */
+} mk_algorithms_t;
+
+static const mk_algorithms_t reduce_algorithms = {ssched_mk_reduce_snf, ssched_mk_reduce_dpk,
+                                                  ssched_mk_reduce_bnb, ssched_mk_reduce_optimal,
+                                                  1};
+static const mk_algorithms_t broadcast_algorithms = {
+        ssched_mk_broadcast_fnf, ssched_mk_broadcast_dpk, ssched_mk_broadcast_bnb,
+        ssched_mk_broadcast_optimal, 0};
+
+/* Every algorithm of a against opt from root; returns the number of
+ * mismatches. */
+static int check_algorithms(const mk_algorithms_t *a, const ssched_mk_cluster_t *c, size_t root,
+                            const mpq_t opt)
 {
     int bad = 0;
     ssched_mk_schedule_t s;
@@ -263,40 +284,37 @@ static int check_reduce_algorithms(const ssched_mk_cluster_t *c, size_t dest, co
     mpq_t twice;
     mpq_init(twice);
 
-    CU_ASSERT(ssched_mk_reduce_snf(c, dest, &s, &err) == SSCHED_OK);
+    CU_ASSERT(a->heuristic(c, root, &s, &err) == SSCHED_OK);
     assert_valid(c, &s);
     mpq_add(twice, opt, opt);
-    bad += mpq_cmp(s.makespan, opt) < 0 || mpq_cmp(s.makespan, twice) > 0; /* Theorem 2 */
+    bad += mpq_cmp(s.makespan, opt) < 0 || mpq_cmp(s.makespan, twice) > 0;
 
-    if (count_classes(c, dest) <= 2)
+    if (a->reduce && count_classes(c, root) <= 2)
         for (int v = SSCHED_MK_DP2_NAIVE; v <= SSCHED_MK_DP2_MONO_SF; v++) {
-            CU_ASSERT(ssched_mk_reduce_dp2(c, dest, (ssched_mk_dp2_variant_t)v, &s, &stats, &err) == SSCHED_OK);
+            CU_ASSERT(ssched_mk_reduce_dp2(c, root, (ssched_mk_dp2_variant_t)v, &s, &stats, &err) == SSCHED_OK);
             assert_valid(c, &s);
             bad += !mpq_equal(s.makespan, opt);
         }
-    CU_ASSERT(ssched_mk_reduce_dpk(c, dest, &s, &stats, &err) == SSCHED_OK);
+    CU_ASSERT(a->dpk(c, root, &s, &stats, &err) == SSCHED_OK);
     assert_valid(c, &s);
     bad += !mpq_equal(s.makespan, opt);
     for (int p = SSCHED_MK_BNB_GENERIC; p <= SSCHED_MK_BNB_FULL; p++) {
         ssched_mk_bnb_options_t o;
         ssched_mk_bnb_options(&o, (ssched_mk_bnb_preset_t)p);
-        CU_ASSERT(ssched_mk_reduce_bnb(c, dest, &o, &s, &stats, &err) == SSCHED_OK);
+        CU_ASSERT(a->bnb(c, root, &o, &s, &stats, &err) == SSCHED_OK);
         assert_valid(c, &s);
         bad += !mpq_equal(s.makespan, opt);
-        CU_ASSERT(stats.complete == 1);
+        if (a->reduce)
+            CU_ASSERT(stats.complete == 1);
     }
     /* each technique alone must stay exact too */
     for (int bit = 0; bit < 4; bit++) {
         ssched_mk_bnb_options_t o;
-        ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-        o.theory_order = bit == 0;
-        o.theory_prune = bit == 1;
-        o.strong_bound = bit == 2;
-        o.symmetry = bit == 3;
-        CU_ASSERT(ssched_mk_reduce_bnb(c, dest, &o, &s, &stats, &err) == SSCHED_OK);
+        mk_bnb_one_technique(&o, bit);
+        CU_ASSERT(a->bnb(c, root, &o, &s, &stats, &err) == SSCHED_OK);
         bad += !mpq_equal(s.makespan, opt);
     }
-    CU_ASSERT(ssched_mk_reduce_optimal(c, dest, &s, &stats, &err) == SSCHED_OK);
+    CU_ASSERT(a->optimal(c, root, &s, &stats, &err) == SSCHED_OK);
     assert_valid(c, &s);
     bad += !mpq_equal(s.makespan, opt);
     mpq_clear(twice);
@@ -304,45 +322,14 @@ static int check_reduce_algorithms(const ssched_mk_cluster_t *c, size_t dest, co
     return bad;
 }
 
+static int check_reduce_algorithms(const ssched_mk_cluster_t *c, size_t dest, const mpq_t opt)
+{
+    return check_algorithms(&reduce_algorithms, c, dest, opt);
+}
+
 static int check_broadcast_algorithms(const ssched_mk_cluster_t *c, size_t src, const mpq_t opt)
 {
-    int bad = 0;
-    ssched_mk_schedule_t s;
-    ssched_mk_schedule_init(&s);
-    ssched_error_t err;
-    ssched_mk_stats_t stats;
-    mpq_t twice;
-    mpq_init(twice);
-    mpq_add(twice, opt, opt);
-    CU_ASSERT(ssched_mk_broadcast_fnf(c, src, &s, &err) == SSCHED_OK);
-    assert_valid(c, &s);
-    bad += mpq_cmp(s.makespan, opt) < 0 || mpq_cmp(s.makespan, twice) > 0; /* Thm 4.7 */
-    CU_ASSERT(ssched_mk_broadcast_dpk(c, src, &s, &stats, &err) == SSCHED_OK);
-    assert_valid(c, &s);
-    bad += !mpq_equal(s.makespan, opt);
-    for (int p = SSCHED_MK_BNB_GENERIC; p <= SSCHED_MK_BNB_FULL; p++) {
-        ssched_mk_bnb_options_t o;
-        ssched_mk_bnb_options(&o, (ssched_mk_bnb_preset_t)p);
-        CU_ASSERT(ssched_mk_broadcast_bnb(c, src, &o, &s, &stats, &err) == SSCHED_OK);
-        assert_valid(c, &s);
-        bad += !mpq_equal(s.makespan, opt);
-    }
-    for (int bit = 0; bit < 4; bit++) {
-        ssched_mk_bnb_options_t o;
-        ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-        o.theory_order = bit == 0;
-        o.theory_prune = bit == 1;
-        o.strong_bound = bit == 2;
-        o.symmetry = bit == 3;
-        CU_ASSERT(ssched_mk_broadcast_bnb(c, src, &o, &s, &stats, &err) == SSCHED_OK);
-        bad += !mpq_equal(s.makespan, opt);
-    }
-    CU_ASSERT(ssched_mk_broadcast_optimal(c, src, &s, &stats, &err) == SSCHED_OK);
-    assert_valid(c, &s);
-    bad += !mpq_equal(s.makespan, opt);
-    mpq_clear(twice);
-    ssched_mk_schedule_free(&s);
-    return bad;
+    return check_algorithms(&broadcast_algorithms, c, src, opt);
 }
 
 /* --------------------------------------------------------------- tests */

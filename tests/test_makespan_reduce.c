@@ -4,14 +4,9 @@
 #include <string.h>
 
 #include "ssched/makespan.h"
+#define MK_RNG_SEED 12345 /* rnd() */
 #include "mk_test_util.h"
 
-static unsigned long long rng_state = 12345;
-static unsigned rnd(unsigned bound)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (unsigned)((rng_state >> 33) % bound);
-}
 
 /* Seed 000 Fig. 1's cluster (A..G = 10,5,5,5,4,2,2, A the destination).
  * SNF by hand: B,C,D start at 0 (free 7 -> 1); at 5 they end (free 4): E
@@ -223,11 +218,7 @@ static void test_dpk_vs_bnb(void)
         if (n <= 12)
             for (int bit = 0; bit < 4; bit++) {
                 ssched_mk_bnb_options_t o;
-                ssched_mk_bnb_options(&o, SSCHED_MK_BNB_GENERIC);
-                o.theory_order = bit == 0;
-                o.theory_prune = bit == 1;
-                o.strong_bound = bit == 2;
-                o.symmetry = bit == 3;
+                mk_bnb_one_technique(&o, bit);
                 CU_ASSERT(ssched_mk_reduce_bnb(&c, dest, &o, &b, &st, &err) == SSCHED_OK);
                 CU_ASSERT(mpq_equal(a.makespan, b.makespan));
             }

@@ -319,18 +319,9 @@ static double unroll_checked(const ssched_platform_t *p, const ssched_problem_t 
     ssched_error_t err;
     ssched_error_clear(&err);
     CU_ASSERT_EQUAL_FATAL(ssched_unroll_plan(p, pb, st, K, NULL, 0, &s, &err), SSCHED_OK);
-    const char *path = tu_tmp_path("mc_stream.json");
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
-    fclose(f);
-    ssched_check_report_t rep;
-    CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
-    if (!rep.valid)
-        fprintf(stderr, "\n  K=%lu: %s\n", K, rep.violation);
-    CU_ASSERT(rep.valid);
+    tu_stream_checked(p, pb, &s, K, "mc_stream.json", &fig, "multicast");
     mpq_t q;
     mpq_init(q);
     mpq_div(q, fig.makespan, fig.steady_time);
@@ -347,22 +338,11 @@ static double unroll_checked(const ssched_platform_t *p, const ssched_problem_t 
 static void test_switches(void)
 {
     for (unsigned seed = 1; seed <= 3; seed++) {
-        ssched_gen_tiers_params_t P;
-        ssched_gen_tiers_params_init(&P);
-        P.seed = seed;
-        P.wan = 2;
-        P.man_per_wan = 1;
-        P.lan_per_man = 1 + seed % 2;
-        P.hosts_per_lan = 2;
         ssched_platform_t p;
-        ssched_platform_init(&p);
+        tu_small_tiers(&p, seed);
         ssched_error_t err;
         ssched_error_clear(&err);
-        CU_ASSERT_EQUAL_FATAL(ssched_gen_tiers(&P, &p, &err), SSCHED_OK);
-        ssched_gen_tiers_params_free(&P);
-        size_t host = 0;
-        while (!p.has_w[host])
-            host++;
+        size_t host = tu_first_host(&p);
         for (size_t i = 0; i < p.n_nodes; i++)
             p.multiport[i] = !p.has_w[i];
         ssched_problem_t pb;

@@ -294,22 +294,30 @@ static void test_random_against_esolver(void)
     CU_ASSERT(compared >= 20);
 }
 
-static void test_unrolled_overhead(void)
+/* fig6's reduce of P0, P1, P2 to P0: solved, scheduled with whole
+ * messages (--no-split); everything initialised here. */
+static void fig6_whole_schedule(ssched_platform_t *p, ssched_problem_t *pb, ssched_steady_t *s,
+                                ssched_schedule_t *sch)
 {
-    ssched_platform_t p;
-    fig6(&p);
-    ssched_problem_t pb;
-    ssched_problem_init(&pb);
-    ssched_problem_set_reduce(&pb, &p, "P0,P1,P2", "P0", NULL);
-    ssched_steady_t s;
-    ssched_steady_init(&s);
-    ssched_steady_solve(&p, &pb, NULL, &s, NULL);
+    fig6(p);
+    ssched_problem_init(pb);
+    CU_ASSERT_EQUAL_FATAL(ssched_problem_set_reduce(pb, p, "P0,P1,P2", "P0", NULL), SSCHED_OK);
+    ssched_steady_init(s);
+    CU_ASSERT_EQUAL_FATAL(ssched_steady_solve(p, pb, NULL, s, NULL), SSCHED_OK);
     ssched_schedule_options_t opt;
     ssched_schedule_options_default(&opt);
     opt.no_split = 1;
+    ssched_schedule_init(sch);
+    CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(p, pb, s, &opt, sch, NULL), SSCHED_OK);
+}
+
+static void test_unrolled_overhead(void)
+{
+    ssched_platform_t p;
+    ssched_problem_t pb;
+    ssched_steady_t s;
     ssched_schedule_t sch;
-    ssched_schedule_init(&sch);
-    CU_ASSERT_EQUAL_FATAL(ssched_schedule_build(&p, &pb, &s, &opt, &sch, NULL), SSCHED_OK);
+    fig6_whole_schedule(&p, &pb, &s, &sch);
     unsigned long ops = mpz_get_ui(sch.ops_per_period);
     mpq_t first;
     mpq_init(first);
@@ -338,19 +346,10 @@ static void test_unrolled_overhead(void)
 static void test_checker_catches_reduce_errors(void)
 {
     ssched_platform_t p;
-    fig6(&p);
     ssched_problem_t pb;
-    ssched_problem_init(&pb);
-    ssched_problem_set_reduce(&pb, &p, "P0,P1,P2", "P0", NULL);
     ssched_steady_t s;
-    ssched_steady_init(&s);
-    ssched_steady_solve(&p, &pb, NULL, &s, NULL);
-    ssched_schedule_options_t opt;
-    ssched_schedule_options_default(&opt);
-    opt.no_split = 1;
     ssched_schedule_t sch;
-    ssched_schedule_init(&sch);
-    ssched_schedule_build(&p, &pb, &s, &opt, &sch, NULL);
+    fig6_whole_schedule(&p, &pb, &s, &sch);
     ssched_unrolled_t u;
     ssched_unrolled_init(&u);
     ssched_unroll(&p, &pb, &sch, 12, &u, NULL);

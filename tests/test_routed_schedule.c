@@ -363,14 +363,7 @@ static size_t run(const ssched_platform_t *p, ssched_problem_t *pb, size_t K, in
         CU_ASSERT(tu_mpq_equals(st.throughput, tp));
     CU_ASSERT_FATAL(ssched_schedule_build(p, pb, &st, NULL, &per, &err) == SSCHED_OK);
     check_periodic(p, &per);
-    ssched_status_t r = ssched_unroll_plan(p, pb, &st, K, NULL, no_split, &s, &err);
-    if (r != SSCHED_OK)
-        fprintf(stderr, "\n  plan: %s\n", err.message);
-    CU_ASSERT_FATAL(r == SSCHED_OK);
-    r = ssched_unroll(p, pb, &s, K, &u, &err);
-    if (r != SSCHED_OK)
-        fprintf(stderr, "\n  unroll: %s\n", err.message);
-    CU_ASSERT_FATAL(r == SSCHED_OK);
+    tu_unroll_planned(p, pb, &st, K, no_split, &s, &u);
     size_t fat = check_unrolled(p, pb, &u);
     /* K / TP <= makespan */
     mpq_t q;
@@ -499,8 +492,7 @@ static void test_backbone(void)
     ssched_schedule_init(&s);
     ssched_unrolled_init(&u);
     CU_ASSERT_FATAL(ssched_steady_solve(&p, &pb, NULL, &st, &err) == SSCHED_OK);
-    CU_ASSERT_FATAL(ssched_unroll_plan(&p, &pb, &st, 8, NULL, 0, &s, &err) == SSCHED_OK);
-    CU_ASSERT_FATAL(ssched_unroll(&p, &pb, &s, 8, &u, &err) == SSCHED_OK);
+    tu_unroll_planned(&p, &pb, &st, 8, 0, &s, &u);
     char *text = tu_unrolled_json(&p, &pb, &s, &u);
     CU_ASSERT_FATAL(text != NULL);
     char why[512];

@@ -21,56 +21,20 @@ static const char *cases[][2] = {
                "Ginette,Bourassa,Boivin"},
 };
 
-/* The exact-configuration wrapper in runner; 0 (and a skip line) when it
- * or smpirun is absent. */
-static int smpi_runner(char *runner, size_t cap)
-{
-    snprintf(runner, cap, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
-    tu_run_t r;
-    tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
-    int have = r.status == 0;
-    tu_run_free(&r);
-    if (!have)
-        fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
-    return have;
-}
-
-/* Run plan on the platform file with np ranks (hostfile hosts): every
- * payload verified and simulated / schedule makespan within 1e-6. */
-static int run_within(const char *label, const char *runner, int np, const char *xml,
-                      const char *hosts, const char *plan, const char *units, double tol)
-{
-    tu_run_t r;
-    tu_sh(&r, "'%s' -np %d -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
-          "--verify --json", runner, np, xml, hosts, plan, units);
-    const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
-    double ratio = m ? atof(m + 9) : 0;
-    int ok = r.status == 0 && r.out && strstr(r.out, "\"verified\": true") &&
-             ratio > 1 - tol && ratio < 1 + tol;
-    if (!ok)
-        fprintf(stderr, "\n  %s: status %d ratio %.17g\n%s\n%s", label, r.status, ratio,
-                r.out ? r.out : "", r.err ? r.err : "");
-    tu_run_free(&r);
-    return ok;
-}
-
 static int run_exact(const char *label, const char *runner, int np, const char *xml,
                      const char *hosts, const char *plan, const char *units)
 {
-    return run_within(label, runner, np, xml, hosts, plan, units, 1e-6);
+    return tu_smpi_within(label, runner, np, xml, hosts, plan, units, 1e-6, NULL);
 }
 
 static void test_small_platform(void)
 {
     char runner[1024];
-    if (!smpi_runner(runner, sizeof runner))
+    if (!tu_smpi_runner(runner, sizeof runner))
         return;
     tu_run_t r;
     const char *xml = SSCHED_DATA_DIR "/simgrid/small_platform.xml";
-    const char *hosts = tu_tmp_path("rs_hosts.txt"), *plan = tu_tmp_path("rs_plan.json");
-    tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
-    CU_ASSERT_EQUAL_FATAL(r.status, 0);
-    tu_run_free(&r);
+    const char *hosts = tu_hostfile(xml, "rs_hosts.txt"), *plan = tu_tmp_path("rs_plan.json");
     const char *units = "--unit-bytes 1000000 --flops-per-task 10000000";
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         tu_run(&r, "schedule '%s' %s %s --operations 8 --unroll -o '%s'", xml, cases[k][1], units,
@@ -95,21 +59,11 @@ static void test_small_platform(void)
 static void test_cluster_backbone(void)
 {
     char runner[1024];
-    if (!smpi_runner(runner, sizeof runner))
+    if (!tu_smpi_runner(runner, sizeof runner))
         return;
     tu_run_t r;
-    const char *xml = tu_tmp_path("rs_cluster4.xml"), *hosts = tu_tmp_path("rs_hosts4.txt");
-    const char *plan = tu_tmp_path("rs_plan4.json");
-    CU_ASSERT_FATAL(tu_write_file(xml,
-        "<?xml version='1.0'?>\n"
-        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-        "<platform version=\"4.1\">\n"
-        "  <cluster id=\"c\" prefix=\"node-\" radical=\"0-3\" suffix=\"\" speed=\"1Gf\" "
-        "bw=\"125MBps\" lat=\"50us\" bb_bw=\"2.25GBps\" bb_lat=\"500us\"/>\n"
-        "</platform>\n") == 0);
-    tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
-    CU_ASSERT_FATAL(r.status == 0);
-    tu_run_free(&r);
+    const char *xml = tu_cluster4_xml("rs_cluster4.xml");
+    const char *hosts = tu_hostfile(xml, "rs_hosts4.txt"), *plan = tu_tmp_path("rs_plan4.json");
     const char *units = "--unit-bytes 1000000 --flops-per-task 10000000";
     const char *g = "node-0,node-1,node-2,node-3";
     static const char *probs[] = {"gossip --sources %s --targets %s",
@@ -150,14 +104,11 @@ static void test_cluster_backbone(void)
 static void test_two_clusters(void)
 {
     char runner[1024];
-    if (!smpi_runner(runner, sizeof runner))
+    if (!tu_smpi_runner(runner, sizeof runner))
         return;
     tu_run_t r;
     const char *xml = SSCHED_DATA_DIR "/simgrid/two_clusters.xml";
-    const char *hosts = tu_tmp_path("rs_hosts2.txt"), *plan = tu_tmp_path("rs_plan2.json");
-    tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
-    CU_ASSERT_FATAL(r.status == 0);
-    tu_run_free(&r);
+    const char *hosts = tu_hostfile(xml, "rs_hosts2.txt"), *plan = tu_tmp_path("rs_plan2.json");
     const char *units = "--unit-bytes 1000000 --flops-per-task 10000000";
     tu_run(&r, "schedule '%s' --problem allreduce --participants alice0.crepe.fr,"
            "alice1.crepe.fr,bob0.hamburger.edu,bob1.hamburger.edu %s --operations 7 --unroll "
@@ -176,14 +127,11 @@ static void test_two_clusters(void)
 static void test_two_clusters_segments(void)
 {
     char runner[1024];
-    if (!smpi_runner(runner, sizeof runner))
+    if (!tu_smpi_runner(runner, sizeof runner))
         return;
     tu_run_t r;
     const char *xml = SSCHED_DATA_DIR "/simgrid/two_clusters.xml";
-    const char *hosts = tu_tmp_path("rs_hosts2s.txt"), *dir = tu_tmp_path("rs_plans2s");
-    tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
-    CU_ASSERT_FATAL(r.status == 0);
-    tu_run_free(&r);
+    const char *hosts = tu_hostfile(xml, "rs_hosts2s.txt"), *dir = tu_tmp_path("rs_plans2s");
     static const char *probs[][2] = {{"reduce --target alice0.crepe.fr", "reduce"},
                                      {"allreduce", "allreduce"}};
     for (size_t k = 0; k < 2; k++) {
@@ -196,8 +144,8 @@ static void test_two_clusters_segments(void)
             continue;
         char plan[1024];
         snprintf(plan, sizeof plan, "%s/%s-4194304-r0.unrolled.json", dir, probs[k][1]);
-        CU_ASSERT(run_within(probs[k][1], runner, 4, xml, hosts, plan,
-                             "--unit-bytes 16384 --flops-per-task 16384", 1e-3));
+        CU_ASSERT(tu_smpi_within(probs[k][1], runner, 4, xml, hosts, plan,
+                                 "--unit-bytes 16384 --flops-per-task 16384", 1e-3, NULL));
     }
 }
 

@@ -441,7 +441,7 @@ static void test_cli(void)
         "solve '%s' --problem scan --participants P0,P1 --target P2",
         "solve '%s' --problem reduce --participants P0,P1 --target P2 --exclusive",
         "solve '%s' --problem scan --participants P0,P1 --commutative",
-        "schedule '%s' --problem scan --participants P0,P1 -o /dev/null",
+        "schedule '%s' --problem scan --participants P0,P1 --gantt /dev/null",
         "report '%s' --problem scan --participants P0,P1 -o /dev/null",
         NULL};
     for (size_t k = 0; bad[k]; k++) {

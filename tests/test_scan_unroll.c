@@ -313,7 +313,7 @@ static void test_cli(void)
     tu_run_free(&r);
     remove(path);
     static const char *const bad[] = {
-        "schedule '%s' --problem scan --participants h0_0_0_0,h0_0_1_0 -o /dev/null",
+        "schedule '%s' --problem scan --participants h0_0_0_0,h0_0_1_0 --dot /dev/null",
         "schedule '%s' --problem scan --participants h0_0_0_0,h0_0_1_0 --operations 5 --unroll "
         "--batch 2 -o /dev/null",
         "schedule '%s' --problem scan --participants h0_0_0_0,h0_0_1_0 --operations 5 --unroll "

@@ -305,6 +305,29 @@ static void test_brute_force_largest(void)
 
 /* ---- Algorithm 1 == Algorithm 2 == exact search on larger instances ------- */
 
+/* Algorithm 1, Algorithm 2 and the exact search on ti with n tasks, each
+ * result checked (solve_checked): the three makespans must be equal; 1 if
+ * they are. */
+static int three_agree(const tinst_t *ti, long n)
+{
+    ssched_sb_platform_t pl;
+    to_platform(&pl, ti);
+    mpq_t m1, m2, m3;
+    mpq_inits(m1, m2, m3, NULL);
+    ssched_sb_result_t r;
+    ssched_sb_result_init(&r);
+    solve_checked(&pl, ti, n, SSCHED_SB_DP, m1, &r);
+    solve_checked(&pl, ti, n, SSCHED_SB_DP_FAST, m2, &r);
+    solve_checked(&pl, ti, n, SSCHED_SB_EXACT, m3, &r);
+    CU_ASSERT(mpq_equal(m1, m2));
+    CU_ASSERT(mpq_equal(m1, m3));
+    int same = mpq_equal(m1, m2) && mpq_equal(m1, m3);
+    ssched_sb_result_free(&r);
+    mpq_clears(m1, m2, m3, NULL);
+    ssched_sb_platform_free(&pl);
+    return same;
+}
+
 static void compare_exact_three(int kind, int reps, int maxp, long maxn)
 {
     for (int rep = 0; rep < reps; rep++) {
@@ -312,22 +335,8 @@ static void compare_exact_three(int kind, int reps, int maxp, long maxn)
         long n = rnd(0, maxn);
         tinst_t ti;
         random_inst(&ti, p, kind, n);
-        ssched_sb_platform_t pl;
-        to_platform(&pl, &ti);
-        mpq_t m1, m2, m3;
-        mpq_inits(m1, m2, m3, NULL);
-        ssched_sb_result_t r;
-        ssched_sb_result_init(&r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_DP, m1, &r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_DP_FAST, m2, &r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_EXACT, m3, &r);
-        CU_ASSERT(mpq_equal(m1, m2));
-        CU_ASSERT(mpq_equal(m1, m3));
-        if (!mpq_equal(m1, m3) || !mpq_equal(m1, m2))
+        if (!three_agree(&ti, n))
             fprintf(stderr, "mismatch: kind %d p %d n %ld\n", kind, p, n);
-        ssched_sb_result_free(&r);
-        mpq_clears(m1, m2, m3, NULL);
-        ssched_sb_platform_free(&pl);
     }
 }
 
@@ -361,20 +370,7 @@ static void test_exact_with_useless_processors(void)
         }
         ti.comm[p - 1].a_num = 0;
         long n = rnd(50, 400);
-        ssched_sb_platform_t pl;
-        to_platform(&pl, &ti);
-        mpq_t m1, m2, m3;
-        mpq_inits(m1, m2, m3, NULL);
-        ssched_sb_result_t r;
-        ssched_sb_result_init(&r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_DP, m1, &r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_DP_FAST, m2, &r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_EXACT, m3, &r);
-        CU_ASSERT(mpq_equal(m1, m2));
-        CU_ASSERT(mpq_equal(m1, m3));
-        ssched_sb_result_free(&r);
-        mpq_clears(m1, m2, m3, NULL);
-        ssched_sb_platform_free(&pl);
+        three_agree(&ti, n);
     }
 }
 
@@ -404,22 +400,8 @@ static void test_exact_stress_mixed(void)
                     }
             }
         }
-        ssched_sb_platform_t pl;
-        to_platform(&pl, &ti);
-        mpq_t m1, m2, m3;
-        mpq_inits(m1, m2, m3, NULL);
-        ssched_sb_result_t r;
-        ssched_sb_result_init(&r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_DP, m1, &r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_DP_FAST, m2, &r);
-        solve_checked(&pl, &ti, n, SSCHED_SB_EXACT, m3, &r);
-        CU_ASSERT(mpq_equal(m1, m2));
-        CU_ASSERT(mpq_equal(m1, m3));
-        if (!mpq_equal(m1, m3) || !mpq_equal(m1, m2))
+        if (!three_agree(&ti, n))
             fprintf(stderr, "mismatch (mixed): rep %d p %d n %ld\n", rep, p, n);
-        ssched_sb_result_free(&r);
-        mpq_clears(m1, m2, m3, NULL);
-        ssched_sb_platform_free(&pl);
     }
 }
 

@@ -40,6 +40,9 @@ static const struct {
     {"schedule-1", "schedule " TIERS " --problem broadcast --source lan0_0_0 --targets lan1_0_0,"
                    "lan1_0_1 --json"},
     {"schedule-1", "schedule " EX "fig6.graphml --problem allreduce --participants P0,P1,P2 --json"},
+    {"schedule-1", "schedule " EX "fig6.graphml --problem scan --participants P0,P1,P2 --json"},
+    {"schedule-1", "schedule " EX "fig6.graphml --problem scan --participants P2,P0,P1 --exclusive "
+                   "--fixed-period 10 --json"},
     {"unrolled-2", "schedule " EX "fig2.graphml --problem scatter --source Ps --targets P0,P1 "
                    "--operations 5 --unroll --quiet -o -"},
     {"unrolled-2", "schedule " EX "fig6.graphml --problem reduce --participants P0,P1,P2 --target "

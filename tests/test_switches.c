@@ -308,84 +308,42 @@ static int check_random(ssched_platform_t *p, const ssched_problem_t *pb)
     return 1;
 }
 
-static void test_random_scatters(void)
+/* runs random platforms on 4 + tu_pick(spread) nodes, each with a random
+ * problem of kind on its hosts when it has 2 (tu_random_host_problem);
+ * how many check_random checked */
+static int random_runs(int runs, unsigned spread, ssched_problem_kind_t kind, size_t max_part)
 {
     int checked = 0;
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < runs; k++) {
         ssched_platform_t p;
-        unsigned n = 4 + tu_pick(4);
+        unsigned n = 4 + tu_pick(spread);
         random_platform(&p, n);
         size_t h[16], nh = hosts_of(&p, h);
         if (nh >= 2) {
             ssched_problem_t pb;
             ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_SCATTER;
-            pb.n_sources = 1;
-            pb.sources = malloc(sizeof(size_t));
-            pb.sources[0] = h[tu_pick((unsigned)nh)];
-            pb.targets = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh; i++)
-                if (h[i] != pb.sources[0] && (tu_pick(3) || pb.n_targets == 0))
-                    pb.targets[pb.n_targets++] = h[i];
+            tu_random_host_problem(&pb, kind, h, nh, max_part);
             checked += check_random(&p, &pb);
             ssched_problem_free(&pb);
         }
         ssched_platform_free(&p);
     }
-    CU_ASSERT(checked >= 25);
+    return checked;
+}
+
+static void test_random_scatters(void)
+{
+    CU_ASSERT(random_runs(40, 4, SSCHED_PROBLEM_SCATTER, 0) >= 25);
 }
 
 static void test_random_gossips(void)
 {
-    int checked = 0;
-    for (int k = 0; k < 30; k++) {
-        ssched_platform_t p;
-        unsigned n = 4 + tu_pick(3);
-        random_platform(&p, n);
-        size_t h[16], nh = hosts_of(&p, h);
-        if (nh >= 2) {
-            ssched_problem_t pb;
-            ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_GOSSIP;
-            pb.sources = malloc(nh * sizeof(size_t));
-            pb.targets = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh; i++) {
-                if (tu_pick(4) || pb.n_sources == 0)
-                    pb.sources[pb.n_sources++] = h[i];
-                if (tu_pick(4) || pb.n_targets == 0)
-                    pb.targets[pb.n_targets++] = h[i];
-            }
-            checked += check_random(&p, &pb);
-            ssched_problem_free(&pb);
-        }
-        ssched_platform_free(&p);
-    }
-    CU_ASSERT(checked >= 15);
+    CU_ASSERT(random_runs(30, 3, SSCHED_PROBLEM_GOSSIP, 0) >= 15);
 }
 
 static void test_random_reduces(void)
 {
-    int checked = 0;
-    for (int k = 0; k < 25; k++) {
-        ssched_platform_t p;
-        unsigned n = 4 + tu_pick(3);
-        random_platform(&p, n);
-        size_t h[16], nh = hosts_of(&p, h);
-        if (nh >= 2) {
-            ssched_problem_t pb;
-            ssched_problem_init(&pb);
-            pb.kind = SSCHED_PROBLEM_REDUCE;
-            pb.participants = malloc(nh * sizeof(size_t));
-            for (size_t i = 0; i < nh && pb.n_participants < 3; i++)
-                if (tu_pick(3) || nh - i <= 2 - pb.n_participants)
-                    pb.participants[pb.n_participants++] = h[i];
-            pb.target = h[tu_pick((unsigned)nh)];
-            checked += check_random(&p, &pb);
-            ssched_problem_free(&pb);
-        }
-        ssched_platform_free(&p);
-    }
-    CU_ASSERT(checked >= 12);
+    CU_ASSERT(random_runs(25, 3, SSCHED_PROBLEM_REDUCE, 3) >= 12);
 }
 
 /* ---- the CLI ------------------------------------------------------------- */

@@ -39,20 +39,11 @@ static void unroll_and_check(const ssched_platform_t *p, const ssched_problem_t 
     /* K/TP <= makespan, and the makespan is at least LB(K) */
     CU_ASSERT(mpq_cmp(u.fig.makespan, u.fig.lower_bound) >= 0);
     /* the streamed file: same figures, same verdict */
-    const char *path = tu_tmp_path("unroll.json");
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
-    fclose(f);
+    tu_stream_checked(p, pb, &s, K, "unroll.json", &fig, no_split ? "no-split" : "split");
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.lower_bound, u.fig.lower_bound));
-    ssched_check_report_t rep;
-    CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
-    CU_ASSERT(rep.valid);
-    if (!rep.valid)
-        fprintf(stderr, "\n  streamed K=%lu: %s\n", K, rep.violation);
     /* whole messages: no piece */
     if (no_split)
         CU_ASSERT_EQUAL(fig.pieces, 0);

@@ -129,20 +129,11 @@ static double run_case(const ssched_platform_t *p, const ssched_problem_t *pb, u
         fprintf(stderr, "\n  in memory K=%lu: %s\n", K, why);
     CU_ASSERT_EQUAL(valid, 1);
     free(text);
-    const char *path = tu_tmp_path("ub.json");
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     ssched_unroll_figures_t fig;
     ssched_unroll_figures_init(&fig);
-    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, &s, K, NULL, &fig, &err), SSCHED_OK);
-    fclose(f);
+    const char *path = tu_stream_checked(p, pb, &s, K, "ub.json", &fig, "broadcast");
     CU_ASSERT(mpq_equal(fig.makespan, u.fig.makespan));
     CU_ASSERT(mpq_equal(fig.buffer_peak, u.fig.buffer_peak));
-    ssched_check_report_t rep;
-    CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
-    CU_ASSERT(rep.valid);
-    if (!rep.valid)
-        fprintf(stderr, "\n  streamed K=%lu: %s\n", K, rep.violation);
     if (cli) {
         tu_run_t rr;
         CU_ASSERT_EQUAL(tu_run(&rr, "check '%s'", path), 0);
@@ -253,21 +244,9 @@ static void test_random(void)
 static void test_tiers(void)
 {
     for (unsigned seed = 1; seed <= 3; seed++) {
-        ssched_gen_tiers_params_t P;
-        ssched_gen_tiers_params_init(&P);
-        P.seed = seed;
-        P.wan = 2;
-        P.man_per_wan = 1;
-        P.lan_per_man = 1 + seed % 2;
-        P.hosts_per_lan = 2;
         ssched_platform_t p;
-        ssched_platform_init(&p);
-        CU_ASSERT_EQUAL_FATAL(ssched_gen_tiers(&P, &p, NULL), SSCHED_OK);
-        ssched_gen_tiers_params_free(&P);
-        size_t host = 0;
-        while (host < p.n_nodes && !p.has_w[host])
-            host++;
-        CU_ASSERT_FATAL(host < p.n_nodes);
+        tu_small_tiers(&p, seed);
+        size_t host = tu_first_host(&p);
         ssched_problem_t pb;
         ssched_problem_init(&pb);
         CU_ASSERT_EQUAL_FATAL(

@@ -28,15 +28,7 @@ static const char *AR = "--problem allreduce --participants node-0,node-1,node-2
 
 static const char *cluster4(void)
 {
-    const char *xml = tu_tmp_path("seg_cluster4.xml");
-    CU_ASSERT_FATAL(tu_write_file(xml,
-        "<?xml version='1.0'?>\n"
-        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-        "<platform version=\"4.1\">\n"
-        "  <cluster id=\"c\" prefix=\"node-\" radical=\"0-3\" suffix=\"\" speed=\"1Gf\" "
-        "bw=\"125MBps\" lat=\"50us\" bb_bw=\"2.25GBps\" bb_lat=\"500us\"/>\n"
-        "</platform>\n") == 0);
-    return xml;
+    return tu_cluster4_xml("seg_cluster4.xml");
 }
 
 /* plan K operations in P segments (P = NULL: whole) into path */
@@ -211,33 +203,14 @@ static void test_tp_identity(void)
 static void test_exec_segments(void)
 {
     char runner[1024];
-    snprintf(runner, sizeof runner, "%s/ssched-exec-smpirun", SSCHED_BUILD_DIR);
-    tu_run_t r;
-    tu_sh(&r, "command -v smpirun >/dev/null && test -x '%s'", runner);
-    int have = r.status == 0;
-    tu_run_free(&r);
-    if (!have) {
-        fprintf(stderr, "\n  skipped: smpirun or ssched-exec-smpirun absent\n");
+    if (!tu_smpi_runner(runner, sizeof runner))
         return;
-    }
-    const char *xml = cluster4(), *hosts = tu_tmp_path("seg_hosts.txt"),
+    const char *xml = cluster4(), *hosts = tu_hostfile(xml, "seg_hosts.txt"),
                *cut = tu_tmp_path("seg_exec.json");
-    tu_run(&r, "export hostfile '%s' -o '%s'", xml, hosts);
-    CU_ASSERT_FATAL(r.status == 0);
-    tu_run_free(&r);
     CU_ASSERT_FATAL(plan(xml, AR, 3, "2", cut) == 0);
-    tu_sh(&r, "'%s' -np 4 -platform '%s' -hostfile '%s' --log=root.thres:critical '%s' %s "
-          "--verify --json", runner, xml, hosts, cut, UNITS);
-    const char *m = r.out ? strstr(r.out, "\"ratio\": ") : NULL;
-    double ratio = m ? atof(m + 9) : 0;
-    CU_ASSERT(r.status == 0);
-    CU_ASSERT(r.out && strstr(r.out, "\"verified\": true"));
-    CU_ASSERT(r.out && strstr(r.out, "\"operations\": 6"));
-    CU_ASSERT(ratio > 1 - 1e-6 && ratio < 1 + 1e-6);
-    if (r.status != 0 || !(ratio > 1 - 1e-6 && ratio < 1 + 1e-6))
-        fprintf(stderr, "\n  status %d ratio %.17g\n%s\n%s", r.status, ratio, r.out ? r.out : "",
-                r.err ? r.err : "");
-    tu_run_free(&r);
+    /* 3 operations in 2 segments: 6 run, each verified */
+    CU_ASSERT(tu_smpi_within("segments", runner, 4, xml, hosts, cut, UNITS, 1e-6,
+                             "\"operations\": 6"));
 }
 
 int main(void)

@@ -1,4 +1,5 @@
 #include "ssched/export.h"
+#include "ssched/gen.h"
 #include "ssched/rational.h"
 #include "ssched/schedule.h"
 #include "ssched/steady.h"
@@ -332,6 +333,86 @@ const char *tu_example_problem(const char *plat, const char *kind, char *buf, si
     return buf;
 }
 
+void tu_random_host_problem(ssched_problem_t *pb, ssched_problem_kind_t kind, const size_t *h,
+                            size_t nh, size_t max_part)
+{
+    pb->kind = kind;
+    if (kind == SSCHED_PROBLEM_SCATTER) {
+        pb->n_sources = 1;
+        pb->sources = malloc(sizeof(size_t));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb->sources);
+        pb->sources[0] = h[tu_pick((unsigned)nh)];
+        pb->targets = malloc(nh * sizeof(size_t));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb->targets);
+        for (size_t i = 0; i < nh; i++)
+            if (h[i] != pb->sources[0] && (tu_pick(3) || pb->n_targets == 0))
+                pb->targets[pb->n_targets++] = h[i];
+    } else if (kind == SSCHED_PROBLEM_GOSSIP) {
+        pb->sources = malloc(nh * sizeof(size_t));
+        pb->targets = malloc(nh * sizeof(size_t));
+        CU_ASSERT_FATAL(pb->sources && pb->targets);
+        for (size_t i = 0; i < nh; i++) {
+            if (tu_pick(4) || pb->n_sources == 0)
+                pb->sources[pb->n_sources++] = h[i];
+            if (tu_pick(4) || pb->n_targets == 0)
+                pb->targets[pb->n_targets++] = h[i];
+        }
+    } else {
+        pb->participants = malloc(nh * sizeof(size_t));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb->participants);
+        for (size_t i = 0; i < nh && pb->n_participants < max_part; i++)
+            if (tu_pick(3) || nh - i <= 2 - pb->n_participants)
+                pb->participants[pb->n_participants++] = h[i];
+        pb->target = h[tu_pick((unsigned)nh)];
+    }
+}
+
+void tu_small_tiers(ssched_platform_t *p, unsigned seed)
+{
+    ssched_gen_tiers_params_t P;
+    ssched_gen_tiers_params_init(&P);
+    P.seed = seed;
+    P.wan = 2;
+    P.man_per_wan = 1;
+    P.lan_per_man = 1 + seed % 2;
+    P.hosts_per_lan = 2;
+    ssched_platform_init(p);
+    ssched_error_t err;
+    ssched_status_t st = ssched_gen_tiers(&P, p, &err);
+    ssched_gen_tiers_params_free(&P);
+    if (st != SSCHED_OK)
+        fprintf(stderr, "\n  gen tiers: %s\n", err.message);
+    CU_ASSERT_EQUAL_FATAL(st, SSCHED_OK);
+}
+
+size_t tu_first_host(const ssched_platform_t *p)
+{
+    size_t host = 0;
+    while (host < p->n_nodes && !p->has_w[host])
+        host++;
+    CU_ASSERT_FATAL(host < p->n_nodes);
+    return host;
+}
+
+const char *tu_stream_checked(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_schedule_t *s, unsigned long K, const char *name,
+                              ssched_unroll_figures_t *fig, const char *label)
+{
+    ssched_error_t err;
+    ssched_error_clear(&err);
+    const char *path = tu_tmp_path(name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(ssched_write_unrolled_stream(f, p, pb, s, K, NULL, fig, &err), SSCHED_OK);
+    fclose(f);
+    ssched_check_report_t rep;
+    CU_ASSERT_EQUAL(ssched_check_schedule_file(path, &rep, &err), SSCHED_OK);
+    if (!rep.valid)
+        fprintf(stderr, "\n  streamed %s K=%lu: %s\n", label, K, rep.violation);
+    CU_ASSERT(rep.valid);
+    return path;
+}
+
 /* The text a writer (status st) put in the memory stream f over *buf. */
 static char *mem_result(FILE *f, char **buf, ssched_status_t st)
 {
@@ -358,86 +439,6 @@ char *tu_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     return f ? mem_result(f, &buf, ssched_write_unrolled_json(f, p, pb, s, u, NULL)) : NULL;
-}
-
-/* Solve, plan and unroll K operations; the file must pass the checker;
- * *makespan and *ktp (K / TP) are returned. */
-void tu_routed_plan(const ssched_platform_t *p, const ssched_problem_t *pb, size_t K, mpq_t makespan,
-                    mpq_t ktp)
-{
-    ssched_error_t err;
-    ssched_steady_t st;
-    ssched_schedule_t s;
-    ssched_unrolled_t u;
-    ssched_steady_init(&st);
-    ssched_schedule_init(&s);
-    ssched_unrolled_init(&u);
-    CU_ASSERT_FATAL(ssched_steady_solve(p, pb, NULL, &st, &err) == SSCHED_OK);
-    ssched_status_t r = ssched_unroll_plan(p, pb, &st, K, NULL, 0, &s, &err);
-    if (r != SSCHED_OK)
-        fprintf(stderr, "\n  plan: %s\n", err.message);
-    CU_ASSERT_FATAL(r == SSCHED_OK);
-    r = ssched_unroll(p, pb, &s, K, &u, &err);
-    if (r != SSCHED_OK)
-        fprintf(stderr, "\n  unroll: %s\n", err.message);
-    CU_ASSERT_FATAL(r == SSCHED_OK);
-    mpq_set_ui(ktp, K, 1);
-    mpq_div(ktp, ktp, st.throughput);
-    mpq_set(makespan, u.fig.makespan);
-    CU_ASSERT(mpq_cmp(ktp, makespan) <= 0);
-    char why[512];
-    char *text = tu_unrolled_json(p, pb, &s, &u);
-    CU_ASSERT_FATAL(text != NULL);
-    int v = tu_check_text(text, why, sizeof why);
-    if (v != 1)
-        fprintf(stderr, "\n  unrolled: %s\n", why);
-    CU_ASSERT(v == 1);
-    free(text);
-    ssched_unrolled_free(&u);
-    ssched_schedule_free(&s);
-    ssched_steady_free(&st);
-}
-
-/* A shipped SimGrid file, 1 MB units, 10^7 flops per task. */
-void tu_load_simgrid(ssched_platform_t *p, const char *file)
-{
-    ssched_platform_read_options_t ro;
-    ssched_platform_read_options_default(&ro);
-    mpq_t u, f;
-    mpq_inits(u, f, NULL);
-    mpq_set_ui(u, 1000000, 1);
-    mpq_set_ui(f, 10000000, 1);
-    ro.unit_bytes = u;
-    ro.flops_per_task = f;
-    ssched_platform_init(p);
-    char path[512];
-    snprintf(path, sizeof path, "%s/simgrid/%s", SSCHED_DATA_DIR, file);
-    ssched_error_t err;
-    ssched_status_t st = ssched_platform_load(p, path, &ro, &err);
-    if (st != SSCHED_OK)
-        fprintf(stderr, "\n  %s: %s\n", path, err.message);
-    CU_ASSERT_FATAL(st == SSCHED_OK);
-    mpq_clears(u, f, NULL);
-}
-
-/* makespan <= (1 + slack) K/TP, slack a fraction text */
-int tu_within(const mpq_t m, const mpq_t ktp, const char *slack)
-{
-    mpq_t q;
-    mpq_init(q);
-    mpq_set_str(q, slack, 10);
-    mpq_canonicalize(q);
-    mpq_t one;
-    mpq_init(one);
-    mpq_set_ui(one, 1, 1);
-    mpq_add(q, q, one);
-    mpq_mul(q, q, ktp);
-    int ok = mpq_cmp(m, q) <= 0;
-    if (!ok)
-        fprintf(stderr, "\n  makespan %.6f > (1 + %s) K/TP = %.6f\n", mpq_get_d(m), slack,
-                mpq_get_d(q));
-    mpq_clears(q, one, NULL);
-    return ok;
 }
 
 void tu_node(ssched_platform_t *p, const char *name, const char *w)

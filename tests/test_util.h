@@ -68,6 +68,13 @@ char *tu_schedule_json(const ssched_platform_t *p, const ssched_problem_t *pb,
 char *tu_unrolled_json(const ssched_platform_t *p, const ssched_problem_t *pb,
                        const ssched_schedule_t *s, const ssched_unrolled_t *u);
 
+/* Stream the K operations of s (ssched_write_unrolled_stream) to the
+ * scratch path name, its figures into fig (initialised by the caller),
+ * then check the file: it must be valid (else why on stderr, after
+ * label).  Returns the path. */
+const char *tu_stream_checked(const ssched_platform_t *p, const ssched_problem_t *pb,
+                              const ssched_schedule_t *s, unsigned long K, const char *name,
+                              ssched_unroll_figures_t *fig, const char *label);
 /* Check schedule JSON text: 1 valid, 0 invalid, -1 malformed; why gets
  * the violation or the error. */
 int tu_check_text(const char *text, char *why, size_t cap);
@@ -97,6 +104,20 @@ void tu_host_list(const ssched_platform_t *p, size_t n, size_t step, size_t skip
 #include "ssched/problem.h"
 ssched_status_t tu_host_problem(const ssched_platform_t *p, int kind, size_t n_targets,
                                 size_t reduce_target, ssched_problem_t *pb);
+/* A random problem of kind (scatter, gossip or reduce) on the hosts
+ * h[0..nh) (nh >= 2) into the initialised pb, drawn with tu_pick: a
+ * scatter from h[tu_pick(nh)] to each other host with probability 2/3 (at
+ * least one); a gossip from and to each host with probability 3/4 each (at
+ * least one of each); a reduce of at most max_part of the hosts in order,
+ * each with probability 2/3 (at least 2), to h[tu_pick(nh)]. */
+void tu_random_host_problem(ssched_problem_t *pb, ssched_problem_kind_t kind, const size_t *h,
+                            size_t nh, size_t max_part);
+/* A small `gen tiers` platform (2 WANs of 1 MAN, 1 + seed % 2 LANs of 2
+ * hosts each; seed), initialised here; a failure fails the running test.
+ * tu_first_host: the index of p's first host (a node with w; none fails
+ * the running test). */
+void tu_small_tiers(ssched_platform_t *p, unsigned seed);
+size_t tu_first_host(const ssched_platform_t *p);
 /* The CLI problem options of the shipped examples for (platform, kind):
  * "fig2" (scatter, gossip), "fig6" and "tiers-small" (scatter, gossip,
  * reduce).  Returns buf. */
@@ -111,6 +132,34 @@ void tu_routed_plan(const ssched_platform_t *p, const ssched_problem_t *pb, size
                     mpq_t makespan, mpq_t ktp);
 void tu_load_simgrid(ssched_platform_t *p, const char *file);
 int tu_within(const mpq_t m, const mpq_t ktp, const char *slack);
+/* tu_routed_plan, then K/TP must be ktp (NULL: any) and the makespan
+ * within slack of it (NULL: not checked). */
+void tu_routed_expect(const ssched_platform_t *p, const ssched_problem_t *pb, size_t K,
+                      const char *ktp, const char *slack);
+/* Plan K operations of the solved st (no_split as ssched_unroll_plan
+ * takes it) into s and unroll them into u; a failure says why on stderr
+ * and fails the running test. */
+void tu_unroll_planned(const ssched_platform_t *p, const ssched_problem_t *pb,
+                       const ssched_steady_t *st, size_t K, int no_split, ssched_schedule_t *s,
+                       ssched_unrolled_t *u);
+
+/* Runs under SMPI (tests/tu_routed.c).  tu_smpi_runner: the exact
+ * configuration's wrapper ssched-exec-smpirun into runner; 0 (and a
+ * "skipped" line) when it or smpirun is absent.  tu_hostfile: `ssched
+ * export hostfile xml` into the scratch path name (a failure fails the
+ * running test).  tu_smpi_within: run the unrolled file plan on np ranks
+ * of xml with --verify --json: 1 iff it exits 0, every payload verified,
+ * simulated / planned makespan within tol of 1 and the output holds
+ * expect (NULL: anything); else 0, why on stderr (label first).
+ * tu_cluster4_xml: cluster_backbone.xml's cluster cut to 4 hosts node-0
+ * .. node-3 (125 MB/s private links, 50 us; a 2.25 GB/s backbone) written
+ * to the scratch path name. */
+int tu_smpi_runner(char *runner, size_t cap);
+const char *tu_hostfile(const char *xml, const char *name);
+int tu_smpi_within(const char *label, const char *runner, int np, const char *xml,
+                   const char *hosts, const char *plan, const char *units, double tol,
+                   const char *expect);
+const char *tu_cluster4_xml(const char *name);
 
 /* Register the NULL-terminated tests as one suite, run them with the basic
  * interface, and return the exit status for main(): 0 iff all passed. */

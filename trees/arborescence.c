@@ -74,6 +74,51 @@ ssched_status_t ssched_i_arborescence_begin(size_t n, size_t m, const size_t *fr
     return SSCHED_OK;
 }
 
+size_t ssched_i_arborescence_reach(size_t n, size_t m, const size_t *from, const size_t *to,
+                                   size_t root, const unsigned char *required, size_t *lab,
+                                   size_t *order, size_t *tail, size_t *head, unsigned char *alive)
+{
+    size_t *first = ssched_i_calloc(n + 1, sizeof *first), *by_tail = ssched_i_alloc(m, sizeof *by_tail);
+    if (!first || !by_tail) {
+        free(first);
+        free(by_tail);
+        return SIZE_MAX;
+    }
+    for (size_t e = 0; e < m; e++)
+        first[from[e] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        first[v + 1] += first[v];
+    for (size_t e = 0; e < m; e++)
+        by_tail[first[from[e]]++] = e;
+    for (size_t v = n; v > 0; v--) /* first[v] was advanced to the end of v's group */
+        first[v] = first[v - 1];
+    first[0] = 0;
+    size_t nr = 0;
+    for (size_t v = 0; v < n; v++)
+        lab[v] = NONE;
+    lab[root] = nr;
+    order[nr++] = root;
+    for (size_t qi = 0; qi < nr; qi++)
+        for (size_t x = first[order[qi]]; x < first[order[qi] + 1]; x++) {
+            size_t e = by_tail[x];
+            if (lab[to[e]] == NONE) {
+                lab[to[e]] = nr;
+                order[nr++] = to[e];
+            }
+        }
+    free(first);
+    free(by_tail);
+    for (size_t v = 0; v < n; v++)
+        if (lab[v] == NONE && (!required || required[v]))
+            return 0;
+    for (size_t e = 0; e < m; e++) {
+        alive[e] = lab[from[e]] != NONE && from[e] != to[e] && to[e] != root;
+        tail[e] = lab[from[e]];
+        head[e] = lab[to[e]];
+    }
+    return nr;
+}
+
 static ssched_status_t check_packing(size_t n, size_t m, const size_t *from, const size_t *to,
                                      const mpq_t *cap, size_t root,
                                      const ssched_arborescences_t *p, ssched_error_t *err)

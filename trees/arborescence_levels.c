@@ -83,49 +83,17 @@ ssched_status_t ssched_i_arborescence_min_cost_levels(size_t n, size_t m, const 
         goto done;
     }
 
-    /* reachable nodes, relabelled 0..nr-1 (the root first): a BFS over the
-     * arcs grouped by tail (a counting sort, O(n + m); scanning every arc
-     * per node was O(nm), 10 s at 10^4 nodes) */
-    size_t *first = ssched_i_calloc(n + 1, sizeof *first), *by_tail = ssched_i_alloc(m, sizeof *by_tail);
-    if (!first || !by_tail) {
-        free(first);
-        free(by_tail);
+    /* reachable nodes, relabelled 0..nr-1 (the root first), in stamp */
+    nr = ssched_i_arborescence_reach(n, m, from, to, root, required, lab0, stamp, tail, head, alive);
+    if (nr == SIZE_MAX) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         goto done;
     }
+    if (nr == 0)
+        goto done; /* *found = 0 */
     for (size_t e = 0; e < m; e++)
-        first[from[e] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        first[v + 1] += first[v];
-    for (size_t e = 0; e < m; e++)
-        by_tail[first[from[e]]++] = e;
-    for (size_t v = n; v > 0; v--) /* first[v] was advanced to the end of v's group */
-        first[v] = first[v - 1];
-    first[0] = 0;
-    for (size_t v = 0; v < n; v++)
-        lab0[v] = NONE;
-    lab0[root] = nr++;
-    stamp[0] = root;
-    for (size_t qi = 0; qi < nr; qi++)
-        for (size_t x = first[stamp[qi]]; x < first[stamp[qi] + 1]; x++) {
-            size_t e = by_tail[x];
-            if (lab0[to[e]] == NONE) {
-                lab0[to[e]] = nr;
-                stamp[nr++] = to[e];
-            }
-        }
-    free(first);
-    free(by_tail);
-    for (size_t v = 0; v < n; v++)
-        if (lab0[v] == NONE && (!required || required[v]))
-            goto done; /* *found = 0 */
-    for (size_t e = 0; e < m; e++) {
-        alive[e] = lab0[from[e]] != NONE && from[e] != to[e] && to[e] != root;
-        tail[e] = lab0[from[e]];
-        head[e] = lab0[to[e]];
         if (alive[e])
             mpq_set(c[e], cost[e]);
-    }
 
     for (size_t v = 0; v < n; v++) {
         parent[v] = v;

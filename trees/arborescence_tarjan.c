@@ -165,7 +165,6 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
     ssched_status_t st = SSCHED_OK;
     size_t n2 = 2 * n;
     size_t *lab = ssched_i_alloc(n, sizeof *lab), *order = ssched_i_alloc(n, sizeof *order);
-    size_t *first = ssched_i_calloc(n + 1, sizeof *first), *by_tail = ssched_i_alloc(m, sizeof *by_tail);
     size_t *tail = ssched_i_alloc(m, sizeof *tail), *head = ssched_i_alloc(m, sizeof *head);
     unsigned char *alive = ssched_i_alloc(m, 1);
     edm_t g = {0};
@@ -179,43 +178,22 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
     g.rch = ssched_i_alloc(m, sizeof *g.rch);
     g.npl = ssched_i_alloc(m, sizeof *g.npl);
     g.has_lazy = ssched_i_calloc(m, 1);
-    if (!lab || !order || !first || !tail || !head || (m && (!by_tail || !alive || !g.lch ||
+    if (!lab || !order || !tail || !head || (m && (!alive || !g.lch ||
         !g.rch || !g.npl || !g.has_lazy)) || !g.heap || !g.in_edge || !g.par || !g.uf ||
         !g.stack || !g.state) {
         st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
         goto done;
     }
-    /* reachable nodes, relabelled 0..nr-1 (the root first), by a BFS over
-     * the arcs grouped by tail (counting sort) */
-    for (size_t e = 0; e < m; e++)
-        first[from[e] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        first[v + 1] += first[v];
-    for (size_t e = 0; e < m; e++)
-        by_tail[first[from[e]]++] = e;
-    for (size_t v = n; v > 0; v--)
-        first[v] = first[v - 1];
-    first[0] = 0;
-    size_t nr = 0;
-    for (size_t v = 0; v < n; v++)
-        lab[v] = NONE;
-    lab[root] = nr;
-    order[nr++] = root;
-    for (size_t qi = 0; qi < nr; qi++)
-        for (size_t x = first[order[qi]]; x < first[order[qi] + 1]; x++) {
-            size_t e = by_tail[x];
-            if (lab[to[e]] == NONE) {
-                lab[to[e]] = nr;
-                order[nr++] = to[e];
-            }
-        }
-    for (size_t v = 0; v < n; v++)
-        if (lab[v] == NONE && (!required || required[v]))
-            goto done; /* *found = 0 */
+    /* reachable nodes, relabelled 0..nr-1 (the root first), in order */
+    size_t nr = ssched_i_arborescence_reach(n, m, from, to, root, required, lab, order, tail, head,
+                                            alive);
+    if (nr == SIZE_MAX) {
+        st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (nr == 0)
+        goto done; /* *found = 0 */
     for (size_t e = 0; e < m; e++) {
-        alive[e] = lab[from[e]] != NONE && from[e] != to[e] && to[e] != root;
-        tail[e] = lab[from[e]];
-        head[e] = lab[to[e]];
         g.lch[e] = g.rch[e] = NONE;
         g.npl[e] = 1;
     }
@@ -248,8 +226,6 @@ ssched_status_t ssched_arborescence_min_cost(size_t n, size_t m, const size_t *f
 done:
     free(lab);
     free(order);
-    free(first);
-    free(by_tail);
     free(tail);
     free(head);
     free(alive);

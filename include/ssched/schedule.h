@@ -109,6 +109,12 @@ typedef struct {
                                   nodes (or with switches): throughput is the
                                   achievable TP of the solution's Steiner
                                   arborescences, upper_bound the edge LP's */
+    size_t n_scan_structures;  /* scan (schedule/build_scan.c): the prefix
+                                  structures of the certified packing, each
+                                  `rate` = its instances per period (an
+                                  integer); transfer types are the
+                                  intervals, computations the tasks        */
+    ssched_scan_structure_t *scan_structures;
     size_t root;               /* allreduce: the root the trees reduce to
                                   and the arborescences broadcast from;
                                   transfers of type n_intervals are the

@@ -36,32 +36,13 @@ static const char *const lp_titles[] = {"problem and platform options:", "option
 
 int cli_cmd_lp(int argc, char **argv)
 {
-    struct option longopts[CLI_MAX_OPTIONS];
-    cli_longopts(lp_tables, longopts);
     cli_problem_opts_t po = {0};
     const char *output = NULL;
-    int c, seen_output = 0;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        if (cli_problem_option(&po, c, optarg))
-            continue;
-        switch (c) {
-        case 'o':
-            /* a single-value option given twice is an error, not last-wins */
-            if (!cli_once("lp", "-o/--output", &seen_output))
-                return CLI_EXIT_BADINPUT;
-            output = optarg;
-            break;
-        case 'h': cli_print_help(stdout, synopsis, lp_tables, lp_titles); return CLI_EXIT_OK;
-        default:
-            return cli_bad_input("lp", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        po.platform_path = argv[optind++];
-    if (optind < argc)
-        return cli_bad_input("lp", "unexpected argument '%s'", argv[optind]);
+    int help;
+    int rc0 = cli_command_options("lp", argc, argv, synopsis, lp_tables, lp_titles, &po, &output,
+                                  &help, NULL, NULL);
+    if (rc0 != CLI_EXIT_OK || help)
+        return rc0;
     if (!output)
         return cli_bad_input("lp", "missing -o MODEL.lp (or MODEL.mps)");
     size_t len = strlen(output);

@@ -37,38 +37,34 @@ static void report_stage(void *ctx, const char *what)
         fprintf(stderr, "ssched report: %.1f s, %s\n", t, what);
 }
 
+/* --operations K (once) */
+typedef struct {
+    const char *ops;
+    int seen;
+} report_own_t;
+
+static int report_option(void *ctx, int c, const char *arg)
+{
+    report_own_t *x = ctx;
+    if (c != 'K')
+        return -1;
+    if (!cli_once("report", "--operations", &x->seen))
+        return CLI_EXIT_BADINPUT;
+    x->ops = arg;
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_report(int argc, char **argv)
 {
-    struct option longopts[CLI_MAX_OPTIONS];
-    cli_longopts(report_tables, longopts);
     cli_problem_opts_t po = {0};
-    const char *output = NULL, *ops = NULL;
-    int c, seen_ops = 0, seen_output = 0;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        if (cli_problem_option(&po, c, optarg))
-            continue;
-        switch (c) {
-        case 'K':
-            if (!cli_once("report", "--operations", &seen_ops))
-                return CLI_EXIT_BADINPUT;
-            ops = optarg;
-            break;
-        case 'o':
-            if (!cli_once("report", "-o/--output", &seen_output))
-                return CLI_EXIT_BADINPUT;
-            output = optarg;
-            break;
-        case 'h': cli_print_help(stdout, synopsis, report_tables, report_titles); return CLI_EXIT_OK;
-        default:
-            return cli_bad_input("report", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        po.platform_path = argv[optind++];
-    if (optind < argc)
-        return cli_bad_input("report", "unexpected argument '%s'", argv[optind]);
+    const char *output = NULL;
+    report_own_t own = {NULL, 0};
+    int help;
+    int rc0 = cli_command_options("report", argc, argv, synopsis, report_tables, report_titles,
+                                  &po, &output, &help, report_option, &own);
+    if (rc0 != CLI_EXIT_OK || help)
+        return rc0;
+    const char *ops = own.ops;
     if (!output)
         return cli_bad_input("report", "missing -o FILE (the HTML page; - for standard output)");
     ssched_report_options_t opt;

@@ -2,17 +2,14 @@
  * unrolled form for K operations.  Every schedule is passed through the
  * independent checker before it is written (an unrolled file after it is
  * written, unless --no-check). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "src/cli/cli.h"
 #include "src/cli/problem_opts.h"
+#include "src/cli/schedule.h"
 #include "src/cli/schedule_scan.h"
-#include "ssched/export.h"
 #include "ssched/schedule.h"
 
 static const char *synopsis =
@@ -21,246 +18,6 @@ static const char *synopsis =
     "           -o FILE\n"
     "  One period of a schedule at the certified TP (checked before it is written),\n"
     "  or, with --unroll, the explicit timed transfers of K operations.\n";
-
-/* Write the schedule's JSON to the file at path. */
-static int write_json_file(const char *path, const ssched_platform_t *p, const ssched_problem_t *pb,
-                           const ssched_schedule_t *s)
-{
-    cli_out_t out;
-    int rc = cli_out_open(&out, "schedule", "-o", path);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    ssched_status_t st = ssched_write_schedule_json(out.f, p, pb, s, &err);
-    return cli_out_finish(&out, "schedule", st, &err);
-}
-
-/* --unroll --gantt keeps every event in memory to draw it */
-#define GANTT_MAX_OPERATIONS 10000
-
-typedef struct {
-    int json, no_split, unroll, fixed, has_max_period, quiet, no_check;
-    long operations, max_operations, max_events;
-    long batch;                 /* --batch N (0: chosen)                     */
-    long segments;              /* --segments P (0: whole operations)        */
-    int seg_auto;               /* --segments auto                           */
-    mpq_ptr eval;               /* non-NULL: plan, store the makespan, no file */
-    int pieces;                 /* --pieces: -1 chosen, 0 split, 1 whole     */
-    ssched_pattern_t pattern;   /* --pattern (default auto)                  */
-    int has_pattern;
-    mpq_t max_period;
-    const char *output, *gantt, *dot, *trees_dot;
-    ssched_matching_rule_t rule;
-    mpq_t fixed_period;
-} sched_opts_t;
-
-static void unroll_progress(void *ctx, size_t done, size_t total, double seconds)
-{
-    (void)ctx;
-    fprintf(stderr, "ssched schedule: unrolling: period %zu of about %zu (%.0f s)\n", done,
-            total, seconds);
-}
-
-/* -o - : the file is written to a temporary file first (the self-check
- * reads it back), then copied to standard output; the summary goes to
- * stderr so that stdout holds the JSON only. */
-static int copy_to_stdout(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    char buf[1 << 16];
-    size_t n;
-    int ok = 1;
-    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
-        ok = fwrite(buf, 1, n, stdout) == n;
-    ok = ok && !ferror(f) && fflush(stdout) == 0;
-    fclose(f);
-    return ok;
-}
-
-/* --segments auto: the makespan of one candidate (its events streamed to
- * a temporary file, dropped). */
-static int eval_unrolled(const sched_opts_t *o, const ssched_platform_t *p,
-                         const ssched_problem_t *pb, const ssched_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    FILE *t = tmpfile();
-    if (!t)
-        return cli_bad_input("schedule", "--segments auto: cannot create a temporary file");
-    ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
-                                  (unsigned long long)o->max_events, 0, NULL, NULL};
-    ssched_unroll_figures_t fig;
-    ssched_unroll_figures_init(&fig);
-    ssched_status_t st = ssched_write_unrolled_stream(t, p, pb, s, (unsigned long)o->operations,
-                                                      &lim, &fig, &err);
-    fclose(t);
-    if (st == SSCHED_OK)
-        mpq_set(o->eval, fig.makespan);
-    ssched_unroll_figures_free(&fig);
-    return st == SSCHED_OK ? CLI_EXIT_OK : cli_report("schedule", &err);
-}
-
-/* Stream the unrolled schedule to the output file, then check the file. */
-static int emit_unrolled(const sched_opts_t *o_in, const ssched_platform_t *p,
-                         const ssched_problem_t *pb, const ssched_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    sched_opts_t copy = *o_in, *o = &copy;
-    if (o->eval)
-        return eval_unrolled(o, p, pb, s);
-    int to_stdout = !strcmp(o_in->output, "-");
-    FILE *f = NULL;
-    cli_out_t file = {0};
-    if (to_stdout) {
-        const char *dir = getenv("TMPDIR");
-        static char path[4096];
-        snprintf(path, sizeof path, "%s/ssched-unrolled-XXXXXX", dir && *dir ? dir : "/tmp");
-        int fd = mkstemp(path);
-        if (fd < 0 || !(f = fdopen(fd, "w")))
-            return cli_bad_input("schedule", "-o -: cannot create a temporary file in %s",
-                                 dir && *dir ? dir : "/tmp");
-        o->output = path;
-    } else if (cli_out_open(&file, "schedule", "-o", o->output) != CLI_EXIT_OK) {
-        return CLI_EXIT_BADINPUT;
-    } else {
-        f = file.f;
-    }
-    ssched_unroll_limits_t lim = {(unsigned long)o->max_operations,
-                                  (unsigned long long)o->max_events, 0, NULL, NULL};
-    if (!o->quiet)
-        lim.progress = unroll_progress;
-    ssched_unroll_figures_t fig;
-    ssched_unroll_figures_init(&fig);
-    ssched_status_t st = ssched_write_unrolled_stream(f, p, pb, s, (unsigned long)o->operations,
-                                                      &lim, &fig, &err);
-    int rc = CLI_EXIT_OK;
-    if (!to_stdout) {
-        /* complete or nothing: the temporary file is renamed onto -o FILE
-         * only once written without error (then checked there) */
-        rc = cli_out_finish(&file, "schedule", st, &err);
-    } else {
-        if (fclose(f) != 0 && st == SSCHED_OK)
-            st = ssched_error_set(&err, SSCHED_EINPUT, "-o -: write error: %s", strerror(errno));
-        if (st != SSCHED_OK)
-            rc = cli_report("schedule", &err);
-    }
-    if (rc != CLI_EXIT_OK) {
-        /* reported; the temporary file is gone */
-    } else if (!o->no_check) {
-        /* the file as written, checked as a stream (any size) */
-        struct stat sb;
-        if (!o->quiet && stat(o->output, &sb) == 0 && sb.st_size > (64 << 20))
-            fprintf(stderr, "ssched schedule: checking %s (%.0f MB)\n", o->output,
-                    (double)sb.st_size / 1048576.0);
-        if (ssched_file_self_check(o->output, NULL, &err) != SSCHED_OK)
-            rc = cli_report("schedule", &err);
-    }
-    if (rc == CLI_EXIT_OK && to_stdout && !copy_to_stdout(o->output))
-        rc = cli_bad_input("schedule", "write error on standard output: %s", strerror(errno));
-    if (rc == CLI_EXIT_OK && !(to_stdout && o->quiet)) {
-        FILE *out = to_stdout ? stderr : stdout; /* stdout holds the JSON only */
-        if (ssched_write_unrolled_summary(out, p, s, &fig, &err) != SSCHED_OK)
-            rc = cli_report("schedule", &err);
-        if (o->segments > 1) /* the bound: schedule/unroll_seg.c */
-            fprintf(out, "segments: %ld operations cut into %ld each; K/TP is the original "
-                    "problem's, LB1 a segment's\n", o->operations / o->segments, o->segments);
-        if (o->no_check)
-            fprintf(out, "not checked (--no-check): run ssched check %s\n", o_in->output);
-        else
-            fprintf(out, "checked: valid (ssched check %s)\n", o_in->output);
-    }
-    if (to_stdout)
-        remove(o->output);
-    ssched_unroll_figures_free(&fig);
-    return rc;
-}
-
-static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
-                          const ssched_problem_t *pb, const ssched_schedule_t *s);
-
-static int emit(const sched_opts_t *o, const ssched_platform_t *p, const ssched_problem_t *pb,
-                const ssched_steady_t *st, const ssched_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    if (o->unroll) {
-        int rc = emit_unrolled(o, p, pb, s);
-        return rc == CLI_EXIT_OK && !o->eval ? write_pictures(o, p, pb, s) : rc;
-    }
-    if (ssched_schedule_self_check(p, pb, s, NULL, &err) != SSCHED_OK)
-        return cli_report("schedule", &err);
-    int rc = CLI_EXIT_OK;
-    int to_stdout = o->output && !strcmp(o->output, "-"); /* JSON only on stdout */
-    if (o->output && !to_stdout)
-        rc = write_json_file(o->output, p, pb, s);
-    if (rc == CLI_EXIT_OK && ((o->json && !o->output) || to_stdout)) {
-        cli_out_t out;
-        cli_out_open(&out, "schedule", "-o", "-");
-        rc = cli_out_finish(&out, "schedule", ssched_write_schedule_json(stdout, p, pb, s, &err),
-                            &err);
-    } else if (rc == CLI_EXIT_OK && !o->json) {
-        cli_out_t out;
-        cli_out_open(&out, "schedule", "-o", "-");
-        rc = cli_out_finish(&out, "schedule",
-                            ssched_write_schedule_summary(stdout, p, pb, st, s, &err), &err);
-    }
-    return rc == CLI_EXIT_OK ? write_pictures(o, p, pb, s) : rc;
-}
-
-/* The Gantt chart of the K unrolled operations (kept in memory: --unroll
- * --gantt is limited to GANTT_MAX_OPERATIONS up front). */
-static ssched_status_t unrolled_gantt(const sched_opts_t *o, const ssched_platform_t *p,
-                                      const ssched_problem_t *pb, const ssched_schedule_t *s,
-                                      FILE *f, ssched_error_t *err)
-{
-    ssched_unrolled_t u;
-    ssched_unrolled_init(&u);
-    ssched_status_t st = ssched_unroll(p, pb, s, (unsigned long)o->operations, &u, err);
-    if (st == SSCHED_OK)
-        st = ssched_write_unrolled_gantt(f, p, s, &u, err);
-    ssched_unrolled_free(&u);
-    return st;
-}
-
-/* --gantt, --trees-dot and --dot: of the period, or with --unroll the Gantt
- * chart of the K operations and the trees and DOT of the pattern they
- * replay. */
-static int write_pictures(const sched_opts_t *o, const ssched_platform_t *p,
-                          const ssched_problem_t *pb, const ssched_schedule_t *s)
-{
-    ssched_error_t err;
-    ssched_error_clear(&err);
-    int rc = CLI_EXIT_OK;
-    cli_out_t out; /* each written whole or not at all */
-    if (rc == CLI_EXIT_OK && o->gantt) {
-        if ((rc = cli_out_open(&out, "schedule", "--gantt", o->gantt)) != CLI_EXIT_OK)
-            return rc;
-        ssched_status_t ws = o->unroll ? unrolled_gantt(o, p, pb, s, out.f, &err)
-                                       : ssched_write_schedule_gantt(out.f, p, s, &err);
-        if ((rc = cli_out_finish(&out, "schedule", ws, &err)) != CLI_EXIT_OK)
-            return rc;
-    }
-    if (rc == CLI_EXIT_OK && o->trees_dot) {
-        if (s->kind != SSCHED_PROBLEM_REDUCE)
-            return cli_bad_input("schedule", "--trees-dot applies to reduce problems");
-        if ((rc = cli_out_open(&out, "schedule", "--trees-dot", o->trees_dot)) != CLI_EXIT_OK)
-            return rc;
-        ssched_status_t ws = ssched_write_trees_dot(out.f, p, pb, &s->trees, &err);
-        if ((rc = cli_out_finish(&out, "schedule", ws, &err)) != CLI_EXIT_OK)
-            return rc;
-    }
-    if (rc == CLI_EXIT_OK && o->dot) {
-        if ((rc = cli_out_open(&out, "schedule", "--dot", o->dot)) != CLI_EXIT_OK)
-            return rc;
-        ssched_status_t ws = ssched_write_schedule_dot(out.f, p, s, &err);
-        rc = cli_out_finish(&out, "schedule", ws, &err);
-    }
-    return rc;
-}
 
 enum { O_NOSPLIT = OPT_PROBLEM_LAST + 1, O_JSON, O_OPS, O_UNROLL, O_GANTT, O_DOT, O_MATCH,
        O_FIXED, O_TREES_DOT, O_MAXP, O_MAXOPS, O_MAXEV, O_NOCHECK, O_BATCH, O_PIECES,
@@ -536,11 +293,13 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
         (o->gantt || o->dot || o->trees_dot))
         rc = cli_bad_input("schedule", "allreduce: --gantt, --dot and --trees-dot are not "
                            "supported yet");
-    /* scan (issue 27): unrolled schedules only (src/cli/schedule_scan.c) */
+    /* scan (issue 27): periodic or unrolled (src/cli/schedule_scan.c) */
     if (rc == CLI_EXIT_OK && pb.kind == SSCHED_PROBLEM_SCAN) {
-        if (!o->unroll)
-            rc = cli_bad_input("schedule", "scan: only --unroll schedules are supported so far "
-                               "(--operations K --unroll -o FILE)");
+        if (!o->unroll && (o->gantt || o->dot || o->trees_dot))
+            rc = cli_bad_input("schedule", "scan: a periodic schedule takes no --gantt, --dot "
+                               "or --trees-dot");
+        else if (!o->unroll)
+            ;
         else if (o->fixed || o->has_max_period || o->has_pattern || o->batch || o->pieces >= 0 ||
                  o->no_check || o->gantt || o->dot || o->trees_dot || o->no_split)
             rc = cli_bad_input("schedule", "scan: --unroll takes no --fixed-period, --max-period, "
@@ -559,6 +318,9 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
             rc = cli_report("schedule", &err);
         else if (mpq_sgn(st.throughput) == 0)
             rc = cli_bad_input("schedule", "TP = 0 (a target is unreachable): nothing to schedule");
+        else if (!o->unroll)
+            rc = cli_schedule_scan_periodic(o->output, o->json, o->no_split, o->rule,
+                                            o->fixed ? o->fixed_period : NULL, &p, &pb, &st);
         else
             rc = cli_schedule_scan(o->output, (size_t)o->operations, o->quiet, &p, &pb, &st);
         ssched_steady_free(&st);
@@ -605,7 +367,7 @@ static int plan_once(sched_opts_t *o, cli_problem_opts_t *po)
             if (o->pieces >= 0)
                 s.unroll_whole = o->pieces;
             s.segments = o->segments > 1 ? (size_t)o->segments : 0;
-            rc = emit(o, &p, &pb, &st, &s);
+            rc = cli_schedule_emit(o, &p, &pb, &st, &s);
         }
         ssched_schedule_free(&s);
         ssched_steady_free(&st);

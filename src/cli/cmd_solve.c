@@ -34,34 +34,25 @@ static const cli_opt_t solve_table[] = {
 static const cli_opt_t *const solve_tables[] = {cli_problem_table, solve_table, NULL};
 static const char *const solve_titles[] = {"problem and platform options:", "options:", NULL};
 
+/* --json */
+static int solve_option(void *json, int c, const char *arg)
+{
+    (void)arg;
+    if (c != 'j')
+        return -1;
+    *(int *)json = 1;
+    return CLI_EXIT_OK;
+}
+
 int cli_cmd_solve(int argc, char **argv)
 {
-    struct option longopts[CLI_MAX_OPTIONS];
-    cli_longopts(solve_tables, longopts);
     cli_problem_opts_t po = {0};
-    int json = 0, c, seen_output = 0;
+    int json = 0, help;
     const char *output = NULL;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        if (cli_problem_option(&po, c, optarg))
-            continue;
-        switch (c) {
-        case 'j': json = 1; break;
-        case 'o':
-            if (!cli_once("solve", "-o/--output", &seen_output))
-                return CLI_EXIT_BADINPUT;
-            output = optarg;
-            break;
-        case 'h': cli_print_help(stdout, synopsis, solve_tables, solve_titles); return CLI_EXIT_OK;
-        default:
-            return cli_bad_input("solve", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        po.platform_path = argv[optind++];
-    if (optind < argc)
-        return cli_bad_input("solve", "unexpected argument '%s'", argv[optind]);
+    int rc0 = cli_command_options("solve", argc, argv, synopsis, solve_tables, solve_titles, &po,
+                                  &output, &help, solve_option, &json);
+    if (rc0 != CLI_EXIT_OK || help)
+        return rc0;
 
     ssched_platform_t p;
     ssched_problem_t pb;

@@ -86,4 +86,16 @@ long cli_segments_next(long prev, const cli_problem_opts_t *po);
 int cli_segments_apply(long segments, const cli_problem_opts_t *po, ssched_platform_t *p,
                        ssched_problem_t *pb);
 
+/* The option loop of a command on one platform with problem options
+ * (src/cli/cli_command.c): getopt_long over tables; problem and platform
+ * options into po; -o FILE (once) into *output; -h prints the help and
+ * sets *help; any other option to own(ctx, c, arg) (NULL: none), which
+ * returns CLI_EXIT_OK when it took it, 2 after its one line, -1 when the
+ * command has no such option (bad input); then PLATFORM, the only
+ * argument.  CLI_EXIT_OK or 2 after one line on stderr. */
+int cli_command_options(const char *cmd, int argc, char **argv, const char *synopsis,
+                        const cli_opt_t *const *tables, const char *const *titles,
+                        cli_problem_opts_t *po, const char **output, int *help,
+                        int (*own)(void *ctx, int c, const char *arg), void *ctx);
+
 #endif

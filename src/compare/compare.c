@@ -42,6 +42,36 @@ void ssched_compare_free(ssched_compare_t *r)
     memset(r, 0, sizeof *r);
 }
 
+ssched_status_t ssched_i_compare_memory(const ssched_compare_options_t *o, size_t n, double bytes,
+                                        const char *what, ssched_error_t *err)
+{
+    unsigned long long cap = o->max_memory ? o->max_memory : 4096ULL << 20;
+    if (bytes > (double)cap)
+        return ssched_error_set(err, SSCHED_ELIMIT,
+                                "%s on %zu processors needs about %.0f MB (estimate); limit %llu "
+                                "MB, raise it with options.max_memory (bytes)",
+                                what, n, bytes / 1048576.0, cap >> 20);
+    return SSCHED_OK;
+}
+
+ssched_status_t ssched_i_compare_rows(const ssched_compare_options_t *o, ssched_compare_t *out,
+                                      ssched_error_t *err)
+{
+    out->M = ssched_i_alloc(o->n_ops, sizeof *out->M);
+    out->sequential = ssched_i_alloc(o->n_ops, sizeof *out->sequential);
+    out->pipelined = ssched_i_alloc(o->n_ops, sizeof *out->pipelined);
+    if (!out->M || !out->sequential || !out->pipelined)
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+    for (size_t k = 0; k < o->n_ops; k++) {
+        out->M[k] = o->ops[k];
+        mpq_inits(out->sequential[k], out->pipelined[k], NULL);
+        out->n_rows++; /* ssched_compare_free clears the rows counted */
+        mpq_set_ui(out->sequential[k], o->ops[k], 1);
+        mpq_mul(out->sequential[k], out->sequential[k], out->one_shot);
+    }
+    return SSCHED_OK;
+}
+
 /* The complete graph c(i,j) = t(i); every node merges for free (w = 0,
  * set directly because platform files require w > 0). */
 ssched_status_t ssched_i_compare_cluster_platform(const ssched_mk_cluster_t *c,
@@ -162,14 +192,9 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
                                 "(raise it with options.max_ops)", o->crossover_limit, max_ops);
     {
         double n = (double)c->n, types = o->op == SSCHED_MK_REDUCE ? n * (n + 1) / 2 : n - 1;
-        double bytes = 64.0 * n * n * types;
-        unsigned long long cap = o->max_memory ? o->max_memory : 4096ULL << 20;
-        if (bytes > (double)cap)
-            return ssched_error_set(err, SSCHED_ELIMIT,
-                                    "the steady-state solve on %zu processors needs about "
-                                    "%.0f MB (estimate); limit %llu MB, raise it with "
-                                    "options.max_memory (bytes)",
-                                    c->n, bytes / 1048576.0, cap >> 20);
+        if ((st = ssched_i_compare_memory(o, c->n, 64.0 * n * n * types,
+                                          "the steady-state solve", err)) != SSCHED_OK)
+            return st;
     }
     if ((st = one_shot(c, o, out->one_shot, err)) != SSCHED_OK)
         return st;
@@ -204,20 +229,10 @@ ssched_status_t ssched_compare_run(const ssched_mk_cluster_t *c, const ssched_co
     if (st == SSCHED_OK) {
         mpq_set(out->throughput, steady.throughput);
         mpq_set(out->upper_bound, steady.throughput);
-        out->M = ssched_i_alloc(o->n_ops, sizeof *out->M);
-        out->sequential = ssched_i_alloc(o->n_ops, sizeof *out->sequential);
-        out->pipelined = ssched_i_alloc(o->n_ops, sizeof *out->pipelined);
-        if (!out->M || !out->sequential || !out->pipelined)
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        st = ssched_i_compare_rows(o, out, err);
     }
-    for (size_t k = 0; k < o->n_ops && st == SSCHED_OK; k++) {
-        out->M[k] = o->ops[k];
-        mpq_inits(out->sequential[k], out->pipelined[k], NULL);
-        out->n_rows++;
-        mpq_set_ui(out->sequential[k], o->ops[k], 1);
-        mpq_mul(out->sequential[k], out->sequential[k], out->one_shot);
+    for (size_t k = 0; k < o->n_ops && st == SSCHED_OK; k++)
         st = timed(o, &p, &pb, &steady, o->ops[k], out->pipelined[k], err);
-    }
     /* Pipelining can only win if a period's operations take less time than
      * one-shot ones: any schedule needs at least M/TP for M operations
      * (RR-4872 Lemma 1), so 1/TP >= makespan means it never does. */

@@ -53,13 +53,10 @@ ssched_status_t ssched_i_compare_scan(const ssched_mk_cluster_t *c,
                                 "%zu (use the chain)", SSCHED_MK_SCAN_MAX_PROCESSORS, c->n);
     {   /* the scan LP: per demand (n - 1) a reduce flow over n(n+1)/2
          * intervals on n^2 edges, 64 bytes a nonzero (compare.h) */
-        double n = (double)c->n, bytes = 64.0 * n * n * n * (n + 1) / 2 * (n - 1);
-        unsigned long long cap = o->max_memory ? o->max_memory : 4096ULL << 20;
-        if (bytes > (double)cap)
-            return ssched_error_set(err, SSCHED_ELIMIT,
-                                    "the scan bound's LP on %zu processors needs about %.0f MB "
-                                    "(estimate); limit %llu MB, raise it with options.max_memory "
-                                    "(bytes)", c->n, bytes / 1048576.0, cap >> 20);
+        double n = (double)c->n;
+        if ((st = ssched_i_compare_memory(o, c->n, 64.0 * n * n * n * (n + 1) / 2 * (n - 1),
+                                          "the scan bound's LP", err)) != SSCHED_OK)
+            return st;
     }
     if ((st = one_scan(c, o, out->one_shot, err)) != SSCHED_OK)
         return st;
@@ -86,19 +83,9 @@ ssched_status_t ssched_i_compare_scan(const ssched_mk_cluster_t *c,
         if (mpq_sgn(out->upper_bound) <= 0)
             st = ssched_error_set(err, SSCHED_EINTERNAL, "scan: a zero throughput bound");
     }
-    if (st == SSCHED_OK) {
-        out->M = ssched_i_alloc(o->n_ops ? o->n_ops : 1, sizeof *out->M);
-        out->sequential = ssched_i_alloc(o->n_ops ? o->n_ops : 1, sizeof *out->sequential);
-        out->pipelined = ssched_i_alloc(o->n_ops ? o->n_ops : 1, sizeof *out->pipelined);
-        if (!out->M || !out->sequential || !out->pipelined)
-            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-    }
+    if (st == SSCHED_OK)
+        st = ssched_i_compare_rows(o, out, err);
     for (size_t k = 0; k < o->n_ops && st == SSCHED_OK; k++) {
-        out->M[k] = o->ops[k];
-        mpq_inits(out->sequential[k], out->pipelined[k], NULL);
-        out->n_rows++;
-        mpq_set_ui(out->sequential[k], o->ops[k], 1);
-        mpq_mul(out->sequential[k], out->sequential[k], out->one_shot);
         mpq_set_ui(out->pipelined[k], o->ops[k], 1);
         mpq_div(out->pipelined[k], out->pipelined[k], out->upper_bound);
     }

@@ -73,7 +73,8 @@ static void set_type(json_t *o, const ssched_platform_t *p, const ssched_schedul
         json_object_set_new(o, "set", set_json(&s->sets, type));
         return;
     }
-    if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE) {
+    if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE ||
+        s->kind == SSCHED_PROBLEM_SCAN) {
         json_object_set_new(o, "interval", interval_json(s->intervals[type].k, s->intervals[type].m));
         return;
     }
@@ -144,6 +145,34 @@ static json_t *arborescences_json(const ssched_platform_t *p, const ssched_arbor
     return arr;
 }
 
+/* Scan: the prefix structures, each with its instances per period
+ * ("weight", as a reduce tree's), its sends and its tasks, so that a
+ * reader can rebuild every operation's derivation. */
+static json_t *structures_json(const ssched_platform_t *p, const ssched_schedule_t *s)
+{
+    json_t *arr = json_array();
+    for (size_t k = 0; k < s->n_scan_structures; k++) {
+        const ssched_scan_structure_t *x = &s->scan_structures[k];
+        json_t *o = json_object(), *sends = json_array(), *tasks = json_array();
+        json_object_set_new(o, "weight", ssched_i_json_mpq(x->rate));
+        for (size_t t = 0; t < x->n_sends; t++) {
+            size_t e = x->sends[t].edge;
+            json_array_append_new(sends, json_pack("{ssssso}", "from", p->names[p->from[e]], "to",
+                                                   p->names[p->to[e]], "interval",
+                                                   interval_json(x->sends[t].k, x->sends[t].m)));
+        }
+        for (size_t t = 0; t < x->n_tasks; t++)
+            json_array_append_new(tasks, json_pack("{sss[III]}", "node", p->names[x->tasks[t].node],
+                                                   "task", (json_int_t)x->tasks[t].k,
+                                                   (json_int_t)x->tasks[t].l,
+                                                   (json_int_t)x->tasks[t].m));
+        json_object_set_new(o, "sends", sends);
+        json_object_set_new(o, "tasks", tasks);
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
 #define SCHEDULE_JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER)
 
 /* The document as a jansson tree (NULL on ENOMEM). */
@@ -170,7 +199,8 @@ static json_t *schedule_json(const ssched_platform_t *p, const ssched_problem_t 
         json_array_append_new(slots, o);
     }
     json_object_set_new(root, "slots", slots);
-    if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE) {
+    if (s->kind == SSCHED_PROBLEM_REDUCE || s->kind == SSCHED_PROBLEM_ALLREDUCE ||
+        s->kind == SSCHED_PROBLEM_SCAN) {
         json_t *comps = json_array();
         for (size_t k = 0; k < s->n_computations; k++) {
             const ssched_computation_t *c = &s->computations[k];
@@ -186,10 +216,17 @@ static json_t *schedule_json(const ssched_platform_t *p, const ssched_problem_t 
             json_array_append_new(comps, o);
         }
         json_object_set_new(root, "computations", comps);
-        json_object_set_new(root, "trees", trees_json(p, pb, &s->trees));
+        if (s->kind == SSCHED_PROBLEM_SCAN)
+            json_object_set_new(root, "structures", structures_json(p, s));
+        else
+            json_object_set_new(root, "trees", trees_json(p, pb, &s->trees));
     }
     if (s->kind == SSCHED_PROBLEM_ALLREDUCE) /* the root the problem may leave open */
         json_object_set_new(root, "root", json_string(p->names[s->root]));
+    if (s->kind == SSCHED_PROBLEM_SCAN) { /* an achievable TP: its bound, as a multicast's */
+        json_object_set_new(root, "upper_bound", ssched_i_json_mpq(s->upper_bound));
+        json_object_set_new(root, "optimal", json_boolean(s->optimal));
+    }
     if (s->kind == SSCHED_PROBLEM_BROADCAST || s->kind == SSCHED_PROBLEM_ALLREDUCE) {
         json_object_set_new(root, "arborescences", arborescences_json(p, &s->arborescences));
         /* a multicast's throughput is achievable, not necessarily optimal:

@@ -444,6 +444,19 @@ static int64_t over(const mpz_t D, const mpq_t x)
     return v;
 }
 
+/* An event's times [start, end]: exact, or ticks of 1/Q. */
+static void event_times(sched_event_t *ev, int exact, const mpz_t Q, const mpq_t start,
+                        const mpq_t end)
+{
+    if (exact) {
+        ev->xstart = start;
+        ev->xend = end;
+    } else {
+        ev->start = over(Q, start);
+        ev->end = over(Q, end);
+    }
+}
+
 ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p,
                                            const ssched_problem_t *pb,
                                            const ssched_schedule_t *s,
@@ -507,13 +520,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
         ev.type = x->type;
         ev.op = x->op;
         ev.batch = x->batch;
-        if (exact) {
-            ev.xstart = x->start;
-            ev.xend = x->end;
-        } else {
-            ev.start = over(Q, x->start);
-            ev.end = over(Q, x->end);
-        }
+        event_times(&ev, exact, Q, x->start, x->end);
         char *json = NULL;
         if (exact_a) {
             ev.off = 0;
@@ -557,13 +564,7 @@ ssched_status_t ssched_write_unrolled_json(FILE *out, const ssched_platform_t *p
             ev.l = x->l;
             ev.m = x->m;
             ev.op = x->op;
-            if (exact) {
-                ev.xstart = x->start;
-                ev.xend = x->end;
-            } else {
-                ev.start = over(Q, x->start);
-                ev.end = over(Q, x->end);
-            }
+            event_times(&ev, exact, Q, x->start, x->end);
             ok = write_computation(&w, &w.out, &ev);
         }
         ssched_i_obuf_flush(&w.out);

@@ -86,16 +86,10 @@ ssched_status_t ssched_mk_broadcast_fnf(const ssched_mk_cluster_t *c, size_t src
     ssched_status_t st = ssched_mk_cluster_validate(c, src, "source", err);
     if (st != SSCHED_OK)
         return st;
-    size_t m = c->n - 1;
-    size_t *order = ssched_i_alloc(m, sizeof *order);
-    if (!order)
-        return ssched_i_mk_nomem(err);
-    for (size_t p = 0, i = 0; p < c->n; p++)
-        if (p != src)
-            order[i++] = p;
-    st = ssched_i_mk_sort_indices(order, m, fastest_first, c, err);
-    if (st == SSCHED_OK)
-        st = ssched_mk_broadcast_sequence(c, src, order, out, err);
+    size_t *order;
+    if ((st = ssched_i_mk_others_sorted(c, src, fastest_first, &order, err)) != SSCHED_OK)
+        return st;
+    st = ssched_mk_broadcast_sequence(c, src, order, out, err);
     free(order);
     return st;
 }

@@ -110,6 +110,11 @@ SSCHED_INTERNAL size_t ssched_i_mk_heap_pop(mk_heap_t *h);          /* precondit
 SSCHED_INTERNAL ssched_status_t ssched_i_mk_sort_indices(size_t *idx, size_t n,
                                 int (*cmp)(const void *ctx, size_t a, size_t b), const void *ctx,
                                 ssched_error_t *err);
+/* Every processor of c but skip, stably sorted by cmp (ctx: c), into
+ * *order (n - 1 of them, malloc'ed; NULL on failure). */
+SSCHED_INTERNAL ssched_status_t ssched_i_mk_others_sorted(const ssched_mk_cluster_t *c,
+                                size_t skip, int (*cmp)(const void *ctx, size_t a, size_t b),
+                                size_t **order, ssched_error_t *err);
 
 /* ---- mirrored.c: what the reduce and broadcast searches share ---- */
 

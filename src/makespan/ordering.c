@@ -92,3 +92,21 @@ ssched_status_t ssched_i_mk_sort_indices(size_t *idx, size_t n,
     free(tmp);
     return SSCHED_OK;
 }
+
+ssched_status_t ssched_i_mk_others_sorted(const ssched_mk_cluster_t *c, size_t skip,
+                                          int (*cmp)(const void *ctx, size_t a, size_t b),
+                                          size_t **order, ssched_error_t *err)
+{
+    size_t m = c->n - 1;
+    if (!(*order = ssched_i_alloc(m, sizeof **order)))
+        return ssched_i_mk_nomem(err);
+    for (size_t p = 0, i = 0; p < c->n; p++)
+        if (p != skip)
+            (*order)[i++] = p;
+    ssched_status_t st = ssched_i_mk_sort_indices(*order, m, cmp, c, err);
+    if (st != SSCHED_OK) {
+        free(*order);
+        *order = NULL;
+    }
+    return st;
+}

@@ -20,16 +20,10 @@ ssched_status_t ssched_mk_reduce_snf(const ssched_mk_cluster_t *c, size_t dest,
     ssched_status_t st = ssched_mk_cluster_validate(c, dest, "destination", err);
     if (st != SSCHED_OK)
         return st;
-    size_t m = c->n - 1;
-    size_t *order = ssched_i_alloc(m, sizeof *order);
-    if (!order)
-        return ssched_i_mk_nomem(err);
-    for (size_t p = 0, i = 0; p < c->n; p++)
-        if (p != dest)
-            order[i++] = p;
-    st = ssched_i_mk_sort_indices(order, m, slowest_first, c, err);
-    if (st == SSCHED_OK)
-        st = ssched_mk_reduce_ep(c, dest, order, out, err);
+    size_t *order;
+    if ((st = ssched_i_mk_others_sorted(c, dest, slowest_first, &order, err)) != SSCHED_OK)
+        return st;
+    st = ssched_mk_reduce_ep(c, dest, order, out, err);
     free(order);
     return st;
 }

@@ -101,49 +101,58 @@ ssched_status_t ssched_problem_validate(const ssched_problem_t *pb, const ssched
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "gossip: no (source, target) pair of distinct nodes");
     case SSCHED_PROBLEM_REDUCE:
-        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
-                             err)) != SSCHED_OK)
-            return st;
-        if (pb->n_participants < 2)
-            return ssched_error_set(err, SSCHED_EINPUT,
-                                    "problem.participants: a reduce needs at least 2 participants");
-        if (pb->target >= p->n_nodes)
-            return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
-        return check_list(p, &pb->target, 1, "problem.target", err);
     case SSCHED_PROBLEM_ALLREDUCE:
-        if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
-                             err)) != SSCHED_OK)
-            return st;
-        if (pb->n_participants < 2)
-            return ssched_error_set(err, SSCHED_EINPUT,
-                                    "problem.participants: an allreduce needs at least 2 "
-                                    "participants");
-        if (pb->target == SIZE_MAX)
-            return SSCHED_OK;
-        if (pb->target >= p->n_nodes)
-            return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
-        return check_list(p, &pb->target, 1, "problem.target", err);
     case SSCHED_PROBLEM_SCAN:
         if ((st = check_list(p, pb->participants, pb->n_participants, "problem.participants",
                              err)) != SSCHED_OK)
             return st;
         if (pb->n_participants < 2)
             return ssched_error_set(err, SSCHED_EINPUT,
-                                    "problem.participants: a scan needs at least 2 participants");
-        return SSCHED_OK;
+                                    "problem.participants: %s needs at least 2 participants",
+                                    pb->kind == SSCHED_PROBLEM_REDUCE      ? "a reduce"
+                                    : pb->kind == SSCHED_PROBLEM_ALLREDUCE ? "an allreduce"
+                                                                           : "a scan");
+        /* a scan has no target; an all-reduce's root is optional */
+        if (pb->kind == SSCHED_PROBLEM_SCAN ||
+            (pb->kind == SSCHED_PROBLEM_ALLREDUCE && pb->target == SIZE_MAX))
+            return SSCHED_OK;
+        if (pb->target >= p->n_nodes)
+            return ssched_error_set(err, SSCHED_EINPUT, "problem.target: node index out of range");
+        return check_list(p, &pb->target, 1, "problem.target", err);
     }
     return ssched_error_set(err, SSCHED_EINPUT, "unknown problem kind");
+}
+
+/* pb becomes a problem of kind with no sources and targets (the
+ * participants are left as they are). */
+static void reset(ssched_problem_t *pb, ssched_problem_kind_t kind)
+{
+    pb->kind = kind;
+    free(pb->sources);
+    free(pb->targets);
+    pb->sources = pb->targets = NULL;
+    pb->n_sources = pb->n_targets = 0;
+}
+
+/* pb becomes a problem of kind whose participants are parsed from their
+ * names (the sources and targets are left as they are). */
+static ssched_status_t set_participants(ssched_problem_t *pb, const ssched_platform_t *p,
+                                        ssched_problem_kind_t kind, const char *participants,
+                                        ssched_error_t *err)
+{
+    pb->kind = kind;
+    free(pb->participants);
+    pb->participants = NULL;
+    pb->n_participants = 0;
+    return ssched_platform_parse_node_list(p, participants, "participants", &pb->participants,
+                                           &pb->n_participants, err);
 }
 
 ssched_status_t ssched_problem_set_scatter(ssched_problem_t *pb, const ssched_platform_t *p,
                                            const char *source, const char *targets,
                                            ssched_error_t *err)
 {
-    pb->kind = SSCHED_PROBLEM_SCATTER;
-    free(pb->sources);
-    free(pb->targets);
-    pb->sources = pb->targets = NULL;
-    pb->n_sources = pb->n_targets = 0;
+    reset(pb, SSCHED_PROBLEM_SCATTER);
     ssched_status_t st = ssched_platform_parse_node_list(p, source, "source", &pb->sources,
                                                          &pb->n_sources, err);
     if (st == SSCHED_OK && pb->n_sources != 1)
@@ -158,11 +167,7 @@ ssched_status_t ssched_problem_set_gossip(ssched_problem_t *pb, const ssched_pla
                                           const char *sources, const char *targets,
                                           ssched_error_t *err)
 {
-    pb->kind = SSCHED_PROBLEM_GOSSIP;
-    free(pb->sources);
-    free(pb->targets);
-    pb->sources = pb->targets = NULL;
-    pb->n_sources = pb->n_targets = 0;
+    reset(pb, SSCHED_PROBLEM_GOSSIP);
     ssched_status_t st = ssched_platform_parse_node_list(p, sources, "sources", &pb->sources,
                                                          &pb->n_sources, err);
     if (st == SSCHED_OK)
@@ -175,13 +180,7 @@ ssched_status_t ssched_problem_set_reduce(ssched_problem_t *pb, const ssched_pla
                                           const char *participants, const char *target,
                                           ssched_error_t *err)
 {
-    pb->kind = SSCHED_PROBLEM_REDUCE;
-    free(pb->participants);
-    pb->participants = NULL;
-    pb->n_participants = 0;
-    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "participants",
-                                                         &pb->participants,
-                                                         &pb->n_participants, err);
+    ssched_status_t st = set_participants(pb, p, SSCHED_PROBLEM_REDUCE, participants, err);
     if (st == SSCHED_OK && (!target || !*target))
         st = ssched_error_set(err, SSCHED_EINPUT, "target: missing node name");
     if (st == SSCHED_OK && ssched_platform_find_node(p, target, &pb->target, err) != SSCHED_OK)
@@ -193,15 +192,9 @@ ssched_status_t ssched_problem_set_allreduce(ssched_problem_t *pb, const ssched_
                                              const char *participants, const char *root,
                                              int commutative, ssched_error_t *err)
 {
-    pb->kind = SSCHED_PROBLEM_ALLREDUCE;
     pb->commutative = commutative != 0;
-    free(pb->participants);
-    pb->participants = NULL;
-    pb->n_participants = 0;
     pb->target = SIZE_MAX;
-    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "participants",
-                                                         &pb->participants,
-                                                         &pb->n_participants, err);
+    ssched_status_t st = set_participants(pb, p, SSCHED_PROBLEM_ALLREDUCE, participants, err);
     if (st == SSCHED_OK && root && !*root)
         st = ssched_error_set(err, SSCHED_EINPUT, "root: missing node name");
     if (st == SSCHED_OK && root && ssched_platform_find_node(p, root, &pb->target, err) != SSCHED_OK)
@@ -213,15 +206,9 @@ ssched_status_t ssched_problem_set_scan(ssched_problem_t *pb, const ssched_platf
                                         const char *participants, int exclusive,
                                         ssched_error_t *err)
 {
-    pb->kind = SSCHED_PROBLEM_SCAN;
     pb->exclusive = exclusive != 0;
     pb->commutative = 0;
-    free(pb->participants);
-    pb->participants = NULL;
-    pb->n_participants = 0;
-    ssched_status_t st = ssched_platform_parse_node_list(p, participants, "participants",
-                                                         &pb->participants,
-                                                         &pb->n_participants, err);
+    ssched_status_t st = set_participants(pb, p, SSCHED_PROBLEM_SCAN, participants, err);
     return st == SSCHED_OK ? ssched_problem_validate(pb, p, err) : st;
 }
 
@@ -249,11 +236,7 @@ ssched_status_t ssched_problem_set_broadcast(ssched_problem_t *pb, const ssched_
                                              const char *source, const char *targets,
                                              ssched_error_t *err)
 {
-    pb->kind = SSCHED_PROBLEM_BROADCAST;
-    free(pb->sources);
-    free(pb->targets);
-    pb->sources = pb->targets = NULL;
-    pb->n_sources = pb->n_targets = 0;
+    reset(pb, SSCHED_PROBLEM_BROADCAST);
     ssched_status_t st = SSCHED_OK;
     if (!source || !*source)
         return ssched_error_set(err, SSCHED_EINPUT, "source: missing node name");

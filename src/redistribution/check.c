@@ -93,16 +93,10 @@ static ssched_status_t check_side(const ssched_redist_t *r, const ssched_redist_
     return SSCHED_OK;
 }
 
-/* Sum of the amounts delivered to one message, as an unnormalised
- * fraction num/den (den > 0). */
-typedef struct {
-    mpz_t num, den;
-} sum_t;
-
 /* sum += a (canonical, > 0).  Equal or unit denominators, the common cases,
  * need no multiplication of denominators; a denominator that grows past
  * 4096 bits (a message in very many pieces) is reduced once. */
-static void sum_add(sum_t *g, const mpq_t a, mpz_t tmp)
+void ssched_i_rd_sum_add(ssched_i_rd_sum_t *g, mpq_srcptr a, mpz_ptr tmp)
 {
     if (mpz_cmp(g->den, mpq_denref(a)) == 0) {
         mpz_add(g->num, g->num, mpq_numref(a));
@@ -150,10 +144,14 @@ static int long_enough(const mpq_t start, const mpq_t end, const mpq_t startup,
 /* Every property of a schedule for r's processors; a failing one is
  * EINTERNAL in err (what the schedulers report for their own output). */
 static ssched_status_t check_schedule(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
-                                      ssched_error_t *err)
+                                      int fast, ssched_error_t *err)
 {
+    /* the integer fast path (check_fast.c) certifies the common case; what
+     * it cannot certify, including every violation, is decided here */
+    if (fast && ssched_i_rd_check_fast(r, s))
+        return SSCHED_OK;
     size_t n = s->n_transfers, M = r->n_messages, P = r->P;
-    sum_t *got = ssched_i_alloc(M, sizeof *got);
+    ssched_i_rd_sum_t *got = ssched_i_alloc(M, sizeof *got);
     char *seen = ssched_i_alloc(n, 1);
     if (!got || !seen) {
         free(got);
@@ -200,7 +198,7 @@ static ssched_status_t check_schedule(const ssched_redist_t *r, const ssched_red
         }
         if (qcmp(t->end, latest) > 0)
             mpq_set(latest, t->end);
-        sum_add(&got[t->message], t->amount, rhs);
+        ssched_i_rd_sum_add(&got[t->message], t->amount, rhs);
     }
     for (size_t e = 0; e < M && st == SSCHED_OK; e++) {
         mpz_mul_ui(rhs, got[e].den, r->messages[e].elements);
@@ -232,14 +230,27 @@ static ssched_status_t check_schedule(const ssched_redist_t *r, const ssched_red
     return st;
 }
 
-ssched_status_t ssched_redist_check(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
-                                    ssched_check_report_t *report, ssched_error_t *err)
+static ssched_status_t check(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
+                             int fast, ssched_check_report_t *report, ssched_error_t *err)
 {
     if (s->P != r->P)
         return ssched_error_set(err, SSCHED_EINPUT,
                                 "schedule is for %zu processors, instance has %zu", s->P, r->P);
     ssched_error_t verr;
     ssched_error_clear(&verr);
-    ssched_status_t st = check_schedule(r, s, &verr);
+    ssched_status_t st = check_schedule(r, s, fast, &verr);
     return ssched_i_report_outcome(st, SSCHED_EINTERNAL, &verr, report, err);
+}
+
+ssched_status_t ssched_redist_check(const ssched_redist_t *r, const ssched_redist_schedule_t *s,
+                                    ssched_check_report_t *report, ssched_error_t *err)
+{
+    return check(r, s, 1, report, err);
+}
+
+ssched_status_t ssched_i_rd_check_exact(const ssched_redist_t *r,
+                                        const ssched_redist_schedule_t *s,
+                                        ssched_check_report_t *report, ssched_error_t *err)
+{
+    return check(r, s, 0, report, err);
 }

@@ -78,6 +78,9 @@ ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, size_t N, size
     }
     for (size_t p = 0; p < 2 * P; p++)
         mpq_init(send[p]);
+    mpz_t L;
+    mpz_init_set_ui(L, 1);
+    int over_l = 1; /* loads as integers over L, the costs' LCM (below) */
     for (size_t s = 0; s < P; s++) {
         r->local[s] = sizes[s * P + s];
         for (size_t d = 0; d < P; d++) {
@@ -91,16 +94,45 @@ ssched_status_t ssched_redist_build(ssched_redist_t *r, size_t K, size_t N, size
             mpq_set_ui(m->cost, m->elements, 1);
             mpq_div(m->cost, m->cost, r->bandwidth[s * P + d]);
             mpq_add(m->cost, m->cost, startup);
-            mpq_add(send[s], send[s], m->cost);
-            mpq_add(recv[d], recv[d], m->cost);
+            if (over_l && !mpz_divisible_p(L, mpq_denref(m->cost))) {
+                mpz_lcm(L, L, mpq_denref(m->cost));
+                over_l = mpz_size(L) <= 64;
+            }
         }
     }
-    mpq_set_ui(r->lower_bound, 0, 1);
-    for (size_t p = 0; p < 2 * P; p++) {
-        if (mpq_cmp(send[p], r->lower_bound) > 0)
-            mpq_set(r->lower_bound, send[p]);
-        mpq_clear(send[p]);
+    /* The loads are sums of up to P costs: adding them as mpq canonicalised
+     * every partial sum by a gcd of ~300-bit numbers (P = 1024: most of this
+     * function).  Over the common denominator L they are integer sums, and
+     * one canonicalisation gives the bound.  L of more than 64 limbs (a
+     * matrix of unrelated rationals) keeps the mpq sums. */
+    mpz_t q;
+    mpz_init(q);
+    for (size_t e = 0; e < r->n_messages; e++) {
+        const ssched_redist_message_t *m = &r->messages[e];
+        if (over_l) {
+            mpz_divexact(q, L, mpq_denref(m->cost));
+            mpz_addmul(mpq_numref(send[m->src]), q, mpq_numref(m->cost));
+            mpz_addmul(mpq_numref(recv[m->dst]), q, mpq_numref(m->cost));
+        } else {
+            mpq_add(send[m->src], send[m->src], m->cost);
+            mpq_add(recv[m->dst], recv[m->dst], m->cost);
+        }
     }
+    mpz_clear(q);
+    mpq_set_ui(r->lower_bound, 0, 1);
+    size_t best = 0;
+    for (size_t p = 0; p < 2 * P; p++) /* numerators over L: integers */
+        if (over_l ? mpz_cmp(mpq_numref(send[p]), mpq_numref(send[best])) > 0
+                   : mpq_cmp(send[p], send[best]) > 0)
+            best = p;
+    mpq_set(r->lower_bound, send[best]);
+    if (over_l) {
+        mpz_set(mpq_denref(r->lower_bound), L);
+        mpq_canonicalize(r->lower_bound);
+    }
+    for (size_t p = 0; p < 2 * P; p++)
+        mpq_clear(send[p]);
+    mpz_clear(L);
     free(send);
     free(sizes);
     return SSCHED_OK;

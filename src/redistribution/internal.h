@@ -8,6 +8,7 @@
  *   greedy.c      the adaptive heuristic of seed 003 §4.3
  *   preemptive.c  optimal preemptive schedule from matching/
  *   check.c       the independent checker
+ *   check_fast.c  its fast path on integers over one unit
  *   output.c      text and JSON writers */
 #ifndef SSCHED_REDIST_INTERNAL_H
 #define SSCHED_REDIST_INTERNAL_H
@@ -43,5 +44,25 @@ SSCHED_INTERNAL ssched_status_t ssched_i_rd_greedy(const ssched_redist_t *r,
 SSCHED_INTERNAL ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r,
                                                        ssched_redist_schedule_t *s,
                                                        ssched_error_t *err);
+
+/* check.c: the amounts delivered to one message, an unnormalised fraction
+ * num/den (den > 0); sum += a (a canonical, > 0; tmp: scratch). */
+typedef struct {
+    mpz_t num, den;
+} ssched_i_rd_sum_t;
+SSCHED_INTERNAL void ssched_i_rd_sum_add(ssched_i_rd_sum_t *g, mpq_srcptr a, mpz_ptr tmp);
+
+/* check_fast.c: 1 if every property of ssched_redist_check() holds, decided
+ * on integers over a unit derived from r; 0 if not, or if it could not be
+ * decided that way (the caller then runs the full check). */
+SSCHED_INTERNAL int ssched_i_rd_check_fast(const ssched_redist_t *r,
+                                           const ssched_redist_schedule_t *s);
+
+/* check.c: ssched_redist_check() without the fast path (tests compare the
+ * two verdicts). */
+SSCHED_INTERNAL ssched_status_t ssched_i_rd_check_exact(const ssched_redist_t *r,
+                                                        const ssched_redist_schedule_t *s,
+                                                        ssched_check_report_t *report,
+                                                        ssched_error_t *err);
 
 #endif

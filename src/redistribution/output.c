@@ -1,5 +1,6 @@
 /* Writers: a readable per-processor report and exact JSON. */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,55 +24,118 @@ static void print_q(FILE *out, const mpq_t q)
     free(dec);
 }
 
-/* "p/q" (or "p"), as mpq_out_str prints it; NULL on ENOMEM. */
-static char *qtext(const mpq_t q)
+/* Append "p/q" (or "p"), as mpq_out_str prints it, at t; returns the end.
+ * t must hold mpz_sizeinbase(num) + mpz_sizeinbase(den) + 2 bytes. */
+static char *put_q(char *t, const mpq_t q)
 {
-    size_t n = mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3;
-    char *t = malloc(n);
-    if (!t)
-        return NULL;
     mpz_get_str(t, 10, mpq_numref(q));
+    t += strlen(t);
     if (mpz_cmp_ui(mpq_denref(q), 1) != 0) {
-        size_t k = strlen(t);
-        t[k] = '/';
-        mpz_get_str(t + k + 1, 10, mpq_denref(q));
+        *t++ = '/';
+        mpz_get_str(t, 10, mpq_denref(q));
+        t += strlen(t);
     }
     return t;
 }
 
+static size_t q_room(const mpq_t q)
+{
+    return mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3;
+}
+
 /* Each transfer is printed twice, in its sender's and in its receiver's
- * line; its two times are converted to decimal once (issue 26: the
- * conversions were most of the writer at P = 1024, ~85-digit numbers) and
- * the text is freed after the second use. */
+ * line; its interval "[start, end)" is converted to decimal once (issue 26:
+ * the conversions were most of the writer at P = 1024, ~85-digit numbers),
+ * kept with its length (no strlen when printed) and freed after the second
+ * use. */
 typedef struct {
-    char **text; /* 2 per transfer: start, end (NULL: not converted yet) */
+    char **text;    /* per transfer: its interval (NULL: not converted yet) */
+    uint32_t *len;  /* its length */
     unsigned char *uses;
 } text_cache_t;
 
-static void print_interval(FILE *out, text_cache_t *c, const ssched_redist_schedule_t *s,
-                           size_t i)
+/* A line being assembled; written with one fwrite (fprintf and fputs per
+ * field were a fifth of the writer).  On ENOMEM it writes through. */
+typedef struct {
+    char *b;
+    size_t n, cap;
+    FILE *out;
+} line_t;
+
+static void put(line_t *l, const char *t, size_t n)
+{
+    if (l->n + n > l->cap) {
+        size_t cap = l->cap ? l->cap : 4096;
+        while (cap < l->n + n)
+            cap *= 2;
+        char *b = realloc(l->b, cap);
+        if (!b) { /* write what we have and this piece directly */
+            fwrite(l->b, 1, l->n, l->out);
+            fwrite(t, 1, n, l->out);
+            l->n = 0;
+            return;
+        }
+        l->b = b;
+        l->cap = cap;
+    }
+    memcpy(l->b + l->n, t, n);
+    l->n += n;
+}
+
+static void flush_line(line_t *l)
+{
+    fwrite(l->b, 1, l->n, l->out);
+    l->n = 0;
+}
+
+/* " ->P<peer> " or " <-P<peer> " */
+static void put_peer(line_t *l, const char *arrow, size_t peer)
+{
+    char t[32];
+    int k = snprintf(t, sizeof t, " %sP%zu ", arrow, peer);
+    put(l, t, (size_t)k);
+}
+
+/* 0, or -1 when the interval could not be converted (ENOMEM) */
+static int print_interval(line_t *l, text_cache_t *c, const ssched_redist_schedule_t *s,
+                          size_t i)
 {
     const ssched_redist_transfer_t *t = &s->transfers[i];
-    if (c->text && !c->text[2 * i]) {
-        c->text[2 * i] = qtext(t->start);
-        c->text[2 * i + 1] = qtext(t->end);
+    if (c->text && !c->text[i]) {
+        char *x = malloc(q_room(t->start) + q_room(t->end) + 4);
+        if (x) {
+            char *e = x;
+            *e++ = '[';
+            e = put_q(e, t->start);
+            *e++ = ',';
+            *e++ = ' ';
+            e = put_q(e, t->end);
+            *e++ = ')';
+            c->len[i] = (uint32_t)(e - x);
+            c->text[i] = x;
+        }
     }
-    fputc('[', out);
-    if (c->text && c->text[2 * i])
-        fputs(c->text[2 * i], out);
-    else
-        ssched_write_rational(out, t->start, NULL);
-    fputs(", ", out);
-    if (c->text && c->text[2 * i + 1])
-        fputs(c->text[2 * i + 1], out);
-    else
-        ssched_write_rational(out, t->end, NULL);
-    fputc(')', out);
+    if (c->text && c->text[i]) {
+        put(l, c->text[i], c->len[i]);
+    } else { /* no memory for the text: convert where printed */
+        char *x = malloc(q_room(t->start) + q_room(t->end) + 4);
+        if (!x)
+            return -1;
+        char *e = x;
+        *e++ = '[';
+        e = put_q(e, t->start);
+        *e++ = ',';
+        *e++ = ' ';
+        e = put_q(e, t->end);
+        *e++ = ')';
+        put(l, x, (size_t)(e - x));
+        free(x);
+    }
     if (c->text && ++c->uses[i] == 2) {
-        free(c->text[2 * i]);
-        free(c->text[2 * i + 1]);
-        c->text[2 * i] = c->text[2 * i + 1] = NULL;
+        free(c->text[i]);
+        c->text[i] = NULL;
     }
+    return 0;
 }
 
 /* The lists visit transfers in processor order, i.e. all over memory, and
@@ -88,9 +152,15 @@ static void prefetch(const ssched_redist_t *r, const ssched_redist_schedule_t *s
         __builtin_prefetch(mpq_numref(s->transfers[i].start)->_mp_d);
         __builtin_prefetch(mpq_numref(s->transfers[i].end)->_mp_d);
         if (c->text) {
-            __builtin_prefetch(&c->text[2 * i]);
+            __builtin_prefetch(&c->text[i]);
+            __builtin_prefetch(&c->len[i]);
             __builtin_prefetch(&c->uses[i]);
         }
+    }
+    if (k + 4 < end && c->text) {
+        const char *x = c->text[list[k + 4]];
+        if (x)
+            __builtin_prefetch(x);
     }
 }
 
@@ -113,36 +183,49 @@ ssched_status_t ssched_write_redist_text(FILE *out, const ssched_redist_t *r,
     print_q(out, s->completion);
     fputc('\n', out);
     /* without memory for the cache every time is converted where printed */
-    text_cache_t c = {ssched_i_calloc(2 * s->n_transfers, sizeof(char *)),
+    text_cache_t c = {ssched_i_calloc(s->n_transfers, sizeof(char *)),
+                      ssched_i_alloc(s->n_transfers, sizeof(uint32_t)),
                       ssched_i_calloc(s->n_transfers, 1)};
-    if (!c.text || !c.uses) {
+    if (!c.text || !c.len || !c.uses) {
         free(c.text);
+        free(c.len);
         free(c.uses);
         c.text = NULL;
+        c.len = NULL;
         c.uses = NULL;
     }
+    line_t l = {NULL, 0, 0, out};
+    int lost = 0; /* an interval could not be converted (ENOMEM) */
     for (size_t p = 0; p < r->P; p++) {
-        fprintf(out, "P%zu sends:", p);
+        char head[48];
+        int k0 = snprintf(head, sizeof head, "P%zu sends:", p);
+        put(&l, head, (size_t)k0);
         for (size_t k = s->send_start[p]; k < s->send_start[p + 1]; k++) {
             size_t i = s->send_list[k];
             prefetch(r, s, &c, s->send_list, k, s->send_start[p + 1]);
-            fprintf(out, " ->P%zu ", r->messages[s->transfers[i].message].dst);
-            print_interval(out, &c, s, i);
+            put_peer(&l, "->", r->messages[s->transfers[i].message].dst);
+            lost |= print_interval(&l, &c, s, i);
         }
-        fprintf(out, "\nP%zu receives:", p);
+        k0 = snprintf(head, sizeof head, "\nP%zu receives:", p);
+        put(&l, head, (size_t)k0);
         for (size_t k = s->recv_start[p]; k < s->recv_start[p + 1]; k++) {
             size_t i = s->recv_list[k];
             prefetch(r, s, &c, s->recv_list, k, s->recv_start[p + 1]);
-            fprintf(out, " <-P%zu ", r->messages[s->transfers[i].message].src);
-            print_interval(out, &c, s, i);
+            put_peer(&l, "<-", r->messages[s->transfers[i].message].src);
+            lost |= print_interval(&l, &c, s, i);
         }
-        fputc('\n', out);
+        put(&l, "\n", 1);
+        flush_line(&l);
     }
+    free(l.b);
     if (c.text)
-        for (size_t i = 0; i < 2 * s->n_transfers; i++)
+        for (size_t i = 0; i < s->n_transfers; i++)
             free(c.text[i]);
     free(c.text);
+    free(c.len);
     free(c.uses);
+    if (lost)
+        return nomem(err);
     return ssched_i_write_status(out, err);
 }
 

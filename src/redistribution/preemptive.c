@@ -36,12 +36,69 @@
  * per message), 0.09 s.  The number of steps does not matter here (steps are
  * not synchronised), the number of start-ups does: the warm-started rule is
  * used. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "src/redistribution/internal.h"
 #include "src/util/internal.h"
 #include "ssched/matching.h"
 #include "ssched/rational.h"
+
+/* Placement without start-up (issue 26): a piece of λ units lasts
+ * amount/B = (m·λ/W_e)/B = λ/L exactly (W_e = L·m/B), so every time is an
+ * integer number of units 1/L and the placement of ssched_i_rd_place_pieces
+ * (start = the later of the two free times, end = start + duration) runs on
+ * integers: one canonicalisation per transfer (its end; its start is the
+ * end of the transfer that freed that processor, or 0) instead of the
+ * three of mpq_div and two mpq_add.  Same rule, same ties (the sender's
+ * time when equal), same values; no piece continues a transfer here, the
+ * coalescing above having merged all of them. */
+static ssched_status_t place_units(const ssched_redist_t *r, const size_t *t_msg,
+                                   const mpz_t *t_lam, const mpq_t *amount, size_t n,
+                                   const mpz_t L, ssched_redist_schedule_t *s, ssched_error_t *err)
+{
+    size_t P = r->P;
+    mpz_t *free_at = ssched_i_alloc(2 * P, sizeof *free_at); /* senders, then receivers */
+    size_t *freed_by = ssched_i_alloc(2 * P, sizeof *freed_by);
+    if (!free_at || !freed_by) {
+        free(free_at);
+        free(freed_by);
+        return ssched_error_set(err, SSCHED_ENOMEM, "out of memory placing transfers");
+    }
+    for (size_t p = 0; p < 2 * P; p++) {
+        mpz_init(free_at[p]);
+        freed_by[p] = SIZE_MAX;
+    }
+    mpq_t start, end;
+    mpq_init(start);
+    mpq_init(end);
+    ssched_status_t st = SSCHED_OK;
+    for (size_t t = 0; t < n; t++) {
+        size_t a = r->messages[t_msg[t]].src, b = P + r->messages[t_msg[t]].dst;
+        size_t from = mpz_cmp(free_at[a], free_at[b]) >= 0 ? a : b;
+        mpz_add(mpq_numref(end), free_at[from], t_lam[t]);
+        mpz_set(free_at[a], mpq_numref(end));
+        mpz_set(free_at[b], mpq_numref(end));
+        mpz_set(mpq_denref(end), L);
+        mpq_canonicalize(end);
+        if (freed_by[from] == SIZE_MAX)
+            mpq_set_ui(start, 0, 1);
+        else /* copied before the append may move the records */
+            mpq_set(start, s->transfers[freed_by[from]].end);
+        if (ssched_i_rd_add_transfer(s, t_msg[t], start, end, amount[t])) {
+            st = ssched_error_set(err, SSCHED_ENOMEM, "out of memory placing transfers");
+            break;
+        }
+        freed_by[a] = freed_by[b] = s->n_transfers - 1;
+    }
+    for (size_t p = 0; p < 2 * P; p++)
+        mpz_clear(free_at[p]);
+    free(free_at);
+    free(freed_by);
+    mpq_clear(start);
+    mpq_clear(end);
+    return st;
+}
 
 ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_schedule_t *s,
                               ssched_error_t *err)
@@ -123,7 +180,10 @@ ssched_status_t ssched_i_rd_preemptive(const ssched_redist_t *r, ssched_redist_s
             mpq_set_den(amount[t], W[e]);
             mpq_canonicalize(amount[t]);
         }
-        st = ssched_i_rd_place_pieces(r, t_msg, (const mpq_t *)amount, n_tr, s, err);
+        st = mpq_sgn(r->startup) == 0
+                 ? place_units(r, t_msg, (const mpz_t *)t_lam, (const mpq_t *)amount, n_tr, L, s,
+                               err)
+                 : ssched_i_rd_place_pieces(r, t_msg, (const mpq_t *)amount, n_tr, s, err);
         s->n_steps = res.n_matchings;
     }
 done:

@@ -121,54 +121,19 @@ ssched_status_t ssched_i_rd_place_pieces(const ssched_redist_t *r, const size_t 
     return st;
 }
 
-/* Sort key for the per-processor lists: start time, then end, then index. */
-static int by_start(const ssched_redist_transfer_t *t, size_t a, size_t b)
-{
-    int c = mpq_cmp(t[a].start, t[b].start);
-    if (!c)
-        c = mpq_cmp(t[a].end, t[b].end);
-    if (!c)
-        c = (a > b) - (a < b);
-    return c;
-}
-
-/* Ordering: bucket by processor, then a merge sort per bucket
- * (stable, exact comparisons; no global qsort context needed). */
-static void sort_bucket(const ssched_redist_transfer_t *t, size_t *a, size_t n, size_t *tmp)
-{
-    /* The schedulers append a processor's transfers in start order (each
-     * starts once its ends are free: after the previous one there), so the
-     * bucket is usually sorted already; the order is total (ties by index),
-     * so checking that costs n - 1 exact comparisons instead of n log n
-     * (cross-multiplied rationals: most of finalize at P = 1024). */
-    size_t sorted = 1;
-    while (sorted < n) {
-        if (sorted + 8 < n) { /* records lie all over memory: fetch ahead */
-            __builtin_prefetch(mpq_numref(t[a[sorted + 8]].start)->_mp_d);
-            __builtin_prefetch(mpq_denref(t[a[sorted + 8]].start)->_mp_d);
-        }
-        if (sorted + 16 < n)
-            __builtin_prefetch(&t[a[sorted + 16]]);
-        if (by_start(t, a[sorted - 1], a[sorted]) >= 0)
-            break;
-        sorted++;
-    }
-    if (sorted >= n)
-        return;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = by_start(t, a[j], a[i]) < 0 ? a[j++] : a[i++];
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
-        }
-        memcpy(a, tmp, n * sizeof *a);
-    }
-}
+/* Ordering (issue 26): no comparison at all.  Bucketing by processor is
+ * stable, so each processor's list holds its transfers in creation order,
+ * and every algorithm creates a processor's transfers in strictly
+ * increasing start order: greedy starts a transfer at
+ * max(sendavail, recvavail), at or after the end of both ends' previous
+ * transfers, and ssched_i_rd_place_pieces does the same (a coalesced piece
+ * only moves the end of the last transfer of both its ends); every
+ * duration is positive (amount > 0, bandwidth finite), so each start is
+ * after the previous one's start.  The lists are therefore in start order
+ * as built.  This is not trusted: the checker verifies the order (and
+ * reports EINTERNAL if it failed), it only saves the n - 1 exact
+ * comparisons of cross-multiplied rationals, made along the lists all over
+ * memory, that the former sort check cost (most of finalize at P = 1024). */
 
 /* Build one side's lists (sender side if by_src).  0 or -1 (ENOMEM). */
 static int build_lists(const ssched_redist_t *r, ssched_redist_schedule_t *s, int by_src,
@@ -176,12 +141,11 @@ static int build_lists(const ssched_redist_t *r, ssched_redist_schedule_t *s, in
 {
     size_t P = r->P, n = s->n_transfers;
     size_t *start = calloc(P + 1, sizeof *start), *list = ssched_i_alloc(n, sizeof *list);
-    size_t *fill = calloc(P, sizeof *fill), *tmp = ssched_i_alloc(n, sizeof *tmp);
-    if (!start || !list || !fill || !tmp) {
+    size_t *fill = calloc(P, sizeof *fill);
+    if (!start || !list || !fill) {
         free(start);
         free(list);
         free(fill);
-        free(tmp);
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
@@ -195,10 +159,7 @@ static int build_lists(const ssched_redist_t *r, ssched_redist_schedule_t *s, in
         size_t p = by_src ? m->src : m->dst;
         list[start[p] + fill[p]++] = i;
     }
-    for (size_t p = 0; p < P; p++)
-        sort_bucket(s->transfers, list + start[p], start[p + 1] - start[p], tmp);
     free(fill);
-    free(tmp);
     *start_out = start;
     *list_out = list;
     return 0;
