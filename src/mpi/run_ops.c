@@ -190,8 +190,10 @@ typedef struct {
 
 /* A second actor of the rank (SMPI identity inherited, as StarPU does)
  * spends the task's simulated time, then wakes the rank's Waitsome with a
- * zero-byte message to itself; meanwhile the rank keeps posting the
- * communications the schedule overlaps with the computation. */
+ * zero-byte message to itself (MPI_Ssend: never detached, so the actor
+ * outlives its message, run_pace.c's metronome says why); meanwhile the
+ * rank keeps posting the communications the schedule overlaps with the
+ * computation. */
 static void comp_actor(int argc, char **argv)
 {
     (void)argc;
@@ -203,7 +205,7 @@ static void comp_actor(int argc, char **argv)
     sg_host_t h = sg_host_self();
     double early = sg_host_get_route_latency(h, h) * sg_host_get_speed(h);
     sg_actor_execute(j->flops > early ? j->flops - early : 0);
-    MPI_Send(NULL, 0, MPI_BYTE, j->rank, TAG_COMP, j->comm);
+    MPI_Ssend(NULL, 0, MPI_BYTE, j->rank, TAG_COMP, j->comm);
     free(j);
 }
 #endif

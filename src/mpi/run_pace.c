@@ -90,7 +90,9 @@ typedef struct {
     MPI_Comm comm;
 } timer_job_t;
 
-/* SMPI: sleep until the time, then wake the rank (zero bytes to itself). */
+/* SMPI: sleep until the time, then wake the rank (zero bytes to itself;
+ * MPI_Ssend: a detached send would let the actor end before its message is
+ * delivered, and the message end with it, see the metronome below). */
 static void timer_actor(int argc, char **argv)
 {
     (void)argc;
@@ -102,7 +104,7 @@ static void timer_actor(int argc, char **argv)
      * `at` and not one loopback latency late on every paced event */
     sg_host_t h = sg_host_self();
     sg_actor_sleep_until(j->at - sg_host_get_route_latency(h, h));
-    MPI_Send(NULL, 0, MPI_BYTE, j->rank, TAG_TIMER, j->comm);
+    MPI_Ssend(NULL, 0, MPI_BYTE, j->rank, TAG_TIMER, j->comm);
     free(j);
 }
 
@@ -130,7 +132,8 @@ void ssched_i_mpi_arm_timer(run_t *R, double at)
  * reduce ran 1.41 times its plan).  The metronome knows the rank's due
  * times from the start: a helper actor started at t0 sends a tick L before
  * each distinct due time >= t0 + L, so it lands at that time.  Ticks are
- * MPI_Isend (consecutive dues may be closer than L); SMPI's exact
+ * MPI_Issend (nonblocking: consecutive dues may be closer than L;
+ * synchronous: never detached, see below); SMPI's exact
  * configuration is rendezvous (a transfer starts once the receive is
  * posted), so the rank keeps as many receives posted as ticks can be in
  * flight at once (the most dues within one L, plus one): none waits for
@@ -142,7 +145,18 @@ void ssched_i_mpi_arm_timer(run_t *R, double at)
  * aborting, sets stop (and wakes the actor's wait) and is idle once it has
  * received every tick sent.  The actor then waits for its sends (an actor
  * ending with pending comms may cancel them) and whichever of rank and
- * actor finishes last frees the shared state. */
+ * actor finishes last frees the shared state.  That wait only holds if
+ * the sends are not detached: under SMPI's default options a send below
+ * smpi/send-is-detached-thresh (65536) is detached, its request completes
+ * at once, the actor ended right after its last tick and the ticks still
+ * undelivered were lost with it (measured, two_clusters all-reduce, 20 KB
+ * segments, network/crosstraffic:1 or network/model:SMPI, whose small
+ * messages take about 2.6 loopback latencies: rank 0 received 127 of its
+ * 159 ticks, none after its metronome ended, and every rank waited in
+ * MPI_Waitany for the rest: SimGrid's "Deadlock detected"; with the actor
+ * kept alive 0.1 s longer all 159 arrived).  MPI_Issend is never detached
+ * and completes once its tick is delivered, under any configuration; in
+ * the exact one (nothing detached) it is timed as MPI_Isend (run.c). */
 struct metro {
     double *due;      /* sorted distinct due times, each >= t0 + L */
     MPI_Request *rq;  /* the actor's sends, one per tick */
@@ -178,7 +192,7 @@ static void metro_actor(int argc, char **argv)
         if (m->stop)
             break;
         m->sent++; /* counted before the send: the rank may run meanwhile */
-        MPI_Isend(NULL, 0, MPI_BYTE, m->rank, TAG_METRO, m->comm, &rq[i]);
+        MPI_Issend(NULL, 0, MPI_BYTE, m->rank, TAG_METRO, m->comm, &rq[i]);
     }
     MPI_Waitall((int)m->sent, rq, MPI_STATUSES_IGNORE);
     metro_unref(m);
