@@ -77,6 +77,22 @@ void ssched_i_sched_edge_usage(const ssched_platform_t *p, size_t e, mpq_srcptr 
 
 /* Resource usage of one instance of a tree (ssched_i_sched_n_resources
  * values): its transfers (ssched_i_sched_edge_usage) and computations. */
+int ssched_i_sched_extra_fit(size_t nr, mpq_t *cap, mpq_t *use, mpz_t extra,
+                             mpq_t q, mpz_t r)
+{
+    int limited = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (mpq_sgn(use[i]) == 0)
+            continue;
+        mpq_div(q, cap[i], use[i]);
+        mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
+        if (!limited || mpz_cmp(r, extra) < 0)
+            mpz_set(extra, r);
+        limited = 1;
+    }
+    return limited && mpz_sgn(extra) > 0;
+}
+
 void ssched_i_sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t, mpq_srcptr size,
                       mpq_t *use)
 {
@@ -151,17 +167,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, ssched_schedule_t 
     for (size_t a = 0; a < nt; a++) {
         ssched_tree_t *t = &out->trees.trees[order[a]];
         ssched_i_sched_tree_usage(p, t, out->size, use);
-        int limited = 0;
-        for (size_t i = 0; i < nr; i++) {
-            if (mpq_sgn(use[i]) == 0)
-                continue;
-            mpq_div(q, cap[i], use[i]);
-            mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
-            if (!limited || mpz_cmp(r, extra) < 0)
-                mpz_set(extra, r);
-            limited = 1;
-        }
-        if (!limited || mpz_sgn(extra) <= 0)
+        if (!ssched_i_sched_extra_fit(nr, cap, use, extra, q, r))
             continue;
         mpz_add(t->weight, t->weight, extra);
         mpz_add(total, total, extra);

@@ -255,17 +255,7 @@ static ssched_status_t fix_period(const ssched_platform_t *p, const ssched_probl
     for (size_t k = 0; k < ns; k++) {
         ssched_scan_structure_t *x = &out->scan_structures[k];
         structure_usage(p, pb, x, use);
-        int limited = 0;
-        for (size_t i = 0; i < nr; i++) {
-            if (mpq_sgn(use[i]) == 0)
-                continue;
-            mpq_div(q, cap[i], use[i]);
-            mpz_fdiv_q(r, mpq_numref(q), mpq_denref(q));
-            if (!limited || mpz_cmp(r, extra) < 0)
-                mpz_set(extra, r);
-            limited = 1;
-        }
-        if (!limited || mpz_sgn(extra) <= 0)
+        if (!ssched_i_sched_extra_fit(nr, cap, use, extra, q, r))
             continue;
         mpq_set_z(q, extra);
         mpq_add(x->rate, x->rate, q);

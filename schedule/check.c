@@ -171,6 +171,24 @@ void ssched_i_chk_index(chk_t *c)
     }
 }
 
+ssched_status_t ssched_i_chk_slot_room(chk_t *c, size_t n, size_t **edge, mpq_t **amount,
+                                       size_t *cap)
+{
+    if (n <= *cap)
+        return SSCHED_OK;
+    size_t *e2 = realloc(*edge, n * sizeof **edge);
+    if (e2)
+        *edge = e2;
+    mpq_t *a2 = e2 ? realloc(*amount, n * sizeof **amount) : NULL;
+    if (!a2)
+        return ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
+    *amount = a2;
+    for (size_t t = *cap; t < n; t++)
+        mpq_init((*amount)[t]);
+    *cap = n;
+    return SSCHED_OK;
+}
+
 ssched_status_t ssched_i_chk_keys(chk_t *c, json_t *obj, const char *where, const char *const *allowed)
 {
     if (!json_is_object(obj))

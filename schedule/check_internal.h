@@ -99,6 +99,11 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const
                                                       size_t *edge, size_t *type);
 /* SSCHED_EINPUT naming the first key of obj not in the NULL-terminated
  * allowed list (or if obj is not an object). */
+/* A slot's per-transfer scratch (edge indices, amounts) grown to hold n,
+ * new amounts initialised; *cap counts the initialised ones (freed by the
+ * caller).  ENOMEM on failure, the arrays left valid. */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_slot_room(chk_t *c, size_t n, size_t **edge,
+                                                       mpq_t **amount, size_t *cap);
 SSCHED_INTERNAL ssched_status_t ssched_i_chk_keys(chk_t *c, json_t *obj, const char *where,
                                                   const char *const *allowed);
 SSCHED_INTERNAL size_t ssched_i_chk_edge(const chk_t *c, size_t from, size_t to);

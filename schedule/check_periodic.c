@@ -163,20 +163,8 @@ ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root)
             goto out;
         }
         size_t n = json_array_size(tr);
-        if (n > cap) {
-            size_t *ne2 = realloc(edge, n * sizeof *edge);
-            mpq_t *na = ne2 ? realloc(amount, n * sizeof *amount) : NULL;
-            if (ne2)
-                edge = ne2;
-            if (!na) {
-                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-                goto out;
-            }
-            amount = na;
-            for (size_t t = cap; t < n; t++)
-                mpq_init(amount[t]);
-            cap = n;
-        }
+        if ((st = ssched_i_chk_slot_room(c, n, &edge, &amount, &cap)) != SSCHED_OK)
+            goto out;
         c->report->n_transfers += n;
         for (size_t t = 0; t < n && c->report->valid; t++) {
             json_t *x = json_array_get(tr, t);

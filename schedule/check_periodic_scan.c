@@ -177,20 +177,8 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
             goto out;
         }
         size_t n = json_array_size(tr);
-        if (n > cap) {
-            size_t *e2 = realloc(edge, n * sizeof *edge);
-            mpq_t *a2 = e2 ? realloc(amount, n * sizeof *amount) : NULL;
-            if (e2)
-                edge = e2;
-            if (!a2) {
-                st = ssched_error_set(c->err, SSCHED_ENOMEM, "out of memory");
-                goto out;
-            }
-            amount = a2;
-            for (size_t t = cap; t < n; t++)
-                mpq_init(amount[t]);
-            cap = n;
-        }
+        if ((st = ssched_i_chk_slot_room(c, n, &edge, &amount, &cap)) != SSCHED_OK)
+            goto out;
         c->report->n_transfers += n;
         for (size_t t = 0; t < n && c->report->valid; t++) {
             json_t *x = json_array_get(tr, t);

@@ -36,6 +36,13 @@ SSCHED_INTERNAL void ssched_i_sched_edge_usage(const ssched_platform_t *p, size_
                                                mpq_srcptr size, mpq_t *use);
 SSCHED_INTERNAL void ssched_i_sched_tree_usage(const ssched_platform_t *p, const ssched_tree_t *t,
                                                mpq_srcptr size, mpq_t *use);
+/* Fixed period (RR-4872 section 4.6): how many more instances of a pattern
+ * using use[i] of each resource fit in the capacities cap[i] left, into
+ * extra (floor of the least cap/use over the resources it uses); 1 when
+ * that is positive, 0 when nothing more fits or it uses no resource.  q and
+ * r are scratch. */
+SSCHED_INTERNAL int ssched_i_sched_extra_fit(size_t nr, mpq_t *cap, mpq_t *use,
+                                             mpz_t extra, mpq_t q, mpz_t r);
 
 /* Commutative reduce (commut_sets.c): the set of positions [k, m] of tree
  * t (t->order; the identity when NULL), interned in s; scratch holds

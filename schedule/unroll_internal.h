@@ -352,6 +352,14 @@ SSCHED_INTERNAL int64_t ssched_i_sched_links_earliest_set(const sched_engine_t *
 SSCHED_INTERNAL int ssched_i_sched_links_add_set(sched_engine_t *e, const size_t *links,
                                                  const int64_t *w, size_t n, int64_t lo,
                                                  int64_t hi);
+/* unroll_shared.c: a group's bandwidth phase [*at, *at + dur): the
+ * earliest instant, no sooner than every member's ready time (and the
+ * release) plus its latency, at which each SHARED link links[j] has w[j]
+ * more room; reserved there.  1 placed, -1 error (err set). */
+SSCHED_INTERNAL int ssched_i_sched_group_reserve(sched_engine_t *e,
+                                                 const sched_defer_t *const *m, size_t g,
+                                                 const size_t *links, const int64_t *w, size_t n,
+                                                 int64_t dur, int64_t *at, ssched_error_t *err);
 SSCHED_INTERNAL ssched_status_t ssched_i_sched_emit_computation(
         sched_engine_t *e, const ssched_tree_task_t *x, size_t op, int64_t ready,
         int64_t *end, ssched_error_t *err);

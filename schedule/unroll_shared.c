@@ -139,6 +139,33 @@ static int64_t group_ticks(const sched_engine_t *e, size_t g, size_t L)
     return r;
 }
 
+int ssched_i_sched_group_reserve(sched_engine_t *e, const sched_defer_t *const *m, size_t g,
+                                const size_t *links, const int64_t *w, size_t n, int64_t dur,
+                                int64_t *at, ssched_error_t *err)
+{
+    int64_t ph = 0;
+    for (size_t k = 0; k < g; k++) {
+        /* lat_hi: at least l(e) (a rounded scale's ceiling) */
+        int64_t p = (m[k]->ready > e->release ? m[k]->ready : e->release) +
+                    e->lat_hi[m[k]->edge];
+        if (p > ph)
+            ph = p;
+    }
+    ph = ssched_i_sched_links_earliest_set(e, links, w, n, ph, dur);
+    if (ph > INT64_MAX / 4 - dur) {
+        ssched_error_set(err, SSCHED_EINPUT,
+                         "the unrolled schedule's times need more than 62 bits of ticks; "
+                         "use fewer operations or a shorter period (max_period)");
+        return -1;
+    }
+    if (!ssched_i_sched_links_add_set(e, links, w, n, ph, ph + dur)) {
+        ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+        return -1;
+    }
+    *at = ph;
+    return 1;
+}
+
 /* Place the group m[0..g) on L: 1 placed, 0 not possible (placed alone
  * then), -1 error (err set). */
 static int place_group(sched_engine_t *e, const sched_defer_t *const *m, size_t g, size_t L,
@@ -193,29 +220,10 @@ static int place_group(sched_engine_t *e, const sched_defer_t *const *m, size_t 
     }
     mpq_clear(sh);
     mpz_clear(up);
-    int r = 0;
-    if (ok) {
-        int64_t ph = 0;
-        for (size_t k = 0; k < g; k++) {
-            /* lat_hi: at least l(e) (a rounded scale's ceiling) */
-            int64_t p = (m[k]->ready > e->release ? m[k]->ready : e->release) +
-                        e->lat_hi[m[k]->edge];
-            if (p > ph)
-                ph = p;
-        }
-        ph = ssched_i_sched_links_earliest_set(e, links, w, n, ph, dur);
-        if (ph > INT64_MAX / 4 - dur) {
-            ssched_error_set(err, SSCHED_EINPUT,
-                             "the unrolled schedule's times need more than 62 bits of ticks; "
-                             "use fewer operations or a shorter period (max_period)");
-            r = -1;
-        } else if (!ssched_i_sched_links_add_set(e, links, w, n, ph, ph + dur)) {
-            ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-            r = -1;
-        } else {
-            r = ssched_i_sched_emit_group(e, m, g, L, ph, dur, err) == SSCHED_OK ? 1 : -1;
-        }
-    }
+    int64_t ph = 0;
+    int r = ok ? ssched_i_sched_group_reserve(e, m, g, links, w, n, dur, &ph, err) : 0;
+    if (r == 1)
+        r = ssched_i_sched_emit_group(e, m, g, L, ph, dur, err) == SSCHED_OK ? 1 : -1;
     free(links);
     free(w);
     return r;

@@ -259,53 +259,35 @@ int ssched_i_sched_place_weighted(sched_engine_t *e, const sched_defer_t *const 
         mpz_cdiv_q(mpq_numref(s), mpq_numref(s), mpq_denref(peak[j]));
         w[j] = mpz_cmp_si(mpq_numref(s), D) >= 0 ? D : mpz_get_si(mpq_numref(s));
     }
-    int r = 0;
-    if (ok) {
-        int64_t ph = 0;
-        for (size_t k = 0; k < g; k++) {
-            int64_t p = (m[k]->ready > e->release ? m[k]->ready : e->release) +
-                        e->lat_hi[m[k]->edge];
-            if (p > ph)
-                ph = p;
-        }
-        ph = ssched_i_sched_links_earliest_set(e, links, w, n, ph, dur);
-        if (ph > INT64_MAX / 4 - dur) {
-            ssched_error_set(err, SSCHED_EINPUT,
-                             "the unrolled schedule's times need more than 62 bits of ticks; "
-                             "use fewer operations or a shorter period (max_period)");
-            r = -1;
-        } else if (!ssched_i_sched_links_add_set(e, links, w, n, ph, ph + dur)) {
-            ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-            r = -1;
-        } else {
-            r = 1;
-            for (size_t k = 0; k < g && r == 1; k++) {
-                mpq_ptr x = gx_new(e);
-                if (!x) {
-                    ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
-                    r = -1;
-                    break;
-                }
-                mpq_set(x, E[k]);
-                sched_event_t ev = {0};
-                ev.edge = m[k]->edge;
-                ev.type = m[k]->type;
-                ev.op = m[k]->op;
-                ev.lat = e->lat_hi[ev.edge];
-                ev.start = ph - ev.lat;
-                ev.group = (unsigned long)g;
-                ev.group_link = L;
-                ev.gdur = x;
-                ev.end = ph + endt[k];
-                ev.off = 0;
-                ev.len = ev.bamt = e->sc.a;
-                if (ev.end > e->makespan)
-                    e->makespan = ev.end;
-                e->transfers++;
-                *m[k]->av = ev.end;
-                if (ssched_i_sched_push_event(e, &ev, err) != SSCHED_OK)
-                    r = -1;
+    int64_t ph = 0;
+    int r = ok ? ssched_i_sched_group_reserve(e, m, g, links, w, n, dur, &ph, err) : 0;
+    if (r == 1) {
+        for (size_t k = 0; k < g && r == 1; k++) {
+            mpq_ptr x = gx_new(e);
+            if (!x) {
+                ssched_error_set(err, SSCHED_ENOMEM, "out of memory");
+                r = -1;
+                break;
             }
+            mpq_set(x, E[k]);
+            sched_event_t ev = {0};
+            ev.edge = m[k]->edge;
+            ev.type = m[k]->type;
+            ev.op = m[k]->op;
+            ev.lat = e->lat_hi[ev.edge];
+            ev.start = ph - ev.lat;
+            ev.group = (unsigned long)g;
+            ev.group_link = L;
+            ev.gdur = x;
+            ev.end = ph + endt[k];
+            ev.off = 0;
+            ev.len = ev.bamt = e->sc.a;
+            if (ev.end > e->makespan)
+                e->makespan = ev.end;
+            e->transfers++;
+            *m[k]->av = ev.end;
+            if (ssched_i_sched_push_event(e, &ev, err) != SSCHED_OK)
+                r = -1;
         }
     }
     for (size_t j = 0; j < n; j++)
