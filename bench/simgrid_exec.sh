@@ -74,13 +74,12 @@
 #        schedule/unroll_seg.c)
 #        EXEC_DETACHED=0 (CONFIG=default only): ssched-exec-smpi runs with
 #        --cfg=smpi/send-is-detached-thresh:0 (the MPI runs keep SMPI's
-#        default, 65536).  Under SMPI's default a send below 64 KB is
-#        detached, and the executor then deadlocks in MPI_Waitany on
-#        segmented files whose segments are that small (two_clusters
-#        all-reduce, 1 MB, --segments 25 or 50, even K = 1; SimGrid reports
-#        "Deadlock detected", every rank in ActivityWaitanySimcall); the
-#        option only changes when a sender's request completes, not the
-#        network's times
+#        default, 65536).  It was a workaround: the executor's paced runs
+#        deadlocked under SMPI's default on segments below 64 KB (detached
+#        metronome ticks lost when their actor ended; fixed with
+#        synchronous ticks, tests/test_smpi_detached.c).  Not needed now;
+#        with it the runs' times shift slightly (two_clusters all-reduce,
+#        1 MB, 50 segments: 0.0593 s against 0.0567 s without)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build/release}
