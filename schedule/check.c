@@ -171,6 +171,25 @@ void ssched_i_chk_index(chk_t *c)
     }
 }
 
+ssched_status_t ssched_i_chk_slot_span(chk_t *c, json_t *sl, size_t k, const char *where,
+                                       mpq_srcptr period, mpq_t prev, mpq_t start, mpq_t end)
+{
+    static const char *const slot_keys[] = {"start", "end", "transfers", NULL};
+    ssched_status_t st;
+    if ((st = ssched_i_chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
+        (st = ssched_i_chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
+        return st;
+    if (mpq_cmp(start, prev) < 0)
+        ssched_i_chk_violation(c, "slot %zu starts before the previous slot ends (or before 0)", k);
+    else if (mpq_cmp(end, start) <= 0)
+        ssched_i_chk_violation(c, "slot %zu ends before it starts", k);
+    else if (mpq_cmp(end, period) > 0)
+        ssched_i_chk_violation(c, "slot %zu ends after the period", k);
+    mpq_set(prev, end);
+    return SSCHED_OK;
+}
+
 ssched_status_t ssched_i_chk_slot_room(chk_t *c, size_t n, size_t **edge, mpq_t **amount,
                                        size_t *cap)
 {

@@ -99,6 +99,13 @@ SSCHED_INTERNAL ssched_status_t ssched_i_chk_transfer(chk_t *c, json_t *x, const
                                                       size_t *edge, size_t *type);
 /* SSCHED_EINPUT naming the first key of obj not in the NULL-terminated
  * allowed list (or if obj is not an object). */
+/* Periodic files: slot k's keys (start, end, transfers) and its span read
+ * into start, end; a violation unless prev <= start < end <= period; prev
+ * becomes end.  Errors are malformed input (status); misplacement is a
+ * violation (report->valid cleared). */
+SSCHED_INTERNAL ssched_status_t ssched_i_chk_slot_span(chk_t *c, json_t *sl, size_t k,
+                                                       const char *where, mpq_srcptr period,
+                                                       mpq_t prev, mpq_t start, mpq_t end);
 /* A slot's per-transfer scratch (edge indices, amounts) grown to hold n,
  * new amounts initialised; *cap counts the initialised ones (freed by the
  * caller).  ENOMEM on failure, the arrays left valid. */

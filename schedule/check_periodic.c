@@ -107,7 +107,6 @@ ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root)
     static const char *const flow_transfer_keys[] = {"from", "to", "origin", "dest", "amount", NULL};
     static const char *const reduce_transfer_keys[] = {"from", "to", "interval", "amount", NULL};
     static const char *const comm_transfer_keys[] = {"from", "to", "set", "amount", NULL};
-    static const char *const slot_keys[] = {"start", "end", "transfers", NULL};
     if ((st = ssched_i_chk_keys(c, root, "schedule", c->reduce ? reduce_keys : flow_keys)) != SSCHED_OK)
         goto out;
     json_t *split = json_object_get(root, "split");
@@ -140,23 +139,11 @@ ssched_status_t ssched_i_chk_periodic(chk_t *c, json_t *root)
     for (size_t k = 0; k < json_array_size(slots) && c->report->valid; k++) {
         json_t *sl = json_array_get(slots, k);
         snprintf(where, sizeof where, "slots[%zu]", k);
-        if ((st = ssched_i_chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
-            (st = ssched_i_chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
-            (st = ssched_i_chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
+        if ((st = ssched_i_chk_slot_span(c, sl, k, where, period, prev_end, start, end)) !=
+            SSCHED_OK)
             goto out;
-        if (mpq_cmp(start, prev_end) < 0) {
-            ssched_i_chk_violation(c, "slot %zu starts before the previous slot ends (or before 0)", k);
+        if (!c->report->valid)
             break;
-        }
-        if (mpq_cmp(end, start) <= 0) {
-            ssched_i_chk_violation(c, "slot %zu ends before it starts", k);
-            break;
-        }
-        if (mpq_cmp(end, period) > 0) {
-            ssched_i_chk_violation(c, "slot %zu ends after the period", k);
-            break;
-        }
-        mpq_set(prev_end, end);
         json_t *tr = json_object_get(sl, "transfers");
         if (!json_is_array(tr)) {
             st = ssched_i_chk_bad(c, "%s: missing \"transfers\" array", where);

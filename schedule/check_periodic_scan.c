@@ -134,7 +134,6 @@ static void vname(const chk_t *c, size_t type, char *buf, size_t n)
 static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, int integral,
                                   cps_list_t *X)
 {
-    static const char *const slot_keys[] = {"start", "end", "transfers", NULL};
     static const char *const tr_keys[] = {"from", "to", "interval", "amount", NULL};
     size_t nn = c->n_nodes, ne = c->n_edges;
     json_t *slots = json_object_get(root, "slots");
@@ -160,17 +159,10 @@ static ssched_status_t read_slots(chk_t *c, json_t *root, const mpq_t period, in
     for (size_t k = 0; k < json_array_size(slots) && c->report->valid; k++) {
         json_t *sl = json_array_get(slots, k);
         snprintf(where, sizeof where, "slots[%zu]", k);
-        if ((st = ssched_i_chk_keys(c, sl, where, slot_keys)) != SSCHED_OK ||
-            (st = ssched_i_chk_get_q(c, sl, "start", where, start)) != SSCHED_OK ||
-            (st = ssched_i_chk_get_q(c, sl, "end", where, end)) != SSCHED_OK)
+        if ((st = ssched_i_chk_slot_span(c, sl, k, where, period, prev, start, end)) != SSCHED_OK)
             goto out;
-        if (mpq_cmp(start, prev) < 0)
-            ssched_i_chk_violation(c, "slot %zu starts before the previous slot ends (or before 0)", k);
-        else if (mpq_cmp(end, start) <= 0)
-            ssched_i_chk_violation(c, "slot %zu ends before it starts", k);
-        else if (mpq_cmp(end, period) > 0)
-            ssched_i_chk_violation(c, "slot %zu ends after the period", k);
-        mpq_set(prev, end);
+        if (!c->report->valid)
+            break;
         json_t *tr = json_object_get(sl, "transfers");
         if (!json_is_array(tr)) {
             st = ssched_i_chk_bad(c, "%s: missing \"transfers\" array", where);
